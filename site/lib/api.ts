@@ -1,0 +1,62 @@
+/**
+ * How pages read the API. Pages never compute business state; they fetch the same projection the
+ * JSON endpoint serves.
+ *
+ * - One-origin server: `Astro.locals.civitas.inject` (Fastify inject, in process, no socket).
+ * - Split deploy: a plain fetch to CIVITAS_API_URL (default http://127.0.0.1:8080).
+ * The request's cookie header is forwarded either way, so owner views see the session.
+ */
+
+export interface ApiResult<T> {
+  status: number;
+  body: T;
+}
+
+/** The parts of the Astro global apiGet uses (kept structural so it can be called from tests). */
+export interface ApiContext {
+  request: Request;
+  locals: App.Locals;
+}
+
+const DEFAULT_API_URL = 'http://127.0.0.1:8080';
+
+export function apiBaseUrl(): string {
+  return process.env.CIVITAS_API_URL ?? DEFAULT_API_URL;
+}
+
+/** GET a JSON path from the API. Never throws for HTTP statuses; a network failure answers 503. */
+export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiResult<T>> {
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiGet needs a local path, got ${path}`);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const cookie = Astro.request.headers.get('cookie');
+  if (cookie) headers.cookie = cookie;
+
+  const inject = Astro.locals.civitas?.inject;
+  if (inject) {
+    const res = await inject({ method: 'GET', url: path, headers });
+    return { status: res.status, body: res.body as T };
+  }
+
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(new URL(path, apiBaseUrl()), { headers, signal: AbortSignal.timeout(10_000) });
+    text = await res.text();
+  } catch {
+    // The API's own words never reach a page; this is the service's projection of "unreachable".
+    return {
+      status: 503,
+      body: { ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' } as T,
+    };
+  }
+  return { status: res.status, body: parseJson(text) as T };
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
