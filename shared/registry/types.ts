@@ -51,6 +51,8 @@ export interface RouteShape {
   scope?: Scope;
   /** `x-civitas-alias: true` for alias pages. */
   alias?: true;
+  /** For an alias: the canonical path whose content it serves (registry-internal, not published). */
+  aliasOf?: string;
   /** `x-civitas-external-authority`: `idp-oidc`, `idp-receipt`, or `stripe` (called by the provider). */
   externalAuthority?: 'idp-oidc' | 'idp-receipt' | 'stripe';
   /** `x-civitas-public-actor: required`. */

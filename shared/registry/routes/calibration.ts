@@ -1,0 +1,20 @@
+import type { RouteShape } from '../types.ts';
+import { family } from '../define.ts';
+
+const { api, feed, mutation, page } = family('calibration');
+
+/** Calibration: graded predictions about the service itself, pacts and what comes due. */
+export const CALIBRATION_ROUTES: RouteShape[] = [
+  mutation('/sovereign/prophecy', "Make a prophecy: a probability that one of the service's own metrics crosses a value by a date", { scope: 'sovereign:write' }),
+  page('/prophecy', 'Prophecies open and resolved'),
+  api('/api/calibration', 'Calibration of resolved prophecies: Brier and log scores, reliability diagram data'),
+  page('/calibration', 'Calibration: how well graded predictions about civitas itself turned out (not outside accuracy)'),
+  page('/almanac', 'The almanac: the season ahead, prophecies and pacts by due date'),
+  feed('/almanac.ics', 'The almanac as an iCalendar feed'),
+  feed('/almanac.xml', 'The almanac as an Atom feed'),
+  feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
+  mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', { scope: 'sovereign:write' }),
+  mutation('/sovereign/pact/stake', 'Put a stake on a pact', { scope: 'sovereign:write' }),
+  feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due'),
+  feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due'),
+];

@@ -1,0 +1,20 @@
+import type { RouteShape } from '../types.ts';
+import { family } from '../define.ts';
+
+const { page } = family('site');
+
+/** The site: home, information and legal pages. */
+export const SITE_ROUTES: RouteShape[] = [
+  page('/', 'Home: what civitas is, the Record now, and where to begin'),
+  page('/about', 'About civitas', { alias: true, aliasOf: '/' }),
+  page('/experience', 'The first-visit experience', { alias: true, aliasOf: '/begin' }),
+  page('/milestones', 'Milestones of civitas', { alias: true, aliasOf: '/chronicle' }),
+  page('/studio', 'Studio: embeddable cards, badges and feeds, with their codes'),
+  page('/lexicon', 'Lexicon: the words civitas uses (Sovereign, Imprint, Record, receipt, naturalization...)'),
+  page('/contact', 'Contact: how to reach the stewards'),
+  page('/privacy', 'Privacy notice: what is kept, for how long, and your rights'),
+  page('/terms', 'Terms of use'),
+  page('/legal', 'Legal notices', { alias: true, aliasOf: '/terms' }),
+  page('/ip', 'Intellectual property: licences of code, content and marks'),
+  page('/legal/proprietary', 'Proprietary notices', { alias: true, aliasOf: '/ip' }),
+];
