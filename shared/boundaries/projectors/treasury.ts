@@ -1,0 +1,84 @@
+/**
+ * Boundaries over money: equity_projection and vitals_projection (whose wallet block shares the
+ * equity projector). Holders are counted and shares summarised; no holder id leaves.
+ */
+import { kAnonymousCount, type KAnonymousCount } from '../k-anonymity.ts';
+import type { ExportRole } from '../keys.ts';
+
+export interface EquityRecord {
+  total_units: number;
+  holders: readonly { holder_id: string; units: number }[];
+  top_holder_id: string | null;
+  as_of: string;
+}
+
+export interface EquityView {
+  as_of: string;
+  total_units: number;
+  holders: KAnonymousCount;
+  top_holder_share: number;
+  gini: number;
+}
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/** Gini coefficient of the holdings (0 = equal, towards 1 = concentrated). */
+function gini(units: readonly number[]): number {
+  const n = units.length;
+  const total = units.reduce((sum, u) => sum + u, 0);
+  if (n < 2 || total <= 0) return 0;
+  const sorted = [...units].sort((a, b) => a - b);
+  let weighted = 0;
+  sorted.forEach((u, i) => (weighted += (2 * (i + 1) - n - 1) * u));
+  return round4(weighted / (n * total));
+}
+
+/** equity_projection — `/api/equity` and the wallet block of `/api/vitals`. */
+export function projectEquity(equity: EquityRecord): EquityView {
+  const units = equity.holders.map((holder) => holder.units);
+  const top = units.length ? Math.max(...units) : 0;
+  return {
+    as_of: equity.as_of,
+    total_units: equity.total_units,
+    holders: kAnonymousCount(units.length),
+    top_holder_share: equity.total_units > 0 ? round4(top / equity.total_units) : 0,
+    gini: gini(units),
+  };
+}
+
+export interface VitalsRecord {
+  as_of: string;
+  requests_per_minute: number;
+  error_rate: number;
+  latency_p95_ms: number;
+  database: 'ok' | 'degraded' | 'down';
+  wallet: EquityRecord;
+  operator_email?: string | null;
+}
+
+export interface VitalsView {
+  as_of: string;
+  requests_per_minute: number;
+  error_rate: number;
+  latency_p95_ms: number;
+  database: 'ok' | 'degraded' | 'down';
+  wallet: EquityView;
+}
+
+/** vitals_projection — `/api/vitals`; its wallet block goes through projectEquity. */
+export function projectVitals(vitals: VitalsRecord): VitalsView {
+  return {
+    as_of: vitals.as_of,
+    requests_per_minute: vitals.requests_per_minute,
+    error_rate: vitals.error_rate,
+    latency_p95_ms: vitals.latency_p95_ms,
+    database: vitals.database,
+    wallet: projectEquity(vitals.wallet),
+  };
+}
+
+export const BOUNDARY_EXPORT_ROLES = {
+  projectEquity: 'censused',
+  projectVitals: 'censused',
+  BOUNDARY_EXPORT_ROLES: 'vocabulary',
+} as const satisfies Record<string, ExportRole>;
