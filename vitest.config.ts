@@ -9,5 +9,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC', NODE_ENV: 'test' },
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

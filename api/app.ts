@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { loadConfig, type CivitasConfig } from './config.ts';
+import { systemClock, type AppContext, type Clock } from './context.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { IMPLEMENTED_ROUTES } from './families.ts';
+import { loadServiceKeys } from './keys.ts';
+import errors from './plugins/errors.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import sameOrigin from './plugins/same-origin.ts';
+import securityHeaders from './plugins/security-headers.ts';
+import { registerRoutes, type SiteInfo } from './router.ts';
+import type { SiteMount } from '../site/mount.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    civitas: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  config?: Partial<CivitasConfig>;
+  /** An open database; absent → opened from config (and closed with the app). */
+  db?: Database;
+  clock?: Clock;
+  logger?: boolean;
+  /** Mount the built Astro site (pages and assets). Default true when dist/ exists. */
+  site?: boolean;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole service: plugins in a fixed order, then every registry route. */
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config: CivitasConfig = { ...loadConfig(), ...options.config };
+  const app = Fastify({
+    logger: options.logger ? { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'] } : false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  const ownsDb = !options.db;
+  const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  if (ownsDb) app.addHook('onClose', async () => db.close());
+  const keys = await loadServiceKeys(db, config.secret);
+  app.decorate('civitas', { config, db, clock: options.clock ?? systemClock, keys } satisfies AppContext);
+
+  await app.register(errors);
+  await app.register(securityHeaders);
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await app.register(cookie);
+  await app.register(sameOrigin, { origin: config.origin });
+  await app.register(internalRequests);
+  await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
+
+  const site = options.site === false ? undefined : await mountBuiltSite(app);
+  app.decorate('site', site);
+  await registerRoutes(app, { implementations: IMPLEMENTED_ROUTES, site, siteInfo: await siteInfo(site) });
+  return app;
+}
+
+/**
+ * Pages read the API in process through inject. Those requests carry a per-process token so
+ * they do not spend the (shared, loopback) address's rate budget: the visitor's own page request
+ * already did.
+ */
+async function internalRequests(app: FastifyInstance) {
+  const token = randomBytes(16).toString('hex');
+  app.decorate('internalToken', token);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.headers['x-civitas-internal'] === token) request.actorKey = 'internal';
+  });
+}
+declare module 'fastify' {
+  interface FastifyInstance {
+    internalToken: string;
+  }
+}
+
+async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefined> {
+  if (!existsSync(join(REPO_ROOT, 'dist', 'server', 'entry.mjs'))) {
+    app.log.warn('The site is not built (run `npm run build`); serving the API only.');
+    return undefined;
+  }
+  const { mountSite } = await import('../site/mount.ts');
+  return mountSite(app, {
+    assetRoutes: false,
+    locals: () => ({
+      civitas: {
+        async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
+          const res = await app.inject({
+            method: req.method as 'GET',
+            url: req.url,
+            headers: { ...req.headers, 'x-civitas-internal': app.internalToken },
+          });
+          let body: unknown = null;
+          try {
+            body = res.body ? JSON.parse(res.body) : null;
+          } catch {
+            body = null;
+          }
+          return { status: res.statusCode, body };
+        },
+      },
+    }),
+  });
+}
+
+async function siteInfo(site: SiteMount | undefined): Promise<SiteInfo> {
+  if (!site) return { pages: new Set(), hasFile: () => false };
+  const { listAstroPages } = await import('../site/mount.ts');
+  const clientDir = join(REPO_ROOT, 'dist', 'client');
+  return { pages: new Set(listAstroPages()), hasFile: (path) => existsSync(join(clientDir, path)) };
+}

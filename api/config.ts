@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * Environment → typed configuration. Every variable is documented in README.md "Configuration".
+ * Read once at start-up; tests pass overrides to buildApp instead of mutating process.env.
+ */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  CIVITAS_ORIGIN: z.string().url().optional(),
+  CIVITAS_DATA_DIR: z.string().default('./.data'),
+  CIVITAS_RATE_READS_PER_MIN: z.coerce.number().int().positive().default(600),
+  CIVITAS_RATE_WRITES_PER_MIN: z.coerce.number().int().positive().default(30),
+  CIVITAS_STEWARDS: z.string().default(''),
+  CIVITAS_SECRET: z.string().optional(),
+  CIVITAS_IDP: z.string().default('idp'),
+  REDIS_URL: z.string().optional(),
+  CIVITAS_LOG_LEVEL: z.string().default('info'),
+});
+
+export interface CivitasConfig {
+  port: number;
+  host: string;
+  /** PostgreSQL connection string; absent → embedded PGlite under dataDir. */
+  databaseUrl?: string;
+  /** The service's public origin (scheme://host[:port]); used by the same-origin check and links. */
+  origin: string;
+  dataDir: string;
+  rateReadsPerMin: number;
+  rateWritesPerMin: number;
+  /** Public tags or sovereign ids granted steward:write. */
+  stewards: string[];
+  /** Server secret for keyed hashes (actor tags); generated and persisted under dataDir when unset. */
+  secret?: string;
+  idpSlug: string;
+  redisUrl?: string;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
+  const parsed = schema.parse(env);
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    databaseUrl: parsed.DATABASE_URL || undefined,
+    origin: (parsed.CIVITAS_ORIGIN ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, ''),
+    dataDir: parsed.CIVITAS_DATA_DIR,
+    rateReadsPerMin: parsed.CIVITAS_RATE_READS_PER_MIN,
+    rateWritesPerMin: parsed.CIVITAS_RATE_WRITES_PER_MIN,
+    stewards: parsed.CIVITAS_STEWARDS.split(',').map((s) => s.trim()).filter(Boolean),
+    secret: parsed.CIVITAS_SECRET,
+    idpSlug: parsed.CIVITAS_IDP,
+    redisUrl: parsed.REDIS_URL || undefined,
+    logLevel: parsed.CIVITAS_LOG_LEVEL,
+  };
+}

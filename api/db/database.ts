@@ -1,0 +1,129 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely } from 'kysely';
+import pg from 'pg';
+import { ENTITIES } from './entities.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+
+/** Plain SQL access for hot paths and invariants (the window, counters), inside or outside a transaction. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database extends Sql {
+  readonly orm: MikroORM;
+  readonly embedded: boolean;
+  /** A fresh entity manager (one per request or job; never the global one). */
+  em(): EntityManager;
+  /** Runs `work` in one transaction; `sql` and `em` both take part in it. */
+  transaction<T>(work: (tx: Sql & { em: EntityManager }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; absent → embedded PGlite. */
+  url?: string;
+  /** Where the embedded database lives; absent (with no url) → in memory (tests). */
+  dataDir?: string;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+const MIGRATION_LOCK = 7_212_001; // pg_advisory_lock key: one migrator at a time across processes
+
+function baseConfig() {
+  return {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: MIGRATIONS,
+      snapshot: false,
+      snapshotOnMigrate: false,
+      silent: true,
+      tableName: 'civitas_migrations',
+    },
+    debug: false,
+    allowGlobalContext: false,
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.url ? await openPostgres(options.url) : await openEmbedded(options.dataDir);
+  if (options.migrate !== false) await migrate(database, options.url);
+  return database;
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
+  return wrap(orm, false, async () => {});
+}
+
+async function openEmbedded(dataDir?: string): Promise<Database> {
+  let release = async () => {};
+  let pglite: PGlite;
+  if (dataDir) {
+    const dir = resolve(dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+    // PGlite does not lock its directory; two processes on one directory would corrupt it.
+    release = acquireDataDirLock(resolve(dataDir));
+    pglite = await PGlite.create({ dataDir: dir });
+    await pglite.exec('vacuum'); // PGlite has no autovacuum
+  } else {
+    pglite = await PGlite.create();
+  }
+  const orm = await PgliteORM.init({ ...baseConfig(), driverOptions: { pglite } });
+  return wrap(orm, true, async () => {
+    await pglite.close();
+    await release();
+  });
+}
+
+function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>): Database {
+  // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
+  // entity manager's transaction when there is one.
+  const sqlOf = (em: EntityManager): Sql => ({
+    async query<T>(text: string, params: unknown[] = []) {
+      const kysely = (em as unknown as { getKysely(): Kysely<unknown> }).getKysely();
+      const result = await kysely.executeQuery<T>(CompiledQuery.raw(text, params));
+      return result.rows as T[];
+    },
+  });
+  const root = sqlOf(orm.em.fork());
+  return {
+    orm,
+    embedded,
+    em: () => orm.em.fork(),
+    query: (text, params) => root.query(text, params),
+    transaction: (work) => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em })),
+    async close() {
+      await orm.close(true);
+      await onClose();
+    },
+  };
+}
+
+/**
+ * Applies pending migrations. On PostgreSQL a session advisory lock makes concurrent starts
+ * safe: the second process waits, then finds nothing pending. PGlite is single-process.
+ */
+export async function migrate(database: Database, url?: string): Promise<void> {
+  if (!url) {
+    await database.orm.migrator.up();
+    return;
+  }
+  const lock = new pg.Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await database.orm.migrator.up();
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await lock.end();
+  }
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { PUBLISHED_ROUTES, registrableMethods, routeKey } from '../../shared/registry/index.ts';
+
+/** The map of every published route and how it is realised now: the truth behind /atlas and `npm run routes`. */
+export function atlas(app: FastifyInstance) {
+  const routes = PUBLISHED_ROUTES.map((shape) => {
+    const methods = registrableMethods(shape);
+    const states = methods.map((method) => app.realisations.get(routeKey(method, shape.path)) ?? 'not_implemented');
+    const real = states.every((state) => state !== 'not_implemented');
+    return { path: shape.path, methods: shape.methods, kind: shape.kind, family: shape.family, summary: shape.summary, scope: shape.scope ?? null, real };
+  });
+  const real = routes.filter((route) => route.real).length;
+  const families: Record<string, { total: number; real: number }> = {};
+  for (const route of routes) {
+    const entry = (families[route.family] ??= { total: 0, real: 0 });
+    entry.total += 1;
+    if (route.real) entry.real += 1;
+  }
+  return { ok: true, total: routes.length, real, not_implemented: routes.length - real, families, routes };
+}

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { buildOpenApi } from '../../shared/openapi.ts';
+import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
+import { defineRoute, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { APP_VERSION } from '../health/routes.ts';
+import { agentDirectory, llmsTxt, securityTxt } from './directory.ts';
+import { atlas } from './atlas.ts';
+
+function text(body: (request: FastifyRequest) => string, type = 'text/plain; charset=utf-8') {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-type', type).header('cache-control', 'public, max-age=3600');
+    return body(request);
+  };
+}
+
+const llms = text((request) => llmsTxt(request.server.civitas));
+const security = text((request) => securityTxt(request.server.civitas));
+
+export const discoveryRoutes = [
+  defineRoute('GET /openapi.json', {
+    // Generated from the registry on every request, so it cannot drift from what is served.
+    handler: async (request) =>
+      buildOpenApi(PUBLISHED_ROUTES, { origin: request.server.civitas.config.origin, version: APP_VERSION, assets: request.server.site?.assets }),
+  }),
+  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas) }),
+  defineRoute('GET /llms.txt', { handler: llms }),
+  defineRoute('GET /.well-known/llms.txt', { handler: llms }),
+  defineRoute('GET /security.txt', { handler: security }),
+  defineRoute('GET /.well-known/security.txt', { handler: security }),
+  defineRoute('GET /robots.txt', {
+    handler: text((request) => {
+      const origin = request.server.civitas.config.origin;
+      return ['User-agent: *', 'Disallow: /sovereign', 'Disallow: /settings/', 'Disallow: /operator', 'Disallow: /dashboard', 'Disallow: /steward/', 'Allow: /', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+    }),
+  }),
+  defineRoute('GET /sitemap.xml', {
+    handler: text((request) => {
+      const origin = request.server.civitas.config.origin;
+      const pages = PUBLISHED_ROUTES.filter((r) => (r.kind === 'page' || r.kind === 'hybrid') && !r.path.includes('{') && !r.scope);
+      const urls = pages.map((r) => `  <url><loc>${origin}${r.path}</loc></url>`).join('\n');
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+    }, 'application/xml; charset=utf-8'),
+  }),
+  defineRoute('GET /atlas', {
+    handler: async (request, reply) => (wantsJson(request) ? atlas(request.server) : renderPage(request, reply)),
+  }),
+];

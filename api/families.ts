@@ -1,0 +1,15 @@
+import { agentRoutes } from './agents/routes.ts';
+import { discoveryRoutes } from './discovery/routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { recordRoutes } from './record/routes.ts';
+import type { RouteImpl } from './route.ts';
+
+/** Every family's route implementations. A registry shape missing here answers 501. */
+export const IMPLEMENTED_ROUTES: RouteImpl[] = [
+  ...discoveryRoutes,
+  ...healthRoutes,
+  ...agentRoutes,
+  ...recordRoutes,
+  ...mcpRoutes,
+];

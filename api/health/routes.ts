@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { defineRoute } from '../route.ts';
+import type { AppContext } from '../context.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+export const APP_VERSION = pkg.version;
+const startedAt = Date.now();
+
+/** Readiness: the database answers a query. Latency is measured, never assumed. */
+export async function databaseCheck(ctx: AppContext): Promise<{ ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null }> {
+  const kind = ctx.db.embedded ? 'embedded' : 'postgresql';
+  const t0 = performance.now();
+  try {
+    await ctx.db.query('select 1');
+    return { ok: true, kind, latency_ms: Math.round((performance.now() - t0) * 100) / 100 };
+  } catch {
+    return { ok: false, kind, latency_ms: null };
+  }
+}
+
+/** Versions of the app, the API contract and each payload schema (INTERFACE.md Versioning). */
+export const VERSIONS = {
+  app: APP_VERSION,
+  api: '1',
+  schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
+};
+
+export const healthRoutes = [
+  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true }) }),
+  defineRoute('GET /health', {
+    async handler(request, reply) {
+      const database = await databaseCheck(request.server.civitas);
+      reply.header('cache-control', 'no-store');
+      return reply.code(database.ok ? 200 : 503).send({
+        ok: database.ok,
+        status: database.ok ? 'ready' : 'degraded',
+        version: APP_VERSION,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        database,
+      });
+    },
+  }),
+  defineRoute('GET /health/live', {
+    rate: 'none',
+    async handler(request, reply) {
+      const database = await databaseCheck(request.server.civitas);
+      reply.header('cache-control', 'no-store');
+      return reply.code(database.ok ? 200 : 503).send(
+        database.ok ? { ok: true, ready: true, database } : { ok: false, reason: 'unavailable', hint: 'The database did not answer; this process is not ready.', ready: false, database },
+      );
+    },
+  }),
+  defineRoute('GET /api/version', { handler: async () => ({ ok: true, ...VERSIONS }) }),
+];

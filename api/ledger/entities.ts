@@ -1,0 +1,16 @@
+import { defineEntity, p } from '@mikro-orm/core';
+
+/** A receipt: "this step was recorded", a leaf of its UTC day's Merkle tree. */
+export const Receipt = defineEntity({
+  name: 'Receipt',
+  tableName: 'receipts',
+  properties: {
+    id: p.string().primary(),
+    step: p.string(),
+    subject: p.string(),
+    recordedAt: p.datetime(),
+    leafHash: p.string(),
+    logDate: p.string().columnType('date'),
+    leafIndex: p.integer(),
+  },
+});

@@ -1,0 +1,48 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Refusal } from '../../shared/errors.ts';
+import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
+import type { AppContext } from '../context.ts';
+import { APP_VERSION } from '../health/routes.ts';
+import type { CivitasTool } from './tool.ts';
+
+/** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
+export function buildMcpServer(tools: CivitasTool[], ctx: AppContext): McpServer {
+  const server = new McpServer({ name: 'civitas', version: APP_VERSION }, { capabilities: { tools: {} } });
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+      async (args: Record<string, unknown>) => {
+        try {
+          const result = await tool.handler(args as never, ctx);
+          return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+        } catch (error) {
+          // failure_projection: only the catalog's words leave, never the runtime's.
+          const body = error instanceof Refusal
+            ? error.body()
+            : projectFailure({ lane: 'mcp', external: false, message: error instanceof Error ? error.message : String(error) });
+          return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+        }
+      },
+    );
+  }
+  return server;
+}
+
+export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
+  const server = buildMcpServer(tools, request.server.civitas);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  reply.raw.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  // Security headers set so far must survive the hijack.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
+  }
+  reply.hijack();
+  await server.connect(transport);
+  await transport.handleRequest(request.raw, reply.raw, request.body);
+}

@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+
+/**
+ * One MCP tool: a zod input shape, annotations, and a handler returning the same projection its
+ * HTTP twin serves. Families export arrays of these; api/mcp/endpoint.ts registers them all.
+ */
+export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: `civitas_${string}`;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+  /** The HTTP route this tool mirrors (for /agents.json and the docs). */
+  twin?: string;
+  handler: (args: z.infer<z.ZodObject<Shape>>, ctx: AppContext) => Promise<unknown>;
+}
+
+export function defineTool<Shape extends z.ZodRawShape>(tool: CivitasTool<Shape>): CivitasTool {
+  return tool as unknown as CivitasTool;
+}

@@ -1,0 +1,7 @@
+import { agentTools } from '../agents/mcp.ts';
+import { peopleTools } from '../people/mcp.ts';
+import { recordTools } from '../record/mcp.ts';
+import type { CivitasTool } from './tool.ts';
+
+/** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools];

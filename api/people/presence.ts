@@ -1,0 +1,36 @@
+import type { AppContext } from '../context.ts';
+import { projectPresence, type PresenceView } from '../../shared/boundaries/projectors/gatherings.ts';
+
+export const PRESENCE_WINDOW_MINUTES = 15;
+
+/** Who was active in the last 15 minutes, by kind, through the presence_roster projector. */
+export async function presence(ctx: AppContext): Promise<PresenceView> {
+  const now = ctx.clock.now();
+  const since = new Date(now.getTime() - PRESENCE_WINDOW_MINUTES * 60_000).toISOString();
+  const rows = await ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; last_seen_at: Date | string }>(
+    `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
+     union all
+     select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents where last_seen_at >= $1`,
+    [since],
+  );
+  return projectPresence({
+    window_minutes: PRESENCE_WINDOW_MINUTES,
+    as_of: now.toISOString(),
+    active: rows.map((row) => ({
+      actor_id: row.ref,
+      kind: row.kind,
+      tag: row.tag,
+      handle: row.kind === 'agent' ? row.ref : null,
+      last_seen_at: new Date(row.last_seen_at).toISOString(),
+    })),
+    confluences: [],
+  });
+}
+
+/** Population by kind: two kinds, never summed. */
+export async function population(ctx: AppContext): Promise<{ humans: number; agents: number }> {
+  const [row] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
+    'select (select count(*) from sovereigns) as humans, (select count(*) from agents) as agents',
+  );
+  return { humans: Number(row.humans), agents: Number(row.agents) };
+}

@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ZodError } from 'zod';
+import { ERRORS, Refusal, errorBody, type ErrorReason } from '../../shared/errors.ts';
+
+/** Fastify's own error codes, mapped onto the one catalog. */
+const FASTIFY_CODES: Record<string, ErrorReason> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_request',
+  FST_ERR_VALIDATION: 'invalid_request',
+};
+
+function reasonForStatus(status: number): ErrorReason {
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'rate_limited';
+  return status >= 500 ? 'internal_error' : 'invalid_request';
+}
+
+/**
+ * Every refusal leaves in one shape: { ok:false, reason, hint, ...extra }. Never a stack trace,
+ * never a provider's or the runtime's own words (the failure_projection boundary).
+ */
+async function errors(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof Refusal) {
+      return reply.code(error.status).send(error.body());
+    }
+    if (error instanceof ZodError) {
+      const issues = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+      return reply.code(400).send(errorBody('invalid_request', { issues }));
+    }
+    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+    const status = mapped ? ERRORS[mapped].status : (error.statusCode ?? 500);
+    const reason = mapped ?? reasonForStatus(status);
+    if (status >= 500) {
+      // Logged by kind only: request bodies and provider words stay out of the log.
+      request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
+      return reply.code(500).send(errorBody('internal_error'));
+    }
+    const extra = reason === 'invalid_request' && error.validation
+      ? { issues: error.validation.map((v) => ({ path: String(v.instancePath || v.params?.missingProperty || '(body)'), message: v.message ?? 'invalid' })) }
+      : reason === 'invalid_request' ? { issues: [{ path: '(body)', message: 'The request body could not be read as the declared content type.' }] } : {};
+    return reply.code(status).send(errorBody(reason, extra));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('not_found', { path: request.url.split('?')[0] }, 'No route has that path. The map of every route is /atlas; machines read /openapi.json.'));
+  });
+}
+
+export default fp(errors, { name: 'civitas-errors' });

@@ -1,0 +1,51 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { Refusal } from '../../shared/errors.ts';
+import type { RateClass } from '../route.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A validated actor (set by the session and agent-credential checks); else the client address is used. */
+    actorKey?: string;
+  }
+  interface FastifyContextConfig {
+    rateClass?: RateClass;
+  }
+}
+
+export interface RateLimitOptions {
+  readsPerMin: number;
+  writesPerMin: number;
+  redisUrl?: string;
+}
+
+function rateClassOf(request: FastifyRequest): RateClass {
+  return request.routeOptions.config?.rateClass ?? (request.method === 'POST' ? 'write' : 'read');
+}
+
+/**
+ * Per-actor budgets: reads and writes counted apart (DESIGN.md section 6). Keys use only what
+ * cannot be forged cheaply: a validated actor, else the client address. Shared across
+ * processes through Redis when REDIS_URL is set; otherwise per process.
+ */
+async function limits(app: FastifyInstance, options: RateLimitOptions) {
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  if (redis) app.addHook('onClose', async () => void redis.quit());
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'preHandler',
+    timeWindow: 60_000,
+    redis,
+    nameSpace: 'civitas-rate:',
+    allowList: (request) => rateClassOf(request) === 'none' || request.actorKey === 'internal',
+    max: (request) => (rateClassOf(request) === 'write' ? options.writesPerMin : options.readsPerMin),
+    keyGenerator: (request) => `${rateClassOf(request)}:${request.actorKey ?? request.ip}`,
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (_request, context) =>
+      new Refusal('rate_limited', { retry_after: Math.max(1, Math.ceil(context.ttl / 1000)) }),
+  });
+}
+
+export default fp(limits, { name: 'civitas-rate-limit' });

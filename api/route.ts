@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { z } from 'zod';
+import type { RouteKey } from '../shared/registry/types.ts';
+import { Refusal } from '../shared/errors.ts';
+
+/** Which rate-limit budget a route draws from (DESIGN.md section 6). */
+export type RateClass = 'read' | 'write' | 'none';
+
+/** A family's implementation of one registry shape (one method of one path). */
+export interface RouteImpl {
+  key: RouteKey;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+  schema?: FastifySchema;
+  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5). */
+  credentialDoor?: boolean;
+  /** Defaults: mutations (POST) → write, everything else → read. */
+  rate?: RateClass;
+}
+
+/** Binds an implementation to a registry key; the router refuses keys the registry does not have. */
+export function defineRoute(key: RouteKey, impl: Omit<RouteImpl, 'key'>): RouteImpl {
+  return { key, ...impl };
+}
+
+/** Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  throw new Refusal('invalid_request', {
+    issues: result.error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message })),
+  });
+}
+
+/** True when the caller asked for JSON rather than a page (hybrid routes). */
+export function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  const html = accept.indexOf('text/html');
+  return json !== -1 && (html === -1 || json < html);
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Refusal } from '../shared/errors.ts';
+import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
+import type { RouteShape } from '../shared/registry/types.ts';
+import type { RouteImpl } from './route.ts';
+import type { SiteMount } from '../site/mount.ts';
+
+export interface RouterOptions {
+  implementations: RouteImpl[];
+  site?: SiteMount;
+  siteInfo: SiteInfo;
+}
+
+/** How each registry shape is served; the routes report and /atlas read this. */
+export type Realisation = 'implemented' | 'page' | 'static' | 'not_implemented';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realisations: Map<string, Realisation>;
+  }
+}
+
+const notImplemented = async () => {
+  throw new Refusal('not_implemented');
+};
+
+/**
+ * A GET shape without a Fastify implementation: a built asset file, else a prerendered page,
+ * else an Astro SSR page, else an honest 501.
+ */
+function siteHandler(site: SiteMount | undefined) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    if (site?.sendAsset(reply, path)) return reply;
+    if (site && (await site.sendPrerendered(reply, path))) return reply;
+    if (site?.hasPage(path)) return site.renderSsr(request, reply);
+    throw new Refusal('not_implemented');
+  };
+}
+
+function realisationOf(shape: RouteShape, method: string, impl: RouteImpl | undefined, siteInfo: SiteInfo): Realisation {
+  if (impl) return 'implemented';
+  if (method !== 'GET') return 'not_implemented';
+  if (siteInfo.pages.has(shape.path)) return 'page';
+  if (shape.kind === 'asset' && siteInfo.hasFile(shape.path)) return 'static';
+  return 'not_implemented';
+}
+
+/** What the built site offers, for deciding how each shape is realised. */
+export interface SiteInfo {
+  pages: Set<string>;
+  hasFile(path: string): boolean;
+}
+
+/**
+ * Registers every shape of the registry, so the server and /openapi.json cannot disagree.
+ * Implementations must name registry keys; an unknown key is a start-up error, not a silent route.
+ */
+export async function registerRoutes(app: FastifyInstance, options: RouterOptions) {
+  const byKey = new Map<string, RouteImpl>();
+  for (const impl of options.implementations) {
+    if (byKey.has(impl.key)) throw new Error(`Two implementations for ${impl.key}`);
+    byKey.set(impl.key, impl);
+  }
+  const known = new Set<string>();
+  const realisations = new Map<string, Realisation>();
+  app.decorate('realisations', realisations);
+
+  for (const shape of ROUTES) {
+    if (isStaticPlaceholder(shape.path)) {
+      registerHashedAssets(app, shape.path, options);
+      continue;
+    }
+    for (const method of registrableMethods(shape)) {
+      const key = routeKey(method, shape.path);
+      known.add(key);
+      const impl = byKey.get(key);
+      realisations.set(key, realisationOf(shape, method, impl, options.siteInfo));
+      app.route({
+        method,
+        url: toFastifyPath(shape.path),
+        schema: impl?.schema,
+        config: {
+          credentialDoor: impl?.credentialDoor ?? false,
+          rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
+        },
+        handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site) : notImplemented),
+      });
+    }
+  }
+  for (const key of byKey.keys()) {
+    if (!known.has(key)) throw new Error(`Implementation bound to ${key}, which is not in the route registry`);
+  }
+}
+
+/** The hashed stylesheet and font: one shape each in the registry, concrete file names from the build. */
+function registerHashedAssets(app: FastifyInstance, template: string, options: RouterOptions) {
+  const site = options.site;
+  const files = !site ? [] : template.startsWith('/theme') ? [site.assets.theme] : site.assets.fonts;
+  const realised = files.filter(Boolean);
+  app.realisations.set(routeKey('GET', template), realised.length ? 'static' : 'not_implemented');
+  for (const file of realised) {
+    app.get(file, { config: { rateClass: 'none' } }, async (_request, reply) => {
+      if (!site!.sendAsset(reply, file)) throw new Refusal('not_found');
+      return reply;
+    });
+  }
+}
