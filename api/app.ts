@@ -13,6 +13,7 @@ import { loadServiceKeys } from './keys.ts';
 import errors from './plugins/errors.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import sameOrigin from './plugins/same-origin.ts';
+import sessions from './plugins/session.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import type { SiteMount } from '../site/mount.ts';
@@ -58,6 +59,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(cookie);
   await app.register(sameOrigin, { origin: config.origin });
   await app.register(internalRequests);
+  await app.register(sessions);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
 
   const site = options.site === false ? undefined : await mountBuiltSite(app);

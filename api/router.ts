@@ -83,6 +83,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         config: {
           credentialDoor: impl?.credentialDoor ?? false,
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
+          scope: shape.scope,
         },
         handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site) : notImplemented),
       });

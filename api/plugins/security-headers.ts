@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { HSTS, CONTENT_SECURITY_POLICY, CREDENTIAL_CACHE_CONTROL } from '../../shared/security.ts';
+import { CONTENT_SECURITY_POLICY, cacheControlForCredentialResponse, hstsHeader } from '../../shared/security.ts';
 
 /**
  * Headers every response carries (connection_claim and friends), and the set_cookie_replay rule:
@@ -9,14 +9,14 @@ import { HSTS, CONTENT_SECURITY_POLICY, CREDENTIAL_CACHE_CONTROL } from '../../s
  */
 async function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('strict-transport-security', HSTS);
+    reply.header('strict-transport-security', hstsHeader());
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('x-frame-options', 'DENY');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()');
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-    if (reply.hasHeader('set-cookie')) reply.header('cache-control', CREDENTIAL_CACHE_CONTROL);
+    if (reply.hasHeader('set-cookie')) reply.header('cache-control', cacheControlForCredentialResponse());
     return payload;
   });
 }

@@ -125,7 +125,7 @@ describe('return targets', () => {
   it('keeps local paths and refuses anything that would leave the origin', async () => {
     const ok = await app.inject({ method: 'GET', url: '/go?return_to=%2Fsovereign%3Ftab%3Ddata', remoteAddress: '10.1.0.1' });
     expect(ok.json().target).toBe('/sovereign?tab=data');
-    const targets = ['https://evil.example/', '//evil.example', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)', 'sovereign', '/%5Cevil'];
+    const targets = ['https://evil.example/', '//evil.example', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)', 'sovereign', '/%5Cevil', '/.//evil.example', '/%2e//evil.example', '/a/..//evil.example'];
     for (const [i, target] of targets.entries()) {
       const res = await app.inject({ method: 'GET', url: `/go?return_to=${encodeURIComponent(target)}`, remoteAddress: `10.1.1.${i}` });
       expect(res.statusCode, target).toBe(400);

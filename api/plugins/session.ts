@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Refusal } from '../../shared/errors.ts';
+import type { Scope } from '../../shared/registry/types.ts';
+import type { AppContext } from '../context.ts';
+import { scopesFor } from '../identity/scopes.ts';
+
+/** DESIGN.md section 2: 30-day sliding lifetime. */
+export const SESSION_LIFETIME_MS = 30 * 86_400_000;
+export const SESSION_COOKIE = 'civitas_session';
+/** Over HTTPS the cookie takes the `__Host-` prefix (no Domain, Path=/, Secure). */
+export const SECURE_SESSION_COOKIE = '__Host-civitas_session';
+
+export interface SignedIn {
+  sovereignId: string;
+  tag: string;
+  scopes: Scope[];
+  sessionHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sovereign?: SignedIn;
+  }
+  interface FastifyContextConfig {
+    scope?: Scope;
+  }
+}
+
+const hashSession = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+function cookieName(ctx: AppContext): string {
+  return ctx.config.origin.startsWith('https:') ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** Looks up a session by its cookie value, slides its expiry, and returns the signed-in sovereign. */
+export async function resolveSession(ctx: AppContext, value: string | undefined): Promise<SignedIn | undefined> {
+  if (!value || value.length > 200) return undefined;
+  const idHash = hashSession(value);
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.query<{ sovereign_id: string; tag: string; uniqueness_verified_at: string | null }>(
+    `update sessions set last_used_at = $2, expires_at = $3
+       from sovereigns s
+      where sessions.id_hash = $1 and sessions.revoked_at is null and sessions.expires_at > $2 and s.id = sessions.sovereign_id
+      returning s.id as sovereign_id, s.tag, s.uniqueness_verified_at`,
+    [idHash, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
+  );
+  if (!row) return undefined;
+  const scopes = scopesFor({ id: row.sovereign_id, tag: row.tag, uniquenessVerified: row.uniqueness_verified_at !== null }, ctx.config);
+  return { sovereignId: row.sovereign_id, tag: row.tag, scopes, sessionHash: idHash };
+}
+
+/**
+ * Mints a new session for a sovereign and sets the cookie (HttpOnly, SameSite=Lax, Secure and
+ * __Host- over HTTPS). The security-headers plugin makes every cookie-setting response private,
+ * no-store. Callers revoke the previous session first when rotating on sign-in.
+ */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, sovereignId: string): Promise<void> {
+  const ctx = request.server.civitas;
+  if (request.sovereign) await endSession(ctx, request.sovereign.sessionHash);
+  const value = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  await ctx.db.query(
+    `insert into sessions (id_hash, sovereign_id, created_at, last_used_at, expires_at) values ($1, $2, $3, $3, $4)`,
+    [hashSession(value), sovereignId, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
+  );
+  await ctx.db.query('update sovereigns set last_seen_at = $2 where id = $1', [sovereignId, now.toISOString()]);
+  const secure = ctx.config.origin.startsWith('https:');
+  reply.setCookie(cookieName(ctx), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+}
+
+export async function endSession(ctx: AppContext, sessionHash: string): Promise<void> {
+  await ctx.db.query('update sessions set revoked_at = $2 where id_hash = $1 and revoked_at is null', [sessionHash, ctx.clock.now().toISOString()]);
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  const ctx = request.server.civitas;
+  reply.clearCookie(cookieName(ctx), { path: '/', secure: ctx.config.origin.startsWith('https:'), httpOnly: true, sameSite: 'lax' });
+}
+
+/**
+ * Reads the session on every request (before rate limiting, so a signed-in person is their own
+ * actor) and enforces the registry's scope on scoped routes: 401 identity_required without a
+ * session, 403 scope_required naming the scope without it. Only the server-side session decides;
+ * nothing in the request body or query can name a different actor.
+ */
+async function sessions(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    const ctx = request.server.civitas;
+    const value = request.cookies?.[cookieName(ctx)];
+    if (!value) return;
+    const signedIn = await resolveSession(ctx, value);
+    if (signedIn) {
+      request.sovereign = signedIn;
+      request.actorKey = `sovereign:${signedIn.sessionHash.slice(0, 16)}`;
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    const scope = request.routeOptions.config?.scope;
+    if (!scope) return;
+    if (!request.sovereign) throw new Refusal('identity_required', { scope });
+    if (!request.sovereign.scopes.includes(scope)) throw new Refusal('scope_required', { scope });
+  });
+}
+
+export default fp(sessions, { name: 'civitas-sessions', dependencies: ['@fastify/cookie'] });
