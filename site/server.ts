@@ -37,7 +37,7 @@ export async function buildSiteServer() {
       res = await fetch(new URL(request.url, apiBaseUrl()), {
         method: request.method,
         headers,
-        body: hasBody ? (request.body as Buffer | undefined) : undefined,
+        body: hasBody && request.body ? new Uint8Array(request.body as Buffer) : undefined,
         redirect: 'manual',
         signal: AbortSignal.timeout(30_000),
       });
@@ -53,7 +53,8 @@ export async function buildSiteServer() {
     });
     const cookies = res.headers.getSetCookie();
     if (cookies.length) reply.header('set-cookie', cookies);
-    return reply.send(Buffer.from(await res.arrayBuffer()));
+    const body = Buffer.from(await res.arrayBuffer());
+    return body.length ? reply.send(body) : reply.send();
   };
 
   app.route({

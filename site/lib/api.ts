@@ -33,8 +33,12 @@ export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiRes
 
   const inject = Astro.locals.civitas?.inject;
   if (inject) {
-    const res = await inject({ method: 'GET', url: path, headers });
-    return { status: res.status, body: res.body as T };
+    try {
+      const res = await inject({ method: 'GET', url: path, headers });
+      return { status: res.status, body: res.body as T };
+    } catch {
+      return unavailable<T>();
+    }
   }
 
   let res: Response;
@@ -43,13 +47,17 @@ export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiRes
     res = await fetch(new URL(path, apiBaseUrl()), { headers, signal: AbortSignal.timeout(10_000) });
     text = await res.text();
   } catch {
-    // The API's own words never reach a page; this is the service's projection of "unreachable".
-    return {
-      status: 503,
-      body: { ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' } as T,
-    };
+    return unavailable<T>();
   }
   return { status: res.status, body: parseJson(text) as T };
+}
+
+/** The service's own words for "the API did not answer"; the runtime's error text never reaches a page. */
+function unavailable<T>(): ApiResult<T> {
+  return {
+    status: 503,
+    body: { ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' } as T,
+  };
 }
 
 function parseJson(text: string): unknown {
