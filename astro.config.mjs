@@ -9,6 +9,8 @@ import node from '@astrojs/node';
 import { assetFileNames } from './site/config/assets.mjs';
 
 export default defineConfig({
+  // Public origin for canonical and og:image URLs; unset → root-relative URLs.
+  site: process.env.CIVITAS_PUBLIC_URL || undefined,
   srcDir: './site',
   publicDir: './site/public',
   output: 'static',
