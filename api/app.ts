@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
@@ -58,7 +59,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(cookie);
   await app.register(sameOrigin, { origin: config.origin });
-  await app.register(internalRequests);
+  await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
 

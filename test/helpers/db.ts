@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../api/db/database.ts';
 
 /** The real PostgreSQL the suite talks to, when one is configured (CI always configures one). */
@@ -7,7 +8,10 @@ export function serverUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined;
 }
 
-export const TEMPLATE_DB = 'civitas_test_template';
+/** The migrated template of this run (named by the global setup). */
+function templateDb(): string {
+  return inject('templateDb');
+}
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -26,13 +30,14 @@ async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): P
 }
 
 /** Global setup: a migrated template database that each test file copies (fast, isolated). */
-export async function prepareTemplate(url: string): Promise<void> {
-  await admin(url, async (client) => {
-    await client.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
-    await client.query(`create database ${TEMPLATE_DB}`);
-  });
-  const database = await openDatabase({ url: withDatabase(url, TEMPLATE_DB) });
+export async function prepareTemplate(url: string, name: string): Promise<void> {
+  await admin(url, (client) => client.query(`create database ${name}`));
+  const database = await openDatabase({ url: withDatabase(url, name) });
   await database.close();
+}
+
+export async function dropDatabase(url: string, name: string): Promise<void> {
+  await admin(url, (client) => client.query(`drop database if exists ${name} with (force)`));
 }
 
 export interface TestDatabase {
@@ -53,7 +58,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { db, drop: () => db.close() };
   }
   const name = `civitas_t_${randomBytes(6).toString('hex')}`;
-  await admin(url, (client) => client.query(`create database ${name} template ${TEMPLATE_DB}`));
+  await admin(url, (client) => client.query(`create database ${name} template ${templateDb()}`));
   const ownUrl = withDatabase(url, name);
   const db = await openDatabase({ url: ownUrl });
   return {
@@ -61,7 +66,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: ownUrl,
     async drop() {
       await db.close();
-      await admin(url, (client) => client.query(`drop database if exists ${name} with (force)`));
+      await dropDatabase(url, name);
     },
   };
 }

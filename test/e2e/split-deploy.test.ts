@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '../helpers/db.ts';
+import { startApiProcess, startProcess, type RunningProcess } from '../helpers/processes.ts';
+
+/**
+ * The split deploy: the API in one process, the site server in another on another port; the
+ * site renders live pages from the API over HTTP.
+ */
+let api: RunningProcess;
+let site: RunningProcess;
+let database: TestDatabase | undefined;
+let dataDir: string | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  if (database.url) {
+    await database.db.close();
+  } else {
+    await database.drop();
+    database = undefined;
+    dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
+  }
+  api = await startApiProcess(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir });
+  site = await startProcess(fileURLToPath(new URL('../helpers/site-server.ts', import.meta.url)), { CIVITAS_API_URL: api.url });
+}, 120_000);
+
+afterAll(async () => {
+  await site?.stop();
+  await api?.stop();
+  if (database?.url) await dropDatabase(serverUrl()!, new URL(database.url).pathname.slice(1));
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('split deploy', () => {
+  it('runs the site and the API as two processes on two ports', () => {
+    expect(new URL(site.url).port).not.toBe(new URL(api.url).port);
+  });
+
+  it('renders a live page on the site server from the API process', async () => {
+    const imprint = await fetch(`${api.url}/api/agent/imprint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'split-visitor', body: 'written to the API process' }),
+    });
+    expect(imprint.status).toBe(200);
+
+    const res = await fetch(`${site.url}/status`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const html = await res.text();
+    expect(html).toContain('All systems operating');
+    expect(html).toMatch(/postgresql|embedded/);
+  });
+
+  it('serves prerendered pages and hashed assets from the site process itself', async () => {
+    const page = await fetch(`${site.url}/lexicon`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const stylesheet = /href="(\/theme\.[\w-]+\.css)"/.exec(html)?.[1];
+    expect(stylesheet).toBeDefined();
+    const css = await fetch(`${site.url}${stylesheet}`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('relays API paths to the API process', async () => {
+    const res = await fetch(`${site.url}/api/agent/split-visitor`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).identity.handle).toBe('split-visitor');
+  });
+});

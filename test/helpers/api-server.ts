@@ -1,0 +1,16 @@
+/**
+ * A real API process for multi-process tests: builds the app on DATABASE_URL (or an embedded
+ * database in CIVITAS_DATA_DIR), listens on an ephemeral loopback port and reports its address
+ * to the parent over IPC. Started by startApiProcess().
+ */
+import { buildApp } from '../../api/app.ts';
+
+const app = await buildApp({
+  site: process.env.CIVITAS_TEST_SITE === '1',
+  config: { rateReadsPerMin: 1_000_000, rateWritesPerMin: 1_000_000 },
+});
+const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+process.send?.({ ready: address });
+process.on('disconnect', () => {
+  void app.close().then(() => process.exit(0));
+});

@@ -1,0 +1,39 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface RunningProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Forks a script that reports `{ ready: address }` over IPC; resolves once it is listening. */
+export function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
+    const onExit = (code: number | null) => reject(new Error(`${script} exited (${code}) before it was ready:\n${stderr.slice(-2000)}`));
+    child.once('exit', onExit);
+    child.on('message', (message: { ready?: string }) => {
+      if (!message.ready) return;
+      child.off('exit', onExit);
+      resolve({
+        url: message.ready,
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            if (child.connected) child.disconnect();
+            setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+          }),
+      });
+    });
+  });
+}
+
+/** A real API process on the given database (see test/helpers/api-server.ts). */
+export function startApiProcess(env: { DATABASE_URL?: string; CIVITAS_DATA_DIR?: string; CIVITAS_ORIGIN?: string; CIVITAS_TEST_SITE?: string; PORT?: string }) {
+  return startProcess(fileURLToPath(new URL('./api-server.ts', import.meta.url)), { DATABASE_URL: '', ...env });
+}
