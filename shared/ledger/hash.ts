@@ -6,20 +6,31 @@
  *   empty tree = SHA-256("") = e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
  *
  * RECEIPT LEAF DATA (what outside verifiers hash). The leaf data of a receipt is the UTF-8 encoding
- * of the canonical JSON object holding exactly its four recorded fields:
+ * of the canonical JSON object holding exactly these four fields:
  *
- *   {"id":<string>,"recorded_at":<string>,"step":<string>,"subject":<string|null>}
+ *   {"id":<string>,"recorded_at":<string>,"step":<string>,"subject_digest":<64 lowercase hex>}
  *
  * keys in this (sorted) order, no whitespace, strings escaped as JSON.stringify does (RFC 8785).
- * Example: receipt { id:'rcpt_01J…', step:'imprint.accepted', subject:'imprint:42',
- * recorded_at:'2026-11-22T10:00:00.000Z' } has leaf data
- *   {"id":"rcpt_01J…","recorded_at":"2026-11-22T10:00:00.000Z","step":"imprint.accepted","subject":"imprint:42"}
+ * The leaf commits to the subject through a salted digest, not the subject itself:
+ *
+ *   subject_digest = lowercase hex SHA-256(subject_salt (16 bytes) || UTF-8(subject))
+ *
+ * with a random per-receipt `subject_salt` published beside the subject (32 lowercase hex). So a
+ * subject can be erased (personal-data erasure deletes subject and salt; the receipt then reads
+ * `subject: "redacted"`, `subject_redacted: true`) while the digest, the leaf, every inclusion
+ * proof and every anchor stay valid; and the salt keeps a redacted subject from being recovered by
+ * hashing guesses (subjects such as `sovereign:3fa9` come from small spaces).
+ *
+ * Example: receipt { id:'rcpt_01J…', step:'record.imprint', subject:'imprint:42',
+ * subject_salt:'00112233445566778899aabbccddeeff', recorded_at:'2026-11-22T10:00:00.000Z' } has
+ * subject_digest = hex SHA-256(0x0011…eeff || "imprint:42") and leaf data
+ *   {"id":"rcpt_01J…","recorded_at":"2026-11-22T10:00:00.000Z","step":"record.imprint","subject_digest":"…"}
  * and its `leaf_hash` is the lowercase hex of SHA-256(0x00 || those bytes). Other receipt fields
- * (`leaf_hash`, `log`, `change_status`) are not part of the leaf.
+ * (`subject`, `subject_salt`, `leaf_hash`, `log`, `change_status`) are not part of the leaf.
  *
  * Uses only WebCrypto (globalThis.crypto.subtle) and TextEncoder, so it runs in browsers too.
  */
-import { canonicalJson, concatBytes, utf8 } from './encoding.ts';
+import { canonicalJson, concatBytes, fromHex, isHashHex, toHex, utf8 } from './encoding.ts';
 import type { Bytes } from './encoding.ts';
 
 export { bytesEqual, fromHex, isHashHex, toHex } from './encoding.ts';
@@ -58,18 +69,33 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Promise<Bytes> {
 export interface ReceiptLeafFields {
   id: string;
   step: string;
-  subject: string | null;
+  /** lowercase hex SHA-256(subject_salt || UTF-8(subject)); see subjectDigest */
+  subject_digest: string;
   recorded_at: string;
+}
+
+const SALT_RE = /^[0-9a-f]{32}$/;
+
+/** True for a subject salt as published: 16 bytes, lowercase hex. */
+export function isSubjectSalt(value: unknown): value is string {
+  return typeof value === 'string' && SALT_RE.test(value);
+}
+
+/** The salted subject commitment: lowercase hex SHA-256(salt (16 bytes) || UTF-8(subject)). */
+export async function subjectDigest(subject: string, saltHex: string): Promise<string> {
+  if (typeof subject !== 'string') throw new TypeError('receipt subject must be a string');
+  if (!isSubjectSalt(saltHex)) throw new TypeError('subject_salt must be 32 lowercase hex characters');
+  return toHex(await sha256(concatBytes(fromHex(saltHex), utf8(subject))));
 }
 
 /** Canonical leaf data of a receipt (see the module comment). Extra properties are ignored. */
 export function receiptLeafData(receipt: ReceiptLeafFields): Bytes {
-  const { id, step, subject, recorded_at } = receipt ?? ({} as ReceiptLeafFields);
+  const { id, step, subject_digest, recorded_at } = receipt ?? ({} as ReceiptLeafFields);
   if (typeof id !== 'string' || typeof step !== 'string' || typeof recorded_at !== 'string') {
     throw new TypeError('receipt id, step and recorded_at must be strings');
   }
-  if (subject !== null && typeof subject !== 'string') throw new TypeError('receipt subject must be a string or null');
-  return utf8(canonicalJson({ id, step, subject, recorded_at }));
+  if (!isHashHex(subject_digest)) throw new TypeError('receipt subject_digest must be 64 lowercase hex characters');
+  return utf8(canonicalJson({ id, step, subject_digest, recorded_at }));
 }
 
 /** leafHash(receiptLeafData(receipt)). */

@@ -5,12 +5,16 @@
  * dependency-free relay client unchanged.
  *
  * Wire shapes (hashes lowercase hex):
- *   receipt         { id, step, subject, recorded_at, leaf_hash, log: { date, leaf_index }, change_status }
+ *   receipt         { id, step, subject, subject_salt, subject_digest, subject_redacted, recorded_at,
+ *                     leaf_hash, log: { date, leaf_index }, change_status }
  *   inclusion proof { date, leaf_index, tree_size, leaf_hash, inclusion_path: string[], root_hash,
  *                     sealed, anchor? }
  *   anchor          { date, tree_size, root_hash, previous_anchor_hash, signature, key_id, checkpoint }
  *
  * Checks, in order:
+ *   subject            SHA-256(subject_salt || subject) equals subject_digest — or, for a receipt whose
+ *                      subject was erased (subject_redacted: true, no salt), noted as redacted: the
+ *                      digest still binds the leaf, only the subject's words are gone
  *   leaf_hash          SHA-256(0x00 || canonical receipt data) equals the receipt's leaf_hash
  *   receipt_in_proof   the proof is for this receipt: same leaf_hash, date and leaf_index
  *   inclusion          RFC 9162 §2.1.3.2: the path leads from the recomputed leaf to root_hash
@@ -22,7 +26,7 @@
  * not ok: the anchor is only as good as its signature. An unsealed proof can be ok (`sealed: false`)
  * — it then shows the receipt is in the tree the log currently claims, not yet in a signed one.
  */
-import { fromHex, isHashHex, receiptLeafHash, toHex } from './hash.ts';
+import { fromHex, isHashHex, receiptLeafHash, subjectDigest, toHex } from './hash.ts';
 import { verifyInclusion } from './merkle.ts';
 import { anchorProblem, verifyAnchorSignature, verifyCheckpoint } from './anchor.ts';
 import type { Anchor, Ed25519Jwk } from './anchor.ts';
@@ -30,7 +34,12 @@ import type { Anchor, Ed25519Jwk } from './anchor.ts';
 export interface WireReceipt {
   id: string;
   step: string;
-  subject: string | null;
+  /** the public subject, or "redacted" once erased */
+  subject: string;
+  /** 32 lowercase hex; null once the subject was erased */
+  subject_salt: string | null;
+  subject_digest: string;
+  subject_redacted: boolean;
   recorded_at: string;
   leaf_hash: string;
   log: { date: string; leaf_index: number } | null;
@@ -49,7 +58,7 @@ export interface WireInclusionProof {
 }
 
 export interface VerificationCheck {
-  name: 'leaf_hash' | 'receipt_in_proof' | 'inclusion' | 'anchor_root' | 'anchor_signature' | 'anchor_checkpoint';
+  name: 'subject' | 'leaf_hash' | 'receipt_in_proof' | 'inclusion' | 'anchor_root' | 'anchor_signature' | 'anchor_checkpoint';
   ok: boolean;
   detail: string;
 }
@@ -83,6 +92,20 @@ export async function verifyReceiptProof(input: VerifyReceiptInput): Promise<Rec
     return ok;
   };
   const { receipt, proof } = input ?? ({} as VerifyReceiptInput);
+
+  // (0) the published subject is the one the leaf commits to (unless it was erased)
+  try {
+    if (receipt.subject_redacted === true) {
+      add('subject', receipt.subject_salt === null || receipt.subject_salt === undefined,
+        receipt.subject_salt == null ? 'subject erased; the leaf still commits to its digest' : 'a redacted receipt must not publish a salt');
+    } else {
+      const digest = await subjectDigest(receipt.subject, receipt.subject_salt as string);
+      if (digest === receipt.subject_digest) add('subject', true, `SHA-256(subject_salt || subject) = ${digest}`);
+      else add('subject', false, `subject hashes to ${digest}, receipt says ${String(receipt.subject_digest)}`);
+    }
+  } catch (e) {
+    add('subject', false, `subject or salt is malformed: ${message(e)}`);
+  }
 
   // (a) the leaf hash recomputes from the receipt's canonical data
   let leaf: string | null = null;

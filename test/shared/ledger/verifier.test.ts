@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GENESIS_ANCHOR_HASH, generateLogKey, signAnchor } from '../../../shared/ledger/anchor.ts';
 import type { Anchor } from '../../../shared/ledger/anchor.ts';
-import { receiptLeafData, receiptLeafHash, toHex } from '../../../shared/ledger/hash.ts';
+import { receiptLeafData, receiptLeafHash, subjectDigest, toHex } from '../../../shared/ledger/hash.ts';
 import { buildTree, inclusionProof } from '../../../shared/ledger/merkle.ts';
 import { verifyReceiptProof } from '../../../shared/ledger/verifier.ts';
 import type { WireInclusionProof, WireReceipt } from '../../../shared/ledger/verifier.ts';
@@ -19,7 +19,9 @@ const DATE = '2026-11-22';
 async function day(n: number) {
   const receipts: WireReceipt[] = [];
   for (let i = 0; i < n; i++) {
-    const base = { id: `rcpt_01JD${String(i).padStart(22, '0')}`, step: i % 2 ? 'imprint.accepted' : 'order.recorded', subject: i % 3 ? `imprint:${i}` : null, recorded_at: `2026-11-22T10:00:${String(i % 60).padStart(2, '0')}.000Z` };
+    const subject = i % 3 ? `imprint:${i}` : `sovereign:${(i * 4099).toString(16).padStart(4, '0').slice(-4)}`;
+    const subject_salt = ((i % 256).toString(16).padStart(2, '0')).repeat(16);
+    const base = { id: `rcpt_01JD${String(i).padStart(22, '0')}`, step: i % 2 ? 'imprint.accepted' : 'order.recorded', subject, subject_salt, subject_digest: await subjectDigest(subject, subject_salt), subject_redacted: false, recorded_at: `2026-11-22T10:00:${String(i % 60).padStart(2, '0')}.000Z` };
     receipts.push({ ...base, leaf_hash: toHex(await receiptLeafHash(base)), log: { date: DATE, leaf_index: i }, change_status: i % 2 ? null : 'accepted' });
   }
   const tree = await buildTree(receipts.map((r) => r.leaf_hash));
@@ -40,18 +42,28 @@ async function day(n: number) {
 const failing = (r: { checks: { name: string; ok: boolean }[] }) => r.checks.filter((c) => !c.ok).map((c) => c.name);
 
 describe('receipt leaf data', () => {
-  it('is the canonical JSON of id, recorded_at, step, subject (sorted, no spaces)', () => {
-    const data = receiptLeafData({ id: 'rcpt_1', step: 'imprint.accepted', subject: 'imprint:"42"', recorded_at: '2026-11-22T10:00:00.000Z', extra: 1 } as never);
-    expect(new TextDecoder().decode(data)).toBe('{"id":"rcpt_1","recorded_at":"2026-11-22T10:00:00.000Z","step":"imprint.accepted","subject":"imprint:\\"42\\""}');
-    expect(new TextDecoder().decode(receiptLeafData({ id: 'a', step: 'b', subject: null, recorded_at: 'c' }))).toBe('{"id":"a","recorded_at":"c","step":"b","subject":null}');
-    expect(() => receiptLeafData({ id: 1, step: 'b', subject: null, recorded_at: 'c' } as never)).toThrow(TypeError);
+  const D = 'ab'.repeat(32);
+  it('is the canonical JSON of id, recorded_at, step, subject_digest (sorted, no spaces)', () => {
+    const data = receiptLeafData({ id: 'rcpt_"1', step: 'imprint.accepted', subject_digest: D, recorded_at: '2026-11-22T10:00:00.000Z', subject: 'x', extra: 1 } as never);
+    expect(new TextDecoder().decode(data)).toBe(`{"id":"rcpt_\\"1","recorded_at":"2026-11-22T10:00:00.000Z","step":"imprint.accepted","subject_digest":"${D}"}`);
+    expect(() => receiptLeafData({ id: 1, step: 'b', subject_digest: D, recorded_at: 'c' } as never)).toThrow(TypeError);
     expect(() => receiptLeafData({ id: 'a', step: 'b', recorded_at: 'c' } as never)).toThrow(TypeError);
+    expect(() => receiptLeafData({ id: 'a', step: 'b', subject_digest: D.toUpperCase(), recorded_at: 'c' } as never)).toThrow(TypeError);
   });
 
   it('hashes as SHA-256(0x00 || data), independently recomputed', async () => {
-    const r = { id: 'rcpt_é', step: 's', subject: 'x', recorded_at: 't' };
-    const data = new TextEncoder().encode(JSON.stringify({ id: r.id, recorded_at: r.recorded_at, step: r.step, subject: r.subject }));
+    const r = { id: 'rcpt_é', step: 's', subject_digest: D, recorded_at: 't' };
+    const data = new TextEncoder().encode(JSON.stringify({ id: r.id, recorded_at: r.recorded_at, step: r.step, subject_digest: r.subject_digest }));
     expect(toHex(await receiptLeafHash(r))).toBe(hex(refLeaf(data)));
+  });
+
+  it('commits to the subject as SHA-256(salt || UTF-8 subject), independently recomputed', async () => {
+    const salt = '00112233445566778899aabbccddeeff';
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256').update(Buffer.from(salt, 'hex')).update('sovereign:3fa9é', 'utf8').digest('hex');
+    expect(await subjectDigest('sovereign:3fa9é', salt)).toBe(expected);
+    await expect(subjectDigest('x', 'short')).rejects.toThrow(TypeError);
+    await expect(subjectDigest('x', salt.toUpperCase())).rejects.toThrow(TypeError);
   });
 });
 
@@ -61,7 +73,7 @@ describe('verifyReceiptProof', () => {
     const res = await verifyReceiptProof({ receipt: d.receipts[5], proof: await d.proofOf(5, true), publicJwk: keys.publicJwk, keyName: KEY_NAME });
     expect(res.ok).toBe(true);
     expect(res.sealed).toBe(true);
-    expect(res.checks.map((c) => c.name)).toEqual(['leaf_hash', 'receipt_in_proof', 'inclusion', 'anchor_root', 'anchor_signature', 'anchor_checkpoint']);
+    expect(res.checks.map((c) => c.name)).toEqual(['subject', 'leaf_hash', 'receipt_in_proof', 'inclusion', 'anchor_root', 'anchor_signature', 'anchor_checkpoint']);
     // the anchor may also come separately (e.g. from /verify/anchor/{date})
     const separate = await verifyReceiptProof({ receipt: d.receipts[5], proof: await d.proofOf(5, false), anchor: d.anchor, publicJwk: keys.publicJwk });
     expect(separate.ok).toBe(true);
@@ -71,7 +83,7 @@ describe('verifyReceiptProof', () => {
     const d = await day(4);
     const res = await verifyReceiptProof({ receipt: d.receipts[3], proof: await d.proofOf(3, false) });
     expect(res).toMatchObject({ ok: true, sealed: false });
-    expect(res.checks.map((c) => c.name)).toEqual(['leaf_hash', 'receipt_in_proof', 'inclusion']);
+    expect(res.checks.map((c) => c.name)).toEqual(['subject', 'leaf_hash', 'receipt_in_proof', 'inclusion']);
   });
 
   it('works for every leaf of random days (sizes 1..300)', async () => {
@@ -90,14 +102,21 @@ describe('verifyReceiptProof', () => {
     const d = await day(9);
     const proof = await d.proofOf(4, true);
     const r = d.receipts[4];
-    for (const changed of [{ ...r, subject: 'imprint:999' }, { ...r, step: 'other' }, { ...r, recorded_at: '2026-11-22T10:00:05.001Z' }, { ...r, id: d.receipts[3].id }]) {
+    for (const changed of [{ ...r, subject_digest: 'cd'.repeat(32) }, { ...r, step: 'other' }, { ...r, recorded_at: '2026-11-22T10:00:05.001Z' }, { ...r, id: d.receipts[3].id }]) {
       const res = await verifyReceiptProof({ receipt: changed, proof, publicJwk: keys.publicJwk });
       expect(res.ok).toBe(false);
       expect(failing(res)).toContain('leaf_hash');
       expect(failing(res)).toContain('inclusion');
     }
-    // a receipt whose leaf_hash was updated to match its changed data still is not in the tree
-    const forgedData = { ...r, subject: 'imprint:999' };
+    // a changed subject (or salt) no longer matches the digest the leaf commits to
+    expect(failing(await verifyReceiptProof({ receipt: { ...r, subject: 'imprint:999' }, proof, publicJwk: keys.publicJwk }))).toEqual(['subject']);
+    expect(failing(await verifyReceiptProof({ receipt: { ...r, subject_salt: 'ff'.repeat(16) }, proof, publicJwk: keys.publicJwk }))).toEqual(['subject']);
+    // a redacted receipt (subject erased, salt deleted) still verifies: the digest binds the leaf
+    const redacted = await verifyReceiptProof({ receipt: { ...r, subject: 'redacted', subject_salt: null, subject_redacted: true }, proof, publicJwk: keys.publicJwk });
+    expect(redacted.ok, JSON.stringify(redacted.checks)).toBe(true);
+    expect(failing(await verifyReceiptProof({ receipt: { ...r, subject: 'redacted', subject_redacted: true }, proof, publicJwk: keys.publicJwk }))).toEqual(['subject']);
+    // a receipt whose digest and leaf_hash were updated to match a changed subject still is not in the tree
+    const forgedData = { ...r, subject: 'imprint:999', subject_digest: await subjectDigest('imprint:999', r.subject_salt as string) };
     const forged = { ...forgedData, leaf_hash: toHex(await receiptLeafHash(forgedData)) };
     const res = await verifyReceiptProof({ receipt: forged, proof: { ...proof, leaf_hash: forged.leaf_hash }, publicJwk: keys.publicJwk });
     expect(failing(res)).toEqual(['inclusion']);
