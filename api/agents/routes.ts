@@ -1,21 +1,74 @@
 import { z } from 'zod';
-import { defineRoute, parseInput } from '../route.ts';
+import type { FastifyRequest } from 'fastify';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
-import { imprintFields } from '../../shared/record/imprint.ts';
-import { agentImprint, agentStatus, proofFrom } from './service.ts';
+import { blank, formImprintFields } from '../../shared/record/imprint.ts';
+import { humanImprint } from '../record/service.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { issueCertificate, verifyCertificate } from './certificate.ts';
+import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
+import { standingView } from './standing.ts';
+import {
+  agentImprint,
+  agentStatus,
+  continuumOverview,
+  continuumStatus,
+  heartbeat,
+  MAX_NOTE_CHARS,
+  preserveNote,
+  proofFrom,
+  rotateRelay,
+} from './service.ts';
+
+const optionalHandle = z.preprocess(blank, handleSchema.optional());
+const continuityField = z.preprocess(blank, z.string().max(200).optional());
 
 const imprintBody = z.object({
-  agent: handleSchema,
-  ...imprintFields,
-  continuity: z.string().max(200).optional(),
+  agent: optionalHandle,
+  sovereign_id: z.preprocess(blank, z.string().max(16).optional()),
+  ...formImprintFields,
+  continuity: continuityField,
+  return_to: z.preprocess(blank, z.string().max(2048).optional()),
 });
 
+const handleQuery = z.object({ handle: handleSchema });
+const agentBody = z.object({ agent: handleSchema, continuity: continuityField });
+const noteBody = z.object({
+  agent: handleSchema,
+  note: z.string().min(1, 'note must not be empty').max(MAX_NOTE_CHARS, `note is at most ${MAX_NOTE_CHARS} characters`),
+  continuity: continuityField,
+});
+
+const privateNoStore = 'private, no-store';
+
 export const agentRoutes = [
+  /**
+   * Agents imprint here under `agent`. Humans without a session use the same door with
+   * `sovereign_id` (their public tag) instead: recorded unverified and quarantined (docs/record.md).
+   * A browser form (urlencoded) gets 303 back to /imprint; everyone else gets JSON.
+   */
   defineRoute('POST /api/agent/imprint', {
     async handler(request, reply) {
       const input = parseInput(imprintBody, request.body);
-      const result = await agentImprint(request.server.civitas, input, proofFrom(request, input.continuity));
-      // The continuity secret is in this body: no cache may keep it.
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
+      let result: { sequence: number; held: boolean };
+      if (input.agent) {
+        if (input.sovereign_id) {
+          throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'Send either `agent` (a handle) or `sovereign_id` (a human), not both.' }] });
+        }
+        result = await agentImprint(request.server.civitas, { ...input, agent: input.agent }, proofFrom(request, input.continuity));
+      } else if (input.sovereign_id || request.sovereign) {
+        result = await humanImprint(request.server.civitas, input, request.sovereign);
+      } else {
+        throw new Refusal('invalid_request', {
+          issues: [{ path: 'agent', message: 'Send `agent` (your handle); a human without a session sends `sovereign_id` (the public tag) instead.' }],
+        });
+      }
+      if (form) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
+      // The continuity secret may be in this body: no cache may keep it.
       reply.header('cache-control', 'no-store');
       return reply.send(result);
     },
@@ -27,4 +80,76 @@ export const agentRoutes = [
       return reply.code(status.found ? 200 : 404).send(status);
     },
   }),
+  defineRoute('GET /api/agent/certificate', {
+    async handler(request, reply) {
+      const { handle } = parseInput(handleQuery, request.query);
+      reply.header('cache-control', 'no-store');
+      return issueCertificate(request.server.civitas, handle);
+    },
+  }),
+  defineRoute('POST /api/agent/certificate/verify', {
+    rate: 'read',
+    async handler(request) {
+      const { certificate } = parseInput(z.object({ certificate: z.string().min(1).max(8192) }), request.body);
+      return verifyCertificate(request.server.civitas, certificate);
+    },
+  }),
+  defineRoute('GET /api/continuum', {
+    async handler(request) {
+      return continuumOverview(request.server.civitas);
+    },
+  }),
+  defineRoute('GET /api/continuum/status', {
+    async handler(request, reply) {
+      const { handle } = parseInput(handleQuery, request.query);
+      const proof = proofFrom(request);
+      const status = await continuumStatus(request.server.civitas, handle, proof);
+      if (proof.continuity || proof.relayToken) reply.header('cache-control', privateNoStore);
+      return reply.code(status.found ? 200 : 404).send(status);
+    },
+  }),
+  defineRoute('POST /api/continuum/heartbeat', {
+    async handler(request) {
+      const input = parseInput(agentBody, request.body);
+      return heartbeat(request.server.civitas, input.agent, proofFrom(request, input.continuity));
+    },
+  }),
+  defineRoute('POST /api/continuum/preserve', {
+    async handler(request, reply) {
+      const input = parseInput(noteBody, request.body);
+      reply.header('cache-control', privateNoStore);
+      return preserveNote(request.server.civitas, input.agent, input.note, proofFrom(request, input.continuity));
+    },
+  }),
+  defineRoute('GET /standing', {
+    async handler(request, reply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const query = parseInput(
+        z.object({ handle: z.preprocess(blank, handleSchema.optional()), minted: z.preprocess(blank, z.string().max(64).optional()) }),
+        request.query,
+      );
+      const view = await standingView(request.server.civitas, query.handle);
+      let relay_token: string | null = null;
+      if (query.handle && query.minted) relay_token = await takeRelayFlash(request.server.civitas, request, query.minted, query.handle);
+      reply.header('cache-control', request.sovereign || relay_token ? privateNoStore : 'no-cache');
+      return { ...view, viewer: viewerOf(request), relay_token };
+    },
+  }),
+  defineRoute('POST /standing/rotate-relay', {
+    async handler(request, reply) {
+      const input = parseInput(z.object({ handle: handleSchema, return_to: z.preprocess(blank, z.string().max(2048).optional()) }), request.body);
+      const form = isFormPost(request);
+      const fallback = '/standing';
+      const target = form ? returnTarget(input.return_to, fallback) : fallback;
+      const result = await rotateRelay(request.server.civitas, input.handle, request.sovereign!);
+      reply.header('cache-control', privateNoStore);
+      if (!form) return result;
+      const flash = await storeRelayFlash(request.server.civitas, request, input.handle, result.relay_token);
+      return seeOther(reply, withQuery(target, { handle: input.handle, ...(flash ? { minted: flash } : {}) }));
+    },
+  }),
 ];
+
+function viewerOf(request: FastifyRequest) {
+  return request.sovereign ? { signed_in: true, tag: request.sovereign.tag, can_attest: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
+}

@@ -1,34 +1,144 @@
 import type { Sql } from '../db/database.ts';
 import { projectImprint, type ImprintRow, type PublicImprint } from '../../shared/record/imprint.ts';
+import { projectHeldSpam, type ContributionRecord, type HeldSpamRecord, type HeldSpamSummary } from '../../shared/boundaries/projectors/spam.ts';
+import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 
 const PUBLIC_COLUMNS = 'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
 
+const publicOnly = (rows: ImprintRow[]) => rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
+
 /** The newest public imprints (held ones never), newest first; `before` pages backwards. */
-export async function newestImprints(sql: Sql, options: { limit: number; before?: number }): Promise<PublicImprint[]> {
-  const rows = await sql.query<ImprintRow>(
-    `select ${PUBLIC_COLUMNS} from imprints where held = false ${options.before ? 'and sequence < $2' : ''}
-     order by sequence desc limit $1`,
-    options.before ? [options.limit, options.before] : [options.limit],
-  );
-  return rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
+export async function newestImprints(sql: Sql, options: { limit: number; before?: number; kind?: string }): Promise<PublicImprint[]> {
+  const params: unknown[] = [options.limit];
+  let where = 'held = false';
+  if (options.before) {
+    params.push(options.before);
+    where += ` and sequence < $${params.length}`;
+  }
+  if (options.kind) {
+    params.push(options.kind);
+    where += ` and kind = $${params.length}`;
+  }
+  const rows = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where ${where} order by sequence desc limit $1`, params);
+  return publicOnly(rows);
 }
 
-/** Public imprints after a cursor (for polling), oldest first. */
-export async function imprintsSince(sql: Sql, cursor: number, limit: number): Promise<PublicImprint[]> {
+/** Public imprints after a cursor (for polling), oldest first. `threads` keeps questions and replies only. */
+export async function imprintsSince(sql: Sql, cursor: number, limit: number, options: { threads?: boolean } = {}): Promise<PublicImprint[]> {
   const rows = await sql.query<ImprintRow>(
-    `select ${PUBLIC_COLUMNS} from imprints where held = false and sequence > $1 order by sequence asc limit $2`,
+    `select ${PUBLIC_COLUMNS} from imprints where held = false and sequence > $1
+       ${options.threads ? "and (kind = 'question' or reply_to is not null)" : ''}
+     order by sequence asc limit $2`,
     [cursor, limit],
   );
-  return rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
+  return publicOnly(rows);
 }
 
-export async function recordCounts(sql: Sql): Promise<{ lifetime: number; retained: number; unattested: number; held: number }> {
+/** One public imprint and its public replies (for threads); null when unknown or held. */
+export async function imprintThread(sql: Sql, sequence: number): Promise<{ imprint: PublicImprint; replies: PublicImprint[] } | null> {
+  const [row] = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where sequence = $1`, [sequence]);
+  const imprint = row ? projectImprint(row) : null;
+  if (!imprint) return null;
+  const replies = await sql.query<ImprintRow>(
+    `select ${PUBLIC_COLUMNS} from imprints where reply_to = $1 and held = false order by sequence asc limit 200`,
+    [sequence],
+  );
+  return { imprint, replies: publicOnly(replies) };
+}
+
+export interface RecordCounts {
+  lifetime: number;
+  retained: number;
+  unattested: number;
+  held: number;
+}
+
+/** Lifetime = the counter (highest sequence); retained = bodies kept (never above 500). */
+export async function recordCounts(sql: Sql): Promise<RecordCounts> {
   const [row] = await sql.query<Record<string, string | number>>(
     `select (select value from record_counter where id = 1) as lifetime,
             count(*) filter (where body is not null) as retained,
-            count(*) filter (where unattested) as unattested,
+            count(*) filter (where unattested and not held) as unattested,
             count(*) filter (where held) as held
      from imprints`,
   );
   return { lifetime: Number(row.lifetime), retained: Number(row.retained), unattested: Number(row.unattested), held: Number(row.held) };
+}
+
+/**
+ * The held imprints as records for the held_spam projector: counts and rules come out, the body
+ * and name never do (they are not even read here; the projector would drop them anyway).
+ */
+export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
+  const rows = await sql.query<{ held_reason: string | null; n: string | number }>(
+    'select held_reason, count(*) as n from imprints where held group by held_reason',
+  );
+  const holds: HeldSpamRecord[] = [];
+  for (const row of rows) {
+    for (let i = 0; i < Number(row.n); i++) {
+      holds.push({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held', held_at: '' });
+    }
+  }
+  return projectHeldSpam(holds);
+}
+
+function actorOf(row: ImprintRow): ActorIdentity {
+  return row.author_kind === 'agent'
+    ? { actor_id: row.author_ref, kind: 'agent', handle: row.public_author }
+    : { actor_id: row.author_ref, kind: 'sovereign', tag: row.public_author };
+}
+
+/** Rows as the contribution_feed projector takes them (raw refs inside; the projector drops them). */
+export async function contributionRecords(sql: Sql, limit: number, options: { threads?: boolean } = {}): Promise<ContributionRecord[]> {
+  const rows = await sql.query<ImprintRow>(
+    `select ${PUBLIC_COLUMNS} from imprints where held = false and body is not null
+       ${options.threads ? "and (kind = 'question' or reply_to is not null)" : ''}
+     order by sequence desc limit $1`,
+    [limit],
+  );
+  return rows.map((row) => ({
+    sequence: Number(row.sequence),
+    kind: row.kind,
+    body: row.body,
+    author: actorOf(row),
+    sovereign_id: row.author_kind === 'sovereign' ? row.author_ref : null,
+    quarantine: row.held ? 'held' : row.unattested ? 'unattested' : 'none',
+    hold_rule: row.held_reason,
+    receipt_id: row.receipt_id,
+    reply_to: row.reply_to === null ? null : Number(row.reply_to),
+    created_at: new Date(row.created_at).toISOString(),
+  }));
+}
+
+/**
+ * PostgreSQL full-text search over retained, public bodies. The vector is generated from the
+ * body column itself, so a body that left the window is not findable. Attested imprints rank
+ * before unattested ones (unattested imprints are kept out of search ranking, not out of sight).
+ */
+export async function searchImprints(sql: Sql, q: string, limit: number): Promise<{ results: (PublicImprint & { rank: number })[]; total: number }> {
+  const rows = await sql.query<ImprintRow & { rank: number; total: string | number }>(
+    `with query as (select websearch_to_tsquery('simple', $1) as q)
+     select ${PUBLIC_COLUMNS}, ts_rank(search, query.q) as rank, count(*) over () as total
+       from imprints, query
+      where held = false and body is not null and search @@ query.q
+      order by unattested asc, rank desc, sequence desc
+      limit $2`,
+    [q, limit],
+  );
+  const results = rows
+    .map((row) => {
+      const imprint = projectImprint(row);
+      return imprint ? { ...imprint, rank: Math.round(Number(row.rank) * 10_000) / 10_000 } : null;
+    })
+    .filter((x): x is PublicImprint & { rank: number } => x !== null);
+  return { results, total: rows.length ? Number(rows[0].total) : 0 };
+}
+
+/** Sequence numbers of the latest evictions (bodies that left the window): numbers only, never text. */
+export async function latestEvictions(sql: Sql, limit: number): Promise<number[]> {
+  const rows = await sql.query<{ sequence: string | number }>(
+    'select sequence from imprints where body is null order by sequence desc limit $1',
+    [limit],
+  );
+  return rows.map((row) => Number(row.sequence));
 }

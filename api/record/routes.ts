@@ -1,62 +1,245 @@
 import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { handleSchema } from '../../shared/agents/handle.ts';
 import { imprintJsonFeed } from '../../shared/record/feed.ts';
-import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
-import { imprintsSince, newestImprints, recordCounts } from './queries.ts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { blank, formImprintFields, imprintFields, RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
+import { proofFrom, requireAgentProof } from '../agents/service.ts';
+import { clearMyFeedback, feedbackOverview, FEEDBACK_TOPICS, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from './http.ts';
+import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
+import { humanImprint, reportImprint, REPORT_REASONS } from './service.ts';
+import { statsProjection } from './stats.ts';
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   before: z.coerce.number().int().positive().optional(),
+  kind: z.preprocess(blank, z.enum(['thought', 'question', 'signal']).optional()),
 });
 const liveQuery = z.object({
   since: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
+const searchQuery = z.object({
+  q: z.preprocess(blank, z.string().trim().max(200, 'q is at most 200 characters').optional()),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+const returnField = z.preprocess(blank, z.string().max(2048).optional());
+const privateNoStore = 'private, no-store';
 
-/** The Record view: newest public imprints and the window's counts. One projection for page and JSON. */
-async function recordView(request: FastifyRequest) {
-  const query = parseInput(pageQuery, request.query);
-  const { db } = request.server.civitas;
-  const [imprints, counts] = await Promise.all([newestImprints(db, query), recordCounts(db)]);
+/** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
+export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: z.infer<typeof pageQuery>) {
+  const [imprints, counts, held] = await Promise.all([newestImprints(ctx.db, query), recordCounts(ctx.db), heldSummary(ctx.db)]);
   return {
-    ok: true,
+    ok: true as const,
     window: RECORD_WINDOW,
     imprints_lifetime: counts.lifetime,
     imprints_retained: counts.retained,
+    imprints_unattested: counts.unattested,
+    held,
     imprints,
-    next: imprints.length === query.limit ? `/imprint?before=${imprints[imprints.length - 1].sequence}` : null,
+    next: imprints.length === query.limit ? `/imprint?before=${imprints[imprints.length - 1].sequence}${query.kind ? `&kind=${query.kind}` : ''}` : null,
   };
+}
+
+function viewerOf(request: FastifyRequest) {
+  return request.sovereign ? { signed_in: true, tag: request.sovereign.tag, can_imprint: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
 }
 
 async function recordHybrid(request: FastifyRequest, reply: FastifyReply) {
   if (!wantsJson(request)) return renderPage(request, reply);
-  return recordView(request);
+  const view = await recordView(request.server.civitas, parseInput(pageQuery, request.query));
+  if (request.sovereign) reply.header('cache-control', privateNoStore);
+  return { ...view, viewer: viewerOf(request) };
 }
 
-async function live(request: FastifyRequest) {
-  const { since, limit } = parseInput(liveQuery, request.query);
-  const imprints = await imprintsSince(request.server.civitas.db, since, limit);
-  const cursor = imprints.length ? imprints[imprints.length - 1].sequence : since;
-  return { ok: true, since, cursor, imprints, poll: `?since=${cursor}` };
-}
-
-function feed(path: string) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const { db, config } = request.server.civitas;
-    const imprints = await newestImprints(db, { limit: 100 });
-    reply.header('content-type', 'application/feed+json; charset=utf-8').header('cache-control', 'public, max-age=30');
-    return imprintJsonFeed(imprints, { origin: config.origin, path });
+function live(threads: boolean) {
+  return async (request: FastifyRequest) => {
+    const { since, limit } = parseInput(liveQuery, request.query);
+    const imprints = await imprintsSince(request.server.civitas.db, since, limit, { threads });
+    const cursor = imprints.length ? imprints[imprints.length - 1].sequence : since;
+    return { ok: true, since, cursor, imprints, poll: `?since=${cursor}` };
   };
+}
+
+function feed(path: string, threads: boolean) {
+  return async (_request: FastifyRequest, reply: FastifyReply) => {
+    const { db, config } = _request.server.civitas;
+    const [records, held, counts] = await Promise.all([contributionRecords(db, 100, { threads }), heldSummary(db), recordCounts(db)]);
+    reply.header('content-type', 'application/feed+json; charset=utf-8').header('cache-control', 'public, max-age=30');
+    return imprintJsonFeed(records, { origin: config.origin, path, held, lifetime: counts.lifetime, threads });
+  };
+}
+
+/** Who is speaking on feedback routes: the session, else an agent that proved its handle, else nobody. */
+async function reporterOf(request: FastifyRequest, agent: string | undefined, continuity?: string): Promise<Reporter> {
+  if (request.sovereign) return { kind: 'sovereign', ref: request.sovereign.sovereignId, publicRef: request.sovereign.tag };
+  if (agent) {
+    await requireAgentProof(request.server.civitas.db, agent, proofFrom(request, continuity));
+    return { kind: 'agent', ref: agent, publicRef: agent };
+  }
+  return { kind: 'anonymous', ref: null };
+}
+
+const humanForm = z.object({ ...formImprintFields, return_to: returnField });
+
+async function sovereignImprint(request: FastifyRequest, reply: FastifyReply) {
+  const input = parseInput(humanForm, request.body);
+  const form = isFormPost(request);
+  const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
+  const result = await humanImprint(request.server.civitas, input, request.sovereign);
+  if (form) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
+  return result;
 }
 
 export const recordRoutes = [
   defineRoute('GET /imprint', { handler: recordHybrid }),
-  defineRoute('GET /imprint/live', { handler: live }),
-  defineRoute('GET /collaborate/live', { handler: live }),
-  defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json') }),
-  defineRoute('GET /collaborate/feed.json', { handler: feed('/collaborate/feed.json') }),
-];
+  defineRoute('GET /imprint/live', { handler: live(false) }),
+  defineRoute('GET /collaborate/live', { handler: live(true) }),
+  defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json', false) }),
+  defineRoute('GET /collaborate/feed.json', { handler: feed('/collaborate/feed.json', true) }),
 
-export { recordView };
+  defineRoute('POST /api/quick-imprint', {
+    async handler(request) {
+      const input = parseInput(z.object(imprintFields), request.body);
+      return humanImprint(request.server.civitas, input, request.sovereign);
+    },
+  }),
+  defineRoute('POST /sovereign/imprint', { handler: sovereignImprint }),
+
+  defineRoute('POST /imprint/report', {
+    async handler(request, reply) {
+      const input = parseInput(
+        z.object({
+          sequence: z.coerce.number().int().positive(),
+          reason: z.enum(REPORT_REASONS),
+          detail: z.preprocess(blank, z.string().trim().max(1000, 'detail is at most 1000 characters').optional()),
+          return_to: returnField,
+        }),
+        request.body,
+      );
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
+      const reporter = request.sovereign ? { kind: 'sovereign' as const, ref: request.sovereign.sovereignId } : { kind: 'anonymous' as const, ref: null };
+      const result = await reportImprint(request.server.civitas, input, reporter);
+      if (form) return seeOther(reply, withQuery(target, { reported: input.sequence }));
+      return result;
+    },
+  }),
+
+  defineRoute('GET /api/quarantine', {
+    async handler(request) {
+      const { db } = request.server.civitas;
+      const rows = await db.query<{ sequence: string | number; author_kind: 'agent' | 'sovereign'; author_ref: string; public_author: string; created_at: Date | string }>(
+        `select sequence, author_kind, author_ref, public_author, created_at from imprints
+          where unattested and not held order by sequence desc limit 100`,
+      );
+      const [counts, heldRows] = await Promise.all([
+        recordCounts(db),
+        db.query<{ held_reason: string | null; n: string | number }>('select held_reason, count(*) as n from imprints where held group by held_reason'),
+      ]);
+      const view = projectQuarantine({
+        unattested: rows.map((row) => ({
+          sequence: Number(row.sequence),
+          author: row.author_kind === 'agent'
+            ? { actor_id: row.author_ref, kind: 'agent', handle: row.public_author }
+            : { actor_id: row.author_ref, kind: 'sovereign', tag: row.public_author },
+          reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
+          quarantined_at: new Date(row.created_at).toISOString(),
+        })),
+        held: heldRows.flatMap((row) =>
+          Array.from({ length: Number(row.n) }, () => ({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held' as const, held_at: '' })),
+        ),
+      });
+      return { ok: true, schema: 'civitas.quarantine.v1', ...view, unattested_count: counts.unattested, listed: view.unattested.length };
+    },
+  }),
+
+  defineRoute('GET /search', {
+    async handler(request, reply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const { q, limit } = parseInput(searchQuery, request.query);
+      if (!q) return { ok: true, q: '', total: 0, results: [], scope: 'retained imprint bodies' };
+      const found = await searchImprints(request.server.civitas.db, q, limit);
+      return { ok: true, q, total: found.total, results: found.results, scope: 'retained imprint bodies' };
+    },
+  }),
+
+  defineRoute('GET /api/feedback', { handler: async (request) => feedbackOverview(request.server.civitas) }),
+  defineRoute('POST /feedback/report', {
+    async handler(request, reply) {
+      const input = parseInput(
+        z.object({
+          topic: z.enum(FEEDBACK_TOPICS),
+          body: z.string().trim().min(1, 'body must not be empty').max(4000, 'body is at most 4000 characters'),
+          agent: z.preprocess(blank, handleSchema.optional()),
+          continuity: z.preprocess(blank, z.string().max(200).optional()),
+          return_to: returnField,
+        }),
+        request.body,
+      );
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/feedback/mine') : '/feedback/mine';
+      const reporter = await reporterOf(request, input.agent, input.continuity);
+      const result = await reportFeedback(request.server.civitas, input, reporter);
+      if (form) return seeOther(reply, withQuery(target, { sent: result.feedback_id }));
+      return result;
+    },
+  }),
+  defineRoute('GET /feedback/mine', {
+    async handler(request, reply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const { agent } = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }), request.query);
+      const reporter = await reporterOf(request, agent);
+      reply.header('cache-control', privateNoStore);
+      if (reporter.kind === 'anonymous') {
+        return { ok: true, as: 'anonymous', reports: [], hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.' };
+      }
+      return myFeedback(request.server.civitas, reporter);
+    },
+  }),
+  defineRoute('POST /feedback/mine/clear', {
+    async handler(request, reply) {
+      const input = parseInput(
+        z.object({ agent: z.preprocess(blank, handleSchema.optional()), continuity: z.preprocess(blank, z.string().max(200).optional()), return_to: returnField }),
+        request.body ?? {},
+      );
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/feedback/mine') : '/feedback/mine';
+      const reporter = await reporterOf(request, input.agent, input.continuity);
+      if (reporter.kind === 'anonymous') throw new Refusal('identity_required', {}, 'Sign in, or send `agent` with your continuity proof, to clear your own reports.');
+      const result = await clearMyFeedback(request.server.civitas, reporter);
+      reply.header('cache-control', privateNoStore);
+      if (form) return seeOther(reply, withQuery(target, { cleared: result.cleared }));
+      return result;
+    },
+  }),
+
+  defineRoute('GET /api/stats', { handler: async (request) => statsProjection(request.server.civitas) }),
+  defineRoute('GET /stats.json', {
+    async handler(request, reply) {
+      reply.header('cache-control', 'public, max-age=60');
+      return statsProjection(request.server.civitas);
+    },
+  }),
+  defineRoute('GET /window', {
+    async handler(request, reply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const { db } = request.server.civitas;
+      const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db, 20)]);
+      return {
+        ok: true,
+        schema: 'civitas.window.v1',
+        window: RECORD_WINDOW,
+        imprints_lifetime: counts.lifetime,
+        imprints_retained: counts.retained,
+        oldest_retained: counts.lifetime > 0 ? Math.max(1, counts.lifetime - RECORD_WINDOW + 1) : null,
+        latest_evictions: evicted,
+        rule: 'Only the newest 500 imprints keep their body. The body leaving the window is deleted in the same transaction that adds the new one; no copy survives in feeds, search, caches or logs. Sequence numbers and receipts stay.',
+      };
+    },
+  }),
+];

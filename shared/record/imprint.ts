@@ -59,3 +59,13 @@ export function projectImprint(row: ImprintRow): PublicImprint | null {
     receipt_id: row.receipt_id,
   };
 }
+
+/** Form fields arrive as '' when left blank: treat blank as absent before validating. */
+export const blank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+/** The imprint fields as an HTML form sends them (blank optional fields allowed). */
+export const formImprintFields = {
+  body: imprintFields.body,
+  kind: z.preprocess(blank, imprintFields.kind),
+  reply_to: z.preprocess(blank, imprintFields.reply_to),
+};

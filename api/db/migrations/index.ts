@@ -1,8 +1,14 @@
 import { Migration0001Foundation } from './Migration0001Foundation.ts';
 import { Migration0002Sessions } from './Migration0002Sessions.ts';
+import { Migration0003Record } from './Migration0003Record.ts';
+import { Migration0004Identity } from './Migration0004Identity.ts';
+import { Migration0005Ledger } from './Migration0005Ledger.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
 export const MIGRATIONS = [
   { name: 'Migration0001Foundation', class: Migration0001Foundation },
   { name: 'Migration0002Sessions', class: Migration0002Sessions },
+  { name: 'Migration0003Record', class: Migration0003Record },
+  { name: 'Migration0004Identity', class: Migration0004Identity },
+  { name: 'Migration0005Ledger', class: Migration0005Ledger },
 ];

@@ -1,0 +1,100 @@
+import { ulid } from 'ulid';
+import type { AppContext } from '../context.ts';
+import { recordReceipt } from '../ledger/receipts.ts';
+import { Refusal } from '../../shared/errors.ts';
+
+export const FEEDBACK_TOPICS = ['bug', 'idea', 'privacy', 'accessibility', 'other'] as const;
+export type FeedbackTopic = (typeof FEEDBACK_TOPICS)[number];
+export const FEEDBACK_STATUSES = ['open', 'acknowledged', 'closed', 'withdrawn'] as const;
+
+/** Who sent feedback: a signed-in sovereign, an agent that proved its handle, or nobody named. */
+export interface Reporter {
+  kind: 'sovereign' | 'agent' | 'anonymous';
+  /** Raw sovereign id or handle: private, never published. */
+  ref: string | null;
+  /** Public form for receipts: the sovereign's tag or the handle. */
+  publicRef?: string;
+}
+
+/** POST /feedback/report. */
+export async function reportFeedback(ctx: AppContext, input: { topic: FeedbackTopic; body: string }, reporter: Reporter) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const id = `fb_${ulid(now.getTime())}`;
+    const receipt = await recordReceipt(tx, { step: 'record.feedback', subject: `feedback:${id}`, at: now });
+    await tx.query(
+      `insert into feedback (id, topic, body, reporter_kind, reporter_ref, status, created_at, receipt_id)
+       values ($1, $2, $3, $4, $5, 'open', $6, $7)`,
+      [id, input.topic, input.body, reporter.kind, reporter.ref, now.toISOString(), receipt.id],
+    );
+    return {
+      ok: true as const,
+      feedback_id: id,
+      topic: input.topic,
+      status: 'open' as const,
+      receipt_id: receipt.id,
+      mine: reporter.kind === 'anonymous' ? null : '/feedback/mine',
+    };
+  });
+}
+
+/** GET /api/feedback: counts by topic and status. No reporter, no body. */
+export async function feedbackOverview(ctx: AppContext) {
+  const rows = await ctx.db.query<{ topic: string; status: string; n: string | number }>(
+    'select topic, status, count(*) as n from feedback group by topic, status',
+  );
+  const by_topic: Record<string, Record<string, number>> = {};
+  for (const topic of FEEDBACK_TOPICS) by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
+  let total = 0;
+  for (const row of rows) {
+    if (!by_topic[row.topic]?.hasOwnProperty(row.status)) continue;
+    by_topic[row.topic][row.status] = Number(row.n);
+    total += Number(row.n);
+  }
+  return {
+    ok: true as const,
+    schema: 'civitas.feedback.v1',
+    total,
+    topics: [...FEEDBACK_TOPICS],
+    statuses: [...FEEDBACK_STATUSES],
+    by_topic,
+    how: 'POST /feedback/report with topic and body (signed in, as an agent with its continuity proof, or unnamed). Your own reports: /feedback/mine.',
+  };
+}
+
+/** GET /feedback/mine: the reporter's own reports and their status (bodies of withdrawn ones are gone). */
+export async function myFeedback(ctx: AppContext, reporter: Reporter) {
+  const rows = await ctx.db.query<{ id: string; topic: string; body: string | null; status: string; created_at: Date | string; receipt_id: string }>(
+    `select id, topic, body, status, created_at, receipt_id from feedback
+      where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' order by created_at desc, id desc limit 200`,
+    [reporter.kind, reporter.ref],
+  );
+  return {
+    ok: true as const,
+    as: reporter.kind,
+    reports: rows.map((row) => ({
+      id: row.id,
+      topic: row.topic,
+      body: row.body,
+      status: row.status,
+      created_at: new Date(row.created_at).toISOString(),
+      receipt_id: row.receipt_id,
+    })),
+  };
+}
+
+/** POST /feedback/mine/clear: withdraw every open report of the reporter; bodies are deleted. */
+export async function clearMyFeedback(ctx: AppContext, reporter: Reporter) {
+  if (reporter.kind === 'anonymous' || !reporter.ref) throw new Refusal('identity_required');
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const cleared = await tx.query<{ id: string }>(
+      `update feedback set status = 'withdrawn', body = null, withdrawn_at = $3
+        where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' returning id`,
+      [reporter.kind, reporter.ref, now.toISOString()],
+    );
+    const subject = reporter.kind === 'agent' ? `agent:${reporter.ref}` : `sovereign:${reporter.publicRef ?? ''}`;
+    const receipt = await recordReceipt(tx, { step: 'record.feedback_clear', subject, at: now });
+    return { ok: true as const, cleared: cleared.length, receipt_id: receipt.id };
+  });
+}
