@@ -1,4 +1,5 @@
 import { agentRoutes } from './agents/routes.ts';
+import { boundaryRoutes } from './boundaries/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -12,4 +13,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...agentRoutes,
   ...recordRoutes,
   ...mcpRoutes,
+  ...boundaryRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../shared/errors.ts';
+import { CREDENTIAL_DOORS } from '../shared/security.ts';
 import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
 import type { RouteImpl } from './route.ts';
@@ -81,7 +82,9 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         url: toFastifyPath(shape.path),
         schema: impl?.schema,
         config: {
-          credentialDoor: impl?.credentialDoor ?? false,
+          // request_provenance: the registry's credential doors refuse cross-site requests even
+          // before their family is built (their 501 answers then come after the same-origin check).
+          credentialDoor: (impl?.credentialDoor ?? false) || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)),
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           scope: shape.scope,
         },

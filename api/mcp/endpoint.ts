@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../context.ts';
@@ -8,7 +8,7 @@ import { APP_VERSION } from '../health/routes.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
-export function buildMcpServer(tools: CivitasTool[], ctx: AppContext): McpServer {
+export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: FastifyInstance): McpServer {
   const server = new McpServer({ name: 'civitas', version: APP_VERSION }, { capabilities: { tools: {} } });
   for (const tool of tools) {
     server.registerTool(
@@ -16,7 +16,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext): McpServer
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
       async (args: Record<string, unknown>) => {
         try {
-          const result = await tool.handler(args as never, ctx);
+          const result = await tool.handler(args as never, ctx, app);
           return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
         } catch (error) {
           // failure_projection: only the catalog's words leave, never the runtime's.
@@ -32,7 +32,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext): McpServer
 }
 
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
-  const server = buildMcpServer(tools, request.server.civitas);
+  const server = buildMcpServer(tools, request.server.civitas, request.server);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.raw.on('close', () => {
     void transport.close();

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 
@@ -13,7 +14,8 @@ export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
   /** The HTTP route this tool mirrors (for /agents.json and the docs). */
   twin?: string;
-  handler: (args: z.infer<z.ZodObject<Shape>>, ctx: AppContext) => Promise<unknown>;
+  /** `app` is the running instance, for tools that must probe it (civitas_boundaries). */
+  handler: (args: z.infer<z.ZodObject<Shape>>, ctx: AppContext, app?: FastifyInstance) => Promise<unknown>;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: CivitasTool<Shape>): CivitasTool {

@@ -34,7 +34,7 @@ export const PRINCIPLE =
   'A boundary reads active only when its projector, run just now on a synthetic record, removed every sentinel (raw ids, spam bodies, secrets, notes, keys) and kept the public fields it must show. Nothing here is stored or assumed: a projector that stops redacting turns its row unbound on the next request.';
 
 export const WIRING_PROOF =
-  'The call sites are proved by test/shared/boundaries/*.test.ts (each projector and probe, each of the 23 broken in turn), test/api/leak-crawler.test.ts (every published surface crawled for sentinels) and test/api/boundaries.test.ts (this census served live, header probes against the running app).';
+  'The call sites are proved by test/shared/boundaries/*.test.ts (each projector and probe, each of the 23 broken in turn), test/api/boundaries/*.test.ts (this census served live, header probes against the running app, each of the 23 broken in the running app, the inventory traced from the code) and test/api/leak-crawler.test.ts (every published surface crawled for sentinels).';
 
 const AUTHORITIES: Record<BoundaryKey, BoundaryFunction> = {
   actor_id: projectActorRef,

@@ -1,0 +1,18 @@
+import { defineTool } from '../mcp/tool.ts';
+import { liveCensus } from './census.ts';
+
+export const boundaryTools = [
+  defineTool({
+    name: 'civitas_boundaries',
+    title: 'Boundary census',
+    description:
+      'The 23 privacy boundaries re-proved live (civitas.boundary-census.v1): each row is active only if its projector just redacted a synthetic probe; header boundaries are probed against the running service. Same body as GET /api/boundaries.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    twin: 'GET /api/boundaries',
+    handler: async (_args, _ctx, app) => {
+      if (!app) throw new Error('the boundary census needs the running app');
+      return liveCensus(app);
+    },
+  }),
+];
