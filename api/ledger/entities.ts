@@ -7,7 +7,11 @@ export const Receipt = defineEntity({
   properties: {
     id: p.string().primary(),
     step: p.string(),
-    subject: p.string(),
+    /** null once erased (subjectRedactedAt set) */
+    subject: p.string().nullable(),
+    subjectSalt: p.string().nullable(),
+    subjectDigest: p.string(),
+    subjectRedactedAt: p.datetime().nullable(),
     recordedAt: p.datetime(),
     leafHash: p.string(),
     logDate: p.string().columnType('date'),

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { Sql } from '../db/database.ts';
+import { receiptLeafHash, subjectDigest, toHex } from '../../shared/ledger/hash.ts';
 
 /** What a receipt says: this step, about this public subject, was recorded at this time. */
 export interface ReceiptInput {
@@ -18,46 +19,46 @@ export interface RecordedReceipt {
   recorded_at: string;
   leaf_hash: string;
   log: { date: string; leaf_index: number };
-}
-
-/** The canonical leaf data: JSON of id, recorded_at, step, subject with sorted keys and no spaces. */
-export function receiptLeafBytes(receipt: { id: string; step: string; subject: string; recorded_at: string }): Buffer {
-  const canonical = JSON.stringify({ id: receipt.id, recorded_at: receipt.recorded_at, step: receipt.step, subject: receipt.subject });
-  return Buffer.from(canonical, 'utf8');
-}
-
-/** RFC 6962 leaf hash: SHA-256(0x00 ‖ data), lowercase hex. */
-export function receiptLeafHash(data: Buffer): string {
-  return createHash('sha256').update(Buffer.from([0])).update(data).digest('hex');
+  /** 32 lowercase hex: the per-receipt salt of the subject commitment */
+  subject_salt: string;
+  /** lowercase hex SHA-256(subject_salt || subject): what the leaf commits to */
+  subject_digest: string;
 }
 
 /**
  * Records a receipt inside the caller's transaction, as the next leaf of its UTC day's tree.
  * Every family records its steps through here, so every accepted mutation gets a receipt by
- * construction. A day already sealed takes no more leaves: the receipt moves to the next day.
+ * construction. The leaf is shared/ledger's one definition (receiptLeafHash over the salted
+ * subject digest). A day already sealed takes no more leaves: the receipt moves to the next day
+ * — and never to a day before the newest sealed one, so anchors stay in date order.
  */
 export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<RecordedReceipt> {
   const id = `rcpt_${ulid(input.at.getTime())}`;
   const recorded_at = input.at.toISOString();
-  let day = new Date(Date.UTC(input.at.getUTCFullYear(), input.at.getUTCMonth(), input.at.getUTCDate()));
-  for (;;) {
-    const date = day.toISOString().slice(0, 10);
-    const [slot] = await tx.query<{ size: number | string }>(
-      `insert into log_days (date, size) values ($1, 1)
+  const subject_salt = randomBytes(16).toString('hex');
+  const subject_digest = await subjectDigest(input.subject, subject_salt);
+  const leaf_hash = toHex(await receiptLeafHash({ id, step: input.step, subject_digest, recorded_at }));
+  let candidate = recorded_at.slice(0, 10);
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const [slot] = await tx.query<{ date: string; size: number | string }>(
+      `insert into log_days (date, size)
+       select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), 1
        on conflict (date) do update set size = log_days.size + 1 where log_days.sealed_at is null
-       returning size`,
-      [date],
+       returning to_char(date, 'YYYY-MM-DD') as date, size`,
+      [candidate],
     );
     if (!slot) {
-      day = new Date(day.getTime() + 86_400_000);
+      candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       continue;
     }
     const leaf_index = Number(slot.size) - 1;
-    const leaf_hash = receiptLeafHash(receiptLeafBytes({ id, step: input.step, subject: input.subject, recorded_at }));
+    const date = slot.date;
     await tx.query(
-      `insert into receipts (id, step, subject, recorded_at, leaf_hash, log_date, leaf_index) values ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, input.step, input.subject, recorded_at, leaf_hash, date, leaf_index],
+      `insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [id, input.step, input.subject, subject_salt, subject_digest, recorded_at, leaf_hash, date, leaf_index],
     );
-    return { id, step: input.step, subject: input.subject, recorded_at, leaf_hash, log: { date, leaf_index } };
+    return { id, step: input.step, subject: input.subject, recorded_at, leaf_hash, log: { date, leaf_index }, subject_salt, subject_digest };
   }
+  throw new Error('no open log day found for the receipt');
 }

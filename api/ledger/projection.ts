@@ -1,0 +1,174 @@
+/**
+ * The ledger's projections: ONE receipt projection (JSON, page, MCP, card, feed all use it), the
+ * verification view, the change status resolvers and the receipt's subject timeline.
+ */
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '../../shared/ledger/index.ts';
+import { anchorOf, logKeyName, proofFor, publicKey, receiptsOfSubject, wireAnchor, type InclusionProofView, type ReceiptRow } from './log.ts';
+import { denialOf } from './denials.ts';
+import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
+
+export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
+export interface ChangeStatus {
+  subject: string;
+  status: string;
+  detail: string;
+  as_of: string;
+}
+
+export type ChangeStatusResolver = (sql: Sql, ref: string, subject: string, now: Date) => Promise<ChangeStatus | null>;
+
+/**
+ * Resolvers by subject prefix (`imprint`, `order`, ...). A family whose receipts record requested
+ * changes registers one here (`changeStatusResolvers.order = async (sql, ref) => ...`); subjects
+ * without a resolver report `change_status: null`.
+ */
+export const changeStatusResolvers: Record<string, ChangeStatusResolver> = {
+  imprint: async (sql, ref, subject, now) => {
+    if (!/^\d{1,15}$/.test(ref)) return null;
+    const [row] = await sql.query<{ has_body: boolean; held: boolean; unattested: boolean }>(
+      'select body is not null as has_body, held, unattested from imprints where sequence = $1',
+      [ref],
+    );
+    if (!row) return null;
+    const status = row.held ? 'held' : row.has_body ? 'in_record' : 'left_window';
+    const detail = row.held
+      ? 'Held by the spam gate: its body and name are not public; stewards triage it.'
+      : row.has_body
+        ? `In the Record with its body (one of the newest ${RECORD_WINDOW}).${row.unattested ? ' Unattested: kept out of collective learning.' : ''}`
+        : `Counted in the lifetime total; its body left the ${RECORD_WINDOW}-imprint window and cannot be recovered.`;
+    return { subject, status, detail, as_of: now.toISOString() };
+  },
+};
+
+export async function changeStatusOf(sql: Sql, subject: string | null, now: Date): Promise<ChangeStatus | null> {
+  if (!subject) return null;
+  const colon = subject.indexOf(':');
+  if (colon <= 0) return null;
+  const resolver = changeStatusResolvers[subject.slice(0, colon)];
+  return resolver ? resolver(sql, subject.slice(colon + 1), subject, now) : null;
+}
+
+export interface ReceiptView extends WireReceipt {
+  change_status: ChangeStatus | null;
+  meaning: string;
+  links: { page: string; verify: string; inclusion: string; anchor: string; card: string; feed: string; ledger: string };
+}
+
+/** The one receipt projection: an explicit allow-list of public fields. */
+export function projectReceipt(row: ReceiptRow, change_status: ChangeStatus | null): ReceiptView {
+  const redacted = row.subject_redacted_at !== null || row.subject === null;
+  return {
+    id: row.id,
+    step: row.step,
+    subject: redacted ? 'redacted' : (row.subject as string),
+    subject_salt: redacted ? null : row.subject_salt,
+    subject_digest: row.subject_digest,
+    subject_redacted: redacted,
+    recorded_at: row.recorded_at,
+    leaf_hash: row.leaf_hash,
+    log: { date: row.log_date, leaf_index: row.leaf_index },
+    change_status,
+    meaning: 'This receipt proves that the step was recorded. It does not prove that a requested change was applied; change_status reports that separately.',
+    links: {
+      page: `/receipt/${row.id}`,
+      verify: `/verify/${row.id}`,
+      inclusion: `/verify/inclusion/${row.log_date}/${row.id}`,
+      anchor: `/verify/anchor/${row.log_date}`,
+      card: `/receipt/${row.id}/card.svg`,
+      feed: `/receipt/${row.id}/feed.xml`,
+      ledger: `/ledger/${row.id}`,
+    },
+  };
+}
+
+export async function receiptView(ctx: AppContext, row: ReceiptRow): Promise<ReceiptView> {
+  const redacted = row.subject_redacted_at !== null || row.subject === null;
+  return projectReceipt(row, redacted ? null : await changeStatusOf(ctx.db, row.subject, ctx.clock.now()));
+}
+
+export interface VerificationView {
+  ok: boolean;
+  receipt: ReceiptView;
+  proof: InclusionProofView | null;
+  verification: ReceiptVerification | null;
+  denial: DenialReceipt | null;
+  key: { key_name: string; public_jwk: unknown; jwks: string };
+  how: string[];
+}
+
+/** /verify/{id}: the receipt, its proof, the anchor when sealed, and the verifier's own run over them. */
+export async function verificationView(ctx: AppContext, row: ReceiptRow): Promise<VerificationView> {
+  const [receipt, proof, denial] = await Promise.all([receiptView(ctx, row), proofFor(ctx, row), row.step.startsWith('denial.') ? denialOf(ctx.db, row.id) : null]);
+  const jwk = publicKey(ctx);
+  const keyName = logKeyName(ctx);
+  const verification = proof ? await verifyReceiptProof({ receipt, proof, publicJwk: jwk, keyName }) : null;
+  return {
+    ok: verification?.ok ?? false,
+    receipt,
+    proof,
+    verification,
+    denial,
+    key: { key_name: keyName, public_jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid: jwk.kid, alg: jwk.alg }, jwks: '/agents.json' },
+    how: [
+      'subject: unless redacted, lowercase hex SHA-256(subject_salt bytes || UTF-8 subject) must equal subject_digest.',
+      'leaf_hash = SHA-256(0x00 || UTF-8 canonical JSON {"id","recorded_at","step","subject_digest"}) (RFC 6962 leaf).',
+      'inclusion: RFC 9162 section 2.1.3.2 over leaf_index, tree_size, leaf_hash and inclusion_path must give root_hash.',
+      'sealed days: the anchor (same date, tree_size, root_hash) carries an Ed25519 signature over its canonical body and a C2SP checkpoint; both verify with the published key.',
+      'open days: head.checkpoint is a C2SP checkpoint of the current tree, signed now; the day is sealed into an anchor after it ends (UTC).',
+      'The verifier ships in /relay-client.mjs (verifyReceiptProof) and in shared/ledger/verifier.ts.',
+    ],
+  };
+}
+
+export interface TimelineEntry {
+  at: string;
+  status: string;
+  title: string;
+  receipt_id: string | null;
+}
+
+/**
+ * The subject's status changes, derived from stored data: every receipt recorded about the same
+ * subject, and for an imprint the moment its body left the window (when the imprint
+ * RECORD_WINDOW places later arrived).
+ */
+export async function subjectTimeline(ctx: AppContext, row: ReceiptRow): Promise<TimelineEntry[]> {
+  const redacted = row.subject_redacted_at !== null || row.subject === null;
+  if (redacted) return [{ at: row.recorded_at, status: 'recorded', title: `${row.step} recorded (subject redacted)`, receipt_id: row.id }];
+  const subject = row.subject as string;
+  const receipts = await receiptsOfSubject(ctx.db, subject, 200);
+  const entries: TimelineEntry[] = receipts.map((r) => ({ at: r.recorded_at, status: r.step, title: `${r.step} recorded for ${subject}`, receipt_id: r.id }));
+  const imprint = /^imprint:(\d{1,15})$/.exec(subject);
+  if (imprint) {
+    const [evictor] = await ctx.db.query<{ at: string }>(
+      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from imprints where sequence = $1`,
+      [Number(imprint[1]) + RECORD_WINDOW],
+    );
+    if (evictor) entries.push({ at: evictor.at, status: 'left_window', title: `${subject} left the ${RECORD_WINDOW}-imprint window; its body is gone`, receipt_id: null });
+  }
+  entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  return entries;
+}
+
+export async function anchorView(ctx: AppContext, date: string) {
+  const anchor = await anchorOf(ctx.db, date);
+  if (!anchor) return null;
+  const marks = await ctx.db.query<{ witness: string; signature_line: string; marked_at: string }>(
+    `select witness, signature_line, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
+     from witness_marks where date = $1 order by marked_at, witness`,
+    [date],
+  );
+  return {
+    ok: true,
+    ...wireAnchor(anchor),
+    anchor_hash: anchor.anchor_hash,
+    sealed_at: anchor.sealed_at,
+    key_name: logKeyName(ctx),
+    cosignatures: marks.map((m) => ({ witness: m.witness, signature_line: m.signature_line, marked_at: m.marked_at })),
+  };
+}

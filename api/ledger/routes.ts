@@ -1,0 +1,296 @@
+import { z } from 'zod';
+import { Feed } from 'feed';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { isAnchorDate, verifyAnchorChain } from '../../shared/ledger/index.ts';
+import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
+import type { AppContext } from '../context.ts';
+import { allAnchors, dayState, dayTree, neighbours, publicKey, receiptById, recentReceipts, signedHead, wireAnchor, logKeyName, type ReceiptRow } from './log.ts';
+import { RECEIPT_ID, anchorView, receiptView, subjectTimeline, verificationView } from './projection.ts';
+import { transparencyReport } from './transparency.ts';
+import { fixtureReceiptCard, receiptCard } from './cards.ts';
+import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
+import { toHex } from '../../shared/ledger/index.ts';
+
+const idParam = z.object({ id: z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID') });
+const dateParam = z.object({ date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD') });
+const inclusionParams = dateParam.extend(idParam.shape);
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  before: z.string().regex(RECEIPT_ID, 'before must be a receipt id').optional(),
+});
+const batchQuery = z.object({
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1_000),
+});
+
+function ctxOf(request: FastifyRequest): AppContext {
+  return request.server.civitas;
+}
+
+async function receiptOr404(ctx: AppContext, id: string): Promise<ReceiptRow> {
+  const row = await receiptById(ctx.db, id);
+  if (!row) throw new Refusal('not_found', { id }, 'No receipt is recorded under that id. Receipt ids look like rcpt_ followed by 26 characters; see /receipt/missing.');
+  return row;
+}
+
+async function receiptJson(request: FastifyRequest) {
+  const { id } = parseInput(idParam, request.params);
+  const ctx = ctxOf(request);
+  return { ok: true, ...(await receiptView(ctx, await receiptOr404(ctx, id))) };
+}
+
+function hybrid(json: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => (wantsJson(request) ? json(request, reply) : renderPage(request, reply));
+}
+
+async function verifyReceipt(request: FastifyRequest) {
+  const { id } = parseInput(idParam, request.params);
+  const ctx = ctxOf(request);
+  return verificationView(ctx, await receiptOr404(ctx, id));
+}
+
+async function inclusion(request: FastifyRequest) {
+  const { date, id } = parseInput(inclusionParams, request.params);
+  const ctx = ctxOf(request);
+  const row = await receiptById(ctx.db, id);
+  if (!row || row.log_date !== date) {
+    throw new Refusal('not_found', { id, date }, row ? `That receipt is a leaf of ${row.log_date}, not ${date}: see /verify/inclusion/${row.log_date}/${id}.` : 'No receipt is recorded under that id.');
+  }
+  const view = await verificationView(ctx, row);
+  if (!view.proof) throw new Refusal('conflict', { id }, 'An earlier leaf of this day is still being written; ask again in a moment.');
+  return { ok: true, ...view.proof, receipt: view.receipt };
+}
+
+async function inclusionBatch(request: FastifyRequest) {
+  const { date } = parseInput(dateParam, request.params);
+  const { offset, limit } = parseInput(batchQuery, request.query);
+  const ctx = ctxOf(request);
+  const state = await dayState(ctx.db, date);
+  if (!state) throw new Refusal('not_found', { date }, 'No receipt was recorded on that UTC day.');
+  const day = await dayTree(ctx, date, state);
+  if (!day) throw new Refusal('not_found', { date });
+  const anchor = day.sealed ? await anchorView(ctx, date) : null;
+  const leaves = day.ids.slice(offset, offset + limit).map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+  return {
+    ok: true,
+    date,
+    tree_size: day.tree.size,
+    root_hash: toHex(day.tree.root),
+    sealed: day.sealed,
+    anchor: anchor ? wireAnchor(anchor as never) : null,
+    head: day.sealed ? null : await signedHead(ctx, date, day.tree),
+    offset,
+    leaves,
+    next: offset + limit < day.tree.size ? `/verify/inclusion-batch/${date}?offset=${offset + limit}&limit=${limit}` : null,
+    how: 'Hash the leaves (leaf_hash, in leaf_index order) into an RFC 9162 Merkle tree; its root must equal root_hash, and for a sealed day the anchor\'s root_hash.',
+  };
+}
+
+async function anchor(request: FastifyRequest) {
+  const { date } = parseInput(dateParam, request.params);
+  const ctx = ctxOf(request);
+  const view = await anchorView(ctx, date);
+  if (view) return view;
+  const state = await dayState(ctx.db, date);
+  throw new Refusal('not_found', { date }, state ? 'That day is not sealed yet: days are sealed into anchors after they end (UTC). Until then /verify/inclusion-batch/{date} shows its signed head.' : 'No receipt was recorded on that UTC day, so it has no anchor.');
+}
+
+async function anchorChain(request: FastifyRequest) {
+  {
+    const ctx = ctxOf(request);
+    const anchors = await allAnchors(ctx.db);
+    const key = publicKey(ctx);
+    const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwk: key });
+    return {
+      ok: true,
+      key_name: logKeyName(ctx),
+      length: anchors.length,
+      genesis: '0'.repeat(64),
+      head: verification.head,
+      verification,
+      anchors: anchors.map((a) => ({ ...wireAnchor(a), anchor_hash: a.anchor_hash, sealed_at: a.sealed_at })),
+    };
+  }
+}
+
+async function court(request: FastifyRequest) {
+  const params = z.object({ id: z.string().min(1).max(200) }).safeParse(request.params);
+  throw new Refusal('not_found', { id: params.success ? params.data.id : null }, 'No court verdicts exist yet: the court (governance family) is not built, so no verdict has a receipt. /api/verdicts lists verdicts once they exist.');
+}
+
+async function ledgerView(request: FastifyRequest) {
+  const { limit, before } = parseInput(listQuery, request.query);
+  const ctx = ctxOf(request);
+  const rows = await recentReceipts(ctx.db, { limit, before });
+  const receipts = await Promise.all(rows.map((row) => receiptView(ctx, row)));
+  const days = await ctx.db.query<{ date: string; size: number; sealed: boolean; root_hash: string | null; anchor_hash: string | null }>(
+    `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
+     from log_days d left join anchors a on a.date = d.date order by d.date desc limit 30`,
+  );
+  const [totals] = await ctx.db.query<{ receipts: string; days: string; sealed: string }>(
+    `select (select count(*) from receipts) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
+  );
+  return {
+    ok: true,
+    totals: { receipts: Number(totals.receipts), days: Number(totals.days), sealed_days: Number(totals.sealed) },
+    receipts,
+    next: rows.length === limit ? `/ledger?before=${rows[rows.length - 1].id}` : null,
+    days: days.map((d) => ({ date: d.date, size: Number(d.size), sealed: d.sealed, root_hash: d.root_hash, anchor_hash: d.anchor_hash })),
+  };
+}
+
+async function ledgerEntry(request: FastifyRequest) {
+  const { id } = parseInput(idParam, request.params);
+  const ctx = ctxOf(request);
+  const row = await receiptOr404(ctx, id);
+  const [receipt, around, day] = await Promise.all([receiptView(ctx, row), neighbours(ctx.db, row), dayState(ctx.db, row.log_date)]);
+  return {
+    ok: true,
+    receipt,
+    day: { date: row.log_date, size: day?.size ?? 0, sealed: day?.sealed ?? false },
+    neighbours: around,
+    timeline: await subjectTimeline(ctx, row),
+  };
+}
+
+async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
+  const { id } = parseInput(idParam, request.params);
+  const ctx = ctxOf(request);
+  const row = await receiptOr404(ctx, id);
+  const view = await receiptView(ctx, row);
+  const timeline = await subjectTimeline(ctx, row);
+  const origin = ctx.config.origin;
+  const feed = new Feed({
+    title: `civitas — status of ${view.subject}`,
+    description: `Changes to the status of ${view.subject}, the subject of receipt ${id}. The receipt proves the step was recorded; these entries report what became of it.`,
+    id: `${origin}/receipt/${id}/feed.xml`,
+    link: `${origin}/receipt/${id}`,
+    updated: new Date(timeline.length ? timeline[timeline.length - 1].at : view.recorded_at),
+    copyright: 'Public record of civitas',
+    feedLinks: { atom: `${origin}/receipt/${id}/feed.xml` },
+  });
+  for (const entry of timeline) {
+    feed.addItem({
+      title: entry.title,
+      id: `${origin}/receipt/${id}/feed.xml#${entry.status}-${entry.receipt_id ?? entry.at}`,
+      link: entry.receipt_id ? `${origin}/receipt/${entry.receipt_id}` : `${origin}/receipt/${id}`,
+      date: new Date(entry.at),
+      description: entry.receipt_id ? `Receipt ${entry.receipt_id}: ${entry.status}` : entry.status,
+    });
+  }
+  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=60');
+  return feed.atom1();
+}
+
+async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(request);
+  const origin = ctx.config.origin;
+  const anchors = (await allAnchors(ctx.db)).slice(-100).reverse();
+  const feed = new Feed({
+    title: 'civitas — sealed anchors for witnesses',
+    description: 'Each sealed UTC day of the civitas transparency log, with its C2SP checkpoint. Verify it and co-sign it with POST /api/witness/mark.',
+    id: `${origin}/witness/feed.xml`,
+    link: `${origin}/witness`,
+    updated: anchors.length ? new Date(anchors[0].sealed_at) : new Date(0),
+    copyright: 'Public record of civitas',
+    feedLinks: { atom: `${origin}/witness/feed.xml` },
+  });
+  for (const a of anchors) {
+    feed.addItem({
+      title: `Anchor ${a.date}: ${a.tree_size} receipts`,
+      id: `${origin}/verify/anchor/${a.date}`,
+      link: `${origin}/verify/anchor/${a.date}`,
+      date: new Date(a.sealed_at),
+      description: `root ${a.root_hash}, anchor hash ${a.anchor_hash}`,
+      content: a.checkpoint,
+    });
+  }
+  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300');
+  return feed.atom1();
+}
+
+async function card(request: FastifyRequest, reply: FastifyReply) {
+  const { id } = parseInput(idParam, request.params);
+  const ctx = ctxOf(request);
+  const view = await receiptView(ctx, await receiptOr404(ctx, id));
+  const state = await dayState(ctx.db, view.log!.date);
+  reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=300');
+  return receiptCard(view, state?.sealed ?? false);
+}
+
+const releaseParam = z.object({ release: z.string().regex(/^[0-9a-z][0-9a-z.]{0,31}$/, 'release must be a version such as 1 or 1.2.0') });
+
+async function fixtureCard(request: FastifyRequest, reply: FastifyReply) {
+  const { release } = parseInput(releaseParam, request.params);
+  reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400');
+  return fixtureReceiptCard(release);
+}
+
+const markBody = z.object({
+  date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD'),
+  witness: z.string().min(1).max(100),
+  public_key: z.string().min(40).max(64),
+  signature: z.string().min(10).max(400),
+});
+
+async function witnessMark(request: FastifyRequest) {
+  const body = parseInput(markBody, request.body);
+  return markWitness(ctxOf(request), body);
+}
+
+async function witnessPage(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(request);
+  const token = request.cookies?.[WITNESS_COOKIE];
+  const you = token ? await witnessByToken(ctx, token) : null;
+  if (token) reply.header('cache-control', cacheControlForPersonalized());
+  return witnessView(ctx, you?.witness ?? null);
+}
+
+const tokenParam = z.object({ token: z.string().regex(/^wt_[A-Za-z0-9_-]{43}$/, 'token must be a witness receipt token (wt_…)') });
+
+async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(request);
+  const parsed = tokenParam.safeParse(request.params);
+  const mark = parsed.success ? await witnessByToken(ctx, parsed.data.token) : null;
+  if (!mark) {
+    if (!wantsJson(request)) return renderPage(request, reply);
+    throw new Refusal('not_found', {}, 'No witness mark has that receipt token. The link is given once, in the answer to POST /api/witness/mark.');
+  }
+  // set_cookie_replay: the security-headers plugin makes every cookie-setting response private, no-store.
+  reply.setCookie(WITNESS_COOKIE, parsed.data!.token, { httpOnly: true, sameSite: 'lax', secure: ctx.config.origin.startsWith('https:'), path: '/', maxAge: 365 * 86400 });
+  reply.header('cache-control', 'private, no-store');
+  if (!wantsJson(request)) return renderPage(request, reply);
+  const receipt = await receiptById(ctx.db, mark.receipt_id);
+  return {
+    ok: true,
+    witness: mark.witness,
+    date: mark.date,
+    signature_line: mark.signature_line,
+    marked_at: mark.marked_at,
+    receipt: receipt ? await receiptView(ctx, receipt) : null,
+  };
+}
+
+export const ledgerRoutes = [
+  defineRoute('GET /api/receipt/{id}', { handler: receiptJson }),
+  defineRoute('GET /receipt/{id}', { handler: hybrid(receiptJson) }),
+  defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
+  defineRoute('GET /receipt/{id}/card.svg', { handler: card }),
+  defineRoute('GET /receipt/sov{release}-fixture/card.svg', { handler: fixtureCard }),
+  defineRoute('GET /ledger', { handler: hybrid(ledgerView) }),
+  defineRoute('GET /ledger/{id}', { handler: hybrid(ledgerEntry) }),
+  defineRoute('GET /api/transparency', { handler: async (request) => transparencyReport(ctxOf(request)) }),
+  defineRoute('GET /verify/{id}', { handler: verifyReceipt }),
+  defineRoute('GET /verify/inclusion/{date}/{id}', { handler: inclusion }),
+  defineRoute('GET /verify/inclusion-batch/{date}', { handler: inclusionBatch }),
+  defineRoute('GET /verify/anchor/{date}', { handler: anchor }),
+  defineRoute('GET /verify/anchor-chain', { handler: hybrid(anchorChain) }),
+  defineRoute('GET /verify/court/{id}', { handler: court }),
+  defineRoute('POST /api/witness/mark', { handler: witnessMark }),
+  defineRoute('GET /witness', { handler: hybrid(witnessPage) }),
+  defineRoute('GET /witness/feed.xml', { handler: witnessFeed }),
+  defineRoute('GET /witness/receipt/{token}', { handler: witnessReceipt }),
+];

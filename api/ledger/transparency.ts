@@ -1,0 +1,52 @@
+import type { AppContext } from '../context.ts';
+import { denialCounts, recentDenials } from './denials.ts';
+import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
+
+async function count(ctx: AppContext, sql: string): Promise<number> {
+  const [row] = await ctx.db.query<{ n: string | number }>(sql);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * /api/transparency: counts of receipts (by step), denials (through the denial_receipt projector:
+ * no actor ids), redactions, data requests, quarantines, anchors and witness marks. Every number
+ * is counted from stored rows when asked.
+ */
+export async function transparencyReport(ctx: AppContext) {
+  const [bySteps, denials, recent] = await Promise.all([
+    ctx.db.query<{ step: string; n: string | number }>('select step, count(*) as n from receipts group by step order by step'),
+    denialCounts(ctx.db),
+    recentDenials(ctx.db, 20),
+  ]);
+  const steps = bySteps.map((s) => ({ step: s.step, count: Number(s.n) }));
+  const requests = await ctx.db.query<{ kind: string; status: string; n: string | number }>(
+    'select kind, status, count(*) as n from data_requests group by kind, status order by kind, status',
+  );
+  const [redactions, unattested, held, reports, anchors, marks, witnesses] = await Promise.all([
+    count(ctx, 'select count(*) as n from receipts where subject_redacted_at is not null'),
+    count(ctx, 'select count(*) as n from imprints where unattested and not held'),
+    count(ctx, 'select count(*) as n from imprints where held'),
+    count(ctx, "select count(*) as n from imprint_reports where status = 'open'"),
+    count(ctx, 'select count(*) as n from anchors'),
+    count(ctx, 'select count(*) as n from witness_marks'),
+    count(ctx, 'select count(*) as n from witnesses'),
+  ]);
+  const dataRequests = (kind: string) => {
+    const of = requests.filter((r) => r.kind === kind);
+    const n = (status: string) => Number(of.find((r) => r.status === status)?.n ?? 0);
+    // k-anonymity: a data-request count is about people; small groups read "fewer than 5"
+    return { pending: kAnonymousCount(n('pending')), completed: kAnonymousCount(n('completed')), declined: kAnonymousCount(n('declined')) };
+  };
+  return {
+    ok: true,
+    schema: 'civitas.transparency.v1',
+    generated_at: ctx.clock.now().toISOString(),
+    receipts: { total: steps.reduce((a, s) => a + s.count, 0), by_step: steps },
+    denials: { total: denials.total, by_reason: denials.by_reason, recent },
+    redactions: { receipts_with_subject_redacted: redactions },
+    data_requests: { export: dataRequests('export'), erasure: dataRequests('erasure') },
+    quarantines: { unattested, held, open_reports: reports },
+    log: { anchors_sealed: anchors, witness_marks: marks, witnesses },
+    principle: 'A receipt proves that a step was recorded, not that a requested change was applied. Denial receipts name the refused action and the public form of the actor at most, never a raw id.',
+  };
+}
