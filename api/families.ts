@@ -2,6 +2,8 @@ import { agentRoutes } from './agents/routes.ts';
 import { boundaryRoutes } from './boundaries/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { ledgerRoutes } from './ledger/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { recordRoutes } from './record/routes.ts';
 import type { RouteImpl } from './route.ts';
@@ -12,6 +14,8 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...healthRoutes,
   ...agentRoutes,
   ...recordRoutes,
+  ...identityRoutes,
   ...mcpRoutes,
   ...boundaryRoutes,
+  ...ledgerRoutes,
 ];
