@@ -50,8 +50,7 @@ describe('receipts', () => {
     expect((await get('/verify/nope')).statusCode).toBe(400);
     const huge = await get(`/verify/rcpt_${'0'.repeat(5000)}`);
     expect(huge.statusCode).toBeGreaterThanOrEqual(400);
-    expect(huge.statusCode).toBeLessThan(500);
-    expect(huge.json()).toMatchObject({ ok: false });
+    expect(huge.statusCode).toBeLessThan(500); // 414 from Fastify's router (maxParamLength), before any handler
     expect((await get('/verify/inclusion/2026-02-30/rcpt_01JD0000000000000000000000')).statusCode).toBe(400);
     expect((await get('/verify/inclusion/1999-01-01/rcpt_01JD0000000000000000000000')).statusCode).toBe(404);
     expect((await get('/verify/inclusion-batch/1999-01-01')).statusCode).toBe(404);
