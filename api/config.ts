@@ -15,6 +15,12 @@ const schema = z.object({
   CIVITAS_STEWARDS: z.string().default(''),
   CIVITAS_SECRET: z.string().optional(),
   CIVITAS_IDP: z.string().default('idp'),
+  CIVITAS_IDP_ISSUER: z.string().url().optional(),
+  CIVITAS_IDP_CLIENT_ID: z.string().optional(),
+  CIVITAS_IDP_CLIENT_SECRET: z.string().optional(),
+  CIVITAS_GOVERNORS: z.string().default(''),
+  CIVITAS_SMTP_URL: z.string().optional(),
+  CIVITAS_MAIL_FROM: z.string().default('civitas <civitas@localhost>'),
   REDIS_URL: z.string().optional(),
   CIVITAS_LOG_LEVEL: z.string().default('info'),
 });
@@ -34,6 +40,13 @@ export interface CivitasConfig {
   /** Server secret for keyed hashes (actor tags); generated and persisted under dataDir when unset. */
   secret?: string;
   idpSlug: string;
+  /** OpenID Connect provider; sign-in through it is unconfigured unless issuer and client id are set. */
+  idp?: { issuer: string; clientId: string; clientSecret?: string };
+  /** Public tags or sovereign ids granted governance:write by configuration (development). */
+  governors: string[];
+  /** SMTP URL for outgoing mail (smtp://user:pass@host:port); unset → mail is not sent. */
+  smtpUrl?: string;
+  mailFrom: string;
   redisUrl?: string;
   logLevel: string;
 }
@@ -51,6 +64,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     stewards: parsed.CIVITAS_STEWARDS.split(',').map((s) => s.trim()).filter(Boolean),
     secret: parsed.CIVITAS_SECRET,
     idpSlug: parsed.CIVITAS_IDP,
+    idp: parsed.CIVITAS_IDP_ISSUER && parsed.CIVITAS_IDP_CLIENT_ID
+      ? { issuer: parsed.CIVITAS_IDP_ISSUER, clientId: parsed.CIVITAS_IDP_CLIENT_ID, clientSecret: parsed.CIVITAS_IDP_CLIENT_SECRET || undefined }
+      : undefined,
+    governors: parsed.CIVITAS_GOVERNORS.split(',').map((s) => s.trim()).filter(Boolean),
+    smtpUrl: parsed.CIVITAS_SMTP_URL || undefined,
+    mailFrom: parsed.CIVITAS_MAIL_FROM,
     redisUrl: parsed.REDIS_URL || undefined,
     logLevel: parsed.CIVITAS_LOG_LEVEL,
   };

@@ -5,6 +5,16 @@ import { Refusal } from '../../shared/errors.ts';
 import type { Scope } from '../../shared/registry/types.ts';
 import type { AppContext } from '../context.ts';
 import { scopesFor } from '../identity/scopes.ts';
+import { cacheControlForCredentialResponse, safeReturnTarget } from '../../shared/security.ts';
+
+/** A browser navigation: GET/HEAD whose Accept names text/html before any JSON. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const accept = request.headers.accept ?? '';
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
+}
 
 /** DESIGN.md section 2: 30-day sliding lifetime. */
 export const SESSION_LIFETIME_MS = 30 * 86_400_000;
@@ -28,7 +38,7 @@ declare module 'fastify' {
   }
 }
 
-const hashSession = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+export const hashSession = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 function cookieName(ctx: AppContext): string {
   return ctx.config.origin.startsWith('https:') ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
@@ -39,15 +49,20 @@ export async function resolveSession(ctx: AppContext, value: string | undefined)
   if (!value || value.length > 200) return undefined;
   const idHash = hashSession(value);
   const now = ctx.clock.now();
-  const [row] = await ctx.db.query<{ sovereign_id: string; tag: string; uniqueness_verified_at: string | null }>(
+  const [row] = await ctx.db.query<{ sovereign_id: string; tag: string; uniqueness_verified_at: string | null; tag_holders: string | number }>(
     `update sessions set last_used_at = $2, expires_at = $3
        from sovereigns s
       where sessions.id_hash = $1 and sessions.revoked_at is null and sessions.expires_at > $2 and s.id = sessions.sovereign_id
-      returning s.id as sovereign_id, s.tag, s.uniqueness_verified_at`,
+        and s.erased_at is null
+      returning s.id as sovereign_id, s.tag, s.uniqueness_verified_at,
+                (select count(*) from sovereigns o where o.tag = s.tag) as tag_holders`,
     [idHash, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
   );
   if (!row) return undefined;
-  const scopes = scopesFor({ id: row.sovereign_id, tag: row.tag, uniquenessVerified: row.uniqueness_verified_at !== null }, ctx.config);
+  const scopes = scopesFor(
+    { id: row.sovereign_id, tag: row.tag, uniquenessVerified: row.uniqueness_verified_at !== null, tagUnique: Number(row.tag_holders) === 1 },
+    ctx.config,
+  );
   return { sovereignId: row.sovereign_id, tag: row.tag, scopes, sessionHash: idHash };
 }
 
@@ -68,6 +83,8 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
   await ctx.db.query('update sovereigns set last_seen_at = $2 where id = $1', [sovereignId, now.toISOString()]);
   const secure = ctx.config.origin.startsWith('https:');
   reply.setCookie(cookieName(ctx), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+  // set_cookie_replay: said here too, since @fastify/cookie writes Set-Cookie after other onSend hooks run.
+  reply.header('cache-control', cacheControlForCredentialResponse());
 }
 
 export async function endSession(ctx: AppContext, sessionHash: string): Promise<void> {
@@ -77,6 +94,7 @@ export async function endSession(ctx: AppContext, sessionHash: string): Promise<
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.server.civitas;
   reply.clearCookie(cookieName(ctx), { path: '/', secure: ctx.config.origin.startsWith('https:'), httpOnly: true, sameSite: 'lax' });
+  reply.header('cache-control', cacheControlForCredentialResponse());
 }
 
 /**
@@ -96,10 +114,18 @@ async function sessions(app: FastifyInstance) {
       request.actorKey = `sovereign:${signedIn.sessionHash.slice(0, 16)}`;
     }
   });
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async (request, reply) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
-    if (!request.sovereign) throw new Refusal('identity_required', { scope });
+    if (!request.sovereign) {
+      // A person's browser asking for a page is sent to sign in and brought back; API clients
+      // (and anything that does not ask for HTML first) get the 401 in the error shape.
+      if (wantsPage(request)) {
+        const back = safeReturnTarget(request.url) ?? '/sovereign';
+        return reply.code(303).header('location', `/return?return_to=${encodeURIComponent(back)}`).header('cache-control', 'no-store').send();
+      }
+      throw new Refusal('identity_required', { scope });
+    }
     if (!request.sovereign.scopes.includes(scope)) throw new Refusal('scope_required', { scope });
   });
 }

@@ -1,0 +1,297 @@
+import { ulid } from 'ulid';
+import { Refusal } from '../../shared/errors.ts';
+import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import { recordReceipt } from '../ledger/receipts.ts';
+import type { SignedIn } from '../plugins/session.ts';
+import { iso, listDataRequests, sovereignRow } from './service.ts';
+
+/**
+ * Data rights (DESIGN.md section 5, identity): a person files an export or an erasure request;
+ * a steward processes it. An export is a JSON bundle of everything held about the person,
+ * generated when it is downloaded (no second copy of personal data is kept). An erasure removes
+ * personal data and bodies, keeps counts and receipts, and redacts the receipts' subjects.
+ */
+
+export type DataRequestKind = 'export' | 'erasure';
+
+export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind: DataRequestKind) {
+  const id = `dr_${ulid(ctx.clock.now().getTime())}`;
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    // One open request per kind: a repeated form post does not queue the same work twice.
+    const [open] = await tx.query<{ id: string }>(
+      `select id from data_requests where sovereign_id = $1 and kind = $2 and status = 'pending' for update`,
+      [signedIn.sovereignId, kind],
+    );
+    if (open) {
+      throw new Refusal('conflict', { request_id: open.id }, `You already have a pending ${kind} request; a steward will process it.`);
+    }
+    const receipt = await recordReceipt(tx, { step: `identity.data_request.${kind}`, subject: `data_request:${id}`, at: now });
+    await tx.query(
+      `insert into data_requests (id, sovereign_id, kind, status, created_at, receipt_id) values ($1, $2, $3, 'pending', $4, $5)
+       on conflict do nothing`,
+      [id, signedIn.sovereignId, kind, now.toISOString(), receipt.id],
+    );
+    const [stored] = await tx.query<{ id: string }>('select id from data_requests where id = $1', [id]);
+    if (!stored) throw new Refusal('conflict', {}, `You already have a pending ${kind} request; a steward will process it.`);
+    return { ok: true as const, request: { id, kind, status: 'pending' as const, created_at: now.toISOString(), receipt_id: receipt.id } };
+  });
+}
+
+/** `/settings/data`: what is held about the person (categories and counts) and their requests. */
+export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
+  const row = await sovereignRow(ctx.db, signedIn.sovereignId);
+  if (!row) throw new Refusal('identity_required');
+  const [counts] = await ctx.db.query<Record<string, string | number>>(
+    `select (select count(*) from sessions where sovereign_id = $1) as sessions,
+            (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
+            (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,
+            (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text and body is not null) as imprint_bodies,
+            (select count(*) from receipts where subject = $2) as receipts`,
+    [row.id, `sovereign:${row.tag}`, ctx.clock.now().toISOString()],
+  );
+  return {
+    ok: true as const,
+    schema: 'civitas.personal-data.v1' as const,
+    tag: row.tag,
+    held: [
+      { category: 'identity', what: 'Your public tag, the time you crossed, and the time you were last seen.', present: true },
+      { category: 'callsign', what: 'The callsign you chose and whether it is shown publicly.', present: row.callsign !== null },
+      { category: 'sovereign_key', what: 'A one-way hash of your Sovereign Key (the key itself is never stored).', present: row.key_hash !== null },
+      { category: 'provider_identity', what: 'The identity provider and subject you signed in with.', present: row.idp_subject !== null },
+      { category: 'email', what: 'Your email address (verified or waiting for verification).', present: row.email !== null || row.email_pending !== null },
+      { category: 'sessions', what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).', present: Number(counts.sessions) > 0, count: Number(counts.sessions), active: Number(counts.sessions_active) },
+      { category: 'imprints', what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).', present: Number(counts.imprints) > 0, count: Number(counts.imprints), bodies: Number(counts.imprint_bodies) },
+      { category: 'receipts', what: 'Receipts of steps about you, named by your public tag.', present: Number(counts.receipts) > 0, count: Number(counts.receipts) },
+    ],
+    requests: await listDataRequests(ctx.db, row.id),
+    actions: {
+      file: { method: 'POST', href: '/settings/data/request', fields: { kind: ['export', 'erasure'] } },
+      list: { method: 'GET', href: '/settings/data/request' },
+    },
+    erasure_means: 'Erasure removes your callsign, email, key, provider link, sessions and the bodies of your imprints and feedback. Counts and receipts stay; receipts that named you show the subject as redacted, and their proofs still verify.',
+  };
+}
+
+async function tableExists(sql: Sql, name: string): Promise<boolean> {
+  const [row] = await sql.query<{ found: string | null }>('select to_regclass($1)::text as found', [name]);
+  return Boolean(row?.found);
+}
+
+/**
+ * The export bundle: everything held about the person, in one JSON document. Secrets are
+ * represented by the fact that they exist, never by their hashes.
+ */
+export async function exportBundle(ctx: AppContext, signedIn: SignedIn, requestId: string) {
+  const [request] = await ctx.db.query<{ id: string; kind: string; status: string }>(
+    'select id, kind, status from data_requests where id = $1 and sovereign_id = $2',
+    [requestId, signedIn.sovereignId],
+  );
+  if (!request || request.kind !== 'export') throw new Refusal('not_found', { request_id: requestId.slice(0, 40) }, 'You have no export request with that id.');
+  if (request.status !== 'completed') throw new Refusal('conflict', { status: request.status }, 'This export has not been processed by a steward yet.');
+  return buildBundle(ctx.db, signedIn.sovereignId, ctx.clock.now(), signedIn.sessionHash, requestId);
+}
+
+export async function buildBundle(sql: Sql, sovereignId: string, now: Date, currentSessionHash?: string, requestId?: string) {
+  const row = await sovereignRow(sql, sovereignId);
+  if (!row) throw new Refusal('not_found');
+  const subject = `sovereign:${row.tag}`;
+  const [sessions, imprints, requests, attested] = await Promise.all([
+    sql.query<{ id_hash: string; created_at: string; last_used_at: string; expires_at: string; revoked_at: string | null }>(
+      'select id_hash, created_at, last_used_at, expires_at, revoked_at from sessions where sovereign_id = $1 order by created_at',
+      [sovereignId],
+    ),
+    sql.query<{ sequence: string; kind: string; body: string | null; created_at: string; unattested: boolean; held: boolean; held_reason: string | null; reply_to: string | null; receipt_id: string }>(
+      `select sequence, kind, body, created_at, unattested, held, held_reason, reply_to, receipt_id from imprints
+        where author_kind = 'sovereign' and author_ref = $1::text order by sequence`,
+      [sovereignId],
+    ),
+    listDataRequests(sql, sovereignId),
+    sql.query<{ handle: string; attested_at: string | null }>('select handle, attested_at from agents where attested_by = $1 order by handle', [sovereignId]),
+  ]);
+  const feedback = (await tableExists(sql, 'feedback'))
+    ? await sql.query<{ id: string; topic: string; body: string | null; status: string; created_at: string; receipt_id: string }>(
+        `select id, topic, body, status, created_at, receipt_id from feedback where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
+        [sovereignId],
+      )
+    : [];
+  const reports = (await tableExists(sql, 'imprint_reports'))
+    ? await sql.query<{ id: string; sequence: string; reason: string; detail: string | null; status: string; created_at: string; receipt_id: string }>(
+        `select id, sequence, reason, detail, status, created_at, receipt_id from imprint_reports where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
+        [sovereignId],
+      )
+    : [];
+  const receiptIds = [
+    ...imprints.map((i) => i.receipt_id),
+    ...requests.map((r) => r.receipt_id),
+    ...feedback.map((f) => f.receipt_id),
+    ...reports.map((r) => r.receipt_id),
+  ];
+  const receipts = await sql.query<{ id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
+    `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
+      where subject = $1 or id = any($2::text[]) order by recorded_at, id`,
+    [subject, receiptIds],
+  );
+  return {
+    schema: 'civitas.personal-data-export.v1',
+    generated_at: now.toISOString(),
+    request_id: requestId ?? null,
+    sovereign: {
+      id: row.id,
+      tag: row.tag,
+      callsign: row.callsign,
+      callsign_visible: row.callsign_visible,
+      crossed_at: iso(row.created_at),
+      last_seen_at: iso(row.last_seen_at),
+      email: row.email,
+      email_verified_at: iso(row.email_verified_at),
+      email_pending: row.email_pending,
+      sovereign_key: { held: row.key_hash !== null, note: 'Only a one-way hash of your key is stored; it is not included.' },
+      provider_identity: row.idp_subject ? { issuer: row.idp_issuer, subject: row.idp_subject } : null,
+      uniqueness_verified_at: iso(row.uniqueness_verified_at),
+      due_feed_token: { set: row.due_token_hash !== null },
+      erased_at: iso(row.erased_at),
+    },
+    sessions: sessions.map((s) => ({
+      created_at: iso(s.created_at),
+      last_used_at: iso(s.last_used_at),
+      expires_at: iso(s.expires_at),
+      revoked_at: iso(s.revoked_at),
+      current: s.id_hash === currentSessionHash,
+    })),
+    imprints: imprints.map((i) => ({
+      sequence: Number(i.sequence),
+      kind: i.kind,
+      body: i.body,
+      retained: i.body !== null,
+      recorded_at: iso(i.created_at),
+      unattested: i.unattested,
+      held: i.held,
+      held_reason: i.held_reason,
+      reply_to: i.reply_to === null ? null : Number(i.reply_to),
+      receipt_id: i.receipt_id,
+    })),
+    feedback: feedback.map((f) => ({ id: f.id, topic: f.topic, body: f.body, status: f.status, created_at: iso(f.created_at), receipt_id: f.receipt_id })),
+    reports_filed: reports.map((r) => ({ id: r.id, sequence: Number(r.sequence), reason: r.reason, detail: r.detail, status: r.status, created_at: iso(r.created_at), receipt_id: r.receipt_id })),
+    agents_attested: attested.map((a) => ({ handle: a.handle, attested_at: iso(a.attested_at) })),
+    receipts: receipts.map((r) => ({
+      id: r.id,
+      step: r.step,
+      subject: r.subject ?? 'redacted',
+      recorded_at: iso(r.recorded_at),
+      leaf_hash: r.leaf_hash,
+      log: { date: String(r.log_date).slice(0, 10), leaf_index: Number(r.leaf_index) },
+    })),
+    data_requests: requests,
+  };
+}
+
+/**
+ * Erasure, inside the steward's transaction: personal data and bodies go; the sovereign row stays
+ * (without anything personal) so counts hold; receipts stay, their subject redacted through the
+ * ledger's salted commitment, so every proof still verifies.
+ */
+export async function eraseSovereign(tx: Sql, sovereignId: string, now: Date): Promise<{ receipts_redacted: number; imprints_cleared: number }> {
+  const [row] = await tx.query<{ tag: string }>('select tag from sovereigns where id = $1 for update', [sovereignId]);
+  if (!row) throw new Refusal('not_found');
+  await tx.query('delete from sessions where sovereign_id = $1', [sovereignId]);
+  await tx.query('delete from oidc_logins where link_sovereign_id = $1', [sovereignId]);
+  const cleared = await tx.query<{ sequence: string }>(
+    `update imprints set body = null, public_author = 'redacted', author_ref = 'erased'
+      where author_kind = 'sovereign' and author_ref = $1::text returning sequence`,
+    [sovereignId],
+  );
+  if (await tableExists(tx, 'feedback')) {
+    await tx.query(`update feedback set body = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [sovereignId]);
+  }
+  if (await tableExists(tx, 'imprint_reports')) {
+    await tx.query(`update imprint_reports set detail = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [sovereignId]);
+  }
+  await tx.query(
+    `update sovereigns set callsign = null, callsign_visible = false, key_hash = null, email = null, email_verified_at = null,
+            email_pending = null, email_token_hash = null, email_token_expires_at = null, idp_issuer = null, idp_subject = null,
+            due_token_hash = null, last_seen_at = null, uniqueness_verified_at = null, erased_at = $2
+      where id = $1`,
+    [sovereignId, now.toISOString()],
+  );
+  const redacted = await redactReceiptSubject(tx, `sovereign:${row.tag}`, now);
+  return { receipts_redacted: redacted, imprints_cleared: cleared.length };
+}
+
+/**
+ * Redacts every receipt naming `subject`: the subject and its salt are deleted, the digest and
+ * the leaf stay (the ledger's commitment scheme, docs/ledger.md), so proofs keep verifying.
+ * A tag shared by two sovereigns is one subject: both lose it, which errs on the side of privacy.
+ */
+async function redactReceiptSubject(tx: Sql, subject: string, now: Date): Promise<number> {
+  const rows = await tx.query<{ id: string }>(
+    'update receipts set subject = null, subject_salt = null, subject_redacted_at = $2 where subject = $1 returning id',
+    [subject, now.toISOString()],
+  );
+  return rows.length;
+}
+
+export interface StewardQueueEntry {
+  id: string;
+  kind: DataRequestKind;
+  status: string;
+  requester: string;
+  created_at: string;
+  processed_at: string | null;
+  processed_by: string | null;
+  note: string | null;
+  receipt_id: string;
+}
+
+/** `/steward/data-requests`: pending requests first (oldest first), then the latest processed. */
+export async function stewardQueue(ctx: AppContext) {
+  const rows = await ctx.db.query<{ id: string; kind: DataRequestKind; status: string; tag: string; erased_at: string | null; created_at: string; processed_at: string | null; processed_by: string | null; note: string | null; receipt_id: string }>(
+    `(select r.id, r.kind, r.status, s.tag, s.erased_at, r.created_at, r.processed_at, r.processed_by, r.note, r.receipt_id
+        from data_requests r join sovereigns s on s.id = r.sovereign_id where r.status = 'pending' order by r.created_at asc limit 200)
+     union all
+     (select r.id, r.kind, r.status, s.tag, s.erased_at, r.created_at, r.processed_at, r.processed_by, r.note, r.receipt_id
+        from data_requests r join sovereigns s on s.id = r.sovereign_id where r.status <> 'pending' order by r.processed_at desc limit 50)`,
+  );
+  const entries = rows.map((r): StewardQueueEntry => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    requester: r.erased_at ? 'redacted' : projectActorRef({ actor_id: '', kind: 'sovereign', tag: r.tag }).ref,
+    created_at: iso(r.created_at)!,
+    processed_at: iso(r.processed_at),
+    processed_by: r.processed_by,
+    note: r.note,
+    receipt_id: r.receipt_id,
+  }));
+  return {
+    ok: true as const,
+    schema: 'civitas.data-requests.v1' as const,
+    pending: entries.filter((e) => e.status === 'pending'),
+    processed: entries.filter((e) => e.status !== 'pending'),
+    actions: { process: { method: 'POST', href: '/steward/data-requests', fields: { id: 'dr_…', action: ['complete', 'decline'], note: 'optional, shown to the requester' } } },
+  };
+}
+
+/** A steward completes or declines one pending request. Completing an erasure erases, in the same transaction. */
+export async function processDataRequest(ctx: AppContext, steward: SignedIn, input: { id: string; action: 'complete' | 'decline'; note?: string | null }) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [request] = await tx.query<{ id: string; kind: DataRequestKind; status: string; sovereign_id: string }>(
+      'select id, kind, status, sovereign_id from data_requests where id = $1 for update',
+      [input.id],
+    );
+    if (!request) throw new Refusal('not_found', { request_id: input.id.slice(0, 40) }, 'No data request has that id.');
+    if (request.status !== 'pending') throw new Refusal('conflict', { status: request.status }, 'This request was already processed.');
+    let erased: { receipts_redacted: number; imprints_cleared: number } | undefined;
+    if (input.action === 'complete' && request.kind === 'erasure') erased = await eraseSovereign(tx, request.sovereign_id, now);
+    const status = input.action === 'complete' ? 'completed' : 'declined';
+    await tx.query(
+      'update data_requests set status = $2, processed_at = $3, processed_by = $4, note = $5 where id = $1',
+      [request.id, status, now.toISOString(), `sovereign:${steward.tag}`, input.note ?? null],
+    );
+    const receipt = await recordReceipt(tx, { step: `identity.data_request.${status}`, subject: `data_request:${request.id}`, at: now });
+    return { ok: true as const, request: { id: request.id, kind: request.kind, status }, erased: erased ?? null, receipt_id: receipt.id };
+  });
+}

@@ -1,0 +1,209 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as client from 'openid-client';
+import { Refusal } from '../../shared/errors.ts';
+import type { AppContext } from '../context.ts';
+import { sha256Hex } from '../agents/credentials.ts';
+import { createSovereign } from './sovereigns.ts';
+import { recordReceipt } from '../ledger/receipts.ts';
+
+/**
+ * Sign-in through the configured OpenID Connect provider (openid-client): authorization code with
+ * PKCE (S256), `state` and `nonce`, response_mode=form_post. The provider's form_post is a
+ * cross-site POST, so no cookie of ours comes back with it: state, nonce, PKCE verifier, return
+ * target and (for linking) the signed-in sovereign are kept server-side in `oidc_logins`, keyed
+ * by the SHA-256 of `state` and usable once within 10 minutes. openid-client checks the issuer,
+ * the audience (our client id), the nonce and the ID token signature against the provider's JWKS.
+ *
+ * Human uniqueness: when the ID token carries `civitas_uniqueness` — a compact JWS signed by the
+ * provider (verified against the same JWKS) whose payload has iss = the provider, sub = the ID
+ * token's sub, aud = our client id and `uniqueness: "verified"` — the sovereign is granted
+ * governance:write (docs/identity.md).
+ */
+
+export const UNIQUENESS_CLAIM = 'civitas_uniqueness';
+const LOGIN_LIFETIME_MS = 10 * 60_000;
+
+interface ProviderHandle {
+  config: client.Configuration;
+  jwks: ReturnType<typeof createRemoteJWKSet>;
+}
+
+const providers = new WeakMap<AppContext, Promise<ProviderHandle>>();
+
+export function providerConfigured(ctx: AppContext): boolean {
+  return Boolean(ctx.config.idp);
+}
+
+export function callbackUrl(ctx: AppContext): string {
+  return `${ctx.config.origin}/auth/${ctx.config.idpSlug}/callback`;
+}
+
+async function provider(ctx: AppContext): Promise<ProviderHandle> {
+  const idp = ctx.config.idp;
+  if (!idp) throw unconfigured();
+  let handle = providers.get(ctx);
+  if (!handle) {
+    handle = (async () => {
+      const issuer = new URL(idp.issuer);
+      const config = await client.discovery(
+        issuer,
+        idp.clientId,
+        { client_secret: idp.clientSecret, redirect_uris: [callbackUrl(ctx)], response_types: ['code'] },
+        idp.clientSecret ? client.ClientSecretPost(idp.clientSecret) : client.None(),
+        issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+      );
+      const jwksUri = config.serverMetadata().jwks_uri;
+      if (!jwksUri) throw new Error('provider publishes no jwks_uri');
+      return { config, jwks: createRemoteJWKSet(new URL(jwksUri)) };
+    })();
+    providers.set(ctx, handle);
+    handle.catch(() => providers.delete(ctx));
+  }
+  try {
+    return await handle;
+  } catch {
+    throw new Refusal('provider_unavailable', {}, 'The identity provider did not answer. Try again later, or return with your saved key at /return.');
+  }
+}
+
+export function unconfigured(): Refusal {
+  return new Refusal(
+    'provider_unavailable',
+    { provider: 'unconfigured', alternative: '/return' },
+    'Sign-in through an identity provider is not configured here. Return with your saved Sovereign Key at /return, or cross at /initiate.',
+  );
+}
+
+/** Begins a login: stores the attempt and returns the provider's authorization URL. */
+export async function beginLogin(ctx: AppContext, input: { returnTo: string; linkSovereignId?: string }): Promise<URL> {
+  const { config } = await provider(ctx);
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const verifier = client.randomPKCECodeVerifier();
+  const challenge = await client.calculatePKCECodeChallenge(verifier);
+  const now = ctx.clock.now();
+  await ctx.db.query('delete from oidc_logins where expires_at < $1', [now.toISOString()]);
+  await ctx.db.query(
+    `insert into oidc_logins (state_hash, code_verifier, nonce, return_to, link_sovereign_id, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [sha256Hex(state), verifier, nonce, input.returnTo, input.linkSovereignId ?? null, now.toISOString(), new Date(now.getTime() + LOGIN_LIFETIME_MS).toISOString()],
+  );
+  return client.buildAuthorizationUrl(config, {
+    redirect_uri: callbackUrl(ctx),
+    scope: 'openid',
+    response_type: 'code',
+    response_mode: 'form_post',
+    state,
+    nonce,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+}
+
+export interface CallbackOutcome {
+  sovereignId: string;
+  tag: string;
+  created: boolean;
+  linked: boolean;
+  uniquenessVerified: boolean;
+  returnTo: string;
+}
+
+/**
+ * Completes a login from the provider's form_post body. Refusals: `invalid_request` for a missing,
+ * unknown, reused or expired state; `provider_unavailable` (projected words only) when the
+ * provider's answer does not verify or the provider cannot be reached; `conflict` when linking
+ * an identity already linked to someone else.
+ */
+export async function completeLogin(ctx: AppContext, body: Record<string, unknown>): Promise<CallbackOutcome> {
+  const state = typeof body.state === 'string' ? body.state : '';
+  if (!state || state.length > 200) {
+    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'The provider response carries no usable state.' }] });
+  }
+  const now = ctx.clock.now();
+  const [login] = await ctx.db.query<{ code_verifier: string; nonce: string; return_to: string; link_sovereign_id: string | null; expires_at: string }>(
+    'delete from oidc_logins where state_hash = $1 returning code_verifier, nonce, return_to, link_sovereign_id, expires_at',
+    [sha256Hex(state)],
+  );
+  if (!login || new Date(login.expires_at) <= now) {
+    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'This sign-in attempt is unknown, already used or expired. Start again.' }] });
+  }
+  if (typeof body.error === 'string') {
+    throw new Refusal('provider_unavailable', { provider_error: body.error === 'access_denied' ? 'access_denied' : 'error' }, 'The identity provider did not sign you in. Try again, or return with your saved key at /return.');
+  }
+  const { config, jwks } = await provider(ctx);
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(body)) if (typeof value === 'string') form.set(name, value);
+  let claims: client.IDToken;
+  try {
+    const request = new Request(callbackUrl(ctx), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
+    const tokens = await client.authorizationCodeGrant(config, request, {
+      pkceCodeVerifier: login.code_verifier,
+      expectedState: state,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+    const idClaims = tokens.claims();
+    if (!idClaims) throw new Error('no id token');
+    claims = idClaims;
+  } catch {
+    throw new Refusal('provider_unavailable', {}, 'The identity provider\'s answer could not be verified, so no one was signed in. Start again.');
+  }
+  const issuer = claims.iss;
+  const subject = claims.sub;
+  const uniquenessVerified = await verifyUniqueness(claims[UNIQUENESS_CLAIM], { jwks, issuer, subject, audience: ctx.config.idp!.clientId });
+
+  return ctx.db.transaction(async (tx) => {
+    const [existing] = await tx.query<{ id: string; tag: string }>(
+      'select id, tag from sovereigns where idp_issuer = $1 and idp_subject = $2 and erased_at is null for update',
+      [issuer, subject],
+    );
+    let sovereign: { id: string; tag: string };
+    let created = false;
+    let linked = false;
+    if (login.link_sovereign_id) {
+      if (existing && existing.id !== login.link_sovereign_id) {
+        throw new Refusal('conflict', {}, 'This provider identity already belongs to another sovereign. Sign in with it, then use that identity.');
+      }
+      const [target] = await tx.query<{ id: string; tag: string }>('select id, tag from sovereigns where id = $1 and erased_at is null for update', [login.link_sovereign_id]);
+      if (!target) throw new Refusal('identity_required');
+      await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [target.id, issuer, subject]);
+      await recordReceipt(tx, { step: 'identity.provider_linked', subject: `sovereign:${target.tag}`, at: now });
+      sovereign = target;
+      linked = true;
+    } else if (existing) {
+      sovereign = existing;
+      await recordReceipt(tx, { step: 'identity.sign_in', subject: 'session', at: now });
+    } else {
+      // A provider identity crossing for the first time: a new sovereign without a key (the
+      // provider is how it signs in; it may add a key later by reconciling).
+      const made = await createSovereign(ctx, {}, tx);
+      await tx.query('update sovereigns set key_hash = null, idp_issuer = $2, idp_subject = $3 where id = $1', [made.id, issuer, subject]);
+      sovereign = { id: made.id, tag: made.tag };
+      created = true;
+    }
+    if (uniquenessVerified) {
+      await tx.query('update sovereigns set uniqueness_verified_at = coalesce(uniqueness_verified_at, $2) where id = $1', [sovereign.id, now.toISOString()]);
+      await recordReceipt(tx, { step: 'identity.uniqueness_verified', subject: `sovereign:${sovereign.tag}`, at: now });
+    }
+    return { sovereignId: sovereign.id, tag: sovereign.tag, created, linked, uniquenessVerified, returnTo: login.return_to };
+  });
+}
+
+/** Checks the human-uniqueness receipt: a JWS from the provider, bound to this subject and client. */
+export async function verifyUniqueness(
+  receipt: unknown,
+  expected: { jwks: ReturnType<typeof createRemoteJWKSet>; issuer: string; subject: string; audience: string },
+): Promise<boolean> {
+  if (typeof receipt !== 'string' || receipt.length > 8192) return false;
+  try {
+    const { payload } = await jwtVerify(receipt, expected.jwks, { issuer: expected.issuer, audience: expected.audience, subject: expected.subject });
+    return payload.uniqueness === 'verified';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,319 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { Refusal } from '../../shared/errors.ts';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { cacheControlForCredentialResponse } from '../../shared/security.ts';
+import { renderPage } from '../pages.ts';
+import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
+import { THEME_COOKIE } from '../../site/lib/theme.ts';
+import { createSovereign } from './sovereigns.ts';
+import {
+  beginReceipt,
+  callsignSchema,
+  emailSchema,
+  identityView,
+  keySchema,
+  ownerView,
+  passport,
+  recordSessionStep,
+  removeEmail,
+  requestEmail,
+  setCallsignVisibility,
+  sovereignByKey,
+  listDataRequests,
+  verifyEmail,
+} from './service.ts';
+import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
+import { beginLogin, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
+import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
+import { beginReceiptCard, passportCard } from './cards.ts';
+import { dueFeed } from './due.ts';
+
+const returnField = { return_to: z.string().max(2048).optional() };
+
+const initiateBody = z.object({ callsign: callsignSchema.optional(), ...returnField });
+const returnBody = z.object({ key: keySchema, ...returnField });
+const themeBody = z.object({ theme: z.enum(['light', 'dark', 'system']), ...returnField });
+const loginBody = z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField });
+const emailBody = z.object({
+  action: z.enum(['set', 'remove', 'verify']).optional(),
+  email: z.string().max(400).optional(),
+  token: z.string().trim().max(200).optional(),
+  ...returnField,
+});
+const visibilityBody = z.object({
+  visible: z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])]).transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
+  callsign: callsignSchema.optional(),
+  ...returnField,
+});
+const dataRequestBody = z.object({ kind: z.enum(['export', 'erasure']), ...returnField });
+const dataRequestQuery = z.object({ download: z.string().max(64).optional() });
+const processBody = z.object({
+  id: z.string().trim().min(1).max(64),
+  action: z.enum(['complete', 'decline']),
+  note: z.string().trim().max(500).optional().transform((v) => (v ? v : null)),
+  ...returnField,
+});
+const tagQuery = z.object({ tag: z.string().max(16).optional() });
+
+/** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
+const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
+  request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+
+function signedIn(request: FastifyRequest) {
+  if (!request.sovereign) throw new Refusal('identity_required');
+  return request.sovereign;
+}
+
+// -----------------------------------------------------------------------------------------------
+// Crossing, return, reconcile, sign-out, theme
+
+async function initiate(request: FastifyRequest, reply: FastifyReply) {
+  const input = parseInput(initiateBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/sovereign');
+  const ctx = request.server.civitas;
+  const crossed = await createSovereign(ctx, { callsign: input.callsign ?? null });
+  await startSession(request, reply, crossed.id);
+  const result = {
+    ok: true as const,
+    tag: crossed.tag,
+    ref: `sovereign:${crossed.tag}`,
+    key: crossed.key,
+    receipt_id: crossed.receiptId,
+    receipt: `/begin/receipt/${crossed.receiptId}`,
+    next,
+    hint: 'Save the Sovereign Key now: it is shown this once and is the way back in at /return.',
+  };
+  if (!isFormPost(request)) return reply.send(result);
+  return renderWith(request, reply, { crossing: result });
+}
+
+async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
+  const form = isFormPost(request);
+  const raw = bodyOf(request);
+  const next = returnTarget(raw.return_to, '/sovereign');
+  const parsed = returnBody.safeParse(raw);
+  const ctx = request.server.civitas;
+  const found = parsed.success ? await sovereignByKey(ctx, parsed.data.key) : undefined;
+  if (!found) {
+    if (form) return seeOther(reply, withQuery('/return', { failed: 'key', return_to: next }));
+    if (!parsed.success) parseInput(returnBody, raw);
+    throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, 'That Sovereign Key does not open any identity. Check it, or cross at /initiate.');
+  }
+  await startSession(request, reply, found.id);
+  const receipt = await recordSessionStep(ctx, 'identity.sign_in');
+  if (form) return seeOther(reply, next);
+  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, receipt_id: receipt.id, next });
+}
+
+/**
+ * `/reconcile`: recover an identity with its key into the current session. When the current
+ * sovereign signed in through the provider and the key's sovereign has no provider link, the
+ * provider identity moves to the key's sovereign: the two are reconciled into the older one.
+ */
+async function reconcile(request: FastifyRequest, reply: FastifyReply) {
+  const current = signedIn(request);
+  const form = isFormPost(request);
+  const raw = bodyOf(request);
+  const next = returnTarget(raw.return_to, '/sovereign');
+  const parsed = returnBody.safeParse(raw);
+  const ctx = request.server.civitas;
+  const found = parsed.success ? await sovereignByKey(ctx, parsed.data.key) : undefined;
+  if (!found) {
+    if (form) return seeOther(reply, withQuery('/reconcile', { failed: 'key', return_to: next }));
+    if (!parsed.success) parseInput(returnBody, raw);
+    throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, 'That Sovereign Key does not open any identity.');
+  }
+  let providerMoved = false;
+  if (found.id !== current.sovereignId) {
+    providerMoved = await ctx.db.transaction(async (tx) => {
+      const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>('select idp_issuer, idp_subject from sovereigns where id = $1 for update', [current.sovereignId]);
+      const [to] = await tx.query<{ idp_subject: string | null }>('select idp_subject from sovereigns where id = $1 for update', [found.id]);
+      if (!from?.idp_subject || to?.idp_subject) return false;
+      await tx.query('update sovereigns set idp_issuer = null, idp_subject = null where id = $1', [current.sovereignId]);
+      await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [found.id, from.idp_issuer, from.idp_subject]);
+      return true;
+    });
+    await startSession(request, reply, found.id);
+  }
+  const receipt = await recordSessionStep(ctx, 'identity.reconcile');
+  if (form) return seeOther(reply, next);
+  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, provider_moved: providerMoved, receipt_id: receipt.id, next });
+}
+
+async function signout(request: FastifyRequest, reply: FastifyReply) {
+  const next = returnTarget(bodyOf(request).return_to, '/');
+  const ctx = request.server.civitas;
+  let receiptId: string | null = null;
+  if (request.sovereign) {
+    await endSession(ctx, request.sovereign.sessionHash);
+    receiptId = (await recordSessionStep(ctx, 'identity.sign_out')).id;
+  }
+  clearSessionCookie(request, reply);
+  if (isFormPost(request)) return seeOther(reply, next);
+  return reply.send({ ok: true, signed_out: receiptId !== null, receipt_id: receiptId, next });
+}
+
+async function theme(request: FastifyRequest, reply: FastifyReply) {
+  const input = parseInput(themeBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/');
+  const secure = request.server.civitas.config.origin.startsWith('https:');
+  reply.header('cache-control', cacheControlForCredentialResponse());
+  if (input.theme === 'system') {
+    reply.clearCookie(THEME_COOKIE, { path: '/', secure, httpOnly: true, sameSite: 'lax' });
+  } else {
+    reply.setCookie(THEME_COOKIE, input.theme, { path: '/', secure, httpOnly: true, sameSite: 'lax', maxAge: 365 * 86_400 });
+  }
+  if (isFormPost(request)) return seeOther(reply, next);
+  return reply.send({ ok: true, theme: input.theme, next });
+}
+
+// -----------------------------------------------------------------------------------------------
+// OpenID Connect
+
+async function idpLogin(request: FastifyRequest, reply: FastifyReply) {
+  const form = isFormPost(request);
+  const input = parseInput(loginBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/sovereign');
+  const ctx = request.server.civitas;
+  if (!providerConfigured(ctx)) {
+    if (form) return seeOther(reply, withQuery('/return', { idp: 'unconfigured', return_to: next }));
+    throw unconfigured();
+  }
+  const link = input.link === '1' || input.link === 'true';
+  if (link && !request.sovereign) throw new Refusal('identity_required', { scope: 'identity:reconcile' });
+  const url = await beginLogin(ctx, { returnTo: next, linkSovereignId: link ? request.sovereign!.sovereignId : undefined });
+  reply.header('cache-control', cacheControlForCredentialResponse());
+  if (form) return seeOther(reply, url.href);
+  return reply.send({ ok: true, authorization_url: url.href });
+}
+
+async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = request.server.civitas;
+  const json = wantsJson(request);
+  try {
+    if (!providerConfigured(ctx)) throw unconfigured();
+    const outcome = await completeLogin(ctx, bodyOf(request));
+    await startSession(request, reply, outcome.sovereignId);
+    if (json) {
+      return reply.send({ ok: true, tag: outcome.tag, ref: `sovereign:${outcome.tag}`, created: outcome.created, linked: outcome.linked, governance: outcome.uniquenessVerified, next: outcome.returnTo });
+    }
+    return seeOther(reply, outcome.returnTo);
+  } catch (error) {
+    if (json || !(error instanceof Refusal)) throw error;
+    return seeOther(reply, withQuery('/return', { idp: error.reason === 'conflict' ? 'already_linked' : 'failed' }));
+  }
+}
+
+// -----------------------------------------------------------------------------------------------
+// Owner settings
+
+async function email(request: FastifyRequest, reply: FastifyReply) {
+  const me = signedIn(request);
+  const input = parseInput(emailBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/sovereign');
+  const ctx = request.server.civitas;
+  const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
+  let result: { ok: true; status: string; receipt_id: string };
+  if (action === 'verify') {
+    if (!input.token) throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }] });
+    result = await verifyEmail(ctx, me, input.token);
+  } else if (action === 'set') {
+    const address = parseInput(z.object({ email: emailSchema }), { email: input.email ?? '' }).email;
+    result = await requestEmail(ctx, me, address);
+  } else {
+    result = await removeEmail(ctx, me);
+  }
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { email: result.status }));
+  return reply.send(result);
+}
+
+async function callsignVisibility(request: FastifyRequest, reply: FastifyReply) {
+  const me = signedIn(request);
+  const input = parseInput(visibilityBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/sovereign');
+  const result = await setCallsignVisibility(request.server.civitas, me, input.visible, input.callsign);
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { callsign: result.callsign_visible ? 'shown' : 'hidden' }));
+  return reply.send(result);
+}
+
+// -----------------------------------------------------------------------------------------------
+// Data rights
+
+async function dataRequests(request: FastifyRequest, reply: FastifyReply) {
+  const me = signedIn(request);
+  const ctx = request.server.civitas;
+  reply.header('cache-control', 'private, no-store');
+  const { download } = parseInput(dataRequestQuery, request.query);
+  if (download) {
+    const bundle = await exportBundle(ctx, me, download);
+    reply.header('content-disposition', `attachment; filename="civitas-export-${me.tag}.json"`);
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(bundle, null, 2));
+  }
+  return { ok: true, requests: await listDataRequests(ctx.db, me.sovereignId) };
+}
+
+async function fileRequest(request: FastifyRequest, reply: FastifyReply) {
+  const me = signedIn(request);
+  const input = parseInput(dataRequestBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/settings/data');
+  const result = await fileDataRequest(request.server.civitas, me, input.kind);
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { filed: input.kind }));
+  return reply.send(result);
+}
+
+async function processRequest(request: FastifyRequest, reply: FastifyReply) {
+  const steward = signedIn(request);
+  const input = parseInput(processBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/steward/data-requests');
+  const result = await processDataRequest(request.server.civitas, steward, input);
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { processed: result.request.id }));
+  return reply.send(result);
+}
+
+// -----------------------------------------------------------------------------------------------
+
+async function passportHybrid(request: FastifyRequest, reply: FastifyReply) {
+  const { tag } = parseInput(tagQuery, request.query);
+  reply.header('cache-control', 'public, max-age=60');
+  if (!wantsJson(request)) return renderPage(request, reply);
+  return passport(request.server.civitas, tag);
+}
+
+async function beginReceiptHybrid(request: FastifyRequest, reply: FastifyReply) {
+  const { token } = request.params as { token: string };
+  if (!wantsJson(request)) return renderPage(request, reply);
+  return beginReceipt(request.server.civitas, token);
+}
+
+export const identityRoutes = [
+  defineRoute('POST /initiate', { handler: initiate, credentialDoor: true }),
+  defineRoute('POST /return', { handler: returnWithKey, credentialDoor: true }),
+  defineRoute('POST /reconcile', { handler: reconcile, credentialDoor: true }),
+  defineRoute('POST /signout', { handler: signout, credentialDoor: true }),
+  defineRoute('POST /theme', { handler: theme, credentialDoor: true }),
+  defineRoute('POST /auth/idp/login', { handler: idpLogin, credentialDoor: true }),
+  defineRoute('POST /auth/idp/callback', { handler: idpCallback }),
+  defineRoute('GET /identity', {
+    async handler(request, reply) {
+      reply.header('cache-control', 'private, no-store');
+      if (!wantsJson(request)) return renderPage(request, reply);
+      return identityView(request.server.civitas, request.sovereign);
+    },
+  }),
+  defineRoute('GET /sovereign', { handler: personalHybrid((request) => ownerView(request.server.civitas, signedIn(request))) }),
+  defineRoute('GET /passport', { handler: passportHybrid }),
+  defineRoute('GET /passport/card.svg', { handler: passportCard }),
+  defineRoute('GET /begin/receipt/{token}', { handler: beginReceiptHybrid }),
+  defineRoute('GET /begin/receipt/{token}/card.svg', { handler: beginReceiptCard }),
+  defineRoute('POST /sovereign/email', { handler: email }),
+  defineRoute('POST /sovereign/callsign-visibility', { handler: callsignVisibility }),
+  defineRoute('GET /settings/data', { handler: personalHybrid((request) => dataOverview(request.server.civitas, signedIn(request))) }),
+  defineRoute('GET /settings/data/request', { handler: dataRequests }),
+  defineRoute('POST /settings/data/request', { handler: fileRequest }),
+  defineRoute('GET /steward/data-requests', { handler: personalHybrid((request) => stewardQueue(request.server.civitas)) }),
+  defineRoute('POST /steward/data-requests', { handler: processRequest }),
+  defineRoute('GET /sovereign/due.ics', { handler: dueFeed('ics') }),
+  defineRoute('GET /sovereign/due.xml', { handler: dueFeed('atom') }),
+];
+
