@@ -55,9 +55,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('civitas', { config, db, clock: options.clock ?? systemClock, keys } satisfies AppContext);
 
   await app.register(errors);
+  // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
+  // headers' onSend, which makes every cookie-setting response `private, no-store`
+  // (set_cookie_replay; the census's live probe fails if this order is lost).
+  await app.register(cookie);
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
-  await app.register(cookie);
   await app.register(sameOrigin, { origin: config.origin });
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
