@@ -1,0 +1,76 @@
+/**
+ * Periodic work as jobs (DESIGN.md section 1): every API process runs the same timers, but each
+ * job takes a PostgreSQL advisory lock inside its own transaction (pg_try_advisory_xact_lock) and
+ * keeps an idempotency guard in its data, so exactly one process does the work and a repeated run
+ * is a no-op. Started by api/server.ts through startJobs(app); never by buildApp, so tests and
+ * tools that build an app run no timers unless they ask.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { sealDueDays } from '../ledger/log.ts';
+
+export interface Job {
+  name: string;
+  /** how often each process tries (the lock makes one of them do it) */
+  intervalMs: number;
+  run(ctx: AppContext): Promise<unknown>;
+}
+
+/** Every periodic job. Families add theirs here (one line each). */
+export const JOBS: Job[] = [
+  { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
+];
+
+export interface RunningJobs {
+  /** runs every job once now (awaits them); handy for tools and tests */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startJobs(app: FastifyInstance, jobs: Job[] = JOBS, options: { initialDelayMs?: number } = {}): RunningJobs {
+  const ctx = app.civitas;
+  const timers: NodeJS.Timeout[] = [];
+  const inFlight = new Map<string, Promise<void>>();
+  let stopped = false;
+
+  const tick = (job: Job): Promise<void> => {
+    const running = inFlight.get(job.name);
+    if (running) return running; // a slow run is never overlapped by the same process
+    const run = (async () => {
+      try {
+        await job.run(ctx);
+      } catch (error) {
+        // Logged by kind only: job errors never carry request data, and the next tick retries.
+        app.log.error({ job: job.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'job failed');
+      } finally {
+        inFlight.delete(job.name);
+      }
+    })();
+    inFlight.set(job.name, run);
+    return run;
+  };
+
+  for (const job of jobs) {
+    const first = setTimeout(() => {
+      if (stopped) return;
+      void tick(job);
+      const every = setInterval(() => void tick(job), job.intervalMs);
+      every.unref();
+      timers.push(every);
+    }, options.initialDelayMs ?? 1_000);
+    first.unref();
+    timers.push(first);
+  }
+
+  const stop = async () => {
+    stopped = true;
+    for (const t of timers) clearTimeout(t);
+    await Promise.allSettled([...inFlight.values()]);
+  };
+  try {
+    app.addHook('onClose', stop);
+  } catch {
+    // already listening: the caller stops the jobs itself (api/server.ts does, before app.close())
+  }
+  return { runOnce: async () => void (await Promise.all(jobs.map(tick))), stop };
+}
