@@ -24,6 +24,18 @@ rmSync(dist, { recursive: true, force: true });
 const { build } = await import('astro');
 await build({ root, logLevel: process.env.BUILD_LOG_LEVEL === 'info' ? 'info' : 'warn' });
 
+// /relay-client.mjs: the dependency-free agent client, bundled from shared/relay-client.
+const esbuild = await import('esbuild');
+await esbuild.build({
+  entryPoints: [join(root, 'shared', 'relay-client', 'index.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  outfile: join(client, 'relay-client.mjs'),
+  logLevel: 'warning',
+});
+
 const { svg, png } = await renderDefaultOg();
 writeFileSync(join(client, 'og.svg'), svg);
 writeFileSync(join(client, 'og.png'), png);

@@ -1,0 +1,2 @@
+/** Entry point of /relay-client.mjs (bundled by scripts/build.ts). */
+export { createRelayClient, RelayError, retryAfterMs, type RelayClient, type RelayClientOptions, type ImprintKind } from './client.ts';
