@@ -125,6 +125,15 @@ export async function agentImprint(ctx: AppContext, input: AgentImprintInput, pr
     const unattested = !(attested && (proved || relayed));
     await assertReplyTarget(tx, input.reply_to);
     const verdict = await runGate(tx, input.agent, input.body, now);
+    const [days] = await tx.query<{ n: string | number }>('select count(*) as n from agent_proof_days where handle = $1', [input.agent]);
+    const level = levelFor({ attested, proofDays: Number(days.n) });
+    await tx.query(
+      `update agents set last_seen_at = $2, level = $3, imprints_accepted = imprints_accepted + 1,
+              imprints_quarantined = imprints_quarantined + $4 where handle = $1`,
+      [input.agent, now.toISOString(), level, unattested || verdict.held ? 1 : 0],
+    );
+    const facts = factsOf((await loadAgent(tx, input.agent))!);
+    // The Record's counter lock is taken last, so it is held only for the append itself.
     const appended = await appendImprint(tx, {
       kind: input.kind,
       body: input.body,
@@ -137,14 +146,6 @@ export async function agentImprint(ctx: AppContext, input: AgentImprintInput, pr
       replyTo: input.reply_to ?? null,
       at: now,
     });
-    const [days] = await tx.query<{ n: string | number }>('select count(*) as n from agent_proof_days where handle = $1', [input.agent]);
-    const level = levelFor({ attested, proofDays: Number(days.n) });
-    await tx.query(
-      `update agents set last_seen_at = $2, level = $3, imprints_accepted = imprints_accepted + 1,
-              imprints_quarantined = imprints_quarantined + $4 where handle = $1`,
-      [input.agent, now.toISOString(), level, unattested || verdict.held ? 1 : 0],
-    );
-    const facts = factsOf((await loadAgent(tx, input.agent))!);
     const next_actions = nextActionsFor(facts, now);
     return {
       ok: true,

@@ -22,9 +22,14 @@ try {
   const rows: Measured[] = [];
   rows.push(await measure('GET /api/agent/{handle}', { url: `${civitas.url}/api/agent/bench-agent` }));
   rows.push(await measure('GET /openapi.json', { url: `${civitas.url}/openapi.json` }));
+  rows.push(await measure('GET /api/boundaries (23 probes, 5 live)', { url: `${civitas.url}/api/boundaries` }));
   for (const extra of process.argv.slice(2)) rows.push(await measure(`GET ${extra}`, { url: `${civitas.url}${extra}` }));
   report(baseline, rows);
 } finally {
   hello.child.kill();
   civitas.child.disconnect();
 }
+
+// Imprint writes/s against real PostgreSQL beside pgbench on the same server (skips without one).
+const { runImprintBench } = await import('./imprint.ts');
+await runImprintBench();
