@@ -13,6 +13,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     rateClass?: RateClass;
   }
+  interface FastifyInstance {
+    /** Spends one write from the caller's budget (for writes inside a read-class route, e.g. MCP tools); refuses with 429. */
+    chargeWrite(request: FastifyRequest): Promise<void>;
+  }
 }
 
 export interface RateLimitOptions {
@@ -45,6 +49,19 @@ async function limits(app: FastifyInstance, options: RateLimitOptions) {
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
       new Refusal('rate_limited', { retry_after: Math.max(1, Math.ceil(context.ttl / 1000)) }),
+  });
+  // The same store and key as the write budget of ordinary routes, so a write costs the same anywhere.
+  const writeLimiter = app.createRateLimit({
+    max: options.writesPerMin,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `write:${request.actorKey ?? request.ip}`,
+  });
+  app.decorate('chargeWrite', async (request: FastifyRequest) => {
+    if (request.actorKey === 'internal') return;
+    const outcome = await writeLimiter(request);
+    if (!outcome.isAllowed && outcome.isExceeded) {
+      throw new Refusal('rate_limited', { retry_after: Math.max(1, outcome.ttlInSeconds) });
+    }
   });
 }
 

@@ -33,6 +33,10 @@ async function probeApp(): Promise<FastifyInstance> {
     if (!target) throw new Refusal('off_origin_target');
     return { ok: true, target };
   });
+  app.get('/charge', async (request) => {
+    await app.chargeWrite(request);
+    return { ok: true };
+  });
   app.get('/boom', async () => {
     throw new Error('database password is hunter2 at /srv/secret.ts:12');
   });
@@ -152,5 +156,18 @@ describe('rate limits', () => {
     expect((await app.inject({ method: 'POST', url: '/write', remoteAddress })).statusCode).toBe(200);
     expect((await app.inject({ method: 'POST', url: '/write', remoteAddress })).statusCode).toBe(429);
     expect((await app.inject({ method: 'GET', url: '/read', remoteAddress })).statusCode).toBe(200);
+  });
+});
+
+describe('write budget outside write routes', () => {
+  it('chargeWrite spends the same write budget as POST routes and refuses with 429 when it is gone', async () => {
+    const remoteAddress = '10.4.0.1';
+    expect((await app.inject({ method: 'POST', url: '/write', remoteAddress })).statusCode).toBe(200);
+    const charged = await app.inject({ method: 'GET', url: '/charge', remoteAddress });
+    expect(charged.statusCode).toBe(200);
+    const refused = await app.inject({ method: 'GET', url: '/charge', remoteAddress });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ reason: 'rate_limited' });
+    expect((await app.inject({ method: 'POST', url: '/write', remoteAddress })).statusCode).toBe(429);
   });
 });
