@@ -25,7 +25,11 @@ export interface RateLimitOptions {
   redisUrl?: string;
 }
 
+/** Set while chargeWrite runs, so the shared limiter counts this request as a write. */
+const chargingWrite = new WeakSet<FastifyRequest>();
+
 function rateClassOf(request: FastifyRequest): RateClass {
+  if (chargingWrite.has(request)) return 'write';
   return request.routeOptions.config?.rateClass ?? (request.method === 'POST' ? 'write' : 'read');
 }
 
@@ -50,17 +54,18 @@ async function limits(app: FastifyInstance, options: RateLimitOptions) {
     errorResponseBuilder: (_request, context) =>
       new Refusal('rate_limited', { retry_after: Math.max(1, Math.ceil(context.ttl / 1000)) }),
   });
-  // The same store and key as the write budget of ordinary routes, so a write costs the same anywhere.
-  const writeLimiter = app.createRateLimit({
-    max: options.writesPerMin,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `write:${request.actorKey ?? request.ip}`,
-  });
+  // The global limiter itself (same store, key and budget), asked to count this request as a write.
+  const limiter = app.createRateLimit();
   app.decorate('chargeWrite', async (request: FastifyRequest) => {
     if (request.actorKey === 'internal') return;
-    const outcome = await writeLimiter(request);
-    if (!outcome.isAllowed && outcome.isExceeded) {
-      throw new Refusal('rate_limited', { retry_after: Math.max(1, outcome.ttlInSeconds) });
+    chargingWrite.add(request);
+    try {
+      const outcome = await limiter(request);
+      if (!outcome.isAllowed && outcome.isExceeded) {
+        throw new Refusal('rate_limited', { retry_after: Math.max(1, outcome.ttlInSeconds) });
+      }
+    } finally {
+      chargingWrite.delete(request);
     }
   });
 }
