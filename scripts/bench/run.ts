@@ -33,3 +33,7 @@ try {
 // Imprint writes/s against real PostgreSQL beside pgbench on the same server (skips without one).
 const { runImprintBench } = await import('./imprint.ts');
 await runImprintBench();
+
+// Receipts appended/s and inclusion proofs/s, beside the imprint bench.
+const { runReceiptBench } = await import('./receipts.ts');
+await runReceiptBench();
