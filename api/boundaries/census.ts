@@ -47,6 +47,51 @@ export function censusCoverage(app: FastifyInstance) {
 
 /** The full census body, re-proved on this call. `projectors` exists for the break tests only. */
 export async function liveCensus(app: FastifyInstance, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
+  if (options.projectors) return runLive(app, options);
+  return sharedRun(app);
+}
+
+interface Runs {
+  running: Promise<CensusBody> | null;
+  next: Promise<CensusBody> | null;
+}
+const runsByApp = new WeakMap<FastifyInstance, Runs>();
+
+function start(app: FastifyInstance, runs: Runs): Promise<CensusBody> {
+  const run: Promise<CensusBody> = runLive(app).finally(() => {
+    if (runs.running === run) runs.running = null;
+  });
+  runs.running = run;
+  return run;
+}
+
+/**
+ * Requests that arrive together share one census, but never one that began before they arrived:
+ * a request that finds a run in flight waits for the next run, which starts when that one ends and
+ * answers every request waiting for it. Each answer is therefore proved after its request came in,
+ * and a burst of requests costs one run per run-time instead of one run each.
+ */
+function sharedRun(app: FastifyInstance): Promise<CensusBody> {
+  let runs = runsByApp.get(app);
+  if (!runs) {
+    runs = { running: null, next: null };
+    runsByApp.set(app, runs);
+  }
+  if (!runs.running) return start(app, runs);
+  if (!runs.next) {
+    const state = runs;
+    state.next = state.running.then(
+      () => undefined,
+      () => undefined,
+    ).then(() => {
+      state.next = null;
+      return state.running ?? start(app, state);
+    });
+  }
+  return runs.next;
+}
+
+async function runLive(app: FastifyInstance, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
   const [coverage, pressure] = await Promise.all([censusCoverage(app), livePressure(app.civitas.db)]);
   return runCensus({
     ...options,

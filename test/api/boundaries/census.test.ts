@@ -6,6 +6,7 @@ import { BOUNDARY_KEYS, HEADER_BOUNDARY_KEYS } from '../../../shared/boundaries/
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { addressPressure } from '../../../shared/boundaries/address-pressure.ts';
 import { livePressure } from '../../../api/boundaries/pressure.ts';
+import { liveCensus } from '../../../api/boundaries/census.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 
@@ -76,6 +77,18 @@ describe('GET /api/boundaries', () => {
     const bodies = await Promise.all(Array.from({ length: 12 }, () => census().then((c) => c.body)));
     const first = JSON.stringify(bodies[0].boundaries);
     for (const body of bodies) expect(JSON.stringify(body.boundaries)).toBe(first);
+  });
+
+  it('never answers with a census that began before the request: a burst shares the next run', async () => {
+    const first = liveCensus(t.app);
+    const second = liveCensus(t.app);
+    const third = liveCensus(t.app);
+    const [a, b, c] = await Promise.all([first, second, third]);
+    expect(b).toBe(c);
+    expect(a).not.toBe(b);
+    const later = await liveCensus(t.app);
+    expect(later).not.toBe(a);
+    expect(later).not.toBe(b);
   });
 
   it('ignores query strings and refuses other methods', async () => {
