@@ -42,7 +42,11 @@ const emailBody = z.object({
   ...returnField,
 });
 const visibilityBody = z.object({
-  visible: z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])]).transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
+  // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
+  visible: z.preprocess(
+    (v) => (Array.isArray(v) ? v[v.length - 1] : v),
+    z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])]).transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
+  ),
   callsign: callsignSchema.optional(),
   ...returnField,
 });
