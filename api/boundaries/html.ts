@@ -12,7 +12,7 @@ export function censusHtml(census: CensusBody): string {
   const p = census.address_pressure;
   const c = census.coverage;
   const rows = census.boundaries
-    .map((row) => `<tr><th scope="row"><code>${escape(row.key)}</code><br>${escape(row.label)}</th><td><code>${escape(row.authority)}</code></td><td>${escape(row.guards)}</td><td>${escape(row.closes)}</td><td>${escape(row.status)}</td></tr>`)
+    .map((row) => `<tr><th scope="row">${escape(row.label)}<br><code>${escape(row.key)}</code></th><td>${escape(row.status)}</td><td><code>${escape(row.authority)}</code></td><td>${escape(row.guards)}</td><td>${escape(row.closes)}</td></tr>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -25,7 +25,7 @@ export function censusHtml(census: CensusBody): string {
 <p>${escape(census.identity_boundary)}</p>
 <table>
 <caption>Each boundary, re-proved on this request</caption>
-<thead><tr><th scope="col">Boundary</th><th scope="col">Authority</th><th scope="col">Guards</th><th scope="col">Closes</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Boundary</th><th scope="col">Status</th><th scope="col">Authority</th><th scope="col">Guards</th><th scope="col">Closes</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
