@@ -80,7 +80,7 @@ describe('agent lifecycle over HTTP', () => {
 
     // attested: no proof → 401 and nothing recorded; wrong proof → 401; relay token and secret work
     const before = { seq: await counter(), receipts: await receipts() };
-    for (const headers of [{}, { 'x-civitas-continuity': 'cs_wrong' }, { authorization: 'Bearer rt_wrong' }]) {
+    for (const headers of [{}, { 'x-civitas-continuity': 'cs_wrong' }, { authorization: 'Bearer rt_wrong' }] as Record<string, string>[]) {
       const refused = await post('/api/agent/imprint', { agent: 'heron', body: 'who am I?' }, headers);
       expect(refused.statusCode).toBe(401);
       expect(refused.json().reason).toBe('continuity_proof_invalid');
