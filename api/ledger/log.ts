@@ -150,6 +150,10 @@ export interface DayTree {
   sealed: boolean;
 }
 
+/** Open days grow by appending: keep their committed prefix and tree, read only newer leaves. */
+const OPEN_DAYS = new Map<string, { ids: string[]; hashes: string[]; tree: MerkleTree }>();
+const MAX_OPEN_DAYS = 8;
+
 export async function dayTree(ctx: Pick<AppContext, 'db'>, date: string, state?: DayState | null): Promise<DayTree | null> {
   const day = state === undefined ? await dayState(ctx.db, date) : state;
   if (!day) return null;
@@ -158,13 +162,29 @@ export async function dayTree(ctx: Pick<AppContext, 'db'>, date: string, state?:
     const hit = SEALED_TREES.get(cacheKey);
     if (hit) return { date, tree: hit.tree, ids: hit.ids, sealed: true };
   }
-  const leaves = await dayLeaves(ctx.db, date);
-  const tree = await buildTree(leaves.hashes);
-  if (day.sealed && leaves.ids.length === day.size) {
-    if (SEALED_TREES.size >= MAX_CACHED_TREES) SEALED_TREES.delete(SEALED_TREES.keys().next().value as string);
-    SEALED_TREES.set(cacheKey, { tree, ids: leaves.ids });
+  const cached = OPEN_DAYS.get(cacheKey);
+  const ids = cached ? [...cached.ids] : [];
+  const hashes = cached ? [...cached.hashes] : [];
+  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+    'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 order by leaf_index',
+    [date, ids.length],
+  );
+  for (const row of rows) {
+    if (Number(row.leaf_index) !== ids.length) break;
+    ids.push(row.id);
+    hashes.push(row.leaf_hash);
   }
-  return { date, tree, ids: leaves.ids, sealed: day.sealed };
+  const tree = cached && cached.ids.length === ids.length ? cached.tree : await buildTree(hashes);
+  if (day.sealed && ids.length === day.size) {
+    OPEN_DAYS.delete(cacheKey);
+    if (SEALED_TREES.size >= MAX_CACHED_TREES) SEALED_TREES.delete(SEALED_TREES.keys().next().value as string);
+    SEALED_TREES.set(cacheKey, { tree, ids });
+  } else {
+    OPEN_DAYS.delete(cacheKey);
+    if (OPEN_DAYS.size >= MAX_OPEN_DAYS) OPEN_DAYS.delete(OPEN_DAYS.keys().next().value as string);
+    OPEN_DAYS.set(cacheKey, { ids, hashes, tree });
+  }
+  return { date, tree, ids, sealed: day.sealed };
 }
 
 /** Distinguishes databases in one process (tests open many); objects get a stable number. */
