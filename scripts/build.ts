@@ -42,7 +42,12 @@ writeFileSync(join(client, 'og.png'), png);
 writeFileSync(join(client, 'favicon.ico'), renderIco(readFileSync(join(root, 'site', 'public', 'favicon.svg'), 'utf8')));
 
 const themes = readdirSync(client).filter((f) => /^theme\.[\w-]+\.css$/.test(f));
-if (themes.length !== 1) throw new Error(`expected exactly one dist/client/theme.<hash>.css, found ${themes.length}: ${themes.join(', ')}`);
+if (themes.length !== 1) {
+  throw new Error(
+    `expected exactly one dist/client/theme.<hash>.css, found ${themes.length}: ${themes.join(', ')}. ` +
+      'The API publishes one stylesheet: put styles in site/styles/theme.css, not in <style> blocks of pages or components.',
+  );
+}
 const fonts = existsSync(join(client, 'font'))
   ? readdirSync(join(client, 'font')).filter((f) => f.endsWith('.woff2')).map((f) => `/font/${f}`)
   : [];
