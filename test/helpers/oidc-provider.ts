@@ -57,11 +57,11 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
     claims: { openid: ['sub', 'civitas_uniqueness'] },
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
     ttl: { Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, Interaction: 600, AuthorizationCode: 60 },
     cookies: { keys: ['civitas-test-cookie-key'] },
-    async findAccount(_ctx, id) {
+    async findAccount(_ctx: unknown, id: string) {
       return {
         accountId: id,
         async claims() {
