@@ -4,6 +4,7 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
+import { redactReceiptSubjects } from '../ledger/redaction.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { iso, listDataRequests, sovereignRow } from './service.ts';
 
@@ -216,21 +217,11 @@ export async function eraseSovereign(tx: Sql, sovereignId: string, now: Date): P
       where id = $1`,
     [sovereignId, now.toISOString()],
   );
-  const redacted = await redactReceiptSubject(tx, `sovereign:${row.tag}`, now);
+  // The ledger's hook: subject and salt deleted, digest and leaf kept (proofs still verify); denials
+  // of this actor lose their private actor columns. A tag shared by two sovereigns is one subject:
+  // both lose it, which errs on the side of privacy.
+  const redacted = await redactReceiptSubjects(tx, { subjects: [`sovereign:${row.tag}`], actorRefs: [sovereignId], at: now });
   return { receipts_redacted: redacted, imprints_cleared: cleared.length };
-}
-
-/**
- * Redacts every receipt naming `subject`: the subject and its salt are deleted, the digest and
- * the leaf stay (the ledger's commitment scheme, docs/ledger.md), so proofs keep verifying.
- * A tag shared by two sovereigns is one subject: both lose it, which errs on the side of privacy.
- */
-async function redactReceiptSubject(tx: Sql, subject: string, now: Date): Promise<number> {
-  const rows = await tx.query<{ id: string }>(
-    'update receipts set subject = null, subject_salt = null, subject_redacted_at = $2 where subject = $1 returning id',
-    [subject, now.toISOString()],
-  );
-  return rows.length;
 }
 
 export interface StewardQueueEntry {
