@@ -77,10 +77,11 @@ function sharedRun(app: FastifyInstance): Promise<CensusBody> {
     runs = { running: null, next: null };
     runsByApp.set(app, runs);
   }
-  if (!runs.running) return start(app, runs);
+  const running = runs.running;
+  if (!running) return start(app, runs);
   if (!runs.next) {
     const state = runs;
-    state.next = state.running.then(
+    state.next = running.then(
       () => undefined,
       () => undefined,
     ).then(() => {
@@ -88,7 +89,7 @@ function sharedRun(app: FastifyInstance): Promise<CensusBody> {
       return state.running ?? start(app, state);
     });
   }
-  return runs.next;
+  return runs.next!;
 }
 
 async function runLive(app: FastifyInstance, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
