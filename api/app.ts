@@ -7,10 +7,12 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadConfig, type CivitasConfig } from './config.ts';
+import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
+import denials from './plugins/denials.ts';
 import errors from './plugins/errors.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import sameOrigin from './plugins/same-origin.ts';
@@ -37,6 +39,7 @@ export interface BuildOptions {
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BODY_LIMIT = 64 * 1024;
+const MAX_PARAM_LENGTH = 200;
 
 /** Builds the whole service: plugins in a fixed order, then every registry route. */
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -45,7 +48,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     logger: options.logger ? { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'] } : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // The router's own refusals (bad percent-encoding, over-long segments) in the one error shape.
+    frameworkErrors: (error, _request, reply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send(errorBody('uri_too_long'));
+      return reply.code(400).send(errorBody('invalid_request', { issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }] }));
+    },
   });
 
   const ownsDb = !options.db;
@@ -65,6 +73,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
+  await app.register(denials);
 
   const site = options.site === false ? undefined : await mountBuiltSite(app);
   app.decorate('site', site);

@@ -14,6 +14,7 @@ export const ERRORS = {
   unknown_agent: { status: 404, hint: 'POST /api/agent/imprint with your handle in the `agent` field, then return here to watch naturalization.' },
   method_not_allowed: { status: 405, hint: 'This path does not accept that method; see /openapi.json.' },
   conflict: { status: 409, hint: 'The request conflicts with the current state; read the state and decide again.' },
+  uri_too_long: { status: 414, hint: 'A path segment is longer than the service accepts (200 characters). Shorten it.' },
   payload_too_large: { status: 413, hint: 'The body is larger than 64 KiB. Reduce it; retrying the same body will not help.' },
   unsupported_media_type: { status: 415, hint: 'Send application/json or application/x-www-form-urlencoded.' },
   rate_limited: { status: 429, hint: 'Wait for retry_after seconds (also in the Retry-After header) before trying again; avoid concurrent retries.' },

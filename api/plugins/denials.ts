@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Refusal, type ErrorReason } from '../../shared/errors.ts';
+import type { DenialInput } from '../ledger/denials.ts';
+import { recordDenial } from '../ledger/denials.ts';
+
+/**
+ * Refusals that leave a trace: a denial receipt (step `denial.<reason>`) in the transparency log,
+ * published without actor ids (denial_receipt boundary). Only refusals of a known actor are traced
+ * — a signed-in sovereign lacking a scope, an agent handle whose proof failed — and each spends the
+ * caller's write budget first, so nobody can grow the log faster than they could write to it.
+ * Anonymous refusals (401 without a session, cross-site requests) are counted nowhere.
+ */
+const TRACED: ReadonlySet<ErrorReason> = new Set(['scope_required', 'continuity_proof_invalid']);
+
+function actorOf(request: FastifyRequest, refusal: Refusal): DenialInput['actor'] {
+  if (refusal.reason === 'scope_required' && request.sovereign) {
+    return { kind: 'sovereign', actor_id: request.sovereign.sovereignId, tag: request.sovereign.tag };
+  }
+  const handle = refusal.extra.handle;
+  if (refusal.reason === 'continuity_proof_invalid' && typeof handle === 'string') {
+    return { kind: 'agent', actor_id: handle, handle };
+  }
+  return null;
+}
+
+async function denials(app: FastifyInstance) {
+  app.addHook('onError', async (request, reply, error) => {
+    if (!(error instanceof Refusal) || !TRACED.has(error.reason)) return;
+    const actor = actorOf(request, error);
+    if (!actor) return;
+    try {
+      await app.chargeWrite(request);
+    } catch {
+      return; // over budget: the refusal still answers, but leaves no receipt
+    }
+    const ctx = app.civitas;
+    const action = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    const receipt = await ctx.db.transaction((tx) => recordDenial(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }));
+    reply.header('x-civitas-denial-receipt', receipt.id);
+  });
+}
+
+export default fp(denials, { name: 'civitas-denials', dependencies: ['civitas-rate-limit'] });
