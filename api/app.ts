@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
@@ -50,7 +50,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The router's own refusals (bad percent-encoding, over-long segments) in the one error shape.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, _request, rawReply) => {
+      const reply = rawReply as unknown as FastifyReply;
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send(errorBody('uri_too_long'));
       return reply.code(400).send(errorBody('invalid_request', { issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }] }));
     },
