@@ -105,28 +105,8 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
     app.log.warn('The site is not built (run `npm run build`); serving the API only.');
     return undefined;
   }
-  const { mountSite } = await import('../site/mount.ts');
-  return mountSite(app, {
-    assetRoutes: false,
-    locals: () => ({
-      civitas: {
-        async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
-          const res = await app.inject({
-            method: req.method as 'GET',
-            url: req.url,
-            headers: { ...req.headers, 'x-civitas-internal': app.internalToken },
-          });
-          let body: unknown = null;
-          try {
-            body = res.body ? JSON.parse(res.body) : null;
-          } catch {
-            body = null;
-          }
-          return { status: res.statusCode, body };
-        },
-      },
-    }),
-  });
+  const { mountSite, injectLocals } = await import('../site/mount.ts');
+  return mountSite(app, { assetRoutes: false, locals: injectLocals(app, { 'x-civitas-internal': app.internalToken }) });
 }
 
 async function siteInfo(site: SiteMount | undefined): Promise<SiteInfo> {

@@ -219,13 +219,13 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
 }
 
 /**
- * Locals for the one-origin server: pages read the API through `app.inject` (no socket).
- * Pass as `mountSite(app, { locals: injectLocals(app) })`.
+ * The in-process API client pages use in the one-origin server: `app.inject` (no socket), with
+ * `headers` added to every request (the API passes its internal-request token here).
  */
-export function injectLocals(app: FastifyInstance): (request: FastifyRequest) => SiteLocals {
-  const civitas = {
+export function injectClient(app: FastifyInstance, headers: Record<string, string> = {}): NonNullable<SiteLocals['civitas']> {
+  return {
     async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
-      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers });
+      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: { ...req.headers, ...headers } });
       let body: unknown = null;
       try {
         body = res.body ? JSON.parse(res.body) : null;
@@ -235,6 +235,14 @@ export function injectLocals(app: FastifyInstance): (request: FastifyRequest) =>
       return { status: res.statusCode, body };
     },
   };
+}
+
+/**
+ * Locals for the one-origin server: pages read the API through `app.inject` (no socket).
+ * Pass as `mountSite(app, { locals: injectLocals(app, headers) })`.
+ */
+export function injectLocals(app: FastifyInstance, headers: Record<string, string> = {}): (request: FastifyRequest) => SiteLocals {
+  const civitas = injectClient(app, headers);
   return () => ({ civitas });
 }
 

@@ -1,3 +1,4 @@
+import { injectClient } from '../../site/mount.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForCredentialResponse, cacheControlForPersonalized, safeReturnTarget } from '../../shared/security.ts';
@@ -53,18 +54,7 @@ export async function renderWith(request: FastifyRequest, reply: FastifyReply, i
   if (!site) {
     throw new Refusal('not_implemented', {}, 'The site is not built here; send Accept: application/json to receive this result as JSON.');
   }
-  const civitas = {
-    async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
-      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: { ...req.headers, 'x-civitas-internal': app.internalToken } });
-      let body: unknown = null;
-      try {
-        body = res.body ? JSON.parse(res.body) : null;
-      } catch {
-        body = null;
-      }
-      return { status: res.statusCode, body };
-    },
-  };
+  const civitas = injectClient(app, { 'x-civitas-internal': app.internalToken });
   reply.header('cache-control', cacheControlForPersonalized());
   return site.renderSsr(request, reply, { civitas, identity } as App.Locals);
 }
