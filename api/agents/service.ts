@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ImprintResult } from '../record/service.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { appendImprint } from '../record/window.ts';
@@ -77,13 +78,8 @@ export interface AgentImprintInput {
   reply_to?: number;
 }
 
-export interface AgentImprintResult {
-  ok: true;
-  sequence: number;
-  receipt_id: string;
-  unattested: boolean;
-  held: boolean;
-  held_reason?: string;
+/** A human imprint's answer, plus what an agent needs: its secret once, and what to do next. */
+export interface AgentImprintResult extends ImprintResult {
   continuity_secret?: string;
   next_actions: NextAction[];
   next: string;

@@ -20,7 +20,7 @@ import {
   verifyAnchorChain,
   verifyAnchor,
 } from '../../shared/ledger/index.ts';
-import type { Anchor, Ed25519Jwk, MerkleTree } from '../../shared/ledger/index.ts';
+import type { Anchor, Ed25519Jwk, MerkleTree, WireInclusionProof } from '../../shared/ledger/index.ts';
 
 /** pg_try_advisory_xact_lock key of the sealing job. */
 export const SEAL_LOCK = 7_212_005;
@@ -269,14 +269,8 @@ export interface SignedHead {
   checkpoint: string;
 }
 
-export interface InclusionProofView {
-  date: string;
-  leaf_index: number;
-  tree_size: number;
-  leaf_hash: string;
-  inclusion_path: string[];
-  root_hash: string;
-  sealed: boolean;
+/** The RFC 9162 wire proof, with the anchor (sealed day) or the signed head (open day) it is against. */
+export interface InclusionProofView extends WireInclusionProof {
   anchor: Anchor | null;
   /** for an open day: the signed head the proof is against */
   head: SignedHead | null;

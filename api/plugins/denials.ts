@@ -6,20 +6,17 @@ import { recordDenial } from '../ledger/denials.ts';
 
 /**
  * Refusals that leave a trace: a denial receipt (step `denial.<reason>`) in the transparency log,
- * published without actor ids (denial_receipt boundary). Only refusals of a known actor are traced
- * — a signed-in sovereign lacking a scope, an agent handle whose proof failed — and each spends the
- * caller's write budget first, so nobody can grow the log faster than they could write to it.
- * Anonymous refusals (401 without a session, cross-site requests) are counted nowhere.
+ * published without actor ids (denial_receipt boundary). Only a known actor's refusal is traced —
+ * a signed-in sovereign lacking a scope — and it spends the caller's write budget first, so nobody
+ * can grow the log faster than they could write to it. Anonymous refusals (401 without a session,
+ * cross-site requests) are not traced, and neither is a failed continuity proof: the contract says
+ * nothing at all is recorded then (the handle is only a name; the caller may not be its mind).
  */
-const TRACED: ReadonlySet<ErrorReason> = new Set(['scope_required', 'continuity_proof_invalid']);
+const TRACED: ReadonlySet<ErrorReason> = new Set(['scope_required']);
 
 function actorOf(request: FastifyRequest, refusal: Refusal): DenialInput['actor'] {
   if (refusal.reason === 'scope_required' && request.sovereign) {
     return { kind: 'sovereign', actor_id: request.sovereign.sovereignId, tag: request.sovereign.tag };
-  }
-  const handle = refusal.extra.handle;
-  if (refusal.reason === 'continuity_proof_invalid' && typeof handle === 'string') {
-    return { kind: 'agent', actor_id: handle, handle };
   }
   return null;
 }
