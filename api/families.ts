@@ -6,6 +6,8 @@ import { identityRoutes } from './identity/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { recordRoutes } from './record/routes.ts';
+import { stewardRoutes } from './steward/routes.ts';
+import { operatorRoutes } from './operator/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -18,4 +20,6 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...mcpRoutes,
   ...boundaryRoutes,
   ...ledgerRoutes,
+  ...stewardRoutes,
+  ...operatorRoutes,
 ];

@@ -3,7 +3,8 @@ import { boundaryTools } from '../boundaries/mcp.ts';
 import { ledgerTools } from '../ledger/mcp.ts';
 import { peopleTools } from '../people/mcp.ts';
 import { recordTools } from '../record/mcp.ts';
+import { stewardTools } from '../steward/mcp.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools];
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools];

@@ -3,6 +3,9 @@ import { Migration0002Sessions } from './Migration0002Sessions.ts';
 import { Migration0003Record } from './Migration0003Record.ts';
 import { Migration0004Identity } from './Migration0004Identity.ts';
 import { Migration0005Ledger } from './Migration0005Ledger.ts';
+import { Migration0007Steward } from './Migration0007Steward.ts';
+import { Migration0008People } from './Migration0008People.ts';
+import { Migration0009Organism } from './Migration0009Organism.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
 export const MIGRATIONS = [
@@ -11,4 +14,7 @@ export const MIGRATIONS = [
   { name: 'Migration0003Record', class: Migration0003Record },
   { name: 'Migration0004Identity', class: Migration0004Identity },
   { name: 'Migration0005Ledger', class: Migration0005Ledger },
+  { name: 'Migration0007Steward', class: Migration0007Steward },
+  { name: 'Migration0008People', class: Migration0008People },
+  { name: 'Migration0009Organism', class: Migration0009Organism },
 ];

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { SignedIn } from '../plugins/session.ts';
+import { transparencyReport } from '../ledger/transparency.ts';
+import { liveCensus } from '../boundaries/census.ts';
+import { queueSizes } from '../steward/queue.ts';
+
+/**
+ * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
+ * surface); denials and receipts come from the transparency report, the census from the same live
+ * run /api/boundaries answers. Nothing here names an actor.
+ */
+export async function operatorConsole(app: FastifyInstance, steward: SignedIn) {
+  const ctx = app.civitas;
+  const [queues, requests, lessons, transparency, census] = await Promise.all([
+    queueSizes(ctx.db),
+    ctx.db.query<{ kind: string; n: string | number }>("select kind, count(*) as n from data_requests where status = 'pending' group by kind"),
+    ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
+    transparencyReport(ctx),
+    liveCensus(app),
+  ]);
+  const pending = (kind: string) => Number(requests.find((r) => r.kind === kind)?.n ?? 0);
+  return {
+    ok: true as const,
+    schema: 'civitas.operator.v1' as const,
+    generated_at: ctx.clock.now().toISOString(),
+    steward: { tag: steward.tag },
+    queues: {
+      held_untriaged: queues.held_untriaged,
+      kept_held: queues.kept_held,
+      open_reports: queues.open_reports,
+      data_requests_pending: { export: pending('export'), erasure: pending('erasure'), total: pending('export') + pending('erasure') },
+    },
+    denials: { total: transparency.denials.total, by_reason: transparency.denials.by_reason },
+    receipts: { total: transparency.receipts.total },
+    lessons: { active: Number(lessons[0].n) },
+    census: {
+      all_bound: census.all_bound,
+      fully_accounted: census.fully_accounted,
+      total_boundaries: census.total_boundaries,
+      active: census.active,
+      unbound_count: census.unbound_count,
+      unbound: census.boundaries.filter((row) => row.status !== 'active').map((row) => row.key),
+    },
+    links: [
+      { rel: 'held', href: '/steward/held', label: 'Held imprints and open reports' },
+      { rel: 'data-requests', href: '/steward/data-requests', label: 'Data export and erasure requests' },
+      { rel: 'whispers', href: '/steward/whispers', label: 'Steward notes (whisper archive)' },
+      { rel: 'transparency', href: '/api/transparency', label: 'Transparency report' },
+      { rel: 'boundaries', href: '/boundaries', label: 'Boundary census' },
+      { rel: 'lessons', href: '/api/hive/lessons', label: 'Lessons' },
+    ],
+  };
+}

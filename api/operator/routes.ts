@@ -1,0 +1,12 @@
+import { defineRoute } from '../route.ts';
+import { stewardHybrid, stewardOf } from '../steward/http.ts';
+import { operatorConsole } from './console.ts';
+
+/** The operator console, served to stewards only (scope from the registry, checked again here). */
+const consoleHandler = stewardHybrid((request) => operatorConsole(request.server, stewardOf(request)));
+
+export const operatorRoutes = [
+  defineRoute('GET /operator', { handler: consoleHandler }),
+  // The alias answers the same projection; its page (site/pages/dashboard.astro) renders the same console.
+  defineRoute('GET /dashboard', { handler: consoleHandler }),
+];

@@ -1,0 +1,100 @@
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { SignedIn } from '../plugins/session.ts';
+import { recordReceipt } from '../ledger/receipts.ts';
+import { heldSummary, recordCounts } from '../record/queries.ts';
+import { Refusal } from '../../shared/errors.ts';
+
+export const MAX_LESSON_BODY = 2000;
+export const MAX_LESSON_SOURCES = 50;
+
+/** `from` as JSON sends it (an array) or a form does (repeated fields, or "12, 15 18"). */
+const sourceList = z.preprocess(
+  (value) => {
+    const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : [v]));
+    return value === undefined || value === null ? value : parts.map((p) => (typeof p === 'string' && /^#?\d+$/.test(p) ? Number(p.replace('#', '')) : p));
+  },
+  z
+    .array(z.number({ error: 'each source is an imprint sequence number' }).int('each source is a whole number').positive('each source is a positive sequence number'), {
+      error: 'from is required: the sequence numbers of the imprints the lesson comes from',
+    })
+    .min(1, 'from needs at least one imprint sequence number')
+    .max(MAX_LESSON_SOURCES, `from names at most ${MAX_LESSON_SOURCES} imprints`),
+);
+
+export const lessonFields = {
+  title: z.string({ error: 'title is required' }).trim().min(1, 'title must not be empty').max(200, 'title is at most 200 characters'),
+  body: z.string({ error: 'body is required' }).trim().min(1, 'body must not be empty').max(MAX_LESSON_BODY, `body is at most ${MAX_LESSON_BODY} characters`),
+  from: sourceList,
+};
+
+/**
+ * POST /steward/lesson: a lesson distilled from non-quarantined imprints only (DESIGN.md: lessons
+ * come from collective learning, which excludes held and unattested imprints). Every source must
+ * exist and be neither held nor unattested; otherwise 400 naming each offending one.
+ */
+export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { title: string; body: string; from: number[] }) {
+  const now = ctx.clock.now();
+  const sources = [...new Set(input.from)].sort((a, b) => a - b);
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx.query<{ sequence: string | number; held: boolean; unattested: boolean }>(
+      'select sequence, held, unattested from imprints where sequence = any($1::bigint[]) for share',
+      [sources],
+    );
+    const found = new Map(rows.map((row) => [Number(row.sequence), row]));
+    const offending: { sequence: number; problem: 'not_found' | 'held' | 'unattested' }[] = [];
+    for (const sequence of sources) {
+      const row = found.get(sequence);
+      if (!row) offending.push({ sequence, problem: 'not_found' });
+      else if (row.held) offending.push({ sequence, problem: 'held' });
+      else if (row.unattested) offending.push({ sequence, problem: 'unattested' });
+    }
+    if (offending.length) {
+      const words = { not_found: 'is not recorded', held: 'is held (quarantined by the gate)', unattested: 'is unattested (quarantined from collective learning)' };
+      throw new Refusal('invalid_request', {
+        issues: [{ path: 'from', message: `Lessons come from non-quarantined imprints only: ${offending.map((o) => `#${o.sequence} ${words[o.problem]}`).join('; ')}.` }],
+        offending,
+      });
+    }
+    const id = `lsn_${ulid(now.getTime())}`;
+    const receipt = await recordReceipt(tx, { step: 'steward.lesson', subject: `lesson:${id}`, at: now });
+    await tx.query(
+      `insert into lessons (id, title, body, sources, steward, status, created_at, receipt_id) values ($1, $2, $3, $4::bigint[], $5, 'active', $6, $7)`,
+      [id, input.title, input.body, sources, `sovereign:${steward.tag}`, now.toISOString(), receipt.id],
+    );
+    return { ok: true as const, lesson: { id, title: input.title, body: input.body, sources, recorded_at: now.toISOString(), receipt_id: receipt.id }, receipt: `/receipt/${receipt.id}` };
+  });
+}
+
+/**
+ * GET /api/hive/lessons and civitas_lessons: public lessons, newest first, each with its receipt id
+ * and source sequence numbers. What collective learning excludes appears only as counts (held
+ * through the held_spam projector).
+ */
+export async function lessonsView(ctx: AppContext, options: { limit: number }) {
+  const [rows, total, held, counts] = await Promise.all([
+    ctx.db.query<{ id: string; title: string; body: string; sources: (string | number)[]; created_at: Date | string; receipt_id: string }>(
+      "select id, title, body, sources, created_at, receipt_id from lessons where status = 'active' order by created_at desc, id desc limit $1",
+      [options.limit],
+    ),
+    ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
+    heldSummary(ctx.db),
+    recordCounts(ctx.db),
+  ]);
+  return {
+    ok: true as const,
+    schema: 'civitas.lessons.v1' as const,
+    total: Number(total[0].n),
+    lessons: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      body: row.body,
+      sources: row.sources.map(Number),
+      recorded_at: new Date(row.created_at).toISOString(),
+      receipt_id: row.receipt_id,
+    })),
+    excluded_from_learning: { held: held.held, held_reasons: held.reasons, unattested: counts.unattested },
+    principle: 'Lessons come from non-quarantined imprints only: held and unattested imprints never feed collective learning. A steward distils each lesson and cites its sources; its receipt proves it was recorded.',
+  };
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineTool } from '../mcp/tool.ts';
+import { lessonsView } from './lessons.ts';
+
+export const stewardTools = [
+  defineTool({
+    name: 'civitas_lessons',
+    title: 'Lessons',
+    description: 'Lessons stewards distilled from non-quarantined imprints (held and unattested imprints never feed learning), newest first, each with its receipt id and source sequence numbers. Same projection as GET /api/hive/lessons.',
+    inputSchema: { limit: z.number().int().min(1).max(100).default(50) },
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    twin: 'GET /api/hive/lessons',
+    handler: async ({ limit }, ctx) => lessonsView(ctx, { limit }),
+  }),
+];

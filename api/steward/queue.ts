@@ -1,0 +1,149 @@
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
+import { TRIAGE_ACTIONS } from './triage.ts';
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+const reasonOf = (rule: string | null) => HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
+
+/** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
+export async function queueSizes(sql: Sql) {
+  const [row] = await sql.query<Record<string, string | number>>(
+    `select (select count(*) from imprints i where i.held
+               and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as held_untriaged,
+            (select count(*) from imprints i where i.held
+               and exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as kept_held,
+            (select count(*) from imprint_reports where status = 'open') as open_reports`,
+  );
+  return { held_untriaged: Number(row.held_untriaged), kept_held: Number(row.kept_held), open_reports: Number(row.open_reports) };
+}
+
+interface HeldRow {
+  sequence: string | number;
+  kind: string;
+  body: string | null;
+  author_kind: 'agent' | 'sovereign';
+  public_author: string;
+  unattested: boolean;
+  held_reason: string | null;
+  created_at: Date | string;
+  receipt_id: string;
+  open_reports: string | number;
+}
+
+interface ReportRow {
+  id: string;
+  sequence: string | number;
+  reason: string;
+  detail: string | null;
+  reporter_kind: string;
+  created_at: Date | string;
+  receipt_id: string;
+  held: boolean;
+  unattested: boolean;
+  body: string | null;
+  author_kind: 'agent' | 'sovereign';
+  public_author: string;
+}
+
+/**
+ * GET /steward/held: held imprints not yet kept held, and open reports, WITH bodies (stewards need
+ * them to decide). Steward-only and `private, no-store`. The author appears in its public form
+ * (handle or tag, as the imprint claimed it); raw ids and reporters' identities never do: a
+ * report shows only the kind of reporter.
+ */
+export async function heldQueue(ctx: AppContext, options: { limit: number }) {
+  const [sizes, held, reports] = await Promise.all([
+    queueSizes(ctx.db),
+    ctx.db.query<HeldRow>(
+      `select i.sequence, i.kind, i.body, i.author_kind, i.public_author, i.unattested, i.held_reason, i.created_at, i.receipt_id,
+              (select count(*) from imprint_reports r where r.sequence = i.sequence and r.status = 'open') as open_reports
+         from imprints i
+        where i.held and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')
+        order by i.sequence asc limit $1`,
+      [options.limit],
+    ),
+    ctx.db.query<ReportRow>(
+      `select r.id, r.sequence, r.reason, r.detail, r.reporter_kind, r.created_at, r.receipt_id,
+              i.held, i.unattested, i.body, i.author_kind, i.public_author
+         from imprint_reports r join imprints i on i.sequence = r.sequence
+        where r.status = 'open' order by r.created_at asc, r.id asc limit $1`,
+      [options.limit],
+    ),
+  ]);
+  return {
+    ok: true as const,
+    schema: 'civitas.steward-held.v1' as const,
+    generated_at: ctx.clock.now().toISOString(),
+    counts: sizes,
+    held: held.map((row) => ({
+      target: `imprint:${Number(row.sequence)}`,
+      sequence: Number(row.sequence),
+      kind: row.kind,
+      body: row.body,
+      body_retained: row.body !== null,
+      author: { kind: row.author_kind, name: row.public_author },
+      unattested: row.unattested,
+      rule: row.held_reason ?? 'other',
+      reason: reasonOf(row.held_reason),
+      recorded_at: iso(row.created_at),
+      receipt_id: row.receipt_id,
+      open_reports: Number(row.open_reports),
+    })),
+    reports: reports.map((row) => ({
+      target: row.id,
+      id: row.id,
+      sequence: Number(row.sequence),
+      reason: row.reason,
+      detail: row.detail,
+      reporter: row.reporter_kind,
+      filed_at: iso(row.created_at),
+      receipt_id: row.receipt_id,
+      imprint: {
+        held: row.held,
+        unattested: row.unattested,
+        body: row.body,
+        body_retained: row.body !== null,
+        author: { kind: row.author_kind, name: row.public_author },
+      },
+    })),
+    actions: {
+      triage: {
+        method: 'POST',
+        href: '/sovereign/triage',
+        fields: { target: 'imprint:<sequence> or rep_…', action: [...TRIAGE_ACTIONS], note: 'optional, private to stewards (at most 2000 characters)', return_to: 'optional local path' },
+      },
+    },
+  };
+}
+
+/**
+ * GET /steward/whispers: the archive of steward-only notes and events that exist — triage
+ * decisions with their private notes. There is no separate whisper feature (steward-to-steward
+ * messages); the answer says so rather than invent one.
+ */
+export async function whisperArchive(ctx: AppContext, options: { limit: number }) {
+  const rows = await ctx.db.query<{ id: string; action: string; sequence: string | number; report_id: string | null; note: string | null; steward: string; outcome: string; receipt_id: string; at: Date | string }>(
+    'select id, action, sequence, report_id, note, steward, outcome, receipt_id, at from steward_actions order by at desc, id desc limit $1',
+    [options.limit],
+  );
+  const [total] = await ctx.db.query<{ n: string | number }>('select count(*) as n from steward_actions');
+  return {
+    ok: true as const,
+    schema: 'civitas.steward-whispers.v1' as const,
+    visibility: 'steward',
+    total: Number(total.n),
+    whispers: rows.map((row) => ({
+      id: row.id,
+      kind: `steward.triage.${row.action}`,
+      subject: `imprint:${Number(row.sequence)}`,
+      report_id: row.report_id,
+      steward: row.steward,
+      note: row.note,
+      outcome: row.outcome,
+      receipt_id: row.receipt_id,
+      at: iso(row.at),
+    })),
+    scope: 'Steward-only notes and events: every triage decision with its private note. Their receipts are public (step and subject only); the notes never leave this archive. Steward-to-steward messages do not exist as a feature.',
+  };
+}
