@@ -12,7 +12,7 @@
  * not yet (each fallback is listed in `seeded` and printed), so the crawl grows by itself: a route
  * answering 501 today leaks nothing; the day it is built, it is crawled with real data.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { recordReceipt } from '../../api/ledger/receipts.ts';
 import { MCP_TOOLS } from '../../api/mcp/tools.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
+import { sovereignWithId } from './steward/helpers.ts';
 
 const RUN = randomBytes(4).toString('hex');
 const mark = (what: string) => `leaksentinel-${what}-${RUN}`;
@@ -63,7 +64,9 @@ const sameOriginForm = (cookie: string) => ({
 });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // One configured steward (by raw id), so triage notes are seeded through the real route.
+  const stewardId = randomUUID();
+  t = await createTestApp({ config: { stewards: [stewardId] } });
   const db = t.database.db;
   today = t.clock.now().toISOString().slice(0, 10);
 
@@ -174,7 +177,22 @@ beforeAll(async () => {
     db.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [second.id, 'https://idp.example', mark('idp-subject')]),
   );
   keep('identity-provider subject', mark('idp-subject'));
-  seeded.push('whisper steward notes: not seeded, no store for them yet');
+  // Steward triage through POST /sovereign/triage: private notes (whispers) and a reporter's words.
+  const steward = await sovereignWithId(t, stewardId);
+  keep('steward raw sovereign id', steward.id);
+  keep('steward session cookie value', steward.cookie.split('=')[1]);
+  const [heldRow] = await db.query<{ sequence: string | number }>('select sequence from imprints where held order by sequence desc limit 1');
+  const triageJson = { cookie: steward.cookie, accept: 'application/json' };
+  const kept = await t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: triageJson, payload: { target: `imprint:${heldRow.sequence}`, action: 'keep_held', note: mark('triage-note') } });
+  keep('triage steward note', mark('triage-note'));
+  const report = await t.app.inject({ method: 'POST', url: '/imprint/report', headers: { accept: 'application/json' }, payload: { sequence, reason: 'other', detail: mark('report-detail') } });
+  keep('report detail', mark('report-detail'));
+  const dismissed = report.statusCode === 200
+    ? await t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: triageJson, payload: { target: report.json().report_id, action: 'dismiss', note: mark('dismiss-note') } })
+    : null;
+  keep('dismiss steward note', mark('dismiss-note'));
+  if (kept.statusCode === 200 && dismissed?.statusCode === 200) seeded.push('whisper steward notes: triage keep_held and dismiss with notes (API)');
+  else seeded.push(`whisper steward notes: triage answered ${kept.statusCode}/${dismissed?.statusCode ?? report.statusCode}, not seeded`);
   console.info(`leak crawler seeded: ${seeded.join('; ')}`);
 }, 120_000);
 
