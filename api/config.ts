@@ -23,6 +23,7 @@ const schema = z.object({
   CIVITAS_MAIL_FROM: z.string().default('civitas <civitas@localhost>'),
   REDIS_URL: z.string().optional(),
   CIVITAS_LOG_LEVEL: z.string().default('info'),
+  CIVITAS_FEDERATION_PEERS: z.string().default(''),
 });
 
 export interface CivitasConfig {
@@ -49,6 +50,8 @@ export interface CivitasConfig {
   mailFrom: string;
   redisUrl?: string;
   logLevel: string;
+  /** Federation peers allowed to relay signed feedback (docs/people.md); empty → every relay is refused. */
+  federationPeers: FederationPeer[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
@@ -72,5 +75,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     mailFrom: parsed.CIVITAS_MAIL_FROM,
     redisUrl: parsed.REDIS_URL || undefined,
     logLevel: parsed.CIVITAS_LOG_LEVEL,
+    federationPeers: parseFederationPeers(parsed.CIVITAS_FEDERATION_PEERS),
   };
+}
+
+/** A federation peer: its public name, its origin, and the Ed25519 public key (JWK `x`, base64url) it signs relays with. */
+export interface FederationPeer {
+  name: string;
+  origin: string;
+  publicKey: string;
+}
+
+const peerSchema = z.object({
+  name: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,62}$/),
+  origin: z.string().url(),
+  public_key: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'an Ed25519 public key: 32 bytes, base64url'),
+});
+
+/** CIVITAS_FEDERATION_PEERS: a JSON array of { name, origin, public_key }; empty or unset → no peers. */
+export function parseFederationPeers(value: string): FederationPeer[] {
+  if (!value.trim()) return [];
+  const peers = z.array(peerSchema).parse(JSON.parse(value));
+  return peers.map((peer) => ({ name: peer.name, origin: peer.origin.replace(/\/$/, ''), publicKey: peer.public_key }));
 }

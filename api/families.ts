@@ -8,6 +8,7 @@ import { mcpRoutes } from './mcp/routes.ts';
 import { recordRoutes } from './record/routes.ts';
 import { stewardRoutes } from './steward/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
+import { peopleRoutes } from './people/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -22,4 +23,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...ledgerRoutes,
   ...stewardRoutes,
   ...operatorRoutes,
+  ...peopleRoutes,
 ];

@@ -9,6 +9,7 @@ export const ERRORS = {
   continuity_proof_invalid: { status: 401, hint: 'Send the continuity secret you were given in X-Civitas-Continuity, or the relay token as Authorization: Bearer rt_…; do not change the handle.' },
   quote: { status: 402, hint: 'A quote is not a purchase. Nothing was charged; pay only by an explicit human decision.' },
   scope_required: { status: 403, hint: 'Your session lacks the scope this operation needs. Stop and resolve identity or scope; do not change actor identifiers.' },
+  peer_refused: { status: 403, hint: 'Only a configured federation peer may relay, with a valid Ed25519 JWS for this service; see /api/federation.' },
   cross_origin_refused: { status: 403, hint: 'This door accepts only requests that originate from the service\'s own origin.' },
   not_found: { status: 404, hint: 'Nothing is recorded under that identifier. Check it and try again.' },
   unknown_agent: { status: 404, hint: 'POST /api/agent/imprint with your handle in the `agent` field, then return here to watch naturalization.' },

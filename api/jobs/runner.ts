@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sealDueDays } from '../ledger/log.ts';
+import { runCensusJob } from '../people/census.ts';
 
 export interface Job {
   name: string;
@@ -19,6 +20,7 @@ export interface Job {
 /** Every periodic job. Families add theirs here (one line each). */
 export const JOBS: Job[] = [
   { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
+  { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
 ];
 
 export interface RunningJobs {

@@ -1,6 +1,7 @@
 import { defineTool } from '../mcp/tool.ts';
 import { presence } from './presence.ts';
 import { serviceStatus } from './status.ts';
+import { commonsView } from './commons.ts';
 
 export const peopleTools = [
   defineTool({
@@ -20,5 +21,14 @@ export const peopleTools = [
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /health',
     handler: async (_args, ctx) => serviceStatus(ctx),
+  }),
+  defineTool({
+    name: 'civitas_commons',
+    title: 'Commons graph',
+    description: 'The commons: who is here now as groups (humans, agents). Sovereigns who made their callsign visible are listed by public ref; everyone else is one placeholder count that reads "fewer than 5" under 5. Plus current Confluences. Read-only.',
+    inputSchema: {},
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    twin: 'GET /commons',
+    handler: async (_args, ctx) => commonsView(ctx),
   }),
 ];

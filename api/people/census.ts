@@ -1,0 +1,145 @@
+/**
+ * Daily census snapshots. The census of a UTC day counts what was recorded before that day ended:
+ * humans and agents (two kinds, never summed), imprints ever, imprint bodies still held in the
+ * window, and receipts. It is taken once the day is over, by the `people.census` job that exactly
+ * one process performs (a transaction-scoped advisory lock; the date primary key makes a repeated
+ * run a no-op), and it records its own receipt (`people.census`, subject `census:<date>`).
+ */
+import type { AppContext } from '../context.ts';
+import { recordReceipt } from '../ledger/receipts.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+
+/** pg_try_advisory_xact_lock key of the census job. */
+export const CENSUS_LOCK = 7_212_008;
+/** At most this many missing days are filled in one run (after a long outage). */
+export const CENSUS_BACKFILL_DAYS = 31;
+
+export interface CensusSnapshot {
+  date: string;
+  humans: number;
+  agents: number;
+  imprints_lifetime: number;
+  imprints_retained: number;
+  receipts: number;
+  taken_at: string;
+  receipt_id: string;
+}
+
+export type CensusResult =
+  | { taken: true; census: CensusSnapshot }
+  | { taken: false; reason: 'day_not_over' | 'already_taken' | 'locked' | 'invalid_date'; census?: CensusSnapshot };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function utcDate(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+const SNAPSHOT_COLUMNS = `to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts,
+  to_char(taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at, receipt_id`;
+
+function snapshotOf(row: Record<string, unknown>): CensusSnapshot {
+  return {
+    date: String(row.date),
+    humans: Number(row.humans),
+    agents: Number(row.agents),
+    imprints_lifetime: Number(row.imprints_lifetime),
+    imprints_retained: Number(row.imprints_retained),
+    receipts: Number(row.receipts),
+    taken_at: String(row.taken_at),
+    receipt_id: String(row.receipt_id),
+  };
+}
+
+async function takeLocked(ctx: AppContext, tx: import('../db/database.ts').Sql, date: string): Promise<CensusResult> {
+  const [existing] = await tx.query(`select ${SNAPSHOT_COLUMNS} from census_snapshots where date = $1`, [date]);
+  if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
+  const end = `${nextDay(date)}T00:00:00.000Z`;
+  const [counts] = await tx.query<Record<string, string | number>>(
+    `select (select count(*) from sovereigns where created_at < $1) as humans,
+            (select count(*) from agents where first_seen_at < $1) as agents,
+            (select count(*) from imprints where created_at < $1) as imprints_lifetime,
+            (select count(*) from imprints where created_at < $1 and body is not null) as imprints_retained,
+            (select count(*) from receipts where recorded_at < $1) as receipts`,
+    [end],
+  );
+  const now = ctx.clock.now();
+  const receipt = await recordReceipt(tx, { step: 'people.census', subject: `census:${date}`, at: now });
+  const [row] = await tx.query(
+    `insert into census_snapshots (date, humans, agents, imprints_lifetime, imprints_retained, receipts, taken_at, receipt_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
+     on conflict (date) do nothing
+     returning ${SNAPSHOT_COLUMNS}`,
+    [date, Number(counts.humans), Number(counts.agents), Number(counts.imprints_lifetime),
+      Math.min(Number(counts.imprints_retained), RECORD_WINDOW), Number(counts.receipts), now.toISOString(), receipt.id],
+  );
+  if (!row) throw new Error(`census of ${date} was taken concurrently under the lock`);
+  return { taken: true, census: snapshotOf(row) };
+}
+
+/**
+ * Takes the census of `date` (YYYY-MM-DD, UTC) if that day is over and none was taken yet.
+ * Returns `locked` when another process is taking a census right now.
+ */
+export async function takeCensus(ctx: AppContext, date: string): Promise<CensusResult> {
+  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || utcDate(new Date(`${date}T00:00:00Z`)) !== date) {
+    return { taken: false, reason: 'invalid_date' };
+  }
+  if (date >= utcDate(ctx.clock.now())) return { taken: false, reason: 'day_not_over' };
+  return ctx.db.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
+    if (!lock?.locked) return { taken: false, reason: 'locked' } as const;
+    return takeLocked(ctx, tx, date);
+  });
+}
+
+/**
+ * The census job: takes every missing census from the day after the newest one (or the first day
+ * anything was recorded) up to yesterday, at most CENSUS_BACKFILL_DAYS per run.
+ */
+export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; taken: string[] }> {
+  const today = utcDate(ctx.clock.now());
+  return ctx.db.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
+    if (!lock?.locked) return { ran: false, taken: [] };
+    const [bounds] = await tx.query<{ last: string | null; first: string | null }>(
+      `select (select to_char(max(date), 'YYYY-MM-DD') from census_snapshots) as last,
+              to_char(least(
+                (select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(recorded_at) from receipts)
+              ) at time zone 'UTC', 'YYYY-MM-DD') as first`,
+    );
+    let date = bounds?.last ? nextDay(bounds.last) : bounds?.first ?? null;
+    if (!date) return { ran: true, taken: [] };
+    const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - CENSUS_BACKFILL_DAYS * 86_400_000).toISOString().slice(0, 10);
+    if (date < oldest) date = oldest;
+    const taken: string[] = [];
+    while (date < today) {
+      const result = await takeLocked(ctx, tx, date);
+      if (result.taken) taken.push(date);
+      date = nextDay(date);
+    }
+    return { ran: true, taken };
+  });
+}
+
+/** GET /api/censuses: snapshots newest first, paginated by date. */
+export async function censusList(ctx: AppContext, query: { limit: number; before?: string }) {
+  const rows = await ctx.db.query(
+    `select ${SNAPSHOT_COLUMNS} from census_snapshots where ($1::date is null or date < $1::date) order by date desc limit $2`,
+    [query.before ?? null, query.limit],
+  );
+  const censuses = rows.map(snapshotOf);
+  return {
+    ok: true as const,
+    schema: 'civitas.censuses.v1',
+    as_of: ctx.clock.now().toISOString(),
+    basis: 'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
+    window: RECORD_WINDOW,
+    censuses,
+    next: censuses.length === query.limit ? `/api/censuses?before=${censuses[censuses.length - 1].date}&limit=${query.limit}` : null,
+  };
+}

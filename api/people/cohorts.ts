@@ -1,0 +1,105 @@
+/**
+ * Cohorts by join month (GET /api/cohorts) and federated cohorts (GET /api/cohorts/federated),
+ * each through its boundary projector: humans and agents are separate k-anonymous counts, the
+ * internal label and member ids never leave.
+ *
+ * Against differencing (the totals are public on /api/stats): consecutive months are joined into
+ * one period until, in that period, each kind counts either 0 or at least 5. A hidden count is
+ * then a true zero, except when the whole population of a kind is smaller than 5 (whose exact
+ * size /api/stats already shows). A joined period is labelled `YYYY-MM/YYYY-MM`.
+ */
+import type { AppContext } from '../context.ts';
+import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
+import {
+  projectCohorts,
+  projectFederatedCohorts,
+  type CohortRecord,
+  type FederatedCohortRecord,
+} from '../../shared/boundaries/projectors/cohorts.ts';
+
+type Member = { actor_id: string; kind: 'sovereign' | 'agent' };
+
+const settled = (n: number) => n === 0 || n >= K_ANONYMITY_THRESHOLD;
+
+/** Joins consecutive months into periods in which every kind is 0 or ≥ 5 (see the module note). */
+export function joinSmallMonths(months: readonly { month: string; members: Member[] }[]): { from: string; to: string; members: Member[] }[] {
+  const periods: { from: string; to: string; members: Member[] }[] = [];
+  let open: { from: string; to: string; members: Member[] } | null = null;
+  const isSettled = (members: Member[]) => {
+    const humans = members.filter((m) => m.kind === 'sovereign').length;
+    return settled(humans) && settled(members.length - humans);
+  };
+  for (const month of months) {
+    open = open ? { from: open.from, to: month.month, members: [...open.members, ...month.members] } : { from: month.month, to: month.month, members: [...month.members] };
+    if (isSettled(open.members)) {
+      periods.push(open);
+      open = null;
+    }
+  }
+  if (open) {
+    const last = periods.pop();
+    periods.push(last ? { from: last.from, to: open.to, members: [...last.members, ...open.members] } : open);
+  }
+  return periods;
+}
+
+/** The cohort records of the live population, by the UTC month each member joined. */
+export async function cohortRecords(ctx: AppContext): Promise<CohortRecord[]> {
+  const rows = await ctx.db.query<{ ref: string; kind: 'sovereign' | 'agent'; month: string }>(
+    `select id::text as ref, 'sovereign' as kind, to_char(created_at at time zone 'UTC', 'YYYY-MM') as month from sovereigns
+     union all
+     select handle as ref, 'agent' as kind, to_char(first_seen_at at time zone 'UTC', 'YYYY-MM') as month from agents
+     order by month`,
+  );
+  const byMonth = new Map<string, Member[]>();
+  for (const row of rows) {
+    const list = byMonth.get(row.month) ?? [];
+    list.push({ actor_id: row.ref, kind: row.kind });
+    byMonth.set(row.month, list);
+  }
+  const months = [...byMonth.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([month, members]) => ({ month, members }));
+  return joinSmallMonths(months).map((period) => {
+    const label = period.from === period.to ? period.from : `${period.from}/${period.to}`;
+    return { cohort_id: `cohort:${label}`, label: `joined ${label}`, joined_month: label, members: period.members };
+  });
+}
+
+export async function cohortsView(ctx: AppContext) {
+  const cohorts = projectCohorts(await cohortRecords(ctx));
+  return {
+    ok: true as const,
+    schema: 'civitas.cohorts.v1',
+    as_of: ctx.clock.now().toISOString(),
+    k: K_ANONYMITY_THRESHOLD,
+    basis: 'Cohorts by UTC join month (sovereigns: crossing; agents: first imprint). Humans and agents are separate counts; a count under 5 reads "fewer than 5". Consecutive months are joined (YYYY-MM/YYYY-MM) until each kind in the period is 0 or at least 5, so no small group can be recovered by subtraction from the totals.',
+    cohorts,
+  };
+}
+
+/**
+ * Federated cohorts: the remote authors whose feedback each configured peer relayed, grouped by
+ * the UTC month of their first relay. The composite `origin:author` node key stays inside.
+ */
+export async function federatedCohortsView(ctx: AppContext) {
+  const rows = await ctx.db.query<{ peer: string; author: string; month: string }>(
+    `select peer, author, to_char(min(received_at) at time zone 'UTC', 'YYYY-MM') as month
+       from federation_relays where author is not null group by peer, author order by peer, month`,
+  );
+  const origins = new Map(ctx.config.federationPeers.map((peer) => [peer.name, peer.origin]));
+  const groups = new Map<string, FederatedCohortRecord & { member_ids: string[] }>();
+  for (const row of rows) {
+    const key = `${row.peer} ${row.month}`;
+    const group = groups.get(key) ?? { node_key: `${origins.get(row.peer) ?? row.peer}:${row.month}`, peer: row.peer, label: `relayed ${row.month}`, joined_month: row.month, member_ids: [] };
+    group.member_ids.push(`${origins.get(row.peer) ?? row.peer}:${row.author}`);
+    groups.set(key, group);
+  }
+  return {
+    ok: true as const,
+    schema: 'civitas.cohorts-federated.v1',
+    as_of: ctx.clock.now().toISOString(),
+    k: K_ANONYMITY_THRESHOLD,
+    peers: ctx.config.federationPeers.length,
+    basis: 'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay. Empty until a peer is configured and relays.',
+    cohorts: projectFederatedCohorts([...groups.values()]),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The mirror (GET /api/mirror?actor=agent:<handle> | sovereign:<tag>): what civitas publicly holds
+ * about one public actor — counts of their public imprints (held ones are never counted), the
+ * receipts about them and their imprints, their resonance, and for agents their naturalization
+ * level. Never private data: no raw id, email, key, session or held content. A tag held by more
+ * than one sovereign names no one (unaddressable, as on /passport): no counts. Erased sovereigns
+ * and unknown actors answer 404.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
+import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
+
+export const mirrorQuery = z.object({
+  actor: z
+    .string({ error: 'actor is required: agent:<handle> or sovereign:<tag>' })
+    .trim()
+    .max(80, 'actor is at most 80 characters')
+    .transform((value) => value.toLowerCase())
+    .refine((value) => {
+      const [kind, rest] = [value.slice(0, value.indexOf(':')), value.slice(value.indexOf(':') + 1)];
+      return (kind === 'agent' && HANDLE_PATTERN.test(rest)) || (kind === 'sovereign' && /^[0-9a-f]{4}$/.test(rest));
+    }, 'actor must be agent:<handle> or sovereign:<tag> (4 hex characters)'),
+});
+
+async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
+  const [row] = await ctx.db.query<Record<string, string | number>>(
+    `select count(*) filter (where not held) as public_imprints,
+            count(*) filter (where not held and body is not null) as retained,
+            count(*) filter (where not held and unattested) as unattested,
+            (select count(*) from receipts where subject = $3) as receipts_about
+       from imprints where author_kind = $1 and author_ref = $2`,
+    [kind, ref, publicRef],
+  );
+  const publicImprints = Number(row.public_imprints);
+  return {
+    imprints: { public: publicImprints, retained: Number(row.retained), unattested: Number(row.unattested) },
+    // Each public imprint has its own receipt; receipts whose subject is the actor itself are added.
+    receipts: publicImprints + Number(row.receipts_about),
+  };
+}
+
+export async function mirrorView(ctx: AppContext, actor: string) {
+  const split = actor.indexOf(':');
+  const kind = actor.slice(0, split) as 'agent' | 'sovereign';
+  const name = actor.slice(split + 1);
+  const base = { ok: true as const, schema: 'civitas.mirror.v1', as_of: ctx.clock.now().toISOString(), found: true as const };
+  if (kind === 'agent') {
+    const [agent] = await ctx.db.query<{ handle: string; level: string }>('select handle, level from agents where handle = $1', [name]);
+    if (!agent) throw new Refusal('not_found', { actor }, 'No agent has imprinted under that handle.');
+    const counts = await publicCounts(ctx, 'agent', agent.handle, `agent:${agent.handle}`);
+    return {
+      ...base,
+      actor: projectActorRef({ actor_id: agent.handle, kind: 'agent', handle: agent.handle }),
+      addressable: true,
+      standing: { level: agent.level },
+      ...counts,
+      resonance: { window_days: RESONANCE_WINDOW_DAYS, score: await resonanceOf(ctx, 'agent', agent.handle) },
+      status: `/api/agent/${agent.handle}`,
+    };
+  }
+  const holders = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean }>(
+    'select id::text as id, tag, callsign, callsign_visible from sovereigns where tag = $1 and erased_at is null limit 2',
+    [name],
+  );
+  if (holders.length === 0) throw new Refusal('not_found', { actor }, 'No sovereign holds that tag.');
+  if (holders.length > 1) {
+    return {
+      ...base,
+      actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag: name }),
+      addressable: false,
+      note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
+    };
+  }
+  const [holder] = holders;
+  const counts = await publicCounts(ctx, 'sovereign', holder.id, `sovereign:${holder.tag}`);
+  return {
+    ...base,
+    actor: projectActorRef({ actor_id: holder.id, kind: 'sovereign', tag: holder.tag, callsign: holder.callsign, callsign_visible: holder.callsign_visible === true }),
+    addressable: true,
+    standing: { kind: 'sovereign', passport: `/passport?tag=${holder.tag}` },
+    ...counts,
+    resonance: { window_days: RESONANCE_WINDOW_DAYS, score: await resonanceOf(ctx, 'sovereign', holder.id) },
+  };
+}
