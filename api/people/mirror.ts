@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
 
 export const mirrorQuery = z.object({
@@ -48,8 +49,8 @@ export async function mirrorView(ctx: AppContext, actor: string) {
   const name = actor.slice(split + 1);
   const base = { ok: true as const, schema: 'civitas.mirror.v1', as_of: ctx.clock.now().toISOString(), found: true as const };
   if (kind === 'agent') {
-    const [agent] = await ctx.db.query<{ handle: string; level: string }>('select handle, level from agents where handle = $1', [name]);
-    if (!agent) throw new Refusal('not_found', { actor }, 'No agent has imprinted under that handle.');
+    const [agent] = await ctx.db.query<{ handle: string; level: string }>(`select handle, level from agents where handle = $1 and ${PUBLIC_AGENT}`, [name]);
+    if (!agent) throw new Refusal('not_found', {}, 'No agent has imprinted under that handle.');
     const counts = await publicCounts(ctx, 'agent', agent.handle, `agent:${agent.handle}`);
     return {
       ...base,
@@ -65,7 +66,7 @@ export async function mirrorView(ctx: AppContext, actor: string) {
     'select id::text as id, tag, callsign, callsign_visible from sovereigns where tag = $1 and erased_at is null limit 2',
     [name],
   );
-  if (holders.length === 0) throw new Refusal('not_found', { actor }, 'No sovereign holds that tag.');
+  if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
   if (holders.length > 1) {
     return {
       ...base,

@@ -8,6 +8,12 @@
 import type { AppContext } from '../context.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
 
+/**
+ * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
+ * is a held name (held_spam) and is neither listed nor counted here.
+ */
+export const PUBLIC_AGENT = "exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = agents.handle and not i.held)";
+
 export interface RosterQuery {
   kind?: 'sovereign' | 'agent';
   limit: number;
@@ -23,7 +29,7 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
   const [counts] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
-    `select (select count(*) from sovereigns where erased_at is null) as humans, (select count(*) from agents) as agents`,
+    `select (select count(*) from sovereigns where erased_at is null) as humans, (select count(*) from agents where ${PUBLIC_AGENT}) as agents`,
   );
   const humansTotal = Number(counts.humans);
   const agentsTotal = Number(counts.agents);
@@ -42,7 +48,7 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   }
   if (wantAgents) {
     const rows = await ctx.db.query<{ handle: string; level: string }>(
-      'select handle, level from agents order by handle limit $1 offset $2',
+      `select handle, level from agents where ${PUBLIC_AGENT} order by handle limit $1 offset $2`,
       [query.limit, offset],
     );
     agents = rows.map((row) => ({ ...projectActorRef({ actor_id: row.handle, kind: 'agent', handle: row.handle }), level: row.level }));

@@ -100,6 +100,16 @@ describe('the roster /api/citizens', () => {
     expect(agents).toContainEqual({ kind: 'agent', ref: 'agent:roster-bot', display: 'agent:roster-bot', level: 'arrived' });
   });
 
+  it('never lists or mirrors a handle whose every imprint the spam gate holds (held_spam)', async () => {
+    const res = await post('/api/agent/imprint', { agent: 'held-only-bot', body: 'visible for now' });
+    await t.database.db.query("update imprints set held = true, held_reason = 'link_density' where author_ref = 'held-only-bot'");
+    expect(res.statusCode).toBe(200);
+    const roster = await json('/api/citizens?kind=agent&limit=100');
+    expect(roster.body).not.toContain('held-only-bot');
+    expect((await json('/api/mirror?actor=agent:held-only-bot')).statusCode).toBe(404);
+    expect((await json('/api/mirror?actor=agent:held-only-bot')).body).not.toContain('held-only-bot');
+  });
+
   it('filters by kind and refuses malformed queries with 400 naming the field', async () => {
     const only = (await json('/api/citizens?kind=agent')).json();
     expect(only.humans).toBeNull();
