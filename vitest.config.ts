@@ -10,5 +10,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     env: { TZ: 'UTC', NODE_ENV: 'test' },
     globalSetup: ['test/helpers/global-setup.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
