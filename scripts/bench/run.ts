@@ -3,13 +3,33 @@
  * started in the same run, printed as requests/s and the ratio to that baseline (the machines are
  * shared and noisy: ratios compare, absolute numbers do not).
  */
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { measure, report, startServer, type Measured } from './harness.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
+// With a PostgreSQL server configured, the read benchmark gets a scratch database of its own
+// (never the configured database itself); without one, civitas runs on the embedded database.
+const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+const scratch = `civitas_bench_reads_${randomBytes(4).toString('hex')}`;
+async function onServer(sql: string) {
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+let databaseUrl = '';
+if (server) {
+  await onServer(`create database ${scratch}`);
+  const url = new URL(server);
+  url.pathname = `/${scratch}`;
+  databaseUrl = url.toString();
+}
+console.log(`reads measured on ${server ? 'PostgreSQL (scratch database)' : 'the embedded database'}`);
+
 const hello = await startServer(here('./hello-server.ts'));
-const civitas = await startServer(here('./civitas-server.ts'));
+const civitas = await startServer(here('./civitas-server.ts'), { DATABASE_URL: databaseUrl });
 try {
   const seeded = await fetch(`${civitas.url}/api/agent/imprint`, {
     method: 'POST',
@@ -28,6 +48,10 @@ try {
 } finally {
   hello.child.kill();
   civitas.child.disconnect();
+  if (server) {
+    await new Promise((resolve) => civitas.child.once('exit', resolve));
+    await onServer(`drop database if exists ${scratch} with (force)`);
+  }
 }
 
 // Imprint writes/s against real PostgreSQL beside pgbench on the same server (skips without one).
