@@ -17,6 +17,7 @@ import errors from './plugins/errors.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import sessions from './plugins/session.ts';
+import vitals from './plugins/vitals.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import type { SiteMount } from '../site/mount.ts';
@@ -64,6 +65,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('civitas', { config, db, clock: options.clock ?? systemClock, keys } satisfies AppContext);
 
   await app.register(errors);
+  await app.register(vitals);
   // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
   // headers' onSend, which makes every cookie-setting response `private, no-store`
   // (set_cookie_replay; the census's live probe fails if this order is lost).

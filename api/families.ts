@@ -9,6 +9,7 @@ import { recordRoutes } from './record/routes.ts';
 import { stewardRoutes } from './steward/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
+import { organismRoutes } from './organism/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -24,4 +25,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...stewardRoutes,
   ...operatorRoutes,
   ...peopleRoutes,
+  ...organismRoutes,
 ];

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sealDueDays } from '../ledger/log.ts';
 import { runCensusJob } from '../people/census.ts';
+import { vitalsFlushJob } from '../plugins/vitals.ts';
 
 export interface Job {
   name: string;
@@ -21,6 +22,7 @@ export interface Job {
 export const JOBS: Job[] = [
   { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
+  { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
 ];
 
 export interface RunningJobs {

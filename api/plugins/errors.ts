@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { ERRORS, Refusal, errorBody, type ErrorReason } from '../../shared/errors.ts';
@@ -23,12 +23,37 @@ function reasonForStatus(status: number): ErrorReason {
 }
 
 /**
+ * Hook point: called (synchronously, errors swallowed) for each failure this handler answers —
+ * a 5xx other than 501 not_implemented. Listeners keep lane and time only (failure_projection);
+ * api/plugins/vitals.ts registers the one that feeds the `failures` table.
+ */
+export type FailureListener = (request: FastifyRequest, status: number) => void;
+declare module 'fastify' {
+  interface FastifyInstance {
+    failureListeners: FailureListener[];
+  }
+}
+
+function noteFailure(request: FastifyRequest, status: number) {
+  if (status < 500 || status === 501) return;
+  for (const listener of request.server.failureListeners) {
+    try {
+      listener(request, status);
+    } catch {
+      // a listener never turns a failure answer into another failure
+    }
+  }
+}
+
+/**
  * Every refusal leaves in one shape: { ok:false, reason, hint, ...extra }. Never a stack trace,
  * never a provider's or the runtime's own words (the failure_projection boundary).
  */
 async function errors(app: FastifyInstance) {
+  app.decorate('failureListeners', [] as FailureListener[]);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof Refusal) {
+      noteFailure(request, error.status);
       return reply.code(error.status).send(error.body());
     }
     if (error instanceof ZodError) {
@@ -41,6 +66,7 @@ async function errors(app: FastifyInstance) {
     if (status >= 500) {
       // Logged by kind only: request bodies and provider words stay out of the log.
       request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
+      noteFailure(request, 500);
       return reply.code(500).send(errorBody('internal_error'));
     }
     const extra = reason === 'invalid_request' && error.validation
