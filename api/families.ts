@@ -10,6 +10,7 @@ import { stewardRoutes } from './steward/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
 import { organismRoutes } from './organism/routes.ts';
+import { governanceRoutes } from './governance/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -26,4 +27,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...operatorRoutes,
   ...peopleRoutes,
   ...organismRoutes,
+  ...governanceRoutes,
 ];

@@ -6,6 +6,7 @@ import { Migration0005Ledger } from './Migration0005Ledger.ts';
 import { Migration0007Steward } from './Migration0007Steward.ts';
 import { Migration0008People } from './Migration0008People.ts';
 import { Migration0009Organism } from './Migration0009Organism.ts';
+import { Migration0010Governance } from './Migration0010Governance.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration0007Steward', class: Migration0007Steward },
   { name: 'Migration0008People', class: Migration0008People },
   { name: 'Migration0009Organism', class: Migration0009Organism },
+  { name: 'Migration0010Governance', class: Migration0010Governance },
 ];

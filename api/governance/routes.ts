@@ -1,0 +1,124 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import type { SignedIn } from '../plugins/session.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { cacheControlForPersonalized } from '../../shared/security.ts';
+import { blank } from '../../shared/record/imprint.ts';
+import { axiomsView } from '../../shared/governance/axioms.ts';
+import { PROPOSAL_ID, TEXT_MAX, TITLE_MAX } from '../../shared/governance/rules.ts';
+import { constitutionView, cosign, propose, ratify, requireRatifier, viewerOf } from './service.ts';
+import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
+
+const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
+
+const proposeBody = z.object({
+  title: z.string({ error: 'title is required' }).trim().min(1, 'title is required').max(TITLE_MAX, `title is at most ${TITLE_MAX} characters`),
+  text: z.string({ error: 'text is required' }).trim().min(1, 'text is required').max(TEXT_MAX, `text is at most ${TEXT_MAX} characters`),
+  amends: z.preprocess(blank, z.string().trim().max(64, 'amends is at most 64 characters').optional()),
+  ...returnField,
+});
+
+const proposalField = z
+  .string({ error: 'proposal is required: a proposal id (prop_…)' })
+  .trim()
+  .regex(PROPOSAL_ID, 'proposal must be a proposal id: prop_ followed by 26 characters');
+const signBody = z.object({ proposal: proposalField, ...returnField });
+
+/** The router enforced governance:write from the registry; repeated here where the handler acts. */
+function governor(request: FastifyRequest): SignedIn {
+  if (!request.sovereign) throw new Refusal('identity_required', { scope: 'governance:write' });
+  if (!request.sovereign.scopes.includes('governance:write')) throw new Refusal('scope_required', { scope: 'governance:write' });
+  return request.sovereign;
+}
+
+/** JSON answer, or for a browser form a 303 back to a local page. */
+function answer<T extends { proposal: { id: string } }>(request: FastifyRequest, reply: FastifyReply, next: string, result: T, flag: string) {
+  reply.header('cache-control', cacheControlForPersonalized());
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { [flag]: result.proposal.id }));
+  return result;
+}
+
+async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
+  const who = governor(request);
+  refuseCrossSite(request);
+  const input = parseInput(proposeBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/constitution');
+  const result = await propose(request.server.civitas, who, { title: input.title, text: input.text, amends: input.amends });
+  return answer(request, reply, next, result, 'proposed');
+}
+
+async function cosignHandler(request: FastifyRequest, reply: FastifyReply) {
+  const who = governor(request);
+  refuseCrossSite(request);
+  const input = parseInput(signBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/constitution');
+  const result = await cosign(request.server.civitas, who, input.proposal);
+  return answer(request, reply, next, result, 'cosigned');
+}
+
+async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = request.server.civitas;
+  const viewer = await viewerOf(ctx, request.sovereign);
+  requireRatifier(request.sovereign, viewer);
+  refuseCrossSite(request);
+  const input = parseInput(signBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/constitution');
+  const result = await ratify(ctx, viewer, input.proposal);
+  return answer(request, reply, next, result, 'ratified');
+}
+
+/** A page whose JSON twin is itself: JSON by Accept, else the Astro page (which reads that JSON). */
+function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personalized: boolean) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
+    if (!wantsJson(request)) return renderPage(request, reply);
+    return view(request);
+  };
+}
+
+const claimParams = z.object({ claim: z.string().max(200) });
+
+export const governanceRoutes = [
+  defineRoute('GET /api/axioms', {
+    handler(_request, reply) {
+      reply.header('cache-control', 'public, max-age=300');
+      return axiomsView();
+    },
+  }),
+  defineRoute('GET /api/constitution', {
+    async handler(request, reply) {
+      // shared_cache_audience: the projection says what this viewer may do.
+      reply.header('cache-control', cacheControlForPersonalized());
+      const ctx = request.server.civitas;
+      return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+    },
+  }),
+  defineRoute('GET /constitution', {
+    async handler(request, reply) {
+      reply.header('cache-control', cacheControlForPersonalized());
+      if (wantsJson(request)) {
+        const ctx = request.server.civitas;
+        return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+      }
+      return renderPage(request, reply);
+    },
+  }),
+  defineRoute('POST /api/constitution/propose', { handler: proposeHandler }),
+  defineRoute('POST /api/constitution/cosign', { handler: cosignHandler }),
+  defineRoute('POST /api/constitution/ratify', { handler: ratifyHandler }),
+  defineRoute('GET /lineage', { handler: pageWithJson((request) => lineageView(request.server.civitas), false) }),
+  defineRoute('GET /provenance', { handler: pageWithJson((request) => provenanceIndex(request.server.civitas), false) }),
+  defineRoute('GET /provenance/{claim}', {
+    handler: pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
+  }),
+  defineRoute('GET /ceremony', {
+    handler: pageWithJson(async (request) => {
+      const ctx = request.server.civitas;
+      return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
+    }, true),
+  }),
+];

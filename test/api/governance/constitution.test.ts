@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { AXIOMS } from '../../../shared/governance/axioms.ts';
+
+let t: TestApp;
+let proposer: TestSovereign;
+let cosigners: TestSovereign[];
+let ratifiers: TestSovereign[];
+let plain: TestSovereign;
+let configured: TestSovereign;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  proposer = await signedInSovereign(t.app, { governance: true });
+  cosigners = [];
+  for (let i = 0; i < 4; i++) cosigners.push(await signedInSovereign(t.app, { governance: true }));
+  ratifiers = [await signedInSovereign(t.app, { governance: true }), await signedInSovereign(t.app, { governance: true })];
+  plain = await signedInSovereign(t.app);
+  // governance:write by configuration only (CIVITAS_GOVERNORS), no uniqueness receipt.
+  configured = await signedInSovereign(t.app);
+  t.app.civitas.config.governors = [configured.id];
+});
+afterAll(async () => t?.close());
+
+const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
+const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, headers: { ...json(cookie), ...headers }, payload: payload as Record<string, unknown> });
+const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
+
+async function newProposal(title = 'Receipts are kept for ten years', extra: Record<string, unknown> = {}) {
+  const res = await post('/api/constitution/propose', { title, text: 'Every receipt stays verifiable for at least ten years.', ...extra }, proposer.cookie);
+  expect(res.statusCode).toBe(200);
+  return res.json().proposal.id as string;
+}
+
+async function cosigned(id: string) {
+  for (const c of cosigners.slice(0, 3)) expect((await post('/api/constitution/cosign', { proposal: id }, c.cookie)).statusCode).toBe(200);
+}
+
+async function receiptOf(id: string) {
+  const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [id]);
+  return row;
+}
+
+describe('axioms', () => {
+  it('serves the fixed founding articles with stable ids', async () => {
+    const res = await get('/api/axioms');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ ok: true, schema: 'civitas.axioms.v1', fixed: true, count: AXIOMS.length });
+    expect(body.axioms.length).toBeGreaterThanOrEqual(8);
+    expect(body.axioms.map((a: { id: string }) => a.id)).toEqual(AXIOMS.map((_, i) => `axiom-${i + 1}`));
+    expect(body.axioms[0].title).toBe('A handle is only a name');
+  });
+});
+
+describe('the constitution flow', () => {
+  it('proposes, collects 3 cosigns, 2 ratifications, and becomes an article, with a receipt for each step', async () => {
+    const empty = await get('/api/constitution');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.headers['cache-control']).toBe('private, no-store');
+    expect(empty.json()).toMatchObject({ ok: true, articles: [], proposals: [], viewer: { signed_in: false } });
+
+    const proposed = await post('/api/constitution/propose', { title: '  Sessions end after thirty days  ', text: 'A session unused for thirty days ends by itself.', amends: 'axiom-1' }, proposer.cookie);
+    expect(proposed.statusCode).toBe(200);
+    const p = proposed.json();
+    expect(p).toMatchObject({ ok: true, state: 'proposed', proposal: { title: 'Sessions end after thirty days', amends: 'axiom-1', state: 'proposed', proposer: { kind: 'sovereign', ref: `sovereign:${proposer.tag}`, display: `sovereign:${proposer.tag}` }, cosigns: { count: 0, required: 3 } } });
+    expect(p.receipt_id).toMatch(/^rcpt_/);
+    expect(await receiptOf(p.receipt_id)).toEqual({ step: 'governance.propose', subject: `proposal:${p.proposal.id}` });
+    const id = p.proposal.id as string;
+
+    // Ratification before cosigned: 409.
+    const early = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ reason: 'conflict', rule: 'not_cosigned', state: 'proposed' });
+
+    for (const [i, c] of cosigners.slice(0, 3).entries()) {
+      const res = await post('/api/constitution/cosign', { proposal: id }, c.cookie);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.proposal.cosigns.count).toBe(i + 1);
+      expect(body.state).toBe(i === 2 ? 'cosigned' : 'proposed');
+      expect(await receiptOf(body.receipt_id)).toEqual({ step: 'governance.cosign', subject: `proposal:${id}` });
+    }
+    // A fourth cosign: cosigning is closed.
+    const late = await post('/api/constitution/cosign', { proposal: id }, cosigners[3].cookie);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().rule).toBe('cosigning_closed');
+
+    const mid = (await get('/api/constitution', ratifiers[0].cookie)).json();
+    const open = mid.proposals.find((x: { id: string }) => x.id === id);
+    expect(open).toMatchObject({ state: 'cosigned', cosigns: { count: 3 }, ratifications: { count: 0, required: 2 }, viewer: { can_ratify: true, can_cosign: false, is_proposer: false } });
+    expect(open.cosigns.by.map((s: { by: { ref: string } }) => s.by.ref)).toEqual(cosigners.slice(0, 3).map((c) => `sovereign:${c.tag}`));
+    expect(mid.viewer).toMatchObject({ signed_in: true, uniqueness_receipt: true, may_ratify: true });
+    expect(mid.counts).toMatchObject({ awaiting_ratification: 1 });
+
+    const r1 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    expect(r1.statusCode).toBe(200);
+    expect(r1.json()).toMatchObject({ state: 'cosigned', article: null, proposal: { ratifications: { count: 1 } } });
+    expect(await receiptOf(r1.json().receipt_id)).toEqual({ step: 'governance.ratify', subject: `proposal:${id}` });
+    const again = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().rule).toBe('already_ratified');
+
+    const r2 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[1].cookie);
+    expect(r2.statusCode).toBe(200);
+    const done = r2.json();
+    expect(done).toMatchObject({ state: 'ratified', proposal: { state: 'ratified', article_id: 'article-1' }, article: { id: 'article-1', provenance: '/provenance/article-1' } });
+    expect(await receiptOf(done.article.receipt_id)).toEqual({ step: 'governance.enact', subject: 'article:article-1' });
+
+    const after = (await get('/api/constitution')).json();
+    expect(after.proposals).toEqual([]);
+    expect(after.articles).toEqual([
+      expect.objectContaining({ id: 'article-1', number: 1, title: 'Sessions end after thirty days', amends: 'axiom-1', proposal_id: id, receipt_id: done.article.receipt_id }),
+    ]);
+
+    // Lineage: proposed → 3 cosigns → cosigned → 2 ratifications → ratified, each with its receipt.
+    const lineage = (await get('/lineage')).json();
+    const entry = lineage.proposals.find((x: { id: string }) => x.id === id);
+    expect(entry.lineage.map((e: { step: string }) => e.step)).toEqual(['proposed', 'cosign', 'cosign', 'cosign', 'cosigned', 'ratification', 'ratification', 'ratified']);
+    for (const e of entry.lineage) expect(e.receipt_id).toMatch(/^rcpt_/);
+
+    // Provenance by article and by proposal id (any case).
+    const byArticle = await get('/provenance/article-1');
+    expect(byArticle.statusCode).toBe(200);
+    expect(byArticle.json()).toMatchObject({ kind: 'article', article: { id: 'article-1' }, proposal: { id } });
+    expect(byArticle.json().receipts).toHaveLength(8);
+    const byProposal = await get(`/provenance/${id.toLowerCase()}`);
+    expect(byProposal.statusCode).toBe(200);
+    expect(byProposal.json()).toMatchObject({ kind: 'proposal', article: { id: 'article-1' } });
+    expect((await get('/provenance/axiom-2')).json()).toMatchObject({ kind: 'axiom', lineage: [], axiom: { id: 'axiom-2' } });
+    const index = (await get('/provenance')).json();
+    expect(index.claims.map((c: { claim: string }) => c.claim)).toContain('article-1');
+
+    // A later proposal amending the article shows on it once ratified.
+    const amend = await newProposal('Sessions end after sixty days', { amends: 'article-1' });
+    await cosigned(amend);
+    await post('/api/constitution/ratify', { proposal: amend }, ratifiers[0].cookie);
+    await post('/api/constitution/ratify', { proposal: amend }, ratifiers[1].cookie);
+    const two = (await get('/api/constitution')).json();
+    expect(two.articles.map((a: { id: string }) => a.id)).toEqual(['article-1', 'article-2']);
+    expect(two.articles[0].amended_by).toEqual(['article-2']);
+  });
+
+  it('never shows a raw sovereign id or a callsign', async () => {
+    const texts = await Promise.all(['/api/constitution', '/lineage', '/provenance', '/ceremony'].map(async (u) => (await get(u, plain.cookie)).body));
+    for (const s of [proposer, ...cosigners, ...ratifiers]) for (const text of texts) expect(text).not.toContain(s.id);
+  });
+});
+
+describe('refusals', () => {
+  it('needs a session and governance:write to propose or cosign (router: 401, 403)', async () => {
+    const anon = await post('/api/constitution/propose', { title: 'x', text: 'y' });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json().reason).toBe('identity_required');
+    const noScope = await post('/api/constitution/propose', { title: 'x', text: 'y' }, plain.cookie);
+    expect(noScope.statusCode).toBe(403);
+    expect(noScope.json()).toMatchObject({ reason: 'scope_required', scope: 'governance:write' });
+    const id = await newProposal();
+    expect((await post('/api/constitution/cosign', { proposal: id }, plain.cookie)).statusCode).toBe(403);
+    expect((await post('/api/constitution/ratify', { proposal: id })).statusCode).toBe(401);
+    expect((await post('/api/constitution/ratify', { proposal: id }, plain.cookie)).json()).toMatchObject({ reason: 'scope_required', scope: 'governance:write' });
+  });
+
+  it('refuses the proposer cosigning or ratifying their own proposal', async () => {
+    const id = await newProposal();
+    const own = await post('/api/constitution/cosign', { proposal: id }, proposer.cookie);
+    expect(own.statusCode).toBe(409);
+    expect(own.json()).toMatchObject({ ok: false, reason: 'conflict', rule: 'proposer_cannot_cosign' });
+    await cosigned(id);
+    const ratifyOwn = await post('/api/constitution/ratify', { proposal: id }, proposer.cookie);
+    expect(ratifyOwn.statusCode).toBe(409);
+    expect(ratifyOwn.json().rule).toBe('proposer_cannot_ratify');
+  });
+
+  it('refuses a double cosign (409), also when sent concurrently, and records one receipt', async () => {
+    const id = await newProposal();
+    const first = await post('/api/constitution/cosign', { proposal: id }, cosigners[0].cookie);
+    expect(first.statusCode).toBe(200);
+    const twice = await post('/api/constitution/cosign', { proposal: id }, cosigners[0].cookie);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().rule).toBe('already_cosigned');
+
+    const other = await newProposal();
+    const results = await Promise.all(Array.from({ length: 4 }, () => post('/api/constitution/cosign', { proposal: other }, cosigners[1].cookie)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(`select count(*) as n from receipts where step = 'governance.cosign' and subject = $1`, [`proposal:${other}`]);
+    expect(Number(n)).toBe(1);
+  });
+
+  it('concurrent cosigns by different sovereigns flip the state exactly once', async () => {
+    const id = await newProposal();
+    const results = await Promise.all(cosigners.map((c) => post('/api/constitution/cosign', { proposal: id }, c.cookie)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 409]);
+    const view = (await get('/api/constitution')).json().proposals.find((p: { id: string }) => p.id === id);
+    expect(view).toMatchObject({ state: 'cosigned', cosigns: { count: 3 } });
+  });
+
+  it('refuses ratification without a stored uniqueness receipt (governance by configuration), 403 with the reason', async () => {
+    const id = await newProposal();
+    await cosigned(id);
+    // Configured governors may propose and cosign…
+    expect((await post('/api/constitution/cosign', { proposal: await newProposal() }, configured.cookie)).statusCode).toBe(200);
+    // …but not ratify.
+    const res = await post('/api/constitution/ratify', { proposal: id }, configured.cookie);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ ok: false, reason: 'scope_required', requires: 'uniqueness_receipt', missing: 'uniqueness_receipt' });
+    expect(res.json().hint).toMatch(/human-uniqueness receipt/);
+    const view = (await get('/api/constitution', configured.cookie)).json();
+    expect(view.viewer).toMatchObject({ governance_write: true, uniqueness_receipt: false, may_ratify: false });
+  });
+
+  it('answers 404 for unknown proposals and amends targets, 400 for malformed input', async () => {
+    const unknown = 'prop_01JZZZZZZZZZZZZZZZZZZZZZZZ';
+    for (const url of ['/api/constitution/cosign', '/api/constitution/ratify']) {
+      const res = await post(url, { proposal: unknown }, ratifiers[0].cookie);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().reason).toBe('not_found');
+      for (const bad of [{}, { proposal: 'nope' }, { proposal: 42 }, { proposal: `${unknown}X` }]) {
+        const r = await post(url, bad, ratifiers[0].cookie);
+        expect(r.statusCode).toBe(400);
+        expect(r.json()).toMatchObject({ reason: 'invalid_request' });
+      }
+    }
+    for (const amends of ['article-99', 'axiom-99']) {
+      const res = await post('/api/constitution/propose', { title: 'A', text: 'B', amends }, proposer.cookie);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().amends).toBe(amends);
+    }
+    const cases: Record<string, unknown>[] = [
+      {},
+      { title: '', text: 'x' },
+      { title: '   ', text: 'x' },
+      { title: 'x'.repeat(121), text: 'x' },
+      { title: 'x', text: 'y'.repeat(4001) },
+      { title: 'x', text: 'y', amends: 'constitution' },
+      { title: ['x'], text: 'y' },
+      { title: 'x', text: 'y', return_to: 'https://evil.example/' },
+    ];
+    for (const payload of cases) {
+      const res = await post('/api/constitution/propose', payload, proposer.cookie);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+    }
+    // The limits themselves are accepted.
+    expect((await post('/api/constitution/propose', { title: 'x'.repeat(120), text: 'y'.repeat(4000) }, proposer.cookie)).statusCode).toBe(200);
+    // Huge body: 413.
+    expect((await post('/api/constitution/propose', { title: 'x', text: 'y'.repeat(70_000) }, proposer.cookie)).statusCode).toBe(413);
+    for (const claim of ['nope', 'article-0', 'rcpt_01JZZZZZZZZZZZZZZZZZZZZZZZ', 'x'.repeat(150)]) expect((await get(`/provenance/${claim}`)).statusCode).toBe(400);
+    for (const claim of ['article-999', unknown, 'axiom-77']) expect((await get(`/provenance/${claim}`)).statusCode).toBe(404);
+  });
+
+  it('a form post answers 303 to a local page; off-origin return targets and cross-site forms are refused', async () => {
+    const form = { cookie: proposer.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
+    const ok = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: form, payload: 'title=Form+made&text=Made+through+a+form&return_to=%2Fconstitution' });
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toMatch(/^\/constitution\?proposed=prop_/);
+    const off = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: form, payload: 'title=A&text=B&return_to=%2F%2Fevil.example' });
+    expect(off.statusCode).toBe(400);
+    expect(off.json().reason).toBe('off_origin_target');
+    const cross = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: { ...form, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, payload: 'title=A&text=B' });
+    expect(cross.statusCode).toBe(403);
+  });
+
+  it('the ceremony lists what awaits ratification, personalized and unstored', async () => {
+    const res = await get('/ceremony', configured.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const body = res.json();
+    expect(body.steps.map((s: { step: string }) => s.step)).toEqual(['cross', 'sign_in_with_provider', 'propose_or_cosign', 'ratify']);
+    expect(body.pending.length).toBeGreaterThan(0);
+    expect(body.pending[0].viewer.can_ratify).toBe(false);
+    expect(body.viewer).toMatchObject({ signed_in: true, may_ratify: false });
+  });
+});
+
+describe('MCP civitas_constitution', () => {
+  it('returns the same projection as GET /api/constitution (anonymous)', async () => {
+    const { MCP_TOOLS } = await import('../../../api/mcp/tools.ts');
+    const tool = MCP_TOOLS.find((x) => x.name === 'civitas_constitution')!;
+    expect(tool).toBeTruthy();
+    const viaTool = await tool.handler({}, t.app.civitas);
+    const viaHttp = (await get('/api/constitution')).json();
+    expect(JSON.parse(JSON.stringify(viaTool))).toEqual(viaHttp);
+  });
+});
