@@ -11,6 +11,8 @@ import { operatorRoutes } from './operator/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
 import { organismRoutes } from './organism/routes.ts';
 import { governanceRoutes } from './governance/routes.ts';
+import { orderRoutes } from './orders/routes.ts';
+import { calibrationRoutes } from './calibration/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -28,4 +30,6 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...peopleRoutes,
   ...organismRoutes,
   ...governanceRoutes,
+  ...orderRoutes,
+  ...calibrationRoutes,
 ];

@@ -5,6 +5,7 @@ import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
+import { calibrationDueItems } from '../calibration/views.ts';
 
 export interface DueItem {
   id: string;
@@ -47,6 +48,7 @@ export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]
       detail: `Data request ${request.id} was filed at this time and is pending.`,
     });
   }
+  items.push(...(await calibrationDueItems(ctx, me)));
   return items.sort((a, b) => a.due_at.localeCompare(b.due_at));
 }
 

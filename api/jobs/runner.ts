@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sealDueDays } from '../ledger/log.ts';
+import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 
@@ -21,6 +22,7 @@ export interface Job {
 /** Every periodic job. Families add theirs here (one line each). */
 export const JOBS: Job[] = [
   { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
+  { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
   { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
 ];

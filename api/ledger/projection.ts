@@ -9,6 +9,9 @@ import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '
 import { anchorOf, logKeyName, proofFor, publicKey, receiptsOfSubject, wireAnchor, type InclusionProofView, type ReceiptRow } from './log.ts';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
+import { orderChangeStatus } from '../orders/service.ts';
+import { pactChangeStatus } from '../calibration/pacts.ts';
+import { prophecyChangeStatus } from '../calibration/prophecies.ts';
 
 export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -44,6 +47,10 @@ export const changeStatusResolvers: Record<string, ChangeStatusResolver> = {
     return { subject, status, detail, as_of: now.toISOString() };
   },
 };
+
+changeStatusResolvers.order = orderChangeStatus;
+changeStatusResolvers.prophecy = prophecyChangeStatus;
+changeStatusResolvers.pact = pactChangeStatus;
 
 export async function changeStatusOf(sql: Sql, subject: string | null, now: Date): Promise<ChangeStatus | null> {
   if (!subject) return null;

@@ -7,6 +7,7 @@ import { Migration0007Steward } from './Migration0007Steward.ts';
 import { Migration0008People } from './Migration0008People.ts';
 import { Migration0009Organism } from './Migration0009Organism.ts';
 import { Migration0010Governance } from './Migration0010Governance.ts';
+import { Migration0011Calibration } from './Migration0011Calibration.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration0008People', class: Migration0008People },
   { name: 'Migration0009Organism', class: Migration0009Organism },
   { name: 'Migration0010Governance', class: Migration0010Governance },
+  { name: 'Migration0011Calibration', class: Migration0011Calibration },
 ];

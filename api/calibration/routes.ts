@@ -1,0 +1,279 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Feed } from 'feed';
+import ical from 'ical-generator';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { renderCardSvg } from '../../cards/render.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { blank } from '../../shared/record/imprint.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import type { AppContext } from '../context.ts';
+import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROBABILITY_MIN } from '../../shared/calibration/scores.ts';
+import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts';
+import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
+import { makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
+import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
+
+const DAY_MS = 86_400_000;
+const returnField = z.preprocess(blank, z.string().max(2048).optional());
+const COMPARATOR_WORDS: Record<string, string> = { '≥': 'gte', '>=': 'gte', '<': 'lt' };
+
+const dueFields = {
+  due_in_days: z.preprocess(blank, z.coerce.number().int().min(DUE_DAYS_MIN, `due_in_days is ${DUE_DAYS_MIN}..${DUE_DAYS_MAX}`).max(DUE_DAYS_MAX, `due_in_days is ${DUE_DAYS_MIN}..${DUE_DAYS_MAX}`).optional()),
+  due_at: z.preprocess(blank, z.string().trim().max(40).optional()),
+};
+
+export const prophecyInput = z.object({
+  metric: z.enum(METRICS),
+  comparator: z.preprocess((v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v), z.enum(COMPARATORS)),
+  threshold: z.coerce.number().int('threshold is a whole number').min(0).max(1e12),
+  probability: z.coerce.number().min(PROBABILITY_MIN, `probability is ${PROBABILITY_MIN}..${PROBABILITY_MAX}`).max(PROBABILITY_MAX, `probability is ${PROBABILITY_MIN}..${PROBABILITY_MAX}`),
+  ...dueFields,
+  return_to: returnField,
+});
+
+const pactInput = z.object({
+  title: z.string().trim().min(1, 'title must not be empty').max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
+  detail: z.preprocess(blank, z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional()),
+  stake: z.coerce.number().int().min(1).max(POINTS_MAX, `stake is 1..${POINTS_MAX} points`),
+  ...dueFields,
+  return_to: returnField,
+});
+
+const stakeInput = z.object({
+  pact: z.string().trim().regex(PACT_ID, 'pact is a pact id such as pact_01J…'),
+  points: z.coerce.number().int().min(1).max(POINTS_MAX, `points is 1..${POINTS_MAX}`),
+  side: z.preprocess(blank, z.enum(PACT_SIDES).default('kept')),
+  return_to: returnField,
+});
+
+/** The due time from `due_in_days` or `due_at`: one of them, 1..365 days ahead. */
+export function dueFrom(input: { due_in_days?: number; due_at?: string }, now: Date): Date {
+  const issue = (message: string) => new Refusal('invalid_request', { issues: [{ path: 'due_at', message }] });
+  if (input.due_in_days !== undefined && input.due_at !== undefined) throw issue('Send due_in_days or due_at, not both.');
+  if (input.due_in_days !== undefined) return new Date(now.getTime() + input.due_in_days * DAY_MS);
+  if (input.due_at === undefined) throw issue(`Send due_in_days (${DUE_DAYS_MIN}..${DUE_DAYS_MAX}) or due_at (an ISO date).`);
+  const text = /^\d{4}-\d{2}-\d{2}$/.test(input.due_at) ? `${input.due_at}T00:00:00Z` : input.due_at;
+  const at = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) throw issue('due_at is an ISO date such as 2027-03-01 or 2027-03-01T12:00:00Z.');
+  const ahead = at.getTime() - now.getTime();
+  if (ahead < DUE_DAYS_MIN * DAY_MS || ahead > DUE_DAYS_MAX * DAY_MS) throw issue(`due_at must be ${DUE_DAYS_MIN} to ${DUE_DAYS_MAX} days ahead.`);
+  return at;
+}
+
+function me(request: FastifyRequest) {
+  if (!request.sovereign) throw new Refusal('identity_required');
+  return request.sovereign;
+}
+
+function hybrid(view: (ctx: AppContext) => Promise<unknown>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!wantsJson(request)) return renderPage(request, reply);
+    return view(request.server.civitas);
+  };
+}
+
+function sendSvg(reply: FastifyReply, svg: string, maxAge = 60) {
+  return reply.header('content-type', 'image/svg+xml').header('cache-control', `public, max-age=${maxAge}`).send(svg);
+}
+
+const fmt = (n: number | null, places = 3) => (n === null ? '—' : n.toFixed(places));
+const day = (iso: string) => iso.slice(0, 10);
+
+async function claimOf(ctx: AppContext, id: string) {
+  if (PROPHECY_ID.test(id)) {
+    const p = await prophecyById(ctx.db, id);
+    return p ? ({ kind: 'prophecy', view: p } as const) : null;
+  }
+  if (PACT_ID.test(id)) {
+    const p = await pactById(ctx.db, id, ctx.clock.now());
+    return p ? ({ kind: 'pact', view: p } as const) : null;
+  }
+  return null;
+}
+
+async function claimCard(request: FastifyRequest, reply: FastifyReply, answered: boolean) {
+  const { id } = request.params as { id: string };
+  const ctx = request.server.civitas;
+  const claim = await claimOf(ctx, String(id ?? ''));
+  if (!claim) throw new Refusal('not_found', {}, 'No prophecy (pro_…) or pact (pact_…) is recorded under that id. See /almanac.');
+  if (claim.kind === 'prophecy') {
+    const p = claim.view;
+    if (answered && p.status !== 'resolved') throw new Refusal('not_found', {}, 'This prophecy is not answered yet; it resolves at its due time. Its open card is /almanac/claim/{id}/card.svg.');
+    const svg = await renderCardSvg(
+      answered
+        ? { title: p.outcome ? 'It came true' : 'It did not come true', subtitle: p.statement, lines: [`Said at ${Math.round(p.probability * 100)}% by ${p.forecaster.display}`, `Observed ${p.observed} at ${day(p.due_at)}`], footer: `/prophecy · receipt ${p.resolution_receipt_id}` }
+        : { title: `${Math.round(p.probability * 100)}%: ${p.statement}`, subtitle: `A prophecy by ${p.forecaster.display}`, lines: [`Due ${p.due_at.replace('T', ' ').slice(0, 16)} UTC`, p.status === 'open' ? 'Open: resolved automatically when due' : `Resolved: ${p.outcome ? 'came true' : 'did not come true'}`], footer: '/prophecy' },
+    );
+    return sendSvg(reply, svg);
+  }
+  const p = claim.view;
+  if (answered && (p.status === 'open' || p.status === 'awaiting_author')) throw new Refusal('not_found', {}, 'This pact is not answered yet; its author answers it once it is due.');
+  const svg = await renderCardSvg(
+    answered
+      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${p.stake} points`], footer: '/almanac' }
+      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${p.stake} points`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
+  );
+  return sendSvg(reply, svg);
+}
+
+export const calibrationRoutes = [
+  defineRoute('POST /sovereign/prophecy', {
+    async handler(request, reply) {
+      const input = parseInput(prophecyInput, request.body);
+      const ctx = request.server.civitas;
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/prophecy') : '/prophecy';
+      const due_at = dueFrom(input, ctx.clock.now());
+      const result = await makeProphecy(ctx, me(request), { ...input, due_at });
+      if (form) return seeOther(reply, withQuery(target, { made: result.prophecy_id, receipt: result.receipt_id }));
+      return result;
+    },
+  }),
+  defineRoute('POST /sovereign/pact', {
+    async handler(request, reply) {
+      const input = parseInput(pactInput, request.body);
+      const ctx = request.server.civitas;
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
+      const due_at = dueFrom(input, ctx.clock.now());
+      const result = await makePact(ctx, me(request), { ...input, due_at });
+      if (form) return seeOther(reply, withQuery(target, { pact: result.pact_id, receipt: result.receipt_id }));
+      return result;
+    },
+  }),
+  defineRoute('POST /sovereign/pact/stake', {
+    async handler(request, reply) {
+      const input = parseInput(stakeInput, request.body);
+      const form = isFormPost(request);
+      const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
+      const result = await stakeOnPact(request.server.civitas, me(request), input);
+      if (form) return seeOther(reply, withQuery(target, { staked: result.pact_id, receipt: result.receipt_id }));
+      return result;
+    },
+  }),
+
+  defineRoute('GET /api/calibration', { handler: async (request) => calibrationView(request.server.civitas) }),
+  defineRoute('GET /calibration', { handler: hybrid(calibrationView) }),
+  defineRoute('GET /prophecy', { handler: hybrid((ctx) => prophecyView(ctx)) }),
+  defineRoute('GET /almanac', { handler: hybrid((ctx) => almanacView(ctx)) }),
+
+  defineRoute('GET /almanac.ics', {
+    async handler(request, reply) {
+      const ctx = request.server.civitas;
+      const view = await almanacView(ctx, 500);
+      const origin = ctx.config.origin;
+      const calendar = ical({ name: 'civitas — almanac', prodId: { company: 'civitas', product: 'almanac' } });
+      for (const item of view.due) {
+        const start = new Date(item.due_at);
+        calendar.createEvent({
+          id: `${item.id}@civitas`,
+          start,
+          end: new Date(start.getTime() + 15 * 60_000),
+          summary: item.kind === 'prophecy' ? `Prophecy due: ${item.title}` : `Pact due: ${item.title}`,
+          description: `${item.kind === 'prophecy' ? 'A prophecy' : 'A pact'} by ${item.by.display}. ${view.scope}`,
+          url: `${origin}/almanac#${item.id}`,
+          stamp: ctx.clock.now(),
+        });
+      }
+      return reply.header('content-type', 'text/calendar; charset=utf-8').header('cache-control', 'public, max-age=300').send(calendar.toString());
+    },
+  }),
+  defineRoute('GET /almanac.xml', {
+    async handler(request, reply) {
+      const ctx = request.server.civitas;
+      const origin = ctx.config.origin;
+      const resolved = await prophecyList(ctx.db, 'resolved', 100);
+      const feed = new Feed({
+        title: 'civitas — almanac: prophecies answered',
+        description: 'Prophecies about civitas itself, as they resolve. Calibration measures predictions about the service; it does not establish accuracy for any outside decision.',
+        id: `${origin}/almanac.xml`,
+        link: `${origin}/almanac`,
+        updated: resolved.length ? new Date(resolved[0].resolved_at as string) : ctx.clock.now(),
+        copyright: 'Public record of civitas',
+        feedLinks: { atom: `${origin}/almanac.xml` },
+      });
+      for (const p of resolved) {
+        feed.addItem({
+          title: `${p.outcome ? 'Came true' : 'Did not come true'}: ${p.statement} (${Math.round(p.probability * 100)}%)`,
+          id: `${origin}/almanac.xml#${p.id}`,
+          link: `${origin}${p.links.answered}`,
+          date: new Date(p.resolved_at as string),
+          description: `A prophecy by ${p.forecaster.display} at probability ${p.probability}; observed ${p.observed}. Receipt ${p.resolution_receipt_id}.`,
+        });
+      }
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+    },
+  }),
+  defineRoute('GET /streaks.xml', {
+    async handler(request, reply) {
+      const ctx = request.server.civitas;
+      const origin = ctx.config.origin;
+      const list = await streaks(ctx);
+      const feed = new Feed({
+        title: 'civitas — streaks',
+        description: 'Runs of at least two prophecies that leaned the right way, and of kept pacts, per forecaster (public refs only).',
+        id: `${origin}/streaks.xml`,
+        link: `${origin}/almanac`,
+        updated: list.length ? new Date(list.map((s) => s.last_at).sort().at(-1) as string) : ctx.clock.now(),
+        copyright: 'Public record of civitas',
+        feedLinks: { atom: `${origin}/streaks.xml` },
+      });
+      for (const s of list) {
+        feed.addItem({
+          title: `${s.actor.display}: ${s.length} ${s.kind === 'prophecies' ? 'prophecies leaning right' : 'kept pacts'} in a row`,
+          id: `${origin}/streaks.xml#${s.actor.ref}-${s.kind}-${s.last_id}`,
+          link: `${origin}/almanac/claim/${s.last_id}/answered.svg`,
+          date: new Date(s.last_at),
+          description: `Since ${s.since}; the latest was ${s.last_id}.`,
+        });
+      }
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+    },
+  }),
+
+  defineRoute('GET /calibration/card.svg', {
+    async handler(request, reply) {
+      const view = await calibrationView(request.server.civitas);
+      const svg = await renderCardSvg({
+        title: `Brier ${fmt(view.overall.brier_score)} over ${view.overall.count} prophecies`,
+        subtitle: 'Calibration of predictions about civitas itself (not outside accuracy)',
+        lines: [
+          `The service: Brier ${fmt(view.by_forecaster.service.brier_score)} (${view.by_forecaster.service.count})`,
+          `Sovereigns: Brier ${fmt(view.by_forecaster.sovereigns.brier_score)} (${view.by_forecaster.sovereigns.count})`,
+          `Log score ${fmt(view.overall.log_score)} · ${view.open} open`,
+        ],
+        footer: '/calibration',
+      });
+      return sendSvg(reply, svg);
+    },
+  }),
+  defineRoute('GET /prophecy/card.svg', {
+    async handler(request, reply) {
+      const view = await prophecyView(request.server.civitas, 500);
+      const trueCount = view.resolved.filter((p) => p.outcome).length;
+      const svg = await renderCardSvg({
+        title: `${view.open.length} open · ${view.resolved.length} resolved`,
+        subtitle: 'Prophecies about civitas itself',
+        lines: [`${trueCount} came true, ${view.resolved.length - trueCount} did not`, view.open[0] ? `Next due: ${view.open[0].statement}` : 'Nothing is due'],
+        footer: '/prophecy',
+      });
+      return sendSvg(reply, svg);
+    },
+  }),
+  defineRoute('GET /almanac/card.svg', {
+    async handler(request, reply) {
+      const view = await almanacView(request.server.civitas, 50);
+      const svg = await renderCardSvg({
+        title: `Almanac ${view.season.name}`,
+        subtitle: `${view.due.length} prophecies and pacts coming due`,
+        lines: view.due.slice(0, 3).map((d) => `${day(d.due_at)} · ${d.title}`.slice(0, 80)),
+        footer: '/almanac',
+      });
+      return sendSvg(reply, svg);
+    },
+  }),
+  defineRoute('GET /almanac/claim/{id}/card.svg', { handler: (request, reply) => claimCard(request, reply, false) }),
+  defineRoute('GET /almanac/claim/{id}/answered.svg', { handler: (request, reply) => claimCard(request, reply, true) }),
+];
