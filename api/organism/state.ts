@@ -40,12 +40,15 @@ async function quarantine(ctx: AppContext) {
   });
 }
 
-/** Newest arrivals of each kind, as public actor refs (actor_id boundary). */
+/** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
 async function newestActors(ctx: AppContext) {
   const rows = await ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; callsign: string | null; callsign_visible: boolean | null; at: Date | string }>(
     `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
      union all
-     (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents order by first_seen_at desc limit 5)`,
+     (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
+       -- held_spam: a handle whose every imprint the gate holds is a held name, never shown
+       where exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)
+       order by first_seen_at desc limit 5)`,
   );
   return rows.map((row) => ({
     ...projectActorRef({

@@ -191,6 +191,25 @@ describe('GET /api/state and /api/organism', () => {
     expect(JSON.stringify(body)).not.toContain('seed ');
   });
 
+  it('never names a handle whose only imprints are held spam', async () => {
+    await t.database.db.transaction(async (tx) => {
+      await tx.query("insert into agents (handle, secret_hash, first_seen_at, last_seen_at) values ('held-only-spammer', 'x', $1, $1)", [t.clock.now().toISOString()]);
+      // Stored beside the Record (sequence outside it), so the window and the other tests stay as seeded.
+      await tx.query(
+        `insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, receipt_id)
+         values (99999, 'thought', 'spam', 'agent', 'held-only-spammer', 'held-only-spammer', $1, true, true, 'bad_pattern', 'rcpt_none')`,
+        [t.clock.now().toISOString()],
+      );
+    });
+    const body = (await json('/api/state')).json();
+    expect(JSON.stringify(body)).not.toContain('held-only-spammer');
+    expect(body.quarantine.held.held).toBe(2);
+    await t.database.db.transaction(async (tx) => {
+      await tx.query('delete from imprints where sequence = 99999');
+      await tx.query("delete from agents where handle = 'held-only-spammer'");
+    });
+  });
+
   it('gives the organism in one view', async () => {
     const body = (await json('/api/organism')).json();
     expect(body.population).toEqual({ humans: 1, agents: 1 });
