@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { recordSeasonPredictions, resolveDue, runCalibrationJob } from '../../../api/calibration/prophecies.ts';
+import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
+
+let t: TestApp;
+let ada: TestSovereign;
+let ben: TestSovereign;
+let humans: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  ada = await signedInSovereign(t.app, { callsign: 'Ada' });
+  ben = await signedInSovereign(t.app);
+  humans = 2;
+});
+afterAll(async () => t?.close());
+
+const DAY = 86_400_000;
+const get = (url: string, who?: TestSovereign) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
+const post = (url: string, payload: unknown, who?: TestSovereign) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
+const prophesy = async (who: TestSovereign, body: Record<string, unknown>) => {
+  const res = await post('/sovereign/prophecy', { due_in_days: 1, ...body }, who);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().prophecy_id as string;
+};
+
+describe('pure arithmetic', () => {
+  it('Brier and log scores of a hand-computed set; empty sets score null', () => {
+    const set = [
+      { probability: 0.8, outcome: true },
+      { probability: 0.3, outcome: false },
+      { probability: 0.1, outcome: false },
+      { probability: 0.6, outcome: true },
+    ];
+    // (0.2² + 0.3² + 0.1² + 0.4²) / 4 = (0.04 + 0.09 + 0.01 + 0.16) / 4 = 0.075
+    expect(brierScore(set)).toBeCloseTo(0.075, 12);
+    // (ln 0.8 + ln 0.7 + ln 0.9 + ln 0.6) / 4 = ln(0.3024) / 4
+    expect(logScore(set)).toBeCloseTo(Math.log(0.3024) / 4, 12);
+    expect(brierScore([])).toBeNull();
+    expect(logScore([])).toBeNull();
+    expect(reliabilityDiagram([{ probability: 0.99, outcome: true }])[9].count).toBe('fewer than 5');
+    expect(seasonOf(new Date('2026-11-22T12:00:00Z'))).toEqual({ season: '2026-Q4', start: new Date('2026-10-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
+    expect(seasonOf(new Date('2027-01-01T00:00:00Z')).season).toBe('2027-Q1');
+  });
+});
+
+describe('prophecy lifecycle with a moved clock', () => {
+  const ids: string[] = [];
+
+  it('starts empty: no scores, ten bins of "fewer than 5"', async () => {
+    const view = (await get('/api/calibration')).json();
+    expect(view).toMatchObject({ ok: true, open: 0, overall: { count: 0, brier_score: null, log_score: null } });
+    expect(view.scope).toContain('does not establish accuracy for any outside decision');
+    expect(view.overall.reliability).toHaveLength(10);
+    for (const bin of view.overall.reliability) expect(bin).toMatchObject({ count: 'fewer than 5', mean_probability: null, observed_frequency: null });
+  });
+
+  it('refuses malformed prophecies with invalid_request and anonymous callers with 401', async () => {
+    const good = { metric: 'humans', comparator: 'gte', threshold: 1, probability: 0.5, due_in_days: 1 };
+    const bad = [
+      {}, { ...good, metric: 'weather' }, { ...good, comparator: '>' }, { ...good, threshold: -1 }, { ...good, threshold: 1.5 },
+      { ...good, probability: 0 }, { ...good, probability: 1 }, { ...good, probability: 0.005 }, { ...good, probability: 'likely' },
+      { ...good, due_in_days: 0 }, { ...good, due_in_days: 366 }, { ...good, due_in_days: undefined },
+      { ...good, due_in_days: undefined, due_at: 'tomorrow' }, { ...good, due_in_days: undefined, due_at: '2026-11-22T18:00:00Z' },
+      { ...good, due_in_days: undefined, due_at: '2028-01-01' }, { ...good, due_at: '2026-12-01' },
+    ];
+    for (const payload of bad) {
+      const res = await post('/sovereign/prophecy', payload, ada);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().reason).toBe('invalid_request');
+    }
+    expect((await post('/sovereign/prophecy', good)).statusCode).toBe(401);
+    expect(await t.database.db.query('select id from prophecies')).toEqual([]);
+  });
+
+  it('records prophecies with receipts; nothing resolves before the due time', async () => {
+    ids.push(await prophesy(ada, { metric: 'humans', comparator: '≥', threshold: humans, probability: 0.8 })); // true
+    ids.push(await prophesy(ada, { metric: 'humans', comparator: 'gte', threshold: humans + 100, probability: 0.3 })); // false
+    ids.push(await prophesy(ada, { metric: 'humans', comparator: '<', threshold: humans, probability: 0.1 })); // false
+    ids.push(await prophesy(ada, { metric: 'humans', comparator: 'lt', threshold: humans + 100, probability: '0.6' })); // true
+    const receipts = await t.database.db.query<{ step: string }>(`select step from receipts where subject like 'prophecy:%'`);
+    expect(receipts.map((r) => r.step)).toEqual(Array(4).fill('calibration.prophecy'));
+    t.clock.advance(DAY - 60_000);
+    expect(await resolveDue(t.app.civitas)).toEqual({ ran: true, resolved: [] });
+    const view = (await get('/prophecy')).json();
+    expect(view.open.map((p: { id: string }) => p.id).sort()).toEqual([...ids].sort());
+    expect(view.open[0]).toMatchObject({ status: 'open', forecaster: { kind: 'sovereign', ref: `sovereign:${ada.tag}` }, outcome: null });
+    expect(JSON.stringify(view)).not.toContain(ada.id);
+  });
+
+  it('resolves once at the due time from the metric as it stood then (later arrivals do not count)', async () => {
+    t.clock.advance(2 * 60_000);
+    for (let i = 0; i < 3; i++) await signedInSovereign(t.app); // after the due time: not counted
+    const first = await resolveDue(t.app.civitas);
+    expect(first.ran).toBe(true);
+    expect(first.resolved.map((r) => [r.id, r.observed, r.outcome])).toEqual([
+      [ids[0], humans, true], [ids[1], humans, false], [ids[2], humans, false], [ids[3], humans, true],
+    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(await resolveDue(t.app.civitas)).toEqual({ ran: true, resolved: [] });
+    const resolveReceipts = await t.database.db.query<{ id: string }>(`select id from receipts where step = 'calibration.resolve'`);
+    expect(resolveReceipts).toHaveLength(4);
+    const receipt = (await get(`/api/receipt/${resolveReceipts[0].id}`)).json();
+    expect(receipt.change_status.status).toMatch(/^(came_true|did_not_come_true)$/);
+  });
+
+  it('scores exactly: Brier 0.075 and log ln(0.3024)/4, by forecaster kind; MCP is the same projection', async () => {
+    const view = (await get('/api/calibration')).json();
+    expect(view.overall.count).toBe(4);
+    expect(view.overall.brier_score).toBeCloseTo(0.075, 6);
+    expect(view.overall.log_score).toBeCloseTo(Math.log(0.3024) / 4, 6);
+    expect(view.by_forecaster.sovereigns).toEqual(view.overall);
+    expect(view.by_forecaster.service).toMatchObject({ count: 0, brier_score: null });
+    const tool = MCP_TOOLS.find((tool) => tool.name === 'civitas_calibration')!;
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(await tool.handler({}, t.app.civitas)).toEqual({ ...view, as_of: expect.any(String) });
+    expect((await get('/calibration')).json()).toEqual({ ...view, as_of: expect.any(String) });
+  });
+
+  it('reliability bins under 5 read "fewer than 5" with no figures; a bin of 5 shows its frequency', async () => {
+    let view = (await get('/api/calibration')).json();
+    for (const bin of view.overall.reliability) expect(bin.count).toBe('fewer than 5');
+    // five at 0.75: three come true (humans ≥ current), two do not (humans ≥ current + 100)
+    const [{ n }] = await t.database.db.query<{ n: string }>('select count(*) as n from sovereigns');
+    for (let i = 0; i < 5; i++) await prophesy(ben, { metric: 'humans', comparator: 'gte', threshold: i < 3 ? Number(n) : Number(n) + 100, probability: 0.75 });
+    t.clock.advance(DAY + 60_000);
+    expect((await resolveDue(t.app.civitas)).resolved).toHaveLength(5);
+    view = (await get('/api/calibration')).json();
+    expect(view.overall.reliability[7]).toEqual({ from: 0.7, to: 0.8, count: 5, mean_probability: 0.75, observed_frequency: 0.6 });
+    expect(view.overall.reliability[8]).toEqual({ from: 0.8, to: 0.9, count: 'fewer than 5', mean_probability: null, observed_frequency: null });
+    expect(view.overall.count).toBe(9);
+  });
+
+  it('resolves each prophecy once across two concurrent job runs', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 6; i++) made.push(await prophesy(ben, { metric: 'receipts', comparator: 'gte', threshold: i, probability: 0.5 }));
+    t.clock.advance(DAY + 60_000);
+    const [a, b] = await Promise.all([resolveDue(t.app.civitas), resolveDue(t.app.civitas)]);
+    const all = [...a.resolved, ...b.resolved].map((r) => r.id).sort();
+    expect(all).toEqual([...made].sort());
+    const receipts = await t.database.db.query(`select subject from receipts where step = 'calibration.resolve' and subject = any($1::text[])`, [made.map((id) => `prophecy:${id}`)]);
+    expect(receipts).toHaveLength(6);
+  });
+
+  it('cards: an open claim, its answer (404 until answered), unknown ids 404; calibration and prophecy cards', async () => {
+    const open = await prophesy(ben, { metric: 'agents', comparator: 'gte', threshold: 1, probability: 0.4 });
+    const card = await t.app.inject({ method: 'GET', url: `/almanac/claim/${open}/card.svg` });
+    expect(card.statusCode).toBe(200);
+    expect(card.headers['content-type']).toContain('image/svg+xml');
+    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${open}/answered.svg` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${ids[0]}/answered.svg` })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/almanac/claim/pro_01J00000000000000000000000/card.svg' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/almanac/claim/nonsense/card.svg' })).statusCode).toBe(404);
+    for (const url of ['/calibration/card.svg', '/prophecy/card.svg', '/almanac/card.svg']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<svg');
+    }
+  });
+});
+
+describe('the service prophesies each season', () => {
+  it('records one prophecy per metric per season, due at season end; repeated runs add none', async () => {
+    const first = await recordSeasonPredictions(t.app.civitas);
+    expect(first).toMatchObject({ ran: true, season: '2026-Q4' });
+    expect(first.made).toHaveLength(4);
+    expect((await runCalibrationJob(t.app.civitas)).season.made).toEqual([]);
+    const rows = await t.database.db.query<{ metric: string; due_at: Date; basis: string }>(`select metric, due_at, basis from prophecies where forecaster_kind = 'service'`);
+    expect(rows.map((r) => r.metric).sort()).toEqual(['agents', 'humans', 'imprints_lifetime', 'receipts']);
+    for (const row of rows) expect(new Date(row.due_at).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    const view = (await get('/prophecy')).json();
+    expect(view.open.filter((p: { forecaster: { kind: string } }) => p.forecaster.kind === 'service')).toHaveLength(4);
+    t.clock.set('2027-01-01T00:30:00.000Z');
+    const run = await runCalibrationJob(t.app.civitas);
+    expect(run.season).toMatchObject({ ran: true, season: '2027-Q1' });
+    expect(run.resolved.resolved.length).toBeGreaterThanOrEqual(4);
+    const calibration = (await get('/api/calibration')).json();
+    expect(calibration.by_forecaster.service.count).toBe(4);
+  });
+});
+
+describe('pacts, stakes, almanac and feeds', () => {
+  let pact: string;
+  let dana: TestSovereign;
+  let eve: TestSovereign;
+  it('makes a pact (receipt) and takes stakes from others: once each, never on your own', async () => {
+    // the clock moved past the earlier sessions' 30-day lifetime: sign in afresh
+    dana = await signedInSovereign(t.app);
+    eve = await signedInSovereign(t.app);
+    const res = await post('/sovereign/pact', { title: 'Write the onboarding guide', stake: 10, due_in_days: 7 }, dana);
+    expect(res.statusCode).toBe(200);
+    pact = res.json().pact_id;
+    expect(pact).toMatch(/^pact_/);
+    expect((await post('/sovereign/pact/stake', { pact, points: 5 }, dana)).statusCode).toBe(409);
+    const stake = await post('/sovereign/pact/stake', { pact, points: 5, side: 'broken' }, eve);
+    expect(stake.statusCode).toBe(200);
+    expect(stake.json()).toMatchObject({ side: 'broken', points: 5 });
+    expect((await post('/sovereign/pact/stake', { pact, points: 5 }, eve)).statusCode).toBe(409);
+    expect((await post('/sovereign/pact/stake', { pact: 'pact_01J00000000000000000000000', points: 5 }, eve)).statusCode).toBe(404);
+    for (const payload of [{ pact, points: 0 }, { pact, points: 1001 }, { pact, points: 5, side: 'maybe' }, { pact: 'x', points: 1 }]) {
+      expect((await post('/sovereign/pact/stake', payload, eve)).statusCode).toBe(400);
+    }
+    for (const payload of [{ title: '', stake: 1, due_in_days: 1 }, { title: 'x', stake: 0, due_in_days: 1 }, { title: 'x', stake: 1 }]) {
+      expect((await post('/sovereign/pact', payload, dana)).statusCode).toBe(400);
+    }
+    expect((await post('/sovereign/pact', { title: 'x', stake: 1, due_in_days: 1 })).statusCode).toBe(401);
+    const stakes = await t.database.db.query(`select 1 from receipts where step = 'calibration.stake'`);
+    expect(stakes).toHaveLength(1);
+  });
+
+  it('the almanac lists what comes due by date; its feeds and the personal due feed carry it', async () => {
+    const almanac = (await get('/almanac')).json();
+    expect(almanac.season.name).toBe('2027-Q1');
+    const mine = almanac.pacts.open.find((p: { id: string }) => p.id === pact);
+    expect(mine).toMatchObject({ status: 'open', stake: 10, stakes: { kept: 0, broken: 5, stakers: 1 }, author: { ref: `sovereign:${dana.tag}` } });
+    const dues = almanac.due.map((d: { due_at: string }) => d.due_at);
+    expect(dues).toEqual([...dues].sort());
+    const text = JSON.stringify(almanac);
+    expect(text).not.toContain(ada.id);
+    expect(text).not.toContain(ben.id);
+    expect(text).not.toContain(dana.id);
+    expect(text).not.toContain(eve.id);
+    const ics = await t.app.inject({ method: 'GET', url: '/almanac.ics' });
+    expect(ics.statusCode).toBe(200);
+    expect(ics.headers['content-type']).toContain('text/calendar');
+    expect(ics.body).toContain(`${pact}@civitas`);
+    const atom = await t.app.inject({ method: 'GET', url: '/almanac.xml' });
+    expect(atom.headers['content-type']).toContain('application/atom+xml');
+    expect(atom.body).toContain('Came true');
+    const due = await t.app.inject({ method: 'GET', url: '/sovereign/due.xml', headers: { cookie: eve.cookie } });
+    expect(due.statusCode).toBe(200);
+    expect(due.body).toContain('A pact you staked on comes due');
+    const streaks = await t.app.inject({ method: 'GET', url: '/streaks.xml' });
+    expect(streaks.statusCode).toBe(200);
+    expect(streaks.body).toContain(`sovereign:${ada.tag}: 4 prophecies leaning right in a row`);
+    expect(streaks.body).not.toContain(ada.id);
+  });
+
+  it('a pact past its due date awaits its author and takes no more stakes', async () => {
+    t.clock.advance(8 * DAY);
+    const carl = await signedInSovereign(t.app);
+    expect((await post('/sovereign/pact/stake', { pact, points: 1 }, carl)).statusCode).toBe(409);
+    const almanac = (await get('/almanac')).json();
+    expect(almanac.pacts.open.find((p: { id: string }) => p.id === pact).status).toBe('awaiting_author');
+  });
+});
