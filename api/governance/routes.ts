@@ -11,6 +11,7 @@ import { blank } from '../../shared/record/imprint.ts';
 import { axiomsView } from '../../shared/governance/axioms.ts';
 import { PROPOSAL_ID, TEXT_MAX, TITLE_MAX } from '../../shared/governance/rules.ts';
 import { constitutionView, cosign, propose, ratify, requireRatifier, viewerOf } from './service.ts';
+import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
 
 const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
@@ -115,6 +116,13 @@ export const governanceRoutes = [
   defineRoute('GET /provenance/{claim}', {
     handler: pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
   }),
+  defineRoute('GET /api/abstentions', {
+    async handler(request, reply) {
+      reply.header('cache-control', cacheControlForPersonalized()); // shared_cache_audience lists /abstentions
+      return abstentionsView(request.server.civitas);
+    },
+  }),
+  defineRoute('GET /abstentions', { handler: pageWithJson((request) => abstentionsView(request.server.civitas), true) }),
   defineRoute('GET /ceremony', {
     handler: pageWithJson(async (request) => {
       const ctx = request.server.civitas;

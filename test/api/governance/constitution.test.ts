@@ -284,3 +284,20 @@ describe('MCP civitas_constitution', () => {
     expect(JSON.parse(JSON.stringify(viaTool))).toEqual(viaHttp);
   });
 });
+
+describe('abstentions', () => {
+  it('counts eligible ratifiers who did not ratify, k-anonymously, and never a small group', async () => {
+    const res = await get('/api/abstentions');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const body = res.json();
+    expect(body).toMatchObject({ ok: true, schema: 'civitas.abstentions.v1', verdicts: { available: false } });
+    expect(body.ratifications.length).toBeGreaterThan(0);
+    // 7 sovereigns hold a uniqueness receipt here (proposer excluded → 6 could ratify).
+    const ratified = body.ratifications.find((r: { final: boolean }) => r.final);
+    expect(ratified).toMatchObject({ ratifications: 2, eligible_ratifiers: 6, abstentions: 'fewer than 5' });
+    const open = body.ratifications.find((r: { final: boolean; ratifications: number }) => !r.final && r.ratifications === 0);
+    expect(open).toMatchObject({ eligible_ratifiers: 6, abstentions: 6 });
+    expect(res.body).not.toContain(proposer.id);
+  });
+});

@@ -34,6 +34,7 @@ describe('governance pages', () => {
       ['/provenance', ['article-1', 'governance_proposals']],
       ['/provenance/article-1', ['Open minutes', 'Steps and receipts']],
       [`/provenance/${openProposal}`, ['Quiet hours']],
+      ['/abstentions', ['Abstained', 'Open minutes', '(final)']],
       ['/provenance/axiom-3', ['Private data never reaches a public surface']],
     ];
     for (const [url, texts] of pages) {

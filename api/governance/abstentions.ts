@@ -1,0 +1,50 @@
+import type { AppContext } from '../context.ts';
+import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
+import { RATIFICATIONS_REQUIRED } from '../../shared/governance/rules.ts';
+
+/**
+ * Abstentions in ratifications, derived from stored facts only: a sovereign abstained on a
+ * proposal open to ratification when they held a uniqueness receipt (could ratify), were not its
+ * proposer and did not ratify it — counted until the proposal was ratified (final) or until now
+ * (so far). Counts are k-anonymous (fewer than 5 reads "fewer than 5"). Court verdicts do not
+ * exist yet, so there are no verdict abstentions to count.
+ */
+export async function abstentionsView(ctx: AppContext) {
+  const now = ctx.clock.now().toISOString();
+  const rows = await ctx.db.query<{ id: string; title: string; state: string; cosigned_at: Date | string; ratified_at: Date | string | null; eligible: number | string; ratified: number | string }>(
+    `select p.id, p.title, p.state, p.cosigned_at, p.ratified_at,
+            (select count(*) from sovereigns s
+              where s.uniqueness_verified_at is not null and s.erased_at is null and s.id <> p.proposer_id
+                and s.uniqueness_verified_at <= coalesce(p.ratified_at, $1::timestamptz)) as eligible,
+            (select count(*) from governance_ratifications r where r.proposal_id = p.id) as ratified
+       from governance_proposals p
+      where p.state in ('cosigned', 'ratified')
+      order by p.cosigned_at desc, p.id desc
+      limit 200`,
+    [now],
+  );
+  const proposals = rows.map((r) => {
+    const eligible = Number(r.eligible);
+    const ratified = Number(r.ratified);
+    const abstained = Math.max(0, eligible - ratified);
+    return {
+      id: r.id,
+      title: r.title,
+      state: r.state,
+      final: r.state === 'ratified',
+      ratifications: ratified,
+      ratifications_required: RATIFICATIONS_REQUIRED,
+      eligible_ratifiers: kAnonymousCount(eligible),
+      abstentions: kAnonymousCount(abstained),
+    };
+  });
+  return {
+    ok: true as const,
+    schema: 'civitas.abstentions.v1',
+    definition:
+      'An abstention is a sovereign who could ratify (a stored human-uniqueness receipt, not the proposer) and did not, while the proposal was open to ratification. Counts below 5 read "fewer than 5".',
+    quorum: `A proposal needs ${RATIFICATIONS_REQUIRED} ratifications; abstentions neither block nor count toward it.`,
+    ratifications: proposals,
+    verdicts: { available: false, note: 'Court verdicts are not recorded yet, so there are no verdict abstentions.' },
+  };
+}
