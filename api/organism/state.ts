@@ -2,13 +2,13 @@
  * GET /api/state (whole-service state) and GET /api/organism (the organism in one view).
  * Every actor goes through projectActorRef (actor_id), denials through projectDenialReceipt
  * (recentDenials), the quarantine through projectQuarantine, federated cohorts through
- * projectFederatedCohorts. Humans and agents are two kinds, never summed.
+ * projectFederatedCohorts (the people family's federatedCohortsView). Humans and agents are two kinds, never summed.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { projectActorRef, projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
-import { projectFederatedCohorts } from '../../shared/boundaries/projectors/cohorts.ts';
+import { federatedCohortsView } from '../people/cohorts.ts';
 import { recordCounts } from '../record/queries.ts';
 import { population } from '../people/presence.ts';
 import { recentDenials, denialCounts } from '../ledger/denials.ts';
@@ -64,7 +64,7 @@ async function newestActors(ctx: AppContext) {
 }
 
 export async function stateProjection(ctx: AppContext) {
-  const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors] = await Promise.all([
+  const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] = await Promise.all([
     population(ctx),
     ctx.db.query<{ level: string; n: string | number }>('select level, count(*) as n from agents group by level'),
     recordCounts(ctx.db),
@@ -77,6 +77,7 @@ export async function stateProjection(ctx: AppContext) {
     recentDenials(ctx.db, 10),
     denialCounts(ctx.db),
     newestActors(ctx),
+    federatedCohortsView(ctx),
   ]);
   const [latest] = await ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: Date | string }>(
     `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, sealed_at from anchors order by date desc limit 1`,
@@ -107,8 +108,8 @@ export async function stateProjection(ctx: AppContext) {
     },
     quarantine: { unattested_count: counts.unattested, newest_unattested: q.unattested, held: q.held },
     denials: { total: denialTotals.total, by_reason: denialTotals.by_reason, recent: denials },
-    // No federation peer shares cohorts with this service yet; the projector still shapes the (empty) list.
-    federated_cohorts: projectFederatedCohorts([]),
+    // The people family's view, already through projectFederatedCohorts (federated_cohort_projection).
+    federated_cohorts: federated.cohorts,
   };
 }
 
