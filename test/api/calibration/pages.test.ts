@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { resolveDue } from '../../../api/calibration/prophecies.ts';
+
+/** The orders and calibration pages rendered by the one-origin server (site built by `npm run build`). */
+let t: TestApp;
+let me: TestSovereign;
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+  me = await signedInSovereign(t.app);
+});
+afterAll(async () => t?.close());
+
+const html = (cookie?: string) => ({ accept: 'text/html,application/xhtml+xml', ...(cookie ? { cookie } : {}) });
+const form = (url: string, body: Record<string, string>) =>
+  t.app.inject({ method: 'POST', url, payload: new URLSearchParams(body).toString(), headers: { ...html(me.cookie), 'content-type': 'application/x-www-form-urlencoded' } });
+
+describe('orders and calibration pages', () => {
+  it('render empty states with labelled forms that post to the Fastify doors', async () => {
+    for (const [url, action] of [['/orders', '/sovereign/order'], ['/prophecy', '/sovereign/prophecy'], ['/almanac', '/sovereign/pact'], ['/calibration', null]] as const) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html() });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).toContain('<h1');
+      if (action) expect(res.body).toContain(`method="post" action="${action}"`);
+      expect(res.body).not.toMatch(/<script(?![^>]*src=)[^>]*>[^<]+<\/script>/);
+    }
+  });
+
+  it('show what the forms recorded', async () => {
+    const order = await form('/sovereign/order', { title: 'pagemarker order', return_to: '/orders' });
+    expect(order.statusCode).toBe(303);
+    const orders = await t.app.inject({ method: 'GET', url: order.headers.location as string, headers: html() });
+    expect(orders.body).toContain('pagemarker order');
+    expect(orders.body).toContain('was recorded');
+    expect(orders.body).toContain('action="/sovereign/second"');
+
+    const prophecy = await form('/sovereign/prophecy', { metric: 'humans', comparator: 'gte', threshold: '1', probability: '0.9', due_in_days: '1', return_to: '/prophecy' });
+    expect(prophecy.statusCode).toBe(303);
+    expect((await t.app.inject({ method: 'GET', url: '/prophecy', headers: html() })).body).toContain('humans ≥ 1');
+    const pact = await form('/sovereign/pact', { title: 'pagemarker pact', stake: '3', due_in_days: '2', return_to: '/almanac' });
+    expect(pact.statusCode).toBe(303);
+    expect((await t.app.inject({ method: 'GET', url: '/almanac', headers: html() })).body).toContain('pagemarker pact');
+
+    t.clock.advance(86_400_000 + 60_000);
+    await resolveDue(t.app.civitas);
+    const calibration = await t.app.inject({ method: 'GET', url: '/calibration', headers: html() });
+    expect(calibration.body).toContain('1 resolved');
+    expect(calibration.body).toContain('fewer than 5');
+    expect(calibration.body).toContain('does not establish accuracy for any outside decision');
+  });
+});
