@@ -9,6 +9,7 @@ import { organismProjection, stateProjection } from './state.ts';
 import { runSelfTrials } from './trials.ts';
 import { vitalsChanges, vitalsProjection } from './vitals.ts';
 import { whyProjection } from './why.ts';
+import { organismRoutes2 } from './routes2.ts';
 
 /** Live figures: recomputed on every request, never replayed from a cache. */
 const LIVE = 'no-store';
@@ -22,6 +23,7 @@ function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
 }
 
 export const organismRoutes = [
+  ...organismRoutes2,
   defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
   defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
   defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),

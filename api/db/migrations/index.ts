@@ -8,6 +8,7 @@ import { Migration0008People } from './Migration0008People.ts';
 import { Migration0009Organism } from './Migration0009Organism.ts';
 import { Migration0010Governance } from './Migration0010Governance.ts';
 import { Migration0011Calibration } from './Migration0011Calibration.ts';
+import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   { name: 'Migration0009Organism', class: Migration0009Organism },
   { name: 'Migration0010Governance', class: Migration0010Governance },
   { name: 'Migration0011Calibration', class: Migration0011Calibration },
+  { name: 'Migration0013OrganismWatch', class: Migration0013OrganismWatch },
 ];
