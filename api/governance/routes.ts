@@ -13,6 +13,7 @@ import { PROPOSAL_ID, TEXT_MAX, TITLE_MAX } from '../../shared/governance/rules.
 import { constitutionView, cosign, propose, ratify, requireRatifier, viewerOf } from './service.ts';
 import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
+import { governanceCourtRoutes } from './court-routes.ts';
 
 const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
 
@@ -129,4 +130,5 @@ export const governanceRoutes = [
       return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
     }, true),
   }),
+  ...governanceCourtRoutes,
 ];

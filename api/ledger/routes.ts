@@ -13,6 +13,7 @@ import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
 import { toHex } from '../../shared/ledger/index.ts';
+import { courtVerdictReceipt } from '../governance/court.ts';
 
 const idParam = z.object({ id: z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID') });
 const dateParam = z.object({ date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD') });
@@ -116,9 +117,13 @@ async function anchorChain(request: FastifyRequest) {
   }
 }
 
+/** /verify/court/{id}: a case's final verdict receipt (api/governance/court.ts), verified like /verify/{id}. */
 async function court(request: FastifyRequest) {
-  const params = z.object({ id: z.string().min(1).max(200) }).safeParse(request.params);
-  throw new Refusal('not_found', { id: params.success ? params.data.id : null }, 'No court verdicts exist yet: the court (governance family) is not built, so no verdict has a receipt. /api/verdicts lists verdicts once they exist.');
+  const { id } = parseInput(z.object({ id: z.string().min(1).max(200) }), request.params);
+  const ctx = ctxOf(request);
+  const verdict = await courtVerdictReceipt(ctx.db, id);
+  const view = await verificationView(ctx, await receiptOr404(ctx, verdict.receipt_id));
+  return { ...view, court: verdict.case };
 }
 
 async function ledgerView(request: FastifyRequest) {

@@ -1,0 +1,234 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { Feed } from 'feed';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import type { SignedIn } from '../plugins/session.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { cacheControlForPersonalized } from '../../shared/security.ts';
+import { blank } from '../../shared/record/imprint.ts';
+import { CASE_ID, CASE_TARGET, JURORS_REQUIRED, PLEDGE_ID, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS, actionWords } from '../../shared/governance/court.ts';
+import { loadArticles, requireRatifier, viewerOf } from './service.ts';
+import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
+import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
+import './status.ts';
+
+const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
+
+const articleField = z
+  .string({ error: 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)' })
+  .trim()
+  .min(1, 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)')
+  .max(64, 'article is at most 64 characters');
+const pledgeBody = z.object({
+  article: articleField,
+  text: z.preprocess(blank, z.string().trim().max(PLEDGE_TEXT_MAX, `text is at most ${PLEDGE_TEXT_MAX} characters`).optional()),
+  ...returnField,
+});
+const pledgeField = z.string({ error: 'pledge is required: a pledge id (plg_…)' }).trim().regex(PLEDGE_ID, 'pledge must be a pledge id: plg_ followed by 26 characters');
+const backBody = z.object({ pledge: pledgeField, ...returnField });
+const reviewBody = z.object({
+  pledge: pledgeField,
+  outcome: z.enum(REVIEW_OUTCOMES, { error: 'outcome must be upheld or lapsed' }),
+  ...returnField,
+});
+const codexQuery = z.object({
+  article: z.preprocess(blank, z.string().trim().max(64, 'article is at most 64 characters').optional()),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit is at least 1').max(200, 'limit is at most 200').default(100),
+});
+
+const courtSignBody = z
+  .object({
+    case: z.preprocess(blank, z.literal('new', { error: 'case must be "new" to open a case; sign an existing case with case_id' }).optional()),
+    target: z.preprocess(blank, z.string().trim().max(64, 'target is at most 64 characters').optional()),
+    case_id: z.preprocess(blank, z.string().trim().regex(CASE_ID, 'case_id must be a court case id: case_ followed by 26 characters').optional()),
+    verdict: z.preprocess(blank, z.enum(VERDICTS, { error: 'verdict must be uphold or overturn' }).optional()),
+    reason: z.preprocess(blank, z.string().trim().max(REASON_MAX, `reason is at most ${REASON_MAX} characters`).optional()),
+    ...returnField,
+  })
+  .superRefine((value, ctx) => {
+    if (value.case === 'new') {
+      if (!value.target || !CASE_TARGET.test(value.target)) ctx.addIssue({ code: 'custom', path: ['target'], message: 'target is required to open a case: imprint:<sequence> (a triaged imprint)' });
+      return;
+    }
+    if (!value.case_id) ctx.addIssue({ code: 'custom', path: ['case_id'], message: 'case_id is required (or case: "new" with a target to open a case)' });
+    if (!value.verdict) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'verdict is required: uphold or overturn' });
+    if (!value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required: why you sign this verdict' });
+  });
+
+/** The router enforced governance:write from the registry; repeated here where the handler acts. */
+function governor(request: FastifyRequest): SignedIn {
+  if (!request.sovereign) throw new Refusal('identity_required', { scope: 'governance:write' });
+  if (!request.sovereign.scopes.includes('governance:write')) throw new Refusal('scope_required', { scope: 'governance:write' });
+  return request.sovereign;
+}
+
+function answer(request: FastifyRequest, reply: FastifyReply, next: string, flags: Record<string, string>, result: unknown) {
+  reply.header('cache-control', cacheControlForPersonalized());
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, flags));
+  return result;
+}
+
+async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
+  const who = governor(request);
+  refuseCrossSite(request);
+  const input = parseInput(pledgeBody, bodyOf(request));
+  const fallback = input.return_to;
+  returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
+  const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });
+  return answer(request, reply, returnTarget(fallback, `/receipt/${result.receipt_id}`), { pledged: result.pledge.id }, result);
+}
+
+async function backHandler(request: FastifyRequest, reply: FastifyReply) {
+  const who = governor(request);
+  refuseCrossSite(request);
+  const input = parseInput(backBody, bodyOf(request));
+  returnTarget(input.return_to, '/');
+  const result = await backPledge(request.server.civitas, who, input.pledge);
+  return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { backed: result.pledge.id }, result);
+}
+
+async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = request.server.civitas;
+  const viewer = await viewerOf(ctx, request.sovereign);
+  requireRatifier(request.sovereign, viewer);
+  refuseCrossSite(request);
+  const input = parseInput(reviewBody, bodyOf(request));
+  returnTarget(input.return_to, '/');
+  const result = await reviewPledge(ctx, viewer, input.pledge, input.outcome);
+  return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { reviewed: result.pledge.id }, result);
+}
+
+async function courtSignHandler(request: FastifyRequest, reply: FastifyReply) {
+  const who = governor(request);
+  refuseCrossSite(request);
+  const input = parseInput(courtSignBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/verdicts');
+  const ctx = request.server.civitas;
+  if (input.case === 'new') {
+    const sequence = Number(CASE_TARGET.exec(input.target as string)![1]);
+    const result = await openCase(ctx, who, { sequence, reason: input.reason });
+    return answer(request, reply, next, { opened: result.case.id }, result);
+  }
+  const result = await signVerdict(ctx, who, { caseId: input.case_id as string, verdict: input.verdict!, reason: input.reason as string });
+  return answer(request, reply, next, { signed: result.case.id }, result);
+}
+
+const idParams = z.object({ id: z.string().max(200, 'id is at most 200 characters') });
+
+function atom(reply: FastifyReply, feed: Feed) {
+  return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+}
+
+export const governanceCourtRoutes = [
+  defineRoute('GET /api/codex/pledges', {
+    async handler(request, reply) {
+      const view = await codexView(request.server.civitas, parseInput(codexQuery, request.query));
+      reply.header('cache-control', 'public, max-age=60');
+      return view;
+    },
+  }),
+  defineRoute('POST /sovereign/pledge', { handler: pledgeHandler }),
+  defineRoute('POST /pledge', { handler: pledgeHandler }),
+  defineRoute('POST /sovereign/pledge/back', { handler: backHandler }),
+  defineRoute('POST /api/codex/pledges/review', { handler: reviewHandler }),
+  defineRoute('POST /sovereign/court-sign', { handler: courtSignHandler }),
+  defineRoute('GET /api/court/precedent/{id}', {
+    async handler(request, reply) {
+      const view = await precedentView(request.server.civitas, parseInput(idParams, request.params).id);
+      reply.header('cache-control', 'public, max-age=60');
+      return view;
+    },
+  }),
+  defineRoute('GET /api/verdicts', {
+    async handler(request, reply) {
+      reply.header('cache-control', cacheControlForPersonalized()); // says what this viewer may sign
+      const ctx = request.server.civitas;
+      return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
+    },
+  }),
+  defineRoute('GET /verdicts', {
+    async handler(request, reply) {
+      reply.header('cache-control', cacheControlForPersonalized());
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const ctx = request.server.civitas;
+      return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
+    },
+  }),
+  defineRoute('GET /api/dissent', {
+    async handler(request, reply) {
+      reply.header('cache-control', 'public, max-age=60');
+      return dissentView(request.server.civitas);
+    },
+  }),
+  defineRoute('GET /dissent', {
+    async handler(request, reply) {
+      reply.header('cache-control', 'public, max-age=60');
+      if (!wantsJson(request)) return renderPage(request, reply);
+      return dissentView(request.server.civitas);
+    },
+  }),
+  defineRoute('GET /verdicts.xml', {
+    async handler(request, reply) {
+      const ctx = request.server.civitas;
+      const origin = ctx.config.origin;
+      const cases = await finalCases(ctx.db, undefined, 100);
+      const feed = new Feed({
+        title: 'civitas — court verdicts',
+        description: `Final court verdicts: ${JURORS_REQUIRED} concurring juror signatures on a disputed steward decision. Jurors by public tag only.`,
+        id: `${origin}/verdicts.xml`,
+        link: `${origin}/verdicts`,
+        updated: cases.length ? new Date(cases[0].final_at as string) : ctx.clock.now(),
+        copyright: 'Public record of civitas',
+        feedLinks: { atom: `${origin}/verdicts.xml` },
+      });
+      for (const c of cases.sort((a, b) => String(b.final_at).localeCompare(String(a.final_at)))) {
+        feed.addItem({
+          title: `${c.outcome === 'overturn' ? 'Overturned' : 'Upheld'}: the steward's decision to ${actionWords(c.disputed.action)} (imprint #${c.sequence})`,
+          id: `${origin}/verdicts.xml#${c.id}`,
+          link: `${origin}/api/court/precedent/${c.precedent_id}`,
+          date: new Date(c.final_at as string),
+          description: `Case ${c.id} is final (${c.outcome}); it set ${c.precedent_id}. Verdict receipt ${c.final_receipt_id}, verifiable at ${origin}/verify/court/${c.id}.`,
+        });
+      }
+      return atom(reply, feed);
+    },
+  }),
+  defineRoute('GET /reversals.xml', {
+    async handler(request, reply) {
+      const ctx = request.server.civitas;
+      const origin = ctx.config.origin;
+      const overturned = await finalCases(ctx.db, 'overturn', 100);
+      const articles = (await loadArticles(ctx.db)).filter((a) => a.amends);
+      const items = [
+        ...overturned.map((c) => ({
+          title: `Overturned: the steward's decision to ${actionWords(c.disputed.action)} (imprint #${c.sequence})`,
+          id: `${origin}/reversals.xml#${c.id}`,
+          link: `${origin}/api/court/precedent/${c.precedent_id}`,
+          date: new Date(c.final_at as string),
+          description: `A jury overturned the triage decision (receipt ${c.disputed.receipt_id}) in case ${c.id}; verdict receipt ${c.final_receipt_id}.`,
+        })),
+        ...articles.map((a) => ({
+          title: `Amended: ${a.amends} by ${a.id} — ${a.title}`,
+          id: `${origin}/reversals.xml#${a.id}`,
+          link: `${origin}/provenance/${a.id}`,
+          date: new Date(a.ratified_at),
+          description: `Article ${a.id} (ratified from proposal ${a.proposal_id}) amends ${a.amends}. Enactment receipt ${a.receipt_id}.`,
+        })),
+      ].sort((x, y) => y.date.getTime() - x.date.getTime());
+      const feed = new Feed({
+        title: 'civitas — reversals',
+        description: 'Overturned decisions: steward triage decisions a jury overturned, and ratified articles that amend an axiom or article.',
+        id: `${origin}/reversals.xml`,
+        link: `${origin}/verdicts`,
+        updated: items.length ? items[0].date : ctx.clock.now(),
+        copyright: 'Public record of civitas',
+        feedLinks: { atom: `${origin}/reversals.xml` },
+      });
+      for (const item of items) feed.addItem(item);
+      return atom(reply, feed);
+    },
+  }),
+];

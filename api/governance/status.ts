@@ -1,0 +1,24 @@
+/**
+ * Change status beside governance receipts (the ledger's documented extension point): a pledge's
+ * review state and a court case's state, reported separately — a receipt never implies them.
+ */
+import { changeStatusResolvers } from '../ledger/projection.ts';
+import { CASE_ID, PLEDGE_ID } from '../../shared/governance/court.ts';
+
+changeStatusResolvers.pledge = async (sql, ref, subject, now) => {
+  if (!PLEDGE_ID.test(ref)) return null;
+  const [row] = await sql.query<{ status: string; article: string }>('select status, article from governance_pledges where id = $1', [ref]);
+  if (!row) return null;
+  const detail =
+    row.status === 'lapsed' ? `The pledge to ${row.article} has lapsed.` : row.status === 'upheld' ? `The pledge to ${row.article} is live and was reviewed as upheld.` : `The pledge to ${row.article} is live, not yet reviewed.`;
+  return { subject, status: row.status, detail, as_of: now.toISOString() };
+};
+
+changeStatusResolvers.case = async (sql, ref, subject, now) => {
+  if (!CASE_ID.test(ref)) return null;
+  const [row] = await sql.query<{ state: string; outcome: string | null; precedent_id: string | null }>('select state, outcome, precedent_id from governance_court_cases where id = $1', [ref]);
+  if (!row) return null;
+  const status = row.state === 'final' ? (row.outcome === 'overturn' ? 'overturned' : 'upheld') : 'open';
+  const detail = row.state === 'final' ? `Final verdict: ${status}; it set ${row.precedent_id}.` : 'Open: jurors are signing; 3 concurring signatures make the verdict final.';
+  return { subject, status, detail, as_of: now.toISOString() };
+};
