@@ -13,6 +13,7 @@ import { organismRoutes } from './organism/routes.ts';
 import { governanceRoutes } from './governance/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { calibrationRoutes } from './calibration/routes.ts';
+import { treasuryRoutes } from './treasury/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -32,4 +33,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...governanceRoutes,
   ...orderRoutes,
   ...calibrationRoutes,
+  ...treasuryRoutes,
 ];

@@ -15,6 +15,8 @@ export interface RouteImpl {
   credentialDoor?: boolean;
   /** Defaults: mutations (POST) → write, everything else → read. */
   rate?: RateClass;
+  /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
+  rawBody?: boolean;
 }
 
 /** Binds an implementation to a registry key; the router refuses keys the registry does not have. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { Refusal } from '../shared/errors.ts';
 import { CREDENTIAL_DOORS } from '../shared/security.ts';
 import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
@@ -89,12 +90,35 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           scope: shape.scope,
         },
         handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site) : notImplemented),
+        // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
+        ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });
     }
   }
   for (const key of byKey.keys()) {
     if (!known.has(key)) throw new Error(`Implementation bound to ${key}, which is not in the route registry`);
   }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request body exactly as received; set only on routes declaring `rawBody: true`. */
+    rawBody?: Buffer;
+  }
+}
+
+/** preParsing hook: reads the payload (within the body limit), keeps it, and hands the parser a fresh stream. */
+async function captureRawBody(request: FastifyRequest, _reply: FastifyReply, payload: NodeJS.ReadableStream) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of payload) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > request.routeOptions.bodyLimit) throw new Refusal('payload_too_large');
+    chunks.push(buffer);
+  }
+  request.rawBody = Buffer.concat(chunks);
+  return Readable.from([request.rawBody]);
 }
 
 /** The hashed stylesheet and font: one shape each in the registry, concrete file names from the build. */

@@ -9,6 +9,7 @@ import { Migration0009Organism } from './Migration0009Organism.ts';
 import { Migration0010Governance } from './Migration0010Governance.ts';
 import { Migration0011Calibration } from './Migration0011Calibration.ts';
 import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
+import { Migration0012Treasury } from './Migration0012Treasury.ts';
 import { Migration0014GovernanceCourt } from './Migration0014GovernanceCourt.ts';
 
 /** Every migration, in order. Listed explicitly: no file globbing at start-up. */
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   { name: 'Migration0010Governance', class: Migration0010Governance },
   { name: 'Migration0011Calibration', class: Migration0011Calibration },
   { name: 'Migration0013OrganismWatch', class: Migration0013OrganismWatch },
+  { name: 'Migration0012Treasury', class: Migration0012Treasury },
   { name: 'Migration0014GovernanceCourt', class: Migration0014GovernanceCourt },
 ];

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { defineRoute, parseInput } from '../route.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { handleSchema } from '../../shared/agents/handle.ts';
+import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
+import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
+import { isFormPost, returnTarget } from '../record/http.ts';
+import { treasuryConfig } from './config.ts';
+import { createPortalSession, providerUnavailable } from './stripe-client.ts';
+import {
+  applyStripeEvent, asStripeEvent, currentQuote, decideAuthorization, entitlementsOf, equityView, holderOf, inscriptionsView,
+  patronsView, requireHolder, runOracle, sessionOf, startCheckout, strategiesView, treasuryView, usageOf, type Purpose,
+} from './service.ts';
+
+const privateNoStore = 'private, no-store';
+const blank = (value: unknown) => (value === '' ? undefined : value);
+const agentFields = {
+  agent: z.preprocess(blank, handleSchema.optional()),
+  continuity: z.preprocess(blank, z.string().max(200).optional()),
+  return_to: z.preprocess(blank, z.string().max(2048).optional()),
+};
+const amountField = (minimum: number) =>
+  z.preprocess(blank, z.coerce.number().int('amount is a whole number of cents').min(minimum, `amount is at least ${minimum} cents`).max(CAPABILITY_PRICES.maximum, `amount is at most ${CAPABILITY_PRICES.maximum} cents`).optional());
+const listedField = z.preprocess((v) => (v === 'on' || v === 'true' || v === true ? true : v === undefined || v === '' || v === 'false' ? false : v), z.boolean()).optional();
+
+/** Verifies a Stripe-signed callback and parses its event; refuses 503 without a secret, 400 on a bad signature or body. */
+function verifiedEvent(request: FastifyRequest) {
+  const { config, clock } = request.server.civitas;
+  const cfg = treasuryConfig(config);
+  if (!cfg.webhookSecret) throw providerUnavailable('treasury');
+  const raw = request.rawBody ?? Buffer.alloc(0);
+  const check = verifyStripeSignature({ header: request.headers['stripe-signature'], rawBody: raw, secret: cfg.webhookSecret, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
+  if (!check.ok) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }] });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new Refusal('invalid_request', { issues: [{ path: '(body)', message: 'The event is not JSON.' }] });
+  }
+  const event = asStripeEvent(parsed);
+  if (!event) throw new Refusal('invalid_request', { issues: [{ path: '(body)', message: 'The event needs id, type and data.object.' }] });
+  return event;
+}
+
+/** A checkout door: validate, identify the holder, then open a checkout (503 without Stripe). Form posts go on to the hosted checkout. */
+function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
+  const schema = z.object({
+    capability: z.preprocess(blank, z.enum(['oracle', 'patronage', 'covenant', 'fund_evolution', 'inscription']).optional()),
+    amount: amountField(CAPABILITY_PRICES.patronage_minimum),
+    uses: z.preprocess(blank, z.coerce.number().int().min(1).max(20).optional()),
+    listed: listedField,
+    name: z.preprocess(blank, z.string().trim().min(1).max(120).optional()),
+    text: z.preprocess(blank, z.string().trim().min(1, 'text is required').max(280, 'text is at most 280 characters').optional()),
+    ...agentFields,
+  });
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const input = parseInput(schema, request.body);
+    const chosen: Purpose = purpose === 'any' ? (input.capability ?? 'oracle') : purpose;
+    const form = isFormPost(request);
+    if (form) returnTarget(input.return_to, fallbackPage); // refuses off-origin targets early
+    if (chosen === 'inscription' && !input.text) throw new Refusal('invalid_request', { issues: [{ path: 'text', message: 'An inscription needs its text (at most 280 characters).' }] });
+    if ((chosen === 'covenant' || chosen === 'fund_evolution') && !input.name) {
+      throw new Refusal('invalid_request', { issues: [{ path: 'name', message: chosen === 'covenant' ? 'Name the capability the covenant funds.' : 'Name the evolution you fund.' }] });
+    }
+    const holder = requireHolder(await holderOf(request, input.agent, input.continuity));
+    const quote = currentQuote(request.server.civitas);
+    const uses = chosen === 'oracle' ? (input.uses ?? 1) : 0;
+    const amount = chosen === 'oracle' ? quote.price * uses : chosen === 'inscription' ? CAPABILITY_PRICES.inscription : (input.amount ?? 500);
+    const result = await startCheckout(request.server.civitas, {
+      purpose: chosen,
+      holder,
+      amountCents: amount,
+      uses,
+      detail: { ...(input.text ? { text: input.text } : {}), ...(input.name ? { name: input.name } : {}), ...(input.listed ? { listed: true } : {}) },
+      returnPath: chosen === 'oracle' ? '/oracle/mine' : '/endow',
+    });
+    reply.header('cache-control', privateNoStore);
+    // The hosted checkout is the provider's page: a form post continues there (the URL comes from
+    // the provider, never from the form). Nothing is charged until the person completes it.
+    if (form) return reply.code(303).header('location', result.checkout_url).send();
+    return result;
+  };
+}
+
+async function callerHolder(request: FastifyRequest) {
+  const q = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }).passthrough(), request.query);
+  return requireHolder(await holderOf(request, q.agent));
+}
+
+const ACTOR = /^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$/;
+
+export const treasuryRoutes = [
+  defineRoute('POST /api/stripe/webhook', {
+    rawBody: true,
+    rate: 'read',
+    async handler(request) {
+      return applyStripeEvent(request.server.civitas, verifiedEvent(request));
+    },
+  }),
+  defineRoute('POST /api/stripe/issuing-authorization', {
+    rawBody: true,
+    rate: 'read',
+    async handler(request, reply) {
+      const event = verifiedEvent(request);
+      const decision = await decideAuthorization(request.server.civitas, event);
+      reply.header('cache-control', 'no-store');
+      return { approved: decision.approved, reason: decision.reason };
+    },
+  }),
+
+  defineRoute('GET /api/entitlements', {
+    async handler(request, reply) {
+      if (!request.sovereign) throw new Refusal('identity_required');
+      reply.header('cache-control', privateNoStore);
+      const holder = requireHolder(await holderOf(request));
+      return { ok: true, entitlements: await entitlementsOf(request.server.civitas, holder) };
+    },
+  }),
+
+  defineRoute('GET /api/oracle', {
+    async handler(request) {
+      const ctx = request.server.civitas;
+      return {
+        ok: true,
+        offers: 'A deep report over the public record, computed from stored public data only.',
+        covers: ['imprint kinds', 'authors by kind (humans and agents apart, k-anonymous)', 'threads', 'receipts by step', 'window statistics and intake of the last 7 days'],
+        quote: currentQuote(ctx),
+        provider: { configured: Boolean(treasuryConfig(ctx.config).stripeSecretKey) },
+        doors: { run: 'POST /api/oracle', buy: 'POST /api/oracle/buy', usage: 'GET /api/oracle/usage' },
+      };
+    },
+  }),
+  defineRoute('POST /api/oracle', {
+    async handler(request, reply) {
+      const input = parseInput(z.object({ agent: agentFields.agent, continuity: agentFields.continuity }).passthrough(), request.body);
+      const holder = await holderOf(request, input.agent, input.continuity);
+      reply.header('cache-control', privateNoStore);
+      try {
+        return await runOracle(request.server.civitas, holder);
+      } catch (error) {
+        // 402: the quote body at the top level and under `quote`; nothing was charged.
+        if (error instanceof Refusal && error.reason === 'quote') throw new Refusal('quote', { ...(error.extra.quote as object), quote: error.extra.quote });
+        throw error;
+      }
+    },
+  }),
+  defineRoute('POST /api/oracle/buy', { handler: checkoutDoor('oracle', '/oracle') }),
+  defineRoute('GET /api/oracle/session', {
+    async handler(request, reply) {
+      const q = parseInput(z.object({ id: z.preprocess(blank, z.string().regex(/^tin_[0-9A-Z]{26}$/, 'id is an intent id (tin_…)').optional()) }).passthrough(), request.query);
+      const holder = await callerHolder(request);
+      reply.header('cache-control', privateNoStore);
+      return { ok: true, sessions: await sessionOf(request.server.civitas, holder, q.id) };
+    },
+  }),
+  defineRoute('GET /api/oracle/usage', {
+    async handler(request, reply) {
+      const holder = await callerHolder(request);
+      reply.header('cache-control', privateNoStore);
+      return usageOf(request.server.civitas, holder);
+    },
+  }),
+  defineRoute('GET /api/cost-oracle', {
+    async handler(request) {
+      const raw = (request.query as Record<string, unknown>)?.actor;
+      if (typeof raw !== 'string' || !ACTOR.test(raw)) {
+        throw new Refusal('invalid_request', { issues: [{ path: 'actor', message: 'actor is required: agent:<handle> or sovereign:<4-hex tag>.' }] });
+      }
+      return { ok: true, actor: raw, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
+    },
+  }),
+
+  defineRoute('POST /api/checkout', { handler: checkoutDoor('any', '/endow') }),
+  defineRoute('POST /api/patronage', { handler: checkoutDoor('patronage', '/endow') }),
+  defineRoute('POST /api/covenant', { handler: checkoutDoor('covenant', '/endow') }),
+  defineRoute('POST /api/fund-evolution', { handler: checkoutDoor('fund_evolution', '/endow') }),
+  defineRoute('POST /api/inscribe', { handler: checkoutDoor('inscription', '/endow') }),
+  defineRoute('GET /api/inscriptions', { handler: async (request) => inscriptionsView(request.server.civitas) }),
+
+  defineRoute('POST /api/portal', {
+    async handler(request, reply) {
+      const input = parseInput(z.object({ return_to: agentFields.return_to }).passthrough(), request.body);
+      const form = isFormPost(request);
+      const back = returnTarget(input.return_to, '/wallet');
+      const ctx = request.server.civitas;
+      const cfg = treasuryConfig(ctx.config);
+      if (!cfg.stripeSecretKey) throw providerUnavailable('checkout');
+      const [row] = await ctx.db.query<{ customer_id: string }>(
+        `select customer_id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 and customer_id is not null order by received_at desc limit 1`,
+        [request.sovereign!.sovereignId],
+      );
+      if (!row) throw new Refusal('not_found', {}, 'No billing record is held for you yet: complete a checkout first.');
+      const portal = await createPortalSession(cfg, { customer: row.customer_id, returnUrl: `${ctx.config.origin}${back}` });
+      reply.header('cache-control', privateNoStore);
+      if (form) return reply.code(303).header('location', portal.url).send();
+      return { ok: true, portal_url: portal.url };
+    },
+  }),
+
+  defineRoute('GET /api/treasury', { handler: async (request) => treasuryView(request.server.civitas) }),
+  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true, strategies: await strategiesView(request.server.civitas) }) }),
+  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true, ...(await equityView(request.server.civitas)) }) }),
+  defineRoute('GET /api/patrons', { handler: async (request) => patronsView(request.server.civitas) }),
+];
+
