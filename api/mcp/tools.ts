@@ -7,7 +7,8 @@ import { recordTools } from '../record/mcp.ts';
 import { stewardTools } from '../steward/mcp.ts';
 import { governanceTools } from '../governance/mcp.ts';
 import { calibrationTools } from '../calibration/mcp.ts';
+import { treasuryTools } from '../treasury/mcp.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...governanceTools, ...calibrationTools];
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...governanceTools, ...calibrationTools, ...treasuryTools];
