@@ -6,8 +6,8 @@ import { RATIFICATIONS_REQUIRED } from '../../shared/governance/rules.ts';
  * Abstentions in ratifications, derived from stored facts only: a sovereign abstained on a
  * proposal open to ratification when they held a uniqueness receipt (could ratify), were not its
  * proposer and did not ratify it — counted until the proposal was ratified (final) or until now
- * (so far). Counts are k-anonymous (fewer than 5 reads "fewer than 5"). Court verdicts do not
- * exist yet, so there are no verdict abstentions to count.
+ * (so far). Counts are k-anonymous (fewer than 5 reads "fewer than 5"). Court verdicts have no
+ * fixed panel, so not signing one is not counted as abstaining (docs/governance.md).
  */
 export async function abstentionsView(ctx: AppContext) {
   const now = ctx.clock.now().toISOString();
@@ -45,6 +45,9 @@ export async function abstentionsView(ctx: AppContext) {
       'An abstention is a sovereign who could ratify (a stored human-uniqueness receipt, not the proposer) and did not, while the proposal was open to ratification. Counts below 5 read "fewer than 5".',
     quorum: `A proposal needs ${RATIFICATIONS_REQUIRED} ratifications; abstentions neither block nor count toward it.`,
     ratifications: proposals,
-    verdicts: { available: false, note: 'Court verdicts are not recorded yet, so there are no verdict abstentions.' },
+    verdicts: {
+      available: false,
+      note: 'Verdict abstentions are not counted: a court case has no fixed panel (any sovereign with governance standing but its opener may sit as a juror, and 3 concurring signatures close it), so not signing is not abstaining. Signed verdicts and dissents are at /verdicts and /dissent.',
+    },
   };
 }
