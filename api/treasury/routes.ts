@@ -137,7 +137,9 @@ export const treasuryRoutes = [
       const holder = await holderOf(request, input.agent, input.continuity);
       reply.header('cache-control', privateNoStore);
       try {
-        return await runOracle(request.server.civitas, holder);
+        const result = await runOracle(request.server.civitas, holder);
+        if (isFormPost(request)) return reply.code(303).header('location', `/oracle/mine#${result.report_id}`).send();
+        return result;
       } catch (error) {
         // 402: the quote body at the top level and under `quote`; nothing was charged.
         if (error instanceof Refusal && error.reason === 'quote') throw new Refusal('quote', { ...(error.extra.quote as object), quote: error.extra.quote });
