@@ -11,12 +11,14 @@ import { sealDueDays } from '../ledger/log.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
+import { organismJobs } from '../organism/jobs.ts';
 
 export interface Job {
   name: string;
   /** how often each process tries (the lock makes one of them do it) */
   intervalMs: number;
-  run(ctx: AppContext): Promise<unknown>;
+  /** `app` is there for jobs that re-run live probes (the organism's vigilance). */
+  run(ctx: AppContext, app: FastifyInstance): Promise<unknown>;
 }
 
 /** Every periodic job. Families add theirs here (one line each). */
@@ -25,6 +27,7 @@ export const JOBS: Job[] = [
   { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
   { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
+  ...organismJobs,
 ];
 
 export interface RunningJobs {
@@ -44,7 +47,7 @@ export function startJobs(app: FastifyInstance, jobs: Job[] = JOBS, options: { i
     if (running) return running; // a slow run is never overlapped by the same process
     const run = (async () => {
       try {
-        await job.run(ctx);
+        await job.run(ctx, app);
       } catch (error) {
         // Logged by kind only: job errors never carry request data, and the next tick retries.
         app.log.error({ job: job.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'job failed');

@@ -2,6 +2,7 @@ import { agentTools } from '../agents/mcp.ts';
 import { boundaryTools } from '../boundaries/mcp.ts';
 import { ledgerTools } from '../ledger/mcp.ts';
 import { organismTools } from '../organism/mcp.ts';
+import { policyTools } from '../organism/mcp2.ts';
 import { peopleTools } from '../people/mcp.ts';
 import { recordTools } from '../record/mcp.ts';
 import { stewardTools } from '../steward/mcp.ts';
@@ -11,4 +12,4 @@ import { treasuryTools } from '../treasury/mcp.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...governanceTools, ...calibrationTools, ...treasuryTools];
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools];
