@@ -15,6 +15,8 @@ import { recentDenials, denialCounts } from '../ledger/denials.ts';
 import { metabolismProjection } from './metabolism.ts';
 import { runSelfTrials } from './trials.ts';
 import { vitalsProjection } from './vitals.ts';
+import { driftProjection } from './drift.ts';
+import { seasonProjection } from './season.ts';
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -116,7 +118,7 @@ export async function stateProjection(ctx: AppContext) {
 /** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials. */
 export async function organismProjection(app: FastifyInstance) {
   const ctx = app.civitas;
-  const [state, vitals, metabolism, trials] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(app)]);
+  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(app), driftProjection(ctx), seasonProjection(ctx)]);
   return {
     ok: true as const,
     schema: 'civitas.organism.v1',
@@ -132,6 +134,8 @@ export async function organismProjection(app: FastifyInstance) {
       database: vitals.database,
     },
     metabolism: { last_day: metabolism.last_day, residence_hours: metabolism.residence_hours },
+    drift: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence, rising: drift.topics.rising },
+    season: { season: season.season, day: season.day, days: season.days, figures: season.figures, themes: season.themes.slice(0, 5) },
     boundaries: trials.boundaries,
     self_trials: {
       all_passed: trials.all_passed,
@@ -139,6 +143,6 @@ export async function organismProjection(app: FastifyInstance) {
       failed: trials.failed,
       trials: trials.trials.map((trial) => ({ name: trial.name, passed: trial.passed })),
     },
-    see: { state: '/api/state', vitals: '/api/vitals', metabolism: '/api/metabolism', self_trials: '/api/self-trials', failures: '/api/failures', promises: '/api/promises' },
+    see: { state: '/api/state', vitals: '/api/vitals', metabolism: '/api/metabolism', self_trials: '/api/self-trials', failures: '/api/failures', promises: '/api/promises', drift: '/api/drift', season: '/api/season' },
   };
 }

@@ -87,3 +87,12 @@ describe('GET /api/journal', () => {
     expect((await json('/api/journal')).json().entries).toHaveLength(14);
   });
 });
+
+describe('GET /api/organism carries drift and season', () => {
+  it('summarises the same drift and season projections', async () => {
+    const organism = (await json('/api/organism')).json();
+    const drift = (await json('/api/drift')).json();
+    expect(organism.drift).toEqual({ kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence, rising: drift.topics.rising });
+    expect(organism.season).toMatchObject({ season: '2026-Q4', figures: { imprints: 14 } });
+  }, 60_000);
+});
