@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLISHED_COUNT } from '../../shared/registry/index.ts';
+import { PUBLISHED_COUNT, PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -79,10 +79,19 @@ describe('health', () => {
   });
 });
 
+/** An unscoped JSON read the router reports as not implemented yet, if any remains. */
+function pendingApiRead(): string | undefined {
+  return PUBLISHED_ROUTES.find(
+    (r) => r.kind === 'api' && !r.scope && !r.publicActor && !r.path.includes('{') && r.methods.includes('GET') && t.app.realisations.get(`GET ${r.path}`) === 'not_implemented',
+  )?.path;
+}
+
 describe('routes not built yet', () => {
   it('answer 501 not_implemented honestly, in the error shape', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/treasury' });
-    expect(res.statusCode).toBe(501);
+    const path = pendingApiRead();
+    if (!path) return; // every JSON read is built: nothing left to refuse
+    const res = await t.app.inject({ method: 'GET', url: path });
+    expect(res.statusCode, path).toBe(501);
     expect(res.json()).toMatchObject({ ok: false, reason: 'not_implemented' });
     expect(res.json().hint).toBeTruthy();
   });
@@ -93,6 +102,7 @@ describe('routes not built yet', () => {
     expect(body.real).toBeGreaterThan(10);
     expect(body.real + body.not_implemented).toBe(PUBLISHED_COUNT);
     expect(body.routes.find((r: { path: string }) => r.path === '/api/agent/{handle}').real).toBe(true);
-    expect(body.routes.find((r: { path: string }) => r.path === '/api/treasury').real).toBe(false);
+    const pending = pendingApiRead();
+    if (pending) expect(body.routes.find((r: { path: string }) => r.path === pending).real).toBe(false);
   });
 });
