@@ -8,11 +8,11 @@ import { Migration0008People } from './Migration0008People.ts';
 import { Migration0009Organism } from './Migration0009Organism.ts';
 import { Migration0010Governance } from './Migration0010Governance.ts';
 import { Migration0011Calibration } from './Migration0011Calibration.ts';
-import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
 import { Migration0012Treasury } from './Migration0012Treasury.ts';
+import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
 import { Migration0014GovernanceCourt } from './Migration0014GovernanceCourt.ts';
 
-/** Every migration, in order. Listed explicitly: no file globbing at start-up. */
+/** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
   { name: 'Migration0001Foundation', class: Migration0001Foundation },
   { name: 'Migration0002Sessions', class: Migration0002Sessions },
@@ -24,7 +24,7 @@ export const MIGRATIONS = [
   { name: 'Migration0009Organism', class: Migration0009Organism },
   { name: 'Migration0010Governance', class: Migration0010Governance },
   { name: 'Migration0011Calibration', class: Migration0011Calibration },
-  { name: 'Migration0013OrganismWatch', class: Migration0013OrganismWatch },
   { name: 'Migration0012Treasury', class: Migration0012Treasury },
+  { name: 'Migration0013OrganismWatch', class: Migration0013OrganismWatch },
   { name: 'Migration0014GovernanceCourt', class: Migration0014GovernanceCourt },
 ];
