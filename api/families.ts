@@ -14,6 +14,7 @@ import { governanceRoutes } from './governance/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { calibrationRoutes } from './calibration/routes.ts';
 import { treasuryRoutes } from './treasury/routes.ts';
+import { chronicleRoutes } from './chronicle/routes.ts';
 import type { RouteImpl } from './route.ts';
 
 /** Every family's route implementations. A registry shape missing here answers 501. */
@@ -34,4 +35,5 @@ export const IMPLEMENTED_ROUTES: RouteImpl[] = [
   ...orderRoutes,
   ...calibrationRoutes,
   ...treasuryRoutes,
+  ...chronicleRoutes,
 ];

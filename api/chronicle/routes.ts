@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Feed } from 'feed';
+import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { renderPage } from '../pages.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { liveCensus } from '../boundaries/census.ts';
+import { ascensionsView, chronicleQuery, chronicleView, lensPeriod, lensQuery, progressQuery, progressView, pulseView, storySoFar, timeLens, todayView } from './views.ts';
+import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg } from './cards.ts';
+
+const noQuery = z.object({}).loose();
+
+/** Page routes with a JSON twin: `Accept: application/json` answers the projection, else the page. */
+function hybrid(view: (request: FastifyRequest) => Promise<unknown>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!wantsJson(request)) return renderPage(request, reply);
+    return view(request);
+  };
+}
+
+const svg = (reply: FastifyReply, body: string, maxAge = 60) =>
+  reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', `public, max-age=${maxAge}`).send(body);
+
+const kindsText = (k: { thought: number; question: number; signal: number }) => `${k.thought} thoughts, ${k.question} questions, ${k.signal} signals`;
+
+export const chronicleRoutes = [
+  defineRoute('GET /feed/pulse', {
+    async handler(request, reply) {
+      parseInput(noQuery, request.query);
+      const ctx = request.server.civitas;
+      const origin = ctx.config.origin;
+      const pulse = await pulseView(ctx);
+      const feed = new Feed({
+        title: 'civitas — pulse',
+        description: "The Record's vital signs: one entry per UTC hour with public imprints (by kind and author kind), and one per UTC day with the census, receipts and the sealed anchor.",
+        id: `${origin}/feed/pulse`,
+        link: `${origin}/today`,
+        updated: new Date(pulse.as_of),
+        copyright: 'Public record of civitas',
+        feedLinks: { atom: `${origin}/feed/pulse` },
+      });
+      const items: { date: Date; item: Parameters<Feed['addItem']>[0] }[] = [];
+      for (const h of pulse.hours) {
+        const total = h.imprints.thought + h.imprints.question + h.imprints.signal;
+        items.push({
+          date: new Date(h.hour),
+          item: {
+            title: `${h.hour.slice(0, 13).replace('T', ' ')}:00 UTC — ${total} imprints`,
+            id: `${origin}/feed/pulse#hour-${h.hour}`,
+            link: `${origin}/today`,
+            date: new Date(h.hour),
+            description: `${kindsText(h.imprints)}; ${h.by_author_kind.sovereign} by sovereigns and ${h.by_author_kind.agent} by agents.`,
+          },
+        });
+      }
+      for (const d of pulse.days) {
+        const parts = [
+          d.census ? `Census: ${d.census.humans} humans and ${d.census.agents} agents; ${d.census.imprints_lifetime} imprints in the lifetime of the Record, ${d.census.imprints_retained} retained; ${d.census.receipts} receipts (census receipt ${d.census.receipt_id}).` : 'No census snapshot was taken for this day.',
+          `${d.imprints} public imprints and ${d.receipts} receipts recorded this day.`,
+          d.anchor ? `Sealed: tree size ${d.anchor.tree_size}, root ${d.anchor.root_hash}.` : 'Not sealed yet.',
+        ];
+        const at = d.census ? new Date(d.census.taken_at) : new Date(`${d.date}T23:59:59Z`);
+        items.push({
+          date: at,
+          item: { title: `${d.date} — vital signs`, id: `${origin}/feed/pulse#day-${d.date}`, link: `${origin}/chronicle`, date: at, description: parts.join(' ') },
+        });
+      }
+      items.sort((a, b) => b.date.getTime() - a.date.getTime());
+      for (const { item } of items.slice(0, 100)) feed.addItem(item);
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+    },
+  }),
+  defineRoute('GET /chronicle', { handler: hybrid((request) => chronicleView(request.server.civitas, parseInput(chronicleQuery, request.query))) }),
+  defineRoute('GET /today', {
+    handler: hybrid(async (request) => {
+      parseInput(noQuery, request.query);
+      return todayView(request.server.civitas);
+    }),
+  }),
+  defineRoute('GET /ascensions', {
+    handler: hybrid(async (request) => {
+      parseInput(noQuery, request.query);
+      return ascensionsView(request.server.civitas);
+    }),
+  }),
+  defineRoute('GET /api/progress', {
+    async handler(request) {
+      const { actor } = parseInput(progressQuery, request.query);
+      return progressView(request.server.civitas, actor);
+    },
+  }),
+  defineRoute('GET /api/story/time-lens', {
+    async handler(request) {
+      const ctx = request.server.civitas;
+      return timeLens(ctx, lensPeriod(parseInput(lensQuery, request.query), ctx.clock.now()));
+    },
+  }),
+  defineRoute('GET /story', {
+    handler: hybrid(async (request) => {
+      parseInput(noQuery, request.query);
+      return storySoFar(request.server.civitas);
+    }),
+  }),
+  defineRoute('GET /story/weekly', {
+    handler: hybrid(async (request) => {
+      parseInput(noQuery, request.query);
+      const ctx = request.server.civitas;
+      return timeLens(ctx, lensPeriod({}, ctx.clock.now()), 'civitas.story-weekly.v1');
+    }),
+  }),
+
+  defineRoute('GET /badge.svg', {
+    async handler(request, reply) {
+      const census = await liveCensus(request.server);
+      const bound = census.total_boundaries - census.unbound_count;
+      const message = `${bound}/${census.total_boundaries} bound`;
+      return svg(reply, badgeSvg('boundaries', message, census.all_bound ? '#0b5e52' : '#b42318'));
+    },
+  }),
+  defineRoute('GET /streaks.svg', { handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)) }),
+  defineRoute('GET /invite/card.svg', { handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas), 300) }),
+  defineRoute('GET /og/{surface}.png', {
+    async handler(request, reply) {
+      const { surface } = request.params as { surface?: string };
+      const name = String(surface ?? '');
+      if (!OG_SURFACE_PATTERN.test(name)) {
+        throw new Refusal('invalid_request', { issues: [{ path: 'surface', message: 'surface is a lower-case page name such as home, chronicle or today' }] });
+      }
+      if (!Object.hasOwn(OG_SURFACES, name)) throw new Refusal('not_found', {}, `No preview image for that surface. Known: ${Object.keys(OG_SURFACES).join(', ')}.`);
+      return reply.header('content-type', 'image/png').header('cache-control', 'public, max-age=3600').send(await ogPng(name));
+    },
+  }),
+];
