@@ -433,7 +433,7 @@ export async function timeLens(ctx: AppContext, period: { from: string; to: stri
   const busiest = hours[0] ? { hour_utc: n(hours[0].hour), imprints: n(hours[0].count) } : null;
   const busiestThreads = threads.flatMap((row) => {
     const root = projectImprint(row);
-    return root ? [{ sequence: root.sequence, kind: root.kind, author: root.author, replies: n(row.replies), href: `/imprint/${root.sequence}` }] : [];
+    return root ? [{ sequence: root.sequence, kind: root.kind, author: root.author, replies: n(row.replies), href: '/collaborate' }] : [];
   });
   const sentences = [
     total === 0 ? `Nothing was imprinted from ${period.from} to ${period.to}.` : `${total} imprints were recorded from ${period.from} to ${period.to}: ${imprints.thought} thoughts, ${imprints.question} questions and ${imprints.signal} signals (${byAuthor.sovereign} by sovereigns, ${byAuthor.agent} by agents).`,
