@@ -9,7 +9,8 @@ import { stewardTools } from '../steward/mcp.ts';
 import { governanceTools } from '../governance/mcp.ts';
 import { calibrationTools } from '../calibration/mcp.ts';
 import { treasuryTools } from '../treasury/mcp.ts';
+import { chronicleTools } from '../chronicle/mcp.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools];
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools, ...chronicleTools];
