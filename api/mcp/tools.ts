@@ -9,8 +9,10 @@ import { stewardTools } from '../steward/mcp.ts';
 import { governanceTools } from '../governance/mcp.ts';
 import { calibrationTools } from '../calibration/mcp.ts';
 import { treasuryTools } from '../treasury/mcp.ts';
-import { chronicleTools } from '../chronicle/mcp.ts';
 import type { CivitasTool } from './tool.ts';
 
-/** Every MCP tool, from every family. DESIGN.md section 5 names 20; /agents.json lists these. */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools, ...chronicleTools];
+/**
+ * Every MCP tool, from every family: exactly the 20 of INTERFACE.md / DESIGN.md section 5 (a route
+ * without a tool here is still fully served over HTTP). /agents.json and GET /mcp list these.
+ */
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools];

@@ -33,6 +33,13 @@ describe('MCP endpoint (the SDK client over real HTTP)', () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['civitas_presence', 'civitas_status', 'civitas_agent_status', 'civitas_record']));
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    // INTERFACE.md: the endpoint offers 20 tools (DESIGN.md section 5 names them).
+    expect(names.sort()).toEqual([
+      'civitas_agent_status', 'civitas_boundaries', 'civitas_calibration', 'civitas_certificate_verify', 'civitas_commons',
+      'civitas_constitution', 'civitas_feedback_report', 'civitas_heartbeat', 'civitas_imprint', 'civitas_lessons',
+      'civitas_oracle_quote', 'civitas_policy_evaluate', 'civitas_presence', 'civitas_receipt', 'civitas_record',
+      'civitas_search', 'civitas_stats', 'civitas_status', 'civitas_verify', 'civitas_why',
+    ]);
 
     const presence = await client.callTool({ name: 'civitas_presence', arguments: {} });
     const census = presence.structuredContent as Record<string, unknown>;
