@@ -66,7 +66,8 @@ const sameOriginForm = (cookie: string) => ({
 beforeAll(async () => {
   // One configured steward (by raw id), so triage notes are seeded through the real route.
   const stewardId = randomUUID();
-  t = await createTestApp({ config: { stewards: [stewardId] } });
+  // With the built site mounted, so page HTML rendered by Astro is crawled too (npm test builds first).
+  t = await createTestApp({ site: true, config: { stewards: [stewardId] } });
   const db = t.database.db;
   today = t.clock.now().toISOString().slice(0, 10);
 
