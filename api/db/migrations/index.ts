@@ -11,6 +11,7 @@ import { Migration0011Calibration } from './Migration0011Calibration.ts';
 import { Migration0012Treasury } from './Migration0012Treasury.ts';
 import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
 import { Migration0014GovernanceCourt } from './Migration0014GovernanceCourt.ts';
+import { Migration0016OrganismMind } from './Migration0016OrganismMind.ts';
 import { Migration0017OrganismRuns } from './Migration0017OrganismRuns.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   { name: 'Migration0012Treasury', class: Migration0012Treasury },
   { name: 'Migration0013OrganismWatch', class: Migration0013OrganismWatch },
   { name: 'Migration0014GovernanceCourt', class: Migration0014GovernanceCourt },
+  { name: 'Migration0016OrganismMind', class: Migration0016OrganismMind },
   { name: 'Migration0017OrganismRuns', class: Migration0017OrganismRuns },
 ];
