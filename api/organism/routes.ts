@@ -10,6 +10,14 @@ import { runSelfTrials } from './trials.ts';
 import { vitalsChanges, vitalsProjection } from './vitals.ts';
 import { whyProjection } from './why.ts';
 import { organismRoutes2 } from './routes2.ts';
+import { branchworldRoutes } from './branchworld.ts';
+import { constellationRoutes } from './constellation.ts';
+import { crossRoutes } from './cross.ts';
+import { experimentsRoutes } from './experiments.ts';
+import { expeditionsRoutes } from './expeditions.ts';
+import { observatoryRoutes } from './observatory.ts';
+import { spinesRoutes } from './spines.ts';
+import { swarmRoutes } from './swarm.ts';
 
 /** Live figures: recomputed on every request, never replayed from a cache. */
 const LIVE = 'no-store';
@@ -24,6 +32,7 @@ function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
 
 export const organismRoutes = [
   ...organismRoutes2,
+  ...observatoryRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
   defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
   defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
   defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),
