@@ -16,6 +16,7 @@ import { crossRoutes } from './cross.ts';
 import { experimentsRoutes } from './experiments.ts';
 import { expeditionsRoutes } from './expeditions.ts';
 import { observatoryRoutes } from './observatory.ts';
+import { observatoryAssetRoutes } from './observatory-assets.ts';
 import { spinesRoutes } from './spines.ts';
 import { swarmRoutes } from './swarm.ts';
 
@@ -32,7 +33,7 @@ function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
 
 export const organismRoutes = [
   ...organismRoutes2,
-  ...observatoryRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
+  ...observatoryRoutes, ...observatoryAssetRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
   defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
   defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
   defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),

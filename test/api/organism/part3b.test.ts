@@ -183,3 +183,14 @@ describe('experiments and expeditions', () => {
     }
   });
 });
+
+describe('feed.xsl', () => {
+  it('serves the feed stylesheet as XSLT', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/feed.xsl' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/xsl/);
+    expect(res.body).toContain('xsl:stylesheet');
+    expect(res.body).toContain('http://www.w3.org/2005/Atom');
+    expect((await t.app.inject({ method: 'HEAD', url: '/feed.xsl' })).statusCode).toBe(200);
+  });
+});
