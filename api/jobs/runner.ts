@@ -12,6 +12,7 @@ import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
+import { recordJobRun } from '../organism/dispatch-runs.ts';
 
 export interface Job {
   name: string;
@@ -46,9 +47,12 @@ export function startJobs(app: FastifyInstance, jobs: Job[] = JOBS, options: { i
     const running = inFlight.get(job.name);
     if (running) return running; // a slow run is never overlapped by the same process
     const run = (async () => {
+      const startedAt = ctx.clock.now();
       try {
         await job.run(ctx, app);
+        await recordJobRun(ctx, job.name, startedAt, ctx.clock.now(), 'ok');
       } catch (error) {
+        await recordJobRun(ctx, job.name, startedAt, ctx.clock.now(), 'failed');
         // Logged by kind only: job errors never carry request data, and the next tick retries.
         app.log.error({ job: job.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'job failed');
       } finally {

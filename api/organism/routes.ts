@@ -19,6 +19,7 @@ import { observatoryRoutes } from './observatory.ts';
 import { observatoryAssetRoutes } from './observatory-assets.ts';
 import { spinesRoutes } from './spines.ts';
 import { swarmRoutes } from './swarm.ts';
+import { organismRoutes3a } from './mind-routes.ts';
 
 /** Live figures: recomputed on every request, never replayed from a cache. */
 const LIVE = 'no-store';
@@ -33,6 +34,7 @@ function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
 
 export const organismRoutes = [
   ...organismRoutes2,
+  ...organismRoutes3a,
   ...observatoryRoutes, ...observatoryAssetRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
   defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
   defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),

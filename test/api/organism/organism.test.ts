@@ -5,6 +5,7 @@ import { appendImprint } from '../../../api/record/window.ts';
 import { sealDueDays } from '../../../api/ledger/log.ts';
 import { flushVitals, vitalsBufferOf } from '../../../api/plugins/vitals.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 
 let t: TestApp;
@@ -148,7 +149,10 @@ describe('vitals and failures', () => {
   it('does not count 501 (not built) as a failure', async () => {
     await flushVitals(t.app.civitas);
     const before = (await json('/api/failures')).json().total;
-    expect((await json('/api/soul')).statusCode).toBe(501);
+    // Any unscoped JSON read still unbuilt (/api/soul, once the example, is built now).
+    const pending = PUBLISHED_ROUTES.find((r) => r.kind === 'api' && !r.scope && !r.path.includes('{') && r.methods.includes('GET') && t.app.realisations.get(`GET ${r.path}`) === 'not_implemented');
+    if (!pending) return;
+    expect((await json(pending.path)).statusCode).toBe(501);
     expect((await json('/api/failures')).json().total).toBe(before);
   });
 
