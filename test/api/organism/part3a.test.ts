@@ -151,6 +151,20 @@ describe('GET /api/soul', () => {
     expect(by('axiom-7').holds).toBe(true);
     expect(body.unchecked).toBe(2);
   });
+
+  it('projects a check that cannot run through failure_projection (lane soul), without the runtime words', async () => {
+    await sql('alter table governance_articles rename to governance_articles_away');
+    try {
+      const res = await json('/api/soul');
+      expect(res.statusCode).toBe(200);
+      expect(res.body).not.toMatch(/does not exist|relation|governance_articles/);
+      const axiom7 = res.json().commitments.find((c: { axiom: string }) => c.axiom === 'axiom-7');
+      expect(axiom7).toMatchObject({ holds: false, failure: { ok: false, reason: 'internal_error', lane: 'soul' } });
+      expect(Object.keys(axiom7.failure).sort()).toEqual(['hint', 'lane', 'ok', 'reason']);
+    } finally {
+      await sql('alter table governance_articles_away rename to governance_articles');
+    }
+  });
 });
 
 describe('GET /api/evolution', () => {
