@@ -183,7 +183,8 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
     });
   }
   reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'no-store');
-  return feed.atom1();
+  // Opt in to the readable stylesheet (GET /feed.xsl) right after the XML declaration.
+  return feed.atom1().replace(/^(<\?xml[^>]*\?>)/, '$1\n<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>');
 }
 
 /** POST /api/mind/stance: unscoped in the registry, so the handler requires a session itself. */

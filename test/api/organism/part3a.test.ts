@@ -107,6 +107,7 @@ describe('GET /mind/feed.xml', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/atom+xml');
     expect(res.body).toContain('<feed');
+    expect(res.body).toContain('<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>');
     expect(res.body).toContain('censuses_never_shrink no longer holds');
     expect(res.body).toContain('window_bounded first checked: holds');
   });
