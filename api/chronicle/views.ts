@@ -5,6 +5,7 @@
  * Held imprints are never counted or shown here; imprints appear only through the Record's
  * projection (projectImprint), actors only through projectActorRef.
  */
+import { soleTagHolder } from '../people/tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -343,12 +344,8 @@ export async function progressView(ctx: AppContext, actor: string) {
       status: `/api/agent/${facts.handle}`,
     };
   }
-  const holders = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean }>(
-    'select id::text as id, tag, callsign, callsign_visible from sovereigns where tag = $1 and erased_at is null limit 2',
-    [name],
-  );
-  if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
-  if (holders.length > 1) {
+  const holder = await soleTagHolder(ctx, name);
+  if (!holder) {
     return {
       ...base,
       actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag: name }),
@@ -356,7 +353,6 @@ export async function progressView(ctx: AppContext, actor: string) {
       note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
     };
   }
-  const [holder] = holders;
   const [row] = await ctx.db.query<Record<string, string | number>>(
     `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
             (select count(*) from orders where requester_id = $1::uuid) as orders,

@@ -6,6 +6,7 @@
  * than one sovereign names no one (unaddressable, as on /passport): no counts. Erased sovereigns
  * and unknown actors answer 404.
  */
+import { soleTagHolder } from './tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -62,12 +63,8 @@ export async function mirrorView(ctx: AppContext, actor: string) {
       status: `/api/agent/${agent.handle}`,
     };
   }
-  const holders = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean }>(
-    'select id::text as id, tag, callsign, callsign_visible from sovereigns where tag = $1 and erased_at is null limit 2',
-    [name],
-  );
-  if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
-  if (holders.length > 1) {
+  const holder = await soleTagHolder(ctx, name);
+  if (!holder) {
     return {
       ...base,
       actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag: name }),
@@ -75,7 +72,6 @@ export async function mirrorView(ctx: AppContext, actor: string) {
       note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
     };
   }
-  const [holder] = holders;
   const counts = await publicCounts(ctx, 'sovereign', holder.id, `sovereign:${holder.tag}`);
   return {
     ...base,

@@ -1,0 +1,22 @@
+import type { AppContext } from '../context.ts';
+import { Refusal } from '../../shared/errors.ts';
+
+export interface TagHolder {
+  id: string;
+  tag: string;
+  callsign: string | null;
+  callsign_visible: boolean;
+}
+
+/**
+ * The one sovereign a public tag names, or `null` when several hold it (a colliding tag names no one
+ * and is never reversed). An unknown or erased tag is 404. Used by every public-actor read.
+ */
+export async function soleTagHolder(ctx: AppContext, tag: string): Promise<TagHolder | null> {
+  const holders = await ctx.db.query<TagHolder>(
+    'select id::text as id, tag, callsign, callsign_visible from sovereigns where tag = $1 and erased_at is null limit 2',
+    [tag],
+  );
+  if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
+  return holders.length > 1 ? null : holders[0];
+}
