@@ -92,18 +92,27 @@ async function initiate(request: FastifyRequest, reply: FastifyReply) {
   return renderWith(request, reply, { crossing: result });
 }
 
-async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
+/**
+ * The sovereign a submitted Sovereign Key opens. When it opens none, a form goes back to `page`
+ * with `failed=key` (the answer is then `sent`), and a JSON caller is refused.
+ */
+async function keyHolder(request: FastifyRequest, reply: FastifyReply, page: string, hint: string) {
   const form = isFormPost(request);
   const raw = bodyOf(request);
   const next = returnTarget(raw.return_to, '/sovereign');
   const parsed = returnBody.safeParse(raw);
+  const found = parsed.success ? await sovereignByKey(request.server.civitas, parsed.data.key) : undefined;
+  if (found) return { found, form, next };
+  if (form) return { sent: seeOther(reply, withQuery(page, { failed: 'key', return_to: next })) };
+  if (!parsed.success) parseInput(returnBody, raw);
+  throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, hint);
+}
+
+async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
+  const opened = await keyHolder(request, reply, '/return', 'That Sovereign Key does not open any identity. Check it, or cross at /initiate.');
+  if (!opened.found) return opened.sent;
+  const { found, form, next } = opened;
   const ctx = request.server.civitas;
-  const found = parsed.success ? await sovereignByKey(ctx, parsed.data.key) : undefined;
-  if (!found) {
-    if (form) return seeOther(reply, withQuery('/return', { failed: 'key', return_to: next }));
-    if (!parsed.success) parseInput(returnBody, raw);
-    throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, 'That Sovereign Key does not open any identity. Check it, or cross at /initiate.');
-  }
   await startSession(request, reply, found.id);
   const receipt = await recordSessionStep(ctx, 'identity.sign_in');
   if (form) return seeOther(reply, next);
@@ -117,17 +126,10 @@ async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
  */
 async function reconcile(request: FastifyRequest, reply: FastifyReply) {
   const current = signedIn(request);
-  const form = isFormPost(request);
-  const raw = bodyOf(request);
-  const next = returnTarget(raw.return_to, '/sovereign');
-  const parsed = returnBody.safeParse(raw);
+  const opened = await keyHolder(request, reply, '/reconcile', 'That Sovereign Key does not open any identity.');
+  if (!opened.found) return opened.sent;
+  const { found, form, next } = opened;
   const ctx = request.server.civitas;
-  const found = parsed.success ? await sovereignByKey(ctx, parsed.data.key) : undefined;
-  if (!found) {
-    if (form) return seeOther(reply, withQuery('/reconcile', { failed: 'key', return_to: next }));
-    if (!parsed.success) parseInput(returnBody, raw);
-    throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, 'That Sovereign Key does not open any identity.');
-  }
   let providerMoved = false;
   if (found.id !== current.sovereignId) {
     providerMoved = await ctx.db.transaction(async (tx) => {
