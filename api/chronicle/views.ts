@@ -5,7 +5,7 @@
  * Held imprints are never counted or shown here; imprints appear only through the Record's
  * projection (projectImprint), actors only through projectActorRef.
  */
-import { soleTagHolder } from '../people/tag-holder.ts';
+import { soleTagHolder, unaddressableTagView } from '../people/tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -345,14 +345,7 @@ export async function progressView(ctx: AppContext, actor: string) {
     };
   }
   const holder = await soleTagHolder(ctx, name);
-  if (!holder) {
-    return {
-      ...base,
-      actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag: name }),
-      addressable: false,
-      note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
-    };
-  }
+  if (!holder) return { ...base, ...unaddressableTagView(name) };
   const [row] = await ctx.db.query<Record<string, string | number>>(
     `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
             (select count(*) from orders where requester_id = $1::uuid) as orders,

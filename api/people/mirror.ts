@@ -6,7 +6,7 @@
  * than one sovereign names no one (unaddressable, as on /passport): no counts. Erased sovereigns
  * and unknown actors answer 404.
  */
-import { soleTagHolder } from './tag-holder.ts';
+import { soleTagHolder, unaddressableTagView } from './tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -64,14 +64,7 @@ export async function mirrorView(ctx: AppContext, actor: string) {
     };
   }
   const holder = await soleTagHolder(ctx, name);
-  if (!holder) {
-    return {
-      ...base,
-      actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag: name }),
-      addressable: false,
-      note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
-    };
-  }
+  if (!holder) return { ...base, ...unaddressableTagView(name) };
   const counts = await publicCounts(ctx, 'sovereign', holder.id, `sovereign:${holder.tag}`);
   return {
     ...base,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 
 export interface TagHolder {
   id: string;
@@ -19,4 +20,13 @@ export async function soleTagHolder(ctx: AppContext, tag: string): Promise<TagHo
   );
   if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
   return holders.length > 1 ? null : holders[0];
+}
+
+/** What a public-actor read publishes for a tag that names no one: the tag only, nothing counted. */
+export function unaddressableTagView(tag: string) {
+  return {
+    actor: projectActorRef({ actor_id: 'unaddressable', kind: 'sovereign', tag }),
+    addressable: false as const,
+    note: 'More than one sovereign holds this tag, so it names no one; nothing is counted under it.',
+  };
 }
