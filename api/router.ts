@@ -5,6 +5,7 @@ import { CREDENTIAL_DOORS } from '../shared/security.ts';
 import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
 import type { RouteImpl } from './route.ts';
+import { sendPage } from './pages.ts';
 import type { SiteMount } from '../site/mount.ts';
 
 export interface RouterOptions {
@@ -32,10 +33,8 @@ const notImplemented = async () => {
  */
 function siteHandler(site: SiteMount | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0];
-    if (site?.sendAsset(reply, path)) return reply;
-    if (site && (await site.sendPrerendered(reply, path))) return reply;
-    if (site?.hasPage(path)) return site.renderSsr(request, reply);
+    if (site?.sendAsset(reply, request.url.split('?')[0])) return reply;
+    if (await sendPage(request, reply)) return reply;
     throw new Refusal('not_implemented');
   };
 }
