@@ -6,6 +6,8 @@ import type { AppContext } from '../context.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { calibrationDueItems } from '../calibration/views.ts';
+import { confluenceDueItems } from '../people/confluences.ts';
+import { feedReader } from './feed-token.ts';
 
 export interface DueItem {
   id: string;
@@ -17,8 +19,8 @@ export interface DueItem {
 
 /**
  * What comes due for the signed-in person, from stored state: a pending email confirmation (it
- * expires) and data requests awaiting a steward. Prophecies, pacts and confluences join this list
- * when their families store them (calibration, people).
+ * expires), data requests awaiting a steward, prophecies and pacts (calibration) and the current
+ * confluences they convened or joined, closing when their day ends (people).
  */
 export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]> {
   const items: DueItem[] = [];
@@ -48,15 +50,26 @@ export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]
       detail: `Data request ${request.id} was filed at this time and is pending.`,
     });
   }
-  items.push(...(await calibrationDueItems(ctx, me)));
+  items.push(...(await calibrationDueItems(ctx, me)), ...(await confluenceDueItems(ctx, me.sovereignId)));
   return items.sort((a, b) => a.due_at.localeCompare(b.due_at));
 }
 
-/** `/sovereign/due.ics` and `/sovereign/due.xml`: the signed-in person's due items; private caching. */
+/**
+ * Whose due feed this request reads: a `token` in the URL decides when present (a calendar app
+ * sends no cookie, and a subscription URL must mean the same thing whoever opens it); otherwise
+ * the session.
+ */
+async function dueReader(request: FastifyRequest): Promise<SignedIn> {
+  const token = (request.query as Record<string, unknown> | undefined)?.token;
+  if (token !== undefined) return feedReader(request.server.civitas, typeof token === 'string' ? token : '');
+  if (request.sovereign) return request.sovereign;
+  throw new Refusal('identity_required', {}, 'The due feed is personal: sign in (the feed follows your session cookie), or subscribe with the private address made on /sovereign.');
+}
+
+/** `/sovereign/due.ics` and `/sovereign/due.xml`: one sovereign's due items; private caching. */
 export function dueFeed(format: 'ics' | 'atom') {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const me = request.sovereign;
-    if (!me) throw new Refusal('identity_required', {}, 'The due feed is personal: sign in (the feed follows your session cookie).');
+    const me = await dueReader(request);
     const ctx = request.server.civitas;
     const items = await dueItems(ctx, me);
     const origin = ctx.config.origin;

@@ -1,18 +1,22 @@
 import type { AppContext } from '../context.ts';
 import { projectPresence, type PresenceView } from '../../shared/boundaries/projectors/gatherings.ts';
+import { currentConfluences } from './confluences.ts';
 
 export const PRESENCE_WINDOW_MINUTES = 15;
 
-/** Who was active in the last 15 minutes, by kind, through the presence_roster projector. */
+/** Who was active in the last 15 minutes, by kind, and the current confluences, through the presence_roster projector. */
 export async function presence(ctx: AppContext): Promise<PresenceView> {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - PRESENCE_WINDOW_MINUTES * 60_000).toISOString();
-  const rows = await ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; last_seen_at: Date | string }>(
-    `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
-     union all
-     select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents where last_seen_at >= $1`,
-    [since],
-  );
+  const [rows, confluences] = await Promise.all([
+    ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; last_seen_at: Date | string }>(
+      `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
+       union all
+       select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents where last_seen_at >= $1`,
+      [since],
+    ),
+    currentConfluences(ctx),
+  ]);
   return projectPresence({
     window_minutes: PRESENCE_WINDOW_MINUTES,
     as_of: now.toISOString(),
@@ -23,7 +27,7 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
       handle: row.kind === 'agent' ? row.ref : null,
       last_seen_at: new Date(row.last_seen_at).toISOString(),
     })),
-    confluences: [],
+    confluences,
   });
 }
 

@@ -6,6 +6,7 @@ import { blank } from '../../shared/record/imprint.ts';
 import { censusList } from './census.ts';
 import { cohortsView, federatedCohortsView } from './cohorts.ts';
 import { commonsView } from './commons.ts';
+import { confluenceCardSvg } from './confluence-card.ts';
 import { federationView, relayBody, relayFeedback } from './federation.ts';
 import { mirrorQuery, mirrorView } from './mirror.ts';
 import { presence } from './presence.ts';
@@ -49,6 +50,7 @@ export const peopleRoutes = [
     },
   }),
   defineRoute('GET /commons', { handler: commonsHybrid }),
+  defineRoute('GET /confluence/card.svg', { handler: confluenceCardSvg }),
   defineRoute('GET /api/federation', { handler: (request) => federationView(request.server.civitas) }),
   defineRoute('POST /api/federation/feedback-relay', {
     handler: (request) => relayFeedback(request.server.civitas, parseInput(relayBody, request.body)),
