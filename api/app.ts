@@ -20,6 +20,7 @@ import sessions from './plugins/session.ts';
 import vitals from './plugins/vitals.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
+import { redactUrlTokens } from './identity/feed-token.ts';
 import type { SiteMount } from '../site/mount.ts';
 
 declare module 'fastify' {
@@ -46,7 +47,14 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: CivitasConfig = { ...loadConfig(), ...options.config };
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'] } : false,
+    logger: options.logger
+      ? {
+          level: config.logLevel,
+          redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'],
+          // A feed token rides in the URL (calendar apps send no cookie): logged URLs mask it.
+          serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: redactUrlTokens(request.url), host: request.host, remoteAddress: request.ip }) },
+        }
+      : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

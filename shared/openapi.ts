@@ -8,7 +8,8 @@
  * - One path per published shape (operator shapes are dropped even if passed in); one operation
  *   per declared method, HEAD included where declared.
  * - Every operation declares 200 with the content type of its kind; scoped operations also declare
- *   403 and `security: [{ sovereignSession: [scope] }]`.
+ *   403 and `security: [{ sovereignSession: [scope] }]`; the personal due feeds declare the
+ *   session or their `token` query parameter (`dueFeedToken`) and 401.
  * - Markers: `x-civitas-kind`, `x-civitas-alias`, `x-civitas-external-authority`,
  *   `x-civitas-public-actor`.
  */
@@ -78,6 +79,15 @@ const PUBLIC_ACTOR_PATTERN = '^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-
 
 type Json = Record<string, unknown>;
 
+/** The personal feed token of `feedToken` shapes (api/identity/feed-token.ts). */
+const FEED_TOKEN_PARAMETER: Json = {
+  name: 'token',
+  in: 'query',
+  required: false,
+  description: 'Your private feed token (`ft_…`), made on /sovereign, for calendar apps and feed readers that cannot send the session cookie. Rotating it kills the old URL.',
+  schema: { type: 'string', pattern: '^ft_[A-Za-z0-9_-]{43}$' },
+};
+
 function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
@@ -119,6 +129,7 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
       schema: { type: 'string', pattern: PUBLIC_ACTOR_PATTERN },
     });
   }
+  if (shape.feedToken) parameters.push(FEED_TOKEN_PARAMETER);
   if (parameters.length) op.parameters = parameters;
 
   const responses: Json = {
@@ -133,6 +144,10 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
       content: { 'application/json': {} },
     };
     op.security = [{ sovereignSession: [shape.scope] }];
+  }
+  if (shape.feedToken) {
+    responses['401'] = { description: 'Neither a session nor a live feed token: the token was rotated, turned off or never existed.', content: { 'application/json': {} } };
+    op.security = [{ sovereignSession: [] }, { dueFeedToken: [] }];
   }
   op.responses = responses;
 
@@ -192,6 +207,13 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
             `Human sign-in session: a cookie (\`${cookie}\`; \`__Host-${cookie}\` over HTTPS) set by /initiate, /return, /reconcile or the identity-provider callback. ` +
             `Scoped operations name their scope in \`security\` and answer 403 without it. Scopes: ${SCOPES.join(', ')}.`,
           'x-civitas-scopes': { ...SCOPE_DESCRIPTIONS },
+        },
+        dueFeedToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description:
+            'Part of the human sign-in contract: a per-sovereign token for the two personal due feeds only (/sovereign/due.ics, /sovereign/due.xml), made, shown once and rotated on /sovereign. Stored as a one-way hash; it opens no session and grants no scope.',
         },
       },
     },

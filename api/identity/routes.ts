@@ -4,7 +4,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { renderPage } from '../pages.ts';
-import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
+import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../site/lib/theme.ts';
 import { createSovereign } from './sovereigns.ts';
 import {
@@ -28,6 +28,7 @@ import { beginLogin, completeLogin, providerConfigured, unconfigured } from './o
 import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
 import { beginReceiptCard, passportCard } from './cards.ts';
 import { dueFeed } from './due.ts';
+import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
 
 const returnField = { return_to: z.string().max(2048).optional() };
 
@@ -36,7 +37,7 @@ const returnBody = z.object({ key: keySchema, ...returnField });
 const themeBody = z.object({ theme: z.enum(['light', 'dark', 'system']), ...returnField });
 const loginBody = z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField });
 const emailBody = z.object({
-  action: z.enum(['set', 'remove', 'verify']).optional(),
+  action: z.enum(['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token']).optional(),
   email: z.string().max(400).optional(),
   token: z.string().trim().max(200).optional(),
   ...returnField,
@@ -220,6 +221,7 @@ async function email(request: FastifyRequest, reply: FastifyReply) {
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
+  if (action === 'rotate_feed_token' || action === 'revoke_feed_token') return feedToken(request, reply, me, action, next);
   let result: { ok: true; status: string; receipt_id: string };
   if (action === 'verify') {
     if (!input.token) throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }] });
@@ -232,6 +234,42 @@ async function email(request: FastifyRequest, reply: FastifyReply) {
   }
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { email: result.status }));
   return reply.send(result);
+}
+
+/**
+ * The due feed's private subscription address, on the same door as the email that due reminders
+ * go to: both are how what comes due reaches you. A new token is answered once (JSON), or kept
+ * for one showing on /sovereign after a form post; it is never put in a redirect URL.
+ */
+async function feedToken(request: FastifyRequest, reply: FastifyReply, me: SignedIn, action: 'rotate_feed_token' | 'revoke_feed_token', next: string) {
+  const ctx = request.server.civitas;
+  reply.header('cache-control', cacheControlForCredentialResponse());
+  if (action === 'revoke_feed_token') {
+    await revokeFeedToken(ctx, me);
+    if (isFormPost(request)) return seeOther(reply, withQuery(next, { feed: 'off' }));
+    return reply.send({ ok: true, status: 'feed_token_revoked' });
+  }
+  const subscription = await rotateFeedToken(ctx, me);
+  if (isFormPost(request)) {
+    const flash = await flashFeedToken(ctx, request, subscription.token);
+    return seeOther(reply, withQuery(next, { feed: flash ?? 'rotated' }));
+  }
+  return reply.send({
+    ok: true,
+    status: 'feed_token_rotated',
+    subscription,
+    hint: 'Keep these addresses private: anyone holding one reads what comes due for you. They are shown this once; rotating makes new ones and the old ones stop working.',
+  });
+}
+
+/** `GET /sovereign`, with a freshly made subscription address when `feed` names its one-time flash. */
+async function ownerWithSubscription(request: FastifyRequest) {
+  const me = signedIn(request);
+  const ctx = request.server.civitas;
+  const view = await ownerView(ctx, me);
+  const flash = (request.query as Record<string, unknown> | undefined)?.feed;
+  const subscription = typeof flash === 'string' && flash.startsWith('fl_') && flash.length <= 64 ? await takeFeedToken(ctx, request, flash) : null;
+  return { ...view, due: { ...view.due, subscription } };
 }
 
 async function callsignVisibility(request: FastifyRequest, reply: FastifyReply) {
@@ -307,7 +345,7 @@ export const identityRoutes = [
       return identityView(request.server.civitas, request.sovereign);
     },
   }),
-  defineRoute('GET /sovereign', { handler: personalHybrid((request) => ownerView(request.server.civitas, signedIn(request))) }),
+  defineRoute('GET /sovereign', { handler: personalHybrid(ownerWithSubscription) }),
   defineRoute('GET /passport', { handler: passportHybrid }),
   defineRoute('GET /passport/card.svg', { handler: passportCard }),
   defineRoute('GET /begin/receipt/{token}', { handler: beginReceiptHybrid }),

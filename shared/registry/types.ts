@@ -57,6 +57,8 @@ export interface RouteShape {
   externalAuthority?: 'idp-oidc' | 'idp-receipt' | 'stripe';
   /** `x-civitas-public-actor: required`. */
   publicActor?: 'required';
+  /** A personal feed a sovereign may also open with a feed token in the URL (`?token=ft_…`): calendar apps send no cookie. */
+  feedToken?: true;
   /** Operator surfaces: served, but never published in /openapi.json (INTERFACE.md item 8). */
   operator?: true;
 }

@@ -13,6 +13,8 @@ type Doc = Record<string, any>;
 
 const doc = buildOpenApi(ROUTES, { origin: ORIGIN, version: '0.1.0', assets: ASSETS }) as Doc;
 const bare = buildOpenApi(PUBLISHED_ROUTES, { origin: ORIGIN, version: '0.1.0' }) as Doc;
+/** The two personal feeds a calendar app reads with a feed token instead of the session cookie. */
+const FEED_TOKEN_PATHS = ['/sovereign/due.ics', '/sovereign/due.xml'];
 
 /** Every operation with its path, method and registry shape. */
 function operations(d: Doc): { path: string; method: string; op: Op }[] {
@@ -119,6 +121,7 @@ describe('buildOpenApi', () => {
     for (const [scope, paths] of Object.entries(SCOPE_TABLE)) for (const p of paths) scoped.set(p, scope);
     for (const { path, method, op } of operations(doc)) {
       const scope = scoped.get(path);
+      if (FEED_TOKEN_PATHS.includes(path)) continue; // the due feeds: a session or a feed token, checked below
       if (scope) {
         expect(op.responses['403'], `${method} ${path}`).toBeDefined();
         expect(op.security, `${method} ${path}`).toEqual([{ sovereignSession: [scope] }]);
@@ -129,6 +132,18 @@ describe('buildOpenApi', () => {
       expect(Object.keys(op.responses).sort(), `${method} ${path}`).toEqual(scope ? ['200', '403'] : ['200']);
     }
     expect(doc.paths['/steward/data-requests'].head.security).toEqual([{ sovereignSession: ['steward:write'] }]);
+  });
+
+  it('declares the personal due feeds: a session or the feed token in the URL, and 401 without either', () => {
+    for (const path of FEED_TOKEN_PATHS) {
+      const op = doc.paths[path].get;
+      expect(op.security, path).toEqual([{ sovereignSession: [] }, { dueFeedToken: [] }]);
+      expect(Object.keys(op.responses).sort(), path).toEqual(['200', '401']);
+      expect(op.parameters, path).toEqual([expect.objectContaining({ name: 'token', in: 'query', required: false })]);
+    }
+    expect(doc.components.securitySchemes.dueFeedToken).toMatchObject({ type: 'apiKey', in: 'query', name: 'token' });
+    const withToken = operations(doc).filter(({ op }) => (op.parameters ?? []).some((p: Op) => p.name === 'token' && p.in === 'query'));
+    expect(withToken.map(({ path }) => path).sort()).toEqual([...FEED_TOKEN_PATHS].sort());
   });
 
   it('describes the sovereignSession cookie scheme and its six scopes', () => {
