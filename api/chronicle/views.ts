@@ -17,6 +17,7 @@ import { projectImprint, IMPRINT_KINDS, type ImprintRow } from '../../shared/rec
 import { newestImprints } from '../record/queries.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
+import { confluenceViews } from '../people/confluences.ts';
 
 const DAY_MS = 86_400_000;
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
@@ -240,7 +241,7 @@ export async function todayView(ctx: AppContext) {
   const now = ctx.clock.now();
   const date = utcDay(now);
   const dayStart = `${date}T00:00:00Z`;
-  const [kinds, arrivals, receipts, logDay, newest, due] = await Promise.all([
+  const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
     ctx.db.query<{ kind: string; count: string | number }>(`select kind, count(*) as count from imprints where not held and created_at >= $1 group by 1`, [dayStart]),
     ctx.db.query<{ humans: string | number; agents: string | number }>(
       `select (select count(*) from sovereigns where created_at >= $1) as humans, (select count(*) from agents where first_seen_at >= $1) as agents`,
@@ -250,6 +251,7 @@ export async function todayView(ctx: AppContext) {
     ctx.db.query<{ size: number; sealed_at: string | null }>(`select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`, [date]),
     newestImprints(ctx.db, { limit: 10 }),
     ctx.db.query<{ count: string | number }>(`select count(*) as count from prophecies where resolved_at is null and due_at < $1`, [new Date(now.getTime() + DAY_MS).toISOString()]),
+    confluenceViews(ctx),
   ]);
   const imprints = emptyKinds();
   for (const k of kinds) addKind(imprints, k.kind, n(k.count));
@@ -265,6 +267,7 @@ export async function todayView(ctx: AppContext) {
     receipts: n(receipts[0]?.count),
     tree: { date, size: log ? n(log.size) : 0, sealed: log ? log.sealed_at !== null : false, verify: `/verify/anchor/${date}` },
     prophecies_due_within_24h: n(due[0]?.count),
+    confluences,
     links: { chronicle: '/chronicle', almanac: '/almanac', record: '/imprint' },
   };
 }

@@ -20,6 +20,7 @@ import { PUBLISHED_ROUTES, fillPath, isStaticPlaceholder, pathParams } from '../
 import { appendImprint } from '../../api/record/window.ts';
 import { recordReceipt } from '../../api/ledger/receipts.ts';
 import { MCP_TOOLS } from '../../api/mcp/tools.ts';
+import { callsignRoot } from '../../api/people/confluences.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { sovereignWithId } from './steward/helpers.ts';
@@ -143,6 +144,31 @@ beforeAll(async () => {
     seeded.push('sovereign imprint (store)');
   }
 
+  // A confluence convened by the sovereign whose callsign carries the callsign-root sentinel: five
+  // others join its thread, so it is current on presence, the commons, the card and the due feeds.
+  const quick = (who: TestSovereign, body: string, replyTo?: number) =>
+    t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers: { cookie: who.cookie }, payload: { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) } });
+  const gathering = await quick(second, 'An open gathering for the crawl');
+  if (gathering.statusCode === 200) {
+    const rootSequence = gathering.json().sequence;
+    for (let i = 0; i < 5; i++) {
+      const joiner = await signedInSovereign(t.app);
+      keep(`confluence participant ${i} raw id`, joiner.id);
+      await quick(joiner, 'Joining the gathering.', rootSequence);
+    }
+    keep('confluence callsign root', callsignRoot(mark('callsign-root')));
+    keep('confluence slug', `${callsignRoot(mark('callsign-root'))}-${rootSequence}`);
+    seeded.push('confluence with five participants (API)');
+  } else seeded.push(`confluence: quick imprint answered ${gathering.statusCode}, not seeded`);
+
+  // The owner's due-feed token (the URL a calendar app holds) and its stored hash.
+  const feed = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: owner.cookie, accept: 'application/json' }, payload: { action: 'rotate_feed_token' } });
+  if (feed.statusCode === 200) {
+    keep('due feed token', feed.json().subscription.token);
+    seeded.push('due feed token (API)');
+  } else seeded.push(`due feed token: answered ${feed.statusCode}, not seeded`);
+  for (const row of await db.query<{ due_token_hash: string | null }>('select due_token_hash from sovereigns')) keep('due feed token hash', row.due_token_hash);
+
   // Private values the store keeps: hashes of secrets and keys, private notes, denials, data requests.
   for (const row of await db.query<{ secret_hash: string }>('select secret_hash from agents')) keep('agent secret hash', row.secret_hash);
   for (const row of await db.query<{ key_hash: string | null }>('select key_hash from sovereigns')) keep('sovereign key hash', row.key_hash);
@@ -235,6 +261,8 @@ describe('leak crawler', () => {
     expect(secrets.length).toBeGreaterThanOrEqual(20);
     expect(secrets.some((s) => s.what === 'continuity secret')).toBe(true);
     expect(secrets.some((s) => s.what === 'held spam body')).toBe(true);
+    expect(secrets.some((s) => s.what === 'due feed token')).toBe(true);
+    expect(secrets.some((s) => s.what === 'confluence slug')).toBe(true);
   });
 
   it('finds no sentinel on any published GET route, anonymous or as a signed-in stranger', async () => {
@@ -292,6 +320,11 @@ describe('leak crawler', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('crawls a current confluence (so the confluence surfaces were read with real data)', async () => {
+    const presence = await t.app.inject({ method: 'GET', url: '/api/presence', headers: { accept: 'application/json' } });
+    expect(presence.json().confluences).toEqual([expect.objectContaining({ title: 'An open gathering for the crawl', participants: 5 })]);
   });
 
   it('catches a planted leak (the crawler is not blind)', async () => {

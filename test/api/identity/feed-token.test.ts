@@ -14,7 +14,8 @@ let t: TestApp;
 let base: string;
 let me: TestSovereign;
 beforeAll(async () => {
-  t = await createTestApp();
+  // With the built site mounted, so the owner page that shows the address is rendered too.
+  t = await createTestApp({ site: true });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   me = await signedInSovereign(t.app);
   // Something due: a pending export request.
@@ -114,7 +115,19 @@ describe('due feed tokens', () => {
     const location = String(form.headers.location);
     expect(location).toMatch(/^\/sovereign\?feed=fl_/);
     expect(location).not.toContain('ft_');
-    const open = () => t.app.inject({ method: 'GET', url: location, headers: { cookie: me.cookie, accept: 'application/json' } });
+    const page = await t.app.inject({ method: 'GET', url: location, headers: { cookie: me.cookie, accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    const shownOnPage = page.body.match(/value="(http:\/\/civitas\.test\/sovereign\/due\.ics\?token=(ft_[A-Za-z0-9_-]{43}))"/);
+    expect(shownOnPage).not.toBeNull();
+    expect((await subscribe(shownOnPage![1])).status).toBe(200);
+    const reloaded = await t.app.inject({ method: 'GET', url: location, headers: { cookie: me.cookie, accept: 'text/html' } });
+    expect(reloaded.body).not.toContain(shownOnPage![2]);
+    expect(reloaded.body).toContain('Rotate the subscription address');
+
+    const again0 = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: me.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=rotate_feed_token' });
+    const next = String(again0.headers.location);
+    expect((await subscribe(shownOnPage![1])).status).toBe(401);
+    const open = () => t.app.inject({ method: 'GET', url: next, headers: { cookie: me.cookie, accept: 'application/json' } });
     const shown = (await open()).json().due.subscription;
     expect(shown.token).toMatch(/^ft_/);
     expect((await subscribe(shown.ics)).status).toBe(200);

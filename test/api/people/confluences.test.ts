@@ -14,7 +14,8 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // With the built site mounted, so the /commons and /today pages are read too (npm test builds first).
+  t = await createTestApp({ site: true });
 });
 afterAll(async () => t?.close());
 
@@ -77,7 +78,15 @@ describe('confluences', () => {
     expect(await tool('civitas_presence').handler({}, t.app.civitas)).toMatchObject({ confluences: [view] });
     expect(await tool('civitas_commons').handler({}, t.app.civitas)).toMatchObject({ confluences: [view] });
 
-    const published = JSON.stringify([presence, commons]);
+    const today = (await json('/today')).json();
+    expect(today.confluences).toEqual([view]);
+    const page = await t.app.inject({ method: 'GET', url: '/commons', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Who is up for an evening of questions about the Record?');
+    expect(page.body).toContain(`sovereign:${convener.tag}`);
+    expect(page.body.toLowerCase()).not.toContain('harbor');
+
+    const published = JSON.stringify([presence, commons, today]);
     expect(published.toLowerCase()).not.toContain('harbor');
     expect(published).not.toContain(`harbor-${root}`);
     for (const who of [convener, ...others]) expect(published).not.toContain(who.id);
