@@ -33,6 +33,9 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
 }
 
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
+  // Fastify also parses text/plain and forms; JSON-RPC over Streamable HTTP is application/json only.
+  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new Refusal('unsupported_media_type', {}, 'POST /mcp takes one JSON-RPC message as Content-Type: application/json.');
   // What the SDK would answer in its own words (or as an internal error) is answered here in ours.
   const early = earlyAnswer(request.body, tools);
   if (early) return reply.code(early.status).type('application/json').send(early.body);

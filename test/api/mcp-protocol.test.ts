@@ -136,6 +136,9 @@ describe('JSON-RPC and MCP error semantics', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
     expect(res.body.error.message).toMatch(/^Parse error/);
+    const typed = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'content-type': 'text/plain' });
+    expect(typed.status).toBe(415);
+    expect(typed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { reason: 'unsupported_media_type' } } });
   });
 
   it('answers valid JSON that is not a request with -32600', async () => {
