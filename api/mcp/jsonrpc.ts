@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Refusal, type ErrorBody } from '../../shared/errors.ts';
 import type { CivitasTool } from './tool.ts';
 
@@ -26,9 +27,27 @@ function invalidRequest(message: string): EarlyAnswer {
   return { status: 400, body: jsonRpcError(null, JSONRPC.invalidRequest, `Invalid Request: ${message}`, body) };
 }
 
-function invalidParams(id: Id, path: string, message: string): EarlyAnswer {
-  const body = new Refusal('invalid_request', { issues: [{ path, message }] }, 'tools/call takes params {"name": "<a tool from tools/list>", "arguments": {…}}.').body();
-  return { status: 200, body: jsonRpcError(id, JSONRPC.invalidParams, `Invalid params: ${message}`, body) };
+const TOOLS_CALL_HINT = 'tools/call takes params {"name": "<a tool from tools/list>", "arguments": {…}}.';
+
+function invalidParams(id: Id, issues: { path: string; message: string }[], hint = TOOLS_CALL_HINT): EarlyAnswer {
+  const body = new Refusal('invalid_request', { issues }, hint).body();
+  return { status: 200, body: jsonRpcError(id, JSONRPC.invalidParams, `Invalid params: ${issues[0].message}`, body) };
+}
+
+/** The methods this server answers, each with the SDK's own request schema (else the SDK answers -32603 with zod's dump). */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+};
+
+function paramsAnswer(message: Record<string, unknown>): EarlyAnswer | null {
+  const schema = REQUEST_SCHEMAS[message.method as string];
+  const parsed = schema?.safeParse(message);
+  if (!parsed || parsed.success) return null;
+  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.') || 'params', message: issue.message }));
+  return invalidParams(validId(message.id) ? message.id : null, issues, `${String(message.method)} takes the params the MCP specification gives it; see issues.`);
 }
 
 /** A JSON-RPC message is a request or notification (method) or a response (id with result or error). */
@@ -49,13 +68,15 @@ function shapeProblem(message: unknown): string | null {
 function toolCallAnswer(message: Record<string, unknown>, tools: CivitasTool[]): EarlyAnswer | null {
   const id = validId(message.id) ? message.id : null;
   const params = message.params;
-  if (!isObject(params)) return invalidParams(id, 'params', 'tools/call needs `params` with the tool `name` and its `arguments`.');
-  if (typeof params.name !== 'string') return invalidParams(id, 'params.name', '`params.name` must name a tool from tools/list.');
+  if (!isObject(params)) return invalidParams(id, [{ path: 'params', message: 'tools/call needs `params` with the tool `name` and its `arguments`.' }]);
+  if (typeof params.name !== 'string') return invalidParams(id, [{ path: 'params.name', message: '`params.name` must name a tool from tools/list.' }]);
   const tool = tools.find((candidate) => candidate.name === params.name);
-  if (!tool) return invalidParams(id, 'params.name', `No tool is named ${JSON.stringify(params.name.slice(0, 100))}; tools/list names the ${tools.length} tools.`);
+  if (!tool) return invalidParams(id, [{ path: 'params.name', message: `No tool is named ${JSON.stringify(params.name.slice(0, 100))}; tools/list names the ${tools.length} tools.` }]);
   if ('arguments' in params && params.arguments !== undefined && !isObject(params.arguments)) {
-    return invalidParams(id, 'params.arguments', '`params.arguments` must be an object.');
+    return invalidParams(id, [{ path: 'params.arguments', message: '`params.arguments` must be an object.' }]);
   }
+  const envelope = paramsAnswer(message);
+  if (envelope) return envelope;
   const parsed = z.object(tool.inputSchema).safeParse(params.arguments ?? {});
   if (parsed.success) return null;
   // A refusal of the tool's own arguments is a tool result (isError), so a model can correct itself.
@@ -65,13 +86,13 @@ function toolCallAnswer(message: Record<string, unknown>, tools: CivitasTool[]):
 
 /**
  * Checks what the SDK would otherwise answer in its runtime's words (or as -32603): a body that
- * is not a JSON-RPC message (-32600), and a tools/call without params or naming no tool (-32602).
- * Null: the SDK may handle the message.
+ * is not a JSON-RPC message (-32600), params a method cannot take, a tools/call without params
+ * or naming no tool (-32602). Null: the SDK may handle the message.
  */
 export function earlyAnswer(body: unknown, tools: CivitasTool[]): EarlyAnswer | null {
   const problem = shapeProblem(body);
   if (problem) return invalidRequest(problem);
   const message = body as Record<string, unknown>;
-  if (message.method === 'tools/call' && 'id' in message) return toolCallAnswer(message, tools);
-  return null;
+  if (!('id' in message) || typeof message.method !== 'string') return null;
+  return message.method === 'tools/call' ? toolCallAnswer(message, tools) : paramsAnswer(message);
 }

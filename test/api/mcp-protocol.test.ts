@@ -131,6 +131,15 @@ describe('JSON-RPC and MCP error semantics', () => {
     }
   });
 
+  it('answers params a method cannot take with -32602 in our words (initialize, tools/list), never -32603', async () => {
+    for (const message of [{ method: 'initialize' }, { method: 'initialize', params: {} }, { method: 'tools/list', params: { cursor: 5 } }]) {
+      const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 'a', ...message }));
+      expect(res.body, JSON.stringify(message)).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32602, data: { ok: false, reason: 'invalid_request' } } });
+      expect(res.body.error.data.issues[0].path).toMatch(/^params/);
+      expect(res.body.error.message).not.toMatch(/^\[|invalid_type/);
+    }
+  });
+
   it('answers malformed JSON with -32700', async () => {
     const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(res.status).toBe(400);
