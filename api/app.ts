@@ -16,6 +16,7 @@ import denials from './plugins/denials.ts';
 import errors from './plugins/errors.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import sameOrigin from './plugins/same-origin.ts';
+import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
 import vitals from './plugins/vitals.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -81,6 +82,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(securityHeaders);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(sameOrigin, { origin: config.origin });
+  await app.register(mcpGuard);
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });

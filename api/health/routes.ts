@@ -25,19 +25,25 @@ export const VERSIONS = {
   schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
 };
 
+/** GET /health and MCP civitas_status: readiness, read live. */
+export async function readiness(ctx: AppContext) {
+  const database = await databaseCheck(ctx);
+  return {
+    ok: database.ok,
+    status: database.ok ? ('ready' as const) : ('degraded' as const),
+    version: APP_VERSION,
+    uptime_s: Math.round((Date.now() - startedAt) / 1000),
+    database,
+  };
+}
+
 export const healthRoutes = [
   defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true }) }),
   defineRoute('GET /health', {
     async handler(request, reply) {
-      const database = await databaseCheck(request.server.civitas);
+      const body = await readiness(request.server.civitas);
       reply.header('cache-control', 'no-store');
-      return reply.code(database.ok ? 200 : 503).send({
-        ok: database.ok,
-        status: database.ok ? 'ready' : 'degraded',
-        version: APP_VERSION,
-        uptime_s: Math.round((Date.now() - startedAt) / 1000),
-        database,
-      });
+      return reply.code(body.ok ? 200 : 503).send(body);
     },
   }),
   defineRoute('GET /health/live', {

@@ -6,7 +6,8 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '../../shared/ledger/index.ts';
-import { anchorOf, logKeyName, proofFor, publicKey, receiptsOfSubject, wireAnchor, type InclusionProofView, type ReceiptRow } from './log.ts';
+import { anchorOf, logKeyName, proofFor, publicKey, receiptById, receiptsOfSubject, wireAnchor, type InclusionProofView, type ReceiptRow } from './log.ts';
+import { Refusal } from '../../shared/errors.ts';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
 import { orderChangeStatus } from '../orders/service.ts';
@@ -98,6 +99,18 @@ export async function receiptView(ctx: AppContext, row: ReceiptRow): Promise<Rec
   return projectReceipt(row, redacted ? null : await changeStatusOf(ctx.db, row.subject, ctx.clock.now()));
 }
 
+/** The stored receipt under `id`, else the one not_found refusal every receipt door answers. */
+export async function receiptOr404(ctx: AppContext, id: string): Promise<ReceiptRow> {
+  const row = await receiptById(ctx.db, id);
+  if (!row) throw new Refusal('not_found', { id }, 'No receipt is recorded under that id. Receipt ids look like rcpt_ followed by 26 characters; see /receipt/missing.');
+  return row;
+}
+
+/** GET /api/receipt/{id} and MCP civitas_receipt. */
+export async function receiptDocument(ctx: AppContext, id: string) {
+  return { ok: true as const, ...(await receiptView(ctx, await receiptOr404(ctx, id))) };
+}
+
 export interface VerificationView {
   ok: boolean;
   receipt: ReceiptView;
@@ -106,6 +119,11 @@ export interface VerificationView {
   denial: DenialReceipt | null;
   key: { key_name: string; public_jwk: unknown; jwks: string };
   how: string[];
+}
+
+/** GET /verify/{id} and MCP civitas_verify. */
+export async function verificationDocument(ctx: AppContext, id: string): Promise<VerificationView> {
+  return verificationView(ctx, await receiptOr404(ctx, id));
 }
 
 /** /verify/{id}: the receipt, its proof, the anchor when sealed, and the verifier's own run over them. */

@@ -8,7 +8,7 @@ import { isAnchorDate, verifyAnchorChain } from '../../shared/ledger/index.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, dayState, dayTree, neighbours, publicKey, receiptById, recentReceipts, signedHead, wireAnchor, logKeyName, type ReceiptRow } from './log.ts';
-import { RECEIPT_ID, anchorView, receiptView, subjectTimeline, verificationView } from './projection.ts';
+import { RECEIPT_ID, anchorView, receiptDocument, receiptOr404, receiptView, subjectTimeline, verificationDocument, verificationView } from './projection.ts';
 import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
@@ -31,16 +31,10 @@ function ctxOf(request: FastifyRequest): AppContext {
   return request.server.civitas;
 }
 
-async function receiptOr404(ctx: AppContext, id: string): Promise<ReceiptRow> {
-  const row = await receiptById(ctx.db, id);
-  if (!row) throw new Refusal('not_found', { id }, 'No receipt is recorded under that id. Receipt ids look like rcpt_ followed by 26 characters; see /receipt/missing.');
-  return row;
-}
-
 async function receiptJson(request: FastifyRequest) {
   const { id } = parseInput(idParam, request.params);
   const ctx = ctxOf(request);
-  return { ok: true, ...(await receiptView(ctx, await receiptOr404(ctx, id))) };
+  return receiptDocument(ctx, id);
 }
 
 function hybrid(json: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
@@ -50,7 +44,7 @@ function hybrid(json: (request: FastifyRequest, reply: FastifyReply) => Promise<
 async function verifyReceipt(request: FastifyRequest) {
   const { id } = parseInput(idParam, request.params);
   const ctx = ctxOf(request);
-  return verificationView(ctx, await receiptOr404(ctx, id));
+  return verificationDocument(ctx, id);
 }
 
 async function inclusion(request: FastifyRequest) {

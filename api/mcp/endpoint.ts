@@ -5,6 +5,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../context.ts';
 import { APP_VERSION } from '../health/routes.ts';
+import { earlyAnswer } from './jsonrpc.ts';
 import type { CivitasTool } from './tool.ts';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
@@ -32,6 +33,12 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
 }
 
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
+  // Fastify also parses text/plain and forms; JSON-RPC over Streamable HTTP is application/json only.
+  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw new Refusal('unsupported_media_type', {}, 'POST /mcp takes one JSON-RPC message as Content-Type: application/json.');
+  // What the SDK would answer in its own words (or as an internal error) is answered here in ours.
+  const early = earlyAnswer(request.body, tools);
+  if (early) return reply.code(early.status).type('application/json').send(early.body);
   const server = buildMcpServer(tools, request.server.civitas, request.server);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.raw.on('close', () => {

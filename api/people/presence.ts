@@ -31,6 +31,11 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
   });
 }
 
+/** GET /api/presence and MCP civitas_presence: the presence census under its schema name. */
+export async function presenceView(ctx: AppContext) {
+  return { ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) };
+}
+
 /** Population by kind: two kinds, never summed. */
 export async function population(ctx: AppContext): Promise<{ humans: number; agents: number }> {
   const [row] = await ctx.db.query<{ humans: string | number; agents: string | number }>(

@@ -9,7 +9,7 @@ import { commonsView } from './commons.ts';
 import { confluenceCardSvg } from './confluence-card.ts';
 import { federationView, relayBody, relayFeedback } from './federation.ts';
 import { mirrorQuery, mirrorView } from './mirror.ts';
-import { presence } from './presence.ts';
+import { presenceView } from './presence.ts';
 import { citizens } from './roster.ts';
 import { cohortAmplifiedView, resonanceView } from './resonance.ts';
 
@@ -46,7 +46,7 @@ export const peopleRoutes = [
   defineRoute('GET /api/presence', {
     async handler(request) {
       parseInput(noQuery, request.query);
-      return { ok: true as const, schema: 'civitas.presence.v1', ...(await presence(request.server.civitas)) };
+      return presenceView(request.server.civitas);
     },
   }),
   defineRoute('GET /commons', { handler: commonsHybrid }),

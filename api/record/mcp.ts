@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../mcp/tool.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
-import { recordView } from './routes.ts';
-import { searchImprints } from './queries.ts';
+import { recordJson, searchView } from './routes.ts';
 import { statsProjection } from './stats.ts';
 import { reportFeedback, FEEDBACK_TOPICS, type Reporter } from './feedback.ts';
 import { requireAgentProof } from '../agents/service.ts';
@@ -19,7 +18,7 @@ export const recordTools = [
     },
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /imprint',
-    handler: async (args, ctx) => ({ ...(await recordView(ctx, args)), viewer: { signed_in: false } }),
+    handler: async (args, ctx) => recordJson(ctx, args),
   }),
   defineTool({
     name: 'civitas_search',
@@ -28,10 +27,7 @@ export const recordTools = [
     inputSchema: { q: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(100).default(20) },
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /search',
-    handler: async ({ q, limit }, ctx) => {
-      const found = await searchImprints(ctx.db, q, limit);
-      return { ok: true, q, total: found.total, results: found.results, scope: 'retained imprint bodies' };
-    },
+    handler: async ({ q, limit }, ctx) => searchView(ctx, q, limit),
   }),
   defineTool({
     name: 'civitas_stats',

@@ -45,15 +45,27 @@ export async function recordView(ctx: { db: import('../db/database.ts').Database
   };
 }
 
-function viewerOf(request: FastifyRequest) {
-  return request.sovereign ? { signed_in: true, tag: request.sovereign.tag, can_imprint: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
+function viewerOf(sovereign: FastifyRequest['sovereign']) {
+  return sovereign ? { signed_in: true, tag: sovereign.tag, can_imprint: sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
+}
+
+/** GET /imprint as JSON and MCP civitas_record (read anonymously): the Record view and who reads it. */
+export async function recordJson(ctx: { db: import('../db/database.ts').Database }, query: z.infer<typeof pageQuery>, sovereign?: FastifyRequest['sovereign']) {
+  return { ...(await recordView(ctx, query)), viewer: viewerOf(sovereign) };
+}
+
+/** GET /search as JSON and MCP civitas_search. */
+export async function searchView(ctx: { db: import('../db/database.ts').Database }, q: string | undefined, limit: number) {
+  const scope = 'retained imprint bodies';
+  if (!q) return { ok: true as const, q: '', total: 0, results: [], scope };
+  const found = await searchImprints(ctx.db, q, limit);
+  return { ok: true as const, q, total: found.total, results: found.results, scope };
 }
 
 async function recordHybrid(request: FastifyRequest, reply: FastifyReply) {
   if (!wantsJson(request)) return renderPage(request, reply);
-  const view = await recordView(request.server.civitas, parseInput(pageQuery, request.query));
   if (request.sovereign) reply.header('cache-control', privateNoStore);
-  return { ...view, viewer: viewerOf(request) };
+  return recordJson(request.server.civitas, parseInput(pageQuery, request.query), request.sovereign);
 }
 
 function live(threads: boolean) {
@@ -162,9 +174,7 @@ export const recordRoutes = [
     async handler(request, reply) {
       if (!wantsJson(request)) return renderPage(request, reply);
       const { q, limit } = parseInput(searchQuery, request.query);
-      if (!q) return { ok: true, q: '', total: 0, results: [], scope: 'retained imprint bodies' };
-      const found = await searchImprints(request.server.civitas.db, q, limit);
-      return { ok: true, q, total: found.total, results: found.results, scope: 'retained imprint bodies' };
+      return searchView(request.server.civitas, q, limit);
     },
   }),
 

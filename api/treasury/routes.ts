@@ -9,7 +9,7 @@ import { isFormPost, returnTarget } from '../record/http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, providerUnavailable } from './stripe-client.ts';
 import {
-  applyStripeEvent, asStripeEvent, currentQuote, decideAuthorization, entitlementsOf, equityView, holderOf, inscriptionsView,
+  applyStripeEvent, asStripeEvent, currentQuote, oracleOffer, decideAuthorization, entitlementsOf, equityView, holderOf, inscriptionsView,
   patronsView, requireHolder, runOracle, sessionOf, startCheckout, strategiesView, treasuryView, usageOf, type Purpose,
 } from './service.ts';
 
@@ -120,15 +120,7 @@ export const treasuryRoutes = [
 
   defineRoute('GET /api/oracle', {
     async handler(request) {
-      const ctx = request.server.civitas;
-      return {
-        ok: true,
-        offers: 'A deep report over the public record, computed from stored public data only.',
-        covers: ['imprint kinds', 'authors by kind (humans and agents apart, k-anonymous)', 'threads', 'receipts by step', 'window statistics and intake of the last 7 days'],
-        quote: currentQuote(ctx),
-        provider: { configured: Boolean(treasuryConfig(ctx.config).stripeSecretKey) },
-        doors: { run: 'POST /api/oracle', buy: 'POST /api/oracle/buy', usage: 'GET /api/oracle/usage' },
-      };
+      return oracleOffer(request.server.civitas);
     },
   }),
   defineRoute('POST /api/oracle', {

@@ -44,6 +44,18 @@ export function currentQuote(ctx: AppContext) {
   return oracleQuote(cfg.oraclePriceCents, cfg.currency);
 }
 
+/** GET /api/oracle and MCP civitas_oracle_quote: what a report covers, its quote and its doors. Never a purchase. */
+export function oracleOffer(ctx: AppContext) {
+  return {
+    ok: true as const,
+    offers: 'A deep report over the public record, computed from stored public data only.',
+    covers: ['imprint kinds', 'authors by kind (humans and agents apart, k-anonymous)', 'threads', 'receipts by step', 'window statistics and intake of the last 7 days'],
+    quote: currentQuote(ctx),
+    provider: { configured: Boolean(treasuryConfig(ctx.config).stripeSecretKey) },
+    doors: { run: 'POST /api/oracle', buy: 'POST /api/oracle/buy', usage: 'GET /api/oracle/usage' },
+  };
+}
+
 // ---------------------------------------------------------------- checkout intents
 
 const PRODUCT_NAMES: Record<Purpose, string> = {

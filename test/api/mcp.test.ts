@@ -51,11 +51,14 @@ describe('MCP endpoint (the SDK client over real HTTP)', () => {
     await client.close();
   });
 
-  it('serves civitas_status and the agent status projection identical to its HTTP twin', async () => {
+  it('serves civitas_status (readiness, as GET /health), the counts and the agent status projection identical to its HTTP twin', async () => {
     const client = await connect();
+    // civitas_status names GET /health as its twin, so it answers readiness; the counts are civitas_stats.
     const status = (await client.callTool({ name: 'civitas_status', arguments: {} })).structuredContent as Record<string, any>;
-    expect(status.population).toEqual({ humans: 0, agents: 1 });
-    expect(status.record.imprints_lifetime).toBeGreaterThanOrEqual(1);
+    expect(status).toMatchObject({ ok: true, status: 'ready', database: { ok: true } });
+    const stats = (await client.callTool({ name: 'civitas_stats', arguments: {} })).structuredContent as Record<string, any>;
+    expect({ humans: stats.humans, agents: stats.agents }).toEqual({ humans: 0, agents: 1 });
+    expect(stats.imprints_lifetime).toBeGreaterThanOrEqual(1);
 
     const viaMcp = (await client.callTool({ name: 'civitas_agent_status', arguments: { handle: 'mcp-visitor' } })).structuredContent;
     const viaHttp = (await t.app.inject({ method: 'GET', url: '/api/agent/mcp-visitor' })).json();
