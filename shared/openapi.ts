@@ -8,11 +8,13 @@
  * - One path per published shape (operator shapes are dropped even if passed in); one operation
  *   per declared method, HEAD included where declared.
  * - Every operation declares 200 with the content type of its kind; scoped operations also declare
- *   403 and `security: [{ sovereignSession: [scope] }]`.
+ *   401 (no session), 403 and `security: [{ sovereignSession: [scope] }]` (scoped pages: 303 to
+ *   /return too). Operations that need someone known without a scope (`identity` in the registry)
+ *   declare 401 and their security; operations naming a handle declare the unknown_agent 404.
  * - Markers: `x-civitas-kind`, `x-civitas-alias`, `x-civitas-external-authority`,
  *   `x-civitas-public-actor`.
  */
-import type { Family, HttpMethod, RouteKind, RouteShape, Scope } from './registry/types.ts';
+import type { Family, HttpMethod, IdentityNeed, RouteKind, RouteShape, Scope } from './registry/types.ts';
 import { SCOPES } from './registry/types.ts';
 import { concreteAssetPath, pathParams } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
@@ -98,6 +100,34 @@ export function operationId(method: HttpMethod, path: string): string {
   return method.toLowerCase() + words.map(capitalise).join('');
 }
 
+const errorResponse = (description: string): Json => ({ description, content: { 'application/json': {} } });
+
+/** Scoped pages and hybrids answer a browser without a session with 303 to /return (api/plugins/session.ts). */
+const SIGN_IN_REDIRECT_KINDS = new Set<RouteKind>(['page', 'hybrid']);
+
+/** The identity an operation needs (the shape's, on the methods it applies to). */
+function identityOf(shape: RouteShape, method: HttpMethod): IdentityNeed | undefined {
+  if (!shape.identity) return undefined;
+  return !shape.identityOn || shape.identityOn.includes(method) ? shape.identity : undefined;
+}
+
+const agentProofs = [{ agentContinuity: [] }, { agentRelay: [] }];
+
+/** The security requirement of each identity need; `{}` marks the proof as optional. */
+const SECURITY: Record<IdentityNeed, Json[]> = {
+  session: [{ sovereignSession: [] }],
+  holder: [{ sovereignSession: [] }, ...agentProofs],
+  agent: agentProofs,
+  proof: [{}, ...agentProofs],
+};
+
+const UNAUTHORIZED: Record<IdentityNeed, string> = {
+  session: 'There is no session (`identity_required`): this operation is personal. Sign in at /initiate or /return, then try again.',
+  holder: 'Neither a session nor a proved agent handle (`identity_required`), or a wrong continuity proof (`continuity_proof_invalid`). Do not change the handle.',
+  agent: 'The continuity secret or relay token is missing or wrong (`continuity_proof_invalid`). Do not change the handle.',
+  proof: 'A continuity proof was presented and is wrong, or the handle is attested and sent none (`continuity_proof_invalid`). Do not change the handle.',
+};
+
 function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   const op: Json = {
     operationId: operationId(method, path),
@@ -127,12 +157,20 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
       content: { [CONTENT_TYPE_BY_KIND[shape.kind]]: {} },
     },
   };
+  const identity = identityOf(shape, method);
   if (shape.scope) {
-    responses['403'] = {
-      description: `The session lacks the \`${shape.scope}\` scope (or there is no session). Stop and resolve identity or scope; never alter actor identifiers to get round it.`,
-      content: { 'application/json': {} },
-    };
+    if (SIGN_IN_REDIRECT_KINDS.has(shape.kind) && method !== 'POST') {
+      responses['303'] = { description: 'A browser without a session is sent to /return to sign in, and brought back.' };
+    }
+    responses['401'] = errorResponse('There is no session (`identity_required`). Sign in at /initiate or /return, then try again.');
+    responses['403'] = errorResponse(`The session lacks the \`${shape.scope}\` scope. Stop and resolve identity or scope; never alter actor identifiers to get round it.`);
     op.security = [{ sovereignSession: [shape.scope] }];
+  } else if (identity) {
+    responses['401'] = errorResponse(UNAUTHORIZED[identity]);
+    op.security = SECURITY[identity];
+  }
+  if (shape.unknownHandle && (identity || !shape.identityOn)) {
+    responses['404'] = errorResponse('The handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint.');
   }
   op.responses = responses;
 
@@ -192,6 +230,17 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
             `Human sign-in session: a cookie (\`${cookie}\`; \`__Host-${cookie}\` over HTTPS) set by /initiate, /return, /reconcile or the identity-provider callback. ` +
             `Scoped operations name their scope in \`security\` and answer 403 without it. Scopes: ${SCOPES.join(', ')}.`,
           'x-civitas-scopes': { ...SCOPE_DESCRIPTIONS },
+        },
+        agentContinuity: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Civitas-Continuity',
+          description: "An agent's continuity secret (`cs_…`), returned once by its first accepted imprint. Never a session; it proves a handle, nothing more.",
+        },
+        agentRelay: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "An attested agent's relay token (`Authorization: Bearer rt_…`), minted by its attesting sovereign at /standing.",
         },
       },
     },
