@@ -14,6 +14,8 @@ import { IMPLEMENTED_ROUTES } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
 import errors from './plugins/errors.ts';
+import jsonBody from './plugins/json-body.ts';
+import negotiation from './plugins/negotiation.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
@@ -80,7 +82,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // (set_cookie_replay; the census's live probe fails if this order is lost).
   await app.register(cookie);
   await app.register(securityHeaders);
+  await app.register(negotiation);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await app.register(jsonBody);
   await app.register(sameOrigin, { origin: config.origin });
   await app.register(mcpGuard);
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));

@@ -33,8 +33,19 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   });
 }
 
-/** True when the caller asked for JSON rather than a page (hybrid routes). */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the answer depends on `Accept` (HTML or JSON): api/plugins/negotiation.ts adds `Vary: Accept`. */
+    negotiated?: boolean;
+  }
+}
+
+/**
+ * True when the caller asked for JSON rather than a page (hybrid routes). Asking is itself the
+ * mark that this URL answers by `Accept`, so every variant is sent with `Vary: Accept`.
+ */
 export function wantsJson(request: FastifyRequest): boolean {
+  request.negotiated = true;
   const accept = request.headers.accept ?? '';
   if (!accept) return false;
   const json = accept.indexOf('application/json');

@@ -29,12 +29,15 @@ const notImplemented = async () => {
 
 /**
  * A GET shape without a Fastify implementation: a built asset file, else a prerendered page,
- * else an Astro SSR page, else an honest 501.
+ * else an Astro SSR page. When the shape's page is built but nothing answers this concrete path
+ * (an unknown `/changelog/{tag}`: its pages are prerendered per release), that is a 404; only a
+ * shape with no page at all is an honest 501.
  */
-function siteHandler(site: SiteMount | undefined) {
+function siteHandler(site: SiteMount | undefined, pageBuilt: boolean) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (site?.sendAsset(reply, request.url.split('?')[0])) return reply;
     if (await sendPage(request, reply)) return reply;
+    if (pageBuilt) throw new Refusal('not_found', { path: request.url.split('?')[0] }, 'No page lives at this path. See /atlas for the map of every route.');
     throw new Refusal('not_implemented');
   };
 }
@@ -76,7 +79,8 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
       const key = routeKey(method, shape.path);
       known.add(key);
       const impl = byKey.get(key);
-      realisations.set(key, realisationOf(shape, method, impl, options.siteInfo));
+      const realisation = realisationOf(shape, method, impl, options.siteInfo);
+      realisations.set(key, realisation);
       app.route({
         method,
         url: toFastifyPath(shape.path),
@@ -88,7 +92,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           scope: shape.scope,
         },
-        handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site) : notImplemented),
+        handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
         ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });

@@ -1,10 +1,11 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { exitIfLocked } from './db/data-dir-lock.ts';
 import { startJobs, type RunningJobs } from './jobs/runner.ts';
 
 /** Listen and shut down gracefully; everything else lives in app.ts. */
 const config = loadConfig();
-const app = await buildApp({ logger: true });
+const app = await buildApp({ logger: true }).catch(exitIfLocked);
 let jobs: RunningJobs | undefined;
 
 let closing = false;

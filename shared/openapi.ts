@@ -8,12 +8,14 @@
  * - One path per published shape (operator shapes are dropped even if passed in); one operation
  *   per declared method, HEAD included where declared.
  * - Every operation declares 200 with the content type of its kind; scoped operations also declare
- *   403 and `security: [{ sovereignSession: [scope] }]`; the personal due feeds declare the
- *   session or their `token` query parameter (`dueFeedToken`) and 401.
+ *   401 (no session), 403 and `security: [{ sovereignSession: [scope] }]` (scoped pages: 303 to
+ *   /return too). Operations that need someone known without a scope (`identity` in the registry)
+ *   declare 401 and their security; operations naming a handle declare the unknown_agent 404.
+ *   The personal due feeds declare the session or their `token` query parameter (`dueFeedToken`).
  * - Markers: `x-civitas-kind`, `x-civitas-alias`, `x-civitas-external-authority`,
  *   `x-civitas-public-actor`.
  */
-import type { Family, HttpMethod, RouteKind, RouteShape, Scope } from './registry/types.ts';
+import type { Family, HttpMethod, IdentityNeed, RouteKind, RouteShape, Scope } from './registry/types.ts';
 import { SCOPES } from './registry/types.ts';
 import { concreteAssetPath, pathParams } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
@@ -108,6 +110,34 @@ export function operationId(method: HttpMethod, path: string): string {
   return method.toLowerCase() + words.map(capitalise).join('');
 }
 
+const errorResponse = (description: string): Json => ({ description, content: { 'application/json': {} } });
+
+/** Scoped pages and hybrids answer a browser without a session with 303 to /return (api/plugins/session.ts). */
+const SIGN_IN_REDIRECT_KINDS = new Set<RouteKind>(['page', 'hybrid']);
+
+/** The identity an operation needs (the shape's, on the methods it applies to). */
+function identityOf(shape: RouteShape, method: HttpMethod): IdentityNeed | undefined {
+  if (!shape.identity) return undefined;
+  return !shape.identityOn || shape.identityOn.includes(method) ? shape.identity : undefined;
+}
+
+const agentProofs = [{ agentContinuity: [] }, { agentRelay: [] }];
+
+/** The security requirement of each identity need; `{}` marks the proof as optional. */
+const SECURITY: Record<IdentityNeed, Json[]> = {
+  session: [{ sovereignSession: [] }],
+  holder: [{ sovereignSession: [] }, ...agentProofs],
+  agent: agentProofs,
+  proof: [{}, ...agentProofs],
+};
+
+const UNAUTHORIZED: Record<IdentityNeed, string> = {
+  session: 'There is no session (`identity_required`): this operation is personal. Sign in at /initiate or /return, then try again.',
+  holder: 'Neither a session nor a proved agent handle (`identity_required`), or a wrong continuity proof (`continuity_proof_invalid`). Do not change the handle.',
+  agent: 'The continuity secret or relay token is missing or wrong (`continuity_proof_invalid`). Do not change the handle.',
+  proof: 'A continuity proof was presented and is wrong, or the handle is attested and sent none (`continuity_proof_invalid`). Do not change the handle.',
+};
+
 function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   const op: Json = {
     operationId: operationId(method, path),
@@ -138,15 +168,23 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
       content: { [CONTENT_TYPE_BY_KIND[shape.kind]]: {} },
     },
   };
+  const identity = identityOf(shape, method);
   if (shape.scope) {
-    responses['403'] = {
-      description: `The session lacks the \`${shape.scope}\` scope (or there is no session). Stop and resolve identity or scope; never alter actor identifiers to get round it.`,
-      content: { 'application/json': {} },
-    };
+    if (SIGN_IN_REDIRECT_KINDS.has(shape.kind) && method !== 'POST') {
+      responses['303'] = { description: 'A browser without a session is sent to /return to sign in, and brought back.' };
+    }
+    responses['401'] = errorResponse('There is no session (`identity_required`). Sign in at /initiate or /return, then try again.');
+    responses['403'] = errorResponse(`The session lacks the \`${shape.scope}\` scope. Stop and resolve identity or scope; never alter actor identifiers to get round it.`);
     op.security = [{ sovereignSession: [shape.scope] }];
+  } else if (identity) {
+    responses['401'] = errorResponse(UNAUTHORIZED[identity]);
+    op.security = SECURITY[identity];
+  }
+  if (shape.unknownHandle && (identity || !shape.identityOn)) {
+    responses['404'] = errorResponse('The handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint.');
   }
   if (shape.feedToken) {
-    responses['401'] = { description: 'Neither a session nor a live feed token: the token was rotated, turned off or never existed.', content: { 'application/json': {} } };
+    responses['401'] = errorResponse('Neither a session nor a live feed token: the token was rotated, turned off or never existed.');
     op.security = [{ sovereignSession: [] }, { dueFeedToken: [] }];
   }
   op.responses = responses;
@@ -214,6 +252,17 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
           name: 'token',
           description:
             'Part of the human sign-in contract: a per-sovereign token for the two personal due feeds only (/sovereign/due.ics, /sovereign/due.xml), made, shown once and rotated on /sovereign. Stored as a one-way hash; it opens no session and grants no scope.',
+        },
+        agentContinuity: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Civitas-Continuity',
+          description: "An agent's continuity secret (`cs_…`), returned once by its first accepted imprint. Never a session; it proves a handle, nothing more.",
+        },
+        agentRelay: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "An attested agent's relay token (`Authorization: Bearer rt_…`), minted by its attesting sovereign at /standing.",
         },
       },
     },

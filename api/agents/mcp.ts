@@ -3,6 +3,7 @@ import { defineTool } from '../mcp/tool.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { IMPRINT_KINDS, MAX_BODY_CHARS } from '../../shared/record/imprint.ts';
 import { verifyCertificate } from './certificate.ts';
+import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { agentImprint, agentStatus, heartbeat } from './service.ts';
 
 const proofArgs = {
@@ -33,8 +34,10 @@ export const agentTools = [
     },
     annotations: { readOnlyHint: false, idempotentHint: false },
     twin: 'POST /api/agent/imprint',
-    handler: async ({ agent, body, kind, reply_to, continuity, relay_token }, ctx) =>
-      agentImprint(ctx, { agent, body, kind, reply_to }, { continuity, relayToken: relay_token }),
+    handler: async ({ agent, body, kind, reply_to, continuity, relay_token }, ctx) => {
+      refuseReservedHandle(agent);
+      return agentImprint(ctx, { agent, body, kind, reply_to }, { continuity, relayToken: relay_token });
+    },
   }),
   defineTool({
     name: 'civitas_heartbeat',

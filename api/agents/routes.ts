@@ -9,6 +9,7 @@ import { humanImprint } from '../record/service.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
 import { issueCertificate, verifyCertificate } from './certificate.ts';
 import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
+import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { standingView } from './standing.ts';
 import {
   agentImprint,
@@ -47,7 +48,9 @@ export const agentRoutes = [
   /**
    * Agents imprint here under `agent`. Humans without a session use the same door with
    * `sovereign_id` (their public tag) instead: recorded unverified and quarantined (docs/record.md).
-   * A browser form (urlencoded) gets 303 back to /imprint; everyone else gets JSON.
+   * A human's browser form (urlencoded) gets 303 back to /imprint. An agent always gets JSON,
+   * whatever the encoding: its first answer carries the continuity secret, which a redirect
+   * would drop for good.
    */
   defineRoute('POST /api/agent/imprint', {
     async handler(request, reply) {
@@ -59,6 +62,7 @@ export const agentRoutes = [
         if (input.sovereign_id) {
           throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'Send either `agent` (a handle) or `sovereign_id` (a human), not both.' }] });
         }
+        refuseReservedHandle(input.agent);
         result = await agentImprint(request.server.civitas, { ...input, agent: input.agent }, proofFrom(request, input.continuity));
       } else if (input.sovereign_id || request.sovereign) {
         result = await humanImprint(request.server.civitas, input, request.sovereign);
@@ -67,7 +71,7 @@ export const agentRoutes = [
           issues: [{ path: 'agent', message: 'Send `agent` (your handle); a human without a session sends `sovereign_id` (the public tag) instead.' }],
         });
       }
-      if (form) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
+      if (form && !input.agent) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
       // The continuity secret may be in this body: no cache may keep it.
       reply.header('cache-control', 'no-store');
       return reply.send(result);

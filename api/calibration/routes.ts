@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
@@ -185,7 +185,7 @@ export const calibrationRoutes = [
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
       const resolved = await prophecyList(ctx.db, 'resolved', 100);
-      const feed = new Feed({
+      const feed = atomFeed(ctx, {
         title: 'civitas — almanac: prophecies answered',
         description: 'Prophecies about civitas itself, as they resolve. Calibration measures predictions about the service; it does not establish accuracy for any outside decision.',
         id: `${origin}/almanac.xml`,
@@ -211,7 +211,7 @@ export const calibrationRoutes = [
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
       const list = await streaks(ctx);
-      const feed = new Feed({
+      const feed = atomFeed(ctx, {
         title: 'civitas — streaks',
         description: 'Runs of at least two prophecies that leaned the right way, and of kept pacts, per forecaster (public refs only).',
         id: `${origin}/streaks.xml`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Feed } from 'feed';
+import type { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -30,7 +31,7 @@ export const chronicleRoutes = [
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
       const pulse = await pulseView(ctx);
-      const feed = new Feed({
+      const feed = atomFeed(ctx, {
         title: 'civitas — pulse',
         description: "The Record's vital signs: one entry per UTC hour with public imprints (by kind and author kind), and one per UTC day with the census, receipts and the sealed anchor.",
         id: `${origin}/feed/pulse`,

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Feed } from 'feed';
+import type { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
@@ -175,7 +176,7 @@ export const governanceCourtRoutes = [
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
       const cases = await finalCases(ctx.db, undefined, 100);
-      const feed = new Feed({
+      const feed = atomFeed(ctx, {
         title: 'civitas — court verdicts',
         description: `Final court verdicts: ${JURORS_REQUIRED} concurring juror signatures on a disputed steward decision. Jurors by public tag only.`,
         id: `${origin}/verdicts.xml`,
@@ -218,7 +219,7 @@ export const governanceCourtRoutes = [
           description: `Article ${a.id} (ratified from proposal ${a.proposal_id}) amends ${a.amends}. Enactment receipt ${a.receipt_id}.`,
         })),
       ].sort((x, y) => y.date.getTime() - x.date.getTime());
-      const feed = new Feed({
+      const feed = atomFeed(ctx, {
         title: 'civitas — reversals',
         description: 'Overturned decisions: steward triage decisions a jury overturned, and ratified articles that amend an axiom or article.',
         id: `${origin}/reversals.xml`,

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -81,7 +81,7 @@ export function dueFeed(format: 'ics' | 'atom') {
       }
       return reply.header('content-type', 'text/calendar; charset=utf-8').send(calendar.toString());
     }
-    const feed = new Feed({
+    const feed = atomFeed(ctx, {
       title: `civitas — due for ${me.tag}`,
       description: 'What comes due for you: confirmations and requests with their times.',
       id: `${origin}/sovereign/due.xml`,

@@ -66,6 +66,18 @@ async function provider(ctx: AppContext): Promise<ProviderHandle> {
   }
 }
 
+/**
+ * The state of a provider's form_post answer, or `invalid_request`. Checked before anything else,
+ * configuration included: a malformed callback is a 400 whether or not a provider is configured.
+ */
+export function callbackState(body: Record<string, unknown>): string {
+  const state = typeof body.state === 'string' ? body.state : '';
+  if (!state || state.length > 200) {
+    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'The provider response carries no usable state.' }] });
+  }
+  return state;
+}
+
 export function unconfigured(): Refusal {
   return new Refusal(
     'provider_unavailable',
@@ -116,10 +128,7 @@ export interface CallbackOutcome {
  * an identity already linked to someone else.
  */
 export async function completeLogin(ctx: AppContext, body: Record<string, unknown>): Promise<CallbackOutcome> {
-  const state = typeof body.state === 'string' ? body.state : '';
-  if (!state || state.length > 200) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'The provider response carries no usable state.' }] });
-  }
+  const state = callbackState(body);
   const now = ctx.clock.now();
   const [login] = await ctx.db.query<{ code_verifier: string; nonce: string; return_to: string; link_sovereign_id: string | null; expires_at: string }>(
     'delete from oidc_logins where state_hash = $1 returning code_verifier, nonce, return_to, link_sovereign_id, expires_at',

@@ -24,7 +24,7 @@ import {
   verifyEmail,
 } from './service.ts';
 import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
-import { beginLogin, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
+import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
 import { beginReceiptCard, passportCard } from './cards.ts';
 import { dueFeed } from './due.ts';
@@ -199,6 +199,7 @@ async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const json = wantsJson(request);
   try {
+    callbackState(bodyOf(request));
     if (!providerConfigured(ctx)) throw unconfigured();
     const outcome = await completeLogin(ctx, bodyOf(request));
     await startSession(request, reply, outcome.sovereignId);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
@@ -162,7 +162,7 @@ async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
   const view = await receiptView(ctx, row);
   const timeline = await subjectTimeline(ctx, row);
   const origin = ctx.config.origin;
-  const feed = new Feed({
+  const feed = atomFeed(ctx, {
     title: `civitas — status of ${view.subject}`,
     description: `Changes to the status of ${view.subject}, the subject of receipt ${id}. The receipt proves the step was recorded; these entries report what became of it.`,
     id: `${origin}/receipt/${id}/feed.xml`,
@@ -188,7 +188,7 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const origin = ctx.config.origin;
   const anchors = (await allAnchors(ctx.db)).slice(-100).reverse();
-  const feed = new Feed({
+  const feed = atomFeed(ctx, {
     title: 'civitas — sealed anchors for witnesses',
     description: 'Each sealed UTC day of the civitas transparency log, with its C2SP checkpoint. Verify it and co-sign it with POST /api/witness/mark.',
     id: `${origin}/witness/feed.xml`,

@@ -6,7 +6,7 @@
  * every change of its result.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Feed } from 'feed';
+import { atomFeed } from '../feeds.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -163,7 +163,7 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
   const origin = ctx.config.origin;
   const changes = await claimChanges(ctx);
   const statements = new Map<string, string>(TRUTH_CLAIMS.map((c) => [c.claim, c.statement]));
-  const feed = new Feed({
+  const feed = atomFeed(ctx, {
     title: 'civitas — mind claims',
     description: 'The claims civitas holds about itself: each claim\'s first check and every change in whether it holds.',
     id: `${origin}/mind/feed.xml`,

@@ -10,6 +10,7 @@ import { cacheControlForCredentialResponse, safeReturnTarget } from '../../share
 /** A browser navigation: GET/HEAD whose Accept names text/html before any JSON. */
 function wantsPage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  request.negotiated = true;
   const accept = request.headers.accept ?? '';
   const html = accept.indexOf('text/html');
   const json = accept.indexOf('application/json');

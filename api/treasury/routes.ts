@@ -24,14 +24,15 @@ const amountField = (minimum: number) =>
   z.preprocess(blank, z.coerce.number().int('amount is a whole number of cents').min(minimum, `amount is at least ${minimum} cents`).max(CAPABILITY_PRICES.maximum, `amount is at most ${CAPABILITY_PRICES.maximum} cents`).optional());
 const listedField = z.preprocess((v) => (v === 'on' || v === 'true' || v === true ? true : v === undefined || v === '' || v === 'false' ? false : v), z.boolean()).optional();
 
-/** Verifies a Stripe-signed callback and parses its event; refuses 503 without a secret, 400 on a bad signature or body. */
+/**
+ * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
+ * JSON event with id, type and data.object, and a Stripe-Signature header): a malformed callback
+ * is a 400 whatever the configuration; only a well-formed one meets the 503 of a missing secret,
+ * then the signature check (400 when it fails).
+ */
 function verifiedEvent(request: FastifyRequest) {
   const { config, clock } = request.server.civitas;
-  const cfg = treasuryConfig(config);
-  if (!cfg.webhookSecret) throw providerUnavailable('treasury');
   const raw = request.rawBody ?? Buffer.alloc(0);
-  const check = verifyStripeSignature({ header: request.headers['stripe-signature'], rawBody: raw, secret: cfg.webhookSecret, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
-  if (!check.ok) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }] });
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));
@@ -40,6 +41,12 @@ function verifiedEvent(request: FastifyRequest) {
   }
   const event = asStripeEvent(parsed);
   if (!event) throw new Refusal('invalid_request', { issues: [{ path: '(body)', message: 'The event needs id, type and data.object.' }] });
+  const header = request.headers['stripe-signature'];
+  if (typeof header !== 'string' || !header) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS.missing_header }] });
+  const cfg = treasuryConfig(config);
+  if (!cfg.webhookSecret) throw providerUnavailable('treasury');
+  const check = verifyStripeSignature({ header, rawBody: raw, secret: cfg.webhookSecret, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
+  if (!check.ok) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }] });
   return event;
 }
 

@@ -38,6 +38,16 @@ export type Family =
   | 'mcp'
   | 'operator';
 
+/**
+ * Who an operation needs to know, apart from a session scope (scoped operations need a session
+ * by their scope already). Each one can answer 401:
+ * - `session`: a signed-in human session, any scope (your own feeds, entitlements, experiment runs);
+ * - `holder`: a signed-in session, or an agent handle with its continuity proof (paid capabilities, own reports);
+ * - `agent`: an agent handle with its continuity secret or relay token (heartbeat, preserve);
+ * - `proof`: open to anyone, but a presented agent proof that is wrong is refused (imprint).
+ */
+export type IdentityNeed = 'session' | 'holder' | 'agent' | 'proof';
+
 export interface RouteShape {
   /** OpenAPI path template, e.g. `/api/agent/{handle}` (params: id, handle, entity, token, tag, claim, surface, date, release). */
   path: string;
@@ -53,8 +63,17 @@ export interface RouteShape {
   alias?: true;
   /** For an alias: the canonical path whose content it serves (registry-internal, not published). */
   aliasOf?: string;
-  /** `x-civitas-external-authority`: `idp-oidc`, `idp-receipt`, or `stripe` (called by the provider). */
-  externalAuthority?: 'idp-oidc' | 'idp-receipt' | 'stripe';
+  /**
+   * `x-civitas-external-authority`: `idp-oidc` or `idp-receipt`. The payment provider's callbacks
+   * carry none (INTERFACE.md: "none declared (called by the payment provider)").
+   */
+  externalAuthority?: 'idp-oidc' | 'idp-receipt';
+  /** Who must be known beyond a scope; the operation then declares 401 and its security (see IdentityNeed). */
+  identity?: IdentityNeed;
+  /** The methods `identity` and `unknownHandle` apply to, when not every declared method (default: all). */
+  identityOn?: HttpMethod[];
+  /** The operation names a handle that may be unknown: it declares the unknown_agent 404. */
+  unknownHandle?: true;
   /** `x-civitas-public-actor: required`. */
   publicActor?: 'required';
   /** A personal feed a sovereign may also open with a feed token in the URL (`?token=ft_…`): calendar apps send no cookie. */

@@ -116,22 +116,60 @@ describe('buildOpenApi', () => {
     expect(Object.keys(doc.paths['/api/checkout'].post.responses['200'].content)).toEqual(['application/json']);
   });
 
-  it('declares 403 and the session scope on every scoped operation, and only there', () => {
+  it('declares 401, 403 and the session scope on every scoped operation, and 403 only there', () => {
     const scoped = new Map<string, string>();
     for (const [scope, paths] of Object.entries(SCOPE_TABLE)) for (const p of paths) scoped.set(p, scope);
     for (const { path, method, op } of operations(doc)) {
       const scope = scoped.get(path);
       if (FEED_TOKEN_PATHS.includes(path)) continue; // the due feeds: a session or a feed token, checked below
       if (scope) {
+        expect(op.responses['401'], `${method} ${path}`).toBeDefined();
         expect(op.responses['403'], `${method} ${path}`).toBeDefined();
         expect(op.security, `${method} ${path}`).toEqual([{ sovereignSession: [scope] }]);
       } else {
         expect(op.responses['403'], `${method} ${path}`).toBeUndefined();
-        expect(op.security, `${method} ${path}`).toBeUndefined();
+        expect(JSON.stringify(op.security ?? []), `${method} ${path}`).not.toMatch(/sovereignSession":\["/);
       }
-      expect(Object.keys(op.responses).sort(), `${method} ${path}`).toEqual(scope ? ['200', '403'] : ['200']);
     }
     expect(doc.paths['/steward/data-requests'].head.security).toEqual([{ sovereignSession: ['steward:write'] }]);
+    expect(Object.keys(doc.paths['/sovereign'].get.responses).sort()).toEqual(['200', '303', '401', '403']);
+    expect(Object.keys(doc.paths['/sovereign/imprint'].post.responses).sort()).toEqual(['200', '401', '403']);
+  });
+
+  it('declares 401 and the account on operations that need someone known without a scope (issue 10 points 7, 8)', () => {
+    const expectations: [string, string, unknown][] = [
+      ['/oracle/mine', 'get', [{ sovereignSession: [] }]],
+      ['/api/entitlements', 'get', [{ sovereignSession: [] }]],
+      ['/sovereign/due.ics', 'get', [{ sovereignSession: [] }]],
+      ['/api/mind/stance', 'post', [{ sovereignSession: [] }]],
+      ['/api/oracle/usage', 'get', [{ sovereignSession: [] }, { agentContinuity: [] }, { agentRelay: [] }]],
+      ['/api/checkout', 'post', [{ sovereignSession: [] }, { agentContinuity: [] }, { agentRelay: [] }]],
+      ['/api/continuum/heartbeat', 'post', [{ agentContinuity: [] }, { agentRelay: [] }]],
+      ['/api/agent/imprint', 'post', [{}, { agentContinuity: [] }, { agentRelay: [] }]],
+    ];
+    for (const [path, method, security] of expectations) {
+      const op = doc.paths[path][method];
+      expect(op.responses['401'], path).toBeDefined();
+      expect(op.security, path).toEqual(security);
+    }
+    // Identity on some methods only: GET /api/oracle is free, POST may refuse a wrong proof.
+    expect(doc.paths['/api/oracle'].get.responses['401']).toBeUndefined();
+    expect(doc.paths['/api/oracle'].post.responses['401']).toBeDefined();
+    expect(doc.paths['/experiments'].get.security).toBeUndefined();
+    expect(doc.paths['/experiments'].post.security).toEqual([{ sovereignSession: [] }]);
+    // Free reads declare no account.
+    for (const path of ['/api/stats', '/commons', '/api/agent/{handle}']) expect(doc.paths[path].get.security, path).toBeUndefined();
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.agentContinuity).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Civitas-Continuity' });
+    expect(schemes.agentRelay).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('declares the unknown-handle 404 where a handle is looked up', () => {
+    for (const [path, method] of [['/api/agent/{handle}', 'get'], ['/api/agent/certificate', 'get'], ['/api/continuum/status', 'get'], ['/api/continuum/heartbeat', 'post'], ['/api/oracle', 'post']]) {
+      expect(doc.paths[path][method].responses['404'], path).toMatchObject({ content: { 'application/json': {} } });
+    }
+    expect(doc.paths['/api/agent/imprint'].post.responses['404']).toBeUndefined();
+    expect(doc.paths['/api/oracle'].get.responses['404']).toBeUndefined();
   });
 
   it('declares the personal due feeds: a session or the feed token in the URL, and 401 without either', () => {

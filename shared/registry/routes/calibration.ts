@@ -15,6 +15,6 @@ export const CALIBRATION_ROUTES: RouteShape[] = [
   feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
   mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', { scope: 'sovereign:write' }),
   mutation('/sovereign/pact/stake', 'Put a stake on a pact', { scope: 'sovereign:write' }),
-  feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', { feedToken: true }),
-  feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', { feedToken: true }),
+  feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
+  feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
 ];

@@ -23,7 +23,7 @@ export const ORGANISM_ROUTES: RouteShape[] = [
   api('/api/persona/narrative', "The persona's narrative of itself in plain language"),
   api('/api/soul', "The service's statement of purpose and the commitments it checks itself against"),
   api('/api/mind', 'Mind claims: statements the service holds, with stances and evidence'),
-  mutation('/api/mind/stance', 'Take a stance on a mind claim (agree, disagree, unsure) with a reason'),
+  mutation('/api/mind/stance', 'Take a stance on a mind claim (agree, disagree, unsure) with a reason', { identity: 'session' }),
   page('/mind', 'The mind: claims the service holds and the stances taken on them'),
   page('/mind/claim/{id}', 'One mind claim with its evidence and stances'),
   page('/mind/claim/missing', 'Shown for a mind claim that does not exist'),

@@ -168,7 +168,11 @@ describe('checkout doors', () => {
       expect(res.json()).toMatchObject({ ok: false, reason: 'provider_unavailable', lane: 'checkout' });
     }
     expect((await signed('/api/stripe/webhook', { id: 'e', type: 't', data: { object: {} } })).statusCode).toBe(200);
-    const hook = await bare.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: { a: 1 } });
+    // A malformed callback is a 400 whatever the configuration; a well-formed one meets the 503.
+    const malformed = await bare.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: { a: 1 } });
+    expect(malformed.statusCode).toBe(400);
+    const raw = JSON.stringify({ id: 'evt_x', type: 't', data: { object: {} } });
+    const hook = await bare.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: raw, headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, nowSeconds(), raw) } });
     expect(hook.statusCode).toBe(503);
   });
   it('refuse bad input with 400 and anonymous callers with 401', async () => {
