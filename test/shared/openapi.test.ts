@@ -140,7 +140,7 @@ describe('buildOpenApi', () => {
     const expectations: [string, string, unknown][] = [
       ['/oracle/mine', 'get', [{ sovereignSession: [] }]],
       ['/api/entitlements', 'get', [{ sovereignSession: [] }]],
-      ['/sovereign/due.ics', 'get', [{ sovereignSession: [] }]],
+      ['/sovereign/due.ics', 'get', [{ sovereignSession: [] }, { dueFeedToken: [] }]],
       ['/api/mind/stance', 'post', [{ sovereignSession: [] }]],
       ['/api/oracle/usage', 'get', [{ sovereignSession: [] }, { agentContinuity: [] }, { agentRelay: [] }]],
       ['/api/checkout', 'post', [{ sovereignSession: [] }, { agentContinuity: [] }, { agentRelay: [] }]],
