@@ -37,8 +37,15 @@ export interface Door<D extends Draft, S, R> {
   admit(tx: Sql, entries: Array<{ draft: D; state: S; verdict: GateVerdict }>): Promise<Array<Admitted<R> | Refusal>>;
 }
 
-/** At most this many imprints share one transaction (a bound on its size and lock time). */
+/** At most this many imprints share one transaction (a bound on its size and lock time; below RECORD_WINDOW). */
 export const MAX_BATCH = 256;
+
+/**
+ * Batches in flight at once per process. The second prepares (its locks, gate, own rows) while
+ * the first appends and commits; it then waits on the counter row, so batches still append one
+ * after the other, in the order they claim the counter.
+ */
+export const PIPELINE = 2;
 
 type AnyDoor = Door<Draft, unknown, unknown>;
 type Outcome = { value: unknown } | { refusal: Refusal };
@@ -61,7 +68,9 @@ class BeforeCommit extends Error {
 
 class Sequencer {
   private waiting: Waiting[] = [];
-  private running = false;
+  private inFlight = 0;
+  /** Authors with an imprint in a batch not yet answered. */
+  private readonly busy = new Set<string>();
   private readonly db: Database;
 
   constructor(db: Database) {
@@ -71,32 +80,38 @@ class Sequencer {
   submit<D extends Draft, S, R>(door: Door<D, S, R>, draft: D): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ door: door as unknown as AnyDoor, draft, resolve: resolve as (value: unknown) => void, reject });
-      void this.drain();
+      this.pump();
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      while (this.waiting.length > 0) await this.commit(this.takeBatch());
-    } finally {
-      this.running = false;
+  /** Starts batches while fewer than PIPELINE are in flight and something can go. */
+  private pump(): void {
+    while (this.inFlight < PIPELINE) {
+      const batch = this.takeBatch();
+      if (batch.length === 0) return;
+      this.inFlight += 1;
+      for (const one of batch) this.busy.add(one.draft.authorRef);
+      void this.commit(batch).finally(() => {
+        this.inFlight -= 1;
+        for (const one of batch) this.busy.delete(one.draft.authorRef);
+        this.pump();
+      });
     }
   }
 
   /**
-   * Everything waiting, in arrival order, but one imprint per author: a second imprint by the same
-   * author waits for the next batch, so its gate and its door see the first one exactly as if
-   * they had been recorded one after the other.
+   * Everything waiting, in arrival order, but one imprint per author and none by an author whose
+   * imprint is still in flight: a second imprint by the same author waits for a later batch, so
+   * its gate and its door see the first one exactly as if they had been recorded one after the other.
    */
   private takeBatch(): Waiting[] {
     const batch: Waiting[] = [];
     const later: Waiting[] = [];
     const authors = new Set<string>();
     for (const waiting of this.waiting) {
-      if (batch.length < MAX_BATCH && !authors.has(waiting.draft.authorRef)) {
-        authors.add(waiting.draft.authorRef);
+      const author = waiting.draft.authorRef;
+      if (batch.length < MAX_BATCH && !authors.has(author) && !this.busy.has(author)) {
+        authors.add(author);
         batch.push(waiting);
       } else {
         later.push(waiting);

@@ -40,20 +40,25 @@ export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): 
   const [counter] = await tx.query<{ value: string | number }>('update record_counter set value = value + $1 where id = 1 returning value', [imprints.length]);
   const last = Number(counter.value);
   const first = last - imprints.length + 1;
+  const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
+  // The rows and the trim of the bodies leaving the window ride with the receipts: one round trip.
+  // The trim does not see the new rows (one snapshot), and needs not: a batch (≤ MAX_BATCH < RECORD_WINDOW)
+  // stays inside the window.
   const receipts = await recordReceipts(
     tx,
     imprints.map((imprint, i) => ({ step: 'record.imprint', subject: `imprint:${first + i}`, at: imprint.at })),
+    (receiptIds, p) => ({
+      ctes: `appended as (
+         insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
+         select $${p}::bigint + i.n - 1, i.kind, i.body, i.author_kind, i.author_ref, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.reply_to, i.receipt_id
+         from slot, unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[], $${p + 5}::text[], $${p + 6}::timestamptz[],
+                           $${p + 7}::boolean[], $${p + 8}::boolean[], $${p + 9}::text[], $${p + 10}::bigint[], $${p + 11}::text[])
+              with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)),
+       trimmed as (update imprints set body = null where sequence <= $${p + 12} and body is not null and exists (select 1 from slot))`,
+      params: [first, column('kind'), column('body'), column('authorKind'), column('authorRef'), column('publicAuthor'),
+        imprints.map((imprint) => imprint.at.toISOString()), column('unattested'), column('held'), column('heldReason'), column('replyTo'),
+        receiptIds, last - RECORD_WINDOW],
+    }),
   );
-  const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
-  await tx.query(
-    `insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
-     select $1::bigint + n - 1, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id
-     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::boolean[], $9::boolean[], $10::text[], $11::bigint[], $12::text[])
-          with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)`,
-    [first, column('kind'), column('body'), column('authorKind'), column('authorRef'), column('publicAuthor'),
-      imprints.map((imprint) => imprint.at.toISOString()), column('unattested'), column('held'), column('heldReason'), column('replyTo'),
-      receipts.map((receipt) => receipt.id)],
-  );
-  await tx.query('update imprints set body = null where sequence <= $1 and body is not null', [last - RECORD_WINDOW]);
   return imprints.map((_, i) => ({ sequence: first + i, receipt: receipts[i] }));
 }
