@@ -33,32 +33,76 @@ export interface RecordedReceipt {
  * — and never to a day before the newest sealed one, so anchors stay in date order.
  */
 export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<RecordedReceipt> {
+  const [receipt] = await recordReceipts(tx, [input]);
+  return receipt;
+}
+
+/**
+ * Records several receipts in one go (the Record's group commit): consecutive inputs of one UTC
+ * day take one contiguous run of leaf indexes with a single claim on the day's size, in input
+ * order, and are inserted together. Same leaves, same rules as one recordReceipt per input.
+ */
+export async function recordReceipts(tx: Sql, inputs: readonly ReceiptInput[], companion?: Companion): Promise<RecordedReceipt[]> {
+  const leaves = await Promise.all(inputs.map(leafOf));
+  const ids = leaves.map((leaf) => leaf.id);
+  const recorded: RecordedReceipt[] = [];
+  for (let start = 0; start < leaves.length; ) {
+    const day = leaves[start].recorded_at.slice(0, 10);
+    let end = start + 1;
+    while (end < leaves.length && leaves[end].recorded_at.slice(0, 10) === day) end++;
+    recorded.push(...(await appendLeaves(tx, day, leaves.slice(start, end), end === leaves.length ? (next) => companion?.(ids, next) : undefined)));
+    start = end;
+  }
+  return recorded;
+}
+
+/**
+ * Statements that ride in the same round trip as the last run of receipts, as further CTEs of its
+ * statement (the Record appends its rows this way). They get the receipt ids and the first free
+ * parameter number, and must select from the CTE `slot`, so that they do nothing on an attempt
+ * that finds the day sealed (that attempt is repeated on the next day).
+ */
+export type Companion = (receiptIds: string[], next: number) => { ctes: string; params: unknown[] };
+
+type Leaf = Omit<RecordedReceipt, 'log'>;
+
+async function leafOf(input: ReceiptInput): Promise<Leaf> {
   const id = `rcpt_${ulid(input.at.getTime())}`;
   const recorded_at = input.at.toISOString();
   const subject_salt = randomBytes(16).toString('hex');
   const subject_digest = await subjectDigest(input.subject, subject_salt);
   const leaf_hash = toHex(await receiptLeafHash({ id, step: input.step, subject_digest, recorded_at }));
-  let candidate = recorded_at.slice(0, 10);
+  return { id, step: input.step, subject: input.subject, recorded_at, leaf_hash, subject_salt, subject_digest };
+}
+
+/** Claims `leaves.length` consecutive leaf indexes on the first open day from `day` on, then inserts the leaves. */
+async function appendLeaves(tx: Sql, day: string, leaves: Leaf[], companion?: (next: number) => { ctes: string; params: unknown[] } | undefined): Promise<RecordedReceipt[]> {
+  let candidate = day;
+  const riding = companion?.(10);
   for (let attempt = 0; attempt < 64; attempt++) {
+    // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
     const [slot] = await tx.query<{ date: string; size: number | string }>(
-      `insert into log_days (date, size)
-       select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), 1
-       on conflict (date) do update set size = log_days.size + 1 where log_days.sealed_at is null
-       returning to_char(date, 'YYYY-MM-DD') as date, size`,
-      [candidate],
+      `with slot as (
+         insert into log_days (date, size)
+         select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2
+         on conflict (date) do update set size = log_days.size + $2 where log_days.sealed_at is null
+         returning date, size),
+       leaves as (
+         insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
+         select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, slot.date, (slot.size - $2 + l.n - 1)::int
+         from slot, unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
+              as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))${riding ? `,\n${riding.ctes}` : ''}
+       select to_char(date, 'YYYY-MM-DD') as date, size from slot`,
+      [candidate, leaves.length, leaves.map((l) => l.id), leaves.map((l) => l.step), leaves.map((l) => l.subject), leaves.map((l) => l.subject_salt),
+        leaves.map((l) => l.subject_digest), leaves.map((l) => l.recorded_at), leaves.map((l) => l.leaf_hash), ...(riding?.params ?? [])],
     );
     if (!slot) {
       candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       continue;
     }
-    const leaf_index = Number(slot.size) - 1;
+    const first = Number(slot.size) - leaves.length;
     const date = slot.date;
-    await tx.query(
-      `insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [id, input.step, input.subject, subject_salt, subject_digest, recorded_at, leaf_hash, date, leaf_index],
-    );
-    return { id, step: input.step, subject: input.subject, recorded_at, leaf_hash, log: { date, leaf_index }, subject_salt, subject_digest };
+    return leaves.map((leaf, i) => ({ ...leaf, log: { date, leaf_index: first + i } }));
   }
   throw new Error('no open log day found for the receipt');
 }

@@ -1,33 +1,11 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
 import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
-import { appendImprint } from './window.ts';
-
-/** Runs the spam gate with the author's recent facts (read inside the writing transaction). */
-export async function runGate(tx: Sql, authorRef: string, body: string, now: Date): Promise<GateVerdict> {
-  const recent = await tx.query<{ body: string }>(
-    'select body from imprints where author_ref = $1 and body is not null order by sequence desc limit 20',
-    [authorRef],
-  );
-  const [burst] = await tx.query<{ n: string | number }>(
-    'select count(*) as n from imprints where author_ref = $1 and created_at > $2',
-    [authorRef, new Date(now.getTime() - BURST_WINDOW_MS).toISOString()],
-  );
-  return gate({ body, recentBodies: recent.map((r) => r.body), recentCount: Number(burst.n) });
-}
-
-/** reply_to must name an imprint that exists (its body may have left the window; the thread stays). */
-export async function assertReplyTarget(tx: Sql, replyTo: number | undefined): Promise<void> {
-  if (replyTo === undefined) return;
-  const [row] = await tx.query('select 1 from imprints where sequence = $1 and held = false', [replyTo]);
-  if (!row) throw new Refusal('invalid_request', { issues: [{ path: 'reply_to', message: `No public imprint #${replyTo} to reply to.` }] });
-}
+import { sequence, type Door, type Draft } from './sequencer.ts';
 
 export interface HumanImprintInput {
   body: string;
@@ -49,7 +27,7 @@ export interface ImprintResult {
 /**
  * A human imprint. Signed in: the session's sovereign, attested. No session: `sovereign_id` (a
  * public tag some sovereign holds) is required, and the imprint is recorded unverified and
- * quarantined (unattested): an identifier is never a credential.
+ * quarantined (unattested): an identifier is never a credential. Recorded through the sequencer.
  */
 export async function humanImprint(ctx: AppContext, input: HumanImprintInput, signedIn: SignedIn | undefined): Promise<ImprintResult> {
   const now = ctx.clock.now();
@@ -71,27 +49,45 @@ export async function humanImprint(ctx: AppContext, input: HumanImprintInput, si
     authorRef = `unverified:${claimed}`;
     tag = claimed;
   }
-  const unattested = !signedIn;
-  return ctx.db.transaction(async (tx) => {
-    await assertReplyTarget(tx, input.reply_to);
-    const verdict = await runGate(tx, authorRef, input.body, now);
-    const appended = await appendImprint(tx, {
-      kind: input.kind,
-      body: input.body,
-      authorKind: 'sovereign',
-      authorRef,
-      publicAuthor: tag,
-      unattested,
-      held: verdict.held,
-      heldReason: verdict.held ? verdict.rule : null,
-      replyTo: input.reply_to ?? null,
-      at: now,
-    });
-    const result: ImprintResult = { ok: true, sequence: appended.sequence, receipt_id: appended.receipt.id, unattested, held: verdict.held };
-    if (verdict.held) result.held_reason = HOLD_REASONS[verdict.rule];
-    return result;
-  });
+  return sequence(ctx.db, humanDoor, { authorRef, tag, body: input.body, kind: input.kind, replyTo: input.reply_to ?? null, at: now, unattested: !signedIn });
 }
+
+interface HumanDraft extends Draft {
+  tag: string;
+  kind: ImprintKind;
+  unattested: boolean;
+}
+
+/** The human door of the sequencer: no rows of its own to lock or write, only the imprint. */
+const humanDoor: Door<HumanDraft, null, ImprintResult> = {
+  async lock(_tx, drafts) {
+    return drafts.map(() => null);
+  },
+  async admit(_tx, entries) {
+    return entries.map(({ draft, verdict }) => ({
+      imprint: {
+        kind: draft.kind,
+        body: draft.body,
+        authorKind: 'sovereign',
+        authorRef: draft.authorRef,
+        publicAuthor: draft.tag,
+        unattested: draft.unattested,
+        held: verdict.held,
+        heldReason: verdict.held ? verdict.rule : null,
+        replyTo: draft.replyTo,
+        at: draft.at,
+      },
+      answer: (appended): ImprintResult => ({
+        ok: true,
+        sequence: appended.sequence,
+        receipt_id: appended.receipt.id,
+        unattested: draft.unattested,
+        held: verdict.held,
+        ...(verdict.held ? { held_reason: HOLD_REASONS[verdict.rule] } : {}),
+      }),
+    }));
+  },
+};
 
 export const REPORT_REASONS = ['abuse', 'spam', 'personal_data', 'other'] as const;
 

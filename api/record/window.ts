@@ -1,5 +1,5 @@
 import type { Sql } from '../db/database.ts';
-import { recordReceipt, type RecordedReceipt } from '../ledger/receipts.ts';
+import { recordReceipts, type RecordedReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
 
 export interface NewImprint {
@@ -19,23 +19,46 @@ export interface AppendedImprint {
   sequence: number;
   receipt: RecordedReceipt;
 }
-
 /**
  * Appends one imprint to the Record inside the caller's transaction and keeps the window:
  * the counter row is taken under its row lock (gap-free sequence even across processes), and
  * the body leaving the window is deleted in the same transaction — no copy survives.
- * The counter is taken as late as possible so the lock is held briefly.
  */
 export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<AppendedImprint> {
-  const [counter] = await tx.query<{ value: string | number }>('update record_counter set value = value + 1 where id = 1 returning value');
-  const sequence = Number(counter.value);
-  const receipt = await recordReceipt(tx, { step: 'record.imprint', subject: `imprint:${sequence}`, at: imprint.at });
-  await tx.query(
-    `insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [sequence, imprint.kind, imprint.body, imprint.authorKind, imprint.authorRef, imprint.publicAuthor, imprint.at.toISOString(),
-      imprint.unattested, imprint.held, imprint.heldReason, imprint.replyTo, receipt.id],
+  const [appended] = await appendImprints(tx, [imprint]);
+  return appended;
+}
+
+/**
+ * Appends imprints in the given order as one run of consecutive sequence numbers (the group
+ * commit of docs/record.md): one counter update claims the whole run under the counter's row
+ * lock, then the rows, their receipts and one window trim. Gap-free across processes, because the
+ * claim and the rows commit or vanish together.
+ */
+export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): Promise<AppendedImprint[]> {
+  if (imprints.length === 0) return [];
+  const [counter] = await tx.query<{ value: string | number }>('update record_counter set value = value + $1 where id = 1 returning value', [imprints.length]);
+  const last = Number(counter.value);
+  const first = last - imprints.length + 1;
+  const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
+  // The rows and the trim of the bodies leaving the window ride with the receipts: one round trip.
+  // The trim does not see the new rows (one snapshot), and needs not: a batch (≤ MAX_BATCH < RECORD_WINDOW)
+  // stays inside the window.
+  const receipts = await recordReceipts(
+    tx,
+    imprints.map((imprint, i) => ({ step: 'record.imprint', subject: `imprint:${first + i}`, at: imprint.at })),
+    (receiptIds, p) => ({
+      ctes: `appended as (
+         insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
+         select $${p}::bigint + i.n - 1, i.kind, i.body, i.author_kind, i.author_ref, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.reply_to, i.receipt_id
+         from slot, unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[], $${p + 5}::text[], $${p + 6}::timestamptz[],
+                           $${p + 7}::boolean[], $${p + 8}::boolean[], $${p + 9}::text[], $${p + 10}::bigint[], $${p + 11}::text[])
+              with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)),
+       trimmed as (update imprints set body = null where sequence <= $${p + 12} and body is not null and exists (select 1 from slot))`,
+      params: [first, column('kind'), column('body'), column('authorKind'), column('authorRef'), column('publicAuthor'),
+        imprints.map((imprint) => imprint.at.toISOString()), column('unattested'), column('held'), column('heldReason'), column('replyTo'),
+        receiptIds, last - RECORD_WINDOW],
+    }),
   );
-  await tx.query('update imprints set body = null where sequence <= $1 and body is not null', [sequence - RECORD_WINDOW]);
-  return { sequence, receipt };
+  return imprints.map((_, i) => ({ sequence: first + i, receipt: receipts[i] }));
 }

@@ -1,19 +1,20 @@
 /**
- * Imprint writes/s against real PostgreSQL, next to pgbench on the same server in the same run.
+ * Imprint writes/s (PostgreSQL and embedded, 8 and 64 connections), next to pgbench on the same server in the same run.
  *
  *   node scripts/bench/imprint.ts            (also called by `npm run bench`)
  *
- * Uses DATABASE_URL or TEST_DATABASE_URL (skips with a message when neither is set). Creates two
- * scratch databases on that server — one for civitas, one for pgbench — and drops them afterwards.
- * civitas: autocannon POSTs /api/agent/imprint (each request a new handle and body: the full write
- * path — agent row, gate, counter lock, window trim, receipt). pgbench: TPC-B `-c8 -j2 -T5`.
- * Prints both and the ratio; absolute numbers depend on the (shared, noisy) machine.
+ * Uses DATABASE_URL or TEST_DATABASE_URL (without one: the embedded database only, no ratio).
+ * Creates two scratch databases on that server — one for civitas, one for pgbench — and drops them
+ * afterwards. civitas: autocannon POSTs /api/agent/imprint (each request a new handle and body: the
+ * full write path — agent row, gate, counter, receipt, window trim) at 8 and 64 connections.
+ * pgbench: TPC-B `-c8 -j2`. Prints req/s, p50, p99 and the ratio to pgbench tps; absolute numbers
+ * depend on the (shared, noisy) machine.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { measure, startServer } from './harness.ts';
+import { measure, startServer, type Measured } from './harness.ts';
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -31,51 +32,81 @@ async function admin(url: string, sql: string): Promise<void> {
   }
 }
 
+/** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
+async function imprintRun(url: string, connections: number, seconds: number, tag: string): Promise<Measured> {
+  let n = 0;
+  return measure(`POST /api/agent/imprint, ${connections} connections`, {
+    url: `${url}/api/agent/imprint`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          n += 1;
+          return { ...request, body: JSON.stringify({ agent: `bench-${tag}-${connections}-${n}`, body: `benchmark imprint ${n} ${tag}` }) };
+        },
+      },
+    ],
+  });
+}
+
+/** Imprint writes/s at 8 and 64 connections on one civitas (PostgreSQL when `databaseUrl` is set, else embedded). */
+async function imprintRuns(databaseUrl: string, seconds: number, tag: string): Promise<Measured[]> {
+  const civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), { DATABASE_URL: databaseUrl });
+  try {
+    await imprintRun(civitas.url, 8, 2, `${tag}w`); // warm-up (JIT, pools, caches), not reported
+    return [await imprintRun(civitas.url, 8, seconds, tag), await imprintRun(civitas.url, 64, seconds, tag)];
+  } finally {
+    civitas.child.disconnect();
+    await new Promise((resolve) => civitas.child.once('exit', resolve));
+  }
+}
+
+function line(where: string, m: Measured, tps: number): string {
+  const ratio = Number.isFinite(tps) ? `  ratio to pgbench ${(m.requestsPerSec / tps).toFixed(3)}` : '';
+  const failures = m.non2xx || m.errors ? `  (non-2xx ${m.non2xx}, errors ${m.errors})` : '';
+  return `${`${m.name} (${where})`.padEnd(58)} ${String(m.requestsPerSec).padStart(6)} writes/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms${ratio}${failures}`;
+}
+
+/**
+ * Imprint writes at 8 and 64 connections on PostgreSQL and on the embedded database, beside
+ * pgbench TPC-B (-c8 -j2) on the same PostgreSQL server in the same run. BENCH_IMPRINT_ROUNDS
+ * (default 1) repeats the whole set to show the run-to-run spread.
+ */
 export async function runImprintBench(): Promise<void> {
   const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!server) {
-    console.log('imprint bench: skipped — set DATABASE_URL or TEST_DATABASE_URL to a PostgreSQL server to measure imprint writes/s beside pgbench.');
-    return;
-  }
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const suffix = randomBytes(4).toString('hex');
-  const civitasDb = `civitas_bench_${suffix}`;
-  const pgbenchDb = `civitas_pgbench_${suffix}`;
-  await admin(server, `create database ${civitasDb}`);
-  await admin(server, `create database ${pgbenchDb}`);
-  let civitas: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), { DATABASE_URL: withDatabase(server, civitasDb) });
-    let n = 0;
-    const imprint = await measure('civitas POST /api/agent/imprint (writes/s)', {
-      url: `${civitas.url}/api/agent/imprint`,
-      connections: 8,
-      duration: seconds,
-      requests: [
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (request) => {
-            n += 1;
-            return { ...request, body: JSON.stringify({ agent: `bench-${suffix}-${n}`, body: `benchmark imprint ${n} ${suffix}` }) };
-          },
-        },
-      ],
-    });
-
-    const pgbenchUrl = withDatabase(server, pgbenchDb);
-    execFileSync('pgbench', ['-i', '-q', pgbenchUrl], { stdio: ['ignore', 'ignore', 'ignore'] });
-    const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN);
-
-    console.log(`imprint writes/s (8 connections, ${seconds} s):  ${imprint.requestsPerSec}  p50 ${imprint.p50Ms} ms  p99 ${imprint.p99Ms} ms${imprint.non2xx || imprint.errors ? `  (non-2xx ${imprint.non2xx}, errors ${imprint.errors})` : ''}`);
-    console.log(`pgbench TPC-B tps (-c8 -j2 -T${seconds}, same server):  ${tps.toFixed(0)}`);
-    console.log(`ratio imprint writes/s ÷ pgbench tps:  ${(imprint.requestsPerSec / tps).toFixed(3)}`);
-  } finally {
-    civitas?.child.disconnect();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin(server, `drop database if exists ${civitasDb} with (force)`).catch(() => {});
-    await admin(server, `drop database if exists ${pgbenchDb} with (force)`).catch(() => {});
+  const rounds = Number(process.env.BENCH_IMPRINT_ROUNDS ?? 1);
+  if (!server) console.log('imprint bench: no PostgreSQL (set DATABASE_URL or TEST_DATABASE_URL) — embedded database only, no pgbench ratio.');
+  for (let round = 1; round <= rounds; round++) {
+    const suffix = randomBytes(4).toString('hex');
+    const civitasDb = `civitas_bench_${suffix}`;
+    const pgbenchDb = `civitas_pgbench_${suffix}`;
+    let tps = NaN;
+    try {
+      let postgres: Measured[] = [];
+      if (server) {
+        await admin(server, `create database ${civitasDb}`);
+        await admin(server, `create database ${pgbenchDb}`);
+        postgres = await imprintRuns(withDatabase(server, civitasDb), seconds, `${suffix}p`);
+        const pgbenchUrl = withDatabase(server, pgbenchDb);
+        execFileSync('pgbench', ['-i', '-q', pgbenchUrl], { stdio: ['ignore', 'ignore', 'ignore'] });
+        const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN);
+      }
+      const embedded = await imprintRuns('', seconds, `${suffix}e`);
+      if (rounds > 1) console.log(`imprint round ${round} of ${rounds}`);
+      if (server) console.log(`${'pgbench TPC-B tps (-c8 -j2, same server, same run)'.padEnd(58)} ${tps.toFixed(0).padStart(6)} tps`);
+      for (const m of postgres) console.log(line('PostgreSQL', m, tps));
+      for (const m of embedded) console.log(line('embedded', m, tps));
+    } finally {
+      if (server) {
+        await admin(server, `drop database if exists ${civitasDb} with (force)`).catch(() => {});
+        await admin(server, `drop database if exists ${pgbenchDb} with (force)`).catch(() => {});
+      }
+    }
   }
 }
 
