@@ -14,6 +14,7 @@ import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts'
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
+import { count } from '../../shared/plural.ts';
 
 const DAY_MS = 86_400_000;
 const returnField = z.preprocess(blank, z.string().max(2048).optional());
@@ -112,8 +113,8 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
   if (answered && (p.status === 'open' || p.status === 'awaiting_author')) throw new Refusal('not_found', {}, 'This pact is not answered yet; its author answers it once it is due.');
   const svg = await renderCardSvg(
     answered
-      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${p.stake} points`], footer: '/almanac' }
-      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${p.stake} points`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
+      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${count(p.stake, 'point', 'points')}`], footer: '/almanac' }
+      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${count(p.stake, 'point', 'points')}`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
   );
   return sendSvg(reply, svg);
 }
@@ -237,7 +238,7 @@ export const calibrationRoutes = [
     async handler(request, reply) {
       const view = await calibrationView(request.server.civitas);
       const svg = await renderCardSvg({
-        title: `Brier ${fmt(view.overall.brier_score)} over ${view.overall.count} prophecies`,
+        title: `Brier ${fmt(view.overall.brier_score)} over ${count(view.overall.count, 'prophecy', 'prophecies')}`,
         subtitle: 'Calibration of predictions about civitas itself (not outside accuracy)',
         lines: [
           `The service: Brier ${fmt(view.by_forecaster.service.brier_score)} (${view.by_forecaster.service.count})`,
@@ -267,7 +268,7 @@ export const calibrationRoutes = [
       const view = await almanacView(request.server.civitas, 50);
       const svg = await renderCardSvg({
         title: `Almanac ${view.season.name}`,
-        subtitle: `${view.due.length} prophecies and pacts coming due`,
+        subtitle: `${count(view.due.length, 'prophecy or pact', 'prophecies and pacts')} coming due`,
         lines: view.due.slice(0, 3).map((d) => `${day(d.due_at)} · ${d.title}`.slice(0, 80)),
         footer: '/almanac',
       });

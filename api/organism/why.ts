@@ -13,6 +13,7 @@ import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { anchorOf, dayState, receiptById } from '../ledger/log.ts';
+import { count } from '../../shared/plural.ts';
 
 export const ENTITY_FORMS = ['imprint:<sequence>', 'agent:<handle>', 'receipt:<rcpt_ id>'] as const;
 const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -67,7 +68,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   const reasons: string[] = [];
   const retained = row.has_body;
   if (retained) {
-    reasons.push(`Retained: it is among the newest ${RECORD_WINDOW} imprints (${newer} newer ones so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`);
+    reasons.push(`Retained: it is among the newest ${RECORD_WINDOW} imprints (${count(newer, 'newer one', 'newer ones')} so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`);
   } else if (newer >= RECORD_WINDOW) {
     reasons.push(`Evicted: imprint ${sequence + RECORD_WINDOW} pushed it out of the ${RECORD_WINDOW}-body window; its body was deleted in that transaction and cannot be recovered. Its number and receipt stay.`);
   } else {

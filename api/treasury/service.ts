@@ -6,7 +6,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { projectEquity, type EquityView } from '../../shared/boundaries/projectors/treasury.ts';
+import { projectEquity, type EquityRecord, type EquityView } from '../../shared/boundaries/projectors/treasury.ts';
 import { oracleQuote } from '../../shared/treasury/quote.ts';
 import { proofFrom, requireAgentProof } from '../agents/service.ts';
 import { treasuryConfig } from './config.ts';
@@ -431,17 +431,22 @@ export async function treasuryView(ctx: AppContext) {
   };
 }
 
-/** Patronage units by holder, through equity_projection (no holder id leaves). */
-export async function equityView(ctx: AppContext): Promise<EquityView> {
+/** Patronage units by holder as stored (raw holder ids: only ever read through projectEquity). */
+export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
   const rows = await ctx.db.query<{ holder_kind: string; holder_ref: string; units: string }>('select holder_kind, holder_ref, units from treasury_patrons where units > 0');
   const holders = rows.map((row) => ({ holder_id: `${row.holder_kind}:${row.holder_ref}`, units: Number(row.units) }));
   const top = holders.reduce<{ holder_id: string; units: number } | null>((best, h) => (!best || h.units > best.units ? h : best), null);
-  return projectEquity({
+  return {
     total_units: holders.reduce((s, h) => s + h.units, 0),
     holders,
     top_holder_id: top?.holder_id ?? null,
     as_of: ctx.clock.now().toISOString(),
-  });
+  };
+}
+
+/** Patronage units by holder, through equity_projection (no holder id leaves). */
+export async function equityView(ctx: AppContext): Promise<EquityView> {
+  return projectEquity(await equityRecord(ctx));
 }
 
 export async function patronsView(ctx: AppContext) {
