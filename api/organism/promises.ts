@@ -25,7 +25,7 @@ export async function promisesProjection(app: FastifyInstance) {
   const promises = [
     {
       name: 'availability',
-      objective: `At least ${AVAILABILITY_TARGET * 100}% of requests are answered without a server failure (5xx other than 501).`,
+      objective: `At least ${AVAILABILITY_TARGET * 100}% of requests are answered without a server failure (5xx other than 501 and other than a provider switched off here).`,
       target: AVAILABILITY_TARGET,
       measured: availability === null ? null : Math.round(availability * 1e6) / 1e6,
       kept: availability === null ? null : availability >= AVAILABILITY_TARGET,

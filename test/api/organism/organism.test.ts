@@ -143,7 +143,7 @@ describe('vitals and failures', () => {
     expect(failures.by_day).toEqual([{ date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 }]);
     expect(JSON.stringify(failures)).not.toMatch(/feedback|relation|does not exist/);
     const [row] = await sql('select * from failures');
-    expect(Object.keys(row).sort()).toEqual(['at', 'id', 'lane']);
+    expect(Object.keys(row).sort()).toEqual(['at', 'external', 'id', 'lane']); // lane, time and whether a provider failed: nothing else
     expect((await json('/api/vitals')).json().last_hour.server_errors).toBe(before + 1);
   });
 
