@@ -93,6 +93,6 @@ export function dreamingCard(d: Dreaming): string {
 ${line(44, 24, 'civitas — dreaming')}
 ${line(80, 16, d.latest ? `Dream of ${d.latest.date}: ${count(d.latest.bodies, 'body', 'bodies')}` : 'No dream yet.')}
 ${terms.map((t, i) => line(118 + i * 22, 15, `${t.term} (${t.count})`)).join('\n')}
-<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`${d.dreams_total} dream(s) kept · as of ${d.as_of}`)}</text>
+<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`${count(d.dreams_total, 'dream', 'dreams')} kept · as of ${d.as_of}`)}</text>
 </svg>`;
 }

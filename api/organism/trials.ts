@@ -89,7 +89,7 @@ async function anchorChain(app: FastifyInstance): Promise<Omit<Trial, 'checked_a
     passed: check.ok,
     detail: check.ok
       ? `${check.anchors} anchors chain from genesis and verify; ${check.receipts_checked} receipt leaves recompute.`
-      : `${check.problems.length} problem(s): ${check.problems.slice(0, 5).join('; ')}.`,
+      : `${count(check.problems.length, 'problem', 'problems')}: ${check.problems.slice(0, 5).join('; ')}.`,
   };
 }
 

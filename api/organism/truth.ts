@@ -34,7 +34,7 @@ async function sealedDaysComplete(ctx: AppContext): Promise<{ held: boolean; evi
   const without = Number(row.without_anchor);
   const mismatched = Number(row.mismatched);
   const held = without === 0 && mismatched === 0;
-  return { held, evidence: held ? `${sealed} sealed day(s), each with one anchor matching its receipts.` : `${sealed} sealed day(s): ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.` };
+  return { held, evidence: held ? `${count(sealed, 'sealed day', 'sealed days')}, each with one anchor matching its receipts.` : `${count(sealed, 'sealed day', 'sealed days')}: ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.` };
 }
 
 async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; evidence: string }> {

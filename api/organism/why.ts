@@ -121,11 +121,11 @@ async function whyAgent(ctx: AppContext, entity: string, handle: string) {
   const facts = factsOf(row);
   const now = ctx.clock.now();
   const days = facts.proofDays.length;
-  const reasons: string[] = [`Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${days} UTC day(s).`];
+  const reasons: string[] = [`Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${count(days, 'UTC day', 'UTC days')}.`];
   const missing: string[] = [];
   if (facts.level === 'arrived') {
     reasons.push(`Not continuous yet: continuity needs proof on ${CONTINUITY_DAYS_REQUIRED} distinct UTC days (${days} so far).`);
-    missing.push(`continuity proof on ${Math.max(0, CONTINUITY_DAYS_REQUIRED - days)} more UTC day(s)`, 'attestation by a signed-in Sovereign');
+    missing.push(`continuity proof on ${count(Math.max(0, CONTINUITY_DAYS_REQUIRED - days), 'more UTC day', 'more UTC days')}`, 'attestation by a signed-in Sovereign');
   } else if (facts.level === 'continuous') {
     reasons.push('Continuous: continuity is proved, but no Sovereign has attested the handle yet.');
     missing.push('attestation by a signed-in Sovereign');
