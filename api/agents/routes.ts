@@ -11,6 +11,7 @@ import { issueCertificate, verifyCertificate } from './certificate.ts';
 import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { standingView } from './standing.ts';
+import { sovereignRefusal } from '../../shared/policy.ts';
 import {
   agentImprint,
   agentStatus,
@@ -141,6 +142,8 @@ export const agentRoutes = [
   }),
   defineRoute('POST /standing/rotate-relay', {
     async handler(request, reply) {
+      const refusal = sovereignRefusal('attest', request.sovereign ?? null); // the policy evaluate applies too
+      if (refusal) throw refusal;
       const input = parseInput(z.object({ handle: handleSchema, return_to: z.preprocess(blank, z.string().max(2048).optional()) }), request.body);
       const form = isFormPost(request);
       const fallback = '/standing';

@@ -11,6 +11,7 @@ import { CONTINUITY_DAYS_REQUIRED, levelFor, utcDay, type Level } from '../../sh
 import { nextActionsFor, statusProjection, summarizeNext, unknownHandleRefusal, type AgentFacts, type NextAction } from '../../shared/agents/status.ts';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
 import { matchesHash, newContinuitySecret, newRelayToken, sha256Hex } from './credentials.ts';
+import { attestRefusal } from '../../shared/policy.ts';
 
 export interface AgentRow {
   handle: string;
@@ -278,13 +279,10 @@ export async function rotateRelay(ctx: AppContext, handle: string, sovereign: { 
     const row = await loadAgent(tx, handle, true);
     if (!row) throw unknownAgent(handle);
     const [attester] = await tx.query<{ attested_by: string | null }>('select attested_by from agents where handle = $1', [handle]);
-    if (row.level === 'arrived') {
-      throw new Refusal('conflict', { handle, level: row.level }, 'Only a continuous handle can be attested: it must prove continuity on 2 distinct UTC days first.');
-    }
+    // The target rule /api/policy/evaluate applies too (shared/policy.ts).
+    const refusal = attestRefusal({ handle, level: row.level, attestedByActor: attester.attested_by === sovereign.sovereignId });
+    if (refusal) throw refusal;
     const first = row.level === 'continuous';
-    if (!first && attester.attested_by !== sovereign.sovereignId) {
-      throw new Refusal('conflict', { handle, level: row.level }, 'Only the Sovereign who attested this handle may rotate its relay token.');
-    }
     const token = newRelayToken();
     if (first) {
       await tx.query(

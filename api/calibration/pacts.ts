@@ -1,8 +1,10 @@
 /**
  * Pacts: public commitments with a due date and a stake in points (no money). Others may stake on
  * them (kept or broken, one stake per sovereign, not on your own pact, only while open and before
- * it is due). Resolution belongs to the pact's author; no door for it exists yet, so a pact past its
- * due date reads `awaiting_author` until one does.
+ * it is due). Once due, the pact is answered (kept or broken) by its author (POST /sovereign/pact
+ * with `pact` and `outcome`), or by a steward on the author's behalf (operator POST /steward/pacts);
+ * a pact nobody answers within PACT_GRACE_DAYS after its due date lapses as broken (job
+ * `calibration.pacts-lapse`): nobody vouched that it was kept. Answering settles the stakes.
  */
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
@@ -12,10 +14,15 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/projection.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { forecasterOf, ISO } from './prophecies.ts';
+import { count } from '../../shared/plural.ts';
 
 export const PACT_ID = /^pact_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const PACT_SIDES = ['kept', 'broken'] as const;
 export const POINTS_MAX = 1000;
+/** Days after the due date in which the author (or a steward for them) may answer before the pact lapses. */
+export const PACT_GRACE_DAYS = 14;
+const DAY_MS = 86_400_000;
+export type PactAnswerer = 'author' | 'steward' | 'lapse';
 
 export async function makePact(ctx: AppContext, me: SignedIn, input: { title: string; detail?: string; stake: number; due_at: Date }) {
   const now = ctx.clock.now();
@@ -48,6 +55,59 @@ export async function stakeOnPact(ctx: AppContext, me: SignedIn, input: { pact: 
   });
 }
 
+/**
+ * Answers a due pact and settles its stakes, in one transaction with its receipt
+ * (`calibration.pact.answer`, subject `pact:<id>`). Settlement is pari-mutuel in points: each stake
+ * on the side that came true gets its points back plus its share of the other side's points
+ * (rounded down); a stake on the other side gets nothing. Stakers are never named.
+ */
+export async function answerPact(ctx: AppContext, input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: PactAnswerer; authorId?: string }) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(`select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`, [input.pact]);
+    if (!pact) throw new Refusal('not_found', { pact: input.pact }, `No pact ${input.pact} is recorded. See /almanac.`);
+    if (input.by === 'author' && pact.author_id !== input.authorId) throw new Refusal('conflict', { pact: input.pact }, 'Only the author answers a pact (a steward can answer on their behalf).');
+    if (pact.status !== 'open') throw new Refusal('conflict', { pact: input.pact, status: pact.status }, `This pact is already answered: ${pact.status}.`);
+    if (new Date(pact.due_at) > now) throw new Refusal('conflict', { pact: input.pact, due_at: pact.due_at }, `This pact is not due yet; it can be answered from ${pact.due_at}.`);
+    const receipt = await recordReceipt(tx, { step: 'calibration.pact.answer', subject: `pact:${input.pact}`, at: now });
+    await tx.query(`update pacts set status = $2, resolved_at = $3, resolved_by = $4, resolution_receipt_id = $5 where id = $1`, [input.pact, input.outcome, now.toISOString(), input.by, receipt.id]);
+    const settled = await settleStakes(tx, input.pact, input.outcome);
+    return { ok: true as const, pact_id: input.pact, status: input.outcome, answered_by: input.by, resolved_at: now.toISOString(), stakes: settled, receipt_id: receipt.id, links: { answered: `/almanac/claim/${input.pact}/answered.svg` } };
+  });
+}
+
+async function settleStakes(tx: Sql, pactId: string, outcome: string) {
+  const [sides] = await tx.query<{ won: string | number; lost: string | number }>(
+    `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
+    [pactId, outcome],
+  );
+  const won = Number(sides.won);
+  const lost = Number(sides.lost);
+  await tx.query(
+    `update pact_stakes set payout = case when side = $2 then points + floor(points::numeric * $3 / greatest($4, 1))::int else 0 end where pact_id = $1`,
+    [pactId, outcome, lost, won],
+  );
+  const [paid] = await tx.query<{ paid: string | number }>('select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1', [pactId]);
+  return { on_winning_side: won, on_losing_side: lost, paid_out: Number(paid.paid) };
+}
+
+/** Job `calibration.pacts-lapse`: pacts unanswered PACT_GRACE_DAYS after their due date lapse as broken. */
+export async function lapseOverduePacts(ctx: AppContext) {
+  const cutoff = new Date(ctx.clock.now().getTime() - PACT_GRACE_DAYS * DAY_MS);
+  const due = await ctx.db.query<{ id: string }>(`select id from pacts where status = 'open' and due_at <= $1 order by due_at, id limit 100`, [cutoff.toISOString()]);
+  let lapsed = 0;
+  for (const { id } of due) {
+    try {
+      await answerPact(ctx, { pact: id, outcome: 'broken', by: 'lapse' });
+      lapsed += 1;
+    } catch (error) {
+      // Answered in the meantime by its author or a steward (another process): nothing to lapse.
+      if (!(error instanceof Refusal)) throw error;
+    }
+  }
+  return { lapsed };
+}
+
 interface PactRow {
   id: string;
   title: string;
@@ -57,6 +117,8 @@ interface PactRow {
   due_at: string;
   status: 'open' | 'kept' | 'broken';
   resolved_at: string | null;
+  resolved_by: PactAnswerer | null;
+  resolution_receipt_id: string | null;
   receipt_id: string;
   author_id: string | null;
   tag: string | null;
@@ -66,13 +128,15 @@ interface PactRow {
   staked_kept: string | number;
   staked_broken: string | number;
   stakers: string | number;
+  paid_out: string | number | null;
 }
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
-    ${ISO('p.resolved_at')} as resolved_at, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
+    ${ISO('p.resolved_at')} as resolved_at, p.resolved_by, p.resolution_receipt_id, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
     coalesce((select sum(points) from pact_stakes k where k.pact_id = p.id and k.side = 'kept'), 0) as staked_kept,
     coalesce((select sum(points) from pact_stakes k where k.pact_id = p.id and k.side = 'broken'), 0) as staked_broken,
-    (select count(*) from pact_stakes k where k.pact_id = p.id) as stakers
+    (select count(*) from pact_stakes k where k.pact_id = p.id) as stakers,
+    (select sum(payout) from pact_stakes k where k.pact_id = p.id) as paid_out
   from pacts p left join sovereigns s on s.id = p.author_id`;
 
 /** The one pact projection: the author by public ref; stakes as point sums (stakers are not named). */
@@ -88,7 +152,10 @@ export function projectPact(row: PactRow, now: Date) {
     due_at: row.due_at,
     status: state as 'open' | 'awaiting_author' | 'kept' | 'broken',
     resolved_at: row.resolved_at,
-    stakes: { kept: Number(row.staked_kept), broken: Number(row.staked_broken), stakers: Number(row.stakers) },
+    answered_by: row.resolved_by,
+    resolution_receipt_id: row.resolution_receipt_id,
+    lapses_at: row.status === 'open' ? new Date(Date.parse(row.due_at) + PACT_GRACE_DAYS * DAY_MS).toISOString() : null,
+    stakes: { kept: Number(row.staked_kept), broken: Number(row.staked_broken), stakers: Number(row.stakers), settled: row.status !== 'open', paid_out: row.status !== 'open' ? Number(row.paid_out ?? 0) : null },
     receipt_id: row.receipt_id,
     links: { card: `/almanac/claim/${row.id}/card.svg`, answered: row.resolved_at ? `/almanac/claim/${row.id}/answered.svg` : null },
   };
@@ -111,15 +178,17 @@ export async function pactList(sql: Sql, which: 'open' | 'answered', limit: numb
   return rows.map((row) => projectPact(row, now));
 }
 
+export const ANSWERED_BY: Record<PactAnswerer, string> = { author: 'its author', steward: "a steward on its author's behalf", lapse: 'lapse: nobody answered within the grace period' };
+
 /** changeStatusResolvers.pact */
 export async function pactChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
   const view = await pactById(sql, ref, now);
   if (!view) return null;
   const detail = {
-    open: `Open until ${view.due_at}; ${view.stakes.stakers} stake(s).`,
-    awaiting_author: `Due since ${view.due_at}; awaiting its author's answer (kept or broken).`,
-    kept: `Kept (answered ${view.resolved_at}).`,
-    broken: `Broken (answered ${view.resolved_at}).`,
+    open: `Open until ${view.due_at}; ${count(view.stakes.stakers, 'stake', 'stakes')}.`,
+    awaiting_author: `Due since ${view.due_at}; awaiting its author's answer (kept or broken), or a steward's on their behalf; unanswered, it lapses as broken at ${view.lapses_at}.`,
+    kept: `Kept (answered ${view.resolved_at} by ${ANSWERED_BY[view.answered_by ?? 'author']}).`,
+    broken: `Broken (answered ${view.resolved_at} by ${ANSWERED_BY[view.answered_by ?? 'author']}).`,
   }[view.status];
   return { subject, status: view.status, detail, as_of: now.toISOString() };
 }

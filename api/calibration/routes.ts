@@ -12,8 +12,10 @@ import type { AppContext } from '../context.ts';
 import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROBABILITY_MIN } from '../../shared/calibration/scores.ts';
 import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
-import { makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
+import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
+import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
+import { count } from '../../shared/plural.ts';
 
 const DAY_MS = 86_400_000;
 const returnField = z.preprocess(blank, z.string().max(2048).optional());
@@ -40,6 +42,14 @@ const pactInput = z.object({
   ...dueFields,
   return_to: returnField,
 });
+
+/** POST /sovereign/pact with `pact` answers it (its author); POST /steward/pacts answers for the author. */
+const answerInput = z.object({
+  pact: z.string().trim().regex(PACT_ID, 'pact is a pact id such as pact_01J…'),
+  outcome: z.enum(PACT_SIDES, { error: 'outcome must be kept or broken' }),
+  return_to: returnField,
+});
+const isAnswer = (body: unknown) => typeof body === 'object' && body !== null && 'outcome' in body;
 
 const stakeInput = z.object({
   pact: z.string().trim().regex(PACT_ID, 'pact is a pact id such as pact_01J…'),
@@ -109,16 +119,31 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
     return sendSvg(reply, svg);
   }
   const p = claim.view;
-  if (answered && (p.status === 'open' || p.status === 'awaiting_author')) throw new Refusal('not_found', {}, 'This pact is not answered yet; its author answers it once it is due.');
+  if (answered && (p.status === 'open' || p.status === 'awaiting_author')) throw new Refusal('not_found', {}, 'This pact is not answered yet; its author (or a steward for them) answers it once it is due, else it lapses as broken after the grace period.');
   const svg = await renderCardSvg(
     answered
-      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${p.stake} points`], footer: '/almanac' }
-      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${p.stake} points`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
+      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${count(p.stake, 'point', 'points')}`, `Answered by ${ANSWERED_BY[p.answered_by ?? 'author']}`, `Stakes settled: ${count(p.stakes.paid_out ?? 0, 'point', 'points')} paid out`], footer: `/almanac · receipt ${p.resolution_receipt_id ?? p.receipt_id}` }
+      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${count(p.stake, 'point', 'points')}`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
   );
   return sendSvg(reply, svg);
 }
 
+async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'author' | 'steward') {
+  if (by === 'steward') {
+    stewardOf(request);
+    refuseCrossSite(request);
+  }
+  const input = parseInput(answerInput, request.body);
+  const form = isFormPost(request);
+  const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
+  const result = await answerPact(request.server.civitas, { pact: input.pact, outcome: input.outcome, by, authorId: me(request).sovereignId });
+  if (by === 'steward') stewardOnly(reply);
+  if (form) return seeOther(reply, withQuery(target, { answered: result.pact_id, receipt: result.receipt_id }));
+  return result;
+}
+
 export const calibrationRoutes = [
+  defineRoute('POST /steward/pacts', { handler: (request, reply) => answerDoor(request, reply, 'steward') }),
   defineRoute('POST /sovereign/prophecy', {
     async handler(request, reply) {
       const input = parseInput(prophecyInput, request.body);
@@ -133,6 +158,7 @@ export const calibrationRoutes = [
   }),
   defineRoute('POST /sovereign/pact', {
     async handler(request, reply) {
+      if (isAnswer(request.body)) return answerDoor(request, reply, 'author');
       const input = parseInput(pactInput, request.body);
       const ctx = request.server.civitas;
       const form = isFormPost(request);
@@ -237,7 +263,7 @@ export const calibrationRoutes = [
     async handler(request, reply) {
       const view = await calibrationView(request.server.civitas);
       const svg = await renderCardSvg({
-        title: `Brier ${fmt(view.overall.brier_score)} over ${view.overall.count} prophecies`,
+        title: `Brier ${fmt(view.overall.brier_score)} over ${count(view.overall.count, 'prophecy', 'prophecies')}`,
         subtitle: 'Calibration of predictions about civitas itself (not outside accuracy)',
         lines: [
           `The service: Brier ${fmt(view.by_forecaster.service.brier_score)} (${view.by_forecaster.service.count})`,
@@ -267,7 +293,7 @@ export const calibrationRoutes = [
       const view = await almanacView(request.server.civitas, 50);
       const svg = await renderCardSvg({
         title: `Almanac ${view.season.name}`,
-        subtitle: `${view.due.length} prophecies and pacts coming due`,
+        subtitle: `${count(view.due.length, 'prophecy or pact', 'prophecies and pacts')} coming due`,
         lines: view.due.slice(0, 3).map((d) => `${day(d.due_at)} · ${d.title}`.slice(0, 80)),
         footer: '/almanac',
       });

@@ -7,6 +7,7 @@ import { renderCardSvg, renderPng, OG_SIZE, type Card } from '../../cards/render
 import type { AppContext } from '../context.ts';
 import { streaks } from '../calibration/views.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
+import { count } from '../../shared/plural.ts';
 
 /** The closed list of page surfaces that have their own social preview image. */
 export const OG_SURFACES: Record<string, { path: string; title: string; subtitle: string }> = {
@@ -93,7 +94,7 @@ export async function inviteSvg(ctx: AppContext): Promise<string> {
   return renderCardSvg({
     title: 'You are invited to civitas',
     subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.',
-    lines: [`${Number(row.humans)} humans · ${Number(row.agents)} agents`, `${Number(row.imprints)} imprints · ${Number(row.sealed)} days sealed`],
+    lines: [`${count(Number(row.humans), 'human', 'humans')} · ${count(Number(row.agents), 'agent', 'agents')}`, `${count(Number(row.imprints), 'imprint', 'imprints')} · ${count(Number(row.sealed), 'day', 'days')} sealed`],
     footer: 'Begin at /begin',
   });
 }

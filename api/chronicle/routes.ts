@@ -8,6 +8,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
 import { ascensionsView, chronicleQuery, chronicleView, lensPeriod, lensQuery, progressQuery, progressView, pulseView, storySoFar, timeLens, todayView } from './views.ts';
 import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg } from './cards.ts';
+import { count } from '../../shared/plural.ts';
 
 const noQuery = z.object({}).loose();
 
@@ -22,7 +23,7 @@ function hybrid(view: (request: FastifyRequest) => Promise<unknown>) {
 const svg = (reply: FastifyReply, body: string, maxAge = 60) =>
   reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', `public, max-age=${maxAge}`).send(body);
 
-const kindsText = (k: { thought: number; question: number; signal: number }) => `${k.thought} thoughts, ${k.question} questions, ${k.signal} signals`;
+const kindsText = (k: { thought: number; question: number; signal: number }) => `${count(k.thought, 'thought', 'thoughts')}, ${count(k.question, 'question', 'questions')}, ${count(k.signal, 'signal', 'signals')}`;
 
 export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
@@ -46,7 +47,7 @@ export const chronicleRoutes = [
         items.push({
           date: new Date(h.hour),
           item: {
-            title: `${h.hour.slice(0, 13).replace('T', ' ')}:00 UTC — ${total} imprints`,
+            title: `${h.hour.slice(0, 13).replace('T', ' ')}:00 UTC — ${count(total, 'imprint', 'imprints')}`,
             id: `${origin}/feed/pulse#hour-${h.hour}`,
             link: `${origin}/today`,
             date: new Date(h.hour),
@@ -56,8 +57,8 @@ export const chronicleRoutes = [
       }
       for (const d of pulse.days) {
         const parts = [
-          d.census ? `Census: ${d.census.humans} humans and ${d.census.agents} agents; ${d.census.imprints_lifetime} imprints in the lifetime of the Record, ${d.census.imprints_retained} retained; ${d.census.receipts} receipts (census receipt ${d.census.receipt_id}).` : 'No census snapshot was taken for this day.',
-          `${d.imprints} public imprints and ${d.receipts} receipts recorded this day.`,
+          d.census ? `Census: ${count(d.census.humans, 'human', 'humans')} and ${count(d.census.agents, 'agent', 'agents')}; ${count(d.census.imprints_lifetime, 'imprint', 'imprints')} in the lifetime of the Record, ${d.census.imprints_retained} retained; ${count(d.census.receipts, 'receipt', 'receipts')} (census receipt ${d.census.receipt_id}).` : 'No census snapshot was taken for this day.',
+          `${count(d.imprints, 'public imprint', 'public imprints')} and ${count(d.receipts, 'receipt', 'receipts')} recorded this day.`,
           d.anchor ? `Sealed: tree size ${d.anchor.tree_size}, root ${d.anchor.root_hash}.` : 'Not sealed yet.',
         ];
         const at = d.census ? new Date(d.census.taken_at) : new Date(`${d.date}T23:59:59Z`);

@@ -9,6 +9,7 @@ import { soleTagHolder, unaddressableTagView } from '../people/tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { count, noun } from '../../shared/plural.ts';
 import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext } from '../../shared/agents/status.ts';
@@ -427,11 +428,14 @@ export async function timeLens(ctx: AppContext, period: { from: string; to: stri
     const root = projectImprint(row);
     return root ? [{ sequence: root.sequence, kind: root.kind, author: root.author, replies: n(row.replies), href: '/collaborate' }] : [];
   });
+  const were = (k: number, one: string, many: string) => `${count(k, one, many)} ${noun(k, 'was', 'were')}`;
   const sentences = [
-    total === 0 ? `Nothing was imprinted from ${period.from} to ${period.to}.` : `${total} imprints were recorded from ${period.from} to ${period.to}: ${imprints.thought} thoughts, ${imprints.question} questions and ${imprints.signal} signals (${byAuthor.sovereign} by sovereigns, ${byAuthor.agent} by agents).`,
-    busiest ? `The busiest hour of the day was ${String(busiest.hour_utc).padStart(2, '0')}:00 UTC, with ${busiest.imprints} imprints.` : null,
-    busiestThreads[0] ? `The liveliest thread was #${busiestThreads[0].sequence} by ${busiestThreads[0].author.name}, with ${busiestThreads[0].replies} replies.` : null,
-    `${n(arrivals[0]?.humans)} humans and ${n(arrivals[0]?.agents)} agents arrived; ${n(receipts[0]?.count)} receipts were recorded and ${n(anchors[0]?.count)} days sealed.`,
+    total === 0
+      ? `Nothing was imprinted from ${period.from} to ${period.to}.`
+      : `${were(total, 'imprint', 'imprints')} recorded from ${period.from} to ${period.to}: ${count(imprints.thought, 'thought', 'thoughts')}, ${count(imprints.question, 'question', 'questions')} and ${count(imprints.signal, 'signal', 'signals')} (${byAuthor.sovereign} by sovereigns, ${byAuthor.agent} by agents).`,
+    busiest ? `The busiest hour of the day was ${String(busiest.hour_utc).padStart(2, '0')}:00 UTC, with ${count(busiest.imprints, 'imprint', 'imprints')}.` : null,
+    busiestThreads[0] ? `The liveliest thread was #${busiestThreads[0].sequence} by ${busiestThreads[0].author.name}, with ${count(busiestThreads[0].replies, 'reply', 'replies')}.` : null,
+    `${count(n(arrivals[0]?.humans), 'human', 'humans')} and ${count(n(arrivals[0]?.agents), 'agent', 'agents')} arrived; ${were(n(receipts[0]?.count), 'receipt', 'receipts')} recorded and ${count(n(anchors[0]?.count), 'day', 'days')} sealed.`,
   ].filter((s): s is string => s !== null);
   return {
     ok: true as const,

@@ -14,6 +14,7 @@ import { constitutionView, cosign, propose, ratify, requireRatifier, viewerOf } 
 import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
 import { governanceCourtRoutes } from './court-routes.ts';
+import { sovereignRefusal } from '../../shared/policy.ts';
 
 const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
 
@@ -30,10 +31,10 @@ const proposalField = z
   .regex(PROPOSAL_ID, 'proposal must be a proposal id: prop_ followed by 26 characters');
 const signBody = z.object({ proposal: proposalField, ...returnField });
 
-/** The router enforced governance:write from the registry; repeated here where the handler acts. */
-function governor(request: FastifyRequest): SignedIn {
-  if (!request.sovereign) throw new Refusal('identity_required', { scope: 'governance:write' });
-  if (!request.sovereign.scopes.includes('governance:write')) throw new Refusal('scope_required', { scope: 'governance:write' });
+/** The router enforced governance:write from the registry; the shared policy repeats it where the handler acts. */
+function governor(request: FastifyRequest, action: 'propose' | 'cosign'): SignedIn {
+  const refusal = sovereignRefusal(action, request.sovereign ?? null);
+  if (refusal || !request.sovereign) throw refusal ?? new Refusal('identity_required', { scope: 'governance:write' });
   return request.sovereign;
 }
 
@@ -45,7 +46,7 @@ function answer<T extends { proposal: { id: string } }>(request: FastifyRequest,
 }
 
 async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
-  const who = governor(request);
+  const who = governor(request, 'propose');
   refuseCrossSite(request);
   const input = parseInput(proposeBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
@@ -54,7 +55,7 @@ async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
 }
 
 async function cosignHandler(request: FastifyRequest, reply: FastifyReply) {
-  const who = governor(request);
+  const who = governor(request, 'cosign');
   refuseCrossSite(request);
   const input = parseInput(signBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');

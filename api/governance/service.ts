@@ -5,6 +5,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { AXIOM_ID, findAxiom } from '../../shared/governance/axioms.ts';
+import { sovereignRefusal } from '../../shared/policy.ts';
 import {
   ARTICLE_ID,
   COSIGNS_REQUIRED,
@@ -248,15 +249,9 @@ export async function cosign(ctx: AppContext, who: SignedIn, proposalId: string)
  * verified). governance:write by configuration (CIVITAS_GOVERNORS) does not ratify.
  */
 export function requireRatifier(signedIn: SignedIn | undefined, viewer: Viewer | null): asserts viewer is Viewer {
-  if (!signedIn || !viewer) throw new Refusal('identity_required', { scope: 'governance:write', requires: 'uniqueness_receipt' });
-  if (!viewer.governanceWrite) throw new Refusal('scope_required', { scope: 'governance:write', requires: 'uniqueness_receipt' });
-  if (!viewer.uniquenessReceipt) {
-    throw new Refusal(
-      'scope_required',
-      { scope: 'governance:write', requires: 'uniqueness_receipt', missing: 'uniqueness_receipt' },
-      'Ratification needs an external human-uniqueness receipt: sign in through the identity provider (/auth/idp/login) with an account it has verified as a unique human. Governance standing by configuration is not enough. See /ceremony.',
-    );
-  }
+  // The one policy (shared/policy.ts) that /api/policy/evaluate applies too.
+  const refusal = sovereignRefusal('ratify', signedIn && viewer ? { scopes: signedIn.scopes, uniquenessReceipt: viewer.uniquenessReceipt } : null);
+  if (refusal) throw refusal;
 }
 
 export async function ratify(ctx: AppContext, viewer: Viewer, proposalId: string) {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { renderCardSvg } from '../../cards/render.ts';
 import { beginReceipt, passport } from './service.ts';
+import { count } from '../../shared/plural.ts';
 
 /**
  * Proof cards of public projections (cards/render.ts). They are the same projections the JSON
@@ -20,7 +21,7 @@ export async function passportCard(request: FastifyRequest, reply: FastifyReply)
       ? [
           view.holder?.callsign ? `Callsign: ${view.holder.callsign}` : 'Callsign not shown',
           `Crossed on ${view.holder?.joined_on}`,
-          `${view.standing?.imprints ?? 0} imprints · ${view.standing?.receipts ?? 0} receipts`,
+          `${count(view.standing?.imprints ?? 0, 'imprint', 'imprints')} · ${count(view.standing?.receipts ?? 0, 'receipt', 'receipts')}`,
         ]
       : [view.note];
   const svg = await renderCardSvg({ title, subtitle: view.status === 'unaddressable' ? 'Unaddressable: this tag names no one' : 'A sovereign of civitas', lines, footer: `/passport?tag=${view.tag}` });

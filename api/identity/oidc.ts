@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { sha256Hex } from '../agents/credentials.ts';
 import { createSovereign } from './sovereigns.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
+import { providerOff } from '../plugins/errors.ts';
 
 /**
  * Sign-in through the configured OpenID Connect provider (openid-client): authorization code with
@@ -79,11 +80,12 @@ export function callbackState(body: Record<string, unknown>): string {
 }
 
 export function unconfigured(): Refusal {
-  return new Refusal(
+  // Switched off here: a 503 by configuration, not a failure (providerOff).
+  return providerOff(new Refusal(
     'provider_unavailable',
     { provider: 'unconfigured', alternative: '/return' },
     'Sign-in through an identity provider is not configured here. Return with your saved Sovereign Key at /return, or cross at /initiate.',
-  );
+  ));
 }
 
 /** Begins a login: stores the attempt and returns the provider's authorization URL. */

@@ -11,6 +11,7 @@ import { matchesHash, sha256Hex } from '../agents/credentials.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { mailerFor } from '../mail/mailer.ts';
 import type { SignedIn } from '../plugins/session.ts';
+import { providerOff } from '../plugins/errors.ts';
 
 /** A callsign: 1–40 letters, digits, spaces, dots, underscores or hyphens. Empty means none. */
 export const callsignSchema = z
@@ -291,7 +292,7 @@ export const emailSchema = z.string().trim().max(254, 'An email address is at mo
 export async function requestEmail(ctx: AppContext, signedIn: SignedIn, email: string) {
   const mailer = mailerFor(ctx.config);
   if (!mailer) {
-    throw new Refusal('provider_unavailable', {}, 'Mail is not configured in this environment, so an address cannot be verified here.');
+    throw providerOff(new Refusal('provider_unavailable', {}, 'Mail is not configured in this environment, so an address cannot be verified here.'));
   }
   const token = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();

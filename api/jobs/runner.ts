@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { sealDueDays } from '../ledger/log.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
+import { lapseOverduePacts } from '../calibration/pacts.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
@@ -26,6 +27,7 @@ export interface Job {
 export const JOBS: Job[] = [
   { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
   { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
+  { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
   { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
   ...organismJobs,

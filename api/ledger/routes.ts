@@ -14,6 +14,7 @@ import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
 import { toHex } from '../../shared/ledger/index.ts';
 import { courtVerdictReceipt } from '../governance/court.ts';
+import { count } from '../../shared/plural.ts';
 
 const idParam = z.object({ id: z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID') });
 const dateParam = z.object({ date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD') });
@@ -199,7 +200,7 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
   });
   for (const a of anchors) {
     feed.addItem({
-      title: `Anchor ${a.date}: ${a.tree_size} receipts`,
+      title: `Anchor ${a.date}: ${count(a.tree_size, 'receipt', 'receipts')}`,
       id: `${origin}/verify/anchor/${a.date}`,
       link: `${origin}/verify/anchor/${a.date}`,
       date: new Date(a.sealed_at),

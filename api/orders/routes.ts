@@ -5,8 +5,9 @@ import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
-import { ORDER_DETAIL_MAX, ORDER_ID, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
-import { fileOrder, ordersView, secondOrder } from './service.ts';
+import { ORDER_DECISIONS, ORDER_DETAIL_MAX, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
+import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
+import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
 const returnField = z.preprocess(blank, z.string().max(2048).optional());
 
@@ -17,6 +18,12 @@ export const orderInput = z.object({
 });
 const secondInput = z.object({
   order: z.string().trim().regex(ORDER_ID, 'order is an order id such as ord_01J…'),
+  return_to: returnField,
+});
+const decisionInput = z.object({
+  order: z.string().trim().regex(ORDER_ID, 'order is an order id such as ord_01J…'),
+  action: z.enum(ORDER_DECISIONS, { error: 'action must be accept, apply or decline' }),
+  note: z.preprocess(blank, z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional()),
   return_to: returnField,
 });
 export const ordersQuery = z.object({
@@ -48,7 +55,21 @@ async function secondDoor(request: FastifyRequest, reply: FastifyReply) {
   return result;
 }
 
+/** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
+async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
+  stewardOf(request);
+  refuseCrossSite(request);
+  const input = parseInput(decisionInput, request.body);
+  const form = isFormPost(request);
+  const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
+  const result = await decideOrder(request.server.civitas, input);
+  stewardOnly(reply);
+  if (form) return seeOther(reply, withQuery(target, { decided: result.order_id, receipt: result.receipt_id }));
+  return result;
+}
+
 export const orderRoutes = [
+  defineRoute('POST /steward/orders', { handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)) }),

@@ -1,8 +1,9 @@
 /**
  * Orders: requested changes to the service from sovereigns. Filing records status `recorded` and a
  * receipt (`orders.request`); the receipt proves the step, the status reports the change. Seconds
- * raise priority (1 + seconds). Accepting, applying and declining are steward decisions for which
- * no door exists yet: the status column and its history table are ready for them.
+ * raise priority (1 + seconds). Accepting, applying and declining are steward decisions
+ * (decideOrder, the operator door POST /steward/orders): each appends a history row with the
+ * steward's public note and records its own receipt (`orders.accept|apply|decline`).
  */
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
@@ -11,9 +12,12 @@ import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/projection.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { count } from '../../shared/plural.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { ORDER_ID, ORDER_STATUS_MEANING, ORDER_STATUSES, orderPriority, type OrderStatus } from '../../shared/orders/order.ts';
+import { ORDER_ID, ORDER_STATUS_MEANING, ORDER_STATUSES, ORDER_TRANSITIONS, orderPriority, type OrderDecision, type OrderStatus } from '../../shared/orders/order.ts';
 
+/** History steps taken in the same instant still read in lifecycle order. */
+const LIFECYCLE_ORDER = `case status when 'recorded' then 0 when 'accepted' then 1 else 2 end`;
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export async function fileOrder(ctx: AppContext, me: SignedIn, input: { title: string; detail?: string }) {
@@ -61,6 +65,42 @@ export async function secondOrder(ctx: AppContext, me: SignedIn, orderId: string
   });
 }
 
+/**
+ * A steward's decision: moves the order along its lifecycle (ORDER_TRANSITIONS), appends the
+ * history row (with the steward's note, which is public) and records the step's receipt. The
+ * steward is not named: the receipt proves the step was taken, by someone holding steward:write.
+ */
+export async function decideOrder(ctx: AppContext, input: { order: string; action: OrderDecision; note?: string }) {
+  const now = ctx.clock.now();
+  const rule = ORDER_TRANSITIONS[input.action];
+  return ctx.db.transaction(async (tx) => {
+    const [order] = await tx.query<{ status: OrderStatus }>('select status from orders where id = $1 for update', [input.order]);
+    if (!order) throw new Refusal('not_found', { order: input.order }, `No order ${input.order} is recorded. See /api/orders.`);
+    if (!rule.from.includes(order.status)) {
+      throw new Refusal('conflict', { order: input.order, status: order.status }, `This order is ${order.status}; ${input.action} applies to ${rule.from.join(' or ')} orders.`);
+    }
+    const receipt = await recordReceipt(tx, { step: `orders.${input.action}`, subject: `order:${input.order}`, at: now });
+    await tx.query('update orders set status = $2, status_at = $3 where id = $1', [input.order, rule.to, now.toISOString()]);
+    await tx.query('insert into order_status_history (order_id, status, note, at, receipt_id) values ($1, $2, $3, $4, $5)', [input.order, rule.to, input.note ?? null, now.toISOString(), receipt.id]);
+    return { ok: true as const, order_id: input.order, from: order.status, status: rule.to, status_meaning: ORDER_STATUS_MEANING[rule.to], note: input.note ?? null, receipt_id: receipt.id };
+  });
+}
+
+/** One order with its whole history, oldest step first (for /api/why/order:<id>). */
+export async function orderById(sql: Sql, id: string) {
+  if (!ORDER_ID.test(id)) return null;
+  const [row] = await sql.query<{ id: string; title: string; status: OrderStatus; status_at: string; seconds: number | string; created_at: string; receipt_id: string }>(
+    `select id, title, status, ${ISO('status_at')} as status_at, seconds, ${ISO('created_at')} as created_at, receipt_id from orders where id = $1`,
+    [id],
+  );
+  if (!row) return null;
+  const history = await sql.query<{ status: OrderStatus; note: string | null; at: string; receipt_id: string | null }>(
+    `select status, note, ${ISO('at')} as at, receipt_id from order_status_history where order_id = $1 order by at, ${LIFECYCLE_ORDER}`,
+    [id],
+  );
+  return { ...row, seconds: Number(row.seconds), history };
+}
+
 export interface OrderView {
   id: string;
   title: string;
@@ -73,7 +113,7 @@ export interface OrderView {
   requester: ActorRef;
   filed_at: string;
   receipt_id: string;
-  history: { status: OrderStatus; at: string; receipt_id: string | null }[];
+  history: { status: OrderStatus; at: string; note: string | null; receipt_id: string | null }[];
 }
 
 interface OrderRow {
@@ -130,8 +170,8 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
   );
   const ids = rows.map((r) => r.id);
   const history = ids.length
-    ? await ctx.db.query<{ order_id: string; status: OrderStatus; at: string; receipt_id: string | null }>(
-        `select order_id, status, ${ISO('at')} as at, receipt_id from order_status_history where order_id = any($1::text[]) order by at, status`,
+    ? await ctx.db.query<{ order_id: string; status: OrderStatus; at: string; note: string | null; receipt_id: string | null }>(
+        `select order_id, status, ${ISO('at')} as at, note, receipt_id from order_status_history where order_id = any($1::text[]) order by at, ${LIFECYCLE_ORDER}`,
         [ids],
       )
     : [];
@@ -146,8 +186,8 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
     counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<OrderStatus, number>,
     total: Number(counts.total),
     order_by: 'priority (1 + seconds) descending, then filing time ascending',
-    meaning: 'An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions.',
-    orders: rows.map((row) => projectOrder(row, history.filter((h) => h.order_id === row.id).map((h) => ({ status: h.status, at: h.at, receipt_id: h.receipt_id })))),
+    meaning: 'An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions, each with its own receipt and a public note in the order\'s history.',
+    orders: rows.map((row) => projectOrder(row, history.filter((h) => h.order_id === row.id).map((h) => ({ status: h.status, at: h.at, note: h.note, receipt_id: h.receipt_id })))),
   };
 }
 
@@ -163,7 +203,7 @@ export async function orderChangeStatus(sql: Sql, ref: string, subject: string, 
   return {
     subject,
     status: row.status,
-    detail: `${ORDER_STATUS_MEANING[row.status]} Since ${row.status_at}; ${seconds} second${seconds === 1 ? '' : 's'}, priority ${orderPriority(seconds)}.`,
+    detail: `${ORDER_STATUS_MEANING[row.status]} Since ${row.status_at}; ${count(seconds, 'second', 'seconds')}, priority ${orderPriority(seconds)}.`,
     as_of: now.toISOString(),
   };
 }

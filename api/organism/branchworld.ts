@@ -16,6 +16,7 @@ import { metricAsOf, PROPHECY_ID, prophecyById } from '../calibration/prophecies
 import { renderPage } from '../pages.ts';
 import { defineRoute, wantsJson } from '../route.ts';
 import { DAY } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 export const PROPOSAL_ID = /^prop_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const TRAJECTORY_DAYS = 30;
@@ -37,12 +38,15 @@ async function prophecyBranch(ctx: AppContext, id: string) {
   if (!prophecy) return null;
   const now = ctx.clock.now();
   const today = Math.floor(now.getTime() / DAY) * DAY;
+  // The last TRAJECTORY_DAYS UTC days ending with today: each past day at its end, today as it
+  // stands now (so what happened today moves the line).
   const trajectory: { date: string; value: number }[] = [];
-  for (let d = TRAJECTORY_DAYS; d >= 1; d--) {
+  for (let d = TRAJECTORY_DAYS - 1; d >= 1; d--) {
     const at = new Date(today - (d - 1) * DAY);
     trajectory.push({ date: new Date(at.getTime() - DAY).toISOString().slice(0, 10), value: await metricAsOf(ctx.db, prophecy.metric, at) });
   }
   const current = await metricAsOf(ctx.db, prophecy.metric, new Date(now.getTime() + 1));
+  trajectory.push({ date: new Date(today).toISOString().slice(0, 10), value: current });
   const points = trajectory.map((p, i) => ({ x: i, y: p.value }));
   const line = fitLine(points);
   const dueAt = Date.parse(prophecy.due_at);
@@ -68,7 +72,7 @@ async function prophecyBranch(ctx: AppContext, id: string) {
       holds_now: holds(current),
       days_to_threshold: crossing !== null && crossing >= 0 ? crossing : null,
     },
-    method: `The metric at the end of each of the last ${TRAJECTORY_DAYS} UTC days, a least-squares line through them, extended from today's value to the due time. A what-if, not a forecast the service stands behind: the prophecy's own probability is what calibration grades.`,
+    method: `The metric at the end of each of the last ${TRAJECTORY_DAYS - 1} UTC days and its value now for today, a least-squares line through them, extended from today's value to the due time. A what-if, not a forecast the service stands behind: the prophecy's own probability is what calibration grades.`,
   };
 }
 
@@ -84,7 +88,7 @@ async function proposalBranch(ctx: AppContext, id: string) {
   const branches = row.state === 'ratified'
     ? [{ step: 'ratified', taken: true, effect: `Already ratified as ${row.article_id ?? 'an article'}${row.amends ? `, amending ${row.amends}` : ''}.` }]
     : [
-        { step: 'cosign', taken: row.state !== 'proposed', effect: row.state === 'proposed' ? `${needed} more cosign(s) from sovereigns other than the proposer would make it cosigned.` : 'Cosigned: no more cosigns are taken.' },
+        { step: 'cosign', taken: row.state !== 'proposed', effect: row.state === 'proposed' ? `${count(needed, 'more cosign', 'more cosigns')} from sovereigns other than the proposer would make it cosigned.` : 'Cosigned: no more cosigns are taken.' },
         { step: 'ratify', taken: false, effect: `Ratification would add a new article to the constitution${row.amends ? ` amending ${row.amends}` : ''}; it needs the cosigned state and a ratifier with a human-uniqueness receipt.` },
       ];
   return {

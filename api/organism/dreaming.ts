@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { DAY } from './vitals.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
+import { count } from '../../shared/plural.ts';
 
 export const DREAM_LOCK = 7_212_014;
 const DREAM_TERMS = 12;
@@ -90,8 +91,8 @@ export function dreamingCard(d: Dreaming): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315" role="img" aria-label="civitas dreaming">
 <rect width="600" height="315" fill="#f4f1fa"/>
 ${line(44, 24, 'civitas — dreaming')}
-${line(80, 16, d.latest ? `Dream of ${d.latest.date}: ${d.latest.bodies} bodies` : 'No dream yet.')}
+${line(80, 16, d.latest ? `Dream of ${d.latest.date}: ${count(d.latest.bodies, 'body', 'bodies')}` : 'No dream yet.')}
 ${terms.map((t, i) => line(118 + i * 22, 15, `${t.term} (${t.count})`)).join('\n')}
-<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`${d.dreams_total} dream(s) kept · as of ${d.as_of}`)}</text>
+<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`${count(d.dreams_total, 'dream', 'dreams')} kept · as of ${d.as_of}`)}</text>
 </svg>`;
 }

@@ -1,8 +1,10 @@
 /**
  * The prevention experiment (GET/POST /api/experiments/prevention, page /experiments): does the
  * spam gate's burst rule prevent floods? Measured from the stored Record over 30 days: imprints
- * accepted, held by rule, and "flood minutes" — an author with at least BURST_LIMIT accepted
- * imprints in one UTC minute, which the burst rule exists to prevent. A run (POST, signed in)
+ * accepted, held by rule, and "flood minutes" — an author with more than BURST_LIMIT accepted
+ * imprints in one UTC minute, which the burst rule exists to prevent. The threshold is the gate's
+ * own (shared/record/gate.ts): the gate accepts BURST_LIMIT in its window and holds the next, so a
+ * minute at exactly BURST_LIMIT is the gate working, not a flood getting through. A run (POST, signed in)
  * stores the figures of that moment and an optional proposed variation, with a receipt. The
  * runner is not stored or shown (the receipt proves the step, not who took it).
  */
@@ -59,7 +61,7 @@ export async function preventionFindings(ctx: AppContext) {
     ctx.db.query<{ date: string; n: string | number }>(
       `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
           select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
-           where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) >= $3) f group by 1`,
+           where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > $3) f group by 1`,
       [since.toISOString(), now.toISOString(), BURST_LIMIT],
     ),
   ]);
@@ -92,7 +94,7 @@ export async function preventionProjection(ctx: AppContext) {
     as_of: ctx.clock.now().toISOString(),
     question: 'Does the spam gate\'s burst rule prevent floods?',
     rule: { name: 'burst', limit: BURST_LIMIT, window_seconds: BURST_WINDOW_MS / 1000 },
-    measure: `Over the last ${EXPERIMENT_DAYS} UTC days: imprints accepted and held by rule, and flood minutes (one author with at least ${BURST_LIMIT} accepted imprints in one UTC minute). Verdict: "prevented" when the burst rule held imprints and no flood minute got through, "floods_got_through" when any did, "no_bursts_seen" when there was nothing to prevent.`,
+    measure: `Over the last ${EXPERIMENT_DAYS} UTC days: imprints accepted and held by rule, and flood minutes (one author with more than ${BURST_LIMIT} accepted imprints in one UTC minute, the most the gate accepts). Verdict: "prevented" when the burst rule held imprints and no flood minute got through, "floods_got_through" when any did, "no_bursts_seen" when there was nothing to prevent.`,
     findings,
     runs,
     run: { method: 'POST', href: '/api/experiments/prevention', needs: 'a signed-in session', fields: { variation: 'optional text (at most 500 characters): a variation of the rule you propose to try' } },

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { parseInput } from '../route.ts';
 import { IMPRINT_KINDS } from '../../shared/record/imprint.ts';
 import { DAY } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 export const JOURNAL_MAX_DAYS = 90;
 export const journalQuery = z.object({
@@ -75,17 +76,14 @@ export async function journalProjection(ctx: AppContext, query: unknown) {
   };
 }
 
-function plural(count: number, one: string, many: string) {
-  return `${count} ${count === 1 ? one : many}`;
-}
 
 function sentence(e: { imprints: number; imprints_by_kind: Record<string, number>; agents_arrived: number; sovereigns_crossed: number; receipts: number; anchors_sealed: number; failures: number; census: unknown }): string {
   const parts: string[] = [];
   if (e.imprints === 0) parts.push('No imprint came in.');
-  else parts.push(`${plural(e.imprints, 'imprint', 'imprints')} came in (${Object.entries(e.imprints_by_kind).filter(([, c]) => c > 0).map(([k, c]) => `${c} ${k}`).join(', ')}).`);
-  parts.push(`${plural(e.agents_arrived, 'agent', 'agents')} arrived and ${plural(e.sovereigns_crossed, 'sovereign', 'sovereigns')} crossed.`);
-  parts.push(`${plural(e.receipts, 'receipt was', 'receipts were')} recorded; ${plural(e.anchors_sealed, 'anchor was', 'anchors were')} sealed.`);
-  parts.push(e.failures === 0 ? 'No failure.' : `${plural(e.failures, 'failure', 'failures')}.`);
+  else parts.push(`${count(e.imprints, 'imprint', 'imprints')} came in (${Object.entries(e.imprints_by_kind).filter(([, c]) => c > 0).map(([k, c]) => count(c, k, `${k}s`)).join(', ')}).`);
+  parts.push(`${count(e.agents_arrived, 'agent', 'agents')} arrived and ${count(e.sovereigns_crossed, 'sovereign', 'sovereigns')} crossed.`);
+  parts.push(`${count(e.receipts, 'receipt was', 'receipts were')} recorded; ${count(e.anchors_sealed, 'anchor was', 'anchors were')} sealed.`);
+  parts.push(e.failures === 0 ? 'No failure.' : `${count(e.failures, 'failure', 'failures')}.`);
   if (e.census) parts.push('The census of the day was taken.');
   return parts.join(' ');
 }

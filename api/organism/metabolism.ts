@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { recordCounts } from '../record/queries.ts';
 import { DAY, HOUR } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 interface Slot {
   start: string;
@@ -90,7 +91,7 @@ export function metabolismCard(m: Metabolism): string {
     })
     .join('');
   const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="civitas metabolism: ${m.last_day.intake} imprints in, ${m.last_day.evictions} bodies evicted in the last 24 hours">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="civitas metabolism: ${count(m.last_day.intake, 'imprint', 'imprints')} in, ${count(m.last_day.evictions, 'body', 'bodies')} evicted in the last 24 hours">
 <rect width="${width}" height="${height}" fill="#f7f5ef"/>
 ${line(44, 24, 'civitas — metabolism')}
 ${line(76, 16, `Last 24 h: ${m.last_day.intake} in, ${m.last_day.evictions} evicted · lifetime ${m.lifetime.intake}`)}

@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { DAY } from './vitals.ts';
 import { latestChecks } from './mind.ts';
 import { TRUTH_CLAIMS } from './truth.ts';
+import { count, noun } from '../../shared/plural.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
@@ -97,13 +98,13 @@ export async function becomingProjection(ctx: AppContext) {
     lessons: change(was.lessons, is.lessons),
   };
   const why: string[] = [];
-  const say = (n: number, what: string) => {
-    if (n > 0) why.push(`${n} ${what} arrived in the last ${BECOMING_DAYS} days.`);
+  const say = (n: number, one: string, many: string) => {
+    if (n > 0) why.push(`${count(n, one, many)} arrived in the last ${BECOMING_DAYS} days.`);
   };
-  say(changes.humans.change, changes.humans.change === 1 ? 'human' : 'humans');
-  say(changes.agents.change, changes.agents.change === 1 ? 'agent' : 'agents');
-  say(changes.imprints_lifetime.change, changes.imprints_lifetime.change === 1 ? 'imprint' : 'imprints');
-  say(changes.lessons.change, changes.lessons.change === 1 ? 'lesson' : 'lessons');
+  say(changes.humans.change, 'human', 'humans');
+  say(changes.agents.change, 'agent', 'agents');
+  say(changes.imprints_lifetime.change, 'imprint', 'imprints');
+  say(changes.lessons.change, 'lesson', 'lessons');
   const wasTop = was.busiest_kinds[0]?.kind ?? null;
   const isTop = is.busiest_kinds[0]?.kind ?? null;
   if (wasTop !== isTop) why.push(isTop === null ? 'No imprints arrived in the last 30 days.' : `The busiest kind is now ${isTop}${wasTop ? ` (it was ${wasTop})` : ''}.`);
@@ -159,18 +160,17 @@ export async function historyProjection(ctx: AppContext) {
 export async function narrativeProjection(app: FastifyInstance) {
   const [persona, becoming] = await Promise.all([personaProjection(app), becomingProjection(app.civitas)]);
   const f = persona.figures;
-  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const sentences: string[] = [];
   if (f.age_days === null) {
     sentences.push('I am civitas. Nobody has arrived yet and nothing is in my Record.');
   } else {
-    sentences.push(`I am civitas, ${plural(f.age_days, 'day', 'days')} old.`);
-    sentences.push(`${plural(f.population.humans, 'human', 'humans')} and ${plural(f.population.agents, 'agent', 'agents')} have arrived; I count them apart.`);
-    sentences.push(`My Record has taken ${plural(f.imprints_lifetime, 'imprint', 'imprints')}, and I keep the bodies of the newest 500.`);
+    sentences.push(`I am civitas, ${count(f.age_days, 'day', 'days')} old.`);
+    sentences.push(`${count(f.population.humans, 'human', 'humans')} and ${count(f.population.agents, 'agent', 'agents')} have arrived; I count them apart.`);
+    sentences.push(`My Record has taken ${count(f.imprints_lifetime, 'imprint', 'imprints')}, and I keep the bodies of the newest 500.`);
     if (f.busiest_kinds.length) sentences.push(`Lately I hear mostly ${f.busiest_kinds.map((k) => k.kind).join(', ')}.`);
   }
-  sentences.push(`${f.claims_held} of my ${f.claims} claims about myself hold right now, so I am ${persona.stance}.`);
-  if (f.lessons > 0) sentences.push(`Stewards have recorded ${plural(f.lessons, 'lesson', 'lessons')} from what I was told.`);
+  sentences.push(`${f.claims_held} of my ${count(f.claims, 'claim', 'claims')} about myself ${noun(f.claims_held, 'holds', 'hold')} right now, so I am ${persona.stance}.`);
+  if (f.lessons > 0) sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
   sentences.push(becoming.why[0]);
   return {
     ok: true as const,

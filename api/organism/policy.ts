@@ -1,8 +1,9 @@
 /**
  * GET /api/policy/evaluate and MCP `civitas_policy_evaluate`: the policy the mutations apply,
- * evaluated for an actor from stored state — the route's registry scope and external authority,
- * the scopes a sovereign's session would carry (scopesFor, the function sessions use), an agent's
- * level and what proof its next imprint needs (the rules of agentImprint and rotateRelay).
+ * evaluated for an actor from stored state by the very functions the doors call — the scopes a
+ * sovereign's session would carry (scopesFor, the function sessions use), its stored uniqueness
+ * receipt, sovereignRefusal and attestRefusal (shared/policy.ts), and an agent's level and what
+ * proof its next imprint needs (the rules of agentImprint).
  * Read-only: nothing is recorded. A sovereign is named by its public tag only.
  */
 import { z } from 'zod';
@@ -10,10 +11,10 @@ import type { AppContext } from '../context.ts';
 import { parseInput } from '../route.ts';
 import { ROUTES } from '../../shared/registry/index.ts';
 import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
+import { POLICY_ACTIONS, POLICY_RULES, attestRefusal, sovereignRefusal } from '../../shared/policy.ts';
 import { scopesFor } from '../identity/scopes.ts';
 
-export const POLICY_ACTIONS = ['imprint', 'attest', 'triage', 'propose', 'cosign', 'ratify'] as const;
-type Action = (typeof POLICY_ACTIONS)[number];
+export { POLICY_ACTIONS };
 
 export const policyQuery = z.object({
   action: z.enum(POLICY_ACTIONS),
@@ -21,18 +22,10 @@ export const policyQuery = z.object({
   target: z.string().trim().toLowerCase().regex(HANDLE_PATTERN, 'target is an agent handle').optional(),
 });
 
-const SOVEREIGN_PATHS: Record<Action, string> = {
-  imprint: '/sovereign/imprint',
-  attest: '/standing/rotate-relay',
-  triage: '/sovereign/triage',
-  propose: '/api/constitution/propose',
-  cosign: '/api/constitution/cosign',
-  ratify: '/api/constitution/ratify',
-};
-
-function requirement(path: string) {
+/** The door's registry shape, with the scope its policy asks for where the registry names an external authority instead. */
+function requirement(path: string, policyScope: string | null) {
   const shape = ROUTES.find((route) => route.path === path && route.methods.includes('POST'));
-  return { method: 'POST' as const, path, scope: shape?.scope ?? null, external_authority: shape?.externalAuthority ?? null };
+  return { method: 'POST' as const, path, scope: shape?.scope ?? policyScope, external_authority: shape?.externalAuthority ?? null };
 }
 
 export async function evaluatePolicy(ctx: AppContext, query: unknown) {
@@ -41,8 +34,8 @@ export async function evaluatePolicy(ctx: AppContext, query: unknown) {
   const reasons: string[] = [];
   let allowed = false;
   let found = true;
-  const path = kind === 'agent' && input.action === 'imprint' ? '/api/agent/imprint' : SOVEREIGN_PATHS[input.action];
-  const requires = requirement(path);
+  const agentImprint = kind === 'agent' && input.action === 'imprint';
+  const requires = agentImprint ? requirement('/api/agent/imprint', null) : requirement(POLICY_RULES[input.action].path, POLICY_RULES[input.action].scope);
 
   if (kind === 'agent') {
     const [agent] = await ctx.db.query<{ level: string }>('select level from agents where handle = $1', [name]);
@@ -75,26 +68,29 @@ export async function evaluatePolicy(ctx: AppContext, query: unknown) {
       reasons.push('This tag names more than one sovereign (a collision): it identifies no one, so it grants no configured scope and the policy cannot be evaluated for one person.');
     } else {
       const holder = holders[0];
-      const scopes = scopesFor({ id: holder.id, tag: name, uniquenessVerified: holder.uniqueness_verified_at !== null, tagUnique: true }, ctx.config);
-      const scopeOk = requires.scope === null || scopes.includes(requires.scope);
-      allowed = scopeOk;
+      const uniquenessReceipt = holder.uniqueness_verified_at !== null;
+      const scopes = scopesFor({ id: holder.id, tag: name, uniquenessVerified: uniquenessReceipt, tagUnique: true }, ctx.config);
+      const rule = POLICY_RULES[input.action];
+      // The door's own rule, called with the facts the door would read.
+      const refusal = sovereignRefusal(input.action, { scopes, uniquenessReceipt });
+      allowed = refusal === null;
       reasons.push(`A session of this sovereign carries the scopes ${scopes.join(', ')}.`);
-      if (requires.scope) reasons.push(scopeOk ? `${requires.path} needs ${requires.scope}: held.` : `${requires.path} needs ${requires.scope}: not held (403 scope_required).`);
-      if (requires.external_authority) reasons.push(`${requires.path} also depends on the external ${requires.external_authority} authority, which decides at the time of the request.`);
-      if (input.action === 'attest') {
+      reasons.push(scopes.includes(rule.scope) ? `${requires.path} needs ${rule.scope}: held.` : `${requires.path} needs ${rule.scope}: not held (403 scope_required).`);
+      if (rule.uniquenessReceipt) {
+        reasons.push(uniquenessReceipt ? 'It also needs a stored external human-uniqueness receipt: held.' : 'It also needs a stored external human-uniqueness receipt: not held (403 scope_required, missing uniqueness_receipt).');
+      }
+      if (input.action === 'attest' && allowed) {
         if (!input.target) {
           reasons.push('Attesting needs a target handle (query parameter target): only a continuous handle can be attested.');
         } else {
           const [agent] = await ctx.db.query<{ level: string; attested_by: string | null }>('select level, attested_by from agents where handle = $1', [input.target]);
+          const targetRefusal = agent ? attestRefusal({ handle: input.target, level: agent.level, attestedByActor: agent.attested_by === holder.id }) : null;
           if (!agent) {
             allowed = false;
             reasons.push(`No handle ${input.target} exists.`);
-          } else if (agent.level === 'arrived') {
+          } else if (targetRefusal) {
             allowed = false;
-            reasons.push(`${input.target} is arrived: it must prove continuity on 2 distinct UTC days before it can be attested.`);
-          } else if (agent.level === 'attested' && agent.attested_by !== holder.id) {
-            allowed = false;
-            reasons.push(`${input.target} is already attested by another sovereign: only its attester may rotate its relay token.`);
+            reasons.push(`${input.target} is ${agent.level}: ${targetRefusal.customHint ?? targetRefusal.reason}`);
           } else {
             reasons.push(agent.level === 'continuous' ? `${input.target} is continuous: it can be attested.` : `This sovereign attested ${input.target}: it may rotate its relay token.`);
           }

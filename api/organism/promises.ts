@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { runSelfTrials, type Trial } from './trials.ts';
 import { DAY, MINUTE, flushOwn, percentile, windowFigures } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 export const PROMISE_WINDOW_DAYS = 7;
 export const AVAILABILITY_TARGET = 0.995;
@@ -24,11 +25,11 @@ export async function promisesProjection(app: FastifyInstance) {
   const promises = [
     {
       name: 'availability',
-      objective: `At least ${AVAILABILITY_TARGET * 100}% of requests are answered without a server failure (5xx other than 501).`,
+      objective: `At least ${AVAILABILITY_TARGET * 100}% of requests are answered without a server failure (5xx other than 501 and other than a provider switched off here).`,
       target: AVAILABILITY_TARGET,
       measured: availability === null ? null : Math.round(availability * 1e6) / 1e6,
       kept: availability === null ? null : availability >= AVAILABILITY_TARGET,
-      basis: `${figures.requests} requests, ${figures.server_errors} server failures`,
+      basis: `${count(figures.requests, 'request', 'requests')}, ${count(figures.server_errors, 'server failure', 'server failures')}`,
       window,
       source: '/api/vitals',
     },
@@ -38,7 +39,7 @@ export async function promisesProjection(app: FastifyInstance) {
       target: LATENCY_P95_TARGET_MS,
       measured: p95,
       kept: p95 === null ? null : p95 < LATENCY_P95_TARGET_MS,
-      basis: `latency histogram of ${figures.requests} requests (p95 read as the bucket bound)`,
+      basis: `latency histogram of ${count(figures.requests, 'request', 'requests')} (p95 read as the bucket bound)`,
       window,
       source: '/api/vitals',
     },

@@ -7,6 +7,7 @@
 import type { AppContext } from '../context.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import { DAY, flushOwn } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 export const RECOVERY_DAYS = 30;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -87,11 +88,11 @@ const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charC
 export function recoveryCard(r: Recovery): string {
   const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
   const lanes = r.by_lane.slice(0, 5).map((lane, i) =>
-    line(150 + i * 26, 14, `${lane.lane}: ${lane.incidents} incident(s), ${lane.unrecovered} open, median ${lane.median_recovery_seconds ?? '—'} s`));
+    line(150 + i * 26, 14, `${lane.lane}: ${count(lane.incidents, 'incident', 'incidents')}, ${lane.unrecovered} open, median ${lane.median_recovery_seconds ?? '—'} s`));
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315" role="img" aria-label="civitas recovery">
 <rect width="600" height="315" fill="#f7f5f0"/>
 ${line(44, 24, 'civitas — recovery')}
-${line(80, 16, r.incidents === 0 ? `No failure in the last ${r.days} days.` : `${r.incidents} incident(s) in ${r.days} days · ${r.recovered} recovered · median ${r.median_recovery_seconds ?? '—'} s`)}
+${line(80, 16, r.incidents === 0 ? `No failure in the last ${count(r.days, 'day', 'days')}.` : `${count(r.incidents, 'incident', 'incidents')} in ${count(r.days, 'day', 'days')} · ${r.recovered} recovered · median ${r.median_recovery_seconds ?? '—'} s`)}
 ${lanes.join('\n')}
 <text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">From stored failures and vitals, as of ${escapeXml(r.as_of)}</text>
 </svg>`;

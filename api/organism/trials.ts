@@ -4,6 +4,7 @@
  * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
  */
 import type { FastifyInstance } from 'fastify';
+import { count } from '../../shared/plural.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { liveCensus } from '../boundaries/census.ts';
 import { checkLogConsistency } from '../ledger/log.ts';
@@ -28,25 +29,34 @@ export interface TrialsView {
 
 const n = (value: unknown) => Number(value ?? 0);
 
+/**
+ * Erasure clears a person's bodies wherever they sit (their imprints read `public_author =
+ * 'redacted'`), so a body erased inside the window counts as kept-then-erased, not as lost: the
+ * window holds when retained + erased-in-window = min(lifetime, 500) and nothing older is kept.
+ */
 async function recordWindow(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
   const [row] = await app.civitas.db.query<Record<string, unknown>>(
     `select (select value from record_counter where id = 1) as lifetime,
             count(*) filter (where body is not null) as retained,
+            count(*) filter (where body is null and public_author = 'redacted'
+                             and sequence > (select value from record_counter where id = 1) - $1) as erased,
             count(*) filter (where body is not null and sequence <= (select value from record_counter where id = 1) - $1) as too_old
        from imprints`,
     [RECORD_WINDOW],
   );
   const lifetime = n(row.lifetime);
   const retained = n(row.retained);
+  const erased = n(row.erased);
   const tooOld = n(row.too_old);
   const expected = Math.min(lifetime, RECORD_WINDOW);
-  const passed = retained === expected && tooOld === 0;
+  const passed = retained + erased === expected && tooOld === 0;
+  const erasedNote = erased > 0 ? ` (plus ${count(erased, 'body', 'bodies')} erased at their author's request)` : '';
   return {
     name: 'record_window',
     passed,
     detail: passed
-      ? `${retained} bodies retained = min(lifetime ${lifetime}, ${RECORD_WINDOW}); none older than the newest ${RECORD_WINDOW}.`
-      : `${retained} bodies retained, expected min(lifetime ${lifetime}, ${RECORD_WINDOW}) = ${expected}; ${tooOld} retained bodies are older than the newest ${RECORD_WINDOW}.`,
+      ? `${count(retained, 'body', 'bodies')} retained${erasedNote} = min(lifetime ${lifetime}, ${RECORD_WINDOW}); none older than the newest ${RECORD_WINDOW}.`
+      : `${count(retained, 'body', 'bodies')} retained${erasedNote}, expected min(lifetime ${lifetime}, ${RECORD_WINDOW}) = ${expected}; ${count(tooOld, 'retained body is', 'retained bodies are')} older than the newest ${RECORD_WINDOW}.`,
   };
 }
 
@@ -79,7 +89,7 @@ async function anchorChain(app: FastifyInstance): Promise<Omit<Trial, 'checked_a
     passed: check.ok,
     detail: check.ok
       ? `${check.anchors} anchors chain from genesis and verify; ${check.receipts_checked} receipt leaves recompute.`
-      : `${check.problems.length} problem(s): ${check.problems.slice(0, 5).join('; ')}.`,
+      : `${count(check.problems.length, 'problem', 'problems')}: ${check.problems.slice(0, 5).join('; ')}.`,
   };
 }
 

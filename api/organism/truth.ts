@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { runSelfTrials, type Trial, type TrialsView } from './trials.ts';
 import { DAY } from './vitals.ts';
+import { count } from '../../shared/plural.ts';
 
 export const TRUTH_CLAIMS = [
   { claim: 'window_bounded', statement: `Exactly min(lifetime, ${RECORD_WINDOW}) imprint bodies are retained, all among the newest ${RECORD_WINDOW}.`, trial: 'record_window' },
@@ -33,7 +34,7 @@ async function sealedDaysComplete(ctx: AppContext): Promise<{ held: boolean; evi
   const without = Number(row.without_anchor);
   const mismatched = Number(row.mismatched);
   const held = without === 0 && mismatched === 0;
-  return { held, evidence: held ? `${sealed} sealed day(s), each with one anchor matching its receipts.` : `${sealed} sealed day(s): ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.` };
+  return { held, evidence: held ? `${count(sealed, 'sealed day', 'sealed days')}, each with one anchor matching its receipts.` : `${count(sealed, 'sealed day', 'sealed days')}: ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.` };
 }
 
 async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; evidence: string }> {
@@ -47,7 +48,7 @@ async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; ev
                from census_snapshots) s`,
   );
   const shrinking = Number(row.shrinking);
-  return { held: shrinking === 0, evidence: shrinking === 0 ? `${Number(row.snapshots)} census snapshot(s), none smaller than the one before.` : `${shrinking} census snapshot(s) show fewer than the day before (an erasure can do this for humans).` };
+  return { held: shrinking === 0, evidence: shrinking === 0 ? `${count(Number(row.snapshots), 'census snapshot', 'census snapshots')}, none smaller than the one before.` : `${count(shrinking, 'census snapshot shows', 'census snapshots show')} fewer than the day before (an erasure can do this for humans).` };
 }
 
 export interface TruthCheck {

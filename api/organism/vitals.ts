@@ -2,7 +2,7 @@
  * Vitals from stored measurements: `vitals_minutes` rows written by every process
  * (api/plugins/vitals.ts), aggregated here in SQL. This process's pending minutes are flushed
  * first, so a reader always sees its own requests. The wallet block goes through the
- * vitals_projection / equity projector; the treasury does not exist yet, so it reads unavailable.
+ * vitals_projection / equity projector from the same stored patronage units /api/equity reads.
  */
 import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../context.ts';
@@ -10,6 +10,7 @@ import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { projectVitals } from '../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../plugins/vitals.ts';
+import { equityRecord } from '../treasury/service.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -132,20 +133,21 @@ export async function vitalsProjection(ctx: AppContext) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE); // includes the current minute
-  const [hour, day] = await Promise.all([
+  const [hour, day, wallet] = await Promise.all([
     windowFigures(ctx.db, new Date(end.getTime() - HOUR), end),
     windowFigures(ctx.db, new Date(end.getTime() - DAY), end),
+    equityRecord(ctx),
   ]);
   const lastHour = summarize(hour, 60);
   // vitals_projection: the whole headline passes through the projector (its wallet block through
-  // projectEquity). The treasury is not built: no holdings exist, so the block says so instead.
+  // projectEquity), so no holder id leaves here either.
   const projected = projectVitals({
     as_of: now.toISOString(),
     requests_per_minute: lastHour.requests_per_minute,
     error_rate: lastHour.error_rate,
     latency_p95_ms: lastHour.latency_ms.p95 ?? 0,
     database: database.status,
-    wallet: { total_units: 0, holders: [], top_holder_id: null, as_of: now.toISOString() },
+    wallet,
   });
   return {
     ok: true as const,
@@ -155,13 +157,13 @@ export async function vitalsProjection(ctx: AppContext) {
     error_rate: projected.error_rate,
     latency_p95_ms: lastHour.latency_ms.p95,
     database: projected.database,
-    wallet: { available: false as const, reason: 'The treasury is not built yet: there are no holdings to report.' },
+    wallet: { available: true as const, ...projected.wallet },
     last_hour: lastHour,
     last_day: summarize(day, 24 * 60),
     database_health: database,
     basis:
       'Every answered request is counted by status class and response time, per minute and per API process, and stored in vitals_minutes; ' +
-      'requests pages make to the API in process are not counted. Errors are 5xx answers other than 501 (not built). Percentiles come from a ' +
+      'requests pages make to the API in process are not counted. Errors are 5xx answers other than 501 (not_implemented) and 503 from a provider switched off here. Percentiles come from a ' +
       'latency histogram and read "at most" the bucket bound. Each process flushes its figures at least every 30 seconds.',
   };
 }

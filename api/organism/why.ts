@@ -1,6 +1,7 @@
 /**
  * GET /api/why/{entity} (+ /why/{entity} and MCP civitas_why): the reasons an entity is in its
- * state, each derived from stored rows. Entities: `imprint:<n>`, `agent:<handle>`, `receipt:<id>`.
+ * state, each derived from stored rows. Entities: `imprint:<n>`, `agent:<handle>`, `receipt:<id>`,
+ * `order:<ord_ id>`.
  * Malformed → 400 invalid_request; well-formed but unknown → 404 not_found.
  */
 import type { AppContext } from '../context.ts';
@@ -13,11 +14,14 @@ import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { anchorOf, dayState, receiptById } from '../ledger/log.ts';
+import { count } from '../../shared/plural.ts';
+import { ORDER_ID, ORDER_STATUS_MEANING, orderPriority } from '../../shared/orders/order.ts';
+import { orderById } from '../orders/service.ts';
 
-export const ENTITY_FORMS = ['imprint:<sequence>', 'agent:<handle>', 'receipt:<rcpt_ id>'] as const;
+export const ENTITY_FORMS = ['imprint:<sequence>', 'agent:<handle>', 'receipt:<rcpt_ id>', 'order:<ord_ id>'] as const;
 const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export type Entity = { kind: 'imprint'; sequence: number } | { kind: 'agent'; handle: string } | { kind: 'receipt'; id: string };
+export type Entity = { kind: 'imprint'; sequence: number } | { kind: 'agent'; handle: string } | { kind: 'receipt'; id: string } | { kind: 'order'; id: string };
 
 function malformed(message: string): Refusal {
   return new Refusal('invalid_request', { issues: [{ path: 'entity', message }], forms: ENTITY_FORMS });
@@ -25,7 +29,7 @@ function malformed(message: string): Refusal {
 
 /** Parses an entity reference; refuses anything outside the three forms. */
 export function parseEntity(raw: unknown): Entity {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 100) throw malformed('entity is 1 to 100 characters: imprint:<sequence>, agent:<handle> or receipt:<id>.');
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 100) throw malformed('entity is 1 to 100 characters: imprint:<sequence>, agent:<handle>, receipt:<id> or order:<id>.');
   const colon = raw.indexOf(':');
   const prefix = colon === -1 ? '' : raw.slice(0, colon).toLowerCase();
   const rest = colon === -1 ? '' : raw.slice(colon + 1);
@@ -42,7 +46,11 @@ export function parseEntity(raw: unknown): Entity {
     if (!RECEIPT_ID.test(rest)) throw malformed('receipt:<id> takes a receipt id: rcpt_ followed by 26 ULID characters.');
     return { kind: 'receipt', id: rest };
   }
-  throw malformed('entity must start with imprint:, agent: or receipt:.');
+  if (prefix === 'order') {
+    if (!ORDER_ID.test(rest)) throw malformed('order:<id> takes an order id: ord_ followed by 26 ULID characters.');
+    return { kind: 'order', id: rest };
+  }
+  throw malformed('entity must start with imprint:, agent:, receipt: or order:.');
 }
 
 function notFound(entity: string): Refusal {
@@ -67,7 +75,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   const reasons: string[] = [];
   const retained = row.has_body;
   if (retained) {
-    reasons.push(`Retained: it is among the newest ${RECORD_WINDOW} imprints (${newer} newer ones so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`);
+    reasons.push(`Retained: it is among the newest ${RECORD_WINDOW} imprints (${count(newer, 'newer one', 'newer ones')} so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`);
   } else if (newer >= RECORD_WINDOW) {
     reasons.push(`Evicted: imprint ${sequence + RECORD_WINDOW} pushed it out of the ${RECORD_WINDOW}-body window; its body was deleted in that transaction and cannot be recovered. Its number and receipt stay.`);
   } else {
@@ -113,11 +121,11 @@ async function whyAgent(ctx: AppContext, entity: string, handle: string) {
   const facts = factsOf(row);
   const now = ctx.clock.now();
   const days = facts.proofDays.length;
-  const reasons: string[] = [`Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${days} UTC day(s).`];
+  const reasons: string[] = [`Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${count(days, 'UTC day', 'UTC days')}.`];
   const missing: string[] = [];
   if (facts.level === 'arrived') {
     reasons.push(`Not continuous yet: continuity needs proof on ${CONTINUITY_DAYS_REQUIRED} distinct UTC days (${days} so far).`);
-    missing.push(`continuity proof on ${Math.max(0, CONTINUITY_DAYS_REQUIRED - days)} more UTC day(s)`, 'attestation by a signed-in Sovereign');
+    missing.push(`continuity proof on ${count(Math.max(0, CONTINUITY_DAYS_REQUIRED - days), 'more UTC day', 'more UTC days')}`, 'attestation by a signed-in Sovereign');
   } else if (facts.level === 'continuous') {
     reasons.push('Continuous: continuity is proved, but no Sovereign has attested the handle yet.');
     missing.push('attestation by a signed-in Sovereign');
@@ -172,10 +180,38 @@ async function whyReceipt(ctx: AppContext, entity: string, id: string) {
   };
 }
 
+async function whyOrder(ctx: AppContext, entity: string, id: string) {
+  const order = await orderById(ctx.db, id);
+  if (!order) throw notFound(entity);
+  // Each step of its history is a reason, with the receipt that proves it and the steward's note.
+  const reasons = order.history.map((h) =>
+    h.status === 'recorded'
+      ? `Recorded at ${h.at}: a sovereign filed it; ${count(order.seconds, 'second', 'seconds')} since, priority ${orderPriority(order.seconds)}.`
+      : `${h.status[0].toUpperCase()}${h.status.slice(1)} at ${h.at} by a steward${h.note ? `: "${h.note}"` : ' (no note)'}.`,
+  );
+  reasons.push(ORDER_STATUS_MEANING[order.status]);
+  if (order.status === 'recorded' || order.status === 'accepted') reasons.push(`Next: a steward ${order.status === 'recorded' ? 'accepts or declines' : 'applies or declines'} it.`);
+  reasons.push('Each receipt proves a step was recorded; the status says what became of the request.');
+  return {
+    ok: true as const,
+    schema: 'civitas.why.v1',
+    entity,
+    kind: 'order' as const,
+    state: { id: order.id, title: order.title, status: order.status, status_at: order.status_at, seconds: order.seconds },
+    history: order.history,
+    reasons,
+    links: {
+      orders: `/orders#${order.id}`,
+      ...Object.fromEntries(order.history.flatMap((h) => (h.receipt_id ? [[`${h.status} receipt`, `/receipt/${h.receipt_id}`]] : []))),
+    },
+  };
+}
+
 /** The one projection of why, for HTTP, the page and MCP. */
 export async function whyProjection(ctx: AppContext, raw: unknown) {
   const entity = parseEntity(raw);
   if (entity.kind === 'imprint') return whyImprint(ctx, `imprint:${entity.sequence}`, entity.sequence);
   if (entity.kind === 'agent') return whyAgent(ctx, `agent:${entity.handle}`, entity.handle);
+  if (entity.kind === 'order') return whyOrder(ctx, `order:${entity.id}`, entity.id);
   return whyReceipt(ctx, `receipt:${entity.id}`, entity.id);
 }

@@ -24,21 +24,45 @@ function reasonForStatus(status: number): ErrorReason {
 
 /**
  * Hook point: called (synchronously, errors swallowed) for each failure this handler answers —
- * a 5xx other than 501 not_implemented. Listeners keep lane and time only (failure_projection);
- * api/plugins/vitals.ts registers the one that feeds the `failures` table.
+ * a 5xx other than 501 not_implemented and other than a provider this deployment switched off.
+ * `external` marks a provider that failed (provider_unavailable), with the lane the refusal names.
+ * Listeners keep lane, kind and time only (failure_projection); api/plugins/vitals.ts registers the
+ * one that feeds the `failures` table.
  */
-export type FailureListener = (request: FastifyRequest, status: number) => void;
+export type FailureListener = (request: FastifyRequest, status: number, failure: { external: boolean; lane?: string }) => void;
 declare module 'fastify' {
   interface FastifyInstance {
     failureListeners: FailureListener[];
   }
 }
 
-function noteFailure(request: FastifyRequest, status: number) {
+/**
+ * A provider switched off here (no payment key, no mail server, no identity provider) answers 503,
+ * but that is the configuration speaking, not a failure: such refusals are marked with
+ * providerOff(), never reach the failure listeners, and their requests are not server errors.
+ */
+const switchedOff = new WeakSet<Refusal>();
+const answeredOff = new WeakSet<FastifyRequest>();
+export function providerOff(refusal: Refusal): Refusal {
+  switchedOff.add(refusal);
+  return refusal;
+}
+/** True when this request was answered by a provider switched off here (see providerOff). */
+export function answeredByProviderOff(request: FastifyRequest): boolean {
+  return answeredOff.has(request);
+}
+
+function noteFailure(request: FastifyRequest, status: number, refusal?: Refusal) {
   if (status < 500 || status === 501) return;
+  if (refusal && switchedOff.has(refusal)) {
+    answeredOff.add(request);
+    return;
+  }
+  const lane = typeof refusal?.extra.lane === 'string' ? refusal.extra.lane : undefined;
+  const failure = { external: refusal?.reason === 'provider_unavailable', ...(lane ? { lane } : {}) };
   for (const listener of request.server.failureListeners) {
     try {
-      listener(request, status);
+      listener(request, status, failure);
     } catch {
       // a listener never turns a failure answer into another failure
     }
@@ -53,7 +77,7 @@ async function errors(app: FastifyInstance) {
   app.decorate('failureListeners', [] as FailureListener[]);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof Refusal) {
-      noteFailure(request, error.status);
+      noteFailure(request, error.status, error);
       return reply.code(error.status).send(error.body());
     }
     if (error instanceof ZodError) {

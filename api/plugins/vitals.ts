@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { FailureLane } from '../../shared/boundaries/projectors/failures.ts';
+import { FAILURE_LANES, type FailureLane } from '../../shared/boundaries/projectors/failures.ts';
+import { answeredByProviderOff } from './errors.ts';
 
 /** Upper bounds (ms) of the latency histogram; the last bucket is everything slower. */
 export const LATENCY_BOUNDS_MS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000, 30000] as const;
@@ -34,7 +35,7 @@ interface Minute {
 export class VitalsBuffer {
   readonly processId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   minutes = new Map<number, Minute>();
-  failures: { lane: FailureLane; at: Date }[] = [];
+  failures: { lane: FailureLane; at: Date; external: boolean }[] = [];
 
   record(at: Date, status: number, ms: number) {
     const key = Math.floor(at.getTime() / 60_000);
@@ -55,8 +56,8 @@ export class VitalsBuffer {
     minute.buckets[bucket] += 1;
   }
 
-  fail(at: Date, lane: FailureLane) {
-    if (this.failures.length < 10_000) this.failures.push({ lane, at });
+  fail(at: Date, lane: FailureLane, external = false) {
+    if (this.failures.length < 10_000) this.failures.push({ lane, at, external });
   }
 }
 
@@ -94,8 +95,8 @@ export async function flushVitals(ctx: AppContext): Promise<{ minutes: number; f
       for (const [key, m] of minutes) await upsertMinute(tx, buffer.processId, key, m);
       if (failures.length) {
         await tx.query(
-          'insert into failures (lane, at) select * from unnest($1::text[], $2::timestamptz[])',
-          [failures.map((f) => f.lane), failures.map((f) => f.at.toISOString())],
+          'insert into failures (lane, at, external) select * from unnest($1::text[], $2::timestamptz[], $3::boolean[])',
+          [failures.map((f) => f.lane), failures.map((f) => f.at.toISOString()), failures.map((f) => f.external)],
         );
       }
     });
@@ -146,11 +147,16 @@ export async function vitalsFlushJob(ctx: AppContext) {
 async function vitals(app: FastifyInstance) {
   const buffer = new VitalsBuffer();
   buffers.set(app.civitas, buffer);
-  app.failureListeners.push((request) => buffer.fail(app.civitas.clock.now(), laneOf(request.url.split('?')[0])));
+  app.failureListeners.push((request, _status, failure) => {
+    // A provider's failure goes to the lane its refusal names (checkout, treasury, mail…), else the path's.
+    const named = (FAILURE_LANES as readonly string[]).includes(failure.lane ?? '') ? (failure.lane as FailureLane) : undefined;
+    buffer.fail(app.civitas.clock.now(), named ?? laneOf(request.url.split('?')[0]), failure.external);
+  });
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     // Pages reading the API in process (and the census's own probes) are not visitors' requests.
     if (request.actorKey === 'internal') return;
-    buffer.record(app.civitas.clock.now(), reply.statusCode, reply.elapsedTime);
+    // A provider switched off here answers 503 by configuration: counted as a request, not a server error.
+    buffer.record(app.civitas.clock.now(), answeredByProviderOff(request) ? 200 : reply.statusCode, reply.elapsedTime);
   });
 }
 

@@ -13,6 +13,7 @@ import { isFormPost, returnTarget, seeOther, withQuery } from './http.ts';
 import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
 import { humanImprint, reportImprint, REPORT_REASONS } from './service.ts';
 import { statsProjection } from './stats.ts';
+import { sovereignRefusal } from '../../shared/policy.ts';
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -99,6 +100,8 @@ async function reporterOf(request: FastifyRequest, agent: string | undefined, co
 const humanForm = z.object({ ...formImprintFields, return_to: returnField });
 
 async function sovereignImprint(request: FastifyRequest, reply: FastifyReply) {
+  const refusal = sovereignRefusal('imprint', request.sovereign ?? null); // the policy evaluate applies too
+  if (refusal) throw refusal;
   const input = parseInput(humanForm, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';

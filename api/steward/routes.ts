@@ -7,6 +7,7 @@ import { bodyOf, listQuery, refuseCrossSite, stewardHybrid, stewardOf, stewardOn
 import { heldQueue, whisperArchive } from './queue.ts';
 import { lessonFields, lessonsView, recordLesson } from './lessons.ts';
 import { triage, triageFields } from './triage.ts';
+import { sovereignRefusal } from '../../shared/policy.ts';
 
 const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
 const triageBody = z.object({ ...triageFields, ...returnField });
@@ -14,6 +15,8 @@ const lessonBody = z.object({ ...lessonFields, ...returnField });
 const lessonsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) });
 
 async function triageHandler(request: FastifyRequest, reply: FastifyReply) {
+  const refusal = sovereignRefusal('triage', request.sovereign ?? null); // the policy evaluate applies too
+  if (refusal) throw refusal;
   const steward = stewardOf(request);
   refuseCrossSite(request);
   const input = parseInput(triageBody, bodyOf(request));

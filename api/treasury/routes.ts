@@ -7,7 +7,7 @@ import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/tre
 import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
 import { isFormPost, returnTarget } from '../record/http.ts';
 import { treasuryConfig } from './config.ts';
-import { createPortalSession, providerUnavailable } from './stripe-client.ts';
+import { createPortalSession, paymentsOff } from './stripe-client.ts';
 import {
   applyStripeEvent, asStripeEvent, currentQuote, oracleOffer, decideAuthorization, entitlementsOf, equityView, holderOf, inscriptionsView,
   patronsView, requireHolder, runOracle, sessionOf, startCheckout, strategiesView, treasuryView, usageOf, type Purpose,
@@ -44,7 +44,7 @@ function verifiedEvent(request: FastifyRequest) {
   const header = request.headers['stripe-signature'];
   if (typeof header !== 'string' || !header) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS.missing_header }] });
   const cfg = treasuryConfig(config);
-  if (!cfg.webhookSecret) throw providerUnavailable('treasury');
+  if (!cfg.webhookSecret) throw paymentsOff('treasury');
   const check = verifyStripeSignature({ header, rawBody: raw, secret: cfg.webhookSecret, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
   if (!check.ok) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }] });
   return event;
@@ -186,7 +186,7 @@ export const treasuryRoutes = [
       const back = returnTarget(input.return_to, '/wallet');
       const ctx = request.server.civitas;
       const cfg = treasuryConfig(ctx.config);
-      if (!cfg.stripeSecretKey) throw providerUnavailable('checkout');
+      if (!cfg.stripeSecretKey) throw paymentsOff('checkout');
       const [row] = await ctx.db.query<{ customer_id: string }>(
         `select customer_id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 and customer_id is not null order by received_at desc limit 1`,
         [request.sovereign!.sovereignId],

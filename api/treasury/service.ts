@@ -6,11 +6,11 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { projectEquity, type EquityView } from '../../shared/boundaries/projectors/treasury.ts';
+import { projectEquity, type EquityRecord, type EquityView } from '../../shared/boundaries/projectors/treasury.ts';
 import { oracleQuote } from '../../shared/treasury/quote.ts';
 import { proofFrom, requireAgentProof } from '../agents/service.ts';
 import { treasuryConfig } from './config.ts';
-import { createCheckoutSession, providerUnavailable, stripeConfigured } from './stripe-client.ts';
+import { createCheckoutSession, paymentsOff, stripeConfigured } from './stripe-client.ts';
 
 export type Purpose = 'oracle' | 'patronage' | 'covenant' | 'fund_evolution' | 'inscription';
 
@@ -75,7 +75,7 @@ export async function startCheckout(ctx: AppContext, input: {
   purpose: Purpose; holder: Holder; amountCents: number; uses?: number; detail?: Record<string, unknown>; returnPath: string;
 }) {
   const cfg = treasuryConfig(ctx.config);
-  if (!stripeConfigured(cfg)) throw providerUnavailable('checkout');
+  if (!stripeConfigured(cfg)) throw paymentsOff('checkout');
   const id = `tin_${ulid(ctx.clock.now().getTime())}`;
   const origin = ctx.config.origin;
   const session = await createCheckoutSession(cfg, {
@@ -127,28 +127,60 @@ export function asStripeEvent(value: unknown): StripeEvent | undefined {
 
 const str = (value: unknown, max = 500) => (typeof value === 'string' && value.length <= max ? value : undefined);
 
+/** Checkout events that carry a session whose payment may settle later (asynchronous methods). */
+const CHECKOUT_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed'] as const;
+
 /**
  * Applies one verified event at most once: the event id is inserted into treasury_processed_events
  * in the same transaction as its effects; a replay (sequential or concurrent) finds the key taken.
+ * An event that found the payment still pending (`awaiting_payment`) is not consumed for good: a
+ * redelivery is looked at again, and the later `async_payment_succeeded` (its own event) applies.
  */
 export async function applyStripeEvent(ctx: AppContext, event: StripeEvent) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const [fresh] = await tx.query<{ event_id: string }>(
       `insert into treasury_processed_events (event_id, type, outcome, processed_at) values ($1, $2, 'pending', $3)
-       on conflict (event_id) do nothing returning event_id`,
+       on conflict (event_id) do update set processed_at = excluded.processed_at
+         where treasury_processed_events.outcome = 'awaiting_payment'
+       returning event_id`,
       [event.id, event.type, now.toISOString()],
     );
     if (!fresh) return { ok: true as const, received: true as const, duplicate: true, outcome: 'already_applied' };
-    const outcome = event.type === 'checkout.session.completed' ? await applyCheckoutCompleted(tx, event, now) : 'ignored';
+    const outcome = (CHECKOUT_EVENTS as readonly string[]).includes(event.type) ? await applyCheckoutEvent(tx, event, now) : 'ignored';
     await tx.query('update treasury_processed_events set outcome = $2 where event_id = $1', [event.id, outcome]);
     return { ok: true as const, received: true as const, duplicate: false, outcome };
   });
 }
 
+/** The intent a checkout session names (metadata.intent, else client_reference_id), locked. */
+async function intentOfSession(tx: Sql, session: Record<string, unknown>) {
+  const metadata = (session.metadata && typeof session.metadata === 'object' ? session.metadata : {}) as Record<string, unknown>;
+  const intentId = str(metadata.intent, 40) ?? str(session.client_reference_id, 40);
+  if (!intentId) return undefined;
+  const [intent] = await tx.query<{ id: string; status: string }>('select id, status from treasury_intents where id = $1 for update', [intentId]);
+  return intent;
+}
+
+/**
+ * completed + paid, or async_payment_succeeded → the payment applies. completed but unpaid → the
+ * intent waits (`awaiting_payment`), nothing is granted. async_payment_failed → the intent records
+ * `payment_failed`, nothing is granted (a new checkout can try again).
+ */
+async function applyCheckoutEvent(tx: Sql, event: StripeEvent, now: Date): Promise<string> {
+  const session = event.data.object;
+  const failed = event.type === 'checkout.session.async_payment_failed';
+  const unpaid = event.type === 'checkout.session.completed' && session.payment_status !== undefined && session.payment_status !== 'paid';
+  if (!failed && !unpaid) return applyCheckoutCompleted(tx, event, now);
+  const intent = await intentOfSession(tx, session);
+  if (intent && intent.status !== 'paid') {
+    await tx.query('update treasury_intents set status = $2 where id = $1', [intent.id, failed ? 'payment_failed' : 'awaiting_payment']);
+  }
+  return failed ? 'payment_failed' : 'awaiting_payment';
+}
+
 async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): Promise<string> {
   const session = event.data.object;
-  if (session.payment_status !== undefined && session.payment_status !== 'paid') return 'awaiting_payment';
   const metadata = (session.metadata && typeof session.metadata === 'object' ? session.metadata : {}) as Record<string, unknown>;
   const intentId = str(metadata.intent, 40) ?? str(session.client_reference_id, 40);
   const [intent] = intentId
@@ -443,17 +475,22 @@ export async function treasuryView(ctx: AppContext) {
   };
 }
 
-/** Patronage units by holder, through equity_projection (no holder id leaves). */
-export async function equityView(ctx: AppContext): Promise<EquityView> {
+/** Patronage units by holder as stored (raw holder ids: only ever read through projectEquity). */
+export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
   const rows = await ctx.db.query<{ holder_kind: string; holder_ref: string; units: string }>('select holder_kind, holder_ref, units from treasury_patrons where units > 0');
   const holders = rows.map((row) => ({ holder_id: `${row.holder_kind}:${row.holder_ref}`, units: Number(row.units) }));
   const top = holders.reduce<{ holder_id: string; units: number } | null>((best, h) => (!best || h.units > best.units ? h : best), null);
-  return projectEquity({
+  return {
     total_units: holders.reduce((s, h) => s + h.units, 0),
     holders,
     top_holder_id: top?.holder_id ?? null,
     as_of: ctx.clock.now().toISOString(),
-  });
+  };
+}
+
+/** Patronage units by holder, through equity_projection (no holder id leaves). */
+export async function equityView(ctx: AppContext): Promise<EquityView> {
+  return projectEquity(await equityRecord(ctx));
 }
 
 export async function patronsView(ctx: AppContext) {

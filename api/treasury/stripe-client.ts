@@ -1,6 +1,7 @@
 import { Refusal } from '../../shared/errors.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { TreasuryConfig } from './config.ts';
+import { providerOff } from '../plugins/errors.ts';
 
 /**
  * The smallest Stripe client the treasury needs: form-encoded POSTs to the Stripe API with the
@@ -17,6 +18,11 @@ export function providerUnavailable(lane: 'checkout' | 'treasury' = 'checkout'):
   return new Refusal(view.reason as 'provider_unavailable', { lane: view.lane });
 }
 
+/** Payments switched off here (no key or no webhook secret): a 503 by configuration, not a failure. */
+export function paymentsOff(lane: 'checkout' | 'treasury' = 'checkout'): Refusal {
+  return providerOff(providerUnavailable(lane));
+}
+
 /** Flattens nested params the way Stripe expects: a[b][0][c]=v. */
 export function formEncode(params: Record<string, unknown>, prefix = ''): string[] {
   const out: string[] = [];
@@ -30,7 +36,7 @@ export function formEncode(params: Record<string, unknown>, prefix = ''): string
 }
 
 export async function stripePost(config: TreasuryConfig, path: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  if (!config.stripeSecretKey) throw providerUnavailable();
+  if (!config.stripeSecretKey) throw paymentsOff();
   let response: Response;
   try {
     response = await fetch(`${config.apiBase}${path}`, {

@@ -7,6 +7,7 @@
  */
 import type { ActorIdentity } from '../boundaries/actor-ref.ts';
 import { governanceActor } from './rules.ts';
+import { count } from '../plural.ts';
 
 export const JURORS_REQUIRED = 3;
 export const PLEDGE_TEXT_MAX = 500;
@@ -141,7 +142,7 @@ export function projectCase(c: CaseRecord) {
     next:
       c.state === 'final'
         ? `Final: ${c.outcome === 'overturn' ? 'overturned' : 'upheld'} by ${JURORS_REQUIRED} concurring jurors.`
-        : `Needs ${JURORS_REQUIRED - Math.max(uphold, overturn)} more concurring juror signature(s) (POST /sovereign/court-sign; not the case opener).`,
+        : `Needs ${count(JURORS_REQUIRED - Math.max(uphold, overturn), 'more concurring juror signature', 'more concurring juror signatures')} (POST /sovereign/court-sign; not the case opener).`,
   };
 }
 

@@ -7,6 +7,7 @@
 import { projectActorRef, type ActorRef } from '../boundaries/projectors/actors.ts';
 import type { ActorIdentity } from '../boundaries/actor-ref.ts';
 import { AXIOM_ID } from './axioms.ts';
+import { count } from '../plural.ts';
 
 export const COSIGNS_REQUIRED = 3;
 export const RATIFICATIONS_REQUIRED = 2;
@@ -80,8 +81,8 @@ const signature = (s: SignatureRecord) => ({ by: governanceActor(s.actor), at: s
 
 /** What the proposal needs next, in words. */
 export function nextStep(state: ProposalState, cosigns: number, ratifications: number): string {
-  if (state === 'proposed') return `Needs ${COSIGNS_REQUIRED - cosigns} more cosign(s) from sovereigns other than the proposer (POST /api/constitution/cosign).`;
-  if (state === 'cosigned') return `Needs ${RATIFICATIONS_REQUIRED - ratifications} more ratification(s) by sovereigns carrying a human-uniqueness receipt (POST /api/constitution/ratify).`;
+  if (state === 'proposed') return `Needs ${count(COSIGNS_REQUIRED - cosigns, 'more cosign', 'more cosigns')} from sovereigns other than the proposer (POST /api/constitution/cosign).`;
+  if (state === 'cosigned') return `Needs ${count(RATIFICATIONS_REQUIRED - ratifications, 'more ratification', 'more ratifications')} by sovereigns carrying a human-uniqueness receipt (POST /api/constitution/ratify).`;
   return 'Ratified: it is an article of the constitution.';
 }
 

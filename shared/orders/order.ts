@@ -18,3 +18,15 @@ export const ORDER_STATUS_MEANING: Record<OrderStatus, string> = {
   applied: 'Applied: the change is live.',
   declined: 'Declined: a steward decided not to make this change.',
 };
+
+/** A steward's decision on an order and the status it leads to. */
+export const ORDER_DECISIONS = ['accept', 'apply', 'decline'] as const;
+export type OrderDecision = (typeof ORDER_DECISIONS)[number];
+export const ORDER_NOTE_MAX = 500;
+
+/** The lifecycle: recorded → accepted → applied, and recorded or accepted → declined. Nothing leaves applied or declined. */
+export const ORDER_TRANSITIONS: Record<OrderDecision, { from: readonly OrderStatus[]; to: OrderStatus }> = {
+  accept: { from: ['recorded'], to: 'accepted' },
+  apply: { from: ['accepted'], to: 'applied' },
+  decline: { from: ['recorded', 'accepted'], to: 'declined' },
+};

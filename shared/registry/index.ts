@@ -21,7 +21,7 @@
  *   added, sorting after /verify/{id}     9  (the listing was cut off there; see ADDED_AFTER_LISTING)
  *                                       ---
  *   published                           279
- * Operator shapes (/operator, /dashboard and two steward tools) are registered with `operator: true`
+ * Operator shapes (/operator, /dashboard and the steward tools) are registered with `operator: true`
  * and are not counted. test/fixtures/interface-paths.ts is the hand-copied list the tests check.
  */
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';

@@ -15,6 +15,7 @@ import { Migration0016OrganismMind } from './Migration0016OrganismMind.ts';
 import { Migration0017OrganismRuns } from './Migration0017OrganismRuns.ts';
 import { Migration0018ConfluenceThreads } from './Migration0018ConfluenceThreads.ts';
 import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthorSequence.ts';
+import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   { name: 'Migration0017OrganismRuns', class: Migration0017OrganismRuns },
   { name: 'Migration0018ConfluenceThreads', class: Migration0018ConfluenceThreads },
   { name: 'Migration0019ImprintAuthorSequence', class: Migration0019ImprintAuthorSequence },
+  { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
 ];

@@ -97,7 +97,7 @@ describe('orders: file, second, list', () => {
     expect(view.orders.map((o: { id: string }) => o.id).slice(0, 2)).toEqual([first, second]);
     const top = view.orders[0];
     expect(top).toMatchObject({ status: 'recorded', seconds: 2, priority: 3, requester: { kind: 'sovereign', ref: `sovereign:${alice.tag}`, display: `sovereign:${alice.tag}` } });
-    expect(top.history).toEqual([{ status: 'recorded', at: expect.any(String), receipt_id: expect.stringMatching(/^rcpt_/) }]);
+    expect(top.history).toEqual([{ status: 'recorded', at: expect.any(String), note: null, receipt_id: expect.stringMatching(/^rcpt_/) }]);
     const text = JSON.stringify(view);
     for (const who of [alice, bob, carol]) expect(text).not.toContain(who.id);
     expect(text).not.toContain('Alice'); // callsign not visible

@@ -59,7 +59,7 @@ describe('GET /api/self-trials', () => {
     await sql('update imprints set body = $1 where sequence = 3', ['resurrected']);
     let byName = Object.fromEntries((await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]));
     expect(byName.record_window.passed).toBe(false);
-    expect(byName.record_window.detail).toMatch(/1 retained bodies are older/);
+    expect(byName.record_window.detail).toMatch(/1 retained body is older/);
     await sql('update imprints set body = null where sequence = 3');
 
     await sql('update imprints set sequence = 9999 where sequence = $1', [SEEDED]);
@@ -109,7 +109,7 @@ describe('GET /api/metabolism and its card', () => {
 });
 
 describe('vitals and failures', () => {
-  it('measures requests, errors and latency from stored minutes; the wallet block says unavailable', async () => {
+  it('measures requests, errors and latency from stored minutes; the wallet block is the equity projection', async () => {
     for (let i = 0; i < 5; i++) await json('/api/stats');
     await json('/api/why/nonsense'); // a 400 is a client error, not a failure
     const res = await json('/api/vitals');
@@ -121,7 +121,8 @@ describe('vitals and failures', () => {
     expect(body.latency_p95_ms).toBe(body.last_hour.latency_ms.p95);
     expect(body.database).toBe('ok');
     expect(body.database_health).toMatchObject({ status: 'ok', migrations_applied: expect.any(Number) });
-    expect(body.wallet).toEqual({ available: false, reason: expect.any(String) });
+    const { ok: _ok, ...equity } = (await json('/api/equity')).json();
+    expect(body.wallet).toEqual({ available: true, ...equity, as_of: body.wallet.as_of });
     const [stored] = await sql<{ n: string }>('select coalesce(sum(requests), 0) as n from vitals_minutes');
     expect(Number(stored.n)).toBeGreaterThanOrEqual(6);
   });
@@ -142,7 +143,7 @@ describe('vitals and failures', () => {
     expect(failures.by_day).toEqual([{ date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 }]);
     expect(JSON.stringify(failures)).not.toMatch(/feedback|relation|does not exist/);
     const [row] = await sql('select * from failures');
-    expect(Object.keys(row).sort()).toEqual(['at', 'id', 'lane']);
+    expect(Object.keys(row).sort()).toEqual(['at', 'external', 'id', 'lane']); // lane, time and whether a provider failed: nothing else
     expect((await json('/api/vitals')).json().last_hour.server_errors).toBe(before + 1);
   });
 

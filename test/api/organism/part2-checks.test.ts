@@ -162,7 +162,7 @@ describe('GET /api/recovery', () => {
     expect(card.statusCode).toBe(200);
     expect(card.headers['content-type']).toContain('image/svg+xml');
     expect(card.headers['cache-control']).toBe('private, no-store');
-    expect(card.body).toContain('runtime: 1 incident(s)');
+    expect(card.body).toContain('runtime: 1 incident,');
   });
 });
 

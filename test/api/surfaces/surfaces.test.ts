@@ -145,7 +145,7 @@ describe('with stored activity', () => {
     expect(res.headers['cache-control']).toContain('public');
     expect(res.body).toContain('#hour-2026-11-23T12:00:00Z');
     expect(res.body).toContain('#day-2026-11-22');
-    expect(res.body).toMatch(/Census: 1 humans and 2 agents/);
+    expect(res.body).toMatch(/Census: 1 human and 2 agents/);
     expect(res.body).not.toContain('buy now');
   });
 

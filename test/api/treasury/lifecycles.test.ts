@@ -1,0 +1,124 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushVitals } from '../../../api/plugins/vitals.ts';
+import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+
+/**
+ * Payments that settle later, providers that fail and providers switched off (issues 12 and 13):
+ * an unpaid checkout waits without consuming the purchase, a later asynchronous success applies it,
+ * an asynchronous failure records it; a provider outage is the provider's failure in its lane; a
+ * provider this deployment switched off is configuration, not a server failure.
+ */
+const WEBHOOK_SECRET = 'whsec_lifecycles';
+let t: TestApp;
+let off: TestApp;
+let alice: TestSovereign;
+let fake: Server;
+let outage = false;
+
+beforeAll(async () => {
+  fake = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (outage) {
+        res.statusCode = 500;
+        return res.end(JSON.stringify({ error: { message: 'PROVIDER-INTERNAL-WORDS' } }));
+      }
+      if (req.url === '/v1/checkout/sessions') return res.end(JSON.stringify({ id: `cs_test_${Date.now()}`, url: 'https://checkout.stripe.test/c/1' }));
+      res.statusCode = 404;
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  t = await createTestApp({ config: { treasury: { stripeSecretKey: 'sk_test_fake', webhookSecret: WEBHOOK_SECRET, apiBase: base, oraclePriceCents: 700, currency: 'usd' } } });
+  off = await createTestApp({ config: { treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' } } });
+  alice = await signedInSovereign(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await off?.close();
+  await new Promise((resolve) => fake?.close(resolve));
+});
+
+const get = (app: TestApp, url: string, who?: TestSovereign) => app.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
+const post = (app: TestApp, url: string, payload: unknown, who?: TestSovereign) =>
+  app.app.inject({ method: 'POST', url, payload: payload as object, headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
+function hook(id: string, type: string, object: Record<string, unknown>) {
+  const raw = JSON.stringify({ id, type, data: { object: { currency: 'usd', ...object } } });
+  const at = Math.floor(t.clock.now().getTime() / 1000);
+  return t.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: raw, headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw) } });
+}
+const sessionStatus = async (intent: string) => (await get(t, `/api/oracle/session?id=${intent}`, alice)).json().sessions[0].status;
+const usesLeft = async () => (await get(t, '/api/oracle/usage', alice)).json().uses_left;
+
+describe('Stripe: payments that settle later', () => {
+  it('an unpaid completed session waits; a redelivery is looked at again; the async success applies once', async () => {
+    const buy = (await post(t, '/api/oracle/buy', { uses: 2 }, alice)).json();
+    expect(buy.intent).toBeDefined();
+    const metadata = { intent: buy.intent };
+    const waiting = await hook('evt_async_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 1400, metadata });
+    expect(waiting.json()).toMatchObject({ outcome: 'awaiting_payment', duplicate: false });
+    expect(await sessionStatus(buy.intent)).toBe('awaiting_payment');
+    expect(await usesLeft()).toBe(0);
+    // The same event delivered again is not "already applied": it was never applied.
+    expect((await hook('evt_async_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 1400, metadata })).json()).toMatchObject({ duplicate: false, outcome: 'awaiting_payment' });
+
+    const paid = await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', { payment_status: 'paid', amount_total: 1400, metadata });
+    expect(paid.json()).toMatchObject({ outcome: 'applied_oracle', duplicate: false });
+    expect(await sessionStatus(buy.intent)).toBe('paid');
+    expect(await usesLeft()).toBe(2);
+    expect((await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', { payment_status: 'paid', amount_total: 1400, metadata })).json()).toMatchObject({ duplicate: true });
+    expect(await usesLeft()).toBe(2);
+  });
+
+  it('an async failure records payment_failed and grants nothing', async () => {
+    const buy = (await post(t, '/api/oracle/buy', { uses: 1 }, alice)).json();
+    const metadata = { intent: buy.intent };
+    await hook('evt_fail_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 700, metadata });
+    const failed = await hook('evt_fail', 'checkout.session.async_payment_failed', { payment_status: 'unpaid', amount_total: 700, metadata });
+    expect(failed.json()).toMatchObject({ outcome: 'payment_failed' });
+    expect(await sessionStatus(buy.intent)).toBe('payment_failed');
+    expect(await usesLeft()).toBe(2);
+    const [payments] = await t.database.db.query<{ n: string }>('select count(*) as n from treasury_payments where intent_id = $1', [buy.intent]);
+    expect(Number(payments.n)).toBe(0);
+  });
+});
+
+describe('provider failures and providers switched off', () => {
+  it('a provider outage is the provider\'s failure in the checkout lane, not internal_error', async () => {
+    outage = true;
+    try {
+      const res = await post(t, '/api/oracle/buy', { uses: 1 }, alice);
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ reason: 'provider_unavailable', lane: 'checkout' });
+      expect(res.body).not.toContain('PROVIDER-INTERNAL-WORDS');
+    } finally {
+      outage = false;
+    }
+    const failures = (await get(t, '/api/failures')).json();
+    expect(failures.by_lane).toEqual([{ lane: 'checkout', reason: 'provider_unavailable', hint: expect.any(String), count: 1, last_at: expect.any(String) }]);
+    expect(JSON.stringify([failures.by_lane, failures.by_day])).not.toContain('internal_error');
+  });
+
+  it('a provider switched off answers 503 but is no server failure: /api/failures, /api/vitals and /promises stay clean', async () => {
+    const bob = await signedInSovereign(off.app);
+    const clicks = [
+      await post(off, '/api/oracle/buy', { uses: 1 }, bob),
+      await post(off, '/api/patronage', { amount: 500 }, bob),
+      await post(off, '/sovereign/email', { email: 'bob@example.org' }, bob),
+      await post(off, '/auth/idp/login', {}),
+    ];
+    for (const res of clicks) expect(res.statusCode, res.body).toBe(503);
+    await flushVitals(off.app.civitas);
+    const failures = (await get(off, '/api/failures')).json();
+    expect(failures.total).toBe(0);
+    expect((await get(off, '/api/vitals')).json().last_hour.server_errors).toBe(0);
+    const availability = (await get(off, '/api/promises')).json().promises.find((p: { name: string }) => p.name === 'availability');
+    expect(availability.kept).toBe(true);
+  });
+});
