@@ -74,6 +74,7 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/{handle}', {
+    cache: 'public',
     async handler(request, reply) {
       const { handle } = parseInput(z.object({ handle: handleSchema }), request.params);
       const status = await agentStatus(request.server.civitas, handle);
