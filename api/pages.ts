@@ -15,20 +15,7 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply): Pr
   if (site && (await site.sendPrerendered(reply, path))) return true;
   if (!site?.hasPage(path)) return false;
   await site.renderSsr(request, reply);
-  keepPersonalPagesPrivate(request, reply);
   return true;
-}
-
-/**
- * A live page may ask for shared caching (`public`, `s-maxage`) for its anonymous form only. Any
- * request with a cookie (a session, a theme, a flash) may have shaped the page, so its answer is
- * made `private, no-store` whatever the page said; the public form varies on Cookie.
- */
-function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) {
-  const cacheControl = String(reply.getHeader('cache-control') ?? '');
-  if (!/public|s-maxage/i.test(cacheControl)) return;
-  if (request.headers.cookie || request.headers.authorization) reply.header('cache-control', 'private, no-store');
-  else reply.header('vary', 'Cookie');
 }
 
 /**

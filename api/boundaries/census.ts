@@ -9,7 +9,7 @@ import { headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '..
 import { MCP_TOOLS } from '../mcp/tools.ts';
 import { processCoverage } from './inventory.ts';
 import { livePressure } from './pressure.ts';
-import { coalescer } from '../coalesce.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 /** Header marking a live probe's own request (its value is the per-process internal token). */
 export const PROBE_HEADER = 'x-civitas-probe';
@@ -56,7 +56,7 @@ const censusRuns = coalescer<FastifyInstance, CensusBody>();
 
 /**
  * Requests that arrive together share one census, but never one that began before they arrived
- * (api/coalesce.ts): each answer is proved after its request came in, and a burst of requests
+ * (shared/coalesce.ts): each answer is proved after its request came in, and a burst of requests
  * costs one run per run-time instead of one run each.
  */
 function sharedRun(app: FastifyInstance): Promise<CensusBody> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineRoute } from '../route.ts';
 import type { AppContext } from '../context.ts';
-import { coalescer } from '../coalesce.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const APP_VERSION = pkg.version;
@@ -12,7 +12,7 @@ const checks = coalescer<AppContext, DatabaseCheck>();
 
 /**
  * Readiness: the database answers a query. Latency is measured, never assumed. Probes that arrive
- * together share one query begun after they arrived (api/coalesce.ts), so a burst of health checks
+ * together share one query begun after they arrived (shared/coalesce.ts), so a burst of health checks
  * costs the database one round trip per round-trip time, and every answer is still fresh.
  */
 export function databaseCheck(ctx: AppContext): Promise<DatabaseCheck> {
