@@ -6,7 +6,8 @@
  * api/server.ts does.
  */
 import cluster from 'node:cluster';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../api/app.ts';
@@ -22,6 +23,21 @@ async function serve() {
   });
   return { app, address: await app.listen({ port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1' }) };
 }
+
+/** scripts/bench/profile.ts: a CPU profile of the serving phase only, started and stopped over IPC. */
+const profiler = new Session();
+process.on('message', async (message: { profile?: 'start' | 'stop'; file?: string }) => {
+  if (message.profile === 'start') {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    process.send?.({ profiling: true });
+  } else if (message.profile === 'stop' && message.file) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(message.file, JSON.stringify(profile));
+    process.send?.({ profiled: message.file });
+  }
+});
 
 if (workers > 1 && cluster.isPrimary) {
   // All workers listen on one port (node:cluster shares the primary's socket).

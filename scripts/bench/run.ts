@@ -57,9 +57,28 @@ const PAGES: Read[] = [
 
 interface Baselines { hello: Measured; floor?: Measured }
 
-async function measurePass(label: string, env: NodeJS.ProcessEnv, baselines: Baselines): Promise<string[]> {
+/**
+ * Hello and the floor, measured again right before each pass: on a shared machine the load drifts
+ * within a run, and a ratio means most against a baseline taken minutes, not a quarter hour, apart.
+ */
+async function measureBaselines(): Promise<{ baselines: Baselines; lines: string[] }> {
+  const hello = await startServer(here('./hello-server.ts'));
+  const baselines: Baselines = { hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }) };
+  await stopServer(hello);
+  const lines = [line(baselines.hello)];
+  if (server) {
+    const floor = await startServer(here('./floor-server.ts'), { DATABASE_URL: withDatabase(readsDb) });
+    baselines.floor = await measure('baseline: db-read floor (Fastify + pg, named stmt)', { url: `${floor.url}/agent/bench-agent` });
+    await stopServer(floor);
+    lines.push(line(baselines.floor));
+  }
+  return { baselines, lines };
+}
+
+async function measurePass(label: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { baselines, lines } = await measureBaselines();
   const civitas = await startServer(here('./civitas-server.ts'), env);
-  const out = [`-- civitas, ${label}`];
+  const out = [`-- civitas, ${label}`, ...lines];
   try {
     const seeded = await fetch(`${civitas.url}/api/agent/imprint`, {
       method: 'POST',
@@ -105,10 +124,6 @@ try {
     await onServer(`create database ${readsDb}`);
     await onServer(`create database ${pgbenchDb}`);
   }
-  const hello = await startServer(here('./hello-server.ts'));
-  const baselines: Baselines = { hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }) };
-  await stopServer(hello);
-  lines.push(line(baselines.hello));
   if (server) {
     // The floor reads the bench's own database: migrate and seed it through civitas first.
     const prepare = await startServer(here('./civitas-server.ts'), { DATABASE_URL: withDatabase(readsDb) });
@@ -118,23 +133,19 @@ try {
       body: JSON.stringify({ agent: 'bench-agent', body: 'A mind arrives to be measured.' }),
     });
     await stopServer(prepare);
-    const floor = await startServer(here('./floor-server.ts'), { DATABASE_URL: withDatabase(readsDb) });
-    baselines.floor = await measure('baseline: db-read floor (Fastify + pg, named stmt)', { url: `${floor.url}/agent/bench-agent` });
-    await stopServer(floor);
-    lines.push(line(baselines.floor));
     execFileSync('pgbench', ['-i', '-q', withDatabase(pgbenchDb)], { stdio: 'ignore' });
     const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', withDatabase(pgbenchDb)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     lines.push(`baseline: pgbench TPC-B (-c8 -j2 -T${seconds}, same server)  ${Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN).toFixed(0)} tps`);
   }
   console.log(lines.join('\n'));
   if (server && passes.includes('postgresql')) {
-    console.log((await measurePass('PostgreSQL, 1 worker', { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: '1' }, baselines)).join('\n'));
+    console.log((await measurePass('PostgreSQL, 1 worker', { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: '1' })).join('\n'));
     if (allWorkers > 1) {
-      console.log((await measurePass(`PostgreSQL, ${allWorkers} workers (CIVITAS_WORKERS)`, { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: String(allWorkers) }, baselines)).join('\n'));
+      console.log((await measurePass(`PostgreSQL, ${allWorkers} workers (CIVITAS_WORKERS)`, { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: String(allWorkers) })).join('\n'));
     }
   }
   if (passes.includes('embedded')) {
-    console.log((await measurePass('embedded database (1 worker)', { DATABASE_URL: '', CIVITAS_WORKERS: '1' }, baselines)).join('\n'));
+    console.log((await measurePass('embedded database (1 worker)', { DATABASE_URL: '', CIVITAS_WORKERS: '1' })).join('\n'));
   }
 } finally {
   if (server) {
