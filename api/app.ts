@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import pino from 'pino';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
@@ -16,7 +17,9 @@ import denials from './plugins/denials.ts';
 import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
+import httpCache from './plugins/http-cache.ts';
 import rateLimit from './plugins/rate-limit.ts';
+import requestLog from './plugins/request-log.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
@@ -38,6 +41,8 @@ export interface BuildOptions {
   db?: Database;
   clock?: Clock;
   logger?: boolean;
+  /** Where log lines go when `logger` is on; default stdout through an asynchronous destination. */
+  logStream?: pino.DestinationStream;
   /** Mount the built Astro site (pages and assets). Default true when dist/ exists. */
   site?: boolean;
 }
@@ -50,14 +55,18 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: CivitasConfig = { ...loadConfig(), ...options.config };
   const app = Fastify({
+    // Asynchronous destination, and no per-request info lines: the request-log plugin writes the
+    // ones an operator acts on (server errors, slow requests).
     logger: options.logger
       ? {
           level: config.logLevel,
           redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'],
           // A feed token rides in the URL (calendar apps send no cookie): logged URLs mask it.
           serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: redactUrlTokens(request.url), host: request.host, remoteAddress: request.ip }) },
+          stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
         }
       : false,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -76,6 +85,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('civitas', { config, db, clock: options.clock ?? systemClock, keys } satisfies AppContext);
 
   await app.register(errors);
+  await app.register(requestLog);
   await app.register(vitals);
   // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
   // headers' onSend, which makes every cookie-setting response `private, no-store`
@@ -83,6 +93,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(cookie);
   await app.register(securityHeaders);
   await app.register(negotiation);
+  await app.register(httpCache);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(jsonBody);
   await app.register(sameOrigin, { origin: config.origin });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { RouteKey } from '../shared/registry/types.ts';
 import { Refusal } from '../shared/errors.ts';
+import type { CacheClass } from '../shared/http-cache.ts';
 
 /** Which rate-limit budget a route draws from (DESIGN.md section 6). */
 export type RateClass = 'read' | 'write' | 'none';
@@ -15,6 +16,8 @@ export interface RouteImpl {
   credentialDoor?: boolean;
   /** Defaults: mutations (POST) → write, everything else → read. */
   rate?: RateClass;
+  /** Who may keep a GET answer (api/plugins/http-cache.ts); unset → the handler's own Cache-Control, if any. */
+  cache?: CacheClass;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
   rawBody?: boolean;
 }

@@ -90,6 +90,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           // before their family is built (their 501 answers then come after the same-origin check).
           credentialDoor: (impl?.credentialDoor ?? false) || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)),
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
+          cacheClass: impl?.cache,
           scope: shape.scope,
         },
         handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented),

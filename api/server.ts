@@ -1,25 +1,51 @@
+import cluster from 'node:cluster';
+import pino from 'pino';
 import { buildApp } from './app.ts';
+import { serveWorkers, workerCount } from './cluster.ts';
 import { loadConfig } from './config.ts';
 import { exitIfLocked } from './db/data-dir-lock.ts';
 import { startJobs, type RunningJobs } from './jobs/runner.ts';
 
 /** Listen and shut down gracefully; everything else lives in app.ts. */
 const config = loadConfig();
-const app = await buildApp({ logger: true }).catch(exitIfLocked);
-let jobs: RunningJobs | undefined;
+const workers = workerCount(!config.databaseUrl);
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await jobs?.stop();
-    await app.close();
-    process.exit(0);
-  });
+if (workers > 1 && cluster.isPrimary) {
+  // CIVITAS_WORKERS: this process only forks and replaces the workers (api/cluster.ts).
+  const log = pino({ level: config.logLevel });
+  const running = await serveWorkers(workers);
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, async () => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'shutting down the workers');
+      await running.stop();
+      process.exit(0);
+    });
+  }
+  log.info(`civitas at ${config.origin} (PostgreSQL, ${workers} workers on ${running.address})`);
+} else {
+  await serve();
 }
 
-await app.listen({ port: config.port, host: config.host });
-jobs = startJobs(app); // periodic work (sealing anchors): each job is taken by exactly one process
-app.log.info(`civitas at ${config.origin} (${app.civitas.db.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+async function serve() {
+  const app = await buildApp({ logger: true }).catch(exitIfLocked);
+  let jobs: RunningJobs | undefined;
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, async () => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      await jobs?.stop();
+      await app.close();
+      process.exit(0);
+    });
+  }
+  await app.listen({ port: config.port, host: config.host });
+  // Periodic work (sealing anchors …): every process runs the timers; each once-job's advisory lock
+  // makes exactly one process do it (api/jobs/runner.ts).
+  jobs = startJobs(app);
+  if (!cluster.isWorker) app.log.info(`civitas at ${config.origin} (${app.civitas.db.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+}

@@ -36,6 +36,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from './lib/theme.ts';
+import { coalescer } from '../shared/coalesce.ts';
 
 export type SiteLocals = App.Locals;
 type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
@@ -66,6 +67,32 @@ export interface SiteMount {
    * hijacked reply, so the host's onSend hooks (security headers, cache policy) still apply.
    */
   renderSsr(request: FastifyRequest, reply: FastifyReply, locals?: SiteLocals): Promise<FastifyReply>;
+}
+
+interface RenderedPage {
+  /** the request the page was rendered for */
+  request: FastifyRequest;
+  matched: boolean;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/**
+ * A live page may ask for shared caching (`public`, `s-maxage`) for its anonymous form only. Any
+ * request with a cookie (a session, a theme, a flash) or credentials may have shaped the page, so
+ * its answer is made `private, no-store` whatever the page said; the shared form varies on Cookie.
+ */
+function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) {
+  const cacheControl = String(reply.getHeader('cache-control') ?? '');
+  if (!/public|s-maxage/i.test(cacheControl)) return;
+  if (sharable(request)) reply.header('vary', 'Cookie');
+  else reply.header('cache-control', PAGE_PRIVATE);
+}
+
+/** A request nothing personal can shape: GET/HEAD without cookies or credentials. */
+function sharable(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && !request.headers.cookie && !request.headers.authorization;
 }
 
 export interface AssetsManifest {
@@ -171,29 +198,42 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     },
 
     async renderSsr(request, reply, locals) {
-      const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
-      const res = new CapturedResponse(request.raw);
-      let matched = true;
-      try {
-        const noPage = () => {
-          matched = false;
-          res.end();
-        };
-        await handler(request.raw, res as unknown as ServerResponse, noPage, pageLocals);
-      } catch {
-        res.statusCode = 500;
-        res.end();
-      }
-      await res.done;
-      if (!matched) {
+      // An anonymous request (no cookie, no credentials) shares a render of the same URL begun
+      // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
+      // and each still gets a page rendered after it asked. Never a page that sets a cookie.
+      let page = !locals && sharable(request)
+        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request))
+        : await render(request, locals);
+      if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
+      if (!page.matched) {
         return reply
           .code(404)
           .header('cache-control', 'no-store')
           .send({ ok: false, reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' });
       }
-      for (const [name, value] of Object.entries(res.headers)) reply.header(name, value);
-      return reply.code(res.statusCode).send(res.body());
+      for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
+      keepPersonalPagesPrivate(request, reply);
+      return reply.code(page.status).send(page.body);
     },
+  };
+
+  const renders = coalescer<string, RenderedPage>();
+  const render = async (request: FastifyRequest, locals?: SiteLocals): Promise<RenderedPage> => {
+    const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
+    const res = new CapturedResponse(request.raw);
+    let matched = true;
+    try {
+      const noPage = () => {
+        matched = false;
+        res.end();
+      };
+      await handler(request.raw, res as unknown as ServerResponse, noPage, pageLocals);
+    } catch {
+      res.statusCode = 500;
+      res.end();
+    }
+    await res.done;
+    return { request, matched, status: res.statusCode, headers: { ...res.headers }, body: res.body() };
   };
 
   if (options.assetRoutes !== false) {

@@ -36,6 +36,8 @@ const imprintBody = z.object({
 });
 
 const handleQuery = z.object({ handle: handleSchema });
+/** Built once: a zod object schema costs more to build than to run on every request. */
+const handleParams = z.object({ handle: handleSchema });
 const agentBody = z.object({ agent: handleSchema, continuity: continuityField });
 const noteBody = z.object({
   agent: handleSchema,
@@ -79,8 +81,9 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/{handle}', {
+    cache: 'public',
     async handler(request, reply) {
-      const { handle } = parseInput(z.object({ handle: handleSchema }), request.params);
+      const { handle } = parseInput(handleParams, request.params);
       const status = await agentStatus(request.server.civitas, handle);
       return reply.code(status.found ? 200 : 404).send(status);
     },

@@ -9,6 +9,7 @@ import { headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '..
 import { MCP_TOOLS } from '../mcp/tools.ts';
 import { processCoverage } from './inventory.ts';
 import { livePressure } from './pressure.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 /** Header marking a live probe's own request (its value is the per-process internal token). */
 export const PROBE_HEADER = 'x-civitas-probe';
@@ -51,45 +52,15 @@ export async function liveCensus(app: FastifyInstance, options: Pick<ProbeOption
   return sharedRun(app);
 }
 
-interface Runs {
-  running: Promise<CensusBody> | null;
-  next: Promise<CensusBody> | null;
-}
-const runsByApp = new WeakMap<FastifyInstance, Runs>();
-
-function start(app: FastifyInstance, runs: Runs): Promise<CensusBody> {
-  const run: Promise<CensusBody> = runLive(app).finally(() => {
-    if (runs.running === run) runs.running = null;
-  });
-  runs.running = run;
-  return run;
-}
+const censusRuns = coalescer<FastifyInstance, CensusBody>();
 
 /**
- * Requests that arrive together share one census, but never one that began before they arrived:
- * a request that finds a run in flight waits for the next run, which starts when that one ends and
- * answers every request waiting for it. Each answer is therefore proved after its request came in,
- * and a burst of requests costs one run per run-time instead of one run each.
+ * Requests that arrive together share one census, but never one that began before they arrived
+ * (shared/coalesce.ts): each answer is proved after its request came in, and a burst of requests
+ * costs one run per run-time instead of one run each.
  */
 function sharedRun(app: FastifyInstance): Promise<CensusBody> {
-  let runs = runsByApp.get(app);
-  if (!runs) {
-    runs = { running: null, next: null };
-    runsByApp.set(app, runs);
-  }
-  const running = runs.running;
-  if (!running) return start(app, runs);
-  if (!runs.next) {
-    const state = runs;
-    state.next = running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      state.next = null;
-      return state.running ?? start(app, state);
-    });
-  }
-  return runs.next!;
+  return censusRuns(app, () => runLive(app));
 }
 
 async function runLive(app: FastifyInstance, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {

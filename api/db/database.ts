@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -61,7 +62,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPostgres(url: string): Promise<Database> {
   const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
-  return wrap(orm, false, async () => {});
+  const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
+  return wrap(orm, false, async () => {}, preparedQuery(await connection.getNativeClient()));
+}
+
+/** How many distinct statement texts one process prepares; any further text goes unnamed. */
+const MAX_PREPARED = 256;
+
+/**
+ * Queries outside a transaction, straight on the ORM's own pool (same connections, same type
+ * parsers), as named prepared statements: PostgreSQL parses and plans each text once per
+ * connection instead of on every call, and no query builder stands between the route and pg.
+ * The name is a hash of the text, so one text is one statement; the cap bounds what a process can
+ * leave prepared on the server if some caller builds its SQL text dynamically.
+ */
+function preparedQuery(pool: pg.Pool): Sql['query'] {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    // A text of several statements cannot be prepared; it keeps the simple protocol as before.
+    if (text.includes(';')) return undefined;
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED) {
+      name = `civitas_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return async <T>(text: string, params: unknown[] = []) => {
+    const result = await pool.query({ name: nameOf(text), text, values: params });
+    return result.rows as T[];
+  };
 }
 
 async function openEmbedded(dataDir?: string): Promise<Database> {
@@ -84,7 +114,7 @@ async function openEmbedded(dataDir?: string): Promise<Database> {
   });
 }
 
-function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>): Database {
+function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Sql['query']): Database {
   // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
   // entity manager's transaction when there is one.
   const sqlOf = (em: EntityManager): Sql => ({
@@ -94,7 +124,7 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>): D
       return result.rows as T[];
     },
   });
-  const root = sqlOf(orm.em.fork());
+  const root = outside ? { query: outside } : sqlOf(orm.em.fork());
   return {
     orm,
     embedded,

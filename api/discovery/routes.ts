@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
 import { defineRoute, wantsJson } from '../route.ts';
@@ -17,11 +18,32 @@ function text(body: (request: FastifyRequest) => string, type = 'text/plain; cha
 const llms = text((request) => llmsTxt(request.server.civitas));
 const security = text((request) => securityTxt(request.server.civitas));
 
+/**
+ * The description is generated from the registry, the same ROUTES the router registers every
+ * route from, so it cannot drift from what is served. The registry is a frozen module constant
+ * and the origin and asset names are fixed when the app is built, so the document can only
+ * change when the process (and its code) does: it is generated once per app, on first request,
+ * and kept with its ETag. Nothing to invalidate across processes — each builds its own from the
+ * same code; a deploy restarts them all.
+ */
+const openApiDocuments = new WeakMap<FastifyInstance, { body: string; etag: string }>();
+function openApiDocument(app: FastifyInstance): { body: string; etag: string } {
+  let document = openApiDocuments.get(app);
+  if (!document) {
+    const body = JSON.stringify(buildOpenApi(PUBLISHED_ROUTES, { origin: app.civitas.config.origin, version: APP_VERSION, assets: app.site?.assets }));
+    document = { body, etag: `"${hash('sha1', body, 'base64url')}"` };
+    openApiDocuments.set(app, document);
+  }
+  return document;
+}
+
 export const discoveryRoutes = [
   defineRoute('GET /openapi.json', {
-    // Generated from the registry on every request, so it cannot drift from what is served.
-    handler: async (request) =>
-      buildOpenApi(PUBLISHED_ROUTES, { origin: request.server.civitas.config.origin, version: APP_VERSION, assets: request.server.site?.assets }),
+    cache: 'public',
+    async handler(request, reply) {
+      const document = openApiDocument(request.server);
+      return reply.type('application/json; charset=utf-8').header('etag', document.etag).send(document.body);
+    },
   }),
   defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas) }),
   defineRoute('GET /llms.txt', { handler: llms }),

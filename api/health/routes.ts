@@ -1,13 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { defineRoute } from '../route.ts';
 import type { AppContext } from '../context.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 export const APP_VERSION = pkg.version;
 const startedAt = Date.now();
 
-/** Readiness: the database answers a query. Latency is measured, never assumed. */
-export async function databaseCheck(ctx: AppContext): Promise<{ ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null }> {
+type DatabaseCheck = { ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null };
+const checks = coalescer<AppContext, DatabaseCheck>();
+
+/**
+ * Readiness: the database answers a query. Latency is measured, never assumed. Probes that arrive
+ * together share one query begun after they arrived (shared/coalesce.ts), so a burst of health checks
+ * costs the database one round trip per round-trip time, and every answer is still fresh.
+ */
+export function databaseCheck(ctx: AppContext): Promise<DatabaseCheck> {
+  return checks(ctx, () => probeDatabase(ctx));
+}
+
+async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
   const kind = ctx.db.embedded ? 'embedded' : 'postgresql';
   const t0 = performance.now();
   try {

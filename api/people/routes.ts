@@ -44,6 +44,7 @@ export const peopleRoutes = [
   defineRoute('GET /api/resonance', { handler: (request) => resonanceView(request.server.civitas) }),
   defineRoute('GET /api/resonance/cohort-amplified', { handler: (request) => cohortAmplifiedView(request.server.civitas) }),
   defineRoute('GET /api/presence', {
+    cache: 'public',
     async handler(request) {
       parseInput(noQuery, request.query);
       return presenceView(request.server.civitas);

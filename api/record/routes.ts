@@ -231,7 +231,7 @@ export const recordRoutes = [
     },
   }),
 
-  defineRoute('GET /api/stats', { handler: async (request) => statsProjection(request.server.civitas) }),
+  defineRoute('GET /api/stats', { cache: 'public', handler: async (request) => statsProjection(request.server.civitas) }),
   defineRoute('GET /stats.json', {
     async handler(request, reply) {
       reply.header('cache-control', 'public, max-age=60');

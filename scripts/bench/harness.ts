@@ -22,8 +22,20 @@ export function startServer(script: string, env: NodeJS.ProcessEnv = {}): Promis
   });
 }
 
+/** Stops a server started by startServer and waits for it to exit (it cleans up on disconnect). */
+export async function stopServer(server: { child: ChildProcess }): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  if (server.child.connected) server.child.disconnect();
+  else server.child.kill();
+  const killer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** autocannon at 50 connections unless told otherwise; BENCH_SECONDS per measurement (default 5). */
 export async function measure(name: string, options: autocannon.Options): Promise<Measured> {
-  const result = await autocannon({ connections: 10, duration: Number(process.env.BENCH_SECONDS ?? 5), ...options });
+  const result = await autocannon({ connections: 50, duration: Number(process.env.BENCH_SECONDS ?? 5), ...options });
   return {
     name,
     requestsPerSec: Math.round(result.requests.average),
@@ -34,9 +46,14 @@ export async function measure(name: string, options: autocannon.Options): Promis
   };
 }
 
+/** One line: name, req/s, p50, p99 and, when given, the ratio to the named baseline. */
+export function line(m: Measured, baseline?: Measured, baselineName = baseline?.name): string {
+  const ratio = baseline ? `  ${(m.requestsPerSec / baseline.requestsPerSec).toFixed(2)}× ${baselineName}` : '';
+  const failures = m.non2xx || m.errors ? `  (non-2xx ${m.non2xx}, errors ${m.errors})` : '';
+  return `${m.name.padEnd(48)} ${String(m.requestsPerSec).padStart(7)} req/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms${ratio}${failures}`;
+}
+
 export function report(baseline: Measured, rows: Measured[]): void {
-  const line = (m: Measured) =>
-    `${m.name.padEnd(44)} ${String(m.requestsPerSec).padStart(8)} req/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms  ratio ${(m.requestsPerSec / baseline.requestsPerSec).toFixed(3)}${m.non2xx || m.errors ? `  (non-2xx ${m.non2xx}, errors ${m.errors})` : ''}`;
   console.log(line(baseline));
-  for (const row of rows) console.log(line(row));
+  for (const row of rows) console.log(line(row, baseline));
 }

@@ -1,0 +1,69 @@
+/**
+ * CIVITAS_WORKERS: several API processes behind one port (node:cluster). The primary only forks
+ * and replaces workers; each worker is a whole, stateless civitas (api/app.ts) sharing the
+ * primary's listening socket. Shared state lives where every worker sees it: the database (rows,
+ * advisory locks, the Record counter) and Redis for rate limits when REDIS_URL is set.
+ *
+ * Jobs: every worker starts the job runner, exactly as separate processes of one deployment do.
+ * Each job that must happen once takes a PostgreSQL advisory lock in its own transaction and keeps
+ * an idempotency guard in its data (api/jobs/runner.ts), so one worker does the work and the others'
+ * ticks are no-ops; the one per-process job (organism.vitals-flush) writes only its own process's
+ * rows, which is why it must run in every worker.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+
+/**
+ * How many API processes to run: CIVITAS_WORKERS, else one per core on PostgreSQL. Always 1 on
+ * the embedded database, which is a single process holding its data directory's lock.
+ */
+export function workerCount(embedded: boolean, env: NodeJS.ProcessEnv = process.env): number {
+  if (embedded) return 1;
+  const asked = Number(env.CIVITAS_WORKERS ?? '');
+  if (Number.isInteger(asked) && asked >= 1) return asked;
+  return availableParallelism();
+}
+
+export interface Workers {
+  /** http://host:port every worker listens on */
+  address: string;
+  /** Stops every worker (SIGTERM, their graceful shutdown) and waits for them to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * In the primary: forks `count` workers running this same script and resolves once all of them
+ * listen. A worker that dies is replaced until stop().
+ */
+export function serveWorkers(count: number, options: { env?: NodeJS.ProcessEnv } = {}): Promise<Workers> {
+  let stopping = false;
+  const workers = new Set<Worker>();
+  const fork = () => workers.add(cluster.fork(options.env));
+  cluster.on('exit', (worker) => {
+    if (workers.delete(worker) && !stopping) fork();
+  });
+  const stop = async () => {
+    stopping = true;
+    await Promise.all(
+      [...workers].map((worker) => new Promise<void>((resolve) => {
+        if (worker.isDead()) return resolve();
+        worker.once('exit', () => resolve());
+        worker.process.kill('SIGTERM');
+      })),
+    );
+  };
+  return new Promise((resolve, reject) => {
+    const listening = new Set<number>();
+    cluster.on('listening', (worker, address) => {
+      listening.add(worker.id);
+      if (listening.size === count) {
+        const host = address.address && address.address !== '::' && address.address !== '0.0.0.0' ? address.address : '127.0.0.1';
+        resolve({ address: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, stop });
+      }
+    });
+    cluster.once('exit', (worker, code) => {
+      if (listening.size < count) reject(new Error(`worker ${worker.id} exited with ${code} before all workers were listening`));
+    });
+    for (let i = 0; i < count; i++) fork();
+  });
+}

@@ -1,0 +1,19 @@
+/**
+ * Cache-Control values by cache class (api/plugins/http-cache.ts, and the live pages). Public
+ * answers are fresh for a shared cache (CDN) for a few seconds and may be served stale while it
+ * revalidates; browsers revalidate every time (max-age=0) with the ETag, getting 304 when unchanged.
+ * Never used on a personalised or cookie-setting response: those are `private` (the security
+ * headers force `private, no-store` on any response that sets a cookie).
+ */
+export type CacheClass = 'public' | 'personal' | 'no-store';
+
+export const PUBLIC_READ_CACHE = 'public, max-age=0, s-maxage=10, stale-while-revalidate=60';
+/** Live pages read by anonymous visitors (no session, the default theme). */
+export const PUBLIC_PAGE_CACHE = 'public, max-age=0, s-maxage=15, stale-while-revalidate=60';
+export const PERSONAL_CACHE = 'private, no-cache';
+
+export const CACHE_CONTROL: Record<CacheClass, string> = {
+  public: PUBLIC_READ_CACHE,
+  personal: PERSONAL_CACHE,
+  'no-store': 'no-store',
+};

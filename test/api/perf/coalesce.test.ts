@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { coalescer } from '../../../shared/coalesce.ts';
+
+/** A run the test finishes by hand, recording when it started. */
+function gate() {
+  let open!: (value: number) => void;
+  const promise = new Promise<number>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+describe('coalescer', () => {
+  it('never answers a caller with a run that began before it arrived, and shares the next run among waiters', async () => {
+    const share = coalescer<string, number>();
+    const runs: ReturnType<typeof gate>[] = [];
+    const run = () => {
+      const g = gate();
+      runs.push(g);
+      return g.promise;
+    };
+    const first = share('k', run);
+    expect(runs).toHaveLength(1);
+    const second = share('k', run);
+    const third = share('k', run);
+    expect(runs).toHaveLength(1); // both wait for a run that has not started yet
+    runs[0].open(1);
+    expect(await first).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(2); // the next run starts after the first ended
+    runs[1].open(2);
+    expect(await second).toBe(2);
+    expect(await third).toBe(2);
+  });
+
+  it('keeps keys apart and starts afresh once idle', async () => {
+    const share = coalescer<string, string>();
+    let calls = 0;
+    const run = (value: string) => async () => {
+      calls += 1;
+      return value;
+    };
+    expect(await Promise.all([share('a', run('a')), share('b', run('b'))])).toEqual(['a', 'b']);
+    expect(await share('a', run('again'))).toBe('again');
+    expect(calls).toBe(3);
+  });
+
+  it('passes a failure to the callers of that run only', async () => {
+    const share = coalescer<string, number>();
+    const failing = share('k', async () => {
+      throw new Error('no');
+    });
+    const after = share('k', async () => 7);
+    await expect(failing).rejects.toThrow('no');
+    expect(await after).toBe(7);
+  });
+});
