@@ -92,8 +92,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // (set_cookie_replay; the census's live probe fails if this order is lost).
   await app.register(cookie);
   await app.register(securityHeaders);
-  await app.register(negotiation);
+  // The route's cache class first; negotiation only fills a Cache-Control still missing on a hybrid.
   await app.register(httpCache);
+  await app.register(negotiation);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(jsonBody);
   await app.register(sameOrigin, { origin: config.origin });
