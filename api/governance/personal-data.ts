@@ -43,11 +43,10 @@ export const governancePersonalData: FamilyDeclaration = {
     { table: 'governance_pledge_reviews', personal: { reviewer_id: "the reviewer's raw id" }, impersonal: ['pledge_id', 'outcome', 'receipt_id'], disposition: 'keep', why: ACT },
     {
       table: 'governance_court_cases',
-      personal: { opener_id: "the opening steward's raw id", reason: "the opening steward's words" },
+      personal: { opener_id: "the opener's raw id", reason: "the opener's words" },
       impersonal: ['id', 'triage_action_id', 'state', 'outcome', 'receipt_id', 'final_receipt_id', 'precedent_id'],
-      disposition: 'keep',
-      keptWords: ['reason'],
-      why: 'Kept: a case and why it was opened are the court record (written in the steward role); the opener is unlinked.',
+      disposition: 'erase',
+      why: `The opener's reason is deleted ("${ERASED_TEXT}"); the case and its verdict stay, opened by no one named.`,
     },
     {
       table: 'governance_court_signatures',
@@ -108,7 +107,7 @@ export const governancePersonalData: FamilyDeclaration = {
       governance_pledges: await move('governance_pledges', 'sovereign_id', `, body = '${ERASED_TEXT}'`),
       governance_pledge_backs: await move('governance_pledge_backs', 'sovereign_id'),
       governance_pledge_reviews: await move('governance_pledge_reviews', 'reviewer_id'),
-      governance_court_cases: await move('governance_court_cases', 'opener_id'),
+      governance_court_cases: await move('governance_court_cases', 'opener_id', `, reason = '${ERASED_TEXT}'`),
       governance_court_signatures: await move('governance_court_signatures', 'sovereign_id', `, reason = '${ERASED_TEXT}'`),
     };
   },
