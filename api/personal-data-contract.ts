@@ -40,6 +40,25 @@ export interface TableDeclaration {
   why: string;
   /** Personal columns whose words an erasure keeps (unattributed) under the `why` basis. */
   keptWords?: string[];
+  /** The column naming the person by raw id: what `/reconcile` moves when two rows of one person become one. */
+  holder?: Holder;
+}
+
+/**
+ * How a table names its holder, for reconciling two rows of one person (api/identity/merge.ts):
+ * `column` holds the raw id (rows of another kind are skipped when `kind` names the kind column);
+ * `publicTag` / `publicRef` hold the bare tag or `sovereign:<tag>` and follow the holder; `unique`
+ * are the other columns that make one act per person (the absorbed row's duplicate is dropped: one
+ * person, one act; `where` narrows it, given a row alias); `merge` replaces the move with the
+ * table's own statements.
+ */
+export interface Holder {
+  column: string;
+  kind?: string;
+  publicTag?: string;
+  publicRef?: string;
+  unique?: { columns: string[]; where?: (row: string) => string };
+  merge?: (tx: Sql, fromId: string, toId: string, tag: string) => Promise<number>;
 }
 
 export interface FamilyDeclaration {

@@ -16,6 +16,7 @@ export const ledgerPersonalData: FamilyDeclaration = {
       table: 'denials',
       personal: { actor_ref: "the denied actor's raw id", actor_public: "the denied actor's public ref" },
       impersonal: ['receipt_id', 'denied_action', 'reason', 'actor_kind'],
+      holder: { column: 'actor_ref', kind: 'actor_kind', publicTag: 'actor_public' },
       disposition: 'keep',
       why: 'The denial is kept (it is a receipt); its actor columns are deleted.',
     },

@@ -9,6 +9,7 @@ export const organismPersonalData: FamilyDeclaration = {
       table: 'mind_stances',
       personal: { sovereign_id: "the sovereign's raw id", reason: "the sovereign's words (never published)" },
       impersonal: ['claim', 'stance', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['claim'] } },
       disposition: 'erase',
       why: `The reason is deleted ("${ERASED_TEXT}"); the stance stays in the claim's tally as an anonymous act.`,
     },

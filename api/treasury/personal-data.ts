@@ -18,6 +18,7 @@ export const treasuryPersonalData: FamilyDeclaration = {
       table: 'treasury_intents',
       personal: { holder_ref: "the holder's raw id or handle", public_ref: "the holder's tag or handle", detail: "the holder's words (inscription text, covenant name)" },
       impersonal: ['id', 'purpose', 'holder_kind', 'currency', 'checkout_session_id', 'status'],
+      holder: { column: 'holder_ref', kind: 'holder_kind', publicTag: 'public_ref' },
       disposition: 'keep',
       why: `${BOOKS} Public ref and detail (the holder's words) are deleted.`,
     },
@@ -25,14 +26,28 @@ export const treasuryPersonalData: FamilyDeclaration = {
       table: 'treasury_payments',
       personal: { holder_ref: "the payer's raw id or handle", customer_id: "the payer's Stripe customer id" },
       impersonal: ['id', 'event_id', 'intent_id', 'purpose', 'holder_kind', 'currency'],
+      holder: {
+        column: 'holder_ref',
+        kind: 'holder_kind',
+        // An inscription names its author through the payment: it follows the payment's holder.
+        async merge(tx, fromId, toId, tag) {
+          await tx.query(
+            `update treasury_inscriptions set public_ref = $2
+              where payment_id in (select id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1)`,
+            [fromId, `sovereign:${tag}`],
+          );
+          return touched(tx, `update treasury_payments set holder_ref = $2 where holder_kind = 'sovereign' and holder_ref = $1`, [fromId, toId]);
+        },
+      },
       disposition: 'keep',
       why: `${BOOKS} The Stripe customer id is deleted.`,
     },
-    { table: 'treasury_entitlements', personal: { holder_ref: "the holder's raw id or handle" }, impersonal: ['id', 'holder_kind', 'capability', 'payment_id'], disposition: 'keep', why: BOOKS },
+    { table: 'treasury_entitlements', personal: { holder_ref: "the holder's raw id or handle" }, impersonal: ['id', 'holder_kind', 'capability', 'payment_id'], holder: { column: 'holder_ref', kind: 'holder_kind' }, disposition: 'keep', why: BOOKS },
     {
       table: 'oracle_reports',
       personal: { holder_ref: "the buyer's raw id or handle" },
       impersonal: ['id', 'holder_kind', 'entitlement_id', 'report', 'receipt_id'],
+      holder: { column: 'holder_ref', kind: 'holder_kind' },
       disposition: 'keep',
       why: `${BOOKS} A report holds only the service's own figures.`,
     },
@@ -40,6 +55,21 @@ export const treasuryPersonalData: FamilyDeclaration = {
       table: 'treasury_patrons',
       personal: { holder_ref: "the patron's raw id or handle", public_ref: "the patron's tag or handle" },
       impersonal: ['holder_kind'],
+      holder: {
+        column: 'holder_ref',
+        kind: 'holder_kind',
+        // One patron row per holder: the absorbed row's units add to the kept one.
+        async merge(tx, fromId, toId, tag) {
+          await tx.query(
+            `insert into treasury_patrons (holder_kind, holder_ref, public_ref, listed, units, since)
+               select holder_kind, $2, $3, listed, units, since from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1
+             on conflict (holder_kind, holder_ref) do update set units = treasury_patrons.units + excluded.units,
+               listed = treasury_patrons.listed or excluded.listed, since = least(treasury_patrons.since, excluded.since)`,
+            [fromId, toId, tag],
+          );
+          return touched(tx, `delete from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`, [fromId]);
+        },
+      },
       disposition: 'keep',
       why: `${BOOKS} The patron is no longer listed and the public ref names no one.`,
     },

@@ -101,6 +101,10 @@ describe('personal-data declarations cover the migrated schema', () => {
     const uuids = (await schemaColumns(database.db)).filter((c) => c.data_type === 'uuid').map((c) => `${c.table_name}.${c.column_name}`);
     expect(uuids.length).toBeGreaterThan(10);
     for (const column of uuids) expect(personal.has(column), `${column} holds a sovereign id`).toBe(true);
+    // ...and each names its holder, so /reconcile moves it (api/identity/merge.ts) and nothing is left on an absorbed row.
+    const holders = new Set(PERSONAL_DATA.flatMap((f) => f.tables.flatMap((t) => (t.holder ? [`${t.table}.${t.holder.column}`] : []))));
+    for (const column of uuids.filter((c) => c !== 'sovereigns.id')) expect(holders.has(column), `${column} is declared personal but not as a holder`).toBe(true);
+    for (const column of holders) expect(personal.has(column), `${column} is a holder but not declared personal`).toBe(true);
   });
 
   it('fails, naming the column and where to declare it, when a migration adds an undeclared one', async () => {
