@@ -38,6 +38,8 @@ export interface TableDeclaration {
   disposition: Disposition;
   /** Why: what erasure does, or the basis for keeping (shown in docs/identity.md's declarations table). */
   why: string;
+  /** Why the table is not in the person's export bundle, when it is not (e.g. it names no author). */
+  notExported?: string;
   /** Personal columns whose words an erasure keeps (unattributed) under the `why` basis. */
   keptWords?: string[];
   /** The column naming the person by raw id: what `/reconcile` moves when two rows of one person become one. */

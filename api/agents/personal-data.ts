@@ -21,6 +21,7 @@ export const agentsPersonalData: FamilyDeclaration = {
       table: 'relay_flashes',
       personal: { session_hash: "the attesting sovereign's session (hashed)" },
       impersonal: ['id', 'handle', 'ciphertext'],
+      notExported: 'a one-time secret, shown only to the session that minted it',
       disposition: 'erase',
       why: 'A minted relay token waiting to be shown once to the session that minted it: deleted with the sessions.',
     },

@@ -36,6 +36,7 @@ export const identityPersonalData: FamilyDeclaration = {
       personal: { link_sovereign_id: 'the signed-in sovereign linking a provider' },
       impersonal: ['state_hash', 'code_verifier', 'nonce', 'return_to'],
       holder: { column: 'link_sovereign_id' },
+      notExported: 'ten-minute sign-in attempts; secrets of the flow',
       disposition: 'erase',
       why: 'Pending provider links of the person are deleted.',
     },

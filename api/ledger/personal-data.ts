@@ -17,6 +17,7 @@ export const ledgerPersonalData: FamilyDeclaration = {
       personal: { actor_ref: "the denied actor's raw id", actor_public: "the denied actor's public ref" },
       impersonal: ['receipt_id', 'denied_action', 'reason', 'actor_kind'],
       holder: { column: 'actor_ref', kind: 'actor_kind', publicTag: 'actor_public' },
+      notExported: 'private steward columns; the denial receipts naming the tag are exported as receipts',
       disposition: 'keep',
       why: 'The denial is kept (it is a receipt); its actor columns are deleted.',
     },

@@ -32,11 +32,12 @@ export const ordersPersonalData: FamilyDeclaration = {
   ],
   async export(sql, subject) {
     const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
-    const [orders, seconds] = await Promise.all([
+    const [orders, seconds, history] = await Promise.all([
       q('select id, title, detail, status, seconds, created_at, status_at, receipt_id from orders where requester_id = $1 order by created_at, id'),
       q('select order_id, created_at, receipt_id from order_seconds where sovereign_id = $1 order by created_at'),
+      q('select h.order_id, h.status, h.note, h.at, h.receipt_id from order_status_history h join orders o on o.id = h.order_id where o.requester_id = $1 order by h.at'),
     ]);
-    return { orders, orders_seconded: seconds };
+    return { orders, orders_seconded: seconds, order_status_history: history };
   },
   receiptIds: (sql, subject) =>
     receiptIdsOf(sql, [

@@ -17,6 +17,7 @@ export const organismPersonalData: FamilyDeclaration = {
       table: 'dreams',
       personal: { terms: "single words counted across a day's retained bodies" },
       impersonal: ['receipt_id'],
+      notExported: 'terms of many bodies, no author',
       disposition: 'keep',
       keptWords: ['terms'],
       why: 'Kept: terms and counts of many bodies, never a body and never an author, so no one can be found in them.',

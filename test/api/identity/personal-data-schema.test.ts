@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../../api/db/database.ts';
 import { PERSONAL_DATA } from '../../../api/personal-data.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { readFileSync } from 'node:fs';
+import { personalDataTable } from '../../../scripts/personal-data-table.ts';
 
 /**
  * The personal-data declarations (api/<family>/personal-data.ts, registered in api/personal-data.ts)
@@ -120,5 +122,10 @@ describe('personal-data declarations cover the migrated schema', () => {
       await database.db.query('drop table confluence_probe');
       await database.db.query('alter table governance_pledges drop column probe_note');
     }
+  });
+
+  it('docs/identity.md carries the declarations table as the declarations print it', () => {
+    const docs = readFileSync(new URL('../../../docs/identity.md', import.meta.url), 'utf8');
+    expect(docs, 'run `npx node scripts/personal-data-table.ts` and paste it into docs/identity.md').toContain(personalDataTable());
   });
 });
