@@ -68,6 +68,7 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
       { category: 'sessions', what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).', present: Number(counts.sessions) > 0, count: Number(counts.sessions), active: Number(counts.sessions_active) },
       { category: 'imprints', what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).', present: Number(counts.imprints) > 0, count: Number(counts.imprints), bodies: Number(counts.imprint_bodies) },
       { category: 'receipts', what: 'Receipts of steps about you, named by your public tag.', present: Number(counts.receipts) > 0, count: Number(counts.receipts) },
+      ...(await familySections(ctx.db, { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}` })),
     ],
     requests: await listDataRequests(ctx.db, row.id),
     actions: {
@@ -76,6 +77,21 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
     },
     erasure_means: 'Erasure removes your callsign, email, key, provider link, sessions and everything you wrote (imprint bodies, feedback, pledge and pact text, order text, stance and juror reasons, inscriptions), and unlinks what stays from your tag: cosigns, signatures, pledges, stakes and seconds stay counted as anonymous acts, payment records stay on the books without your name. Receipts that named you show the subject as redacted, and their proofs still verify.',
   };
+}
+
+/** Categories listed above by identity and the Record themselves. */
+const OVERVIEW_OWN = new Set(['sovereign', 'sessions', 'imprints', 'data_requests']);
+
+/** What every other family declares it holds about the person, as overview rows (counts; the items are in the export). */
+async function familySections(sql: Sql, subject: DataSubject) {
+  const rows: { category: string; what: string; present: boolean; count: number }[] = [];
+  for (const family of PERSONAL_DATA) {
+    for (const [section, items] of Object.entries(await family.export(sql, subject))) {
+      if (OVERVIEW_OWN.has(section) || !Array.isArray(items)) continue;
+      rows.push({ category: section, what: `Your ${section.replaceAll('_', ' ')} (${family.family}); every item is in your export.`, present: items.length > 0, count: items.length });
+    }
+  }
+  return rows;
 }
 
 /**

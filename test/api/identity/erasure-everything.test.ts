@@ -191,6 +191,12 @@ describe('erasure across every family', () => {
     expect(surfacesBefore['/api/verdicts']).toContain(`sovereign:${me.tag}`);
     expect(surfacesBefore['/api/orders']).toContain(`${M} order title`);
 
+    // The owner's overview counts what every family holds.
+    const overview = (await get('/settings/data', me)).json();
+    const held = (category: string) => overview.held.find((h: { category: string }) => h.category === category);
+    for (const category of ['pledges', 'court_signatures', 'pacts', 'orders', 'mind_stances', 'oracle_reports']) expect(held(category), category).toMatchObject({ present: true, count: 1 });
+    expect(held('payments')).toMatchObject({ present: true, count: 3 });
+
     // Export first: every item of every family is in the bundle.
     const exportId = (await post('/settings/data/request', { kind: 'export' }, me)).request.id;
     await post('/steward/data-requests', { id: exportId, action: 'complete' }, steward);
