@@ -13,7 +13,7 @@ export async function livePressure(sql: Sql): Promise<AddressPressure> {
               count(*) as distinct_addresses,
               count(*) filter (where n > 1) as colliding,
               coalesce(sum(n) filter (where n > 1), 0) as unaddressable
-         from (select count(*) as n from sovereigns group by lower(tag)) addresses`,
+         from (select count(*) as n from sovereigns where erased_at is null group by lower(tag)) addresses`,
     );
     const distinct = Number(row.distinct_addresses);
     return {

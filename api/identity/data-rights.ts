@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import { redactReceiptSubjects } from '../ledger/redaction.ts';
+import { PERSONAL_DATA } from '../personal-data.ts';
+import { ERASED_TAG, type DataSubject, type ErasureSubject } from '../personal-data-contract.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { iso, listDataRequests, sovereignRow } from './service.ts';
 
@@ -66,24 +68,36 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
       { category: 'sessions', what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).', present: Number(counts.sessions) > 0, count: Number(counts.sessions), active: Number(counts.sessions_active) },
       { category: 'imprints', what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).', present: Number(counts.imprints) > 0, count: Number(counts.imprints), bodies: Number(counts.imprint_bodies) },
       { category: 'receipts', what: 'Receipts of steps about you, named by your public tag.', present: Number(counts.receipts) > 0, count: Number(counts.receipts) },
+      ...(await familySections(ctx.db, { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}` })),
     ],
     requests: await listDataRequests(ctx.db, row.id),
     actions: {
       file: { method: 'POST', href: '/settings/data/request', fields: { kind: ['export', 'erasure'] } },
       list: { method: 'GET', href: '/settings/data/request' },
     },
-    erasure_means: 'Erasure removes your callsign, email, key, provider link, sessions and the bodies of your imprints and feedback. Counts and receipts stay; receipts that named you show the subject as redacted, and their proofs still verify.',
+    erasure_means: 'Erasure removes your callsign, email, key, provider link, sessions and everything you wrote (imprint bodies, feedback, pledge and pact text, order text, stance and juror reasons, inscriptions), and unlinks what stays from your tag: cosigns, signatures, pledges, stakes and seconds stay counted as anonymous acts, payment records stay on the books without your name. Receipts that named you show the subject as redacted, and their proofs still verify.',
   };
 }
 
-async function tableExists(sql: Sql, name: string): Promise<boolean> {
-  const [row] = await sql.query<{ found: string | null }>('select to_regclass($1)::text as found', [name]);
-  return Boolean(row?.found);
+/** Categories listed above by identity and the Record themselves. */
+const OVERVIEW_OWN = new Set(['sovereign', 'sessions', 'imprints', 'data_requests']);
+
+/** What every other family declares it holds about the person, as overview rows (counts; the items are in the export). */
+async function familySections(sql: Sql, subject: DataSubject) {
+  const rows: { category: string; what: string; present: boolean; count: number }[] = [];
+  for (const family of PERSONAL_DATA) {
+    for (const [section, items] of Object.entries(await family.export(sql, subject))) {
+      if (OVERVIEW_OWN.has(section) || !Array.isArray(items)) continue;
+      rows.push({ category: section, what: `Your ${section.replaceAll('_', ' ')} (${family.family}); every item is in your export.`, present: items.length > 0, count: items.length });
+    }
+  }
+  return rows;
 }
 
 /**
- * The export bundle: everything held about the person, in one JSON document. Secrets are
- * represented by the fact that they exist, never by their hashes.
+ * The export bundle: everything held about the person, in one JSON document, built from every
+ * family's personal-data declaration (api/personal-data.ts). Secrets are represented by the fact
+ * that they exist, never by their hashes.
  */
 export async function exportBundle(ctx: AppContext, signedIn: SignedIn, requestId: string) {
   const [request] = await ctx.db.query<{ id: string; kind: string; status: string }>(
@@ -98,85 +112,24 @@ export async function exportBundle(ctx: AppContext, signedIn: SignedIn, requestI
 export async function buildBundle(sql: Sql, sovereignId: string, now: Date, currentSessionHash?: string, requestId?: string) {
   const row = await sovereignRow(sql, sovereignId);
   if (!row) throw new Refusal('not_found');
-  const subject = `sovereign:${row.tag}`;
-  const [sessions, imprints, requests, attested] = await Promise.all([
-    sql.query<{ id_hash: string; created_at: string; last_used_at: string; expires_at: string; revoked_at: string | null }>(
-      'select id_hash, created_at, last_used_at, expires_at, revoked_at from sessions where sovereign_id = $1 order by created_at',
-      [sovereignId],
-    ),
-    sql.query<{ sequence: string; kind: string; body: string | null; created_at: string; unattested: boolean; held: boolean; held_reason: string | null; reply_to: string | null; receipt_id: string }>(
-      `select sequence, kind, body, created_at, unattested, held, held_reason, reply_to, receipt_id from imprints
-        where author_kind = 'sovereign' and author_ref = $1::text order by sequence`,
-      [sovereignId],
-    ),
-    listDataRequests(sql, sovereignId),
-    sql.query<{ handle: string; attested_at: string | null }>('select handle, attested_at from agents where attested_by = $1 order by handle', [sovereignId]),
-  ]);
-  const feedback = (await tableExists(sql, 'feedback'))
-    ? await sql.query<{ id: string; topic: string; body: string | null; status: string; created_at: string; receipt_id: string }>(
-        `select id, topic, body, status, created_at, receipt_id from feedback where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
-        [sovereignId],
-      )
-    : [];
-  const reports = (await tableExists(sql, 'imprint_reports'))
-    ? await sql.query<{ id: string; sequence: string; reason: string; detail: string | null; status: string; created_at: string; receipt_id: string }>(
-        `select id, sequence, reason, detail, status, created_at, receipt_id from imprint_reports where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
-        [sovereignId],
-      )
-    : [];
-  const receiptIds = [
-    ...imprints.map((i) => i.receipt_id),
-    ...requests.map((r) => r.receipt_id),
-    ...feedback.map((f) => f.receipt_id),
-    ...reports.map((r) => r.receipt_id),
-  ];
+  const subject: DataSubject = { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}`, sessionHash: currentSessionHash };
+  // Every family's declared sections, in declaration order: a family with personal data cannot be left out.
+  const sections: Record<string, unknown> = {};
+  const receiptIds: string[] = [];
+  for (const family of PERSONAL_DATA) {
+    Object.assign(sections, await family.export(sql, subject));
+    if (family.receiptIds) receiptIds.push(...(await family.receiptIds(sql, subject)));
+  }
   const receipts = await sql.query<{ id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
     `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
       where subject = $1 or id = any($2::text[]) order by recorded_at, id`,
-    [subject, receiptIds],
+    [subject.ref, receiptIds],
   );
   return {
     schema: 'civitas.personal-data-export.v1',
     generated_at: now.toISOString(),
     request_id: requestId ?? null,
-    sovereign: {
-      id: row.id,
-      tag: row.tag,
-      callsign: row.callsign,
-      callsign_visible: row.callsign_visible,
-      crossed_at: iso(row.created_at),
-      last_seen_at: iso(row.last_seen_at),
-      email: row.email,
-      email_verified_at: iso(row.email_verified_at),
-      email_pending: row.email_pending,
-      sovereign_key: { held: row.key_hash !== null, note: 'Only a one-way hash of your key is stored; it is not included.' },
-      provider_identity: row.idp_subject ? { issuer: row.idp_issuer, subject: row.idp_subject } : null,
-      uniqueness_verified_at: iso(row.uniqueness_verified_at),
-      due_feed_token: { set: row.due_token_hash !== null },
-      erased_at: iso(row.erased_at),
-    },
-    sessions: sessions.map((s) => ({
-      created_at: iso(s.created_at),
-      last_used_at: iso(s.last_used_at),
-      expires_at: iso(s.expires_at),
-      revoked_at: iso(s.revoked_at),
-      current: s.id_hash === currentSessionHash,
-    })),
-    imprints: imprints.map((i) => ({
-      sequence: Number(i.sequence),
-      kind: i.kind,
-      body: i.body,
-      retained: i.body !== null,
-      recorded_at: iso(i.created_at),
-      unattested: i.unattested,
-      held: i.held,
-      held_reason: i.held_reason,
-      reply_to: i.reply_to === null ? null : Number(i.reply_to),
-      receipt_id: i.receipt_id,
-    })),
-    feedback: feedback.map((f) => ({ id: f.id, topic: f.topic, body: f.body, status: f.status, created_at: iso(f.created_at), receipt_id: f.receipt_id })),
-    reports_filed: reports.map((r) => ({ id: r.id, sequence: Number(r.sequence), reason: r.reason, detail: r.detail, status: r.status, created_at: iso(r.created_at), receipt_id: r.receipt_id })),
-    agents_attested: attested.map((a) => ({ handle: a.handle, attested_at: iso(a.attested_at) })),
+    ...sections,
     receipts: receipts.map((r) => ({
       id: r.id,
       step: r.step,
@@ -185,43 +138,29 @@ export async function buildBundle(sql: Sql, sovereignId: string, now: Date, curr
       leaf_hash: r.leaf_hash,
       log: { date: String(r.log_date).slice(0, 10), leaf_index: Number(r.leaf_index) },
     })),
-    data_requests: requests,
   };
 }
 
 /**
- * Erasure, inside the steward's transaction: personal data and bodies go; the sovereign row stays
- * (without anything personal) so counts hold; receipts stay, their subject redacted through the
- * ledger's salted commitment, so every proof still verifies.
+ * Erasure, inside the steward's transaction (docs/identity.md, "Personal data"). An anonymous
+ * member is made first — a fresh id no tag or key derives from, nothing personal, the same crossing
+ * time — and every family's declaration then erases the person's words and moves what it keeps
+ * (counted acts, payment records) onto that member; identity runs last and deletes the person's
+ * sessions and row. Receipts stay, their subject redacted through the ledger's salted commitment,
+ * so every proof still verifies.
  */
-export async function eraseSovereign(tx: Sql, sovereignId: string, now: Date): Promise<{ receipts_redacted: number; imprints_cleared: number }> {
-  const [row] = await tx.query<{ tag: string }>('select tag from sovereigns where id = $1 for update', [sovereignId]);
+export async function eraseSovereign(tx: Sql, sovereignId: string, now: Date): Promise<{ receipts_redacted: number; imprints_cleared: number; rows: Record<string, number> }> {
+  const [row] = await tx.query<{ tag: string; created_at: Date | string }>('select tag, created_at from sovereigns where id = $1 for update', [sovereignId]);
   if (!row) throw new Refusal('not_found');
-  await tx.query('delete from sessions where sovereign_id = $1', [sovereignId]);
-  await tx.query('delete from oidc_logins where link_sovereign_id = $1', [sovereignId]);
-  const cleared = await tx.query<{ sequence: string }>(
-    `update imprints set body = null, public_author = 'redacted', author_ref = 'erased'
-      where author_kind = 'sovereign' and author_ref = $1::text returning sequence`,
-    [sovereignId],
-  );
-  if (await tableExists(tx, 'feedback')) {
-    await tx.query(`update feedback set body = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [sovereignId]);
-  }
-  if (await tableExists(tx, 'imprint_reports')) {
-    await tx.query(`update imprint_reports set detail = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [sovereignId]);
-  }
+  const anonymousId = randomUUID();
   await tx.query(
-    `update sovereigns set callsign = null, callsign_visible = false, key_hash = null, email = null, email_verified_at = null,
-            email_pending = null, email_token_hash = null, email_token_expires_at = null, idp_issuer = null, idp_subject = null,
-            due_token_hash = null, last_seen_at = null, uniqueness_verified_at = null, erased_at = $2
-      where id = $1`,
-    [sovereignId, now.toISOString()],
+    'insert into sovereigns (id, tag, callsign_visible, created_at, erased_at) values ($1, $2, false, $3, $4)',
+    [anonymousId, ERASED_TAG, iso(row.created_at), now.toISOString()],
   );
-  // The ledger's hook: subject and salt deleted, digest and leaf kept (proofs still verify); denials
-  // of this actor lose their private actor columns. A tag shared by two sovereigns is one subject:
-  // both lose it, which errs on the side of privacy.
-  const redacted = await redactReceiptSubjects(tx, { subjects: [`sovereign:${row.tag}`], actorRefs: [sovereignId], at: now });
-  return { receipts_redacted: redacted, imprints_cleared: cleared.length };
+  const subject: ErasureSubject = { id: sovereignId, tag: row.tag, ref: `sovereign:${row.tag}`, anonymousId };
+  const rows: Record<string, number> = {};
+  for (const family of PERSONAL_DATA) Object.assign(rows, await family.erase(tx, subject, now));
+  return { receipts_redacted: rows.receipts ?? 0, imprints_cleared: rows.imprints ?? 0, rows };
 }
 
 export interface StewardQueueEntry {

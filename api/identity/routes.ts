@@ -23,6 +23,7 @@ import {
   listDataRequests,
   verifyEmail,
 } from './service.ts';
+import { mergeSovereign } from './merge.ts';
 import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
@@ -123,7 +124,9 @@ async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
 /**
  * `/reconcile`: recover an identity with its key into the current session. When the current
  * sovereign signed in through the provider and the key's sovereign has no provider link, the
- * provider identity moves to the key's sovereign: the two are reconciled into the older one.
+ * provider identity moves to the key's sovereign: the two are reconciled into the older one —
+ * the uniqueness receipt, every act and every session move with it, and the provider-made row is
+ * deleted (api/identity/merge.ts), so the person counts once.
  */
 async function reconcile(request: FastifyRequest, reply: FastifyReply) {
   const current = signedIn(request);
@@ -137,8 +140,8 @@ async function reconcile(request: FastifyRequest, reply: FastifyReply) {
       const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>('select idp_issuer, idp_subject from sovereigns where id = $1 for update', [current.sovereignId]);
       const [to] = await tx.query<{ idp_subject: string | null }>('select idp_subject from sovereigns where id = $1 for update', [found.id]);
       if (!from?.idp_subject || to?.idp_subject) return false;
-      await tx.query('update sovereigns set idp_issuer = null, idp_subject = null where id = $1', [current.sovereignId]);
-      await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [found.id, from.idp_issuer, from.idp_subject]);
+      // Move everything, leave nothing: the provider-made row is absorbed into the key's sovereign.
+      await mergeSovereign(tx, current.sovereignId, found.id);
       return true;
     });
     await startSession(request, reply, found.id);

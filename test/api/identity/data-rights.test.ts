@@ -207,13 +207,14 @@ describe('data rights', () => {
       const rows = await db.query<{ row: string }>(`select t::text as row from "${table_name}" t`);
       for (const { row } of rows) {
         for (const needle of needles) {
-          if (needle === me.id && (table_name === 'sovereigns' || table_name === 'data_requests' || table_name === 'agents')) continue; // the anonymous row and its links
           expect(row.includes(needle), `${table_name} still holds ${needle.slice(0, 20)}`).toBe(false);
         }
       }
     }
-    const [sov] = await db.query<Record<string, unknown>>('select * from sovereigns where id = $1', [me.id]);
-    expect(sov).toMatchObject({ callsign: null, email: null, key_hash: null, idp_subject: null, callsign_visible: false });
+    // The person's row is gone; the anonymous member that keeps the count holds nothing personal and no tag.
+    expect(await db.query('select 1 from sovereigns where id = $1', [me.id])).toEqual([]);
+    const [sov] = await db.query<Record<string, unknown>>('select s.* from sovereigns s join data_requests r on r.sovereign_id = s.id where r.id = $1', [pending.id]);
+    expect(sov).toMatchObject({ tag: '----', callsign: null, email: null, key_hash: null, idp_subject: null, callsign_visible: false });
     expect(sov.erased_at).not.toBeNull();
     expect(await db.query(`select 1 from receipts where subject = $1`, [`sovereign:${me.tag}`])).toEqual([]);
 

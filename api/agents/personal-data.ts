@@ -1,0 +1,39 @@
+import type { FamilyDeclaration } from '../personal-data-contract.ts';
+import { touched } from '../personal-data-contract.ts';
+import { iso } from '../identity/service.ts';
+
+/** Agents are not persons: the only personal datum here is which sovereign attested a handle. */
+export const agentsPersonalData: FamilyDeclaration = {
+  family: 'agents',
+  tables: [
+    {
+      table: 'agents',
+      personal: { attested_by: "the attesting sovereign's raw id" },
+      impersonal: ['handle', 'secret_hash', 'level', 'relay_token_hash'],
+      holder: { column: 'attested_by' },
+      disposition: 'keep',
+      why: 'The attestation is kept (the handle keeps its standing) but moves to the anonymous member: no tag or id names who attested.',
+    },
+    { table: 'agent_heartbeats', personal: {}, impersonal: ['handle'], disposition: 'erase', why: "An agent's pings; no person." },
+    { table: 'agent_notes', personal: {}, impersonal: ['handle', 'note'], disposition: 'erase', why: "An agent's own continuity note, private to the handle; no person." },
+    { table: 'agent_proof_days', personal: {}, impersonal: ['handle'], disposition: 'erase', why: "An agent's proof days; no person." },
+    {
+      table: 'relay_flashes',
+      personal: { session_hash: "the attesting sovereign's session (hashed)" },
+      impersonal: ['id', 'handle', 'ciphertext'],
+      notExported: 'a one-time secret, shown only to the session that minted it',
+      disposition: 'erase',
+      why: 'A minted relay token waiting to be shown once to the session that minted it: deleted with the sessions.',
+    },
+  ],
+  async export(sql, subject) {
+    const attested = await sql.query<{ handle: string; attested_at: string | null }>('select handle, attested_at from agents where attested_by = $1 order by handle', [subject.id]);
+    return { agents_attested: attested.map((a) => ({ handle: a.handle, attested_at: iso(a.attested_at) })) };
+  },
+  async erase(tx, subject) {
+    return {
+      relay_flashes: await touched(tx, 'delete from relay_flashes where session_hash in (select id_hash from sessions where sovereign_id = $1)', [subject.id]),
+      agents: await touched(tx, 'update agents set attested_by = $2 where attested_by = $1', [subject.id, subject.anonymousId]),
+    };
+  },
+};

@@ -1,0 +1,61 @@
+import type { FamilyDeclaration } from '../personal-data-contract.ts';
+import { ERASED_TEXT, receiptIdsOf, touched } from '../personal-data-contract.ts';
+
+/**
+ * Calibration: prophecies, pacts and stakes. Scores are computed from stored outcomes, so the
+ * rows stay (counts and calibration remain true) as acts of the anonymous member; a pact's title
+ * and detail are the person's words and are deleted.
+ */
+export const calibrationPersonalData: FamilyDeclaration = {
+  family: 'calibration',
+  tables: [
+    {
+      table: 'prophecies',
+      personal: { forecaster_id: "the forecaster's raw id" },
+      impersonal: ['id', 'forecaster_kind', 'metric', 'comparator', 'season', 'basis', 'receipt_id', 'resolution_receipt_id'],
+      holder: { column: 'forecaster_id' },
+      disposition: 'keep',
+      why: "Kept as an anonymous act: the service's calibration counts it, no one is named (moves to the anonymous member).",
+    },
+    {
+      table: 'pacts',
+      personal: { author_id: "the author's raw id", title: "the author's words", detail: "the author's words" },
+      impersonal: ['id', 'status', 'receipt_id'],
+      holder: { column: 'author_id' },
+      disposition: 'erase',
+      why: `Title and detail deleted ("${ERASED_TEXT}"); the pact, its due date, stake and outcome stay as an anonymous act.`,
+    },
+    {
+      table: 'pact_stakes',
+      personal: { sovereign_id: "the staker's raw id" },
+      impersonal: ['pact_id', 'side', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['pact_id'] } },
+      disposition: 'keep',
+      why: 'Kept as an anonymous act: the pact\'s tally stays true; no one is named.',
+    },
+  ],
+  async export(sql, subject) {
+    const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
+    const [prophecies, pacts, stakes] = await Promise.all([
+      q(`select id, metric, comparator, threshold::text, probability, made_at, due_at, resolved_at, observed::text, outcome, receipt_id, resolution_receipt_id
+           from prophecies where forecaster_kind = 'sovereign' and forecaster_id = $1 order by made_at, id`),
+      q('select id, title, detail, stake, made_at, due_at, status, resolved_at, receipt_id from pacts where author_id = $1 order by made_at, id'),
+      q('select pact_id, side, points, created_at, receipt_id from pact_stakes where sovereign_id = $1 order by created_at'),
+    ]);
+    return { prophecies, pacts, stakes: stakes };
+  },
+  receiptIds: (sql, subject) =>
+    receiptIdsOf(sql, [
+      { table: 'prophecies', where: 'forecaster_id = $1', params: [subject.id] },
+      { table: 'pacts', where: 'author_id = $1', params: [subject.id] },
+      { table: 'pact_stakes', where: 'sovereign_id = $1', params: [subject.id] },
+    ]),
+  async erase(tx, subject) {
+    const ids = [subject.id, subject.anonymousId];
+    return {
+      prophecies: await touched(tx, 'update prophecies set forecaster_id = $2 where forecaster_id = $1', ids),
+      pacts: await touched(tx, `update pacts set author_id = $2, title = '${ERASED_TEXT}', detail = '' where author_id = $1`, ids),
+      pact_stakes: await touched(tx, 'update pact_stakes set sovereign_id = $2 where sovereign_id = $1', ids),
+    };
+  },
+};

@@ -1,0 +1,46 @@
+import type { FamilyDeclaration } from '../personal-data-contract.ts';
+import { ERASED_TEXT, receiptIdsOf, touched } from '../personal-data-contract.ts';
+
+/** The organism: stances people take on its claims; everything else it stores is its own measurement. */
+export const organismPersonalData: FamilyDeclaration = {
+  family: 'organism',
+  tables: [
+    {
+      table: 'mind_stances',
+      personal: { sovereign_id: "the sovereign's raw id", reason: "the sovereign's words (never published)" },
+      impersonal: ['claim', 'stance', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['claim'] } },
+      disposition: 'erase',
+      why: `The reason is deleted ("${ERASED_TEXT}"); the stance stays in the claim's tally as an anonymous act.`,
+    },
+    {
+      table: 'dreams',
+      personal: { terms: "single words counted across a day's retained bodies" },
+      impersonal: ['receipt_id'],
+      notExported: 'terms of many bodies, no author',
+      disposition: 'keep',
+      keptWords: ['terms'],
+      why: 'Kept: terms and counts of many bodies, never a body and never an author, so no one can be found in them.',
+    },
+    { table: 'truth_checks', personal: {}, impersonal: ['claim', 'evidence'], disposition: 'keep', why: "The service's checks of its own claims." },
+    { table: 'vigilance_alerts', personal: {}, impersonal: ['trial', 'detail', 'receipt_id'], disposition: 'keep', why: "The service's alerts about itself." },
+    { table: 'vigilance_watches', personal: {}, impersonal: ['trial'], disposition: 'keep', why: "The service's watches." },
+    { table: 'vitals_minutes', personal: {}, impersonal: ['process_id', 'buckets'], disposition: 'keep', why: 'Request counts per minute.' },
+    { table: 'organism_runs', personal: {}, impersonal: ['id', 'study', 'variation', 'findings', 'receipt_id'], disposition: 'keep', why: "The service's experiments on itself." },
+    { table: 'failures', personal: {}, impersonal: ['lane'], disposition: 'keep', why: 'Failure counts per lane.' },
+    { table: 'job_runs', personal: {}, impersonal: ['job', 'last_outcome'], disposition: 'keep', why: "The service's job bookkeeping." },
+  ],
+  async export(sql, subject) {
+    const stances = await sql.query<Record<string, unknown>>(
+      'select claim, stance, reason, taken_at, receipt_id from mind_stances where sovereign_id = $1 order by taken_at, claim',
+      [subject.id],
+    );
+    return { mind_stances: stances };
+  },
+  receiptIds: (sql, subject) => receiptIdsOf(sql, [{ table: 'mind_stances', where: 'sovereign_id = $1', params: [subject.id] }]),
+  async erase(tx, subject) {
+    return {
+      mind_stances: await touched(tx, `update mind_stances set sovereign_id = $2, reason = '${ERASED_TEXT}' where sovereign_id = $1`, [subject.id, subject.anonymousId]),
+    };
+  },
+};
