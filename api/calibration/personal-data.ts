@@ -20,7 +20,7 @@ export const calibrationPersonalData: FamilyDeclaration = {
     {
       table: 'pacts',
       personal: { author_id: "the author's raw id", title: "the author's words", detail: "the author's words" },
-      impersonal: ['id', 'status', 'receipt_id'],
+      impersonal: ['id', 'status', 'receipt_id', 'resolved_by', 'resolution_receipt_id'],
       holder: { column: 'author_id' },
       disposition: 'erase',
       why: `Title and detail deleted ("${ERASED_TEXT}"); the pact, its due date, stake and outcome stay as an anonymous act.`,
