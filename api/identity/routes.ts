@@ -25,7 +25,8 @@ import {
 } from './service.ts';
 import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
 import { beginLogin, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
-import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
+import { personalHybrid, renderWith } from './http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { beginReceiptCard, passportCard } from './cards.ts';
 import { dueFeed } from './due.ts';
 

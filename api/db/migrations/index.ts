@@ -13,6 +13,7 @@ import { Migration0013OrganismWatch } from './Migration0013OrganismWatch.ts';
 import { Migration0014GovernanceCourt } from './Migration0014GovernanceCourt.ts';
 import { Migration0016OrganismMind } from './Migration0016OrganismMind.ts';
 import { Migration0017OrganismRuns } from './Migration0017OrganismRuns.ts';
+import { Migration0018SiteFormFlashes } from './Migration0018SiteFormFlashes.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   { name: 'Migration0014GovernanceCourt', class: Migration0014GovernanceCourt },
   { name: 'Migration0016OrganismMind', class: Migration0016OrganismMind },
   { name: 'Migration0017OrganismRuns', class: Migration0017OrganismRuns },
+  { name: 'Migration0018SiteFormFlashes', class: Migration0018SiteFormFlashes },
 ];
