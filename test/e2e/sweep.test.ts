@@ -1,0 +1,66 @@
+/**
+ * Every page at phone width (390 px), signed out and signed in: nothing scrolls sideways, axe-core
+ * finds no violation, a browser navigation always gets HTML (never a JSON body), no console error.
+ * The one-origin app listening on loopback, real Chromium. Needs `npm run build`.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
+import { inspect, phoneContext, sweepPaths, type PageFinding } from '../helpers/sweep.ts';
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let extra: string[];
+let cookie: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await launchBrowser();
+  const me = await signedInSovereign(t.app, { callsign: 'Sweeper' });
+  cookie = me.cookie;
+  const imprint = await t.app.inject({ method: 'POST', url: '/sovereign/imprint', headers: { cookie, accept: 'application/json' }, payload: { body: 'A long unbroken token: ' + 'f'.repeat(120), kind: 'thought' } });
+  const { receipt_id: receipt } = imprint.json() as { receipt_id: string };
+  await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'sweep-lamplighter', body: 'A light for the sweep.', kind: 'signal' } });
+  extra = [`/receipt/${receipt}`, '/no/such/page', `/ledger/${new Date().toISOString().slice(0, 10)}`];
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+function summarise(findings: PageFinding[]) {
+  return {
+    json: findings.filter((f) => !f.contentType.includes('text/html')).map((f) => `${f.path} ${f.status} ${f.contentType}`),
+    overflow: findings.filter((f) => f.overflow > 0).map((f) => `${f.path} +${f.overflow}px`),
+    axe: findings.flatMap((f) => f.axe.map((v) => `${f.path}: ${v}`)),
+    console: findings.flatMap((f) => f.console.map((c) => `${f.path}: ${c}`)),
+  };
+}
+
+async function sweep(signedIn: boolean) {
+  const context = await phoneContext(browser);
+  if (signedIn) {
+    const [name, value] = cookie.split('=');
+    await context.addCookies([{ name, value, url: base }]);
+  }
+  const page = await context.newPage();
+  const findings: PageFinding[] = [];
+  for (const path of sweepPaths(extra)) findings.push(await inspect(page, base, path));
+  await context.close();
+  if (process.env.SWEEP_REPORT) console.log(JSON.stringify({ signedIn, pages: findings.length, ...summarise(findings) }, null, 1));
+  return findings;
+}
+
+describe('every page at 390 px', () => {
+  for (const signedIn of [false, true]) {
+    it(`${signedIn ? 'signed in' : 'signed out'}: HTML, no sideways scroll, axe clean, no console error`, async () => {
+      const findings = await sweep(signedIn);
+      expect(findings.length).toBeGreaterThan(100);
+      expect(summarise(findings)).toEqual({ json: [], overflow: [], axe: [], console: [] });
+    }, 600_000);
+  }
+});
