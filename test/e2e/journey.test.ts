@@ -3,6 +3,7 @@
  * the front page, imprints, fails a form on purpose and finds the words kept, verifies the receipt,
  * signs out (and is told so), returns with the saved key. The one-origin app on loopback.
  */
+import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -13,10 +14,21 @@ let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  t = await createTestApp({ site: true });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  // The service's origin is the loopback address the browser uses (credential doors check it).
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ site: true, config: { origin: base } });
+  await t.app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
 });
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 afterAll(async () => {
   await browser?.close();
   await t?.close();
