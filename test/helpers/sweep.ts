@@ -23,7 +23,9 @@ export interface PageFinding {
 
 export async function phoneContext(browser: Browser, width = 390): Promise<BrowserContext> {
   // bypassCSP only so the test can inject axe-core; pages are served under the real CSP.
-  return browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true });
+  await context.addInitScript({ path: AXE_PATH });
+  return context;
 }
 
 /** Opens `path` and measures it. `cookie` signs the context in (set before the first call). */
@@ -35,7 +37,6 @@ export async function inspect(page: Page, base: string, path: string): Promise<P
   page.on('pageerror', onError);
   const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  await page.addScriptTag({ path: AXE_PATH });
   const axe = await page.evaluate(async () => {
     const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });
