@@ -18,6 +18,7 @@ import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
 import httpCache from './plugins/http-cache.ts';
+import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestLog from './plugins/request-log.ts';
 import sameOrigin from './plugins/same-origin.ts';
@@ -27,6 +28,7 @@ import vitals from './plugins/vitals.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import { redactUrlTokens } from './identity/feed-token.ts';
+import { treasuryConfig } from './treasury/config.ts';
 import type { SiteMount } from '../site/mount.ts';
 
 declare module 'fastify' {
@@ -101,6 +103,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(mcpGuard);
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
+  await app.register(flash);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
   await app.register(denials);
 
@@ -134,7 +137,21 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
     return undefined;
   }
   const { mountSite, injectLocals } = await import('../site/mount.ts');
-  return mountSite(app, { assetRoutes: false, locals: injectLocals(app, { 'x-civitas-internal': app.internalToken }) });
+  const base = injectLocals(app, { 'x-civitas-internal': app.internalToken });
+  return mountSite(app, { assetRoutes: false, locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }) });
+}
+
+/**
+ * What every page may show without asking the API: which providers are switched on (a door whose
+ * provider is off renders disabled, with the reason) and who is signed in (the header's indicator).
+ */
+async function pageContext(app: FastifyInstance, request: FastifyRequest) {
+  const { config, db } = app.civitas;
+  const providers = { mail: Boolean(config.smtpUrl), payments: Boolean(treasuryConfig(config).stripeSecretKey), idp: Boolean(config.idp) };
+  const me = request.sovereign;
+  if (!me) return { providers };
+  const [row] = await db.query<{ callsign: string | null }>('select callsign from sovereigns where id = $1', [me.sovereignId]).catch(() => []);
+  return { providers, viewer: { tag: me.tag, callsign: row?.callsign ?? null, steward: me.scopes.includes('steward:write' as never) } };
 }
 
 async function siteInfo(site: SiteMount | undefined): Promise<SiteInfo> {

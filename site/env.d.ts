@@ -15,8 +15,35 @@ interface CivitasLocals {
   inject(req: CivitasInjectRequest): Promise<{ status: number; body: unknown }>;
 }
 
+/** A failed form's error and typed values, handed to its page once (api/http.ts). */
+interface CivitasFlash {
+  page: string;
+  action: string;
+  reason: string;
+  hint: string;
+  status: number;
+  fields: Record<string, string>;
+  values: Record<string, string>;
+}
+
+/** The failure a browser navigation met, for site/pages/error.astro. */
+interface CivitasPageError {
+  status: number;
+  reason: string;
+  hint: string;
+  path: string;
+  method: string;
+}
+
 declare namespace App {
   interface Locals {
     civitas?: CivitasLocals;
+    flash?: CivitasFlash;
+    pageError?: CivitasPageError;
+    identity?: Record<string, unknown>;
+    /** Which providers are on (one-origin server only; absent → assume on). */
+    providers?: { mail: boolean; payments: boolean; idp: boolean };
+    /** The signed-in Sovereign, for the header (one-origin server only). */
+    viewer?: { tag: string; callsign: string | null; steward: boolean };
   }
 }

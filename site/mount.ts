@@ -67,6 +67,11 @@ export interface SiteMount {
    * hijacked reply, so the host's onSend hooks (security headers, cache policy) still apply.
    */
   renderSsr(request: FastifyRequest, reply: FastifyReply, locals?: SiteLocals): Promise<FastifyReply>;
+  /**
+   * Renders the site's error page (site/pages/error.astro) for a browser navigation that failed:
+   * the status and the error body's words, in the site's layout.
+   */
+  renderError(request: FastifyRequest, reply: FastifyReply, status: number, error: { reason: string; hint: string }, locals?: SiteLocals): Promise<FastifyReply>;
 }
 
 interface RenderedPage {
@@ -94,6 +99,9 @@ function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) 
 function sharable(request: FastifyRequest): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && !request.headers.cookie && !request.headers.authorization;
 }
+
+/** The error page's internal path; Fastify never routes it, so only renderError reaches it. */
+const ERROR_PAGE = '/error';
 
 export interface AssetsManifest {
   theme: string;
@@ -197,6 +205,16 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       return pages.some((re) => re.test(clean));
     },
 
+    async renderError(request, reply, status, error, locals) {
+      const raw = Object.create(request.raw, { url: { value: ERROR_PAGE }, method: { value: 'GET' } }) as IncomingMessage;
+      const pageError = { status, reason: error.reason, hint: error.hint, path: request.url.split('?')[0], method: request.method };
+      const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), pageError };
+      const rendered = await render(request, pageLocals, raw);
+      if (!rendered.matched || rendered.status >= 500) return reply.code(status).send(error);
+      for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
+      return reply.code(status).header('cache-control', 'no-store').send(rendered.body);
+    },
+
     async renderSsr(request, reply, locals) {
       // An anonymous request (no cookie, no credentials) shares a render of the same URL begun
       // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
@@ -206,6 +224,8 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
         : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {
+        const notFound = { reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' };
+        if (acceptsHtml(request)) return site.renderError(request, reply, 404, notFound);
         return reply
           .code(404)
           .header('cache-control', 'no-store')
@@ -218,16 +238,16 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   };
 
   const renders = coalescer<string, RenderedPage>();
-  const render = async (request: FastifyRequest, locals?: SiteLocals): Promise<RenderedPage> => {
+  const render = async (request: FastifyRequest, locals?: SiteLocals, raw: IncomingMessage = request.raw): Promise<RenderedPage> => {
     const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
-    const res = new CapturedResponse(request.raw);
+    const res = new CapturedResponse(raw);
     let matched = true;
     try {
       const noPage = () => {
         matched = false;
         res.end();
       };
-      await handler(request.raw, res as unknown as ServerResponse, noPage, pageLocals);
+      await handler(raw, res as unknown as ServerResponse, noPage, pageLocals);
     } catch {
       res.statusCode = 500;
       res.end();
@@ -283,7 +303,7 @@ export function injectClient(app: FastifyInstance, headers: Record<string, strin
  */
 export function injectLocals(app: FastifyInstance, headers: Record<string, string> = {}): (request: FastifyRequest) => SiteLocals {
   const civitas = injectClient(app, headers);
-  return () => ({ civitas });
+  return (request) => ({ civitas, flash: request.flash });
 }
 
 export interface AstroPage {
@@ -430,6 +450,14 @@ function normalisePath(url: string): string {
   }
   if (!path.startsWith('/') || path.includes('\0') || path.split('/').includes('..')) return '/\0';
   return path.replace(/\/{2,}/g, '/');
+}
+
+/** A browser navigation (HTML accepted, JSON not preferred): it gets pages, not JSON, even for errors. */
+function acceptsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
 }
 
 function templateToRegExp(route: string): RegExp {

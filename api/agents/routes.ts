@@ -6,7 +6,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { blank, formImprintFields } from '../../shared/record/imprint.ts';
 import { humanImprint } from '../record/service.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { issueCertificate, verifyCertificate } from './certificate.ts';
 import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';

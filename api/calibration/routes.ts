@@ -7,7 +7,7 @@ import { renderPage } from '../pages.ts';
 import { renderCardSvg } from '../../cards/render.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { AppContext } from '../context.ts';
 import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROBABILITY_MIN } from '../../shared/calibration/scores.ts';
 import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts';

@@ -4,7 +4,7 @@ import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf, refuseCrossSite } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';

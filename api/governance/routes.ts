@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf, refuseCrossSite } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';

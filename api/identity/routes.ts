@@ -26,7 +26,8 @@ import {
 import { mergeSovereign } from './merge.ts';
 import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
-import { isFormPost, personalHybrid, renderWith, returnTarget, seeOther, withQuery } from './http.ts';
+import { personalHybrid, renderWith } from './http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { beginReceiptCard, passportCard } from './cards.ts';
 import { dueFeed } from './due.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';

@@ -4,7 +4,7 @@ import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_DETAIL_MAX, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
 import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';

@@ -14,7 +14,7 @@ import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { renderPage } from '../pages.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { listRuns, recordRun } from './experiments.ts';
 import { RECOVERY_DAYS } from './recovery.ts';

@@ -17,7 +17,7 @@ import { BURST_LIMIT, BURST_WINDOW_MS } from '../../shared/record/gate.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { renderPage } from '../pages.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../record/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { DAY } from './vitals.ts';
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { parseInput } from '../route.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf, refuseCrossSite } from '../steward/http.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';

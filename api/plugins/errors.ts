@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
-import { ERRORS, Refusal, errorBody, type ErrorReason } from '../../shared/errors.ts';
+import { ERRORS, Refusal, errorBody, type ErrorBody, type ErrorReason } from '../../shared/errors.ts';
+import { sendFormBack, wantsHtml } from '../http.ts';
 
 /** Fastify's own error codes, mapped onto the one catalog. */
 const FASTIFY_CODES: Record<string, ErrorReason> = {
@@ -75,33 +76,53 @@ function noteFailure(request: FastifyRequest, status: number, refusal?: Refusal)
  */
 async function errors(app: FastifyInstance) {
   app.decorate('failureListeners', [] as FailureListener[]);
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof Refusal) {
-      noteFailure(request, error.status, error);
-      return reply.code(error.status).send(error.body());
-    }
-    if (error instanceof ZodError) {
-      const issues = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
-      return reply.code(400).send(errorBody('invalid_request', { issues }));
-    }
-    const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
-    const status = mapped ? ERRORS[mapped].status : (error.statusCode ?? 500);
-    const reason = mapped ?? reasonForStatus(status);
-    if (status >= 500) {
-      // Logged by kind only: request bodies and provider words stay out of the log.
-      request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
-      noteFailure(request, 500);
-      return reply.code(500).send(errorBody('internal_error'));
-    }
-    const extra = reason === 'invalid_request' && error.validation
-      ? { issues: error.validation.map((v) => ({ path: String(v.instancePath || v.params?.missingProperty || '(body)'), message: v.message ?? 'invalid' })) }
-      : reason === 'invalid_request' ? { issues: [{ path: '(body)', message: 'The request body could not be read as the declared content type.' }] } : {};
-    return reply.code(status).send(errorBody(reason, extra));
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const { status, body } = answerFor(error, request);
+    return answer(request, reply, status, body);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('not_found', { path: request.url.split('?')[0] }, 'No route has that path. The map of every route is /atlas; machines read /openapi.json.'));
-  });
+  app.setNotFoundHandler((request, reply) =>
+    answer(request, reply, 404, errorBody('not_found', { path: request.url.split('?')[0] }, 'No route has that path. The map of every route is /atlas; machines read /openapi.json.')),
+  );
+}
+
+/** The status and body for any error: a Refusal as thrown, zod and Fastify's own mapped onto the catalog. */
+function answerFor(error: FastifyError, request: FastifyRequest): { status: number; body: ErrorBody } {
+  if (error instanceof Refusal) {
+    noteFailure(request, error.status, error);
+    return { status: error.status, body: error.body() };
+  }
+  if (error instanceof ZodError) {
+    const issues = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+    return { status: 400, body: errorBody('invalid_request', { issues }) };
+  }
+  const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  const status = mapped ? ERRORS[mapped].status : (error.statusCode ?? 500);
+  const reason = mapped ?? reasonForStatus(status);
+  if (status >= 500) {
+    // Logged by kind only: request bodies and provider words stay out of the log.
+    request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
+    noteFailure(request, 500);
+    return { status: 500, body: errorBody('internal_error') };
+  }
+  const extra = reason === 'invalid_request' && error.validation
+    ? { issues: error.validation.map((v) => ({ path: String(v.instancePath || v.params?.missingProperty || '(body)'), message: v.message ?? 'invalid' })) }
+    : reason === 'invalid_request' ? { issues: [{ path: '(body)', message: 'The request body could not be read as the declared content type.' }] } : {};
+  return { status, body: errorBody(reason, extra) };
+}
+
+/**
+ * One error, three readers: a browser form goes back to its page with the error and what was
+ * typed (303 + flash); a browser navigation gets an HTML page in the site's layout; everyone else
+ * gets the error shape as JSON.
+ */
+async function answer(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
+  if (await sendFormBack(request, reply, status, body)) return reply;
+  const site = request.server.site;
+  if (site && wantsHtml(request)) {
+    return site.renderError(request, reply, status, body);
+  }
+  return reply.code(status).send(body);
 }
 
 export default fp(errors, { name: 'civitas-errors' });

@@ -9,7 +9,7 @@ import { blank, formImprintFields, imprintFields, RECORD_WINDOW } from '../../sh
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
 import { proofFrom, requireAgentProof } from '../agents/service.ts';
 import { clearMyFeedback, feedbackOverview, FEEDBACK_TOPICS, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from './http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
 import { humanImprint, reportImprint, REPORT_REASONS } from './service.ts';
 import { statsProjection } from './stats.ts';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, parseInput } from '../route.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../identity/http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { bodyOf, listQuery, refuseCrossSite, stewardHybrid, stewardOf, stewardOnly } from './http.ts';
 import { heldQueue, whisperArchive } from './queue.ts';

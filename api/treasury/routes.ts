@@ -5,7 +5,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
 import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
-import { isFormPost, returnTarget } from '../record/http.ts';
+import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
 import {
@@ -50,11 +50,24 @@ function verifiedEvent(request: FastifyRequest) {
   return event;
 }
 
+/** "12.50" → 1250 cents, within the same bounds as `amount`; undefined when not given. */
+function majorToCents(major: string | undefined): number | undefined {
+  if (major === undefined) return undefined;
+  const cents = Math.round(Number(major.replace(',', '.')) * 100);
+  const { patronage_minimum: min, maximum: max } = CAPABILITY_PRICES;
+  if (cents < min || cents > max) {
+    throw new Refusal('invalid_request', { issues: [{ path: 'amount_major', message: `Choose an amount between ${(min / 100).toFixed(2)} and ${(max / 100).toFixed(2)}.` }] });
+  }
+  return cents;
+}
+
 /** A checkout door: validate, identify the holder, then open a checkout (503 without Stripe). Form posts go on to the hosted checkout. */
 function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
   const schema = z.object({
     capability: z.preprocess(blank, z.enum(['oracle', 'patronage', 'covenant', 'fund_evolution', 'inscription']).optional()),
     amount: amountField(CAPABILITY_PRICES.patronage_minimum),
+    // The page's human amount ("5" or "12.50" in the currency's main unit); `amount` in cents wins.
+    amount_major: z.preprocess(blank, z.string().trim().regex(/^\d{1,6}([.,]\d{1,2})?$/, 'Write an amount such as 5 or 12.50.').optional()),
     uses: z.preprocess(blank, z.coerce.number().int().min(1).max(20).optional()),
     listed: listedField,
     name: z.preprocess(blank, z.string().trim().min(1).max(120).optional()),
@@ -73,7 +86,7 @@ function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
     const holder = requireHolder(await holderOf(request, input.agent, input.continuity));
     const quote = currentQuote(request.server.civitas);
     const uses = chosen === 'oracle' ? (input.uses ?? 1) : 0;
-    const amount = chosen === 'oracle' ? quote.price * uses : chosen === 'inscription' ? CAPABILITY_PRICES.inscription : (input.amount ?? 500);
+    const amount = chosen === 'oracle' ? quote.price * uses : chosen === 'inscription' ? CAPABILITY_PRICES.inscription : (input.amount ?? majorToCents(input.amount_major) ?? 500);
     const result = await startCheckout(request.server.civitas, {
       purpose: chosen,
       holder,

@@ -83,7 +83,8 @@ describe('identity ceremony in Chromium', () => {
     expect(await page.getByTestId('owner-tag').textContent()).toBe(tag);
     expect(await page.content()).not.toContain(key);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${base}/return`);
+    await page.waitForURL(`${base}/return?signed_out=1`);
+    expect(await page.getByRole('status').textContent()).toContain('You are signed out');
     expect((await context.cookies(base)).find((c) => c.name === 'civitas_session')).toBeUndefined();
 
     // Signed out, the owner view sends the browser to /return and back.

@@ -16,6 +16,7 @@ import { Migration0017OrganismRuns } from './Migration0017OrganismRuns.ts';
 import { Migration0018ConfluenceThreads } from './Migration0018ConfluenceThreads.ts';
 import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthorSequence.ts';
 import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
+import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   { name: 'Migration0018ConfluenceThreads', class: Migration0018ConfluenceThreads },
   { name: 'Migration0019ImprintAuthorSequence', class: Migration0019ImprintAuthorSequence },
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
+  { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
 ];

@@ -30,7 +30,7 @@ describe('governance pages', () => {
       ['/axioms', ['A handle is only a name', 'axiom-8']],
       ['/constitution', ['Article 1: Open minutes', 'Quiet hours &lt;script&gt;', 'cosigns 0/3']],
       ['/lineage', ['Ratified as an article', 'rcpt_']],
-      ['/ceremony', ['Awaiting ratification (0)', 'sign in with provider']],
+      ['/ceremony', ['Awaiting ratification (0)', 'Sign in with provider']],
       ['/provenance', ['article-1', 'governance_proposals']],
       ['/provenance/article-1', ['Open minutes', 'Steps and receipts']],
       [`/provenance/${openProposal}`, ['Quiet hours']],

@@ -26,7 +26,7 @@ describe('organism pages, part 3b', () => {
     const pages: [string, string][] = [
       ['/observatory', 'Instruments and their current readings'], ['/constellation', 'starlit'], ['/dream-constellation', 'No dream has named a theme yet'],
       ['/cross', '2 replies across kinds'], ['/experiments', 'no_bursts_seen'], ['/expeditions/recovery-paradox', 'Not enough data yet'],
-      ['/expeditions', 'The recovery paradox'], ['/experience', '3 imprint(s)'], ['/milestones', 'Milestones'], ['/studio', '/badge.svg'],
+      ['/expeditions', 'The recovery paradox'], ['/experience', '3 imprints'], ['/milestones', 'Milestones'], ['/studio', '/badge.svg'],
       ['/branchworld/missing', 'That branchworld does not exist'],
     ];
     for (const [url, text] of pages) {

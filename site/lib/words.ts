@@ -1,0 +1,40 @@
+/**
+ * Words for numbers and identifiers in page templates: plurals and ordinals through
+ * Intl.PluralRules (one helper for every page), and human labels for the service's raw identifiers.
+ */
+
+const cardinal = new Intl.PluralRules('en');
+const ordinalRules = new Intl.PluralRules('en', { type: 'ordinal' });
+const grouped = new Intl.NumberFormat('en');
+
+/** "1 day", "2 days", "1,204 imprints". `plural` defaults to singular + "s". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${grouped.format(count)} ${cardinal.select(count) === 'one' ? singular : pluralForm}`;
+}
+
+const SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+/** 1 → "1st", 2 → "2nd", 3 → "3rd", 11 → "11th", 22 → "22nd". */
+export function ordinal(n: number): string {
+  return `${n}${SUFFIX[ordinalRules.select(n)] ?? 'th'}`;
+}
+
+const LABELS: Record<string, string> = {
+  imprints_lifetime: 'Imprints ever',
+  imprints_retained: 'Bodies kept',
+  imprints_unattested: 'Unattested imprints',
+  window_bounded: 'Window bounded',
+  agents: 'Agents',
+  humans: 'Sovereigns',
+  receipts: 'Receipts',
+  'record.imprint': 'Imprint recorded',
+  'record.report': 'Imprint reported',
+  'identity.cross': 'Crossing',
+  'identity.return': 'Return with a key',
+};
+
+/** A human label for a metric or step identifier; unknown ones read as words ("window_bounded" → "Window bounded"). */
+export function metricLabel(id: string): string {
+  if (LABELS[id]) return LABELS[id];
+  const words = id.replace(/[._-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

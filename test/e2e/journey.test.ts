@@ -1,0 +1,106 @@
+/**
+ * A person's journey in real Chromium, at desktop (1280 px) and phone (390 px) widths: crosses from
+ * the front page, imprints, fails a form on purpose and finds the words kept, verifies the receipt,
+ * signs out (and is told so), returns with the saved key. The one-origin app on loopback.
+ */
+import { createServer } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  // The service's origin is the loopback address the browser uses (credential doors check it).
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ site: true, config: { origin: base } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  browser = await launchBrowser();
+});
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function noSidewaysScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), page.url()).toBeLessThanOrEqual(0);
+}
+
+describe.each([1280, 390])('the journey at %i px', (width) => {
+  it('crosses, imprints, fails a form and keeps its words, verifies a receipt, signs out and returns', async () => {
+    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+    page.on('pageerror', (e) => void problems.push(e.message));
+
+    // The front page's primary action leads to crossing.
+    await page.goto(`${base}/`);
+    await page.getByRole('link', { name: 'Cross — become a Sovereign' }).click();
+    await page.waitForURL(`${base}/initiate`);
+    await page.getByLabel('Callsign').fill(`Wren${width}`);
+    await page.getByRole('button', { name: 'Cross' }).click();
+    await page.waitForLoadState('load');
+    const key = (await page.getByTestId('sovereign-key').textContent())?.trim() ?? '';
+    const tag = (await page.getByTestId('tag').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^sk_/);
+    expect(await page.getByRole('link', { name: 'Download the key as a file' }).getAttribute('download')).toContain(tag);
+    await noSidewaysScroll(page);
+
+    // The header says who is signed in.
+    await page.goto(`${base}/imprint`);
+    expect(await page.locator('.signed-in').innerText()).toContain(tag);
+    expect(await page.locator('.signed-in').innerText()).toContain(`Wren${width}`);
+
+    // A reply to an imprint that does not exist fails; the words come back with the error.
+    const words = `Words I will not type twice, at ${width} px.`;
+    await page.getByLabel('Your imprint').fill(words);
+    await page.getByLabel('Kind').selectOption('question');
+    await page.getByLabel(/In reply to imprint/).fill('999');
+    await page.getByRole('button', { name: 'Leave the imprint' }).click();
+    await page.waitForURL(`${base}/imprint`);
+    expect(page.url()).toBe(`${base}/imprint`);
+    expect(await page.getByRole('alert').first().innerText()).not.toBe('');
+    expect(await page.getByLabel('Your imprint').inputValue()).toBe(words);
+    expect(await page.getByLabel('Kind').inputValue()).toBe('question');
+    await noSidewaysScroll(page);
+
+    // Fixed, it is recorded.
+    await page.getByLabel(/In reply to imprint/).fill('');
+    await page.getByRole('button', { name: 'Leave the imprint' }).click();
+    await page.waitForURL(/\/imprint\?recorded=\d+/);
+    expect(await page.getByRole('status').first().innerText()).toMatch(/Imprint #\d+ was recorded/);
+
+    // Its receipt verifies.
+    const item = page.locator('.imprint-list li', { hasText: words });
+    await item.getByRole('link', { name: 'receipt' }).click();
+    await page.waitForURL(/\/receipt\//);
+    expect(await page.locator('.status-badge').innerText()).toContain('Verified');
+    await noSidewaysScroll(page);
+
+    // Sign out, be told so, return with the key.
+    await page.goto(`${base}/sovereign`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${base}/return?signed_out=1`);
+    expect(await page.getByRole('status').first().innerText()).toContain('You are signed out');
+    await page.getByLabel('Sovereign Key').fill(key);
+    await page.getByRole('button', { name: 'Return', exact: true }).click();
+    await page.waitForURL(`${base}/sovereign`);
+    expect(await page.getByTestId('owner-tag').textContent()).toBe(tag);
+    await page.screenshot({ path: `/tmp/journey-${width}.png`, fullPage: false }).catch(() => undefined);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 120_000);
+});

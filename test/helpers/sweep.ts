@@ -1,0 +1,55 @@
+/**
+ * What the browser suite checks on every page a person can open: no sideways scroll at phone width,
+ * axe-core clean, an HTML answer (never a JSON body shown to a navigation), no console error.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { listAstroPageDetails } from '../../site/mount.ts';
+import { AXE_PATH } from './browser.ts';
+
+/** Every page route without a path parameter (the internal error page aside), plus the given extras. */
+export function sweepPaths(extra: string[] = []): string[] {
+  const fixed = listAstroPageDetails().map((p) => p.route).filter((r) => !r.includes('{') && r !== '/error');
+  return [...new Set([...fixed, ...extra])];
+}
+
+export interface PageFinding {
+  path: string;
+  status: number;
+  contentType: string;
+  overflow: number;
+  axe: string[];
+  console: string[];
+}
+
+export async function phoneContext(browser: Browser, width = 390): Promise<BrowserContext> {
+  // bypassCSP only so the test can inject axe-core; pages are served under the real CSP.
+  const context = await browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true });
+  await context.addInitScript({ path: AXE_PATH });
+  return context;
+}
+
+/** Opens `path` and measures it. `cookie` signs the context in (set before the first call). */
+export async function inspect(page: Page, base: string, path: string): Promise<PageFinding> {
+  const problems: string[] = [];
+  const onConsole = (m: { type(): string; text(): string }) => void (m.type() === 'error' && problems.push(m.text()));
+  const onError = (e: Error) => void problems.push(e.message);
+  page.on('console', onConsole);
+  page.on('pageerror', onError);
+  const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const axe = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run;
+    const result = await run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  page.off('console', onConsole);
+  page.off('pageerror', onError);
+  return {
+    path,
+    status: response?.status() ?? 0,
+    contentType: response?.headers()['content-type'] ?? '',
+    overflow,
+    axe,
+    console: problems.filter((p) => !/status of 4\d\d|status of 5\d\d/.test(p)),
+  };
+}
