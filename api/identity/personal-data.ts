@@ -32,6 +32,14 @@ export const identityPersonalData: FamilyDeclaration = {
     },
     { table: 'sessions', personal: { id_hash: 'a session (hashed)', sovereign_id: "the holder's raw id" }, impersonal: [], holder: { column: 'sovereign_id' }, disposition: 'erase', why: 'Deleted.' },
     {
+      table: 'form_flashes',
+      personal: { payload: 'what was typed into a browser form that failed, kept so the page can show it again' },
+      impersonal: ['id'],
+      notExported: 'linked to no person (a browser cookie names it), read once and gone within ten minutes',
+      disposition: 'erase',
+      why: 'Deleted when its page reads it, or swept after ten minutes; fields named like secrets are never stored.',
+    },
+    {
       table: 'oidc_logins',
       personal: { link_sovereign_id: 'the signed-in sovereign linking a provider' },
       impersonal: ['state_hash', 'code_verifier', 'nonce', 'return_to'],
