@@ -50,4 +50,23 @@ describe('orders and calibration pages', () => {
     expect(calibration.body).toContain('fewer than 5');
     expect(calibration.body).toContain('does not establish accuracy for any outside decision');
   });
+
+  it('draws the reliability diagram as an SVG with its text alternative and its numbers', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const res = await form('/sovereign/prophecy', { metric: 'humans', comparator: 'gte', threshold: '1', probability: '0.85', due_in_days: '1', return_to: '/prophecy' });
+      expect(res.statusCode).toBe(303);
+    }
+    t.clock.advance(86_400_000 + 60_000);
+    await resolveDue(t.app.civitas);
+    const body = (await t.app.inject({ method: 'GET', url: '/calibration', headers: html() })).body;
+    const svg = body.match(/<svg[^>]*aria-labelledby="reliability-overall-title reliability-overall-desc"[^>]*>[\s\S]*?<\/svg>/)?.[0] ?? '';
+    expect(svg).toContain('role="img"');
+    expect(svg).toContain('<title id="reliability-overall-title">Reliability diagram: all forecasters</title>');
+    // the 0.8–0.9 bin now holds five prophecies that all came true: a point with its ±1σ bar
+    expect(svg).toMatch(/<desc id="reliability-overall-desc">[^<]*Predicted 0\.85, came true 1\.00 \(±0\.16\) over 5/);
+    expect(svg).toContain('<circle');
+    expect(body).toMatch(/<details>\s*<summary>The numbers behind this chart<\/summary>[\s\S]*?<th scope="row">0\.8–0\.9<\/th><td>5<\/td><td>0\.85<\/td><td>1\.00<\/td><td>0\.16<\/td>/);
+    expect(body).toContain('<title id="brier-by-forecaster-title">Brier score by forecaster</title>');
+    expect(body).toMatch(/<th scope="row">Sovereigns<\/th><td>0\.0\d+/);
+  });
 });
