@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
+import { takeCensus } from '../../api/people/census.ts';
+
+/** Charts on the window, metabolism and census pages (site built by `npm run build`): each an SVG
+ *  with role="img", a <title> and <desc>, and its numbers in a table under a disclosure. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+  t.clock.set('2026-05-01T10:00:00.000Z');
+  await signedInSovereign(t.app);
+  for (const body of ['first chart imprint', 'second chart imprint']) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'chart-bot', body } });
+    expect(res.statusCode).toBeLessThan(300);
+  }
+  t.clock.set('2026-05-02T00:00:30.000Z');
+  expect((await takeCensus(t.app.civitas, '2026-05-01')).taken).toBe(true);
+}, 120_000);
+afterAll(async () => t?.close());
+
+async function page(url: string): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+  expect(res.statusCode, url).toBe(200);
+  return res.body;
+}
+
+/** The chart's SVG, checked for its text alternative; returns its figure (SVG, caption, table). */
+function chart(body: string, id: string, title: string): string {
+  const figure = body.match(new RegExp(`<figure[^>]*aria-labelledby="${id}-caption"[^>]*>[\\s\\S]*?</figure>`))?.[0] ?? '';
+  expect(figure, id).toMatch(new RegExp(`<svg[^>]*role="img"[^>]*aria-labelledby="${id}-title ${id}-desc"`));
+  expect(figure, id).toContain(`<title id="${id}-title">${title}</title>`);
+  expect(figure, id).toMatch(new RegExp(`<desc id="${id}-desc">[^<]+</desc>`));
+  expect(figure, id).toMatch(/<details>\s*<summary>The numbers behind this chart<\/summary>\s*<table>/);
+  return figure;
+}
+
+describe('charts', () => {
+  it('/window draws bodies kept against imprints ever', async () => {
+    const figure = chart(await page('/window'), 'window-chart', 'Bodies kept against imprints ever');
+    expect(figure).toContain('2 of 2 imprints still keep their words (window 500); 0 bodies have left.');
+    expect(figure).toMatch(/<th scope="row">Imprints ever<\/th><td>2<\/td>/);
+    expect(figure).toMatch(/<th scope="row">Window size<\/th><td>500<\/td>/);
+  });
+
+  it('/metabolism draws imprints in and bodies evicted per day', async () => {
+    const figure = chart(await page('/metabolism'), 'metabolism-days', 'Imprints in and bodies evicted, the last 30 days (UTC)');
+    expect(figure).toContain('2 imprints came in and 0 bodies left the window');
+    expect(figure).toMatch(/<th scope="col">Imprints in<\/th><th scope="col">Bodies evicted<\/th>/);
+    expect(figure).toMatch(/<th scope="row">05-01<\/th><td>2<\/td><td>0<\/td>/);
+  });
+
+  it('/censuses draws humans and agents by day', async () => {
+    const figure = chart(await page('/censuses'), 'census-kinds', 'Census by kind: humans and agents each day');
+    expect(figure).toContain('On 2026-05-01 the census counted 1 human and 1 agent; 1 day shown.');
+    expect(figure).toMatch(/<th scope="row">05-01<\/th><td>1<\/td><td>1<\/td>/);
+  });
+});
