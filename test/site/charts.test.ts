@@ -56,3 +56,16 @@ describe('charts', () => {
     expect(figure).toMatch(/<th scope="row">05-01<\/th><td>1<\/td><td>1<\/td>/);
   });
 });
+
+describe('vitals chart', () => {
+  it('/vitals draws latency percentiles for the last hour beside the last day', async () => {
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: '/api/stats' })).statusCode).toBe(200);
+    const figure = chart(await page('/vitals'), 'vitals-latency', 'Latency percentiles, last hour and last day');
+    // the picture's words and the table behind it carry the same measured figures
+    const [, hour, day] = figure.match(/p95: ≤ ([\d.]+) ms in the last hour, ≤ ([\d.]+) ms in the last day/) ?? [];
+    expect(Number(hour)).toBeGreaterThan(0);
+    expect(figure).toContain(`<th scope="row">p95</th><td>${hour}</td><td>${day}</td>`);
+    expect(figure).toMatch(/<th scope="col">Last hour \(ms\)<\/th><th scope="col">Last day \(ms\)<\/th>/);
+    expect(figure).toMatch(/<th scope="row">p50<\/th><td>[\d.]+<\/td><td>[\d.]+<\/td>/);
+  });
+});
