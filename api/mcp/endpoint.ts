@@ -32,6 +32,14 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
   return server;
 }
 
+/** A tools/call naming a tool not marked read-only (no annotation counts as a write). */
+export function changesState(body: unknown, tools: CivitasTool[]): boolean {
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  if (message.method !== 'tools/call') return false;
+  const tool = tools.find((candidate) => candidate.name === message.params?.name);
+  return tool !== undefined && tool.annotations?.readOnlyHint !== true;
+}
+
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
   // Fastify also parses text/plain and forms; JSON-RPC over Streamable HTTP is application/json only.
   const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -39,6 +47,8 @@ export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply
   // What the SDK would answer in its own words (or as an internal error) is answered here in ours.
   const early = earlyAnswer(request.body, tools);
   if (early) return reply.code(early.status).type('application/json').send(early.body);
+  // /mcp is a read-class route; a tool that changes state spends the write budget before it runs.
+  if (changesState(request.body, tools)) await request.server.chargeWrite(request);
   const server = buildMcpServer(tools, request.server.civitas, request.server);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   reply.raw.on('close', () => {

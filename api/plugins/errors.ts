@@ -117,6 +117,8 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
  * gets the error shape as JSON.
  */
 async function answer(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
+  // A budget refused outside the limiter's own hook (chargeWrite) still names its wait in the header.
+  if (typeof body.retry_after === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(body.retry_after));
   if (await sendFormBack(request, reply, status, body)) return reply;
   const site = request.server.site;
   if (site && wantsHtml(request)) {

@@ -162,3 +162,6 @@ if (process.env.BENCH_WRITES !== '0') {
   const { runReceiptBench } = await import('./receipts.ts');
   await runReceiptBench();
 }
+// In-process work timed here rather than in tests: Merkle tree build and proofs, the boundary census.
+const { runPureBench } = await import('./pure.ts');
+await runPureBench();

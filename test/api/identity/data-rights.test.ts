@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
@@ -11,6 +12,8 @@ import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
 let t: TestApp;
 let smtp: SMTPServer;
 const inbox: { to: string[]; raw: string }[] = [];
+/** Says 'mail' on each delivery, so a test waits for the message itself, not for a span of time. */
+const deliveries = new EventEmitter();
 let steward: TestSovereign;
 let stewardTag = '';
 
@@ -24,6 +27,7 @@ beforeAll(async () => {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        deliveries.emit('mail');
         callback();
       });
     },
@@ -58,7 +62,8 @@ afterAll(async () => {
 const json = (cookie: string) => ({ origin: TEST_ORIGIN, accept: 'application/json', cookie });
 
 async function waitForMail(count: number) {
-  for (let i = 0; i < 100 && inbox.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  // No deadline of our own: a delivery that never comes fails at the test's timeout, a slow one passes.
+  while (inbox.length < count) await once(deliveries, 'mail');
   expect(inbox.length).toBeGreaterThanOrEqual(count);
   return PostalMime.parse(inbox[count - 1].raw);
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY_TREE_ROOT_HEX, leafHash, nodeHash, sha256 } from '../../../shared/ledger/hash.ts';
 import {
@@ -296,28 +296,35 @@ describe('Merkle properties over random trees (sizes 1..300)', () => {
 });
 
 describe('scale', () => {
-  it('builds 100k leaves once and serves many proofs without re-hashing', async () => {
+  // The work is counted in SHA-256 digests, not timed (its speed is in `npm run bench`).
+  it('builds 100k leaves once (n - 1 node hashes) and serves many proofs without re-hashing', async () => {
     const n = 100_000;
     const leaves = await Promise.all(Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`r${i}`))));
-    let t = performance.now();
-    const tree = await buildTree(leaves);
-    const buildMs = performance.now() - t;
-    t = performance.now();
-    for (let k = 0; k < 1000; k++) {
-      const i = (k * 7919) % n;
-      const path = await inclusionProof(tree, i);
-      if (k % 100 === 0) {
+    const digest = vi.spyOn(globalThis.crypto.subtle, 'digest');
+    try {
+      const tree = await buildTree(leaves);
+      expect(digest).toHaveBeenCalledTimes(n - 1);
+      digest.mockClear();
+      const sampled: { i: number; path: Uint8Array[] }[] = [];
+      for (let k = 0; k < 1000; k++) {
+        const i = (k * 7919) % n;
+        const path = await inclusionProof(tree, i);
+        expect(path.length).toBeLessThanOrEqual(Math.ceil(Math.log2(n)));
+        if (k % 100 === 0) sampled.push({ i, path });
+      }
+      // Every proof against the built tree's own size is read from its cached levels.
+      expect(digest).not.toHaveBeenCalled();
+      digest.mockRestore();
+      for (const { i, path } of sampled) {
         expect(await verifyInclusion({ leaf_index: i, tree_size: n, leaf_hash: leaves[i], inclusion_path: path, root_hash: tree.root })).toBe(true);
       }
+      const cons = await consistencyProof(tree, 77_777);
+      expect(await verifyConsistency({ first: 77_777, second: n, first_hash: await subtreeHash(tree, 0, 77_777), second_hash: tree.root, consistency_path: cons })).toBe(true);
+      // The root agrees with the plain recursive definition.
+      expect(hex(tree.root)).toBe(hex(refMth(leaves)));
+    } finally {
+      digest.mockRestore();
     }
-    const proofsMs = performance.now() - t;
-    const cons = await consistencyProof(tree, 77_777);
-    expect(await verifyConsistency({ first: 77_777, second: n, first_hash: await subtreeHash(tree, 0, 77_777), second_hash: tree.root, consistency_path: cons })).toBe(true);
-    // The root agrees with the plain recursive definition.
-    expect(hex(tree.root)).toBe(hex(refMth(leaves)));
-    expect(buildMs).toBeLessThan(10_000);
-    expect(proofsMs).toBeLessThan(5_000);
-    console.info(`100k leaves: build ${buildMs.toFixed(0)} ms, 1000 inclusion proofs ${proofsMs.toFixed(0)} ms`);
   });
 });
 
