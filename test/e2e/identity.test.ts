@@ -3,27 +3,19 @@
  * real socket, with the built site: cross at /initiate, keep the key shown once, sign out, return
  * with the saved key, and see the owner view. The forms work without JavaScript (none is used).
  */
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { freePort } from '../helpers/ports.ts';
 
 let app: FastifyInstance;
 let database: TestDatabase;
 let base: string;
 let browser: Browser;
 
-/** A free loopback port, so the app's configured origin can equal the address it listens on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();

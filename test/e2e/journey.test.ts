@@ -3,11 +3,11 @@
  * the front page, imprints, fails a form on purpose and finds the words kept, verifies the receipt,
  * signs out (and is told so), returns with the saved key. The one-origin app on loopback.
  */
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { freePort } from '../helpers/ports.ts';
 
 let t: TestApp;
 let base: string;
@@ -21,13 +21,6 @@ beforeAll(async () => {
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
 });
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 afterAll(async () => {
   await browser?.close();

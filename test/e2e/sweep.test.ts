@@ -3,13 +3,13 @@
  * finds no violation, a browser navigation always gets HTML (never a JSON body), no console error.
  * The one-origin app listening on loopback, real Chromium. Needs `npm run build`.
  */
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
 import { inspect, phoneContext, sweepPaths, type PageFinding } from '../helpers/sweep.ts';
+import { freePort } from '../helpers/ports.ts';
 
 let t: TestApp;
 let base: string;
@@ -31,13 +31,6 @@ beforeAll(async () => {
   await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'sweep-lamplighter', body: 'A light for the sweep.', kind: 'signal' } });
   extra = [`/receipt/${receipt}`, '/no/such/page', `/ledger/${new Date().toISOString().slice(0, 10)}`];
 }, 180_000);
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 afterAll(async () => {
   await browser?.close();

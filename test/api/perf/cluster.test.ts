@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerCount } from '../../../api/cluster.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
+import { freePort } from '../../helpers/ports.ts';
 
 const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url));
 
@@ -25,16 +25,6 @@ describe('workerCount', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function until<T>(what: string, check: () => Promise<T | undefined>, tries = 240): Promise<T> {
   for (let i = 0; i < tries; i++) {
