@@ -194,12 +194,7 @@ describe('a 429 on /mcp', () => {
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     const res = await send();
-    expect(res.status).toBe(429);
-    const retryAfter = Number(res.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    const body = await res.json();
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } } });
-    expect(body.error.message).toContain('retry_after');
+    await expectRateLimitedEnvelope(res);
   });
 });
 
@@ -261,12 +256,17 @@ describe('write tools on /mcp spend the write budget', () => {
       headers: JSON_HEADERS,
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'civitas_feedback_report', arguments: { topic: 'bug', body: 'still over' } } }),
     });
-    expect(res.status).toBe(429);
-    const retryAfter = Number(res.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    const body = await res.json();
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } } });
-    expect(body.error.message).toContain('retry_after');
+    await expectRateLimitedEnvelope(res);
     expect(await feedbackRows()).toBe(feedbackBefore + 1);
   });
 });
+
+/** A 429 on /mcp: Retry-After kept, and the JSON-RPC envelope carrying the same retry guidance. */
+async function expectRateLimitedEnvelope(res: Response) {
+  expect(res.status).toBe(429);
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  const body = await res.json();
+  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } } });
+  expect(body.error.message).toContain('retry_after');
+}
