@@ -35,7 +35,7 @@ export const CENSUS_ROWS: readonly CensusRowSpec[] = [
   { key: 'equity_projection', label: 'Equity projection', authority: 'projectEquity', guards: '/api/equity and the wallet block of /api/vitals', closes: 'top holder and distribution ids' },
   { key: 'vitals_projection', label: 'Vitals projection', authority: 'projectVitals', guards: '/api/vitals (its wallet block shares the equity projector)', closes: 'wallet top-holder id' },
   { key: 'quarantine_projection', label: 'Quarantine projection', authority: 'projectQuarantine', guards: '/api/quarantine, state, /verify/{id}', closes: 'quarantined actor ids' },
-  { key: 'presence_roster', label: 'Presence roster', authority: 'projectPresence', guards: '/api/presence and MCP tools civitas_presence and civitas_status', closes: 'the raw actor field' },
+  { key: 'presence_roster', label: 'Presence roster', authority: 'projectPresence', guards: '/api/presence and the MCP tool civitas_presence', closes: 'the raw actor field' },
 ];
 
 export const BOUNDARY_EXPORT_ROLES = {

@@ -1,6 +1,6 @@
 /**
  * k-anonymity on the live surfaces: no published group smaller than 5 shows its count. Presence is
- * read through MCP (civitas_presence, civitas_status) and, once it is built, GET /api/presence;
+ * read through MCP (civitas_presence) and GET /api/presence;
  * the group grows from 0 to 6 of each kind and the count appears only from 5.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
