@@ -13,7 +13,7 @@ const html = { accept: 'text/html,application/xhtml+xml' };
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: html });
 const INLINE_SCRIPT = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
 
-describe('surface pages', () => {
+describe('chronicle pages', () => {
   it('render empty states with a heading and no inline script', async () => {
     for (const url of ['/today', '/chronicle', '/ascensions', '/story', '/story/weekly']) {
       const res = await page(url);
