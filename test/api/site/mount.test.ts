@@ -1,7 +1,8 @@
-/** site/mount.ts against a bare Fastify app: caching, theme cookie, SSR with injected locals, routes list. */
+/** api/site/mount.ts against a bare Fastify app: caching, theme cookie, SSR with injected locals, routes list. */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAstroPages, mountSite, type SiteMount } from '../../site/mount.ts';
+import { mountSite, type SiteMount } from '../../../api/site/mount.ts';
+import { listAstroPages } from '../../../api/site/page-index.ts';
 
 let app: FastifyInstance;
 let site: SiteMount;

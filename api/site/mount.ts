@@ -2,14 +2,18 @@
  * Serving the built site from a Fastify app: hashed assets, prerendered pages and Astro's SSR handler.
  *
  * Used by two hosts:
- * - the API's one-origin server (api/), which owns a route for every path and calls the helpers below
- *   from its page and asset routes;
- * - site/server.ts, the standalone site server of the split deploy, which lets mountSite register
- *   catch-all routes (`routes: true`).
+ * - the API's one-origin server (api/app.ts), which owns a route for every path and calls the helpers
+ *   below from its page and asset routes;
+ * - api/site/server.ts, the standalone site server of the split deploy, which lets mountSite register
+ *   catch-all routes (`pageRoutes: true`).
+ *
+ * Beside it: files.ts (dist/client in memory), page-index.ts (the pages of site/pages),
+ * captured-response.ts (Astro's response collected for Fastify) and client.ts (the in-process API
+ * client SSR pages read through).
  *
  * Integration in the API (one origin):
  *
- *   const site = await mountSite(app, { locals: injectLocals(app) });
+ *   const site = await mountSite(app, { locals: injectLocals(app) });   // injectLocals: ./client.ts
  *   // page route without a Fastify implementation:
  *   if (await site.sendPrerendered(reply, request.url)) return reply;   // dist/client/<path>/index.html
  *   if (site.hasPage(request.url)) return site.renderSsr(request, reply); // Astro SSR, sent through reply
@@ -28,15 +32,16 @@
  * `public, max-age=3600`; prerendered pages `public, max-age=300` with `Vary: Cookie`, or
  * `private, no-store` when the civitas_theme cookie personalised them.
  */
-import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyTheme, themeFromCookieHeader } from './lib/theme.ts';
-import { coalescer } from '../shared/coalesce.ts';
+import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
+import { coalescer } from '../../shared/coalesce.ts';
+import { CapturedResponse, type AstroHandler } from './captured-response.ts';
+import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
+import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
 
 export type SiteLocals = App.Locals;
 type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
@@ -102,50 +107,6 @@ function sharable(request: FastifyRequest): boolean {
 
 /** The error page's internal path; Fastify never routes it, so only renderError reaches it. */
 const ERROR_PAGE = '/error';
-
-export interface AssetsManifest {
-  theme: string;
-  font: string;
-  fonts: string[];
-}
-
-interface StoredFile {
-  body: Buffer;
-  type: string;
-  etag: string;
-  cacheControl: string;
-}
-
-type AstroHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: (err?: unknown) => void,
-  locals?: object,
-) => Promise<void>;
-
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PAGES_DIR = join(REPO_ROOT, 'site', 'pages');
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-const SHORT = 'public, max-age=3600';
-const PAGE_PUBLIC = 'public, max-age=300';
-const PAGE_PRIVATE = 'private, no-store';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.webmanifest': 'application/manifest+json',
-};
 
 /** Mounts the built site on `app`. Throws, naming the fix, if the site has not been built. */
 export async function mountSite(app: FastifyInstance, options: MountSiteOptions = {}): Promise<SiteMount> {
@@ -278,180 +239,6 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   return site;
 }
 
-/**
- * The in-process API client pages use in the one-origin server: `app.inject` (no socket), with
- * `headers` added to every request (the API passes its internal-request token here).
- */
-export function injectClient(app: FastifyInstance, headers: Record<string, string> = {}): NonNullable<SiteLocals['civitas']> {
-  return {
-    async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
-      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: { ...req.headers, ...headers } });
-      let body: unknown = null;
-      try {
-        body = res.body ? JSON.parse(res.body) : null;
-      } catch {
-        body = null;
-      }
-      return { status: res.statusCode, body };
-    },
-  };
-}
-
-/**
- * Locals for the one-origin server: pages read the API through `app.inject` (no socket).
- * Pass as `mountSite(app, { locals: injectLocals(app, headers) })`.
- */
-export function injectLocals(app: FastifyInstance, headers: Record<string, string> = {}): (request: FastifyRequest) => SiteLocals {
-  const civitas = injectClient(app, headers);
-  return (request) => ({ civitas, flash: request.flash });
-}
-
-export interface AstroPage {
-  /** Route template in the registry's notation, e.g. `/changelog/{tag}`. */
-  route: string;
-  /** Source file relative to the repo, e.g. `site/pages/changelog/[tag].astro`. */
-  file: string;
-  /** False when the page opts out of prerendering (`export const prerender = false`). */
-  prerender: boolean;
-}
-
-/** Route templates of every page file in site/pages, sorted — for the routes report. */
-export function listAstroPages(): string[] {
-  return listAstroPageDetails().map((p) => p.route);
-}
-
-/** Every page file in site/pages with its route template and rendering mode. */
-export function listAstroPageDetails(pagesDir = PAGES_DIR): AstroPage[] {
-  const out: AstroPage[] = [];
-  for (const abs of walk(pagesDir)) {
-    const rel = relative(pagesDir, abs).split(sep).join('/');
-    const m = /^(.*)\.(astro|md|mdx|ts|js)$/.exec(rel);
-    if (!m || rel.split('/').some((seg) => seg.startsWith('_'))) continue;
-    const segments = m[1].split('/').filter((seg, i, all) => !(seg === 'index' && i === all.length - 1));
-    const route = '/' + segments.map((seg) => seg.replace(/^\[(?:\.\.\.)?(.+)\]$/, '{$1}')).join('/');
-    const source = readFileSync(abs, 'utf8');
-    out.push({
-      route: route === '/' ? '/' : route.replace(/\/$/, ''),
-      file: relative(REPO_ROOT, abs).split(sep).join('/'),
-      prerender: !/export\s+const\s+prerender\s*=\s*false/.test(source),
-    });
-  }
-  return out.sort((a, b) => a.route.localeCompare(b.route));
-}
-
-/** Reads dist/assets.json (written by scripts/build.ts). */
-export function readAssetsManifest(distDir = join(REPO_ROOT, 'dist')): AssetsManifest {
-  const file = join(distDir, 'assets.json');
-  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-  return JSON.parse(readFileSync(file, 'utf8')) as AssetsManifest;
-}
-
-/**
- * The slice of http.ServerResponse that Astro's node handler writes to (writeHead, write, end, the
- * finish/close events), collected in memory so the page can leave through Fastify's reply.
- */
-class CapturedResponse extends EventEmitter {
-  req: IncomingMessage;
-  statusCode = 200;
-  statusMessage = '';
-  headersSent = false;
-  writableEnded = false;
-  headers: Record<string, string | string[]> = {};
-  done: Promise<void>;
-  private chunks: Buffer[] = [];
-  private finish!: () => void;
-
-  constructor(req: IncomingMessage) {
-    super();
-    this.req = req;
-    this.done = new Promise((resolve) => (this.finish = resolve));
-  }
-
-  setHeader(name: string, value: string | number | readonly string[]) {
-    this.headers[name.toLowerCase()] = Array.isArray(value) ? [...value] : String(value);
-    return this;
-  }
-
-  getHeader(name: string) {
-    return this.headers[name.toLowerCase()];
-  }
-
-  removeHeader(name: string) {
-    delete this.headers[name.toLowerCase()];
-  }
-
-  writeHead(status: number, headers?: Record<string, string | number | string[] | undefined>) {
-    this.statusCode = status;
-    for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) this.setHeader(name, value);
-    this.headersSent = true;
-    return this;
-  }
-
-  write(chunk: string | Uint8Array, encoding?: unknown, callback?: () => void) {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-    const cb = typeof encoding === 'function' ? encoding : callback;
-    if (typeof cb === 'function') queueMicrotask(cb as () => void);
-    return true;
-  }
-
-  end(chunk?: string | Uint8Array | (() => void)) {
-    if (chunk && typeof chunk !== 'function') this.write(chunk);
-    if (this.writableEnded) return this;
-    this.headersSent = true;
-    this.writableEnded = true;
-    this.emit('finish');
-    this.emit('close');
-    this.finish();
-    return this;
-  }
-
-  destroy() {
-    if (!this.writableEnded) this.statusCode = this.statusCode < 400 ? 500 : this.statusCode;
-    return this.end();
-  }
-
-  body(): Buffer {
-    return Buffer.concat(this.chunks);
-  }
-}
-
-function loadClientFiles(clientDir: string): Map<string, StoredFile> {
-  const files = new Map<string, StoredFile>();
-  for (const abs of walk(clientDir)) {
-    const urlPath = '/' + relative(clientDir, abs).split(sep).join('/');
-    const body = readFileSync(abs);
-    const hashed = /^\/theme\.[\w-]+\.css$/.test(urlPath) || urlPath.startsWith('/font/') || urlPath.startsWith('/_astro/');
-    files.set(urlPath, {
-      body,
-      type: TYPES[extname(abs)] ?? 'application/octet-stream',
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-      cacheControl: urlPath.endsWith('.html') ? PAGE_PUBLIC : hashed ? IMMUTABLE : SHORT,
-    });
-  }
-  return files;
-}
-
-function* walk(dir: string): Generator<string> {
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).sort()) {
-    const abs = join(dir, name);
-    if (statSync(abs).isDirectory()) yield* walk(abs);
-    else yield abs;
-  }
-}
-
-/** The path part of a URL, decoded, with no query and no way out of the root. */
-function normalisePath(url: string): string {
-  let path = url.split(/[?#]/, 1)[0] || '/';
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    return '/\0';
-  }
-  if (!path.startsWith('/') || path.includes('\0') || path.split('/').includes('..')) return '/\0';
-  return path.replace(/\/{2,}/g, '/');
-}
-
 /** A browser navigation (HTML accepted, JSON not preferred): it gets pages, not JSON, even for errors. */
 function acceptsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -460,10 +247,3 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return html !== -1 && (json === -1 || html < json);
 }
 
-function templateToRegExp(route: string): RegExp {
-  const pattern = route
-    .split('/')
-    .map((seg) => (/^\{.+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${pattern || '/'}$`);
-}

@@ -2,7 +2,7 @@
  * The standalone site server of the split deploy: pages and assets on their own process, reading the
  * API over HTTP at CIVITAS_API_URL (default http://127.0.0.1:8080).
  *
- *   npm run build && SITE_PORT=4321 CIVITAS_API_URL=https://api.example node site/server.ts
+ *   npm run build && SITE_PORT=4321 CIVITAS_API_URL=https://api.example node api/site/server.ts
  *
  * GET/HEAD: hashed assets, prerendered pages, then Astro's SSR pages. Everything else (form POSTs,
  * /api/*, feeds, /mcp) is relayed to the API unchanged, so relative form actions keep working when
@@ -10,7 +10,7 @@
  */
 import Fastify from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { apiBaseUrl } from './lib/api.ts';
+import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
