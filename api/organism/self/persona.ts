@@ -1,5 +1,5 @@
 /**
- * The persona (organism part 3a): the service's self-description, derived from stored rows on each
+ * The persona: the service's self-description, derived from stored rows on each
  * request — its age, its population by kind (never summed), its Record, its busiest imprint kinds
  * of the last 30 days, the lessons stewards recorded, and how many of its mind claims hold.
  * Every figure can be computed "as of" a past instant from creation times, so becoming (vs 30 days

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
-/** The organism's part-3b pages and the site leftovers, rendered by the one-origin server (site built by `npm run build`). */
+/** The observatory, constellation, cross, experiment, expedition and branchworld pages, with the /experience, /milestones and /studio aliases, rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ site: true });
@@ -21,7 +21,7 @@ afterAll(async () => t?.close());
 
 const html = { accept: 'text/html,application/xhtml+xml' };
 
-describe('organism pages, part 3b', () => {
+describe('instrument and experiment pages', () => {
   it('render their projections as accessible HTML without inline scripts', async () => {
     const pages: [string, string][] = [
       ['/observatory', 'Instruments and their current readings'], ['/constellation', 'starlit'], ['/dream-constellation', 'No dream has named a theme yet'],

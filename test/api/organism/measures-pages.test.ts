@@ -3,7 +3,7 @@ import { appendImprint } from '../../../api/record/window.ts';
 import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
-/** The organism's second-part pages rendered by the one-origin server (site built by `npm run build`). */
+/** The organism's measurement pages (season, journal, truth, trust, vigilance, recovery, discrimination, dreaming) rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ site: true });
@@ -21,7 +21,7 @@ afterAll(async () => t?.close());
 
 const html = { accept: 'text/html,application/xhtml+xml' };
 
-describe('organism pages, second part', () => {
+describe('organism pages: season, journal, truth, trust, vigilance, recovery, discrimination, dreaming', () => {
   it('render their projections as accessible HTML without inline scripts', async () => {
     const pages: [string, string][] = [
       ['/season', 'Season 2026-Q4'], ['/journal', '3 imprints came in'], ['/truth', 'claims hold right now'],

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 
-/** Part 3b on an empty service: every instrument answers 200 with honest empties. */
+/** The observatory, experiments and branchworld on an empty service: every instrument answers 200 with honest empties. */
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); }, 120_000);
 afterAll(async () => t?.close());
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 
-describe('part 3b on an empty service', () => {
+describe('instruments and experiments on an empty service', () => {
   it('answers empty but honest', async () => {
     const swarm = (await json('/api/swarm')).json();
     expect(swarm.day).toEqual([]);

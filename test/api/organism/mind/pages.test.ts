@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 
-/** The organism's part 3a pages rendered by the one-origin server (site built by `npm run build`). */
+/** The mind and evolution pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ site: true });
@@ -11,7 +11,7 @@ afterAll(async () => t?.close());
 const html = { accept: 'text/html,application/xhtml+xml' };
 const inlineScript = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
 
-describe('organism pages, part 3a', () => {
+describe('mind and evolution pages', () => {
   it('render the mind, one claim with its form, and the evolutions', async () => {
     const pages: [string, string][] = [
       ['/mind', 'claims hold at their latest check'],
