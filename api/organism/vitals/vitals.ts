@@ -10,7 +10,7 @@ import type { Sql } from '../../db/database.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { projectVitals } from '../../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../../plugins/vitals.ts';
-import { equityRecord } from '../../treasury/service.ts';
+import { equityRecord } from '../../treasury/views.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
