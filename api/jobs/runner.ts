@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { sealDueDays } from '../ledger/log.ts';
+import { sealDueDays } from '../ledger/sealing.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { lapseOverduePacts } from '../calibration/pacts.ts';
 import { runCensusJob } from '../people/census.ts';

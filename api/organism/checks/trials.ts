@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { count } from '../../../shared/plural.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { liveCensus } from '../../boundaries/census.ts';
-import { checkLogConsistency } from '../../ledger/log.ts';
+import { checkLogConsistency } from '../../ledger/consistency.ts';
 
 export interface Trial {
   name: 'record_window' | 'gap_free_sequence' | 'anchor_chain' | 'boundaries' | 'receipts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { runCensusJob } from '../../../api/people/census.ts';
-import { sealDueDays } from '../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
 
 let t: TestApp;
 let me: TestSovereign;

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
-import { sealDueDays } from '../../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../../api/ledger/sealing.ts';
 import { flushVitals, vitalsBufferOf } from '../../../../api/plugins/vitals.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { PUBLISHED_ROUTES } from '../../../../shared/registry/index.ts';
