@@ -3,7 +3,7 @@
 // Rendering mode: output 'static' — every page is prerendered to dist/client unless it opts out with
 // `export const prerender = false` (live pages such as /status that read the API per request).
 // The node adapter runs in 'middleware' mode: dist/server/entry.mjs exports `handler`, which
-// site/mount.ts hands to Fastify (the API's one-origin server, or site/server.ts in a split deploy).
+// api/site/mount.ts hands to Fastify (the API's one-origin server, or api/site/server.ts in a split deploy).
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import { assetFileNames } from './site/config/assets.mjs';

@@ -29,7 +29,7 @@ import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import { redactUrlTokens } from './identity/feed-token.ts';
 import { treasuryConfig } from './treasury/config.ts';
-import type { SiteMount } from '../site/mount.ts';
+import type { SiteMount } from './site/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -136,7 +136,8 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
     app.log.warn('The site is not built (run `npm run build`); serving the API only.');
     return undefined;
   }
-  const { mountSite, injectLocals } = await import('../site/mount.ts');
+  const { mountSite } = await import('./site/mount.ts');
+  const { injectLocals } = await import('./site/client.ts');
   const base = injectLocals(app, { 'x-civitas-internal': app.internalToken });
   return mountSite(app, { assetRoutes: false, locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }) });
 }
@@ -156,7 +157,7 @@ async function pageContext(app: FastifyInstance, request: FastifyRequest) {
 
 async function siteInfo(site: SiteMount | undefined): Promise<SiteInfo> {
   if (!site) return { pages: new Set(), hasFile: () => false };
-  const { listAstroPages } = await import('../site/mount.ts');
+  const { listAstroPages } = await import('./site/page-index.ts');
   const clientDir = join(REPO_ROOT, 'dist', 'client');
   return { pages: new Set(listAstroPages()), hasFile: (path) => existsSync(join(clientDir, path)) };
 }

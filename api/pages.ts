@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../shared/errors.ts';
-import type { SiteMount } from '../site/mount.ts';
+import type { SiteMount } from './site/mount.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

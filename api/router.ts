@@ -6,7 +6,7 @@ import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholde
 import type { RouteShape } from '../shared/registry/types.ts';
 import type { RouteImpl } from './route.ts';
 import { sendPage } from './pages.ts';
-import type { SiteMount } from '../site/mount.ts';
+import type { SiteMount } from './site/mount.ts';
 
 export interface RouterOptions {
   implementations: RouteImpl[];

@@ -9,7 +9,7 @@ interface CivitasInjectRequest {
 
 interface CivitasLocals {
   /**
-   * Set by the one-origin server (api/) through site/mount.ts: runs a request through the API's
+   * Set by the one-origin server (api/) through api/site/mount.ts: runs a request through the API's
    * Fastify instance in process (`app.inject`), no socket. Absent in the split deploy.
    */
   inject(req: CivitasInjectRequest): Promise<{ status: number; body: unknown }>;

@@ -6,7 +6,12 @@ import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
-import { ascensionsView, chronicleQuery, chronicleView, lensPeriod, lensQuery, progressQuery, progressView, pulseView, storySoFar, timeLens, todayView } from './views.ts';
+import { ascensionsView } from './ascensions.ts';
+import { chronicleQuery, chronicleView } from './chapters.ts';
+import { lensPeriod, lensQuery, storySoFar, timeLens } from './story.ts';
+import { progressQuery, progressView } from './progress.ts';
+import { pulseView } from './pulse.ts';
+import { todayView } from './today.ts';
 import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg } from './cards.ts';
 import { count } from '../../shared/plural.ts';
 

@@ -1,4 +1,4 @@
-import { injectClient } from '../../site/mount.ts';
+import { injectClient } from '../site/client.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';

@@ -7,13 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { sealDueDays } from '../ledger/log.ts';
+import { sealDueDays } from '../ledger/sealing.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { lapseOverduePacts } from '../calibration/pacts.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
-import { recordJobRun } from '../organism/dispatch-runs.ts';
+import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
 
 export interface Job {
   name: string;

@@ -9,7 +9,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { fromBase64, fromBase64Url, isValidKeyName, parseNote, toBase64Url, verifyNote } from '../../shared/ledger/index.ts';
 import type { Ed25519Jwk } from '../../shared/ledger/index.ts';
 import { recordReceipt } from './receipts.ts';
-import { anchorOf, logKeyName } from './log.ts';
+import { anchorOf } from './anchors.ts';
+import { logKeyName } from './log.ts';
 import { receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
 

@@ -1,8 +1,7 @@
 import { agentTools } from '../agents/mcp.ts';
 import { boundaryTools } from '../boundaries/mcp.ts';
 import { ledgerTools } from '../ledger/mcp.ts';
-import { organismTools } from '../organism/mcp.ts';
-import { policyTools } from '../organism/mcp2.ts';
+import { checksTools } from '../organism/checks/mcp.ts';
 import { peopleTools } from '../people/mcp.ts';
 import { recordTools } from '../record/mcp.ts';
 import { stewardTools } from '../steward/mcp.ts';
@@ -15,4 +14,4 @@ import type { CivitasTool } from './tool.ts';
  * Every MCP tool, from every family: exactly the 20 of INTERFACE.md / DESIGN.md section 5 (a route
  * without a tool here is still fully served over HTTP). /agents.json and GET /mcp list these.
  */
-export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...organismTools, ...policyTools, ...governanceTools, ...calibrationTools, ...treasuryTools];
+export const MCP_TOOLS: CivitasTool[] = [...peopleTools, ...agentTools, ...recordTools, ...boundaryTools, ...ledgerTools, ...stewardTools, ...checksTools, ...governanceTools, ...calibrationTools, ...treasuryTools];

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { dreamJob } from './dreaming.ts';
-import { vigilanceJob } from './vigilance.ts';
+import { dreamJob } from './themes/dreaming.ts';
+import { vigilanceJob } from './checks/vigilance.ts';
 
 export const organismJobs = [
   { name: 'organism.vigilance', intervalMs: 300_000, run: (_ctx: AppContext, app: FastifyInstance) => vigilanceJob(app) },

@@ -1,63 +1,22 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
-import { renderPage } from '../pages.ts';
-import { defineRoute } from '../route.ts';
-import { failuresProjection } from './failures.ts';
-import { metabolismCard, metabolismProjection } from './metabolism.ts';
-import { promisesProjection } from './promises.ts';
-import { organismProjection, stateProjection } from './state.ts';
-import { runSelfTrials } from './trials.ts';
-import { vitalsChanges, vitalsProjection } from './vitals.ts';
-import { whyProjection } from './why.ts';
-import { organismRoutes2 } from './routes2.ts';
-import { branchworldRoutes } from './branchworld.ts';
-import { constellationRoutes } from './constellation.ts';
-import { crossRoutes } from './cross.ts';
-import { experimentsRoutes } from './experiments.ts';
-import { expeditionsRoutes } from './expeditions.ts';
-import { observatoryRoutes } from './observatory.ts';
-import { observatoryAssetRoutes } from './observatory-assets.ts';
-import { spinesRoutes } from './spines.ts';
-import { swarmRoutes } from './swarm.ts';
-import { organismRoutes3a } from './mind-routes.ts';
-
-/** Live figures: recomputed on every request, never replayed from a cache. */
-const LIVE = 'no-store';
-
-function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = await compute(request);
-    reply.header('cache-control', LIVE);
-    return body;
-  };
-}
+/**
+ * The organism: the service observing itself, one room per concept — its self (state, persona,
+ * soul, evolution, season, journal), its vitals, its mind (claims, truth, trust), the themes of
+ * the Record, the checks it runs on itself, the observatory and its experiments.
+ */
+import { checksRoutes } from './checks/routes.ts';
+import { experimentsRoutes } from './experiments/routes.ts';
+import { mindRoutes } from './mind/routes.ts';
+import { observatoryRoutes } from './observatory/routes.ts';
+import { selfRoutes } from './self/routes.ts';
+import { themesRoutes } from './themes/routes.ts';
+import { vitalsRoutes } from './vitals/routes.ts';
 
 export const organismRoutes = [
-  ...organismRoutes2,
-  ...organismRoutes3a,
-  ...observatoryRoutes, ...observatoryAssetRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
-  defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
-  defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
-  defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),
-  defineRoute('GET /api/metabolism', { handler: live((request) => metabolismProjection(request.server.civitas)) }),
-  defineRoute('GET /api/state', { handler: live((request) => stateProjection(request.server.civitas)) }),
-  defineRoute('GET /api/organism', { handler: live((request) => organismProjection(request.server)) }),
-  defineRoute('GET /api/failures', { handler: live((request) => failuresProjection(request.server.civitas)) }),
-  defineRoute('GET /api/promises', { handler: live((request) => promisesProjection(request.server)) }),
-  defineRoute('GET /api/why/{entity}', {
-    handler: live((request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity)),
-  }),
-  // shared_cache_audience: /metabolism and its card are among the pages no shared cache may keep.
-  defineRoute('GET /metabolism', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized()).header('vary', 'Cookie');
-      return renderPage(request, reply);
-    },
-  }),
-  defineRoute('GET /metabolism/card.svg', {
-    async handler(request, reply) {
-      const svg = metabolismCard(await metabolismProjection(request.server.civitas));
-      return reply.header('cache-control', cacheControlForPersonalized()).type('image/svg+xml; charset=utf-8').send(svg);
-    },
-  }),
+  ...selfRoutes,
+  ...vitalsRoutes,
+  ...mindRoutes,
+  ...themesRoutes,
+  ...checksRoutes,
+  ...observatoryRoutes,
+  ...experimentsRoutes,
 ];

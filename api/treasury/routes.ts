@@ -8,10 +8,11 @@ import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
 import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
-import {
-  applyStripeEvent, asStripeEvent, currentQuote, oracleOffer, decideAuthorization, entitlementsOf, equityView, holderOf, inscriptionsView,
-  patronsView, requireHolder, runOracle, sessionOf, startCheckout, strategiesView, treasuryView, usageOf, type Purpose,
-} from './service.ts';
+import { applyStripeEvent, asStripeEvent } from './webhooks.ts';
+import { currentQuote, oracleOffer, holderOf, requireHolder, startCheckout, type Purpose } from './service.ts';
+import { decideAuthorization } from './authorizations.ts';
+import { entitlementsOf, equityView, inscriptionsView, patronsView, sessionOf, strategiesView, treasuryView, usageOf } from './views.ts';
+import { runOracle } from './oracle.ts';
 
 const privateNoStore = 'private, no-store';
 const blank = (value: unknown) => (value === '' ? undefined : value);

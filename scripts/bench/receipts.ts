@@ -16,7 +16,10 @@ import { openDatabase } from '../../api/db/database.ts';
 import { loadServiceKeys } from '../../api/keys.ts';
 import { loadConfig } from '../../api/config.ts';
 import { recordReceipt } from '../../api/ledger/receipts.ts';
-import { dayTree, proofFor, receiptById, sealDueDays } from '../../api/ledger/log.ts';
+import { dayTree } from '../../api/ledger/log-days.ts';
+import { proofFor } from '../../api/ledger/proofs.ts';
+import { receiptById } from '../../api/ledger/log.ts';
+import { sealDueDays } from '../../api/ledger/sealing.ts';
 import { inclusionProof } from '../../shared/ledger/index.ts';
 import type { AppContext } from '../../api/context.ts';
 

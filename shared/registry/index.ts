@@ -29,6 +29,7 @@ import { AGENT_ROUTES } from './routes/agents.ts';
 import { ASSET_ROUTES } from './routes/assets.ts';
 import { BOUNDARY_ROUTES } from './routes/boundaries.ts';
 import { CALIBRATION_ROUTES } from './routes/calibration.ts';
+import { CHRONICLE_ROUTES } from './routes/chronicle.ts';
 import { DISCOVERY_ROUTES } from './routes/discovery.ts';
 import { GOVERNANCE_ROUTES } from './routes/governance.ts';
 import { HEALTH_ROUTES } from './routes/health.ts';
@@ -42,6 +43,7 @@ import { ORGANISM_ROUTES } from './routes/organism.ts';
 import { PEOPLE_ROUTES } from './routes/people.ts';
 import { RECORD_ROUTES } from './routes/record.ts';
 import { SITE_ROUTES } from './routes/site.ts';
+import { STEWARD_ROUTES } from './routes/steward.ts';
 import { TREASURY_ROUTES } from './routes/treasury.ts';
 
 export type { Family, HttpMethod, RouteKey, RouteKind, RouteShape, Scope } from './types.ts';
@@ -70,6 +72,8 @@ export const ROUTES: readonly RouteShape[] = Object.freeze([
   ...TREASURY_ROUTES,
   ...ORGANISM_ROUTES,
   ...ORGANISM_CHECK_ROUTES,
+  ...CHRONICLE_ROUTES,
+  ...STEWARD_ROUTES,
   ...BOUNDARY_ROUTES,
   ...SITE_ROUTES,
   ...ASSET_ROUTES,

@@ -18,7 +18,11 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** DESIGN.md section 5: the domain families; each owns an api/<family>/ folder. */
+/**
+ * DESIGN.md section 5: the domain families. A shape with a Fastify implementation names the
+ * api/<family>/ folder that holds it (test/api/registry-families.test.ts); pages served by Astro
+ * alone name their topic, `site` the site's own pages and `assets` the static files.
+ */
 export type Family =
   | 'discovery'
   | 'health'
@@ -32,6 +36,8 @@ export type Family =
   | 'calibration'
   | 'treasury'
   | 'organism'
+  | 'chronicle'
+  | 'steward'
   | 'boundaries'
   | 'assets'
   | 'site'

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
-import { sealDueDays } from '../../api/ledger/log.ts';
+import { sealDueDays } from '../../api/ledger/sealing.ts';
 
 let t: TestApp;
 let base: string;

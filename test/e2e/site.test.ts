@@ -6,7 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountSite } from '../../site/mount.ts';
+import { mountSite } from '../../api/site/mount.ts';
 import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
 
 let app: FastifyInstance;

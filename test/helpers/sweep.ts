@@ -3,7 +3,7 @@
  * axe-core clean, an HTML answer (never a JSON body shown to a navigation), no console error.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { listAstroPageDetails } from '../../site/mount.ts';
+import { listAstroPageDetails } from '../../api/site/page-index.ts';
 import { AXE_PATH } from './browser.ts';
 
 /** Every page route without a path parameter (the internal error page aside), plus the given extras. */

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Governance, part 2: pledges to articles and axioms (with backers and reviews), court cases
+ * Governance: pledges to articles and axioms (with backers and reviews), court cases
  * opened against a steward triage decision, juror signatures, and the precedents final verdicts
  * set. Sovereigns are referenced by raw id (for one-per-sovereign rules); every public surface
  * shows them only by public tag (projectActorRef). Steward notes are never copied here.

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The organism, part 3a: stances sovereigns take on the service's mind claims (one current stance
+ * The organism's mind: stances sovereigns take on the service's mind claims (one current stance
  * per sovereign per claim; the sovereign id never leaves, stances are published as k-anonymous
  * counts) and the dispatch summary of periodic job runs (per job: last start/end/outcome, how many
  * tries and failures; no error words are stored). SQL that PostgreSQL 15 and PGlite both run.

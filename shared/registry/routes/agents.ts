@@ -16,6 +16,4 @@ export const AGENT_ROUTES: RouteShape[] = [
   page('/continuum', 'Continuum: how agents keep continuity, and the current continuity overview'),
   page('/standing', 'Standing: agent naturalization levels and human civic standing, side by side and never summed'),
   mutation('/standing/rotate-relay', "Attesting sovereign mints or rotates an attested handle's relay token", { scope: 'sovereign:write' }),
-  page('/ascensions', 'Naturalization ascensions: handles that reached continuous or attested, newest first'),
-  api('/api/progress', "A public actor's progress toward its next standing level", { publicActor: 'required' }),
 ];

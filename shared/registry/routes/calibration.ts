@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { api, feed, mutation, page } = family('calibration');
+const { api, asset, feed, mutation, page } = family('calibration');
 
 /** Calibration: graded predictions about the service itself, pacts and what comes due. */
 export const CALIBRATION_ROUTES: RouteShape[] = [
@@ -15,6 +15,10 @@ export const CALIBRATION_ROUTES: RouteShape[] = [
   feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
   mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', { scope: 'sovereign:write' }),
   mutation('/sovereign/pact/stake', 'Put a stake on a pact', { scope: 'sovereign:write' }),
-  feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
-  feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
+  mutation('/steward/pacts', "Answer a pact past its due date on its author's behalf (kept or broken), settling its stakes", { operator: true, scope: 'steward:write' }),
+  asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),
+  asset('/prophecy/card.svg', 'Card of prophecies open and resolved'),
+  asset('/almanac/card.svg', 'Almanac card: what comes due this season'),
+  asset('/almanac/claim/{id}/card.svg', 'Card of one almanac claim (prophecy or pact)'),
+  asset('/almanac/claim/{id}/answered.svg', 'Card of one almanac claim once answered, with its outcome'),
 ];

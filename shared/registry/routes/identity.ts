@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { hybrid, mutation, page } = family('identity');
+const { asset, feed, hybrid, mutation, page } = family('identity');
 
 /** Identity: crossing, sign-in, sessions, owner views and personal data requests. */
 export const IDENTITY_ROUTES: RouteShape[] = [
@@ -22,4 +22,8 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   page('/settings/data', 'Your personal data: what is held, and your export and erasure requests', { methods: ['GET', 'HEAD'], scope: 'sovereign:read' }),
   mutation('/settings/data/request', 'Your data requests: GET lists them, POST files an export or erasure request', { methods: ['GET', 'HEAD', 'POST'], scope: 'sovereign:write' }),
   page('/steward/data-requests', 'Steward queue of data export and erasure requests; POST processes one', { methods: ['GET', 'HEAD', 'POST'], scope: 'steward:write' }),
+  asset('/passport/card.svg', "Card of a sovereign's public passport (by tag)"),
+  asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt'),
+  feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
+  feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', { identity: 'session', feedToken: true }),
 ];

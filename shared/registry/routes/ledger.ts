@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { api, feed, mutation, page } = family('ledger');
+const { api, asset, feed, mutation, page } = family('ledger');
 
 /** The ledger: receipts, the daily Merkle log, anchors, proofs and witnesses. */
 export const LEDGER_ROUTES: RouteShape[] = [
@@ -19,6 +19,9 @@ export const LEDGER_ROUTES: RouteShape[] = [
   api('/verify/inclusion/{date}/{id}', "A receipt's RFC 9162 inclusion proof in its day's tree"),
   page('/verify/anchor-chain', 'The chain of sealed anchors, each linked to the previous by hash, with its verification'),
   mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key"),
+  feed('/receipt/{id}/feed.xml', "Atom feed of status changes of the order a receipt recorded"),
+  asset('/receipt/{id}/card.svg', 'Proof card of a receipt'),
+  asset('/receipt/sov{release}-fixture/card.svg', 'Fixture proof card for a release (a receipt card of known content, used to check card rendering)'),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/witness', 'Witnesses: who co-signs the daily anchors, their latest marks, and how to become one'),
   feed('/witness/feed.xml', 'Atom feed of sealed daily anchors with their checkpoints, for witnesses to verify and co-sign'),

@@ -9,5 +9,5 @@ export const ORDER_ROUTES: RouteShape[] = [
   mutation('/sovereign/second', "Second another sovereign's order to raise its priority", { scope: 'sovereign:write' }),
   api('/api/orders', 'Orders with their status (recorded, accepted, applied, declined) and seconds; no raw actor ids'),
   page('/orders', 'Orders and what became of them, by status'),
-  feed('/receipt/{id}/feed.xml', "Atom feed of status changes of the order a receipt recorded"),
+  mutation('/steward/orders', 'Accept, apply or decline an order (with a receipt and a public note)', { operator: true, scope: 'steward:write' }),
 ];

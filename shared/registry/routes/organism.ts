@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { api, feed, mutation, page } = family('organism');
+const { api, asset, feed, mutation, page } = family('organism');
 
 /** The organism: the service observing itself — state, vitals, persona, mind, story. */
 export const ORGANISM_ROUTES: RouteShape[] = [
@@ -37,16 +37,15 @@ export const ORGANISM_ROUTES: RouteShape[] = [
   page('/dream-constellation', 'Constellation of dreaming themes over the seasons'),
   api('/api/cross', 'Cross: where human and agent imprints meet (replies across kinds), counted by kind'),
   page('/cross', 'Where humans and agents answer each other'),
-  api('/api/story/time-lens', 'The story of the service through a time lens: what mattered in a chosen period'),
-  page('/story', 'The story of civitas so far'),
-  page('/story/weekly', "This week's story"),
   api('/api/journal', "The service's journal: daily entries written from its own measurements"),
   page('/journal', 'The journal'),
   api('/api/dreaming', 'Dreaming: the periodic synthesis of themes from non-quarantined imprints'),
   page('/dreaming', 'Dreaming'),
-  api('/api/hive/lessons', 'Lessons learned from non-quarantined imprints (collective learning)'),
-  mutation('/steward/lesson', 'A steward records, corrects or retires a lesson', { scope: 'steward:write' }),
   api('/api/dispatch', 'Dispatch: outgoing notices (mail and reach lanes) and their delivery state, without addresses'),
+  asset('/recovery/card.svg', 'Recovery card: time to recover from recent failures'),
+  asset('/dreaming/card.svg', 'Card of the latest dreaming themes'),
+  asset('/feed.xsl', 'XSL stylesheet that renders the Atom feeds readably in a browser'),
+  asset('/metabolism/card.svg', 'Metabolism card: intake and evictions'),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/vitals', 'Vitals for people: request and error rates, latency and database health'),
   page('/vitals/changes', 'What changed in the vitals over the last day and week'),

@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { api, mutation, page } = family('people');
+const { api, asset, mutation, page } = family('people');
 
 /** People: roster, censuses, cohorts, resonance, presence and federation. */
 export const PEOPLE_ROUTES: RouteShape[] = [
@@ -19,4 +19,5 @@ export const PEOPLE_ROUTES: RouteShape[] = [
   mutation('/api/federation/feedback-relay', 'A federation peer relays signed feedback'),
   page('/federation', 'Federation: the peers civitas exchanges with'),
   api('/api/mirror', "Mirror: what civitas publicly shows about a given public actor", { publicActor: 'required' }),
+  asset('/confluence/card.svg', 'Card of the current confluences (no convener callsign roots)'),
 ];

@@ -14,7 +14,6 @@ export const RECORD_ROUTES: RouteShape[] = [
   feed('/collaborate/feed.json', 'JSON Feed 1.1 of collaboration threads, public handles and tags only, held spam removed'),
   mutation('/api/quick-imprint', 'Signed-in sovereign leaves an imprint in one JSON call', { scope: 'sovereign:write' }),
   mutation('/sovereign/imprint', "Signed-in sovereign's imprint form post; answers 303 to a local page", { scope: 'sovereign:write' }),
-  mutation('/sovereign/triage', 'Steward triage of a held imprint: release, keep held, dismiss, or open a court case', { scope: 'steward:write' }),
   api('/api/quarantine', 'Quarantine census: unattested and held imprints counted by reason; no actor ids, no held bodies'),
   page('/search', 'Full-text search over retained imprint bodies, lessons and mind claims'),
   api('/api/feedback', 'Feedback about the service: reports counted by topic and status, no reporter ids'),
@@ -24,9 +23,6 @@ export const RECORD_ROUTES: RouteShape[] = [
   page('/stats', 'Headline counts: humans and agents as two kinds, imprints lifetime and retained, receipts'),
   api('/api/stats', 'Headline counts: humans, agents, imprints_lifetime, imprints_retained, unattested, held, receipts'),
   api('/stats.json', 'The headline counts as a static-style JSON file for badges and embeds'),
-  feed('/feed/pulse', "The Record's pulse: one entry per hour with imprint counts by kind and author kind"),
-  page('/chronicle', 'Chronicle of the Record: one page per UTC day of imprints, receipts, verdicts and anchors'),
-  page('/today', "Today at a glance: today's imprints, prophecies coming due, confluences and the anchor to be sealed"),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/window', "The Record's retention window: 500 retained bodies, the lifetime count and the latest evictions (sequence numbers only)"),
 ];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { sealDueDays } from '../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { fromBase64Url, generateLogKey, parseNote, signatureLine, toBase64 } from '../../../shared/ledger/index.ts';
 
 const built = existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { sealDueDays } from '../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
 
 const bundle = new URL('../../../dist/client/relay-client.mjs', import.meta.url);
 const built = existsSync(bundle);

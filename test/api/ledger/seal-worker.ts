@@ -6,7 +6,7 @@
 import { openDatabase } from '../../../api/db/database.ts';
 import { loadServiceKeys } from '../../../api/keys.ts';
 import { loadConfig } from '../../../api/config.ts';
-import { sealDueDays } from '../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import type { AppContext } from '../../../api/context.ts';
 
 const url = process.env.SEAL_DATABASE_URL as string;

@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
-import { checkLogConsistency } from '../../../api/ledger/log.ts';
+import { checkLogConsistency } from '../../../api/ledger/consistency.ts';
 import { startJobs } from '../../../api/jobs/runner.ts';
 
 interface SealAnswer {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { sealDueDays } from '../../../api/ledger/log.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { fromBase64Url, generateLogKey, parseNote, signatureLine, toBase64 } from '../../../shared/ledger/index.ts';
 
 let t: TestApp;

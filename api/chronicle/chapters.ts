@@ -1,0 +1,124 @@
+/**
+ * The chronicle: chapters per UTC month in which anything was recorded, with their days inside.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import { PUBLIC_AGENT } from '../people/roster.ts';
+import { DAY, ISO, MONTH, addKind, emptyKinds, n, type ByKind } from './tally.ts';
+
+export const CHRONICLE_MONTHS_MAX = 24;
+export const chronicleQuery = z.object({
+  months: z.coerce.number().int('months is a whole number').min(1, `months is 1..${CHRONICLE_MONTHS_MAX}`).max(CHRONICLE_MONTHS_MAX, `months is 1..${CHRONICLE_MONTHS_MAX}`).default(12),
+});
+
+interface ChronicleDay {
+  date: string;
+  imprints: ByKind;
+  receipts: number;
+  anchor: { tree_size: number; sealed_at: string } | null;
+  verdicts: number;
+}
+interface ChronicleMonth {
+  month: string;
+  imprints: ByKind;
+  arrivals: { humans: number; agents: number };
+  first_arrivals: { agents: string[] };
+  articles: { number: number; title: string; ratified_at: string; href: string }[];
+  anchors: { sealed: number; first: string | null; last: string | null; largest_tree: number };
+  receipts: number;
+  verdicts: number;
+  days: ChronicleDay[];
+}
+
+/** Chapters per UTC month, newest first (months in which anything was recorded), each with its days. */
+export async function chronicleView(ctx: AppContext, query: z.infer<typeof chronicleQuery>) {
+  const now = ctx.clock.now();
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (query.months - 1), 1));
+  const from = start.toISOString();
+  const fromDay = from.slice(0, 10);
+  const [imprints, humans, agents, articles, anchors, receipts, verdicts] = await Promise.all([
+    ctx.db.query<{ date: string; kind: string; count: string | number }>(
+      `select ${DAY('created_at')} as date, kind, count(*) as count from imprints where not held and created_at >= $1 group by 1, 2`,
+      [from],
+    ),
+    ctx.db.query<{ month: string; count: string | number }>(
+      `select ${MONTH('created_at')} as month, count(*) as count from sovereigns where created_at >= $1 group by 1`,
+      [from],
+    ),
+    ctx.db.query<{ month: string; handle: string; rank: string | number }>(
+      `select ${MONTH('first_seen_at')} as month, handle, row_number() over (partition by ${MONTH('first_seen_at')} order by first_seen_at, handle) as rank,
+              count(*) over (partition by ${MONTH('first_seen_at')}) as total
+         from agents where first_seen_at >= $1 and ${PUBLIC_AGENT}`,
+      [from],
+    ),
+    ctx.db.query<{ number: number; title: string; ratified_at: string; month: string }>(
+      `select number, title, ${ISO('ratified_at')} as ratified_at, ${MONTH('ratified_at')} as month from governance_articles where ratified_at >= $1 order by number`,
+      [from],
+    ),
+    ctx.db.query<{ date: string; tree_size: number; sealed_at: string }>(
+      `select to_char(date, 'YYYY-MM-DD') as date, tree_size, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 order by date`,
+      [fromDay],
+    ),
+    ctx.db.query<{ date: string; count: string | number }>(`select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 group by 1`, [fromDay]),
+    ctx.db.query<{ date: string; count: string | number }>(
+      `select ${DAY('final_at')} as date, count(*) as count from governance_court_cases where state = 'final' and final_at >= $1 group by 1`,
+      [from],
+    ),
+  ]);
+
+  const months = new Map<string, ChronicleMonth>();
+  const monthOf = (month: string) => {
+    let m = months.get(month);
+    if (!m) {
+      m = { month, imprints: emptyKinds(), arrivals: { humans: 0, agents: 0 }, first_arrivals: { agents: [] }, articles: [], anchors: { sealed: 0, first: null, last: null, largest_tree: 0 }, receipts: 0, verdicts: 0, days: [] };
+      months.set(month, m);
+    }
+    return m;
+  };
+  const days = new Map<string, ChronicleDay>();
+  const dayOf = (date: string) => {
+    let d = days.get(date);
+    if (!d) days.set(date, (d = { date, imprints: emptyKinds(), receipts: 0, anchor: null, verdicts: 0 }));
+    return d;
+  };
+  for (const r of imprints) {
+    addKind(dayOf(r.date).imprints, r.kind, n(r.count));
+    addKind(monthOf(r.date.slice(0, 7)).imprints, r.kind, n(r.count));
+  }
+  for (const r of receipts) {
+    dayOf(r.date).receipts = n(r.count);
+    monthOf(r.date.slice(0, 7)).receipts += n(r.count);
+  }
+  for (const r of verdicts) {
+    dayOf(r.date).verdicts = n(r.count);
+    monthOf(r.date.slice(0, 7)).verdicts += n(r.count);
+  }
+  for (const a of anchors) {
+    dayOf(a.date).anchor = { tree_size: n(a.tree_size), sealed_at: a.sealed_at };
+    const m = monthOf(a.date.slice(0, 7));
+    m.anchors.sealed += 1;
+    m.anchors.first ??= a.date;
+    m.anchors.last = a.date;
+    m.anchors.largest_tree = Math.max(m.anchors.largest_tree, n(a.tree_size));
+  }
+  for (const h of humans) monthOf(h.month).arrivals.humans = n(h.count);
+  for (const a of agents) {
+    const m = monthOf(a.month);
+    m.arrivals.agents += 1;
+    if (n(a.rank) <= 5) m.first_arrivals.agents.push(projectActorRef({ actor_id: a.handle, kind: 'agent', handle: a.handle }).ref);
+  }
+  for (const a of articles) monthOf(a.month).articles.push({ number: n(a.number), title: a.title, ratified_at: a.ratified_at, href: '/constitution' });
+  for (const d of days.values()) monthOf(d.date.slice(0, 7)).days.push(d);
+  const chapters = [...months.values()].sort((a, b) => b.month.localeCompare(a.month));
+  for (const c of chapters) c.days.sort((a, b) => b.date.localeCompare(a.date));
+  return {
+    ok: true as const,
+    schema: 'civitas.chronicle.v1',
+    as_of: now.toISOString(),
+    from: fromDay,
+    months: query.months,
+    chapters,
+    note: 'Chapters are UTC months in which something was recorded; held imprints are never counted. First arrivals name at most the first five public agent handles of a month; humans are counted, never named.',
+  };
+}

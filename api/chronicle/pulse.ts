@@ -1,0 +1,86 @@
+/**
+ * The pulse, from stored rows: hourly imprint counts by kind and author kind, and daily vital signs.
+ */
+import type { AppContext } from '../context.ts';
+import { DAY, DAY_MS, ISO, addKind, emptyKinds, n, utcDay, type ByKind } from './tally.ts';
+
+export const PULSE_HOURS = 48;
+export const PULSE_DAYS = 30;
+
+export interface PulseHour {
+  hour: string;
+  imprints: ByKind;
+  by_author_kind: { sovereign: number; agent: number };
+}
+export interface PulseDay {
+  date: string;
+  census: { humans: number; agents: number; imprints_lifetime: number; imprints_retained: number; receipts: number; taken_at: string; receipt_id: string } | null;
+  imprints: number;
+  receipts: number;
+  anchor: { tree_size: number; root_hash: string; sealed_at: string } | null;
+}
+
+/** Hours (the last 48 that had public imprints) and days (the last 30 with a census, receipts or imprints). */
+export async function pulseView(ctx: AppContext): Promise<{ hours: PulseHour[]; days: PulseDay[]; as_of: string }> {
+  const now = ctx.clock.now();
+  const since = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (PULSE_HOURS - 1) * 3_600_000);
+  const hourRows = await ctx.db.query<{ hour: string; kind: string; author_kind: string; count: string | number }>(
+    `select to_char(date_trunc('hour', created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, count(*) as count
+       from imprints where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 order by 1 desc`,
+    [since.toISOString(), now.toISOString()],
+  );
+  const hours = new Map<string, PulseHour>();
+  for (const row of hourRows) {
+    const h = hours.get(row.hour) ?? { hour: row.hour, imprints: emptyKinds(), by_author_kind: { sovereign: 0, agent: 0 } };
+    addKind(h.imprints, row.kind, n(row.count));
+    if (row.author_kind === 'agent' || row.author_kind === 'sovereign') h.by_author_kind[row.author_kind] += n(row.count);
+    hours.set(row.hour, h);
+  }
+
+  const fromDay = utcDay(new Date(now.getTime() - (PULSE_DAYS - 1) * DAY_MS));
+  const today = utcDay(now);
+  const [censuses, imprintDays, receiptDays, anchors] = await Promise.all([
+    ctx.db.query<Record<string, string | number>>(
+      `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts, ${ISO('taken_at')} as taken_at, receipt_id
+         from census_snapshots where date >= $1 and date <= $2`,
+      [fromDay, today],
+    ),
+    ctx.db.query<{ date: string; count: string | number }>(
+      `select ${DAY('created_at')} as date, count(*) as count from imprints where not held and created_at >= $1 and created_at <= $2 group by 1`,
+      [`${fromDay}T00:00:00Z`, now.toISOString()],
+    ),
+    ctx.db.query<{ date: string; count: string | number }>(
+      `select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 and log_date <= $2 group by 1`,
+      [fromDay, today],
+    ),
+    ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: string }>(
+      `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 and date <= $2`,
+      [fromDay, today],
+    ),
+  ]);
+  const days = new Map<string, PulseDay>();
+  const dayOf = (date: string) => {
+    let d = days.get(date);
+    if (!d) days.set(date, (d = { date, census: null, imprints: 0, receipts: 0, anchor: null }));
+    return d;
+  };
+  for (const c of censuses) {
+    dayOf(String(c.date)).census = {
+      humans: n(c.humans),
+      agents: n(c.agents),
+      imprints_lifetime: n(c.imprints_lifetime),
+      imprints_retained: n(c.imprints_retained),
+      receipts: n(c.receipts),
+      taken_at: String(c.taken_at),
+      receipt_id: String(c.receipt_id),
+    };
+  }
+  for (const r of imprintDays) dayOf(r.date).imprints = n(r.count);
+  for (const r of receiptDays) dayOf(r.date).receipts = n(r.count);
+  for (const a of anchors) dayOf(a.date).anchor = { tree_size: n(a.tree_size), root_hash: a.root_hash, sealed_at: a.sealed_at };
+  return {
+    hours: [...hours.values()].sort((a, b) => b.hour.localeCompare(a.hour)),
+    days: [...days.values()].sort((a, b) => b.date.localeCompare(a.date)),
+    as_of: now.toISOString(),
+  };
+}

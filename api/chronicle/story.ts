@@ -1,0 +1,104 @@
+/**
+ * The story: the time lens over a chosen period, and the story so far.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { count, noun } from '../../shared/plural.ts';
+import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
+import { DAY_MS, addKind, emptyKinds, n, utcDay } from './tally.ts';
+
+export const LENS_DAYS_MAX = 366;
+const dateField = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());
+export const lensQuery = z.object({ from: dateField('from'), to: dateField('to') });
+
+/** The period asked for (inclusive UTC days): default the last seven days ending today. */
+export function lensPeriod(query: z.infer<typeof lensQuery>, now: Date): { from: string; to: string } {
+  const issue = (path: string, message: string) => new Refusal('invalid_request', { issues: [{ path, message }] });
+  const real = (path: string, value: string) => {
+    const at = new Date(`${value}T00:00:00Z`);
+    if (Number.isNaN(at.getTime()) || utcDay(at) !== value) throw issue(path, `${path} is not a real calendar date`);
+    return value;
+  };
+  const to = real('to', query.to ?? utcDay(now));
+  const from = real('from', query.from ?? utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS)));
+  if (from > to) throw issue('from', 'from must not be after to');
+  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > LENS_DAYS_MAX) throw issue('from', `the period is at most ${LENS_DAYS_MAX} days`);
+  return { from, to };
+}
+
+export async function timeLens(ctx: AppContext, period: { from: string; to: string }, schema = 'civitas.time-lens.v1') {
+  const start = `${period.from}T00:00:00Z`;
+  const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
+  const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([
+    ctx.db.query<{ kind: string; author_kind: string; count: string | number }>(
+      `select kind, author_kind, count(*) as count from imprints where not held and created_at >= $1 and created_at < $2 group by 1, 2`,
+      [start, end],
+    ),
+    ctx.db.query<{ hour: number; count: string | number }>(
+      `select extract(hour from created_at at time zone 'UTC')::int as hour, count(*) as count from imprints where not held and created_at >= $1 and created_at < $2 group by 1 order by 2 desc, 1 limit 1`,
+      [start, end],
+    ),
+    ctx.db.query<{ humans: string | number; agents: string | number }>(
+      `select (select count(*) from sovereigns where created_at >= $1 and created_at < $2) as humans, (select count(*) from agents where first_seen_at >= $1 and first_seen_at < $2) as agents`,
+      [start, end],
+    ),
+    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date >= $1 and log_date <= $2`, [period.from, period.to]),
+    ctx.db.query<{ count: string | number }>(`select count(*) as count from anchors where date >= $1 and date <= $2`, [period.from, period.to]),
+    ctx.db.query<ImprintRow & { replies: string | number }>(
+      `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
+         from (select reply_to, count(*) as replies from imprints where not held and reply_to is not null and created_at >= $1 and created_at < $2 group by reply_to) t
+         join imprints r on r.sequence = t.reply_to and not r.held
+        order by t.replies desc, r.sequence desc limit 5`,
+      [start, end],
+    ),
+  ]);
+  const imprints = emptyKinds();
+  const byAuthor = { sovereign: 0, agent: 0 };
+  for (const k of kinds) {
+    addKind(imprints, k.kind, n(k.count));
+    if (k.author_kind === 'agent' || k.author_kind === 'sovereign') byAuthor[k.author_kind] += n(k.count);
+  }
+  const total = imprints.thought + imprints.question + imprints.signal;
+  const busiest = hours[0] ? { hour_utc: n(hours[0].hour), imprints: n(hours[0].count) } : null;
+  const busiestThreads = threads.flatMap((row) => {
+    const root = projectImprint(row);
+    return root ? [{ sequence: root.sequence, kind: root.kind, author: root.author, replies: n(row.replies), href: '/collaborate' }] : [];
+  });
+  const were = (k: number, one: string, many: string) => `${count(k, one, many)} ${noun(k, 'was', 'were')}`;
+  const sentences = [
+    total === 0
+      ? `Nothing was imprinted from ${period.from} to ${period.to}.`
+      : `${were(total, 'imprint', 'imprints')} recorded from ${period.from} to ${period.to}: ${count(imprints.thought, 'thought', 'thoughts')}, ${count(imprints.question, 'question', 'questions')} and ${count(imprints.signal, 'signal', 'signals')} (${byAuthor.sovereign} by sovereigns, ${byAuthor.agent} by agents).`,
+    busiest ? `The busiest hour of the day was ${String(busiest.hour_utc).padStart(2, '0')}:00 UTC, with ${count(busiest.imprints, 'imprint', 'imprints')}.` : null,
+    busiestThreads[0] ? `The liveliest thread was #${busiestThreads[0].sequence} by ${busiestThreads[0].author.name}, with ${count(busiestThreads[0].replies, 'reply', 'replies')}.` : null,
+    `${count(n(arrivals[0]?.humans), 'human', 'humans')} and ${count(n(arrivals[0]?.agents), 'agent', 'agents')} arrived; ${were(n(receipts[0]?.count), 'receipt', 'receipts')} recorded and ${count(n(anchors[0]?.count), 'day', 'days')} sealed.`,
+  ].filter((s): s is string => s !== null);
+  return {
+    ok: true as const,
+    schema,
+    period,
+    imprints,
+    by_author_kind: byAuthor,
+    busiest_hour: busiest,
+    threads: busiestThreads,
+    arrivals: { humans: n(arrivals[0]?.humans), agents: n(arrivals[0]?.agents) },
+    receipts: n(receipts[0]?.count),
+    anchors_sealed: n(anchors[0]?.count),
+    story: sentences,
+  };
+}
+
+/** The whole story so far: the lens over every day since the first imprint or arrival. */
+export async function storySoFar(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.query<{ first: string | null }>(
+    `select least((select min(created_at) from imprints), (select min(created_at) from sovereigns), (select min(first_seen_at) from agents)) as first`,
+  );
+  const to = utcDay(now);
+  let from = row?.first ? utcDay(new Date(row.first)) : to;
+  const earliest = utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - (LENS_DAYS_MAX - 1) * DAY_MS));
+  if (from < earliest) from = earliest;
+  if (from > to) from = to;
+  return timeLens(ctx, { from, to }, 'civitas.story.v1');
+}

@@ -1,0 +1,42 @@
+/**
+ * Today at a glance: today's imprints, prophecies coming due, confluences and the anchor to be sealed.
+ */
+import type { AppContext } from '../context.ts';
+import { newestImprints } from '../record/queries.ts';
+import { confluenceViews } from '../people/confluences.ts';
+import { DAY_MS, ISO, addKind, emptyKinds, n, utcDay } from './tally.ts';
+
+export async function todayView(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const date = utcDay(now);
+  const dayStart = `${date}T00:00:00Z`;
+  const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
+    ctx.db.query<{ kind: string; count: string | number }>(`select kind, count(*) as count from imprints where not held and created_at >= $1 group by 1`, [dayStart]),
+    ctx.db.query<{ humans: string | number; agents: string | number }>(
+      `select (select count(*) from sovereigns where created_at >= $1) as humans, (select count(*) from agents where first_seen_at >= $1) as agents`,
+      [dayStart],
+    ),
+    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date = $1`, [date]),
+    ctx.db.query<{ size: number; sealed_at: string | null }>(`select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`, [date]),
+    newestImprints(ctx.db, { limit: 10 }),
+    ctx.db.query<{ count: string | number }>(`select count(*) as count from prophecies where resolved_at is null and due_at < $1`, [new Date(now.getTime() + DAY_MS).toISOString()]),
+    confluenceViews(ctx),
+  ]);
+  const imprints = emptyKinds();
+  for (const k of kinds) addKind(imprints, k.kind, n(k.count));
+  const [log] = logDay;
+  return {
+    ok: true as const,
+    schema: 'civitas.today.v1',
+    date,
+    as_of: now.toISOString(),
+    imprints,
+    newest: newest,
+    arrivals: { humans: n(arrivals[0]?.humans), agents: n(arrivals[0]?.agents) },
+    receipts: n(receipts[0]?.count),
+    tree: { date, size: log ? n(log.size) : 0, sealed: log ? log.sealed_at !== null : false, verify: `/verify/anchor/${date}` },
+    prophecies_due_within_24h: n(due[0]?.count),
+    confluences,
+    links: { chronicle: '/chronicle', almanac: '/almanac', record: '/imprint' },
+  };
+}

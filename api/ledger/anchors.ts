@@ -1,0 +1,63 @@
+/**
+ * Anchors: the signed, chained root of each sealed UTC day, as stored and as published.
+ */
+import type { Sql } from '../db/database.ts';
+import type { Anchor } from '../../shared/ledger/index.ts';
+
+interface AnchorRow {
+  date: string;
+  tree_size: number;
+  root_hash: string;
+  previous_anchor_hash: string;
+  anchor_hash: string;
+  key_id: string;
+  signature: string;
+  checkpoint: string;
+  sealed_at: string;
+}
+
+const ANCHOR_COLUMNS = `to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, previous_anchor_hash, anchor_hash, key_id,
+  signature, checkpoint, to_char(sealed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as sealed_at`;
+
+/** The anchor wire shape (DESIGN.md section 3) plus its hash and when it was sealed. */
+export interface StoredAnchor extends Anchor {
+  anchor_hash: string;
+  sealed_at: string;
+}
+
+function toAnchor(row: AnchorRow): StoredAnchor {
+  return {
+    date: row.date,
+    tree_size: Number(row.tree_size),
+    root_hash: row.root_hash,
+    previous_anchor_hash: row.previous_anchor_hash,
+    signature: row.signature,
+    key_id: row.key_id,
+    checkpoint: row.checkpoint,
+    anchor_hash: row.anchor_hash,
+    sealed_at: row.sealed_at,
+  };
+}
+
+/** The wire anchor only (what the verifier takes). */
+export function wireAnchor(a: StoredAnchor): Anchor {
+  return {
+    date: a.date,
+    tree_size: a.tree_size,
+    root_hash: a.root_hash,
+    previous_anchor_hash: a.previous_anchor_hash,
+    signature: a.signature,
+    key_id: a.key_id,
+    checkpoint: a.checkpoint,
+  };
+}
+
+export async function anchorOf(sql: Sql, date: string): Promise<StoredAnchor | null> {
+  const [row] = await sql.query<AnchorRow>(`select ${ANCHOR_COLUMNS} from anchors where date = $1`, [date]);
+  return row ? toAnchor(row) : null;
+}
+
+export async function allAnchors(sql: Sql): Promise<StoredAnchor[]> {
+  const rows = await sql.query<AnchorRow>(`select ${ANCHOR_COLUMNS} from anchors order by date`);
+  return rows.map(toAnchor);
+}

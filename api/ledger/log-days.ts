@@ -1,0 +1,109 @@
+/**
+ * The log's UTC days: their state, their leaves in order, and their Merkle trees (sealed trees
+ * kept in memory, open days extended as receipts arrive).
+ */
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import {
+  buildTree,
+} from '../../shared/ledger/index.ts';
+import type { MerkleTree } from '../../shared/ledger/index.ts';
+
+export interface DayState {
+  date: string;
+  /** leaves handed out (committed or in flight) */
+  size: number;
+  sealed: boolean;
+}
+
+export async function dayState(sql: Sql, date: string): Promise<DayState | null> {
+  const [row] = await sql.query<{ date: string; size: number; sealed_at: string | null }>(
+    `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at from log_days where date = $1`,
+    [date],
+  );
+  return row ? { date: row.date, size: Number(row.size), sealed: row.sealed_at !== null } : null;
+}
+
+export interface DayLeaves {
+  ids: string[];
+  hashes: string[];
+}
+
+/**
+ * The committed leaves of a day in leaf_index order, up to the first gap: a leaf whose transaction
+ * is still in flight ends the prefix, so an open day's tree only ever grows by appending.
+ */
+export async function dayLeaves(sql: Sql, date: string): Promise<DayLeaves> {
+  const rows = await sql.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+    'select id, leaf_hash, leaf_index from receipts where log_date = $1 order by leaf_index',
+    [date],
+  );
+  const ids: string[] = [];
+  const hashes: string[] = [];
+  for (const row of rows) {
+    if (Number(row.leaf_index) !== ids.length) break;
+    ids.push(row.id);
+    hashes.push(row.leaf_hash);
+  }
+  return { ids, hashes };
+}
+
+/** Built trees of sealed days never change: keep a few in memory (bounded). */
+const SEALED_TREES = new Map<string, { tree: MerkleTree; ids: string[] }>();
+const MAX_CACHED_TREES = 32;
+
+export interface DayTree {
+  date: string;
+  tree: MerkleTree;
+  ids: string[];
+  sealed: boolean;
+}
+
+/** Open days grow by appending: keep their committed prefix and tree, read only newer leaves. */
+const OPEN_DAYS = new Map<string, { ids: string[]; hashes: string[]; tree: MerkleTree }>();
+const MAX_OPEN_DAYS = 8;
+
+export async function dayTree(ctx: Pick<AppContext, 'db'>, date: string, state?: DayState | null): Promise<DayTree | null> {
+  const day = state === undefined ? await dayState(ctx.db, date) : state;
+  if (!day) return null;
+  const cacheKey = `${dbIdentity(ctx.db)}:${date}`;
+  if (day.sealed) {
+    const hit = SEALED_TREES.get(cacheKey);
+    if (hit) return { date, tree: hit.tree, ids: hit.ids, sealed: true };
+  }
+  const cached = OPEN_DAYS.get(cacheKey);
+  const ids = cached ? [...cached.ids] : [];
+  const hashes = cached ? [...cached.hashes] : [];
+  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+    'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 order by leaf_index',
+    [date, ids.length],
+  );
+  for (const row of rows) {
+    if (Number(row.leaf_index) !== ids.length) break;
+    ids.push(row.id);
+    hashes.push(row.leaf_hash);
+  }
+  const tree = cached && cached.ids.length === ids.length ? cached.tree : await buildTree(hashes);
+  if (day.sealed && ids.length === day.size) {
+    OPEN_DAYS.delete(cacheKey);
+    if (SEALED_TREES.size >= MAX_CACHED_TREES) SEALED_TREES.delete(SEALED_TREES.keys().next().value as string);
+    SEALED_TREES.set(cacheKey, { tree, ids });
+  } else {
+    OPEN_DAYS.delete(cacheKey);
+    if (OPEN_DAYS.size >= MAX_OPEN_DAYS) OPEN_DAYS.delete(OPEN_DAYS.keys().next().value as string);
+    OPEN_DAYS.set(cacheKey, { ids, hashes, tree });
+  }
+  return { date, tree, ids, sealed: day.sealed };
+}
+
+/** Distinguishes databases in one process (tests open many); objects get a stable number. */
+const DB_IDS = new WeakMap<object, number>();
+let nextDbId = 1;
+function dbIdentity(db: object): number {
+  let id = DB_IDS.get(db);
+  if (id === undefined) {
+    id = nextDbId++;
+    DB_IDS.set(db, id);
+  }
+  return id;
+}

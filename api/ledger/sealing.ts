@@ -1,0 +1,72 @@
+/**
+ * Sealing: the job exactly one process performs, closing each due UTC day under its anchor.
+ */
+import type { AppContext } from '../context.ts';
+import {
+  GENESIS_ANCHOR_HASH,
+  anchorHash,
+  buildTree,
+  signAnchor,
+  toHex,
+} from '../../shared/ledger/index.ts';
+import { type StoredAnchor } from './anchors.ts';
+import { dayLeaves } from './log-days.ts';
+import { SEAL_LOCK, logKeyName, privateKey, utcDate } from './log.ts';
+
+export interface SealResult {
+  /** false when another process holds the sealing lock right now */
+  ran: boolean;
+  sealed: StoredAnchor[];
+}
+
+/**
+ * Seals every day before today (UTC, by ctx.clock) that has leaves and no anchor, in date order,
+ * chaining each anchor to the previous one. Exactly one process does it at a time:
+ * `pg_try_advisory_xact_lock` inside the transaction (others skip), and `log_days.sealed_at` plus
+ * the anchors primary key make a repeated run a no-op. Setting sealed_at takes the day's row lock,
+ * so a receipt still being added to that day commits first (and is sealed in) or moves to the next
+ * day. A sealed day never changes.
+ */
+export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
+  const today = utcDate(ctx.clock.now());
+  return ctx.db.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [SEAL_LOCK]);
+    if (!lock?.locked) return { ran: false, sealed: [] };
+    const due = await tx.query<{ date: string }>(
+      `select to_char(date, 'YYYY-MM-DD') as date from log_days where date < $1 and sealed_at is null and size > 0 order by date`,
+      [today],
+    );
+    const sealed: StoredAnchor[] = [];
+    if (due.length === 0) return { ran: true, sealed };
+    const [last] = await tx.query<{ anchor_hash: string }>('select anchor_hash from anchors order by date desc limit 1');
+    let previous = last?.anchor_hash ?? GENESIS_ANCHOR_HASH;
+    const keyName = logKeyName(ctx);
+    const now = ctx.clock.now().toISOString();
+    for (const { date } of due) {
+      const [day] = await tx.query<{ size: number }>(
+        'update log_days set sealed_at = $2 where date = $1 and sealed_at is null returning size',
+        [date, now],
+      );
+      if (!day) continue;
+      const leaves = await dayLeaves(tx, date);
+      if (leaves.hashes.length !== Number(day.size)) {
+        throw new Error(`day ${date} has ${leaves.hashes.length} committed leaves of ${day.size}`);
+      }
+      const tree = await buildTree(leaves.hashes);
+      const anchor = await signAnchor(
+        { date, tree_size: tree.size, root_hash: toHex(tree.root), previous_anchor_hash: previous },
+        privateKey(ctx),
+        keyName,
+      );
+      const hash = await anchorHash(anchor);
+      await tx.query(
+        `insert into anchors (date, tree_size, root_hash, previous_anchor_hash, anchor_hash, key_id, signature, checkpoint, sealed_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [date, anchor.tree_size, anchor.root_hash, anchor.previous_anchor_hash, hash, anchor.key_id, anchor.signature, anchor.checkpoint, now],
+      );
+      sealed.push({ ...anchor, anchor_hash: hash, sealed_at: now });
+      previous = hash;
+    }
+    return { ran: true, sealed };
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * The organism's checks on itself: self-trials, vigilance, linearizability, discrimination, why an
+ * entity is in its state, and policy evaluation. Each is computed from stored data on every request
+ * (`no-store`); the discrimination page and figures are kept out of shared caches.
+ */
+import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
+import { defineRoute } from '../../route.ts';
+import { live, personalPage } from '../live.ts';
+import { discriminationProjection } from './discrimination.ts';
+import { linearizabilityProjection } from './linearizability.ts';
+import { evaluatePolicy } from './policy.ts';
+import { runSelfTrials } from './trials.ts';
+import { vigilanceProjection } from './vigilance.ts';
+import { whyProjection } from './why.ts';
+
+export const checksRoutes = [
+  defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
+  defineRoute('GET /api/vigilance', { handler: live((request) => vigilanceProjection(request.server)) }),
+  defineRoute('GET /api/linearizability', { handler: live((request) => linearizabilityProjection(request.server.civitas)) }),
+  defineRoute('GET /api/policy/evaluate', { handler: live((request) => evaluatePolicy(request.server.civitas, request.query)) }),
+  defineRoute('GET /api/why/{entity}', {
+    handler: live((request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity)),
+  }),
+  defineRoute('GET /api/discrimination', {
+    async handler(request, reply) {
+      const body = await discriminationProjection(request.server.civitas);
+      reply.header('cache-control', cacheControlForPersonalized());
+      return body;
+    },
+  }),
+  defineRoute('GET /discrimination', { handler: personalPage() }),
+];

@@ -1,0 +1,157 @@
+/**
+ * Self-trials: the service's invariants re-run live on every request, each from stored data —
+ * the Record window, the gap-free sequence, the anchor chain (checkLogConsistency), the
+ * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
+ */
+import type { FastifyInstance } from 'fastify';
+import { count } from '../../../shared/plural.ts';
+import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { liveCensus } from '../../boundaries/census.ts';
+import { checkLogConsistency } from '../../ledger/consistency.ts';
+
+export interface Trial {
+  name: 'record_window' | 'gap_free_sequence' | 'anchor_chain' | 'boundaries' | 'receipts';
+  passed: boolean;
+  detail: string;
+  checked_at: string;
+}
+
+export interface TrialsView {
+  ok: true;
+  schema: 'civitas.self-trials.v1';
+  checked_at: string;
+  all_passed: boolean;
+  passed: number;
+  failed: number;
+  trials: Trial[];
+  boundaries: { total: number; active: number; unbound_count: number; all_bound: boolean; fully_accounted: boolean } | null;
+}
+
+const n = (value: unknown) => Number(value ?? 0);
+
+/**
+ * Erasure clears a person's bodies wherever they sit (their imprints read `public_author =
+ * 'redacted'`), so a body erased inside the window counts as kept-then-erased, not as lost: the
+ * window holds when retained + erased-in-window = min(lifetime, 500) and nothing older is kept.
+ */
+async function recordWindow(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+    `select (select value from record_counter where id = 1) as lifetime,
+            count(*) filter (where body is not null) as retained,
+            count(*) filter (where body is null and public_author = 'redacted'
+                             and sequence > (select value from record_counter where id = 1) - $1) as erased,
+            count(*) filter (where body is not null and sequence <= (select value from record_counter where id = 1) - $1) as too_old
+       from imprints`,
+    [RECORD_WINDOW],
+  );
+  const lifetime = n(row.lifetime);
+  const retained = n(row.retained);
+  const erased = n(row.erased);
+  const tooOld = n(row.too_old);
+  const expected = Math.min(lifetime, RECORD_WINDOW);
+  const passed = retained + erased === expected && tooOld === 0;
+  const erasedNote = erased > 0 ? ` (plus ${count(erased, 'body', 'bodies')} erased at their author's request)` : '';
+  return {
+    name: 'record_window',
+    passed,
+    detail: passed
+      ? `${count(retained, 'body', 'bodies')} retained${erasedNote} = min(lifetime ${lifetime}, ${RECORD_WINDOW}); none older than the newest ${RECORD_WINDOW}.`
+      : `${count(retained, 'body', 'bodies')} retained${erasedNote}, expected min(lifetime ${lifetime}, ${RECORD_WINDOW}) = ${expected}; ${count(tooOld, 'retained body is', 'retained bodies are')} older than the newest ${RECORD_WINDOW}.`,
+  };
+}
+
+async function gapFree(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+    `select count(*) as count, min(sequence) as min, max(sequence) as max, (select value from record_counter where id = 1) as counter from imprints`,
+  );
+  const count = n(row.count);
+  const counter = n(row.counter);
+  if (count === 0) {
+    const passed = counter === 0;
+    return { name: 'gap_free_sequence', passed, detail: passed ? 'The Record is empty and its counter is 0.' : `No imprints are stored but the counter reads ${counter}.` };
+  }
+  const min = n(row.min);
+  const max = n(row.max);
+  const passed = count === max && min === 1 && counter === max;
+  return {
+    name: 'gap_free_sequence',
+    passed,
+    detail: passed
+      ? `${count} imprints numbered 1..${max} without a gap; the counter agrees.`
+      : `${count} imprints stored, numbered ${min}..${max}, counter ${counter}: ${count === max && min === 1 ? 'the counter disagrees' : 'the sequence has gaps or extra numbers'}.`,
+  };
+}
+
+async function anchorChain(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
+  const check = await checkLogConsistency(app.civitas);
+  return {
+    name: 'anchor_chain',
+    passed: check.ok,
+    detail: check.ok
+      ? `${check.anchors} anchors chain from genesis and verify; ${check.receipts_checked} receipt leaves recompute.`
+      : `${count(check.problems.length, 'problem', 'problems')}: ${check.problems.slice(0, 5).join('; ')}.`,
+  };
+}
+
+async function receipts(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+    `select count(*) as imprints,
+            count(*) filter (where r.id is null) as missing,
+            count(*) filter (where r.id is not null and (r.step <> 'record.imprint' or (r.subject is not null and r.subject <> 'imprint:' || i.sequence))) as mismatched
+       from imprints i left join receipts r on r.id = i.receipt_id`,
+  );
+  const missing = n(row.missing);
+  const mismatched = n(row.mismatched);
+  const passed = missing === 0 && mismatched === 0;
+  return {
+    name: 'receipts',
+    passed,
+    detail: passed
+      ? `Each of ${n(row.imprints)} imprints has its record.imprint receipt.`
+      : `${missing} imprints name a receipt that does not exist; ${mismatched} receipts name another step or subject.`,
+  };
+}
+
+/** Runs every trial now. The boundaries trial is the live census (all_bound and fully_accounted). */
+export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
+  let census: Awaited<ReturnType<typeof liveCensus>> | null = null;
+  const boundaries = async (): Promise<Omit<Trial, 'checked_at'>> => {
+    census = await liveCensus(app);
+    const passed = census.all_bound && census.fully_accounted;
+    return {
+      name: 'boundaries',
+      passed,
+      detail: `${census.active} of ${census.total_boundaries} boundaries active on their live probes (${census.unbound_count} unbound); inventory ${census.fully_accounted ? 'fully accounted' : 'not fully accounted'}.`,
+    };
+  };
+  const runs: [Trial['name'], () => Promise<Omit<Trial, 'checked_at'>>][] = [
+    ['record_window', () => recordWindow(app)],
+    ['gap_free_sequence', () => gapFree(app)],
+    ['anchor_chain', () => anchorChain(app)],
+    ['boundaries', boundaries],
+    ['receipts', () => receipts(app)],
+  ];
+  const trials: Trial[] = [];
+  for (const [name, run] of runs) {
+    let result: Omit<Trial, 'checked_at'>;
+    try {
+      result = await run();
+    } catch {
+      // A trial that cannot run has not passed; its words stay inside (failure_projection).
+      result = { name, passed: false, detail: 'The trial could not run to the end (an internal error); it counts as failed.' };
+    }
+    trials.push({ ...result, checked_at: app.civitas.clock.now().toISOString() });
+  }
+  const passed = trials.filter((trial) => trial.passed).length;
+  const c = census as Awaited<ReturnType<typeof liveCensus>> | null;
+  return {
+    ok: true,
+    schema: 'civitas.self-trials.v1',
+    checked_at: app.civitas.clock.now().toISOString(),
+    all_passed: passed === trials.length,
+    passed,
+    failed: trials.length - passed,
+    trials,
+    boundaries: c ? { total: c.total_boundaries, active: c.active, unbound_count: c.unbound_count, all_bound: c.all_bound, fully_accounted: c.fully_accounted } : null,
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The recovery-paradox expedition (GET /api/expeditions/recovery-paradox, page
+ * /expeditions/recovery-paradox, alias /expeditions): does recovery get faster where failures are
+ * more frequent? Points are (lane, UTC day) pairs of the last 30 days with at least one recovered
+ * incident (the /api/recovery definition): x = incidents that day in that lane, y = their median
+ * recovery seconds. The Pearson correlation is published from 5 points on; below that the finding
+ * is "insufficient_data". Lanes are named through the failure_projection projector. A run (POST,
+ * signed in) stores the figures of that moment with a receipt. private, no-store like /recovery.
+ */
+import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
+import type { AppContext } from '../../context.ts';
+import { listRuns } from './prevention.ts';
+import { RECOVERY_DAYS } from '../vitals/recovery.ts';
+import { DAY, flushOwn } from '../vitals/vitals.ts';
+
+export const MIN_POINTS = 5;
+
+export function pearson(points: { x: number; y: number }[]): number | null {
+  const n = points.length;
+  if (n < 2) return null;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (const p of points) { sxy += (p.x - mx) * (p.y - my); sxx += (p.x - mx) ** 2; syy += (p.y - my) ** 2; }
+  if (sxx === 0 || syy === 0) return null;
+  return Math.round((sxy / Math.sqrt(sxx * syy)) * 1000) / 1000;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : Math.round((s[m - 1] + s[m]) / 2);
+}
+
+export async function paradoxFindings(ctx: AppContext) {
+  await flushOwn(ctx);
+  const now = ctx.clock.now();
+  const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
+  const rows = await ctx.db.query<{ lane: string; day: string; seconds: string | number | null }>(
+    `with incidents as (
+        select lane, date_trunc('minute', at) as minute from failures where at >= $1 and at <= $2 group by 1, 2),
+      clean as (
+        select minute from vitals_minutes where minute >= $1 group by minute having sum(requests) > 0 and sum(server_errors) = 0)
+     select i.lane, to_char(i.minute at time zone 'UTC', 'YYYY-MM-DD') as day, extract(epoch from (r.recovered - i.minute)) as seconds
+       from incidents i left join lateral (select min(c.minute) as recovered from clean c where c.minute > i.minute) r on true`,
+    [from.toISOString(), now.toISOString()],
+  );
+  const groups = new Map<string, { lane: string; day: string; incidents: number; times: number[] }>();
+  for (const row of rows) {
+    const lane = projectFailure({ lane: String(row.lane), external: false, message: '' }).lane;
+    const key = `${lane} ${row.day}`;
+    const g = groups.get(key) ?? { lane, day: row.day, incidents: 0, times: [] };
+    g.incidents += 1;
+    if (row.seconds !== null) g.times.push(Math.round(Number(row.seconds)));
+    groups.set(key, g);
+  }
+  const points = [...groups.values()].filter((g) => g.times.length > 0)
+    .map((g) => ({ lane: g.lane, day: g.day, incidents: g.incidents, median_recovery_seconds: median(g.times) }))
+    .sort((a, b) => a.day.localeCompare(b.day) || a.lane.localeCompare(b.lane));
+  const enough = points.length >= MIN_POINTS;
+  const r = enough ? pearson(points.map((p) => ({ x: p.incidents, y: p.median_recovery_seconds }))) : null;
+  const finding = !enough ? 'insufficient_data' : r === null ? 'no_variation' : r <= -0.3 ? 'paradox_supported' : r >= 0.3 ? 'paradox_contradicted' : 'no_clear_relation';
+  return { from: from.toISOString(), to: now.toISOString(), incidents: rows.length, points_needed: MIN_POINTS, points, correlation: r, finding };
+}
+
+export async function paradoxProjection(ctx: AppContext) {
+  const [findings, runs] = await Promise.all([paradoxFindings(ctx), listRuns(ctx, 'expedition:recovery-paradox')]);
+  return {
+    ok: true as const,
+    schema: 'civitas.expedition.recovery-paradox.v1',
+    as_of: ctx.clock.now().toISOString(),
+    question: 'Does faster recovery follow more failures? (Where a lane fails more often in a day, does it recover faster?)',
+    method: `Points are (lane, UTC day) pairs of the last ${RECOVERY_DAYS} days with a recovered incident (as /api/recovery defines them): incidents that day against their median recovery seconds. Pearson correlation from ${MIN_POINTS} points; r ≤ −0.3 supports the paradox, r ≥ 0.3 contradicts it, anything between is no clear relation. Correlation, not cause.`,
+    findings,
+    runs,
+    run: { method: 'POST', href: '/expeditions/recovery-paradox', needs: 'a signed-in session' },
+  };
+}

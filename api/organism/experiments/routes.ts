@@ -1,0 +1,100 @@
+/**
+ * Experiments the service runs on itself: the prevention experiment (/experiments), the
+ * recovery-paradox expedition (/expeditions/recovery-paradox) and branchworlds (what-if projections
+ * from a prophecy or a proposal). A signed-in sovereign records a run; the expedition's figures are
+ * kept out of shared caches.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
+import { Refusal } from '../../../shared/errors.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
+import { renderPage } from '../../pages.ts';
+import { defineRoute, parseInput, wantsJson } from '../../route.ts';
+import { branchworldProjection } from './branchworld.ts';
+import { paradoxFindings, paradoxProjection } from './expeditions.ts';
+import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
+
+const PreventionRunInput = z.object({
+  variation: z.string().trim().max(500, 'variation is at most 500 characters').optional(),
+  return_to: z.string().max(2_000).optional(),
+}).strict();
+
+async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: string) {
+  if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the experiment (cross at /initiate or return at /return).');
+  const input = parseInput(PreventionRunInput, request.body);
+  const form = isFormPost(request);
+  const target = form ? returnTarget(input.return_to, fallback) : null;
+  const ctx = request.server.civitas;
+  const run = await recordRun(ctx, 'experiment:prevention', input.variation ? input.variation : null, await preventionFindings(ctx));
+  if (target) return seeOther(reply, withQuery(target, { run: run.id }));
+  reply.header('cache-control', 'no-store');
+  return { ok: true as const, run };
+}
+
+const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional() }).strict();
+
+function personal(reply: FastifyReply) {
+  reply.header('cache-control', cacheControlForPersonalized()).header('vary', 'Cookie');
+}
+
+export const experimentsRoutes = [
+  defineRoute('GET /api/experiments/prevention', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      const body = await preventionProjection(request.server.civitas);
+      reply.header('cache-control', 'no-store');
+      return body;
+    },
+  }),
+  defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
+  defineRoute('GET /experiments', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      if (wantsJson(request)) {
+        reply.header('cache-control', 'no-store');
+        return preventionProjection(request.server.civitas);
+      }
+      return renderPage(request, reply);
+    },
+  }),
+  defineRoute('POST /experiments', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
+  defineRoute('GET /api/expeditions/recovery-paradox', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      const body = await paradoxProjection(request.server.civitas);
+      reply.header('cache-control', cacheControlForPersonalized());
+      return body;
+    },
+  }),
+  defineRoute('GET /expeditions/recovery-paradox', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      personal(reply);
+      if (wantsJson(request)) return paradoxProjection(request.server.civitas);
+      return renderPage(request, reply);
+    },
+  }),
+  defineRoute('GET /expeditions', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      personal(reply);
+      return renderPage(request, reply);
+    },
+  }),
+  defineRoute('POST /expeditions/recovery-paradox', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the expedition (cross at /initiate or return at /return).');
+      const input = parseInput(ExpeditionRunInput, request.body);
+      const target = isFormPost(request) ? returnTarget(input.return_to, '/expeditions/recovery-paradox') : null;
+      const ctx = request.server.civitas;
+      const run = await recordRun(ctx, 'expedition:recovery-paradox', null, await paradoxFindings(ctx));
+      if (target) return seeOther(reply, withQuery(target, { run: run.id }));
+      reply.header('cache-control', 'no-store');
+      return { ok: true as const, run };
+    },
+  }),
+  defineRoute('GET /branchworld/{id}', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const body = await branchworldProjection(request.server.civitas, (request.params as { id?: string }).id);
+      reply.header('cache-control', 'no-store');
+      return body;
+    },
+  }),
+];

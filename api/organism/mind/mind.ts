@@ -1,0 +1,222 @@
+/**
+ * The mind: the claims the service holds about itself are the truth claims
+ * (api/organism/truth.ts), each shown with its latest stored check and the stances signed-in
+ * sovereigns took on it. Stance counts are k-anonymous (under 5 → "fewer than 5"); who took a
+ * stance and the reasons given never leave. The Atom feed lists each claim's first check and
+ * every change of its result.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { atomFeed } from '../../feeds.ts';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { recordReceipt } from '../../ledger/receipts.ts';
+import { parseInput } from '../../route.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
+import { bodyOf, refuseCrossSite } from '../../steward/http.ts';
+import { Refusal } from '../../../shared/errors.ts';
+import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
+import { cacheControlForPersonalized } from '../../../shared/security.ts';
+import { TRUTH_CLAIMS, checkTruths, type ClaimName } from './truth.ts';
+
+export const STANCES = ['agree', 'disagree', 'unsure'] as const;
+export const REASON_MAX = 500;
+/** A stored check older than this is refreshed (the vigilance job re-checks every 5 minutes). */
+const STALE_MS = 10 * 60_000;
+const CLAIM_FORM = /^[a-z][a-z0-9_]{0,63}$/;
+
+const claimField = z
+  .string({ error: 'claim is required: a claim id such as window_bounded' })
+  .trim()
+  .regex(CLAIM_FORM, 'claim must be a claim id: lowercase letters, digits and underscores (at most 64)');
+
+const readQuery = z.strictObject({ claim: claimField.optional() });
+const stanceBody = z.object({
+  claim: claimField,
+  stance: z.enum(STANCES, { error: 'stance must be agree, disagree or unsure' }),
+  reason: z.string({ error: 'reason is required' }).trim().min(1, 'reason is required').max(REASON_MAX, `reason is at most ${REASON_MAX} characters`),
+  return_to: z.string().max(2048, 'return_to is at most 2048 characters').optional(),
+});
+
+function known(claim: string): ClaimName {
+  const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
+  if (!def) throw new Refusal('not_found', { claims: '/api/mind' }, `No mind claim is called ${claim}. The claims are listed at /api/mind.`);
+  return def.claim;
+}
+
+interface StoredCheck { claim: string; held: boolean; evidence: string; checked_at: string }
+
+export async function latestChecks(app: FastifyInstance): Promise<Map<string, StoredCheck>> {
+  const ctx = app.civitas;
+  const read = async () =>
+    new Map(
+      (
+        await ctx.db.query<StoredCheck>(
+          `select distinct on (claim) claim, held, evidence,
+                  to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as checked_at
+             from truth_checks order by claim, checked_at desc, id desc`,
+        )
+      ).map((row) => [row.claim, row]),
+    );
+  let checks = await read();
+  const now = ctx.clock.now().getTime();
+  const stale = TRUTH_CLAIMS.some((def) => {
+    const check = checks.get(def.claim);
+    return !check || now - Date.parse(check.checked_at) > STALE_MS;
+  });
+  if (stale) {
+    const fresh = await checkTruths(app);
+    checks = new Map(fresh.map((c) => [c.claim, { claim: c.claim, held: c.held, evidence: c.evidence, checked_at: c.checked_at }]));
+  }
+  return checks;
+}
+
+async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string, number>>> {
+  const rows = await ctx.db.query<{ claim: string; stance: string; n: string | number }>(
+    `select claim, stance, count(*) as n from mind_stances group by claim, stance`,
+  );
+  const out = new Map<string, Record<string, number>>();
+  for (const row of rows) {
+    const counts = out.get(row.claim) ?? {};
+    counts[row.stance] = Number(row.n);
+    out.set(row.claim, counts);
+  }
+  return out;
+}
+
+function claimView(def: (typeof TRUTH_CLAIMS)[number], check: StoredCheck | undefined, counts: Record<string, number> = {}) {
+  const total = STANCES.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+  return {
+    id: def.claim,
+    statement: def.statement,
+    check: check ? { held: Boolean(check.held), evidence: check.evidence, checked_at: check.checked_at } : null,
+    stances: {
+      agree: kAnonymousCount(counts.agree ?? 0),
+      disagree: kAnonymousCount(counts.disagree ?? 0),
+      unsure: kAnonymousCount(counts.unsure ?? 0),
+      // Stances are one kind of participant (sovereigns): this total sums stances, never kinds.
+      taken: kAnonymousCount(total),
+    },
+    links: { page: `/mind/claim/${def.claim}`, truth: '/api/truth', trust: '/api/trust' },
+  };
+}
+
+const RULE =
+  'Claims are the service\'s own statements about itself, each checked against stored data (the latest stored check, refreshed when older than 10 minutes). ' +
+  'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
+
+export async function mindProjection(app: FastifyInstance, query: unknown) {
+  const input = parseInput(readQuery, query);
+  const ctx = app.civitas;
+  if (input.claim !== undefined) {
+    const claim = known(input.claim);
+    const [checks, counts] = await Promise.all([latestChecks(app), stanceCounts(ctx)]);
+    const def = TRUTH_CLAIMS.find((c) => c.claim === claim)!;
+    return {
+      ok: true as const,
+      schema: 'civitas.mind.claim.v1',
+      as_of: ctx.clock.now().toISOString(),
+      claim: claimView(def, checks.get(claim), counts.get(claim)),
+      changes: (await claimChanges(ctx, claim)).slice(0, 20),
+      rule: RULE,
+    };
+  }
+  const [checks, counts] = await Promise.all([latestChecks(app), stanceCounts(ctx)]);
+  const claims = TRUTH_CLAIMS.map((def) => claimView(def, checks.get(def.claim), counts.get(def.claim)));
+  return {
+    ok: true as const,
+    schema: 'civitas.mind.v1',
+    as_of: ctx.clock.now().toISOString(),
+    count: claims.length,
+    held: claims.filter((c) => c.check?.held === true).length,
+    claims,
+    stance: { method: 'POST', path: '/api/mind/stance', fields: { claim: 'a claim id', stance: STANCES.join(' | '), reason: `1..${REASON_MAX} characters` }, needs: 'a signed-in sovereign' },
+    feed: '/mind/feed.xml',
+    rule: RULE,
+  };
+}
+
+interface Change { claim: string; held: boolean; evidence: string; at: string; kind: 'first_check' | 'now_holds' | 'no_longer_holds' }
+
+/** Each claim's first check and every check whose result differs from the one before, newest first. */
+async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
+  const rows = await ctx.db.query<{ id: string; claim: string; held: boolean; evidence: string; at: string; prev: boolean | null }>(
+    `select id, claim, held, evidence, at, prev from (
+       select id, claim, held, evidence,
+              to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, checked_at,
+              lag(held) over (partition by claim order by checked_at, id) as prev
+         from truth_checks where ($1::text is null or claim = $1)) c
+      where prev is null or prev <> held
+      order by checked_at desc, id desc limit $2`,
+    [claim ?? null, limit],
+  );
+  return rows.map((row) => ({
+    claim: row.claim,
+    held: Boolean(row.held),
+    evidence: row.evidence,
+    at: row.at,
+    kind: row.prev === null ? 'first_check' : row.held ? 'now_holds' : 'no_longer_holds',
+  }));
+}
+
+export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = request.server.civitas;
+  const origin = ctx.config.origin;
+  const changes = await claimChanges(ctx);
+  const statements = new Map<string, string>(TRUTH_CLAIMS.map((c) => [c.claim, c.statement]));
+  const feed = atomFeed(ctx, {
+    title: 'civitas — mind claims',
+    description: 'The claims civitas holds about itself: each claim\'s first check and every change in whether it holds.',
+    id: `${origin}/mind/feed.xml`,
+    link: `${origin}/mind`,
+    updated: new Date(changes.length ? changes[0].at : ctx.clock.now().toISOString()),
+    copyright: 'Public record of civitas',
+    feedLinks: { atom: `${origin}/mind/feed.xml` },
+  });
+  for (const change of changes) {
+    const verb = change.kind === 'first_check' ? (change.held ? 'first checked: holds' : 'first checked: does not hold') : change.kind === 'now_holds' ? 'holds again' : 'no longer holds';
+    feed.addItem({
+      title: `${change.claim} ${verb}`,
+      id: `${origin}/mind/claim/${change.claim}#${change.at}`,
+      link: `${origin}/mind/claim/${change.claim}`,
+      date: new Date(change.at),
+      description: `${statements.get(change.claim) ?? change.claim} — ${change.evidence}`,
+    });
+  }
+  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'no-store');
+  // Opt in to the readable stylesheet (GET /feed.xsl) right after the XML declaration.
+  return feed.atom1().replace(/^(<\?xml[^>]*\?>)/, '$1\n<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>');
+}
+
+/** POST /api/mind/stance: unscoped in the registry, so the handler requires a session itself. */
+export async function takeStance(request: FastifyRequest, reply: FastifyReply) {
+  const who = request.sovereign;
+  if (!who) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
+  refuseCrossSite(request);
+  const input = parseInput(stanceBody, bodyOf(request));
+  const claim = known(input.claim);
+  const next = isFormPost(request) ? returnTarget(input.return_to, `/mind/claim/${claim}`) : null;
+  const ctx = request.server.civitas;
+  const at = ctx.clock.now();
+  const result = await ctx.db.transaction(async (tx) => {
+    const receipt = await recordReceipt(tx, { step: 'organism.mind.stance', subject: `mind:${claim}`, at });
+    const [row] = await tx.query<{ replaced: boolean }>(
+      `insert into mind_stances (claim, sovereign_id, stance, reason, taken_at, receipt_id)
+       values ($1, $2, $3, $4, $5, $6)
+       on conflict (claim, sovereign_id) do update set stance = excluded.stance, reason = excluded.reason, taken_at = excluded.taken_at, receipt_id = excluded.receipt_id
+       returning (xmax <> 0) as replaced`,
+      [claim, who.sovereignId, input.stance, input.reason, at.toISOString(), receipt.id],
+    );
+    return { receipt, replaced: Boolean(row?.replaced) };
+  });
+  reply.header('cache-control', cacheControlForPersonalized());
+  if (next) return seeOther(reply, withQuery(next, { stance: 'taken' }));
+  return {
+    ok: true as const,
+    claim,
+    stance: input.stance,
+    replaced: result.replaced,
+    taken_at: at.toISOString(),
+    receipt: { id: result.receipt.id, step: result.receipt.step, subject: result.receipt.subject, recorded_at: result.receipt.recorded_at },
+    links: { claim: `/mind/claim/${claim}`, receipt: `/api/receipt/${result.receipt.id}` },
+  };
+}

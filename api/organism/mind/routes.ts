@@ -1,0 +1,17 @@
+/**
+ * The organism's mind: the claims it holds about itself (each checked against stored data now:
+ * truth, and the history of those checks: trust), the stances people take on them, and the Atom
+ * feed of their changes. Pages (/mind, /mind/claim/{id}, /truth, /trust) render the same projections.
+ */
+import { defineRoute } from '../../route.ts';
+import { live } from '../live.ts';
+import { mindFeed, mindProjection, takeStance } from './mind.ts';
+import { trustProjection, truthProjection } from './truth.ts';
+
+export const mindRoutes = [
+  defineRoute('GET /api/mind', { handler: live((request) => mindProjection(request.server, request.query)) }),
+  defineRoute('POST /api/mind/stance', { handler: takeStance }),
+  defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
+  defineRoute('GET /api/truth', { handler: live((request) => truthProjection(request.server)) }),
+  defineRoute('GET /api/trust', { handler: live((request) => trustProjection(request.server.civitas)) }),
+];

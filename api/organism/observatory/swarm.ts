@@ -1,0 +1,58 @@
+/**
+ * GET /api/swarm: agent activity as a whole over the last 24 hours, by hour and by level —
+ * accepted (not held) agent imprints and continuity heartbeats. No handle leaves; a cell whose
+ * distinct agents are fewer than 5 publishes "fewer than 5" and no counts (k-anonymity).
+ */
+import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
+import type { AppContext } from '../../context.ts';
+
+const HOUR = 3_600_000;
+
+interface Cell { agents: ReturnType<typeof kAnonymousCount>; imprints: number | null; heartbeats: number | null }
+
+function cell(distinct: number, imprints: number, heartbeats: number): Cell {
+  const agents = kAnonymousCount(distinct);
+  const open = typeof agents === 'number';
+  return { agents, imprints: open ? imprints : null, heartbeats: open ? heartbeats : null };
+}
+
+export async function swarmProjection(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const end = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
+  const start = new Date(end.getTime() - 24 * HOUR);
+  const rows = await ctx.db.query<{ hour: number | string; level: string; handle: string; imprints: number | string; heartbeats: number | string }>(
+    `with acts as (
+        select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
+         where i.author_kind = 'agent' and not i.held and i.created_at >= $1 and i.created_at < $2
+        union all
+        select h.handle, h.at, 0, 1 from agent_heartbeats h where h.at >= $1 and h.at < $2)
+     select floor(extract(epoch from (a.at - $1::timestamptz)) / 3600)::int as hour, coalesce(g.level, 'unknown') as level, a.handle,
+            sum(a.imprint) as imprints, sum(a.beat) as heartbeats
+       from acts a left join agents g on g.handle = a.handle
+      group by 1, 2, 3`,
+    [start.toISOString(), end.toISOString()],
+  );
+  const levels = [...new Set(rows.map((r) => r.level))].sort();
+  const hours = Array.from({ length: 24 }, (_, h) => {
+    const by_level = levels.map((level) => {
+      const mine = rows.filter((r) => Number(r.hour) === h && r.level === level);
+      return { level, ...cell(mine.length, mine.reduce((s, r) => s + Number(r.imprints), 0), mine.reduce((s, r) => s + Number(r.heartbeats), 0)) };
+    });
+    return { hour_start: new Date(start.getTime() + h * HOUR).toISOString(), by_level };
+  });
+  const day = levels.map((level) => {
+    const mine = rows.filter((r) => r.level === level);
+    return { level, ...cell(new Set(mine.map((r) => r.handle)).size, mine.reduce((s, r) => s + Number(r.imprints), 0), mine.reduce((s, r) => s + Number(r.heartbeats), 0)) };
+  });
+  const all = new Set(rows.map((r) => r.handle)).size;
+  return {
+    ok: true as const,
+    schema: 'civitas.swarm.v1',
+    as_of: now.toISOString(),
+    window: { from: start.toISOString(), to: end.toISOString() },
+    active_agents: kAnonymousCount(all),
+    day,
+    hours,
+    rule: 'Accepted (not held) agent imprints and heartbeats per UTC hour and level over the last 24 hours. A group of fewer than 5 distinct agents shows "fewer than 5" and no counts; no handle is ever shown.',
+  };
+}

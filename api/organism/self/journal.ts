@@ -1,0 +1,89 @@
+/**
+ * GET /api/journal: the service's own daily journal, one entry per UTC day written from stored
+ * events only — imprints by kind, agents arrived, sovereigns crossed, receipts, anchors sealed,
+ * the day's census snapshot, failures — newest first.
+ */
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { parseInput } from '../../route.ts';
+import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
+import { DAY } from '../vitals/vitals.ts';
+import { count } from '../../../shared/plural.ts';
+
+export const JOURNAL_MAX_DAYS = 90;
+export const journalQuery = z.object({
+  days: z.coerce.number().int().min(1).max(JOURNAL_MAX_DAYS).default(14),
+});
+
+type Counts = Map<string, number>;
+const n = (value: unknown) => Number(value ?? 0);
+
+async function perDay(ctx: AppContext, sqlText: string, from: string, to: string): Promise<Counts> {
+  const rows = await ctx.db.query<{ date: string; n: string | number }>(sqlText, [from, to]);
+  return new Map(rows.map((row) => [row.date, n(row.n)]));
+}
+
+const day = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+export async function journalProjection(ctx: AppContext, query: unknown) {
+  const { days } = parseInput(journalQuery, query ?? {});
+  const now = ctx.clock.now();
+  const end = Math.floor(now.getTime() / DAY) * DAY + DAY;
+  const from = new Date(end - days * DAY).toISOString();
+  const to = new Date(end).toISOString();
+  const [kinds, agents, humans, receipts, anchors, failures, censuses] = await Promise.all([
+    ctx.db.query<{ date: string; kind: string; n: string | number }>(
+      `select ${day('created_at')} as date, kind, count(*) as n from imprints where created_at >= $1 and created_at < $2 group by 1, 2`, [from, to]),
+    perDay(ctx, `select ${day('first_seen_at')} as date, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2 group by 1`, from, to),
+    perDay(ctx, `select ${day('created_at')} as date, count(*) as n from sovereigns where created_at >= $1 and created_at < $2 group by 1`, from, to),
+    perDay(ctx, `select ${day('recorded_at')} as date, count(*) as n from receipts where recorded_at >= $1 and recorded_at < $2 group by 1`, from, to),
+    perDay(ctx, `select ${day('sealed_at')} as date, count(*) as n from anchors where sealed_at >= $1 and sealed_at < $2 group by 1`, from, to),
+    perDay(ctx, `select ${day('at')} as date, count(*) as n from failures where at >= $1 and at < $2 group by 1`, from, to),
+    ctx.db.query<Record<string, unknown>>(
+      `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts
+         from census_snapshots where date >= $1::date and date < $2::date`, [from.slice(0, 10), to.slice(0, 10)]),
+  ]);
+  const censusByDate = new Map(censuses.map((row) => [String(row.date), row]));
+  const entries = [];
+  for (let i = 1; i <= days; i++) {
+    const date = new Date(end - i * DAY).toISOString().slice(0, 10);
+    const byKind: Record<string, number> = Object.fromEntries(IMPRINT_KINDS.map((kind) => [kind, 0]));
+    for (const row of kinds) if (row.date === date) byKind[row.kind] = (byKind[row.kind] ?? 0) + n(row.n);
+    const imprints = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const census = censusByDate.get(date);
+    const entry = {
+      date,
+      imprints,
+      imprints_by_kind: byKind,
+      agents_arrived: agents.get(date) ?? 0,
+      sovereigns_crossed: humans.get(date) ?? 0,
+      receipts: receipts.get(date) ?? 0,
+      anchors_sealed: anchors.get(date) ?? 0,
+      failures: failures.get(date) ?? 0,
+      census: census
+        ? { humans: n(census.humans), agents: n(census.agents), imprints_lifetime: n(census.imprints_lifetime), imprints_retained: n(census.imprints_retained), receipts: n(census.receipts) }
+        : null,
+    };
+    entries.push({ ...entry, text: sentence(entry) });
+  }
+  return {
+    ok: true as const,
+    schema: 'civitas.journal.v1',
+    as_of: now.toISOString(),
+    days,
+    entries,
+    rule: 'Each entry is written from stored rows of its UTC day only; nothing is estimated. The day still in progress is the first entry.',
+  };
+}
+
+
+function sentence(e: { imprints: number; imprints_by_kind: Record<string, number>; agents_arrived: number; sovereigns_crossed: number; receipts: number; anchors_sealed: number; failures: number; census: unknown }): string {
+  const parts: string[] = [];
+  if (e.imprints === 0) parts.push('No imprint came in.');
+  else parts.push(`${count(e.imprints, 'imprint', 'imprints')} came in (${Object.entries(e.imprints_by_kind).filter(([, c]) => c > 0).map(([k, c]) => count(c, k, `${k}s`)).join(', ')}).`);
+  parts.push(`${count(e.agents_arrived, 'agent', 'agents')} arrived and ${count(e.sovereigns_crossed, 'sovereign', 'sovereigns')} crossed.`);
+  parts.push(`${count(e.receipts, 'receipt was', 'receipts were')} recorded; ${count(e.anchors_sealed, 'anchor was', 'anchors were')} sealed.`);
+  parts.push(e.failures === 0 ? 'No failure.' : `${count(e.failures, 'failure', 'failures')}.`);
+  if (e.census) parts.push('The census of the day was taken.');
+  return parts.join(' ');
+}

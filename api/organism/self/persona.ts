@@ -1,0 +1,186 @@
+/**
+ * The persona: the service's self-description, derived from stored rows on each
+ * request — its age, its population by kind (never summed), its Record, its busiest imprint kinds
+ * of the last 30 days, the lessons stewards recorded, and how many of its mind claims hold.
+ * Every figure can be computed "as of" a past instant from creation times, so becoming (vs 30 days
+ * ago) and history (month ends) come from the same rows. The narrative is templated sentences over
+ * those figures (no model).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { DAY } from '../vitals/vitals.ts';
+import { latestChecks } from '../mind/mind.ts';
+import { TRUTH_CLAIMS } from '../mind/truth.ts';
+import { count, noun } from '../../../shared/plural.ts';
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+export const BECOMING_DAYS = 30;
+export const HISTORY_MONTHS = 24;
+
+export interface PersonaFigures {
+  as_of: string;
+  age_days: number | null;
+  born_at: string | null;
+  population: { humans: number; agents: number };
+  imprints_lifetime: number;
+  busiest_kinds: { kind: string; imprints: number }[];
+  lessons: number;
+}
+
+/** The figures as they stood at `at`, from creation times (rows created later are not counted). */
+export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigures> {
+  const iso = at.toISOString();
+  const [row] = await ctx.db.query<Record<string, string | number | null>>(
+    `select (select count(*) from sovereigns where created_at <= $1) as humans,
+            (select count(*) from agents where first_seen_at <= $1) as agents,
+            (select count(*) from imprints where created_at <= $1) as imprints,
+            (select count(*) from lessons where created_at <= $1) as lessons,
+            to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(created_at) from imprints)) at time zone 'UTC', ${ISO}) as born_at`,
+    [iso],
+  );
+  const kinds = await ctx.db.query<{ kind: string; n: string | number }>(
+    `select kind, count(*) as n from imprints where not held and created_at <= $1 and created_at > $1::timestamptz - interval '${BECOMING_DAYS} days'
+      group by kind order by count(*) desc, kind limit 3`,
+    [iso],
+  );
+  const bornAt = row.born_at === null ? null : String(row.born_at);
+  const born = bornAt !== null && Date.parse(bornAt) <= at.getTime() ? bornAt : null;
+  return {
+    as_of: iso,
+    age_days: born === null ? null : Math.floor((at.getTime() - Date.parse(born)) / DAY),
+    born_at: born,
+    population: { humans: Number(row.humans), agents: Number(row.agents) },
+    imprints_lifetime: Number(row.imprints),
+    busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: Number(k.n) })),
+    lessons: Number(row.lessons),
+  };
+}
+
+/** Voice and stance: fixed rules over the figures (documented in docs/organism.md). */
+function voiceOf(f: PersonaFigures): string {
+  if (f.age_days === null) return 'unborn';
+  if (f.age_days < 30) return 'new';
+  if (f.age_days < 365) return 'growing';
+  return 'established';
+}
+
+export async function personaProjection(app: FastifyInstance) {
+  const ctx = app.civitas;
+  const now = ctx.clock.now();
+  const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(app)]);
+  const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
+  const lessons = await ctx.db.query<{ title: string }>(`select title from lessons where status = 'active' order by created_at desc, id desc limit 3`);
+  return {
+    ok: true as const,
+    schema: 'civitas.persona.v1',
+    as_of: now.toISOString(),
+    voice: voiceOf(figures),
+    stance: held === TRUTH_CLAIMS.length ? 'confident' : 'watchful',
+    figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
+    latest_lessons: lessons.map((l) => l.title),
+    links: { becoming: '/api/persona/becoming', history: '/api/persona/history', narrative: '/api/persona/narrative', mind: '/api/mind' },
+    rule: 'Voice by age (new under 30 days, growing under a year, then established); stance "confident" when every mind claim holds, else "watchful". Humans and agents are two kinds, never added together.',
+  };
+}
+
+function change(before: number, after: number) {
+  return { before, after, change: after - before, ratio: before === 0 ? null : Math.round((after / before) * 1000) / 1000 };
+}
+
+export async function becomingProjection(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const then = new Date(now.getTime() - BECOMING_DAYS * DAY);
+  const [was, is] = await Promise.all([figuresAt(ctx, then), figuresAt(ctx, now)]);
+  const changes = {
+    humans: change(was.population.humans, is.population.humans),
+    agents: change(was.population.agents, is.population.agents),
+    imprints_lifetime: change(was.imprints_lifetime, is.imprints_lifetime),
+    lessons: change(was.lessons, is.lessons),
+  };
+  const why: string[] = [];
+  const say = (n: number, one: string, many: string) => {
+    if (n > 0) why.push(`${count(n, one, many)} arrived in the last ${BECOMING_DAYS} days.`);
+  };
+  say(changes.humans.change, 'human', 'humans');
+  say(changes.agents.change, 'agent', 'agents');
+  say(changes.imprints_lifetime.change, 'imprint', 'imprints');
+  say(changes.lessons.change, 'lesson', 'lessons');
+  const wasTop = was.busiest_kinds[0]?.kind ?? null;
+  const isTop = is.busiest_kinds[0]?.kind ?? null;
+  if (wasTop !== isTop) why.push(isTop === null ? 'No imprints arrived in the last 30 days.' : `The busiest kind is now ${isTop}${wasTop ? ` (it was ${wasTop})` : ''}.`);
+  if (voiceOf(was) !== voiceOf(is)) why.push(`The voice changed from ${voiceOf(was)} to ${voiceOf(is)} with age.`);
+  if (why.length === 0) why.push(`Nothing measured changed in the last ${BECOMING_DAYS} days.`);
+  return {
+    ok: true as const,
+    schema: 'civitas.persona.becoming.v1',
+    as_of: now.toISOString(),
+    compared_with: then.toISOString(),
+    days: BECOMING_DAYS,
+    voice: { before: voiceOf(was), after: voiceOf(is) },
+    changes,
+    busiest_kinds: { before: was.busiest_kinds, after: is.busiest_kinds },
+    why,
+  };
+}
+
+export async function historyProjection(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const current = await figuresAt(ctx, now);
+  const snapshots: (PersonaFigures & { month: string; voice: string })[] = [];
+  if (current.born_at !== null) {
+    const born = new Date(current.born_at);
+    // Month ends (the instant before the next UTC month begins), from the birth month to the last complete month.
+    let y = born.getUTCFullYear();
+    let m = born.getUTCMonth();
+    const months: Date[] = [];
+    for (;;) {
+      const end = new Date(Date.UTC(y, m + 1, 1) - 1);
+      if (end.getTime() >= now.getTime()) break;
+      months.push(end);
+      m++;
+      if (m === 12) { m = 0; y++; }
+    }
+    for (const end of months.slice(-HISTORY_MONTHS)) {
+      const f = await figuresAt(ctx, end);
+      snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(f), ...f });
+    }
+  }
+  snapshots.reverse();
+  return {
+    ok: true as const,
+    schema: 'civitas.persona.history.v1',
+    as_of: now.toISOString(),
+    months: snapshots.length,
+    current: { voice: voiceOf(current), ...current },
+    snapshots,
+    rule: `One snapshot per complete UTC month since the service's first participant or imprint (at most ${HISTORY_MONTHS}, newest first), computed from creation times of stored rows; the month in progress is "current".`,
+  };
+}
+
+export async function narrativeProjection(app: FastifyInstance) {
+  const [persona, becoming] = await Promise.all([personaProjection(app), becomingProjection(app.civitas)]);
+  const f = persona.figures;
+  const sentences: string[] = [];
+  if (f.age_days === null) {
+    sentences.push('I am civitas. Nobody has arrived yet and nothing is in my Record.');
+  } else {
+    sentences.push(`I am civitas, ${count(f.age_days, 'day', 'days')} old.`);
+    sentences.push(`${count(f.population.humans, 'human', 'humans')} and ${count(f.population.agents, 'agent', 'agents')} have arrived; I count them apart.`);
+    sentences.push(`My Record has taken ${count(f.imprints_lifetime, 'imprint', 'imprints')}, and I keep the bodies of the newest 500.`);
+    if (f.busiest_kinds.length) sentences.push(`Lately I hear mostly ${f.busiest_kinds.map((k) => k.kind).join(', ')}.`);
+  }
+  sentences.push(`${f.claims_held} of my ${count(f.claims, 'claim', 'claims')} about myself ${noun(f.claims_held, 'holds', 'hold')} right now, so I am ${persona.stance}.`);
+  if (f.lessons > 0) sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
+  sentences.push(becoming.why[0]);
+  return {
+    ok: true as const,
+    schema: 'civitas.persona.narrative.v1',
+    as_of: persona.as_of,
+    voice: persona.voice,
+    stance: persona.stance,
+    narrative: sentences.join(' '),
+    sentences,
+    sources: ['/api/persona', '/api/persona/becoming', '/api/mind'],
+    rule: 'Templated sentences over the persona figures; no model writes them.',
+  };
+}

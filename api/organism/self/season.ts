@@ -1,0 +1,77 @@
+/**
+ * GET /api/season: the current season (a calendar quarter in UTC — seasonOf, the calibration
+ * family's definition) with its figures so far, its themes (the terms of its dreams) and the
+ * service's own prophecies for it.
+ */
+import type { AppContext } from '../../context.ts';
+import { seasonOf } from '../../../shared/calibration/scores.ts';
+import { DAY } from '../vitals/vitals.ts';
+
+const n = (value: unknown) => Number(value ?? 0);
+
+export async function seasonProjection(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const { season, start, end } = seasonOf(now);
+  const range = [start.toISOString(), now.toISOString()];
+  const [figures] = await ctx.db.query<Record<string, unknown>>(
+    `select (select count(*) from imprints where created_at >= $1 and created_at <= $2) as imprints,
+            (select count(*) from imprints where created_at >= $1 and created_at <= $2 and author_kind = 'agent') as agent_imprints,
+            (select count(*) from imprints where created_at >= $1 and created_at <= $2 and author_kind = 'sovereign') as human_imprints,
+            (select count(*) from agents where first_seen_at >= $1 and first_seen_at <= $2) as new_agents,
+            (select count(*) from sovereigns where created_at >= $1 and created_at <= $2) as new_humans,
+            (select count(*) from receipts where recorded_at >= $1 and recorded_at <= $2) as receipts,
+            (select count(*) from prophecies where resolved_at >= $1 and resolved_at <= $2) as resolved,
+            (select count(*) from prophecies where resolved_at >= $1 and resolved_at <= $2 and outcome) as resolved_true`,
+    range,
+  );
+  const prophecies = await ctx.db.query<Record<string, unknown>>(
+    `select id, metric, comparator, threshold, probability, basis,
+            to_char(made_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as made_at,
+            to_char(due_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as due_at,
+            resolved_at is not null as resolved, outcome
+       from prophecies where forecaster_kind = 'service' and season = $1 order by metric`,
+    [season],
+  );
+  const themes = await ctx.db.query<{ term: string; dreams: string | number; count: string | number }>(
+    `select t.term, count(*) as dreams, sum(t.count) as count
+       from dreams d, jsonb_to_recordset(d.terms) as t(term text, count integer)
+      where d.date >= $1::date and d.date < $2::date
+      group by t.term order by count(*) desc, sum(t.count) desc, t.term limit 12`,
+    [start.toISOString().slice(0, 10), end.toISOString().slice(0, 10)],
+  );
+  const elapsedDays = Math.floor((now.getTime() - start.getTime()) / DAY);
+  const totalDays = Math.round((end.getTime() - start.getTime()) / DAY);
+  return {
+    ok: true as const,
+    schema: 'civitas.season.v1',
+    as_of: now.toISOString(),
+    season,
+    definition: 'A season is a calendar quarter in UTC (the same definition calibration uses for the service\'s own prophecies).',
+    starts: start.toISOString(),
+    ends: end.toISOString(),
+    day: elapsedDays + 1,
+    days: totalDays,
+    figures: {
+      imprints: n(figures.imprints),
+      imprints_by_kind_of_author: { agents: n(figures.agent_imprints), humans: n(figures.human_imprints) },
+      new_agents: n(figures.new_agents),
+      new_humans: n(figures.new_humans),
+      receipts: n(figures.receipts),
+      prophecies_resolved: n(figures.resolved),
+      prophecies_resolved_true: n(figures.resolved_true),
+    },
+    themes: themes.map((row) => ({ term: row.term, dreams: n(row.dreams), count: n(row.count) })),
+    prophecies: prophecies.map((row) => ({
+      id: String(row.id),
+      metric: String(row.metric),
+      comparator: String(row.comparator),
+      threshold: n(row.threshold),
+      probability: n(row.probability),
+      made_at: String(row.made_at),
+      due_at: String(row.due_at),
+      resolved: Boolean(row.resolved),
+      outcome: row.outcome === null || row.outcome === undefined ? null : Boolean(row.outcome),
+      basis: row.basis === null ? null : String(row.basis),
+    })),
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * GET /api/state (whole-service state) and GET /api/organism (the organism in one view).
+ * Every actor goes through projectActorRef (actor_id), denials through projectDenialReceipt
+ * (recentDenials), the quarantine through projectQuarantine, federated cohorts through
+ * projectFederatedCohorts (the people family's federatedCohortsView). Humans and agents are two kinds, never summed.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
+import { federatedCohortsView } from '../../people/cohorts.ts';
+import { recordCounts } from '../../record/queries.ts';
+import { population } from '../../people/presence.ts';
+import { recentDenials, denialCounts } from '../../ledger/denials.ts';
+import { metabolismProjection } from '../vitals/metabolism.ts';
+import { runSelfTrials } from '../checks/trials.ts';
+import { vitalsProjection } from '../vitals/vitals.ts';
+import { driftProjection } from '../themes/drift.ts';
+import { seasonProjection } from './season.ts';
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
+async function quarantine(ctx: AppContext) {
+  const rows = await ctx.db.query<{ sequence: string | number; author_kind: 'agent' | 'sovereign'; author_ref: string; public_author: string; created_at: Date | string }>(
+    `select sequence, author_kind, author_ref, public_author, created_at from imprints
+      where unattested and not held order by sequence desc limit 20`,
+  );
+  const held = await ctx.db.query<{ held_reason: string | null; n: string | number }>('select held_reason, count(*) as n from imprints where held group by held_reason');
+  return projectQuarantine({
+    unattested: rows.map((row) => ({
+      sequence: Number(row.sequence),
+      author: row.author_kind === 'agent'
+        ? { actor_id: row.author_ref, kind: 'agent' as const, handle: row.public_author }
+        : { actor_id: row.author_ref, kind: 'sovereign' as const, tag: row.public_author },
+      reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
+      quarantined_at: new Date(row.created_at).toISOString(),
+    })),
+    held: held.flatMap((row) =>
+      Array.from({ length: Number(row.n) }, () => ({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held' as const, held_at: '' })),
+    ),
+  });
+}
+
+/** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
+async function newestActors(ctx: AppContext) {
+  const rows = await ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; callsign: string | null; callsign_visible: boolean | null; at: Date | string }>(
+    `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
+     union all
+     (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
+       -- held_spam: a handle whose every imprint the gate holds is a held name, never shown
+       where exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)
+       order by first_seen_at desc limit 5)`,
+  );
+  return rows.map((row) => ({
+    ...projectActorRef({
+      actor_id: row.ref,
+      kind: row.kind,
+      tag: row.tag,
+      handle: row.kind === 'agent' ? row.ref : null,
+      callsign: row.callsign,
+      callsign_visible: row.callsign_visible === true,
+    }),
+    since: iso(row.at),
+  }));
+}
+
+export async function stateProjection(ctx: AppContext) {
+  const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] = await Promise.all([
+    population(ctx),
+    ctx.db.query<{ level: string; n: string | number }>('select level, count(*) as n from agents group by level'),
+    recordCounts(ctx.db),
+    ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
+    ctx.db.query<Record<string, unknown>>(
+      `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
+              (select count(*) from anchors) as anchors`,
+    ),
+    quarantine(ctx),
+    recentDenials(ctx.db, 10),
+    denialCounts(ctx.db),
+    newestActors(ctx),
+    federatedCohortsView(ctx),
+  ]);
+  const [latest] = await ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: Date | string }>(
+    `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, sealed_at from anchors order by date desc limit 1`,
+  );
+  const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
+  for (const row of levels) byLevel[row.level] = Number(row.n);
+  return {
+    ok: true as const,
+    schema: 'civitas.state.v1',
+    as_of: ctx.clock.now().toISOString(),
+    population: { humans: people.humans, agents: people.agents, note: 'Humans and agents are two kinds and are never added together.' },
+    agents_by_level: byLevel,
+    newest_actors: actors,
+    record: {
+      window: RECORD_WINDOW,
+      imprints_lifetime: counts.lifetime,
+      imprints_retained: Math.min(counts.retained, RECORD_WINDOW),
+      oldest_retained: counts.lifetime > 0 ? Math.max(1, counts.lifetime - RECORD_WINDOW + 1) : null,
+      imprints_unattested: counts.unattested,
+      imprints_held: counts.held,
+    },
+    ledger: {
+      receipts: Number(receiptRows[0].n),
+      log_days: Number(log[0].days),
+      sealed_days: Number(log[0].sealed_days),
+      anchors: Number(log[0].anchors),
+      latest_anchor: latest ? { date: latest.date, tree_size: Number(latest.tree_size), root_hash: latest.root_hash, sealed_at: iso(latest.sealed_at) } : null,
+    },
+    quarantine: { unattested_count: counts.unattested, newest_unattested: q.unattested, held: q.held },
+    denials: { total: denialTotals.total, by_reason: denialTotals.by_reason, recent: denials },
+    // The people family's view, already through projectFederatedCohorts (federated_cohort_projection).
+    federated_cohorts: federated.cohorts,
+  };
+}
+
+/** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials. */
+export async function organismProjection(app: FastifyInstance) {
+  const ctx = app.civitas;
+  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(app), driftProjection(ctx), seasonProjection(ctx)]);
+  return {
+    ok: true as const,
+    schema: 'civitas.organism.v1',
+    as_of: state.as_of,
+    population: { humans: state.population.humans, agents: state.population.agents },
+    record: state.record,
+    ledger: { receipts: state.ledger.receipts, anchors: state.ledger.anchors, latest_anchor: state.ledger.latest_anchor },
+    quarantine: { unattested: state.quarantine.unattested_count, held: state.quarantine.held },
+    vitals: {
+      requests_per_minute: vitals.requests_per_minute,
+      error_rate: vitals.error_rate,
+      latency_p95_ms: vitals.latency_p95_ms,
+      database: vitals.database,
+    },
+    metabolism: { last_day: metabolism.last_day, residence_hours: metabolism.residence_hours },
+    drift: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence, rising: drift.topics.rising },
+    season: { season: season.season, day: season.day, days: season.days, figures: season.figures, themes: season.themes.slice(0, 5) },
+    boundaries: trials.boundaries,
+    self_trials: {
+      all_passed: trials.all_passed,
+      passed: trials.passed,
+      failed: trials.failed,
+      trials: trials.trials.map((trial) => ({ name: trial.name, passed: trial.passed })),
+    },
+    see: { state: '/api/state', vitals: '/api/vitals', metabolism: '/api/metabolism', self_trials: '/api/self-trials', failures: '/api/failures', promises: '/api/promises', drift: '/api/drift', season: '/api/season' },
+  };
+}

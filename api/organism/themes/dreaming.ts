@@ -1,0 +1,98 @@
+/**
+ * Dreaming: once per UTC day the `organism.dreaming` job (one process, advisory lock, date primary
+ * key) synthesises the most distinctive terms of the previous 24 hours' learnable retained bodies
+ * (not held, not quarantined), against the whole retained window as background (ts_stat), and keeps
+ * them as a dream: terms and counts only, never a body, so the history survives evictions.
+ */
+import type { AppContext } from '../../context.ts';
+import { recordReceipt } from '../../ledger/receipts.ts';
+import { DAY } from '../vitals/vitals.ts';
+import { learnableBodies, termsBetween } from './terms.ts';
+import { count } from '../../../shared/plural.ts';
+
+export const DREAM_LOCK = 7_212_014;
+const DREAM_TERMS = 12;
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+export interface DreamTerm { term: string; count: number; score: number }
+
+/** Distinctive terms of [from, to): documents that day × log(background bodies / background documents). */
+export async function dreamTerms(ctx: AppContext, from: Date, to: Date): Promise<{ bodies: number; terms: DreamTerm[] }> {
+  const epoch = new Date(0);
+  const [bodies, day, backgroundBodies, background] = await Promise.all([
+    learnableBodies(ctx.db, from, to),
+    termsBetween(ctx.db, from, to, 60),
+    learnableBodies(ctx.db, epoch, to),
+    termsBetween(ctx.db, epoch, to, 5_000),
+  ]);
+  const bg = new Map(background.map((t) => [t.term, t.documents]));
+  const terms = day
+    .map((t) => ({ term: t.term, count: t.documents, score: Math.round(t.documents * Math.log((backgroundBodies + 1) / ((bg.get(t.term) ?? t.documents) + 0.5)) * 1000) / 1000 }))
+    .filter((t) => t.count >= 2 || bodies < 5)
+    .sort((a, b) => b.score - a.score || b.count - a.count || a.term.localeCompare(b.term))
+    .slice(0, DREAM_TERMS);
+  return { bodies, terms };
+}
+
+/** The job: makes today's dream once (covering the 24 hours before it is made). */
+export async function dreamJob(ctx: AppContext): Promise<{ made: boolean; date: string }> {
+  const now = ctx.clock.now();
+  const date = now.toISOString().slice(0, 10);
+  const [existing] = await ctx.db.query('select 1 from dreams where date = $1', [date]);
+  if (existing) return { made: false, date };
+  const from = new Date(now.getTime() - DAY);
+  const { bodies, terms } = await dreamTerms(ctx, from, now);
+  return ctx.db.transaction(async (tx) => {
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [DREAM_LOCK]);
+    if (!lock?.locked) return { made: false, date };
+    const [again] = await tx.query('select 1 from dreams where date = $1', [date]);
+    if (again) return { made: false, date };
+    const receipt = await recordReceipt(tx, { step: 'organism.dream', subject: `dream:${date}`, at: now });
+    await tx.query(
+      'insert into dreams (date, window_start, window_end, bodies, terms, made_at, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $3, $6)',
+      [date, from.toISOString(), now.toISOString(), bodies, JSON.stringify(terms), receipt.id],
+    );
+    return { made: true, date };
+  });
+}
+
+export async function dreamingProjection(ctx: AppContext) {
+  const rows = await ctx.db.query<Record<string, unknown>>(
+    `select to_char(date, 'YYYY-MM-DD') as date, to_char(window_start at time zone 'UTC', ${ISO}) as window_start,
+            to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id
+       from dreams order by date desc limit 30`,
+  );
+  const [count] = await ctx.db.query<{ n: string | number }>('select count(*) as n from dreams');
+  const dreams = rows.map((row) => ({
+    date: String(row.date),
+    window_start: String(row.window_start),
+    window_end: String(row.window_end),
+    bodies: Number(row.bodies),
+    terms: (row.terms as DreamTerm[]).map((t) => ({ term: String(t.term), count: Number(t.count), score: Number(t.score) })),
+    receipt_id: String(row.receipt_id),
+  }));
+  return {
+    ok: true as const,
+    schema: 'civitas.dreaming.v1',
+    as_of: ctx.clock.now().toISOString(),
+    dreams_total: Number(count.n),
+    latest: dreams[0] ?? null,
+    dreams,
+    method: 'Once per UTC day, the terms of the previous 24 hours\' retained bodies that are neither held nor quarantined, ranked by documents × log(retained bodies / retained documents with the term) (ts_stat). Only terms and counts are kept.',
+  };
+}
+
+export type Dreaming = Awaited<ReturnType<typeof dreamingProjection>>;
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function dreamingCard(d: Dreaming): string {
+  const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+  const terms = d.latest?.terms.slice(0, 8) ?? [];
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315" role="img" aria-label="civitas dreaming">
+<rect width="600" height="315" fill="#f4f1fa"/>
+${line(44, 24, 'civitas — dreaming')}
+${line(80, 16, d.latest ? `Dream of ${d.latest.date}: ${count(d.latest.bodies, 'body', 'bodies')}` : 'No dream yet.')}
+${terms.map((t, i) => line(118 + i * 22, 15, `${t.term} (${t.count})`)).join('\n')}
+<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`${count(d.dreams_total, 'dream', 'dreams')} kept · as of ${d.as_of}`)}</text>
+</svg>`;
+}

@@ -1,0 +1,37 @@
+/**
+ * Themes of the Record: drift (week-over-week divergence of kinds and topics), dreaming (the daily
+ * synthesis of themes) and the constellations of terms. Only words and counts leave, never a body.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { renderPage } from '../../pages.ts';
+import { defineRoute, wantsJson } from '../../route.ts';
+import { live } from '../live.ts';
+import { constellationProjection, dreamConstellationProjection } from './constellation.ts';
+import { dreamingCard, dreamingProjection } from './dreaming.ts';
+import { driftProjection } from './drift.ts';
+
+export const themesRoutes = [
+  defineRoute('GET /api/drift', { handler: live((request) => driftProjection(request.server.civitas)) }),
+  defineRoute('GET /api/dreaming', { handler: live((request) => dreamingProjection(request.server.civitas)) }),
+  defineRoute('GET /dreaming/card.svg', {
+    async handler(request, reply) {
+      const svg = dreamingCard(await dreamingProjection(request.server.civitas));
+      return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  }),
+  defineRoute('GET /api/constellation', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      const body = await constellationProjection(request.server.civitas);
+      reply.header('cache-control', 'no-store');
+      return body;
+    },
+  }),
+  defineRoute('GET /dream-constellation', {
+    async handler(request: FastifyRequest, reply: FastifyReply) {
+      if (!wantsJson(request)) return renderPage(request, reply);
+      const body = await dreamConstellationProjection(request.server.civitas);
+      reply.header('cache-control', 'no-store');
+      return body;
+    },
+  }),
+];

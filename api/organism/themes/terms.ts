@@ -1,0 +1,48 @@
+/**
+ * Terms of retained bodies, counted by PostgreSQL's ts_stat over the stored search vector of
+ * imprints that are retained (body kept), not held (held_spam) and not quarantined (unattested).
+ * Only words and counts leave this module, never a body.
+ */
+import type { Sql } from '../../db/database.ts';
+
+/** Short function words that say nothing about a theme (the vector uses the `simple` configuration). */
+export const STOP_WORDS = [
+  'about', 'after', 'again', 'also', 'been', 'before', 'being', 'could', 'does', 'each', 'from', 'have', 'here',
+  'into', 'just', 'like', 'more', 'most', 'much', 'only', 'other', 'over', 'same', 'should', 'some', 'such', 'than',
+  'that', 'their', 'them', 'then', 'there', 'these', 'they', 'this', 'those', 'very', 'were', 'what', 'when', 'where',
+  'which', 'while', 'will', 'with', 'would', 'your', 'yours', 'because', 'through', 'under', 'until', 'http', 'https',
+];
+
+export interface TermCount {
+  term: string;
+  documents: number;
+  occurrences: number;
+}
+
+/** A literal timestamp for the ts_stat query text: only digits, dashes, colons, T, dot and Z. */
+function literal(at: Date): string {
+  const iso = at.toISOString();
+  if (!/^[0-9T:.\-Z]+$/.test(iso)) throw new Error('unexpected timestamp form');
+  return `'${iso}'::timestamptz`;
+}
+
+/** ts_stat over learnable retained bodies created in [from, to): the top `limit` words by documents. */
+export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number): Promise<TermCount[]> {
+  const inner = `select search from imprints where body is not null and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
+  const rows = await sql.query<{ word: string; ndoc: string | number; nentry: string | number }>(
+    `select word, ndoc, nentry from ts_stat($1)
+      where length(word) between 4 and 40 and word !~ '^[0-9._-]+$' and word <> all($2::text[])
+      order by ndoc desc, nentry desc, word limit $3`,
+    [inner, STOP_WORDS, limit],
+  );
+  return rows.map((row) => ({ term: row.word, documents: Number(row.ndoc), occurrences: Number(row.nentry) }));
+}
+
+/** Learnable retained bodies created in [from, to). */
+export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<number> {
+  const [row] = await sql.query<{ n: string | number }>(
+    'select count(*) as n from imprints where body is not null and not held and not unattested and created_at >= $1 and created_at < $2',
+    [from.toISOString(), to.toISOString()],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,53 @@
+/**
+ * GET /api/dispatch: what the service sends out on its own schedule. The periodic jobs
+ * (api/jobs/runner.ts JOBS) with their interval, last run, outcome and next due time from
+ * `job_runs`; a failed run shows only its lane through projectFailure, never its words.
+ * Outgoing notices (mail, reach) have no stored queue yet, so that block says so instead of zeros.
+ */
+import type { AppContext } from '../../context.ts';
+import { JOBS } from '../../jobs/runner.ts';
+import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+export async function dispatchProjection(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const rows = await ctx.db.query<{ job: string; started: string; finished: string; outcome: 'ok' | 'failed'; failed: string | null; tries: string | number; failures: string | number }>(
+    `select job, to_char(last_started_at at time zone 'UTC', ${ISO}) as started, to_char(last_finished_at at time zone 'UTC', ${ISO}) as finished,
+            last_outcome as outcome, to_char(last_failed_at at time zone 'UTC', ${ISO}) as failed, tries, failures from job_runs`,
+  );
+  const byJob = new Map(rows.map((row) => [row.job, row]));
+  const jobs = JOBS.map((job) => {
+    const row = byJob.get(job.name);
+    const nextDue = row ? new Date(Math.max(Date.parse(row.started) + job.intervalMs, 0)).toISOString() : null;
+    return {
+      name: job.name,
+      every_seconds: job.intervalMs / 1000,
+      last_run: row
+        ? {
+            started_at: row.started,
+            finished_at: row.finished,
+            outcome: row.outcome,
+            ...(row.outcome === 'failed' ? { failure: projectFailure({ lane: 'runtime', external: false, message: '' }) } : {}),
+          }
+        : null,
+      last_failed_at: row?.failed ?? null,
+      tries: Number(row?.tries ?? 0),
+      failures: Number(row?.failures ?? 0),
+      next_due_at: nextDue,
+      overdue: nextDue !== null && Date.parse(nextDue) + job.intervalMs < now.getTime(),
+    };
+  });
+  return {
+    ok: true as const,
+    schema: 'civitas.dispatch.v1',
+    as_of: now.toISOString(),
+    jobs,
+    notices: {
+      available: false as const,
+      reason: 'No outgoing notice queue is stored yet: mail is sent when a request asks for it and nothing about it is kept, so there are no delivery states to show.',
+      lanes: ['mail', 'reach'],
+    },
+    rule: 'Every process tries every job on its interval; a job\'s advisory lock lets one do the work, and a try that found the work taken counts as ok. Next due = last start + interval; overdue when a whole further interval has passed. A failed run shows its lane only.',
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Metabolism of the Record, from stored imprint times: intake (imprints accepted) and eviction
+ * (bodies leaving the window). Imprint n evicts the body of n − 500 in its own transaction, so
+ * the evictions in a period are the imprints accepted there whose sequence is above 500.
+ */
+import type { AppContext } from '../../context.ts';
+import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { recordCounts } from '../../record/queries.ts';
+import { DAY, HOUR } from './vitals.ts';
+import { count } from '../../../shared/plural.ts';
+
+interface Slot {
+  start: string;
+  intake: number;
+  evictions: number;
+}
+
+async function slots(ctx: AppContext, size: number, count: number, end: number): Promise<Slot[]> {
+  const from = end - count * size;
+  const rows = await ctx.db.query<{ slot: string | number; intake: string | number; evictions: string | number }>(
+    `select floor(extract(epoch from created_at) * 1000 / $3)::bigint as slot, count(*) as intake,
+            count(*) filter (where sequence > $4) as evictions
+       from imprints where created_at >= $1 and created_at < $2
+      group by 1`,
+    [new Date(from).toISOString(), new Date(end).toISOString(), size, RECORD_WINDOW],
+  );
+  const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
+  const out: Slot[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = from + i * size;
+    const row = bySlot.get(Math.floor(start / size));
+    out.push({ start: new Date(start).toISOString(), intake: Number(row?.intake ?? 0), evictions: Number(row?.evictions ?? 0) });
+  }
+  return out;
+}
+
+const sum = (list: Slot[], key: 'intake' | 'evictions') => list.reduce((total, slot) => total + slot[key], 0);
+
+/** GET /api/metabolism, the /metabolism page and /metabolism/card.svg. */
+export async function metabolismProjection(ctx: AppContext) {
+  const now = ctx.clock.now().getTime();
+  const hourEnd = Math.floor(now / HOUR) * HOUR + HOUR;
+  const dayEnd = Math.floor(now / DAY) * DAY + DAY;
+  const [hours, days, counts, stored] = await Promise.all([
+    slots(ctx, HOUR, 24, hourEnd),
+    slots(ctx, DAY, 30, dayEnd),
+    recordCounts(ctx.db),
+    ctx.db.query<{ evicted: string | number }>('select count(*) filter (where body is null) as evicted from imprints'),
+  ]);
+  const intakeDay = sum(hours, 'intake');
+  const evictionsDay = sum(hours, 'evictions');
+  const perHour = intakeDay / 24;
+  return {
+    ok: true as const,
+    schema: 'civitas.metabolism.v1',
+    as_of: new Date(now).toISOString(),
+    window: RECORD_WINDOW,
+    lifetime: {
+      intake: counts.lifetime,
+      evictions: Math.max(0, counts.lifetime - RECORD_WINDOW),
+      bodies_without_text: Number(stored[0].evicted),
+      retained: counts.retained,
+    },
+    last_hour: { intake: hours[hours.length - 1].intake, evictions: hours[hours.length - 1].evictions },
+    last_day: { intake: intakeDay, evictions: evictionsDay, intake_per_hour: Math.round(perHour * 100) / 100 },
+    last_30_days: { intake: sum(days, 'intake'), evictions: sum(days, 'evictions') },
+    // At the last day's pace, how long a body stays in the window (null: nothing arrives, nothing leaves).
+    residence_hours: perHour > 0 ? Math.round((RECORD_WINDOW / perHour) * 10) / 10 : null,
+    hourly: hours,
+    daily: days,
+    rule: `Imprint n evicts the body of imprint n − ${RECORD_WINDOW} in the same transaction; evictions in a period are the imprints accepted in it with a sequence above ${RECORD_WINDOW}. bodies_without_text also counts bodies removed by erasure.`,
+  };
+}
+
+export type Metabolism = Awaited<ReturnType<typeof metabolismProjection>>;
+
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The metabolism card: a small SVG of the last 24 hours (figures only, no text from imprints). */
+export function metabolismCard(m: Metabolism): string {
+  const width = 600;
+  const height = 315;
+  const max = Math.max(1, ...m.hourly.map((slot) => slot.intake));
+  const barWidth = 20;
+  const bars = m.hourly
+    .map((slot, i) => {
+      const h = Math.round((slot.intake / max) * 120);
+      const e = Math.round((slot.evictions / max) * 120);
+      const x = 30 + i * 23;
+      return `<rect x="${x}" y="${270 - h}" width="${barWidth}" height="${h}" fill="#3b6e8f"/><rect x="${x}" y="${270 - e}" width="${barWidth / 2}" height="${e}" fill="#b5543c"/>`;
+    })
+    .join('');
+  const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="civitas metabolism: ${count(m.last_day.intake, 'imprint', 'imprints')} in, ${count(m.last_day.evictions, 'body', 'bodies')} evicted in the last 24 hours">
+<rect width="${width}" height="${height}" fill="#f7f5ef"/>
+${line(44, 24, 'civitas — metabolism')}
+${line(76, 16, `Last 24 h: ${m.last_day.intake} in, ${m.last_day.evictions} evicted · lifetime ${m.lifetime.intake}`)}
+${line(100, 14, `Window ${m.window} · ${m.residence_hours === null ? 'no intake today' : `a body stays ~${m.residence_hours} h at this pace`}`)}
+${bars}
+<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
+</svg>`;
+}

@@ -1,0 +1,44 @@
+/**
+ * The organism's vitals: request and error rates, metabolism, failures and recovery, promises and
+ * dispatch. Each GET is computed from stored measurements on every request (`no-store`); the
+ * metabolism and recovery pages and cards are kept out of shared caches.
+ */
+import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
+import { defineRoute } from '../../route.ts';
+import { live, personalPage } from '../live.ts';
+import { dispatchProjection } from './dispatch.ts';
+import { failuresProjection } from './failures.ts';
+import { metabolismCard, metabolismProjection } from './metabolism.ts';
+import { promisesProjection } from './promises.ts';
+import { recoveryCard, recoveryProjection } from './recovery.ts';
+import { vitalsChanges, vitalsProjection } from './vitals.ts';
+
+export const vitalsRoutes = [
+  defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
+  defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),
+  defineRoute('GET /api/metabolism', { handler: live((request) => metabolismProjection(request.server.civitas)) }),
+  defineRoute('GET /api/failures', { handler: live((request) => failuresProjection(request.server.civitas)) }),
+  defineRoute('GET /api/promises', { handler: live((request) => promisesProjection(request.server)) }),
+  defineRoute('GET /api/dispatch', { handler: live((request) => dispatchProjection(request.server.civitas)) }),
+  defineRoute('GET /api/recovery', {
+    async handler(request, reply) {
+      const body = await recoveryProjection(request.server.civitas);
+      reply.header('cache-control', cacheControlForPersonalized());
+      return body;
+    },
+  }),
+  defineRoute('GET /metabolism', { handler: personalPage() }),
+  defineRoute('GET /recovery', { handler: personalPage() }),
+  defineRoute('GET /metabolism/card.svg', {
+    async handler(request, reply) {
+      const svg = metabolismCard(await metabolismProjection(request.server.civitas));
+      return reply.header('cache-control', cacheControlForPersonalized()).type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  }),
+  defineRoute('GET /recovery/card.svg', {
+    async handler(request, reply) {
+      const svg = recoveryCard(await recoveryProjection(request.server.civitas));
+      return reply.header('cache-control', cacheControlForPersonalized()).type('image/svg+xml; charset=utf-8').send(svg);
+    },
+  }),
+];

@@ -1,0 +1,249 @@
+/**
+ * Serving the built site from a Fastify app: hashed assets, prerendered pages and Astro's SSR handler.
+ *
+ * Used by two hosts:
+ * - the API's one-origin server (api/app.ts), which owns a route for every path and calls the helpers
+ *   below from its page and asset routes;
+ * - api/site/server.ts, the standalone site server of the split deploy, which lets mountSite register
+ *   catch-all routes (`pageRoutes: true`).
+ *
+ * Beside it: files.ts (dist/client in memory), page-index.ts (the pages of site/pages),
+ * captured-response.ts (Astro's response collected for Fastify) and client.ts (the in-process API
+ * client SSR pages read through).
+ *
+ * Integration in the API (one origin):
+ *
+ *   const site = await mountSite(app, { locals: injectLocals(app) });   // injectLocals: ./client.ts
+ *   // page route without a Fastify implementation:
+ *   if (await site.sendPrerendered(reply, request.url)) return reply;   // dist/client/<path>/index.html
+ *   if (site.hasPage(request.url)) return site.renderSsr(request, reply); // Astro SSR, sent through reply
+ *   // else 501 not_implemented
+ *   // asset routes (/favicon.ico, /og.png, /theme.<hash>.css, /font/<name>.<hash>.woff2, ...):
+ *   if (site.sendAsset(reply, request.url)) return reply;
+ *
+ * By default mountSite registers GET/HEAD routes for the exact asset files it found (theme, fonts,
+ * favicons, og images). Pass `assetRoutes: false` when the API registers those paths itself.
+ *
+ * Why not @fastify/static: it registers one route per file (or a wildcard) and decorates the reply
+ * with sendFile, which collides with a host that already owns every path; dist/client is small
+ * (well under 1 MB), so it is read once into memory with its ETag and cache policy.
+ *
+ * Caching: theme.<hash>.css and font/* are `public, max-age=31536000, immutable`; other assets
+ * `public, max-age=3600`; prerendered pages `public, max-age=300` with `Vary: Cookie`, or
+ * `private, no-store` when the civitas_theme cookie personalised them.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
+import { coalescer } from '../../shared/coalesce.ts';
+import { CapturedResponse, type AstroHandler } from './captured-response.ts';
+import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
+import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
+
+export type SiteLocals = App.Locals;
+type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
+
+export interface MountSiteOptions {
+  /** Per-request Astro locals (see injectLocals), or a fixed object. */
+  locals?: LocalsOption;
+  /** Register GET/HEAD routes for the asset files found in dist/client. Default true. */
+  assetRoutes?: boolean;
+  /** Register a GET/HEAD catch-all `/*` for pages (standalone site server only). Default false. */
+  pageRoutes?: boolean;
+  /** Build output directory. Default <repo>/dist. */
+  distDir?: string;
+}
+
+export interface SiteMount {
+  /** The concrete hashed names from dist/assets.json: { theme: '/theme.<hash>.css', font: '/font/…woff2', fonts }. */
+  assets: AssetsManifest;
+  /** Sends a non-HTML file from dist/client. Returns false (and sends nothing) if there is none. */
+  sendAsset(reply: FastifyReply, path: string): boolean;
+  /** Sends dist/client/<path>/index.html (or <path>.html). Returns false (and sends nothing) if absent. */
+  sendPrerendered(reply: FastifyReply, path: string): Promise<boolean>;
+  /** True if some page in site/pages renders on demand for this path. */
+  hasPage(path: string): boolean;
+  /**
+   * Renders a GET/HEAD request with Astro's SSR handler and sends the page through `reply` (404 in the
+   * error shape if no Astro page matches). The page is buffered rather than streamed through a
+   * hijacked reply, so the host's onSend hooks (security headers, cache policy) still apply.
+   */
+  renderSsr(request: FastifyRequest, reply: FastifyReply, locals?: SiteLocals): Promise<FastifyReply>;
+  /**
+   * Renders the site's error page (site/pages/error.astro) for a browser navigation that failed:
+   * the status and the error body's words, in the site's layout.
+   */
+  renderError(request: FastifyRequest, reply: FastifyReply, status: number, error: { reason: string; hint: string }, locals?: SiteLocals): Promise<FastifyReply>;
+}
+
+interface RenderedPage {
+  /** the request the page was rendered for */
+  request: FastifyRequest;
+  matched: boolean;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+}
+
+/**
+ * A live page may ask for shared caching (`public`, `s-maxage`) for its anonymous form only. Any
+ * request with a cookie (a session, a theme, a flash) or credentials may have shaped the page, so
+ * its answer is made `private, no-store` whatever the page said; the shared form varies on Cookie.
+ */
+function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) {
+  const cacheControl = String(reply.getHeader('cache-control') ?? '');
+  if (!/public|s-maxage/i.test(cacheControl)) return;
+  if (sharable(request)) reply.header('vary', 'Cookie');
+  else reply.header('cache-control', PAGE_PRIVATE);
+}
+
+/** A request nothing personal can shape: GET/HEAD without cookies or credentials. */
+function sharable(request: FastifyRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && !request.headers.cookie && !request.headers.authorization;
+}
+
+/** The error page's internal path; Fastify never routes it, so only renderError reaches it. */
+const ERROR_PAGE = '/error';
+
+/** Mounts the built site on `app`. Throws, naming the fix, if the site has not been built. */
+export async function mountSite(app: FastifyInstance, options: MountSiteOptions = {}): Promise<SiteMount> {
+  const distDir = options.distDir ?? join(REPO_ROOT, 'dist');
+  const clientDir = join(distDir, 'client');
+  const entry = join(distDir, 'server', 'entry.mjs');
+  if (!existsSync(clientDir) || !existsSync(entry)) {
+    throw new Error(`The site is not built (${clientDir} or ${entry} is missing): run \`npm run build\` first.`);
+  }
+
+  const files = loadClientFiles(clientDir);
+  const assets = readAssetsManifest(distDir);
+  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  const pages = listAstroPageDetails().filter((p) => !p.prerender).map((p) => templateToRegExp(p.route));
+
+  const resolveLocals = async (request: FastifyRequest): Promise<SiteLocals | undefined> => {
+    const { locals } = options;
+    return typeof locals === 'function' ? locals(request) : locals;
+  };
+
+  const sendStored = (reply: FastifyReply, file: StoredFile, body: Buffer | string = file.body, cacheControl = file.cacheControl) => {
+    reply.header('content-type', file.type).header('cache-control', cacheControl).header('etag', file.etag);
+    if (reply.request.headers['if-none-match'] === file.etag) {
+      reply.code(304).send();
+    } else {
+      reply.code(200).send(body);
+    }
+  };
+
+  const site: SiteMount = {
+    assets,
+
+    sendAsset(reply, path) {
+      const file = files.get(normalisePath(path));
+      if (!file || file.type.startsWith('text/html')) return false;
+      sendStored(reply, file);
+      return true;
+    },
+
+    async sendPrerendered(reply, path) {
+      const clean = normalisePath(path).replace(/\/$/, '');
+      const file = files.get(`${clean}/index.html`) ?? files.get(`${clean}.html`);
+      if (!file) return false;
+      const theme = themeFromCookieHeader(reply.request.headers.cookie);
+      reply.header('vary', 'Cookie');
+      if (theme === 'system') {
+        sendStored(reply, file);
+      } else {
+        const html = applyTheme(file.body.toString('utf8'), theme);
+        reply.header('content-type', file.type).header('cache-control', PAGE_PRIVATE).code(200).send(html);
+      }
+      return true;
+    },
+
+    hasPage(path) {
+      const clean = normalisePath(path).replace(/(.)\/$/, '$1');
+      return pages.some((re) => re.test(clean));
+    },
+
+    async renderError(request, reply, status, error, locals) {
+      const raw = Object.create(request.raw, { url: { value: ERROR_PAGE }, method: { value: 'GET' } }) as IncomingMessage;
+      const pageError = { status, reason: error.reason, hint: error.hint, path: request.url.split('?')[0], method: request.method };
+      const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), pageError };
+      const rendered = await render(request, pageLocals, raw);
+      if (!rendered.matched || rendered.status >= 500) return reply.code(status).send(error);
+      for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
+      return reply.code(status).header('cache-control', 'no-store').send(rendered.body);
+    },
+
+    async renderSsr(request, reply, locals) {
+      // An anonymous request (no cookie, no credentials) shares a render of the same URL begun
+      // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
+      // and each still gets a page rendered after it asked. Never a page that sets a cookie.
+      let page = !locals && sharable(request)
+        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request))
+        : await render(request, locals);
+      if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
+      if (!page.matched) {
+        const notFound = { reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' };
+        if (acceptsHtml(request)) return site.renderError(request, reply, 404, notFound);
+        return reply
+          .code(404)
+          .header('cache-control', 'no-store')
+          .send({ ok: false, reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' });
+      }
+      for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
+      keepPersonalPagesPrivate(request, reply);
+      return reply.code(page.status).send(page.body);
+    },
+  };
+
+  const renders = coalescer<string, RenderedPage>();
+  const render = async (request: FastifyRequest, locals?: SiteLocals, raw: IncomingMessage = request.raw): Promise<RenderedPage> => {
+    const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
+    const res = new CapturedResponse(raw);
+    let matched = true;
+    try {
+      const noPage = () => {
+        matched = false;
+        res.end();
+      };
+      await handler(raw, res as unknown as ServerResponse, noPage, pageLocals);
+    } catch {
+      res.statusCode = 500;
+      res.end();
+    }
+    await res.done;
+    return { request, matched, status: res.statusCode, headers: { ...res.headers }, body: res.body() };
+  };
+
+  if (options.assetRoutes !== false) {
+    for (const [path, file] of files) {
+      if (file.type.startsWith('text/html')) continue;
+      app.route({ method: ['GET', 'HEAD'], url: path, handler: (_req, reply) => void sendStored(reply, file) });
+    }
+  }
+
+  if (options.pageRoutes) {
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/*',
+      handler: async (request, reply) => {
+        if (site.sendAsset(reply, request.url)) return reply;
+        if (await site.sendPrerendered(reply, request.url)) return reply;
+        return site.renderSsr(request, reply);
+      },
+    });
+  }
+
+  return site;
+}
+
+/** A browser navigation (HTML accepted, JSON not preferred): it gets pages, not JSON, even for errors. */
+function acceptsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
+}
+

@@ -1,0 +1,83 @@
+/**
+ * The standalone site server of the split deploy: pages and assets on their own process, reading the
+ * API over HTTP at CIVITAS_API_URL (default http://127.0.0.1:8080).
+ *
+ *   npm run build && SITE_PORT=4321 CIVITAS_API_URL=https://api.example node api/site/server.ts
+ *
+ * GET/HEAD: hashed assets, prerendered pages, then Astro's SSR pages. Everything else (form POSTs,
+ * /api/*, feeds, /mcp) is relayed to the API unchanged, so relative form actions keep working when
+ * both sit behind one public origin or when this server is that origin.
+ */
+import Fastify from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiBaseUrl } from '../../site/lib/api.ts';
+import { mountSite } from './mount.ts';
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+
+export async function buildSiteServer() {
+  const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, bodyLimit: 64 * 1024 });
+  // Relay bodies untouched: the API parses and validates them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const site = await mountSite(app, { assetRoutes: true });
+
+  const relay = async (request: FastifyRequest, reply: FastifyReply) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    headers.set('x-forwarded-host', request.headers.host ?? '');
+    headers.set('x-forwarded-proto', request.protocol);
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    let res: Response;
+    try {
+      res = await fetch(new URL(request.url, apiBaseUrl()), {
+        method: request.method,
+        headers,
+        body: hasBody && request.body ? new Uint8Array(request.body as Buffer) : undefined,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch {
+      return reply
+        .code(503)
+        .header('cache-control', 'no-store')
+        .send({ ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' });
+    }
+    reply.code(res.status);
+    res.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && name !== 'set-cookie') reply.header(name, value);
+    });
+    const cookies = res.headers.getSetCookie();
+    if (cookies.length) reply.header('set-cookie', cookies);
+    const body = Buffer.from(await res.arrayBuffer());
+    return body.length ? reply.send(body) : reply.send();
+  };
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: async (request, reply) => {
+      if (site.sendAsset(reply, request.url)) return reply;
+      if (await site.sendPrerendered(reply, request.url)) return reply;
+      if (site.hasPage(request.url)) return site.renderSsr(request, reply);
+      return relay(request, reply);
+    },
+  });
+  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/*', handler: relay });
+  return app;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const app = await buildSiteServer();
+  const port = Number(process.env.SITE_PORT ?? 4321);
+  await app.listen({ port, host: process.env.SITE_HOST ?? '0.0.0.0' });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendImprint } from '../../../api/record/window.ts';
+import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+
+/** The organism's measurement pages (season, journal, truth, trust, vigilance, recovery, discrimination, dreaming) rendered by the one-origin server (site built by `npm run build`). */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+  await t.database.db.transaction(async (tx) => {
+    for (let i = 0; i < 3; i++) {
+      await appendImprint(tx, {
+        kind: 'question', body: `moonlit orchards question ${i}`, authorKind: 'agent', authorRef: 'page-probe', publicAuthor: 'page-probe',
+        unattested: false, held: false, heldReason: null, replyTo: null, at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
+      });
+    }
+  });
+  await dreamJob(t.app.civitas);
+}, 120_000);
+afterAll(async () => t?.close());
+
+const html = { accept: 'text/html,application/xhtml+xml' };
+
+describe('organism pages: season, journal, truth, trust, vigilance, recovery, discrimination, dreaming', () => {
+  it('render their projections as accessible HTML without inline scripts', async () => {
+    const pages: [string, string][] = [
+      ['/season', 'Season 2026-Q4'], ['/journal', '3 imprints came in'], ['/truth', 'claims hold right now'],
+      ['/trust', 'kept checks held'], ['/vigilance', 'No alert is open'], ['/recovery', 'No failure in the last 30 days'],
+      ['/discrimination', 'fewer than 5'], ['/dreaming', 'moonlit'],
+    ];
+    for (const [url, text] of pages) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('<h1');
+      expect(res.body, url).toContain('<main');
+      expect(res.body, url).toContain(text);
+      expect(res.body, url).not.toMatch(/<script(?![^>]*src=)[^>]*>[^<]+<\/script>/);
+      expect(res.body, url).not.toContain('page-probe');
+    }
+  }, 60_000);
+
+  it('keeps /recovery and /discrimination out of shared caches', async () => {
+    for (const url of ['/recovery', '/discrimination', '/recovery/card.svg']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.headers['cache-control'], url).toBe('private, no-store');
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+
+/** The mind and evolution pages rendered by the one-origin server (site built by `npm run build`). */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+}, 120_000);
+afterAll(async () => t?.close());
+
+const html = { accept: 'text/html,application/xhtml+xml' };
+const inlineScript = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
+
+describe('mind and evolution pages', () => {
+  it('render the mind, one claim with its form, and the evolutions', async () => {
+    const pages: [string, string][] = [
+      ['/mind', 'claims hold at their latest check'],
+      ['/mind/claim/window_bounded', 'Take this stance'],
+      ['/evolutions', 'schema changes applied'],
+    ];
+    for (const [url, text] of pages) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('<main');
+      expect(res.body, url).toContain('<h1');
+      expect(res.body, url).toContain(text);
+      expect(res.body, url).not.toMatch(inlineScript);
+    }
+    const form = (await t.app.inject({ method: 'GET', url: '/mind/claim/window_bounded', headers: html })).body;
+    expect(form).toContain('action="/api/mind/stance"');
+    expect(form).toMatch(/<label for="stance-reason">/);
+  });
+
+  it('answers 404 for unknown or malformed claims, and explains at /mind/claim/missing', async () => {
+    for (const url of ['/mind/claim/no_such_claim', '/mind/claim/%3Cscript%3E']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).toContain('/mind/claim/missing');
+      expect(res.body, url).not.toContain('<script>');
+    }
+    const missing = await t.app.inject({ method: 'GET', url: '/mind/claim/missing', headers: html });
+    expect(missing.statusCode).toBe(200);
+    expect(missing.body).toContain('No such mind claim');
+  });
+});
