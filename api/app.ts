@@ -11,7 +11,7 @@ import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { IMPLEMENTED_ROUTES } from './families.ts';
+import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireChangeStatus } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
 import errors from './plugins/errors.ts';
@@ -107,6 +107,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
   await app.register(denials);
 
+  wireChangeStatus();
+  app.decorate('tools', MCP_TOOLS);
   const site = options.site === false ? undefined : await mountBuiltSite(app);
   app.decorate('site', site);
   await registerRoutes(app, { implementations: IMPLEMENTED_ROUTES, site, siteInfo: await siteInfo(site) });

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runCensus, type CensusBody, type ProbeOptions } from '../../shared/boundaries/census.ts';
 import { headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '../../shared/boundaries/headers/live-probes.ts';
-import { MCP_TOOLS } from '../mcp/tools.ts';
 import { processCoverage } from './inventory.ts';
 import { livePressure } from './pressure.ts';
 import { coalescer } from '../../shared/coalesce.ts';
@@ -42,7 +41,7 @@ export function censusCoverage(app: FastifyInstance) {
   const implemented = [...app.realisations].filter(([, how]) => how === 'implemented').map(([key]) => key);
   return processCoverage({
     implementedKeys: new Set(implemented),
-    toolNames: MCP_TOOLS.map((tool) => tool.name),
+    toolNames: app.tools.map((tool) => tool.name),
   });
 }
 

@@ -31,7 +31,7 @@ const CODE_FILE = /\.(ts|mts|mjs|astro)$/;
  * them, so the trace does not pass through them (else /agents.json would "reach" all 23 through
  * the MCP tool list). Each surface is traced from its own implementing module instead.
  */
-export const REGISTRATION_MODULES = new Set(['api/families.ts', 'api/mcp/tools.ts']);
+export const REGISTRATION_MODULES = new Set(['api/families.ts']);
 
 /** One static import edge: the resolved module and the names it takes (`*` for a namespace). */
 interface ImportEdge {

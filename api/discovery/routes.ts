@@ -45,7 +45,7 @@ export const discoveryRoutes = [
       return reply.type('application/json; charset=utf-8').header('etag', document.etag).send(document.body);
     },
   }),
-  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas) }),
+  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas, request.server.tools) }),
   defineRoute('GET /llms.txt', { handler: llms }),
   defineRoute('GET /.well-known/llms.txt', { handler: llms }),
   defineRoute('GET /security.txt', { handler: security }),

@@ -1,4 +1,4 @@
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { readiness } from '../health/routes.ts';
 import { presenceView } from './presence.ts';
 import { commonsView } from './commons.ts';

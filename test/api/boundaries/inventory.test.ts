@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { computeCoverage, TIER1_MODULES } from '../../../shared/boundaries/coverage.ts';
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { pagePathOf, parseModule, scanInventory, REPO_ROOT } from '../../../api/boundaries/inventory.ts';
-import { IMPLEMENTED_ROUTES } from '../../../api/families.ts';
-import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { IMPLEMENTED_ROUTES, MCP_TOOLS } from '../../../api/families.ts';
 import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
 
 const realOptions = () => ({ implementedKeys: new Set(IMPLEMENTED_ROUTES.map((route) => route.key)), toolNames: MCP_TOOLS.map((tool) => tool.name) });
