@@ -108,6 +108,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(denials);
 
   wireChangeStatus();
+  app.decorate('implementations', IMPLEMENTED_ROUTES);
   app.decorate('tools', MCP_TOOLS);
   const site = options.site === false ? undefined : await mountBuiltSite(app);
   app.decorate('site', site);

@@ -29,6 +29,13 @@ export interface RouteImpl {
   module?: string;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every family's route implementations the app registered (api/families.ts). */
+    implementations: RouteImpl[];
+  }
+}
+
 /** Binds an implementation to a registry key; the router refuses keys the registry does not have. */
 export function defineRoute(key: RouteKey, impl: Omit<RouteImpl, 'key'>): RouteImpl {
   return { key, module: definingModule(defineRoute), ...impl };
