@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 
 /** The feeds a client can subscribe to (INTERFACE.md "Feeds"). */
 export const FEEDS = [

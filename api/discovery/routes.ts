@@ -4,7 +4,7 @@ import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
 import { defineRoute, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { agentDirectory, llmsTxt, securityTxt } from './directory.ts';
 import { atlas } from './atlas.ts';
 

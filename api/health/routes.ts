@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { defineRoute } from '../route.ts';
+import { APP_VERSION } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-export const APP_VERSION = pkg.version;
 const startedAt = Date.now();
 
 type DatabaseCheck = { ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null };

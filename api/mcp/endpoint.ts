@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../context.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { earlyAnswer } from './jsonrpc.ts';
 import type { CivitasTool } from '../tool.ts';
 

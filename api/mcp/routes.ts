@@ -1,5 +1,5 @@
 import { defineRoute } from '../route.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { handleMcpPost } from './endpoint.ts';
 
 export const mcpRoutes = [
