@@ -14,6 +14,7 @@ import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireChangeStatus } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
+import { recordDenial } from './ledger/denials.ts';
 import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
@@ -105,7 +106,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(sessions);
   await app.register(flash);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
-  await app.register(denials);
+  await app.register(denials, { record: recordDenial });
 
   wireChangeStatus();
   app.decorate('implementations', IMPLEMENTED_ROUTES);
