@@ -11,9 +11,10 @@ import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { IMPLEMENTED_ROUTES } from './families.ts';
+import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireChangeStatus } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
+import { recordDenial } from './ledger/denials.ts';
 import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
@@ -105,8 +106,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(sessions);
   await app.register(flash);
   await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
-  await app.register(denials);
+  await app.register(denials, { record: recordDenial });
 
+  wireChangeStatus();
+  app.decorate('implementations', IMPLEMENTED_ROUTES);
+  app.decorate('tools', MCP_TOOLS);
   const site = options.site === false ? undefined : await mountBuiltSite(app);
   app.decorate('site', site);
   await registerRoutes(app, { implementations: IMPLEMENTED_ROUTES, site, siteInfo: await siteInfo(site) });

@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+/** The service's version (package.json), as /health, /agents.json, /openapi.json and /mcp report it. */
+export const APP_VERSION = pkg.version;
 
 /**
  * Environment → typed configuration. Every variable is documented in README.md "Configuration".

@@ -1,3 +1,8 @@
+/**
+ * The one wiring file: every family's routes, MCP tools and change-status resolvers are listed
+ * here and nowhere else. api/app.ts hands these to the router, to `app.tools` and to the ledger's
+ * change-status registry; no family registers itself by being imported.
+ */
 import { agentRoutes } from './agents/routes.ts';
 import { boundaryRoutes } from './boundaries/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
@@ -16,6 +21,23 @@ import { calibrationRoutes } from './calibration/routes.ts';
 import { treasuryRoutes } from './treasury/routes.ts';
 import { chronicleRoutes } from './chronicle/routes.ts';
 import type { RouteImpl } from './route.ts';
+import type { CivitasTool } from './tool.ts';
+import { agentTools } from './agents/mcp.ts';
+import { boundaryTools } from './boundaries/mcp.ts';
+import { ledgerTools } from './ledger/mcp.ts';
+import { checksTools } from './organism/checks/mcp.ts';
+import { peopleTools } from './people/mcp.ts';
+import { recordTools } from './record/mcp.ts';
+import { stewardTools } from './steward/mcp.ts';
+import { governanceTools } from './governance/mcp.ts';
+import { calibrationTools } from './calibration/mcp.ts';
+import { treasuryTools } from './treasury/mcp.ts';
+import { registerChangeStatus, type ChangeStatusResolver } from './ledger/change-status.ts';
+import { imprintChangeStatus } from './record/change-status.ts';
+import { orderChangeStatus } from './orders/service.ts';
+import { pactChangeStatus } from './calibration/pacts.ts';
+import { prophecyChangeStatus } from './calibration/prophecies.ts';
+import { caseChangeStatus, pledgeChangeStatus } from './governance/status.ts';
 import type { Family } from '../shared/registry/types.ts';
 
 /**
@@ -44,3 +66,35 @@ export const ROUTES_BY_FAMILY = {
 
 /** Every implementation. A registry shape missing here answers 501. */
 export const IMPLEMENTED_ROUTES: RouteImpl[] = Object.values(ROUTES_BY_FAMILY).flat();
+
+/**
+ * Every MCP tool, from every family: exactly the 20 of INTERFACE.md / DESIGN.md section 5 (a route
+ * without a tool here is still fully served over HTTP). /agents.json and GET /mcp list these.
+ */
+export const MCP_TOOLS: CivitasTool[] = [
+  ...peopleTools,
+  ...agentTools,
+  ...recordTools,
+  ...boundaryTools,
+  ...ledgerTools,
+  ...stewardTools,
+  ...checksTools,
+  ...governanceTools,
+  ...calibrationTools,
+  ...treasuryTools,
+];
+
+/** Change status beside receipts, by subject prefix (the ledger's registry, api/ledger/change-status.ts). */
+export const CHANGE_STATUS_RESOLVERS: Record<string, ChangeStatusResolver> = {
+  imprint: imprintChangeStatus,
+  order: orderChangeStatus,
+  prophecy: prophecyChangeStatus,
+  pact: pactChangeStatus,
+  pledge: pledgeChangeStatus,
+  case: caseChangeStatus,
+};
+
+/** Registers every family's change-status resolver with the ledger (buildApp calls it; repeating is harmless). */
+export function wireChangeStatus(): void {
+  for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS)) registerChangeStatus(prefix, resolver);
+}

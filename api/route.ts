@@ -1,3 +1,5 @@
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { RouteKey } from '../shared/registry/types.ts';
@@ -20,11 +22,42 @@ export interface RouteImpl {
   cache?: CacheClass;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
   rawBody?: boolean;
+  /**
+   * The repository path of the module that defined this route (`api/ledger/routes.ts`), recorded
+   * by `defineRoute`; the boundary census traces what the route reaches from it.
+   */
+  module?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every family's route implementations the app registered (api/families.ts). */
+    implementations: RouteImpl[];
+  }
 }
 
 /** Binds an implementation to a registry key; the router refuses keys the registry does not have. */
 export function defineRoute(key: RouteKey, impl: Omit<RouteImpl, 'key'>): RouteImpl {
-  return { key, ...impl };
+  return { key, module: definingModule(defineRoute), ...impl };
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** A file path in a stack frame: `at file:///…/x.ts:1:2`, `at fn (/…/x.ts:1:2)`. */
+const FRAME_FILE = /^\s*at (?:.*\()?(?:file:\/\/)?(\/[^():]+\.[cm]?[jt]s):\d+:\d+\)?$/;
+
+/**
+ * The repository path of the module that called `definer` (read from the call stack, so a route or
+ * tool keeps its module when its file moves, without writing the path down). Undefined when the
+ * stack has no file frame.
+ */
+export function definingModule(definer: Function): string | undefined {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, definer);
+  for (const line of (holder.stack ?? '').split('\n').slice(1)) {
+    const file = FRAME_FILE.exec(line)?.[1];
+    if (file) return relative(REPO_ROOT, file).split(sep).join('/');
+  }
+  return undefined;
 }
 
 /** Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { IMPRINT_KINDS, MAX_BODY_CHARS } from '../../shared/record/imprint.ts';
 import { verifyCertificate } from './certificate.ts';

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runCensus, type CensusBody, type ProbeOptions } from '../../shared/boundaries/census.ts';
 import { headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '../../shared/boundaries/headers/live-probes.ts';
-import { MCP_TOOLS } from '../mcp/tools.ts';
 import { processCoverage } from './inventory.ts';
 import { livePressure } from './pressure.ts';
 import { coalescer } from '../../shared/coalesce.ts';
@@ -37,13 +36,9 @@ export function probeInject(app: FastifyInstance): (request: ProbeRequest) => Pr
   };
 }
 
-/** The inventory (cached per process): implemented keys come from the router's own record. */
+/** The inventory (cached per process), traced from the routes and tools the app registered. */
 export function censusCoverage(app: FastifyInstance) {
-  const implemented = [...app.realisations].filter(([, how]) => how === 'implemented').map(([key]) => key);
-  return processCoverage({
-    implementedKeys: new Set(implemented),
-    toolNames: MCP_TOOLS.map((tool) => tool.name),
-  });
+  return processCoverage({ routes: app.implementations, tools: app.tools });
 }
 
 /** The full census body, re-proved on this call. `projectors` exists for the break tests only. */

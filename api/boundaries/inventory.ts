@@ -4,10 +4,11 @@
  * - Tier 1: every tier-1 module (shared/boundaries/coverage.ts TIER1_MODULES) is imported and its
  *   real exports listed (`Object.keys(namespace)`), beside its BOUNDARY_EXPORT_ROLES declaration.
  * - Tier 2: every published surface (each method of each registry shape, and each MCP tool) is
- *   traced to the module that implements it (the `defineRoute('<key>'` or `name: 'civitas_…'`
- *   literal in api/**, or the Astro page in site/pages for page shapes, following the page's
- *   `apiGet(Astro, '/api/…')` reads). The module's runtime imports are followed transitively; the
- *   boundary exports imported by name anywhere in that closure are what the surface reaches.
+ *   traced to the module that implements it: the module `defineRoute` / `defineTool` recorded when
+ *   the family defined it (what was registered, not a search of the source text), or the Astro page
+ *   in site/pages for page shapes, following the page's `apiGet(Astro, '/api/…')` reads. The
+ *   module's runtime imports are followed transitively; the boundary exports imported by name
+ *   anywhere in that closure are what the surface reaches.
  * - Tier 3: every other code module (api, shared, site, cards) and whether it imports a boundary
  *   export by name itself.
  *
@@ -31,7 +32,7 @@ const CODE_FILE = /\.(ts|mts|mjs|astro)$/;
  * them, so the trace does not pass through them (else /agents.json would "reach" all 23 through
  * the MCP tool list). Each surface is traced from its own implementing module instead.
  */
-export const REGISTRATION_MODULES = new Set(['api/families.ts', 'api/mcp/tools.ts']);
+export const REGISTRATION_MODULES = new Set(['api/families.ts']);
 
 /** One static import edge: the resolved module and the names it takes (`*` for a namespace). */
 interface ImportEdge {
@@ -42,10 +43,6 @@ interface ImportEdge {
 export interface ModuleInfo {
   path: string;
   imports: ImportEdge[];
-  /** `defineRoute('<key>'` literals found in the module. */
-  routeKeys: string[];
-  /** MCP tool names defined in the module. */
-  toolNames: string[];
   /** `apiGet(Astro, '<path>')` literals (Astro pages). */
   apiReads: string[];
 }
@@ -111,10 +108,8 @@ export function parseModule(path: string, source: string): ModuleInfo {
     const target = resolveSpec(match[1]);
     if (target) imports.push({ target, names: ['*'] });
   }
-  const routeKeys = [...code.matchAll(/defineRoute\(\s*['"]((?:GET|POST|HEAD) [^'"]+)['"]/g)].map((m) => m[1]);
-  const toolNames = /defineTool\(/.test(code) ? [...code.matchAll(/\bname:\s*['"](civitas_[a-z0-9_]+)['"]/g)].map((m) => m[1]) : [];
   const apiReads = [...code.matchAll(/apiGet(?:<[^>]*>)?\(\s*Astro\s*,\s*['"`]([^'"`?$]+)/g)].map((m) => m[1]);
-  return { path, imports, routeKeys, toolNames, apiReads };
+  return { path, imports, apiReads };
 }
 
 /** The registry path a page file serves: `site/pages/changelog/[tag].astro` → `/changelog/{tag}`. */
@@ -132,10 +127,13 @@ export interface ScanResult {
 }
 
 export interface ScanOptions {
-  /** Keys that have a Fastify implementation (IMPLEMENTED_ROUTES); others are served by a page or 501. */
-  implementedKeys: ReadonlySet<string>;
-  /** MCP tool names offered by the endpoint. */
-  toolNames: readonly string[];
+  /**
+   * The registered route implementations (IMPLEMENTED_ROUTES) with the module each was defined in;
+   * keys not listed are served by a page or 501.
+   */
+  routes: readonly { key: string; module?: string }[];
+  /** The MCP tools the endpoint offers, with the module each was defined in. */
+  tools: readonly { name: string; module?: string }[];
   /** Tier-1 module namespaces (tests may pass edited ones to see orphans and dangling rows found). */
   namespaces?: readonly { module: string; exports: Record<string, unknown> }[];
   root?: string;
@@ -196,13 +194,11 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
   };
 
   const implementer = new Map<string, string>();
+  for (const route of options.routes) if (route.module) implementer.set(route.key, route.module);
   const toolModule = new Map<string, string>();
+  for (const tool of options.tools) if (tool.module) toolModule.set(tool.name, tool.module);
   const pageFile = new Map<string, string>();
   for (const info of modules.values()) {
-    if (info.path.startsWith('api/')) {
-      for (const key of info.routeKeys) if (!implementer.has(key)) implementer.set(key, info.path);
-      for (const name of info.toolNames) if (!toolModule.has(name)) toolModule.set(name, info.path);
-    }
     const page = pagePathOf(info.path);
     if (page) pageFile.set(page, info.path);
   }
@@ -214,7 +210,7 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
     if (!file) return reached;
     for (const name of closureReach(file)) reached.add(name);
     for (const read of modules.get(file)?.apiReads ?? []) {
-      const module = options.implementedKeys.has(`GET ${read}`) ? implementer.get(`GET ${read}`) : undefined;
+      const module = implementer.get(`GET ${read}`);
       if (module) for (const name of closureReach(module)) reached.add(name);
     }
     return reached;
@@ -228,13 +224,13 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
     for (const method of registrableMethods(shape)) {
       const key = routeKey(method, shape.path);
       const reached = new Set<string>();
-      const module = options.implementedKeys.has(key) ? implementer.get(key) : undefined;
+      const module = implementer.get(key);
       if (module) for (const name of closureReach(module)) reached.add(name);
       if (method === 'GET' && (shape.kind === 'page' || shape.kind === 'hybrid')) for (const name of pageReach(shape.path)) reached.add(name);
       surfaceReach.set(key, [...reached].sort());
     }
   }
-  for (const name of options.toolNames) {
+  for (const { name } of options.tools) {
     const module = toolModule.get(name);
     surfaceReach.set(`MCP ${name}`, module ? [...closureReach(module)].sort() : []);
   }

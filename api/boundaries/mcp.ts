@@ -1,4 +1,4 @@
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { liveCensus } from './census.ts';
 
 export const boundaryTools = [

@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import type { ChangeStatus } from '../ledger/projection.ts';
+import type { ChangeStatus } from '../ledger/change-status.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { forecasterOf, ISO } from './prophecies.ts';
 import { count } from '../../shared/plural.ts';
@@ -180,7 +180,7 @@ export async function pactList(sql: Sql, which: 'open' | 'answered', limit: numb
 
 export const ANSWERED_BY: Record<PactAnswerer, string> = { author: 'its author', steward: "a steward on its author's behalf", lapse: 'lapse: nobody answered within the grace period' };
 
-/** changeStatusResolvers.pact */
+/** Change status of `pact:<id>` (registered in api/families.ts). */
 export async function pactChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
   const view = await pactById(sql, ref, now);
   if (!view) return null;

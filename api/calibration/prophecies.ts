@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import type { ChangeStatus } from '../ledger/projection.ts';
+import type { ChangeStatus } from '../ledger/change-status.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
   COMPARATOR_SIGN, METRIC_MEANING, METRICS, outcomeOf, seasonOf,
@@ -246,7 +246,7 @@ export async function prophecyList(sql: Sql, which: 'open' | 'resolved', limit: 
   return rows.map(projectProphecy);
 }
 
-/** changeStatusResolvers.prophecy: open, or resolved with its outcome. */
+/** Change status of `prophecy:<id>`: open, or resolved with its outcome (registered in api/families.ts). */
 export async function prophecyChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
   const view = await prophecyById(sql, ref);
   if (!view) return null;

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { APP_VERSION } from '../health/routes.ts';
-import { MCP_TOOLS } from '../mcp/tools.ts';
+import { APP_VERSION } from '../config.ts';
 
 /** The feeds a client can subscribe to (INTERFACE.md "Feeds"). */
 export const FEEDS = [
@@ -15,8 +14,8 @@ export const FEEDS = [
   { path: '/almanac.ics', type: 'text/calendar', title: 'Almanac due dates' },
 ];
 
-/** /agents.json: the machine directory (INTERFACE.md item 9, DESIGN.md section 5). */
-export function agentDirectory(ctx: AppContext) {
+/** /agents.json: the machine directory (INTERFACE.md item 9, DESIGN.md section 5); `tools` names the app's MCP tools. */
+export function agentDirectory(ctx: AppContext, tools: readonly { name: string }[]) {
   const origin = ctx.config.origin;
   return {
     ok: true,
@@ -56,7 +55,7 @@ export function agentDirectory(ctx: AppContext) {
     mcp: {
       endpoint: `${origin}/mcp`,
       transport: 'streamable-http (stateless)',
-      tools: MCP_TOOLS.map((tool) => tool.name),
+      tools: tools.map((tool) => tool.name),
     },
     llms_txt: `${origin}/llms.txt`,
     feeds: FEEDS.map((feed) => ({ ...feed, url: `${origin}${feed.path}` })),

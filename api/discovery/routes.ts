@@ -4,7 +4,7 @@ import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
 import { defineRoute, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { agentDirectory, llmsTxt, securityTxt } from './directory.ts';
 import { atlas } from './atlas.ts';
 
@@ -45,7 +45,7 @@ export const discoveryRoutes = [
       return reply.type('application/json; charset=utf-8').header('etag', document.etag).send(document.body);
     },
   }),
-  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas) }),
+  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas, request.server.tools) }),
   defineRoute('GET /llms.txt', { handler: llms }),
   defineRoute('GET /.well-known/llms.txt', { handler: llms }),
   defineRoute('GET /security.txt', { handler: security }),

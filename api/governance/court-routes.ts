@@ -14,7 +14,6 @@ import { CASE_ID, CASE_TARGET, JURORS_REQUIRED, PLEDGE_ID, PLEDGE_TEXT_MAX, REAS
 import { loadArticles, requireRatifier, viewerOf } from './service.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
-import './status.ts';
 
 const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
 

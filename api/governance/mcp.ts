@@ -1,4 +1,4 @@
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { constitutionView } from './service.ts';
 
 export const governanceTools = [

@@ -1,11 +1,12 @@
 /**
- * Change status beside governance receipts (the ledger's documented extension point): a pledge's
- * review state and a court case's state, reported separately — a receipt never implies them.
+ * Change status beside governance receipts (the ledger's change-status registry, wired in
+ * api/families.ts): a pledge's review state and a court case's state, reported separately — a
+ * receipt never implies them.
  */
-import { changeStatusResolvers } from '../ledger/projection.ts';
+import type { ChangeStatusResolver } from '../ledger/change-status.ts';
 import { CASE_ID, PLEDGE_ID } from '../../shared/governance/court.ts';
 
-changeStatusResolvers.pledge = async (sql, ref, subject, now) => {
+export const pledgeChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!PLEDGE_ID.test(ref)) return null;
   const [row] = await sql.query<{ status: string; article: string }>('select status, article from governance_pledges where id = $1', [ref]);
   if (!row) return null;
@@ -14,7 +15,7 @@ changeStatusResolvers.pledge = async (sql, ref, subject, now) => {
   return { subject, status: row.status, detail, as_of: now.toISOString() };
 };
 
-changeStatusResolvers.case = async (sql, ref, subject, now) => {
+export const caseChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!CASE_ID.test(ref)) return null;
   const [row] = await sql.query<{ state: string; outcome: string | null; precedent_id: string | null }>('select state, outcome, precedent_id from governance_court_cases where id = $1', [ref]);
   if (!row) return null;

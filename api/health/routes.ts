@@ -1,53 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { defineRoute } from '../route.ts';
-import type { AppContext } from '../context.ts';
-import { coalescer } from '../../shared/coalesce.ts';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-export const APP_VERSION = pkg.version;
-const startedAt = Date.now();
-
-type DatabaseCheck = { ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null };
-const checks = coalescer<AppContext, DatabaseCheck>();
-
-/**
- * Readiness: the database answers a query. Latency is measured, never assumed. Probes that arrive
- * together share one query begun after they arrived (shared/coalesce.ts), so a burst of health checks
- * costs the database one round trip per round-trip time, and every answer is still fresh.
- */
-export function databaseCheck(ctx: AppContext): Promise<DatabaseCheck> {
-  return checks(ctx, () => probeDatabase(ctx));
-}
-
-async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
-  const kind = ctx.db.embedded ? 'embedded' : 'postgresql';
-  const t0 = performance.now();
-  try {
-    await ctx.db.query('select 1');
-    return { ok: true, kind, latency_ms: Math.round((performance.now() - t0) * 100) / 100 };
-  } catch {
-    return { ok: false, kind, latency_ms: null };
-  }
-}
-
-/** Versions of the app, the API contract and each payload schema (INTERFACE.md Versioning). */
-export const VERSIONS = {
-  app: APP_VERSION,
-  api: '1',
-  schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
-};
-
-/** GET /health and MCP civitas_status: readiness, read live. */
-export async function readiness(ctx: AppContext) {
-  const database = await databaseCheck(ctx);
-  return {
-    ok: database.ok,
-    status: database.ok ? ('ready' as const) : ('degraded' as const),
-    version: APP_VERSION,
-    uptime_s: Math.round((Date.now() - startedAt) / 1000),
-    database,
-  };
-}
+import { databaseCheck, readiness, VERSIONS } from './readiness.ts';
 
 export const healthRoutes = [
   defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true }) }),

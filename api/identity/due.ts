@@ -8,14 +8,9 @@ import type { SignedIn } from '../plugins/session.ts';
 import { calibrationDueItems } from '../calibration/views.ts';
 import { confluenceDueItems } from '../people/confluences.ts';
 import { feedReader } from './feed-token.ts';
+import type { DueItem } from '../../shared/due.ts';
 
-export interface DueItem {
-  id: string;
-  title: string;
-  due_at: string;
-  href: string;
-  detail: string;
-}
+export type { DueItem };
 
 /**
  * What comes due for the signed-in person, from stored state: a pending email confirmation (it

@@ -5,7 +5,7 @@ import { defineRoute, parseInput, wantsJson } from '../route.ts';
 import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { renderPage } from '../pages.ts';
 import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
-import { THEME_COOKIE } from '../../site/lib/theme.ts';
+import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
 import {
   beginReceipt,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { RECEIPT_ID, receiptDocument, verificationDocument } from './projection.ts';
 
 const id = z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID').describe('receipt id, e.g. rcpt_01JD…');

@@ -1,9 +1,8 @@
 /**
  * The ledger's projections: ONE receipt projection (JSON, page, MCP, card, feed all use it), the
- * verification view, the change status resolvers and the receipt's subject timeline.
+ * verification view and the receipt's subject timeline (change status: ./change-status.ts).
  */
 import type { AppContext } from '../context.ts';
-import type { Sql } from '../db/database.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
@@ -12,56 +11,9 @@ import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
-import { orderChangeStatus } from '../orders/service.ts';
-import { pactChangeStatus } from '../calibration/pacts.ts';
-import { prophecyChangeStatus } from '../calibration/prophecies.ts';
+import { changeStatusOf, type ChangeStatus } from './change-status.ts';
 
 export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
-export interface ChangeStatus {
-  subject: string;
-  status: string;
-  detail: string;
-  as_of: string;
-}
-
-export type ChangeStatusResolver = (sql: Sql, ref: string, subject: string, now: Date) => Promise<ChangeStatus | null>;
-
-/**
- * Resolvers by subject prefix (`imprint`, `order`, ...). A family whose receipts record requested
- * changes registers one here (`changeStatusResolvers.order = async (sql, ref) => ...`); subjects
- * without a resolver report `change_status: null`.
- */
-export const changeStatusResolvers: Record<string, ChangeStatusResolver> = {
-  imprint: async (sql, ref, subject, now) => {
-    if (!/^\d{1,15}$/.test(ref)) return null;
-    const [row] = await sql.query<{ has_body: boolean; held: boolean; unattested: boolean }>(
-      'select body is not null as has_body, held, unattested from imprints where sequence = $1',
-      [ref],
-    );
-    if (!row) return null;
-    const status = row.held ? 'held' : row.has_body ? 'in_record' : 'left_window';
-    const detail = row.held
-      ? 'Held by the spam gate: its body and name are not public; stewards triage it.'
-      : row.has_body
-        ? `In the Record with its body (one of the newest ${RECORD_WINDOW}).${row.unattested ? ' Unattested: kept out of collective learning.' : ''}`
-        : `Counted in the lifetime total; its body left the ${RECORD_WINDOW}-imprint window and cannot be recovered.`;
-    return { subject, status, detail, as_of: now.toISOString() };
-  },
-};
-
-changeStatusResolvers.order = orderChangeStatus;
-changeStatusResolvers.prophecy = prophecyChangeStatus;
-changeStatusResolvers.pact = pactChangeStatus;
-
-export async function changeStatusOf(sql: Sql, subject: string | null, now: Date): Promise<ChangeStatus | null> {
-  if (!subject) return null;
-  const colon = subject.indexOf(':');
-  if (colon <= 0) return null;
-  const resolver = changeStatusResolvers[subject.slice(0, colon)];
-  return resolver ? resolver(sql, subject.slice(colon + 1), subject, now) : null;
-}
 
 export interface ReceiptView extends WireReceipt {
   change_status: ChangeStatus | null;

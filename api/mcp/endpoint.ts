@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../context.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { earlyAnswer } from './jsonrpc.ts';
-import type { CivitasTool } from './tool.ts';
+import type { CivitasTool } from '../tool.ts';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
 export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: FastifyInstance): McpServer {

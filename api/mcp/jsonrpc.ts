@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Refusal, type ErrorBody } from '../../shared/errors.ts';
-import type { CivitasTool } from './tool.ts';
+import type { CivitasTool } from '../tool.ts';
 
 /** JSON-RPC 2.0 error codes (and the MCP transport's server-error code for refusals before a method runs). */
 export const JSONRPC = { parseError: -32700, invalidRequest: -32600, invalidParams: -32602, serverError: -32000 } as const;

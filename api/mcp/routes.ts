@@ -1,23 +1,22 @@
 import { defineRoute } from '../route.ts';
-import { APP_VERSION } from '../health/routes.ts';
+import { APP_VERSION } from '../config.ts';
 import { handleMcpPost } from './endpoint.ts';
-import { MCP_TOOLS } from './tools.ts';
 
 export const mcpRoutes = [
   defineRoute('POST /mcp', {
     rate: 'read',
-    handler: (request, reply) => handleMcpPost(request, reply, MCP_TOOLS),
+    handler: (request, reply) => handleMcpPost(request, reply, request.server.tools),
   }),
   // Without our own GET the SDK would hold GET open as an SSE stream; a stateless server has none.
   defineRoute('GET /mcp', {
-    handler: async () => ({
+    handler: async (request) => ({
       ok: true,
       name: 'civitas',
       version: APP_VERSION,
       protocol: 'Model Context Protocol, Streamable HTTP (stateless)',
       endpoint: '/mcp',
       usage: 'POST JSON-RPC 2.0 to /mcp with Accept: application/json, text/event-stream. Initialize, then tools/list and tools/call.',
-      tools: MCP_TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, twin: tool.twin ?? null })),
+      tools: request.server.tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, twin: tool.twin ?? null })),
     }),
   }),
 ];

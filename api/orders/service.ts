@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import type { ChangeStatus } from '../ledger/projection.ts';
+import type { ChangeStatus } from '../ledger/change-status.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -191,7 +191,7 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
   };
 }
 
-/** changeStatusResolvers.order: an order's status beside its receipts (api/ledger/projection.ts). */
+/** Change status of `order:<id>`: the order's status beside its receipts (registered in api/families.ts). */
 export async function orderChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
   if (!ORDER_ID.test(ref)) return null;
   const [row] = await sql.query<{ status: OrderStatus; seconds: number | string; status_at: string }>(

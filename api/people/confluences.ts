@@ -11,7 +11,7 @@
  * callsign root; every surface shows it only through the confluence_slug projector.
  */
 import type { AppContext } from '../context.ts';
-import type { DueItem } from '../identity/due.ts';
+import type { DueItem } from '../../shared/due.ts';
 import { projectConfluence, type ConfluenceRecord, type ConfluenceView } from '../../shared/boundaries/projectors/gatherings.ts';
 
 export const CONFLUENCE_DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
-import { defineTool } from '../mcp/tool.ts';
-import { readiness } from '../health/routes.ts';
+import { defineTool } from '../tool.ts';
+import { readiness } from '../health/readiness.ts';
 import { presenceView } from './presence.ts';
 import { commonsView } from './commons.ts';
 

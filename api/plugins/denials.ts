@@ -1,8 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal, type ErrorReason } from '../../shared/errors.ts';
-import type { DenialInput } from '../ledger/denials.ts';
-import { recordDenial } from '../ledger/denials.ts';
+import type { Sql } from '../db/database.ts';
+
+/** A refusal to trace: what was refused, why, who (stored privately), when. */
+export interface TracedDenial {
+  action: string;
+  reason: string;
+  actor: { kind: 'sovereign'; actor_id: string; tag: string } | null;
+  at: Date;
+}
+
+export interface DenialsOptions {
+  /** Writes the denial receipt inside `tx` (the ledger's recordDenial, wired by api/app.ts). */
+  record: (tx: Sql, denial: TracedDenial) => Promise<{ id: string }>;
+}
 
 /**
  * Refusals that leave a trace: a denial receipt (step `denial.<reason>`) in the transparency log,
@@ -14,14 +26,14 @@ import { recordDenial } from '../ledger/denials.ts';
  */
 const TRACED: ReadonlySet<ErrorReason> = new Set(['scope_required']);
 
-function actorOf(request: FastifyRequest, refusal: Refusal): DenialInput['actor'] {
+function actorOf(request: FastifyRequest, refusal: Refusal): TracedDenial['actor'] {
   if (refusal.reason === 'scope_required' && request.sovereign) {
     return { kind: 'sovereign', actor_id: request.sovereign.sovereignId, tag: request.sovereign.tag };
   }
   return null;
 }
 
-async function denials(app: FastifyInstance) {
+async function denials(app: FastifyInstance, options: DenialsOptions) {
   app.addHook('onError', async (request, reply, error) => {
     if (!(error instanceof Refusal) || !TRACED.has(error.reason)) return;
     const actor = actorOf(request, error);
@@ -33,7 +45,7 @@ async function denials(app: FastifyInstance) {
     }
     const ctx = app.civitas;
     const action = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
-    const receipt = await ctx.db.transaction((tx) => recordDenial(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }));
+    const receipt = await ctx.db.transaction((tx) => options.record(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }));
     reply.header('x-civitas-denial-receipt', receipt.id);
   });
 }

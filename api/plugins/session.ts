@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { Refusal } from '../../shared/errors.ts';
 import type { Scope } from '../../shared/registry/types.ts';
 import type { AppContext } from '../context.ts';
-import { scopesFor } from '../identity/scopes.ts';
+import { scopesFor } from '../../shared/scopes.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../../shared/security.ts';
 
 /** A browser navigation: GET/HEAD whose Accept names text/html before any JSON. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { recordJson, searchView } from './routes.ts';
 import { statsProjection } from './stats.ts';

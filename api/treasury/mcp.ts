@@ -1,4 +1,4 @@
-import { defineTool } from '../mcp/tool.ts';
+import { defineTool } from '../tool.ts';
 import { oracleOffer } from './service.ts';
 
 /** The Oracle quote over MCP: the same quote as GET /api/oracle. Read-only; it never pays. */

@@ -1,7 +1,7 @@
-/** The reader's colour theme: the `civitas_theme` cookie (set by POST /theme), else the system's. */
-export type Theme = 'light' | 'dark' | 'system';
+/** The reader's colour theme on the page side: the `civitas_theme` cookie (set by POST /theme), else the system's. */
+import { THEME_COOKIE, type Theme } from '../../shared/theme.ts';
 
-export const THEME_COOKIE = 'civitas_theme';
+export { THEME_COOKIE, type Theme };
 
 /** Reads the theme from a raw Cookie header; anything but light|dark|system means system. */
 export function themeFromCookieHeader(cookieHeader: string | undefined | null): Theme {

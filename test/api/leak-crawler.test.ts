@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_ROUTES, fillPath, isStaticPlaceholder, pathParams } from '../../shared/registry/index.ts';
 import { appendImprint } from '../../api/record/window.ts';
 import { recordReceipt } from '../../api/ledger/receipts.ts';
-import { MCP_TOOLS } from '../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../api/families.ts';
 import { callsignRoot } from '../../api/people/confluences.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';

@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesState } from '../../api/mcp/endpoint.ts';
 import { originRefusal } from '../../api/mcp/guard.ts';
-import { MCP_TOOLS } from '../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../api/families.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -12,7 +12,7 @@ import { parseInput } from '../../route.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
 import { HANDLE_PATTERN } from '../../../shared/agents/handle.ts';
 import { POLICY_ACTIONS, POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
-import { scopesFor } from '../../identity/scopes.ts';
+import { scopesFor } from '../../../shared/scopes.ts';
 
 export { POLICY_ACTIONS };
 

@@ -4,6 +4,7 @@
  * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { count } from '../../../shared/plural.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { liveCensus } from '../../boundaries/census.ts';
@@ -34,8 +35,8 @@ const n = (value: unknown) => Number(value ?? 0);
  * 'redacted'`), so a body erased inside the window counts as kept-then-erased, not as lost: the
  * window holds when retained + erased-in-window = min(lifetime, 500) and nothing older is kept.
  */
-async function recordWindow(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+async function recordWindow(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await ctx.db.query<Record<string, unknown>>(
     `select (select value from record_counter where id = 1) as lifetime,
             count(*) filter (where body is not null) as retained,
             count(*) filter (where body is null and public_author = 'redacted'
@@ -60,8 +61,8 @@ async function recordWindow(app: FastifyInstance): Promise<Omit<Trial, 'checked_
   };
 }
 
-async function gapFree(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+async function gapFree(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await ctx.db.query<Record<string, unknown>>(
     `select count(*) as count, min(sequence) as min, max(sequence) as max, (select value from record_counter where id = 1) as counter from imprints`,
   );
   const count = n(row.count);
@@ -82,8 +83,8 @@ async function gapFree(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>>
   };
 }
 
-async function anchorChain(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
-  const check = await checkLogConsistency(app.civitas);
+async function anchorChain(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
+  const check = await checkLogConsistency(ctx);
   return {
     name: 'anchor_chain',
     passed: check.ok,
@@ -93,8 +94,8 @@ async function anchorChain(app: FastifyInstance): Promise<Omit<Trial, 'checked_a
   };
 }
 
-async function receipts(app: FastifyInstance): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await app.civitas.db.query<Record<string, unknown>>(
+async function receipts(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
+  const [row] = await ctx.db.query<Record<string, unknown>>(
     `select count(*) as imprints,
             count(*) filter (where r.id is null) as missing,
             count(*) filter (where r.id is not null and (r.step <> 'record.imprint' or (r.subject is not null and r.subject <> 'imprint:' || i.sequence))) as mismatched
@@ -125,11 +126,11 @@ export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
     };
   };
   const runs: [Trial['name'], () => Promise<Omit<Trial, 'checked_at'>>][] = [
-    ['record_window', () => recordWindow(app)],
-    ['gap_free_sequence', () => gapFree(app)],
-    ['anchor_chain', () => anchorChain(app)],
+    ['record_window', () => recordWindow(app.civitas)],
+    ['gap_free_sequence', () => gapFree(app.civitas)],
+    ['anchor_chain', () => anchorChain(app.civitas)],
     ['boundaries', boundaries],
-    ['receipts', () => receipts(app)],
+    ['receipts', () => receipts(app.civitas)],
   ];
   const trials: Trial[] = [];
   for (const [name, run] of runs) {

@@ -5,6 +5,7 @@
  * projectFailure (lane `soul`): the runtime's own words never leave.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { AXIOMS } from '../../../shared/governance/axioms.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
@@ -15,9 +16,9 @@ export const PURPOSE =
 
 interface Evidence { holds: boolean | null; evidence: string; source: string | null }
 
-type Check = (app: FastifyInstance, truths: Map<string, { held: boolean; evidence: string; checked_at: string }>) => Promise<Evidence>;
+type Check = (ctx: AppContext, truths: Map<string, { held: boolean; evidence: string; checked_at: string }>) => Promise<Evidence>;
 
-const fromTruth = (claim: string): Check => async (_app, truths) => {
+const fromTruth = (claim: string): Check => async (_ctx, truths) => {
   const check = truths.get(claim);
   if (!check) return { holds: null, evidence: 'Not checked yet.', source: '/api/truth' };
   return { holds: Boolean(check.held), evidence: `${check.evidence} (checked ${check.checked_at})`, source: `/mind/claim/${claim}` };
@@ -35,8 +36,8 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
   'axiom-6': { name: 'small_groups_hidden', check: null, structural: true, note: 'Structural: every published group count passes the one k-anonymity rule (fewer than 5 reads "fewer than 5"); no stored figure could show otherwise.' },
   'axiom-7': {
     name: 'articles_ratified_in_public',
-    check: async (app) => {
-      const [row] = await app.civitas.db.query<{ articles: string | number; short: string | number }>(
+    check: async (ctx) => {
+      const [row] = await ctx.db.query<{ articles: string | number; short: string | number }>(
         `select count(*) as articles,
                 count(*) filter (where (select count(*) from governance_cosigns c where c.proposal_id = a.proposal_id) < 3
                                     or (select count(*) from governance_ratifications r where r.proposal_id = a.proposal_id) < 2) as short
@@ -60,7 +61,7 @@ export async function soulProjection(app: FastifyInstance) {
       result = { holds: null, evidence: def.note ?? 'No check.', source: null };
     } else {
       try {
-        result = await def.check(app, truths);
+        result = await def.check(app.civitas, truths);
       } catch (error) {
         // failure_projection: only the catalog's words and the lane leave.
         result = { holds: false, evidence: 'The check could not run to the end; it counts as not holding.', source: null, failure: projectFailure({ lane: 'soul', external: false, message: String((error as Error)?.message ?? error) }) };

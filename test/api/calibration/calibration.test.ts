@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../../api/families.ts';
 import { recordSeasonPredictions, resolveDue, runCalibrationJob } from '../../../api/calibration/prophecies.ts';
 import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
 

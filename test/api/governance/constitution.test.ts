@@ -276,7 +276,7 @@ describe('refusals', () => {
 
 describe('MCP civitas_constitution', () => {
   it('returns the same projection as GET /api/constitution (anonymous)', async () => {
-    const { MCP_TOOLS } = await import('../../../api/mcp/tools.ts');
+    const { MCP_TOOLS } = await import('../../../api/families.ts');
     const tool = MCP_TOOLS.find((x) => x.name === 'civitas_constitution')!;
     expect(tool).toBeTruthy();
     const viaTool = await tool.handler({}, t.app.civitas);

@@ -5,7 +5,7 @@
  */
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../../api/families.ts';
 import { callsignRoot, confluenceTitle, currentConfluences } from '../../../api/people/confluences.ts';
 import { confluenceCard } from '../../../api/people/confluence-card.ts';
 import { renderCardSvg } from '../../../cards/render.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../../api/families.ts';
 import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
 import { guardListing } from '../../../api/people/commons.ts';

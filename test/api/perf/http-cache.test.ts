@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.ts';
 import { buildOpenApi } from '../../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
-import { APP_VERSION } from '../../../api/health/routes.ts';
+import { APP_VERSION } from '../../../api/config.ts';
 import { etagMatches } from '../../../api/plugins/http-cache.ts';
 import { createTestApp, TEST_ORIGIN, TestClock, type TestApp } from '../../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { MCP_TOOLS } from '../../../api/mcp/tools.ts';
+import { MCP_TOOLS } from '../../../api/families.ts';
 import { appWithSteward } from './helpers.ts';
 
 let t: TestApp;

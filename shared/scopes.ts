@@ -1,4 +1,4 @@
-import type { Scope } from '../../shared/registry/types.ts';
+import type { Scope } from './registry/types.ts';
 
 export interface ScopeFacts {
   tag: string;

@@ -1,0 +1,20 @@
+import type { Sql } from '../db/database.ts';
+import type { ChangeStatus } from '../ledger/change-status.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+
+/** Change status of `imprint:<sequence>`: in the Record, held by the spam gate, or out of the window. */
+export async function imprintChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
+  if (!/^\d{1,15}$/.test(ref)) return null;
+  const [row] = await sql.query<{ has_body: boolean; held: boolean; unattested: boolean }>(
+    'select body is not null as has_body, held, unattested from imprints where sequence = $1',
+    [ref],
+  );
+  if (!row) return null;
+  const status = row.held ? 'held' : row.has_body ? 'in_record' : 'left_window';
+  const detail = row.held
+    ? 'Held by the spam gate: its body and name are not public; stewards triage it.'
+    : row.has_body
+      ? `In the Record with its body (one of the newest ${RECORD_WINDOW}).${row.unattested ? ' Unattested: kept out of collective learning.' : ''}`
+      : `Counted in the lifetime total; its body left the ${RECORD_WINDOW}-imprint window and cannot be recovered.`;
+  return { subject, status, detail, as_of: now.toISOString() };
+}
