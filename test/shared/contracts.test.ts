@@ -9,10 +9,12 @@ import { z } from 'zod';
 import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES, ROUTES, routeKey, type RouteShape } from '../../shared/registry/index.ts';
 import { CONTRACTS, contractFor } from '../../shared/registry/contracts.ts';
+import type { Contract } from '../../shared/contract.ts';
 import { MCP_TOOLS } from '../../api/mcp/tools.ts';
 import { PENDING_CONTRACTS } from '../fixtures/contract-pending.ts';
 
 type Json = Record<string, any>;
+const ALL = Object.entries(CONTRACTS) as [string, Contract][];
 const doc = buildOpenApi(ROUTES, { origin: 'https://civitas.test', version: '0.1.0' }) as Json;
 
 /** Operations whose answer is JSON: API reads, mutations, a hybrid's JSON variant, JSON feeds. */
@@ -37,24 +39,24 @@ describe('contracts', () => {
   });
 
   it('describe the answer of every operation they cover, and the body of every mutation', () => {
-    for (const [key, contract] of Object.entries(CONTRACTS)) {
+    for (const [key, contract] of ALL) {
       expect(contract.response, `${key} has no response schema`).toBeDefined();
-      if (key.startsWith('POST ') && findKind(key) === 'mutation') expect('body' in contract, `${key} has no body schema`).toBe(true);
+      if (key.startsWith('POST ') && findKind(key) === 'mutation') expect(contract.body !== undefined, `${key} has no body schema`).toBe(true);
     }
   });
 
   it('are published: parameters, request bodies (JSON and form) and the answer schema', () => {
-    for (const [key, contract] of Object.entries(CONTRACTS)) {
+    for (const [key, contract] of ALL) {
       const [method, path] = key.split(' ');
       const op = doc.paths[path][method.toLowerCase()];
       const answer = op.responses['200'];
       const schema = answer.content['application/json']?.schema ?? answer['x-civitas-json']?.schema;
       expect(schema, `${key}: answer schema`).toBeTypeOf('object');
-      if ('body' in contract && contract.body) {
+      if (contract.body) {
         expect(op.requestBody.content['application/json'].schema.type, `${key}: body`).toBe('object');
         expect('application/x-www-form-urlencoded' in op.requestBody.content, `${key}: form`).toBe(contract.form === true);
       }
-      const query = Object.keys(('query' in contract && contract.query?.shape) || {});
+      const query = Object.keys(contract.query?.shape ?? {});
       const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
       for (const name of query) expect(declared, `${key}: query ${name}`).toContain(name);
     }
