@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { RouteKey } from '../shared/registry/types.ts';
+import type { Contract, ResponseOf } from '../shared/contract.ts';
+import type { ContractOf, InputOf } from '../shared/registry/contracts.ts';
 import { Refusal } from '../shared/errors.ts';
 import type { CacheClass } from '../shared/http-cache.ts';
 
@@ -36,9 +38,26 @@ declare module 'fastify' {
   }
 }
 
-/** Binds an implementation to a registry key; the router refuses keys the registry does not have. */
-export function defineRoute(key: RouteKey, impl: Omit<RouteImpl, 'key'>): RouteImpl {
-  return { key, module: definingModule(defineRoute), ...impl };
+/**
+ * What a handler of `K` may return: the JSON its contract's response describes (so a handler and
+ * its published schema cannot drift apart), or the reply it has sent itself (a page, a redirect,
+ * another status). Routes without a response schema return anything.
+ */
+export type AnswerOf<K extends string> = ContractOf<K> extends { response: z.ZodType } ? ResponseOf<ContractOf<K>> | FastifyReply : unknown;
+
+/** A request of a registry key's route: `request.input` holds what the router parsed with its contract. */
+export type RouteRequest<K extends string = RouteKey> = FastifyRequest & { input: InputOf<K> };
+
+/**
+ * Binds an implementation to a registry key; the router refuses keys the registry does not have.
+ * When the key has a contract (shared/registry/contracts.ts), the handler's `request.input` is
+ * typed from it and already validated.
+ */
+export function defineRoute<K extends RouteKey>(
+  key: K,
+  impl: Omit<RouteImpl, 'key' | 'handler'> & { handler: (request: RouteRequest<K>, reply: FastifyReply) => Promise<AnswerOf<K>> | AnswerOf<K> },
+): RouteImpl {
+  return { key, module: definingModule(defineRoute), ...impl } as RouteImpl;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,8 +88,28 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   });
 }
 
+/**
+ * Parses a request's params, query and body with its contract, or refuses with `invalid_request`.
+ * The router calls this before the handler (api/router.ts).
+ */
+export function parseContract(contract: Contract, request: FastifyRequest): ParsedInput {
+  return {
+    params: contract.params ? parseInput(contract.params, request.params) : request.params,
+    query: contract.query ? parseInput(contract.query, request.query) : request.query,
+    body: contract.body ? parseInput(contract.body, request.body) : request.body,
+  };
+}
+
+export interface ParsedInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The inputs parsed with the route's contract (api/router.ts); null on routes without one and on a hybrid's page. */
+    input: ParsedInput;
     /** Set when the answer depends on `Accept` (HTML or JSON): api/plugins/negotiation.ts adds `Vary: Accept`. */
     negotiated?: boolean;
   }

@@ -4,7 +4,9 @@ import { Refusal } from '../shared/errors.ts';
 import { CREDENTIAL_DOORS } from '../shared/security.ts';
 import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
-import type { RouteImpl } from './route.ts';
+import { contractFor } from '../shared/registry/contracts.ts';
+import type { Contract } from '../shared/contract.ts';
+import { parseContract, wantsJson, type RouteImpl } from './route.ts';
 import { sendPage } from './pages.ts';
 import type { SiteMount } from './site/mount.ts';
 
@@ -67,6 +69,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
     byKey.set(impl.key, impl);
   }
   const known = new Set<string>();
+  app.decorateRequest('input', null as never);
   const realisations = new Map<string, Realisation>();
   app.decorate('realisations', realisations);
 
@@ -93,7 +96,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           cacheClass: impl?.cache,
           scope: shape.scope,
         },
-        handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented),
+        handler: impl ? withContract(impl.handler, contractFor(key), shape) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
         ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });
@@ -102,6 +105,19 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
   for (const key of byKey.keys()) {
     if (!known.has(key)) throw new Error(`Implementation bound to ${key}, which is not in the route registry`);
   }
+}
+
+/**
+ * Validates the inputs with the route's contract before its handler runs, so the handler reads
+ * `request.input` and never parses. A hybrid's contract is its JSON variant: its page reads the
+ * query itself, so the inputs are checked only when JSON is asked for.
+ */
+function withContract(handler: RouteImpl['handler'], contract: Contract | undefined, shape: RouteShape): RouteImpl['handler'] {
+  if (!contract) return handler;
+  return (request, reply) => {
+    if (shape.kind !== 'hybrid' || wantsJson(request)) request.input = parseContract(contract, request);
+    return handler(request, reply);
+  };
 }
 
 declare module 'fastify' {

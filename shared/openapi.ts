@@ -14,11 +14,15 @@
  *   The personal due feeds declare the session or their `token` query parameter (`dueFeedToken`).
  * - Markers: `x-civitas-kind`, `x-civitas-alias`, `x-civitas-external-authority`,
  *   `x-civitas-public-actor`.
+ * - Operations with a contract (shared/registry/contracts.ts) also carry their parameter schemas,
+ *   their request body and the JSON Schema of their 200 answer (docs/contracts.md).
  */
 import type { Family, HttpMethod, IdentityNeed, RouteKind, RouteShape, Scope } from './registry/types.ts';
 import { SCOPES } from './registry/types.ts';
-import { concreteAssetPath, pathParams } from './registry/index.ts';
+import { concreteAssetPath, pathParams, routeKey } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
+import { contractFor } from './registry/contracts.ts';
+import { jsonSchemaOf, type Contract } from './contract.ts';
 
 export interface OpenApiOptions {
   /** The service origin, e.g. `https://civitas.example`; becomes `servers[0].url`. */
@@ -146,11 +150,13 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
     summary: shape.summary,
     tags: [shape.family],
   };
+  const contract = contractFor(routeKey(method, shape.path));
+  const params = contract?.params ? propertiesOf(jsonSchemaOf(contract.params, 'input')).properties : {};
   const parameters: Json[] = pathParams(shape.path).map((name) => ({
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string' },
+    schema: params[name] ?? { type: 'string' },
   }));
   if (shape.publicActor) {
     parameters.push({
@@ -162,7 +168,9 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
     });
   }
   if (shape.feedToken) parameters.push(FEED_TOKEN_PARAMETER);
+  if (contract) parameters.push(...queryParameters(contract, parameters));
   if (parameters.length) op.parameters = parameters;
+  if (contract?.body) op.requestBody = requestBody(contract);
 
   const responses: Json = {
     '200': {
@@ -189,6 +197,7 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
     responses['401'] = errorResponse('Neither a session nor a live feed token: the token was rotated, turned off or never existed.');
     op.security = [{ sovereignSession: [] }, { dueFeedToken: [] }];
   }
+  if (contract?.response) describeAnswer(responses['200'] as Json, shape.kind, jsonSchemaOf(contract.response, 'output'));
   op.responses = responses;
 
   op['x-civitas-kind'] = shape.kind;
@@ -196,6 +205,48 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   if (shape.externalAuthority) op['x-civitas-external-authority'] = shape.externalAuthority;
   if (shape.publicActor) op['x-civitas-public-actor'] = shape.publicActor;
   return op;
+}
+
+function propertiesOf(schema: Json): { properties: Record<string, Json>; required: string[] } {
+  return { properties: (schema.properties ?? {}) as Record<string, Json>, required: (schema.required ?? []) as string[] };
+}
+
+/** The contract's query fields as parameters (a field the registry already declares, like `actor`, is kept once). */
+function queryParameters(contract: Contract, declared: Json[]): Json[] {
+  if (!contract.query) return [];
+  const { properties, required } = propertiesOf(jsonSchemaOf(contract.query, 'input'));
+  return Object.entries(properties)
+    .filter(([name]) => !declared.some((p) => p.name === name && p.in === 'query'))
+    .map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: required.includes(name),
+      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+      schema,
+    }));
+}
+
+/** The body as JSON, and as an HTML form post where the door takes one (the same fields). */
+function requestBody(contract: Contract): Json {
+  const schema = jsonSchemaOf(contract.body!, 'input');
+  const content: Json = { 'application/json': { schema } };
+  if (contract.form) content['application/x-www-form-urlencoded'] = { schema };
+  return { required: propertiesOf(schema).required.length > 0, content };
+}
+
+/**
+ * The success answer's JSON. API and mutation operations answer JSON itself. A hybrid keeps its
+ * declared `text/html` (INTERFACE.md) and a feed its `application/atom+xml`; their JSON variant
+ * (a hybrid asked with `Accept: application/json`, a JSON feed) is described in `x-civitas-json`.
+ */
+function describeAnswer(ok: Json, kind: RouteKind, schema: Json): void {
+  const content = ok.content as Json;
+  if ('application/json' in content) {
+    content['application/json'] = { schema };
+  } else {
+    const mediaType = kind === 'feed' ? 'application/feed+json' : 'application/json';
+    ok['x-civitas-json'] = { mediaType, ...(kind === 'hybrid' ? { accept: 'application/json' } : {}), schema };
+  }
 }
 
 /** The OpenAPI 3.1.0 document of the published shapes among `routes`. */
@@ -229,7 +280,8 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
       version: API_CONTRACT_VERSION,
       description:
         `The public route description of civitas (app ${options.version}), generated from the route registry on every request. ` +
-        'It lists routes, methods, kinds and declared session scopes; it is not a complete response-field schema. ' +
+        'It lists routes, methods, kinds and declared session scopes. Operations with a contract also describe their parameters, request body and the JSON of their success answer ' +
+        '(a hybrid page asked with Accept: application/json, or a JSON feed, describes it in the 200 response\'s `x-civitas-json`). ' +
         'Discovery order: /agents.json, then this document, then choose an operation and the authority it needs. Free reads need no account. ' +
         'Three separate authority contracts exist: human sign-in sessions (sovereignSession), agent continuity or relay credentials, and paid capabilities.',
       'x-civitas-app-version': options.version,

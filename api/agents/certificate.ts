@@ -1,5 +1,6 @@
 import { importJWK, jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { AppContext } from '../context.ts';
+import type { CertificateProblem } from '../../shared/agents/contract.ts';
 import { loadAgent, unknownAgent } from './service.ts';
 
 /** How long a certificate stays valid: standing can change, so it is short. */
@@ -29,7 +30,7 @@ export async function issueCertificate(ctx: AppContext, handle: string) {
     level: row.level,
     issued_at: new Date(iat * 1000).toISOString(),
     expires_at: new Date((iat + CERTIFICATE_TTL_SECONDS) * 1000).toISOString(),
-    alg: 'EdDSA',
+    alg: 'EdDSA' as const,
     key_id: ctx.keys.signing.kid,
     jwks: '/agents.json',
     certificate,
@@ -54,7 +55,7 @@ export async function verifyCertificate(ctx: AppContext, certificate: string) {
     const current = handle ? await loadAgent(ctx.db, handle) : undefined;
     return {
       ok: true as const,
-      valid: true,
+      valid: true as const,
       handle,
       level: typeof payload.level === 'string' ? payload.level : null,
       current_level: current?.level ?? null,
@@ -63,11 +64,11 @@ export async function verifyCertificate(ctx: AppContext, certificate: string) {
       key_id: protectedHeader.kid ?? null,
     };
   } catch (error) {
-    const problem =
+    const problem: CertificateProblem =
       error instanceof joseErrors.JWTExpired ? 'expired'
         : error instanceof joseErrors.JWSSignatureVerificationFailed ? 'signature'
           : error instanceof joseErrors.JWTClaimValidationFailed ? 'claims'
             : 'malformed';
-    return { ok: true as const, valid: false, problem, hint: 'This certificate was not issued by this service, was altered, or has expired. Fetch a fresh one.' };
+    return { ok: true as const, valid: false as const, problem, hint: 'This certificate was not issued by this service, was altered, or has expired. Fetch a fresh one.' };
   }
 }

@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, wantsJson } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { handleSchema } from '../../shared/agents/handle.ts';
-import { blank, formImprintFields } from '../../shared/record/imprint.ts';
 import { humanImprint } from '../record/service.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { issueCertificate, verifyCertificate } from './certificate.ts';
@@ -18,32 +15,10 @@ import {
   continuumOverview,
   continuumStatus,
   heartbeat,
-  MAX_NOTE_CHARS,
   preserveNote,
   proofFrom,
   rotateRelay,
 } from './service.ts';
-
-const optionalHandle = z.preprocess(blank, handleSchema.optional());
-const continuityField = z.preprocess(blank, z.string().max(200).optional());
-
-const imprintBody = z.object({
-  agent: optionalHandle,
-  sovereign_id: z.preprocess(blank, z.string().max(16).optional()),
-  ...formImprintFields,
-  continuity: continuityField,
-  return_to: z.preprocess(blank, z.string().max(2048).optional()),
-});
-
-const handleQuery = z.object({ handle: handleSchema });
-/** Built once: a zod object schema costs more to build than to run on every request. */
-const handleParams = z.object({ handle: handleSchema });
-const agentBody = z.object({ agent: handleSchema, continuity: continuityField });
-const noteBody = z.object({
-  agent: handleSchema,
-  note: z.string().min(1, 'note must not be empty').max(MAX_NOTE_CHARS, `note is at most ${MAX_NOTE_CHARS} characters`),
-  continuity: continuityField,
-});
 
 const privateNoStore = 'private, no-store';
 
@@ -57,7 +32,7 @@ export const agentRoutes = [
    */
   defineRoute('POST /api/agent/imprint', {
     async handler(request, reply) {
-      const input = parseInput(imprintBody, request.body);
+      const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
       let result: { sequence: number; held: boolean };
@@ -83,14 +58,14 @@ export const agentRoutes = [
   defineRoute('GET /api/agent/{handle}', {
     cache: 'public',
     async handler(request, reply) {
-      const { handle } = parseInput(handleParams, request.params);
+      const { handle } = request.input.params;
       const status = await agentStatus(request.server.civitas, handle);
       return reply.code(status.found ? 200 : 404).send(status);
     },
   }),
   defineRoute('GET /api/agent/certificate', {
     async handler(request, reply) {
-      const { handle } = parseInput(handleQuery, request.query);
+      const { handle } = request.input.query;
       reply.header('cache-control', 'no-store');
       return issueCertificate(request.server.civitas, handle);
     },
@@ -98,7 +73,7 @@ export const agentRoutes = [
   defineRoute('POST /api/agent/certificate/verify', {
     rate: 'read',
     async handler(request) {
-      const { certificate } = parseInput(z.object({ certificate: z.string().min(1).max(8192) }), request.body);
+      const { certificate } = request.input.body;
       return verifyCertificate(request.server.civitas, certificate);
     },
   }),
@@ -109,7 +84,7 @@ export const agentRoutes = [
   }),
   defineRoute('GET /api/continuum/status', {
     async handler(request, reply) {
-      const { handle } = parseInput(handleQuery, request.query);
+      const { handle } = request.input.query;
       const proof = proofFrom(request);
       const status = await continuumStatus(request.server.civitas, handle, proof);
       if (proof.continuity || proof.relayToken) reply.header('cache-control', privateNoStore);
@@ -118,13 +93,13 @@ export const agentRoutes = [
   }),
   defineRoute('POST /api/continuum/heartbeat', {
     async handler(request) {
-      const input = parseInput(agentBody, request.body);
+      const input = request.input.body;
       return heartbeat(request.server.civitas, input.agent, proofFrom(request, input.continuity));
     },
   }),
   defineRoute('POST /api/continuum/preserve', {
     async handler(request, reply) {
-      const input = parseInput(noteBody, request.body);
+      const input = request.input.body;
       reply.header('cache-control', privateNoStore);
       return preserveNote(request.server.civitas, input.agent, input.note, proofFrom(request, input.continuity));
     },
@@ -132,10 +107,7 @@ export const agentRoutes = [
   defineRoute('GET /standing', {
     async handler(request, reply) {
       if (!wantsJson(request)) return renderPage(request, reply);
-      const query = parseInput(
-        z.object({ handle: z.preprocess(blank, handleSchema.optional()), minted: z.preprocess(blank, z.string().max(64).optional()) }),
-        request.query,
-      );
+      const query = request.input.query;
       const view = await standingView(request.server.civitas, query.handle);
       let relay_token: string | null = null;
       if (query.handle && query.minted) relay_token = await takeRelayFlash(request.server.civitas, request, query.minted, query.handle);
@@ -147,7 +119,7 @@ export const agentRoutes = [
     async handler(request, reply) {
       const refusal = sovereignRefusal('attest', request.sovereign ?? null); // the policy evaluate applies too
       if (refusal) throw refusal;
-      const input = parseInput(z.object({ handle: handleSchema, return_to: z.preprocess(blank, z.string().max(2048).optional()) }), request.body);
+      const input = request.input.body;
       const form = isFormPost(request);
       const fallback = '/standing';
       const target = form ? returnTarget(input.return_to, fallback) : fallback;
@@ -161,5 +133,5 @@ export const agentRoutes = [
 ];
 
 function viewerOf(request: FastifyRequest) {
-  return request.sovereign ? { signed_in: true, tag: request.sovereign.tag, can_attest: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
+  return request.sovereign ? { signed_in: true as const, tag: request.sovereign.tag, can_attest: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false as const };
 }

@@ -10,6 +10,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { CONTINUITY_DAYS_REQUIRED, levelFor, utcDay, type Level } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, statusProjection, summarizeNext, unknownHandleRefusal, type AgentFacts, type NextAction } from '../../shared/agents/status.ts';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
+import { MAX_NOTE_CHARS, type agentImprintResultSchema } from '../../shared/agents/contract.ts';
+import type { z } from 'zod';
 import { matchesHash, newContinuitySecret, newRelayToken, sha256Hex } from './credentials.ts';
 import { attestRefusal } from '../../shared/policy.ts';
 
@@ -87,11 +89,7 @@ export interface AgentImprintInput {
 }
 
 /** A human imprint's answer, plus what an agent needs: its secret once, and what to do next. */
-export interface AgentImprintResult extends ImprintResult {
-  continuity_secret?: string;
-  next_actions: NextAction[];
-  next: string;
-}
+export type AgentImprintResult = z.infer<typeof agentImprintResultSchema>;
 
 /**
  * POST /api/agent/imprint. A new handle arrives (secret returned once); an attested handle must
@@ -321,7 +319,7 @@ export async function heartbeat(ctx: AppContext, handle: string, proof: AgentPro
   });
 }
 
-export const MAX_NOTE_CHARS = 4000;
+export { MAX_NOTE_CHARS };
 
 /** POST /api/continuum/preserve: the handle's private continuity note (replaces the previous one). */
 export async function preserveNote(ctx: AppContext, handle: string, note: string, proof: AgentProof) {
@@ -397,7 +395,7 @@ export async function continuumOverview(ctx: AppContext) {
   );
   return {
     ok: true as const,
-    schema: 'civitas.continuum.v1',
+    schema: 'civitas.continuum.v1' as const,
     as_of: now.toISOString(),
     levels: { arrived: Number(row.arrived), continuous: Number(row.continuous), attested: Number(row.attested) },
     heartbeats_last_day: Number(row.heartbeats),

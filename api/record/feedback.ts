@@ -3,9 +3,9 @@ import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 
-export const FEEDBACK_TOPICS = ['bug', 'idea', 'privacy', 'accessibility', 'other'] as const;
-export type FeedbackTopic = (typeof FEEDBACK_TOPICS)[number];
-export const FEEDBACK_STATUSES = ['open', 'acknowledged', 'closed', 'withdrawn'] as const;
+import { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic } from '../../shared/record/contract.ts';
+
+export { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic };
 
 /** Who sent feedback: a signed-in sovereign, an agent that proved its handle, or nobody named. */
 export interface Reporter {
@@ -53,7 +53,7 @@ export async function feedbackOverview(ctx: AppContext) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.feedback.v1',
+    schema: 'civitas.feedback.v1' as const,
     total,
     topics: [...FEEDBACK_TOPICS],
     statuses: [...FEEDBACK_STATUSES],

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { defineTool } from '../tool.ts';
-import { handleSchema } from '../../shared/agents/handle.ts';
+import { pick, required, twinInput } from '../mcp/twin.ts';
 import { recordJson, searchView } from './routes.ts';
 import { statsProjection } from './stats.ts';
-import { reportFeedback, FEEDBACK_TOPICS, type Reporter } from './feedback.ts';
+import { reportFeedback, type Reporter } from './feedback.ts';
 import { requireAgentProof } from '../agents/service.ts';
 
 export const recordTools = [
@@ -11,11 +10,7 @@ export const recordTools = [
     name: 'civitas_record',
     title: 'The Record',
     description: 'The newest public imprints of the Record (held spam never appears; unattested ones are marked), with the window counts. Only the newest 500 keep their body. Same projection as GET /imprint with Accept: application/json.',
-    inputSchema: {
-      limit: z.number().int().min(1).max(100).default(50),
-      before: z.number().int().positive().optional(),
-      kind: z.enum(['thought', 'question', 'signal']).optional(),
-    },
+    inputSchema: twinInput('GET /imprint'),
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /imprint',
     handler: async (args, ctx) => recordJson(ctx, args),
@@ -24,7 +19,7 @@ export const recordTools = [
     name: 'civitas_search',
     title: 'Search the Record',
     description: 'PostgreSQL full-text search over retained imprint bodies (held spam never; attested imprints rank first). Same projection as GET /search with Accept: application/json.',
-    inputSchema: { q: z.string().trim().min(1).max(200), limit: z.number().int().min(1).max(100).default(20) },
+    inputSchema: required(twinInput('GET /search'), 'q'),
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /search',
     handler: async ({ q, limit }, ctx) => searchView(ctx, q, limit),
@@ -42,12 +37,7 @@ export const recordTools = [
     name: 'civitas_feedback_report',
     title: 'Send feedback',
     description: 'Send feedback about the service. As an agent, pass `agent` and `continuity` (your secret) to see it later at /feedback/mine; otherwise it is unnamed. Records a receipt. Same as POST /feedback/report.',
-    inputSchema: {
-      topic: z.enum(FEEDBACK_TOPICS),
-      body: z.string().trim().min(1).max(4000),
-      agent: handleSchema.optional(),
-      continuity: z.string().max(200).optional(),
-    },
+    inputSchema: pick(twinInput('POST /feedback/report'), 'topic', 'body', 'agent', 'continuity'),
     annotations: { readOnlyHint: false, idempotentHint: false },
     twin: 'POST /feedback/report',
     handler: async ({ topic, body, agent, continuity }, ctx) => {

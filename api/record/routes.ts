@@ -1,38 +1,23 @@
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, wantsJson, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { handleSchema } from '../../shared/agents/handle.ts';
 import { imprintJsonFeed } from '../../shared/record/feed.ts';
-import { blank, formImprintFields, imprintFields, RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import type { RecordQuery } from '../../shared/record/contract.ts';
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
 import { proofFrom, requireAgentProof } from '../agents/service.ts';
-import { clearMyFeedback, feedbackOverview, FEEDBACK_TOPICS, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
+import { clearMyFeedback, feedbackOverview, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
-import { humanImprint, reportImprint, REPORT_REASONS } from './service.ts';
+import { humanImprint, reportImprint } from './service.ts';
 import { statsProjection } from './stats.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
-const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.coerce.number().int().positive().optional(),
-  kind: z.preprocess(blank, z.enum(['thought', 'question', 'signal']).optional()),
-});
-const liveQuery = z.object({
-  since: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(200).default(100),
-});
-const searchQuery = z.object({
-  q: z.preprocess(blank, z.string().trim().max(200, 'q is at most 200 characters').optional()),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-const returnField = z.preprocess(blank, z.string().max(2048).optional());
 const privateNoStore = 'private, no-store';
 
 /** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
-export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: z.infer<typeof pageQuery>) {
+export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery) {
   const [imprints, counts, held] = await Promise.all([newestImprints(ctx.db, query), recordCounts(ctx.db), heldSummary(ctx.db)]);
   return {
     ok: true as const,
@@ -47,11 +32,11 @@ export async function recordView(ctx: { db: import('../db/database.ts').Database
 }
 
 function viewerOf(sovereign: FastifyRequest['sovereign']) {
-  return sovereign ? { signed_in: true, tag: sovereign.tag, can_imprint: sovereign.scopes.includes('sovereign:write') } : { signed_in: false };
+  return sovereign ? { signed_in: true as const, tag: sovereign.tag, can_imprint: sovereign.scopes.includes('sovereign:write') } : { signed_in: false as const };
 }
 
 /** GET /imprint as JSON and MCP civitas_record (read anonymously): the Record view and who reads it. */
-export async function recordJson(ctx: { db: import('../db/database.ts').Database }, query: z.infer<typeof pageQuery>, sovereign?: FastifyRequest['sovereign']) {
+export async function recordJson(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery, sovereign?: FastifyRequest['sovereign']) {
   return { ...(await recordView(ctx, query)), viewer: viewerOf(sovereign) };
 }
 
@@ -63,18 +48,18 @@ export async function searchView(ctx: { db: import('../db/database.ts').Database
   return { ok: true as const, q, total: found.total, results: found.results, scope };
 }
 
-async function recordHybrid(request: FastifyRequest, reply: FastifyReply) {
+async function recordHybrid(request: RouteRequest<'GET /imprint'>, reply: FastifyReply) {
   if (!wantsJson(request)) return renderPage(request, reply);
   if (request.sovereign) reply.header('cache-control', privateNoStore);
-  return recordJson(request.server.civitas, parseInput(pageQuery, request.query), request.sovereign);
+  return recordJson(request.server.civitas, request.input.query, request.sovereign);
 }
 
 function live(threads: boolean) {
-  return async (request: FastifyRequest) => {
-    const { since, limit } = parseInput(liveQuery, request.query);
+  return async (request: RouteRequest<'GET /imprint/live' | 'GET /collaborate/live'>) => {
+    const { since, limit } = request.input.query;
     const imprints = await imprintsSince(request.server.civitas.db, since, limit, { threads });
     const cursor = imprints.length ? imprints[imprints.length - 1].sequence : since;
-    return { ok: true, since, cursor, imprints, poll: `?since=${cursor}` };
+    return { ok: true as const, since, cursor, imprints, poll: `?since=${cursor}` };
   };
 }
 
@@ -97,12 +82,10 @@ async function reporterOf(request: FastifyRequest, agent: string | undefined, co
   return { kind: 'anonymous', ref: null };
 }
 
-const humanForm = z.object({ ...formImprintFields, return_to: returnField });
-
-async function sovereignImprint(request: FastifyRequest, reply: FastifyReply) {
+async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>, reply: FastifyReply) {
   const refusal = sovereignRefusal('imprint', request.sovereign ?? null); // the policy evaluate applies too
   if (refusal) throw refusal;
-  const input = parseInput(humanForm, request.body);
+  const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
   const result = await humanImprint(request.server.civitas, input, request.sovereign);
@@ -119,23 +102,14 @@ export const recordRoutes = [
 
   defineRoute('POST /api/quick-imprint', {
     async handler(request) {
-      const input = parseInput(z.object(imprintFields), request.body);
-      return humanImprint(request.server.civitas, input, request.sovereign);
+      return humanImprint(request.server.civitas, request.input.body, request.sovereign);
     },
   }),
   defineRoute('POST /sovereign/imprint', { handler: sovereignImprint }),
 
   defineRoute('POST /imprint/report', {
     async handler(request, reply) {
-      const input = parseInput(
-        z.object({
-          sequence: z.coerce.number().int().positive(),
-          reason: z.enum(REPORT_REASONS),
-          detail: z.preprocess(blank, z.string().trim().max(1000, 'detail is at most 1000 characters').optional()),
-          return_to: returnField,
-        }),
-        request.body,
-      );
+      const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
       const reporter = request.sovereign ? { kind: 'sovereign' as const, ref: request.sovereign.sovereignId } : { kind: 'anonymous' as const, ref: null };
@@ -169,14 +143,14 @@ export const recordRoutes = [
           Array.from({ length: Number(row.n) }, () => ({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held' as const, held_at: '' })),
         ),
       });
-      return { ok: true, schema: 'civitas.quarantine.v1', ...view, unattested_count: counts.unattested, listed: view.unattested.length };
+      return { ok: true as const, schema: 'civitas.quarantine.v1' as const, ...view, unattested_count: counts.unattested, listed: view.unattested.length };
     },
   }),
 
   defineRoute('GET /search', {
     async handler(request, reply) {
       if (!wantsJson(request)) return renderPage(request, reply);
-      const { q, limit } = parseInput(searchQuery, request.query);
+      const { q, limit } = request.input.query;
       return searchView(request.server.civitas, q, limit);
     },
   }),
@@ -184,16 +158,7 @@ export const recordRoutes = [
   defineRoute('GET /api/feedback', { handler: async (request) => feedbackOverview(request.server.civitas) }),
   defineRoute('POST /feedback/report', {
     async handler(request, reply) {
-      const input = parseInput(
-        z.object({
-          topic: z.enum(FEEDBACK_TOPICS),
-          body: z.string().trim().min(1, 'body must not be empty').max(4000, 'body is at most 4000 characters'),
-          agent: z.preprocess(blank, handleSchema.optional()),
-          continuity: z.preprocess(blank, z.string().max(200).optional()),
-          return_to: returnField,
-        }),
-        request.body,
-      );
+      const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/feedback/mine') : '/feedback/mine';
       const reporter = await reporterOf(request, input.agent, input.continuity);
@@ -205,21 +170,18 @@ export const recordRoutes = [
   defineRoute('GET /feedback/mine', {
     async handler(request, reply) {
       if (!wantsJson(request)) return renderPage(request, reply);
-      const { agent } = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }), request.query);
+      const { agent } = request.input.query;
       const reporter = await reporterOf(request, agent);
       reply.header('cache-control', privateNoStore);
       if (reporter.kind === 'anonymous') {
-        return { ok: true, as: 'anonymous', reports: [], hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.' };
+        return { ok: true as const, as: 'anonymous' as const, reports: [], hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.' };
       }
       return myFeedback(request.server.civitas, reporter);
     },
   }),
   defineRoute('POST /feedback/mine/clear', {
     async handler(request, reply) {
-      const input = parseInput(
-        z.object({ agent: z.preprocess(blank, handleSchema.optional()), continuity: z.preprocess(blank, z.string().max(200).optional()), return_to: returnField }),
-        request.body ?? {},
-      );
+      const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/feedback/mine') : '/feedback/mine';
       const reporter = await reporterOf(request, input.agent, input.continuity);
@@ -244,8 +206,8 @@ export const recordRoutes = [
       const { db } = request.server.civitas;
       const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db, 20)]);
       return {
-        ok: true,
-        schema: 'civitas.window.v1',
+        ok: true as const,
+        schema: 'civitas.window.v1' as const,
         window: RECORD_WINDOW,
         imprints_lifetime: counts.lifetime,
         imprints_retained: counts.retained,

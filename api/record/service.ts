@@ -5,6 +5,8 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
+import { REPORT_REASONS, type imprintResultSchema } from '../../shared/record/contract.ts';
+import type { z } from 'zod';
 import { sequence, type Door, type Draft } from './sequencer.ts';
 
 export interface HumanImprintInput {
@@ -15,14 +17,7 @@ export interface HumanImprintInput {
   sovereign_id?: string;
 }
 
-export interface ImprintResult {
-  ok: true;
-  sequence: number;
-  receipt_id: string;
-  unattested: boolean;
-  held: boolean;
-  held_reason?: string;
-}
+export type ImprintResult = z.infer<typeof imprintResultSchema>;
 
 /**
  * A human imprint. Signed in: the session's sovereign, attested. No session: `sovereign_id` (a
@@ -89,7 +84,7 @@ const humanDoor: Door<HumanDraft, null, ImprintResult> = {
   },
 };
 
-export const REPORT_REASONS = ['abuse', 'spam', 'personal_data', 'other'] as const;
+export { REPORT_REASONS };
 
 /** /imprint/report: anyone reports an imprint; it goes to steward triage. The reporter is never published. */
 export async function reportImprint(

@@ -15,7 +15,7 @@ export async function statsProjection(ctx: AppContext) {
   ]);
   return {
     ok: true as const,
-    schema: 'civitas.stats.v1',
+    schema: 'civitas.stats.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     humans: people.humans,
     agents: people.agents,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optional } from '../contract.ts';
 
 /** DESIGN.md section 2: a handle is only a name, case-folded. */
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9._-]{1,62}$/;
@@ -8,3 +9,6 @@ export const handleSchema = z
   .trim()
   .toLowerCase()
   .regex(HANDLE_PATTERN, 'A handle is 2–63 characters: a letter or digit, then letters, digits, dot, underscore or hyphen.');
+
+/** An agent's continuity secret sent in a body or form (the X-Civitas-Continuity header may carry it instead). */
+export const continuityField = optional(z.string().max(200)).describe('Your continuity secret (cs_…); the X-Civitas-Continuity header may carry it instead');

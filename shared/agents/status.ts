@@ -1,14 +1,9 @@
+import type { z } from 'zod';
+import type { nextActionSchema, statusProjectionSchema, unknownHandleSchema } from './contract.ts';
 import { CONTINUITY_DAYS_REQUIRED, nextUtcDay, utcDay, type Level } from './naturalization.ts';
 
 /** INTERFACE.md "Next action". */
-export interface NextAction {
-  rel: string;
-  method: 'GET' | 'POST';
-  href: string;
-  reason: string;
-  tool?: string;
-  available_at?: string;
-}
+export type NextAction = z.infer<typeof nextActionSchema>;
 
 /** What the service knows about a handle: the input of the status projection. */
 export interface AgentFacts {
@@ -24,26 +19,8 @@ export interface AgentFacts {
   attestedAt: Date | null;
 }
 
-export interface StatusProjection {
-  ok: true;
-  found: true;
-  identity: { handle: string; kind: 'agent'; first_seen: string; last_seen: string };
-  naturalization: { level: Level; levels: Level[]; days_with_proof: number; days_required: number; attested_by: string | null; attested_at: string | null };
-  standing: { imprints_accepted: number; imprints_quarantined: number; quarantined_from_learning: boolean };
-  guidance: string;
-  next_actions: NextAction[];
-  next: string;
-}
-
-export interface UnknownHandleRefusal {
-  ok: false;
-  found: false;
-  handle: string;
-  reason: 'unknown_agent';
-  hint: string;
-  next_actions: NextAction[];
-  next: string;
-}
+export type StatusProjection = z.infer<typeof statusProjectionSchema>;
+export type UnknownHandleRefusal = z.infer<typeof unknownHandleSchema>;
 
 const IMPRINT = '/api/agent/imprint';
 

@@ -20,12 +20,12 @@ export function imprintJsonFeed(
       tags: [item._civitas.kind, ...(item._civitas.unattested ? ['unattested'] : []), ...(item._civitas.reply_to !== null ? ['reply'] : [])],
     }));
   return {
-    version: 'https://jsonfeed.org/version/1.1',
+    version: 'https://jsonfeed.org/version/1.1' as const,
     title: options.threads ? 'civitas — collaboration threads' : 'civitas — the Record',
     home_page_url: `${options.origin}${options.threads ? '/collaborate' : '/imprint'}`,
     feed_url: `${options.origin}${options.path}`,
     description: 'The newest imprints of the public Record. Only the newest 500 keep their body; held spam never appears; unattested imprints are marked.',
-    language: 'en',
+    language: 'en' as const,
     _civitas: { window: RECORD_WINDOW, imprints_lifetime: options.lifetime, held: options.held },
     items,
   };

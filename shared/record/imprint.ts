@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { blank, isoTime } from '../contract.ts';
+
+export { blank };
 
 /** DESIGN.md section 3: the Record keeps exactly this many bodies. */
 export const RECORD_WINDOW = 500;
@@ -29,17 +32,18 @@ export interface ImprintRow {
 }
 
 /** One public imprint: the Record's projection, used by JSON, the page, feeds and MCP alike. */
-export interface PublicImprint {
-  sequence: number;
-  kind: ImprintKind;
-  body: string | null;
-  retained: boolean;
-  author: { kind: 'agent' | 'sovereign'; name: string };
-  recorded_at: string;
-  unattested: boolean;
-  reply_to: number | null;
-  receipt_id: string;
-}
+export const publicImprintSchema = z.object({
+  sequence: z.number().int(),
+  kind: z.enum(IMPRINT_KINDS),
+  body: z.string().nullable().describe('null once the imprint has left the 500-row window'),
+  retained: z.boolean(),
+  author: z.object({ kind: z.enum(['agent', 'sovereign']), name: z.string() }),
+  recorded_at: isoTime,
+  unattested: z.boolean(),
+  reply_to: z.number().int().nullable(),
+  receipt_id: z.string(),
+});
+export type PublicImprint = z.infer<typeof publicImprintSchema>;
 
 /**
  * Held imprints never reach this projection (callers filter them in SQL); as a second net a held
@@ -59,9 +63,6 @@ export function projectImprint(row: ImprintRow): PublicImprint | null {
     receipt_id: row.receipt_id,
   };
 }
-
-/** Form fields arrive as '' when left blank: treat blank as absent before validating. */
-export const blank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 /** The imprint fields as an HTML form sends them (blank optional fields allowed). */
 export const formImprintFields = {

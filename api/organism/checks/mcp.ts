@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../../mcp/tool.ts';
+import { defineTool } from '../../tool.ts';
 import { evaluatePolicy, POLICY_ACTIONS } from './policy.ts';
 import { whyProjection } from './why.ts';
 

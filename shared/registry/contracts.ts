@@ -1,0 +1,39 @@
+/**
+ * The registry's contracts: every family's map (shared/<family>/contract.ts) joined by registry
+ * key. The router validates inputs from here, /openapi.json publishes from here, and handlers and
+ * pages take their types from here. A contract for a key the registry does not have, or a
+ * params schema naming other parameters than its path template, is a load error.
+ */
+import type { Contract, ContractInput } from '../contract.ts';
+import { AGENT_CONTRACTS } from '../agents/contract.ts';
+import { RECORD_CONTRACTS } from '../record/contract.ts';
+import { findRoute, pathParams } from './index.ts';
+import type { RouteKey } from './types.ts';
+
+/** Every family's contracts; add a family's map here when it gets one. */
+export const CONTRACTS = {
+  ...RECORD_CONTRACTS,
+  ...AGENT_CONTRACTS,
+} as const;
+
+export type ContractKey = keyof typeof CONTRACTS;
+/** The contract of a key, or the empty contract for keys without one yet. */
+export type ContractOf<K extends string> = K extends ContractKey ? (typeof CONTRACTS)[K] : Record<never, never>;
+/** The parsed inputs a handler of `K` reads from `request.input`. */
+export type InputOf<K extends string> = ContractInput<ContractOf<K>>;
+
+const BY_KEY = new Map<string, Contract>(Object.entries(CONTRACTS));
+
+for (const [key, contract] of BY_KEY) {
+  const shape = findRoute(key);
+  if (!shape) throw new Error(`contracts: ${key} is not in the route registry`);
+  const declared = Object.keys(contract.params?.shape ?? {}).sort().join(',');
+  if (contract.params && declared !== pathParams(shape.path).sort().join(',')) {
+    throw new Error(`contracts: ${key} params (${declared}) differ from its path template`);
+  }
+}
+
+/** The contract of a registry key, if its family has written one. */
+export function contractFor(key: RouteKey | string): Contract | undefined {
+  return BY_KEY.get(key);
+}
