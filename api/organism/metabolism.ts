@@ -100,9 +100,10 @@ ${line(44, 24, 'civitas — metabolism')}
 ${line(76, 16, `Last 24 h: ${m.last_day.intake} in, ${m.last_day.evictions} evicted · lifetime ${m.lifetime.intake}`)}
 ${line(100, 14, `Window ${m.window} · ${m.residence_hours === null ? 'no intake today' : `a body stays ~${m.residence_hours} h at this pace`}`)}
 <line x1="30" y1="270.5" x2="582" y2="270.5" stroke="#c9c4b8"/>
+<text x="30" y="284" font-family="sans-serif" font-size="11" fill="#4a535c">24 h ago</text><text x="582" y="284" text-anchor="end" font-family="sans-serif" font-size="11" fill="#4a535c">now</text>
 <text x="582" y="${270 - plot - 6}" text-anchor="end" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`top of scale: ${count(max, 'imprint', 'imprints')} an hour`)}</text>
 ${bars}
 ${m.hourly.every((slot) => slot.intake === 0 && slot.evictions === 0) ? `<text x="306" y="200" text-anchor="middle" font-family="sans-serif" font-size="16" fill="#4a535c">No imprint came in or left in the last 24 hours.</text>` : ''}
-<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
+<text x="30" y="303" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
 </svg>`;
 }
