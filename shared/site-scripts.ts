@@ -4,15 +4,18 @@
  * `script-src 'self'` with no 'unsafe-inline' and no extra route serves them. Every page works
  * without them.
  *
- * - VIEWER: a prerendered page cannot know its visitor, so it asks `GET /identity` (JSON, `private,
- *   no-store`) and, when someone is signed in, puts their tag and callsign in the header. The page
- *   itself stays cacheable: no cookie, no Vary added for this.
+ * - VIEWER: a prerendered page cannot know its visitor, so, when the `civitas_signed_in` hint cookie
+ *   says a session was started in this browser (api/plugins/session.ts), it asks `GET /identity`
+ *   (JSON, `private, no-store`) and, when someone is signed in, puts their tag and callsign in the
+ *   header. Anonymous visitors cost no request; the page itself stays cacheable (no cookie, no Vary
+ *   added to it for this).
  * - COPY: a `button[data-copy=<id>]` (hidden until this runs) copies the text of element <id> to the
  *   clipboard and says so in its `[data-copy-status]` live region.
  */
 import { createHash } from 'node:crypto';
 
-export const VIEWER_SCRIPT = `(()=>{const slot=document.querySelector('[data-viewer]');if(!slot)return;
+export const VIEWER_SCRIPT = `(()=>{const slot=document.querySelector('[data-viewer]');
+if(!slot||!/(^|; )civitas_signed_in=1/.test(document.cookie))return;
 fetch('/identity',{headers:{accept:'application/json'},credentials:'same-origin',cache:'no-store'})
 .then((r)=>r.ok&&(r.headers.get('content-type')||'').includes('json')?r.json():null)
 .then((me)=>{if(!me||!me.signed_in||!me.tag)return;
