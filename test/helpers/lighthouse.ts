@@ -6,6 +6,7 @@
  * test host, whose own slowness Lantern's simulation would magnify), and the metrics a page's own
  * bytes decide (render-blocking requests, total bytes, layout shift) read beside the score.
  */
+import { existsSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -24,6 +25,9 @@ export interface Audit {
 }
 
 export async function launchLighthouseChrome() {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+  }
   return chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
