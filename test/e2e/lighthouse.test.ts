@@ -36,14 +36,14 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // Scores for the record (docs/site.md); a file, since the reporter keeps the console quiet.
+  // Every score, performance included, for the record (docs/site.md).
   if (seen.length) writeFileSync('/tmp/civitas-lighthouse.json', JSON.stringify(seen, null, 2));
   chrome?.kill();
   await t?.close();
 });
 
 describe('Lighthouse', () => {
-  it.each(PAGES)('%s scores at least 95', async (path) => {
+  it.each(PAGES)('%s: at least 95 in accessibility, best practices and SEO; no render-blocking script, no shift', async (path) => {
     const result = await audit(chrome.port, `${base}${path.replace('{id}', receiptId)}`);
     seen.push(result);
     const { scores, failing, lab } = result;
