@@ -3,15 +3,20 @@
  * their boundaries (shared/boundaries/headers/*), so the census's probes and the plugins use one
  * definition: this module only re-exports them beside the service-wide constants.
  */
+import { SITE_SCRIPT_HASHES } from './site-scripts.ts';
+
 export { hstsHeader } from './boundaries/headers/transport.ts';
 export { cacheControlForCredentialResponse, cacheControlForPersonalized } from './boundaries/headers/cache.ts';
 export { isSameOriginRequest } from './boundaries/headers/provenance.ts';
 export { safeReturnTarget } from './boundaries/headers/navigation.ts';
 
-/** No inline script, no third parties; inline styles only for Astro's scoped style attributes. */
+/**
+ * No third parties and no arbitrary inline script: the site's two small enhancements are allowed by
+ * their hashes (shared/site-scripts.ts); inline styles only for Astro's scoped style attributes.
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${SITE_SCRIPT_HASHES.join(' ')}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",

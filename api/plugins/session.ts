@@ -22,6 +22,12 @@ export const SESSION_LIFETIME_MS = 30 * 86_400_000;
 export const SESSION_COOKIE = 'civitas_session';
 /** Over HTTPS the cookie takes the `__Host-` prefix (no Domain, Path=/, Secure). */
 export const SECURE_SESSION_COOKIE = '__Host-civitas_session';
+/**
+ * A hint for the page's own script, not a credential: "1" while a session was started in this
+ * browser, readable by JavaScript so a prerendered page asks GET /identity only when someone may be
+ * signed in (shared/site-scripts.ts). Nothing on the server reads it.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'civitas_signed_in';
 
 export interface SignedIn {
   sovereignId: string;
@@ -84,6 +90,7 @@ export async function startSession(request: FastifyRequest, reply: FastifyReply,
   await ctx.db.query('update sovereigns set last_seen_at = $2 where id = $1', [sovereignId, now.toISOString()]);
   const secure = ctx.config.origin.startsWith('https:');
   reply.setCookie(cookieName(ctx), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', { httpOnly: false, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
   // set_cookie_replay: said here too, since @fastify/cookie writes Set-Cookie after other onSend hooks run.
   reply.header('cache-control', cacheControlForCredentialResponse());
 }
@@ -95,6 +102,7 @@ export async function endSession(ctx: AppContext, sessionHash: string): Promise<
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.server.civitas;
   reply.clearCookie(cookieName(ctx), { path: '/', secure: ctx.config.origin.startsWith('https:'), httpOnly: true, sameSite: 'lax' });
+  reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/', secure: ctx.config.origin.startsWith('https:'), sameSite: 'lax' });
   reply.header('cache-control', cacheControlForCredentialResponse());
 }
 

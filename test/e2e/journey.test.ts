@@ -1,8 +1,11 @@
 /**
  * A person's journey in real Chromium, at desktop (1280 px) and phone (390 px) widths: crosses from
  * the front page, imprints, fails a form on purpose and finds the words kept, verifies the receipt,
- * signs out (and is told so), returns with the saved key. The one-origin app on loopback.
+ * signs out (and is told so), returns with the saved key; the header names the signed-in Sovereign on
+ * rendered and prerendered pages; the Sovereign Key copies with JavaScript and downloads without it.
+ * The one-origin app on loopback.
  */
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -34,6 +37,7 @@ async function noSidewaysScroll(page: Page) {
 describe.each([1280, 390])('the journey at %i px', (width) => {
   it('crosses, imprints, fails a form and keeps its words, verifies a receipt, signs out and returns', async () => {
     const context = await browser.newContext({ viewport: { width, height: 844 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
@@ -50,9 +54,19 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     const tag = (await page.getByTestId('tag').textContent())?.trim() ?? '';
     expect(key).toMatch(/^sk_/);
     expect(await page.getByRole('link', { name: 'Download the key as a file' }).getAttribute('download')).toContain(tag);
+    // With JavaScript, "Copy the key" puts it on the clipboard.
+    await page.getByRole('button', { name: 'Copy the key' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await noSidewaysScroll(page);
 
-    // The header says who is signed in.
+    // The header says who is signed in: rendered on demand, and filled in on a prerendered page
+    // that stays publicly cacheable.
+    const prerendered = await page.goto(`${base}/privacy`);
+    expect(prerendered?.headers()['cache-control']).toContain('public');
+    expect(prerendered?.headers()['set-cookie']).toBeUndefined();
+    await page.locator('.signed-in', { hasText: tag }).waitFor();
+    expect(await page.locator('.signed-in').innerText()).toContain(`Wren${width}`);
     await page.goto(`${base}/imprint`);
     expect(await page.locator('.signed-in').innerText()).toContain(tag);
     expect(await page.locator('.signed-in').innerText()).toContain(`Wren${width}`);
@@ -88,6 +102,10 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${base}/return?signed_out=1`);
     expect(await page.getByRole('status').first().innerText()).toContain('You are signed out');
+    await page.goto(`${base}/privacy`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('.signed-in').innerText()).not.toContain(tag);
+    await page.goto(`${base}/return`);
     await page.getByLabel('Sovereign Key').fill(key);
     await page.getByRole('button', { name: 'Return', exact: true }).click();
     await page.waitForURL(`${base}/sovereign`);
@@ -96,4 +114,21 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
+});
+
+describe('the Sovereign Key without JavaScript', () => {
+  it('downloads as a file from the crossing page; no copy button is offered', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(`${base}/initiate`);
+    await page.getByRole('button', { name: 'Cross' }).click();
+    await page.waitForLoadState('load');
+    const key = (await page.getByTestId('sovereign-key').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^sk_/);
+    expect(await page.getByRole('button', { name: 'Copy the key' }).isVisible()).toBe(false);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the key as a file' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^civitas-sovereign-key-.+\.txt$/);
+    expect(await readFile(await download.path(), 'utf8')).toContain(key);
+    await context.close();
+  }, 60_000);
 });

@@ -46,8 +46,9 @@ function summarise(findings: PageFinding[]) {
   };
 }
 
-/** Pages whose words change for a signed-in person (the rest render the same for everyone). */
-const PERSONAL = ['/', '/sovereign', '/imprint', '/settings/data', '/feedback/mine', '/oracle/mine', '/prophecy', '/standing', '/identity', '/return', '/initiate', '/orders', '/almanac', '/constitution', '/ceremony', '/passport', '/wallet', '/endow'];
+/** Pages whose words change for a signed-in person (the rest render the same for everyone; /privacy
+ * stands for the prerendered pages, whose header names the viewer from a script). */
+const PERSONAL = ['/', '/sovereign', '/imprint', '/settings/data', '/feedback/mine', '/oracle/mine', '/prophecy', '/standing', '/identity', '/return', '/initiate', '/orders', '/almanac', '/constitution', '/ceremony', '/passport', '/wallet', '/endow', '/privacy'];
 
 async function sweep(signedIn: boolean, half = 0) {
   const context = await phoneContext(browser);

@@ -80,12 +80,15 @@ const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charC
 export function metabolismCard(m: Metabolism): string {
   const width = 600;
   const height = 315;
-  const max = Math.max(1, ...m.hourly.map((slot) => slot.intake));
+  const max = Math.max(1, ...m.hourly.map((slot) => Math.max(slot.intake, slot.evictions)));
   const barWidth = 20;
+  // The plot fills the band between the headline (y 100) and the caption: 150 units tall, on a
+  // drawn baseline, with its scale named, and a sentence in place of bars on a quiet day.
+  const plot = 150;
   const bars = m.hourly
     .map((slot, i) => {
-      const h = Math.round((slot.intake / max) * 120);
-      const e = Math.round((slot.evictions / max) * 120);
+      const h = Math.round((slot.intake / max) * plot);
+      const e = Math.round((slot.evictions / max) * plot);
       const x = 30 + i * 23;
       return `<rect x="${x}" y="${270 - h}" width="${barWidth}" height="${h}" fill="#3b6e8f"/><rect x="${x}" y="${270 - e}" width="${barWidth / 2}" height="${e}" fill="#b5543c"/>`;
     })
@@ -96,7 +99,11 @@ export function metabolismCard(m: Metabolism): string {
 ${line(44, 24, 'civitas — metabolism')}
 ${line(76, 16, `Last 24 h: ${m.last_day.intake} in, ${m.last_day.evictions} evicted · lifetime ${m.lifetime.intake}`)}
 ${line(100, 14, `Window ${m.window} · ${m.residence_hours === null ? 'no intake today' : `a body stays ~${m.residence_hours} h at this pace`}`)}
+<line x1="30" y1="270.5" x2="582" y2="270.5" stroke="#c9c4b8"/>
+<text x="30" y="284" font-family="sans-serif" font-size="11" fill="#4a535c">24 h ago</text><text x="582" y="284" text-anchor="end" font-family="sans-serif" font-size="11" fill="#4a535c">now</text>
+<text x="582" y="${270 - plot - 6}" text-anchor="end" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`top of scale: ${count(max, 'imprint', 'imprints')} an hour`)}</text>
 ${bars}
-<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
+${m.hourly.every((slot) => slot.intake === 0 && slot.evictions === 0) ? `<text x="306" y="200" text-anchor="middle" font-family="sans-serif" font-size="16" fill="#4a535c">No imprint came in or left in the last 24 hours.</text>` : ''}
+<text x="30" y="303" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
 </svg>`;
 }

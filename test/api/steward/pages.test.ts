@@ -49,7 +49,8 @@ describe('steward pages', () => {
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.body).toContain('<h1>Operator console</h1>');
       expect(res.body).toContain('action="/steward/lesson"');
-      expect(res.body).toContain('<link rel="canonical" href="/operator"');
+      // Canonical URLs are absolute: the request's origin when CIVITAS_ORIGIN is unset.
+      expect(res.body).toContain('<link rel="canonical" href="http://localhost/operator"');
     }
   });
 

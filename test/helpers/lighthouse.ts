@@ -1,0 +1,71 @@
+/**
+ * Lighthouse (the npm package) against the system Chromium, for the site's quality bar.
+ *
+ * Settings measure the page rather than the machine: the desktop preset with
+ * `throttlingMethod: 'provided'` (no simulated slow CPU or network multiplied onto a loaded 2-core
+ * test host, whose own slowness Lantern's simulation would magnify), and the metrics a page's own
+ * bytes decide (render-blocking requests, total bytes, layout shift) read beside the score.
+ */
+import { existsSync } from 'node:fs';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM_PATH } from './browser.ts';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface Audit {
+  url: string;
+  scores: Record<Category, number>;
+  /** audits scoring under 1 in any category (id → title), to say what to fix */
+  failing: Record<string, string>;
+  /** lab metrics that depend on the page's bytes, not the host's speed */
+  lab: { cls: number; renderBlocking: number; totalBytes: number; fcpMs: number; lcpMs: number; tbtMs: number };
+}
+
+export async function launchLighthouseChrome() {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+  }
+  return chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/**
+ * Audits `url` in the Chromium listening on `port`. `mobile` runs Lighthouse's default (a simulated
+ * slow phone), for the record only: its performance score is the host's speed magnified.
+ */
+export async function audit(port: number, url: string, preset: 'desktop' | 'mobile' = 'desktop'): Promise<Audit> {
+  const config = preset === 'mobile' ? undefined : { ...desktopConfig, settings: { ...desktopConfig.settings, throttlingMethod: 'provided' as const, maxWaitForLoad: 30_000 } };
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, config);
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+  const failing: Record<string, string> = {};
+  for (const c of CATEGORIES) {
+    for (const ref of lhr.categories[c]?.auditRefs ?? []) {
+      const a = lhr.audits[ref.id];
+      if (ref.weight > 0 && a && a.score !== null && a.score < 1) failing[ref.id] = `${c}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`;
+    }
+  }
+  const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+  const blocking = lhr.audits['render-blocking-insight'] ?? lhr.audits['render-blocking-resources'];
+  const items = (blocking?.details as { items?: unknown[] } | undefined)?.items ?? [];
+  return {
+    url,
+    scores,
+    failing,
+    lab: {
+      cls: num('cumulative-layout-shift'),
+      renderBlocking: items.length,
+      totalBytes: num('total-byte-weight'),
+      fcpMs: Math.round(num('first-contentful-paint')),
+      lcpMs: Math.round(num('largest-contentful-paint')),
+      tbtMs: Math.round(num('total-blocking-time')),
+    },
+  };
+}
