@@ -65,18 +65,20 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FRAME_FILE = /^\s*at (?:.*\()?(?:file:\/\/)?(\/[^():]+\.[cm]?[jt]s):\d+:\d+\)?$/;
 
 /**
- * The repository path of the module that called `definer` (read from the call stack, so a route or
- * tool keeps its module when its file moves, without writing the path down). Undefined when the
- * stack has no file frame.
+ * The repository path of the family module that called `definer` (read from the call stack, so a
+ * route or tool keeps its module when its file moves, without writing the path down). Frames in
+ * helpers outside the family folders (api/*.ts, shared/) are passed over, so a helper that wraps
+ * `defineRoute` still names the family's module; without such a frame, the first caller.
  */
-export function definingModule(definer: Function): string | undefined {
+export function definingModule(definer: (...args: never[]) => unknown): string | undefined {
   const holder: { stack?: string } = {};
   Error.captureStackTrace(holder, definer);
+  const callers: string[] = [];
   for (const line of (holder.stack ?? '').split('\n').slice(1)) {
     const file = FRAME_FILE.exec(line)?.[1];
-    if (file) return relative(REPO_ROOT, file).split(sep).join('/');
+    if (file) callers.push(relative(REPO_ROOT, file).split(sep).join('/'));
   }
-  return undefined;
+  return callers.find((path) => /^api\/[^/]+\//.test(path)) ?? callers[0];
 }
 
 /** Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue. */
