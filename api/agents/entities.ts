@@ -1,3 +1,7 @@
+/**
+ * The agents family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
 import { defineEntity, p } from '@mikro-orm/core';
 
 /** A mind under a stable handle. The continuity secret and relay token are kept only as SHA-256. */
@@ -5,15 +9,57 @@ export const Agent = defineEntity({
   name: 'Agent',
   tableName: 'agents',
   properties: {
-    handle: p.string().primary(),
-    secretHash: p.string(),
-    level: p.string().default('arrived'),
+    handle: p.text().primary(),
+    secretHash: p.text(),
+    level: p.text().default('arrived'),
     firstSeenAt: p.datetime(),
     lastSeenAt: p.datetime(),
     attestedBy: p.uuid().nullable(),
     attestedAt: p.datetime().nullable(),
-    relayTokenHash: p.string().nullable(),
+    relayTokenHash: p.text().nullable(),
     imprintsAccepted: p.integer().default(0),
     imprintsQuarantined: p.integer().default(0),
+    lastHeartbeatAt: p.datetime().nullable(),
+  },
+});
+
+export const AgentProofDay = defineEntity({
+  name: 'AgentProofDay',
+  tableName: 'agent_proof_days',
+  properties: {
+    handle: p.text().primary(),
+    day: p.date().primary(),
+  },
+});
+
+export const AgentHeartbeat = defineEntity({
+  name: 'AgentHeartbeat',
+  tableName: 'agent_heartbeats',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    handle: p.text(),
+    at: p.datetime(),
+  },
+});
+
+export const AgentNote = defineEntity({
+  name: 'AgentNote',
+  tableName: 'agent_notes',
+  properties: {
+    handle: p.text().primary(),
+    note: p.text(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export const RelayFlash = defineEntity({
+  name: 'RelayFlash',
+  tableName: 'relay_flashes',
+  properties: {
+    id: p.text().primary(),
+    sessionHash: p.text(),
+    handle: p.text(),
+    ciphertext: p.text(),
+    expiresAt: p.datetime(),
   },
 });

@@ -1,0 +1,61 @@
+/**
+ * The calibration family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const Prophecy = defineEntity({
+  name: 'Prophecy',
+  tableName: 'prophecies',
+  properties: {
+    id: p.text().primary(),
+    forecasterKind: p.enum(['service', 'sovereign']),
+    forecasterId: p.uuid().nullable(),
+    metric: p.text(),
+    comparator: p.enum(['gte', 'lt']),
+    threshold: p.bigint('number'),
+    probability: p.double(),
+    madeAt: p.datetime(),
+    dueAt: p.datetime(),
+    season: p.text().nullable(),
+    basis: p.text().nullable(),
+    receiptId: p.text(),
+    resolvedAt: p.datetime().nullable(),
+    observed: p.bigint('number').nullable(),
+    outcome: p.boolean().nullable(),
+    resolutionReceiptId: p.text().nullable(),
+  },
+});
+
+export const Pact = defineEntity({
+  name: 'Pact',
+  tableName: 'pacts',
+  properties: {
+    id: p.text().primary(),
+    authorId: p.uuid().nullable(),
+    title: p.text(),
+    detail: p.text().default(''),
+    stake: p.integer(),
+    madeAt: p.datetime(),
+    dueAt: p.datetime(),
+    status: p.enum(['open', 'kept', 'broken']).default('open'),
+    resolvedAt: p.datetime().nullable(),
+    receiptId: p.text(),
+    resolvedBy: p.enum(['author', 'steward', 'lapse']).nullable(),
+    resolutionReceiptId: p.text().nullable(),
+  },
+});
+
+export const PactStake = defineEntity({
+  name: 'PactStake',
+  tableName: 'pact_stakes',
+  properties: {
+    pactId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    side: p.enum(['kept', 'broken']),
+    points: p.integer(),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+    payout: p.integer().nullable(),
+  },
+});

@@ -1,0 +1,150 @@
+/**
+ * The governance family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const Proposal = defineEntity({
+  name: 'Proposal',
+  tableName: 'governance_proposals',
+  properties: {
+    id: p.text().primary(),
+    title: p.text(),
+    body: p.text(),
+    amends: p.text().nullable(),
+    proposerId: p.uuid(),
+    state: p.enum(['proposed', 'cosigned', 'ratified']).default('proposed'),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+    cosignedAt: p.datetime().nullable(),
+    cosignedReceiptId: p.text().nullable(),
+    ratifiedAt: p.datetime().nullable(),
+    articleId: p.text().nullable(),
+  },
+});
+
+export const Cosign = defineEntity({
+  name: 'Cosign',
+  tableName: 'governance_cosigns',
+  properties: {
+    seq: p.bigint('number').generated('identity').autoincrement(),
+    proposalId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    at: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const Ratification = defineEntity({
+  name: 'Ratification',
+  tableName: 'governance_ratifications',
+  properties: {
+    seq: p.bigint('number').generated('identity').autoincrement(),
+    proposalId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    at: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const Article = defineEntity({
+  name: 'Article',
+  tableName: 'governance_articles',
+  properties: {
+    id: p.text().primary(),
+    number: p.integer(),
+    proposalId: p.text(),
+    title: p.text(),
+    body: p.text(),
+    amends: p.text().nullable(),
+    ratifiedAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const Pledge = defineEntity({
+  name: 'Pledge',
+  tableName: 'governance_pledges',
+  properties: {
+    id: p.text().primary(),
+    article: p.text(),
+    sovereignId: p.uuid(),
+    body: p.text().nullable(),
+    status: p.enum(['active', 'upheld', 'lapsed']).default('active'),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+    reviewedAt: p.datetime().nullable(),
+    reviewReceiptId: p.text().nullable(),
+  },
+});
+
+export const PledgeBack = defineEntity({
+  name: 'PledgeBack',
+  tableName: 'governance_pledge_backs',
+  properties: {
+    seq: p.bigint('number').generated('identity').autoincrement(),
+    pledgeId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    at: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const PledgeReview = defineEntity({
+  name: 'PledgeReview',
+  tableName: 'governance_pledge_reviews',
+  properties: {
+    seq: p.bigint('number').generated('identity').autoincrement(),
+    pledgeId: p.text().primary(),
+    reviewerId: p.uuid().primary(),
+    outcome: p.enum(['upheld', 'lapsed']).primary(),
+    at: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const CourtCase = defineEntity({
+  name: 'CourtCase',
+  tableName: 'governance_court_cases',
+  properties: {
+    id: p.text().primary(),
+    sequence: p.bigint('number'),
+    triageActionId: p.text(),
+    openerId: p.uuid(),
+    reason: p.text().nullable(),
+    state: p.enum(['open', 'final']).default('open'),
+    outcome: p.enum(['uphold', 'overturn']).nullable(),
+    openedAt: p.datetime(),
+    receiptId: p.text(),
+    finalAt: p.datetime().nullable(),
+    finalReceiptId: p.text().nullable(),
+    precedentId: p.text().nullable(),
+  },
+});
+
+export const CourtSignature = defineEntity({
+  name: 'CourtSignature',
+  tableName: 'governance_court_signatures',
+  properties: {
+    seq: p.bigint('number').generated('identity').autoincrement(),
+    caseId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    verdict: p.enum(['uphold', 'overturn']),
+    reason: p.text(),
+    at: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const Precedent = defineEntity({
+  name: 'Precedent',
+  tableName: 'governance_precedents',
+  properties: {
+    id: p.text().primary(),
+    number: p.integer(),
+    caseId: p.text(),
+    holding: p.text(),
+    setAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});

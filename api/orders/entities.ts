@@ -1,0 +1,44 @@
+/**
+ * The orders family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'orders',
+  properties: {
+    id: p.text().primary(),
+    title: p.text(),
+    detail: p.text().default(''),
+    requesterId: p.uuid().nullable(),
+    status: p.enum(['recorded', 'accepted', 'applied', 'declined']).default('recorded'),
+    seconds: p.integer().default(0),
+    createdAt: p.datetime(),
+    statusAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const OrderStatusChange = defineEntity({
+  name: 'OrderStatusChange',
+  tableName: 'order_status_history',
+  properties: {
+    orderId: p.text().primary(),
+    at: p.datetime().primary(),
+    status: p.enum(['recorded', 'accepted', 'applied', 'declined']).primary(),
+    note: p.text().nullable(),
+    receiptId: p.text().nullable(),
+  },
+});
+
+export const OrderSecond = defineEntity({
+  name: 'OrderSecond',
+  tableName: 'order_seconds',
+  properties: {
+    orderId: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * The organism family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const VitalsMinute = defineEntity({
+  name: 'VitalsMinute',
+  tableName: 'vitals_minutes',
+  properties: {
+    processId: p.text().primary(),
+    minute: p.datetime().primary(),
+    requests: p.integer().default(0),
+    clientErrors: p.integer().default(0),
+    serverErrors: p.integer().default(0),
+    latencySumMs: p.double().default(0),
+    latencyMaxMs: p.double().default(0),
+    buckets: p.array<number>().columnType('int[]'),
+  },
+});
+
+export const Failure = defineEntity({
+  name: 'Failure',
+  tableName: 'failures',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    lane: p.text(),
+    at: p.datetime(),
+    external: p.boolean().default(false),
+  },
+});
+
+export const TruthCheck = defineEntity({
+  name: 'TruthCheck',
+  tableName: 'truth_checks',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    claim: p.text(),
+    held: p.boolean(),
+    evidence: p.text(),
+    checkedAt: p.datetime(),
+  },
+});
+
+export const VigilanceWatch = defineEntity({
+  name: 'VigilanceWatch',
+  tableName: 'vigilance_watches',
+  properties: {
+    trial: p.text().primary(),
+    passed: p.boolean(),
+    since: p.datetime(),
+    checkedAt: p.datetime(),
+  },
+});
+
+export const VigilanceAlert = defineEntity({
+  name: 'VigilanceAlert',
+  tableName: 'vigilance_alerts',
+  properties: {
+    id: p.bigint('number').primary().autoincrement(),
+    trial: p.text(),
+    raisedAt: p.datetime(),
+    clearedAt: p.datetime().nullable(),
+    detail: p.text(),
+    receiptId: p.text(),
+  },
+});
+
+export const Dream = defineEntity({
+  name: 'Dream',
+  tableName: 'dreams',
+  properties: {
+    date: p.date().primary(),
+    windowStart: p.datetime(),
+    windowEnd: p.datetime(),
+    bodies: p.integer(),
+    terms: p.json<unknown>(),
+    madeAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const MindStance = defineEntity({
+  name: 'MindStance',
+  tableName: 'mind_stances',
+  properties: {
+    claim: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    stance: p.enum(['agree', 'disagree', 'unsure']),
+    reason: p.text(),
+    takenAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const JobRun = defineEntity({
+  name: 'JobRun',
+  tableName: 'job_runs',
+  properties: {
+    job: p.text().primary(),
+    lastStartedAt: p.datetime(),
+    lastFinishedAt: p.datetime(),
+    lastOutcome: p.enum(['ok', 'failed']),
+    lastFailedAt: p.datetime().nullable(),
+    tries: p.bigint('number').defaultRaw('0'),
+    failures: p.bigint('number').defaultRaw('0'),
+  },
+});
+
+export const OrganismRun = defineEntity({
+  name: 'OrganismRun',
+  tableName: 'organism_runs',
+  properties: {
+    id: p.text().primary(),
+    study: p.text(),
+    ranAt: p.datetime(),
+    variation: p.text().nullable(),
+    findings: p.json<unknown>(),
+    receiptId: p.text(),
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * The people family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const CensusSnapshot = defineEntity({
+  name: 'CensusSnapshot',
+  tableName: 'census_snapshots',
+  properties: {
+    date: p.date().primary(),
+    humans: p.integer(),
+    agents: p.integer(),
+    imprintsLifetime: p.bigint('number'),
+    imprintsRetained: p.integer(),
+    receipts: p.bigint('number'),
+    takenAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+export const FederationRelay = defineEntity({
+  name: 'FederationRelay',
+  tableName: 'federation_relays',
+  properties: {
+    id: p.text().primary(),
+    peer: p.text(),
+    jti: p.text(),
+    topic: p.text(),
+    body: p.text(),
+    author: p.text().nullable(),
+    issuedAt: p.datetime(),
+    receivedAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * The steward family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const StewardAction = defineEntity({
+  name: 'StewardAction',
+  tableName: 'steward_actions',
+  properties: {
+    id: p.text().primary(),
+    action: p.text(),
+    sequence: p.bigint('number'),
+    reportId: p.text().nullable(),
+    note: p.text().nullable(),
+    steward: p.text(),
+    outcome: p.text(),
+    receiptId: p.text(),
+    at: p.datetime(),
+  },
+});
+
+export const Lesson = defineEntity({
+  name: 'Lesson',
+  tableName: 'lessons',
+  properties: {
+    id: p.text().primary(),
+    title: p.text(),
+    body: p.text(),
+    sources: p.array<number>().columnType('bigint[]'),
+    steward: p.text(),
+    status: p.text().default('active'),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});

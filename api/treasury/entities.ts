@@ -1,0 +1,135 @@
+/**
+ * The treasury family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+
+export const TreasuryIntent = defineEntity({
+  name: 'TreasuryIntent',
+  tableName: 'treasury_intents',
+  properties: {
+    id: p.text().primary(),
+    purpose: p.enum(['oracle', 'patronage', 'covenant', 'fund_evolution', 'inscription']),
+    holderKind: p.enum(['sovereign', 'agent']),
+    holderRef: p.text(),
+    publicRef: p.text(),
+    amountCents: p.bigint('number'),
+    currency: p.text(),
+    uses: p.integer().default(0),
+    detail: p.json<unknown>().defaultRaw("'{}'::jsonb"),
+    checkoutSessionId: p.text().nullable(),
+    status: p.enum(['open', 'awaiting_payment', 'payment_failed', 'paid']).default('open'),
+    createdAt: p.datetime(),
+    paidAt: p.datetime().nullable(),
+  },
+});
+
+export const TreasuryProcessedEvent = defineEntity({
+  name: 'TreasuryProcessedEvent',
+  tableName: 'treasury_processed_events',
+  properties: {
+    eventId: p.text().primary(),
+    type: p.text(),
+    outcome: p.text(),
+    processedAt: p.datetime(),
+  },
+});
+
+export const TreasuryPayment = defineEntity({
+  name: 'TreasuryPayment',
+  tableName: 'treasury_payments',
+  properties: {
+    id: p.text().primary(),
+    eventId: p.text(),
+    intentId: p.text().nullable(),
+    purpose: p.text(),
+    holderKind: p.text().nullable(),
+    holderRef: p.text().nullable(),
+    amountCents: p.bigint('number'),
+    currency: p.text(),
+    customerId: p.text().nullable(),
+    receivedAt: p.datetime(),
+  },
+});
+
+export const TreasuryEntitlement = defineEntity({
+  name: 'TreasuryEntitlement',
+  tableName: 'treasury_entitlements',
+  properties: {
+    id: p.text().primary(),
+    holderKind: p.enum(['sovereign', 'agent']),
+    holderRef: p.text(),
+    capability: p.text(),
+    usesTotal: p.integer(),
+    usesLeft: p.integer(),
+    paymentId: p.text(),
+    grantedAt: p.datetime(),
+  },
+});
+
+export const OracleReport = defineEntity({
+  name: 'OracleReport',
+  tableName: 'oracle_reports',
+  properties: {
+    id: p.text().primary(),
+    holderKind: p.text(),
+    holderRef: p.text(),
+    entitlementId: p.text(),
+    report: p.json<unknown>(),
+    receiptId: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+
+export const TreasuryStrategy = defineEntity({
+  name: 'TreasuryStrategy',
+  tableName: 'treasury_strategies',
+  properties: {
+    name: p.text().primary(),
+    category: p.text(),
+    description: p.text(),
+    currency: p.text(),
+    perAuthorizationCents: p.bigint('number'),
+    dailyCents: p.bigint('number'),
+  },
+});
+
+export const TreasuryAuthorization = defineEntity({
+  name: 'TreasuryAuthorization',
+  tableName: 'treasury_authorizations',
+  properties: {
+    authorizationId: p.text().primary(),
+    eventId: p.text().nullable(),
+    strategy: p.text().nullable(),
+    amountCents: p.bigint('number'),
+    currency: p.text(),
+    approved: p.boolean(),
+    reason: p.text(),
+    decidedAt: p.datetime(),
+  },
+});
+
+export const TreasuryPatron = defineEntity({
+  name: 'TreasuryPatron',
+  tableName: 'treasury_patrons',
+  properties: {
+    holderKind: p.text().primary(),
+    holderRef: p.text().primary(),
+    publicRef: p.text(),
+    listed: p.boolean().default(false),
+    units: p.bigint('number').defaultRaw('0'),
+    since: p.datetime(),
+  },
+});
+
+export const TreasuryInscription = defineEntity({
+  name: 'TreasuryInscription',
+  tableName: 'treasury_inscriptions',
+  properties: {
+    id: p.text().primary(),
+    paymentId: p.text(),
+    body: p.text(),
+    publicRef: p.text(),
+    inscribedAt: p.datetime(),
+  },
+});
