@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 /** A mind under a stable handle. The continuity secret and relay token are kept only as SHA-256. */
 export const Agent = defineEntity({
@@ -36,7 +37,7 @@ export const AgentHeartbeat = defineEntity({
   name: 'AgentHeartbeat',
   tableName: 'agent_heartbeats',
   properties: {
-    id: p.bigint('number').primary().autoincrement(),
+    id: int8().primary().autoincrement(),
     handle: p.text(),
     at: p.datetime(),
   },

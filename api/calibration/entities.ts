@@ -3,6 +3,8 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { COMPARATORS, type Metric } from '../../shared/calibration/scores.ts';
+import { int8 } from '../db/rows.ts';
 
 export const Prophecy = defineEntity({
   name: 'Prophecy',
@@ -11,9 +13,9 @@ export const Prophecy = defineEntity({
     id: p.text().primary(),
     forecasterKind: p.enum(['service', 'sovereign']),
     forecasterId: p.uuid().nullable(),
-    metric: p.text(),
-    comparator: p.enum(['gte', 'lt']),
-    threshold: p.bigint('number'),
+    metric: p.text().$type<Metric>(),
+    comparator: p.enum(COMPARATORS),
+    threshold: int8(),
     probability: p.double(),
     madeAt: p.datetime(),
     dueAt: p.datetime(),
@@ -21,7 +23,7 @@ export const Prophecy = defineEntity({
     basis: p.text().nullable(),
     receiptId: p.text(),
     resolvedAt: p.datetime().nullable(),
-    observed: p.bigint('number').nullable(),
+    observed: int8().nullable(),
     outcome: p.boolean().nullable(),
     resolutionReceiptId: p.text().nullable(),
   },

@@ -3,6 +3,9 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { PLEDGE_STATUSES, REVIEW_OUTCOMES, VERDICTS } from '../../shared/governance/court.ts';
+import { PROPOSAL_STATES } from '../../shared/governance/rules.ts';
+import { int8 } from '../db/rows.ts';
 
 export const Proposal = defineEntity({
   name: 'Proposal',
@@ -13,7 +16,7 @@ export const Proposal = defineEntity({
     body: p.text(),
     amends: p.text().nullable(),
     proposerId: p.uuid(),
-    state: p.enum(['proposed', 'cosigned', 'ratified']).default('proposed'),
+    state: p.enum(PROPOSAL_STATES).default('proposed'),
     createdAt: p.datetime(),
     receiptId: p.text(),
     cosignedAt: p.datetime().nullable(),
@@ -27,7 +30,7 @@ export const Cosign = defineEntity({
   name: 'Cosign',
   tableName: 'governance_cosigns',
   properties: {
-    seq: p.bigint('number').generated('identity').autoincrement(),
+    seq: int8().generated('identity').autoincrement(),
     proposalId: p.text().primary(),
     sovereignId: p.uuid().primary(),
     at: p.datetime(),
@@ -39,7 +42,7 @@ export const Ratification = defineEntity({
   name: 'Ratification',
   tableName: 'governance_ratifications',
   properties: {
-    seq: p.bigint('number').generated('identity').autoincrement(),
+    seq: int8().generated('identity').autoincrement(),
     proposalId: p.text().primary(),
     sovereignId: p.uuid().primary(),
     at: p.datetime(),
@@ -70,7 +73,7 @@ export const Pledge = defineEntity({
     article: p.text(),
     sovereignId: p.uuid(),
     body: p.text().nullable(),
-    status: p.enum(['active', 'upheld', 'lapsed']).default('active'),
+    status: p.enum(PLEDGE_STATUSES).default('active'),
     createdAt: p.datetime(),
     receiptId: p.text(),
     reviewedAt: p.datetime().nullable(),
@@ -82,7 +85,7 @@ export const PledgeBack = defineEntity({
   name: 'PledgeBack',
   tableName: 'governance_pledge_backs',
   properties: {
-    seq: p.bigint('number').generated('identity').autoincrement(),
+    seq: int8().generated('identity').autoincrement(),
     pledgeId: p.text().primary(),
     sovereignId: p.uuid().primary(),
     at: p.datetime(),
@@ -94,10 +97,10 @@ export const PledgeReview = defineEntity({
   name: 'PledgeReview',
   tableName: 'governance_pledge_reviews',
   properties: {
-    seq: p.bigint('number').generated('identity').autoincrement(),
+    seq: int8().generated('identity').autoincrement(),
     pledgeId: p.text().primary(),
     reviewerId: p.uuid().primary(),
-    outcome: p.enum(['upheld', 'lapsed']).primary(),
+    outcome: p.enum(REVIEW_OUTCOMES).primary(),
     at: p.datetime(),
     receiptId: p.text(),
   },
@@ -108,12 +111,12 @@ export const CourtCase = defineEntity({
   tableName: 'governance_court_cases',
   properties: {
     id: p.text().primary(),
-    sequence: p.bigint('number'),
+    sequence: int8(),
     triageActionId: p.text(),
     openerId: p.uuid(),
     reason: p.text().nullable(),
     state: p.enum(['open', 'final']).default('open'),
-    outcome: p.enum(['uphold', 'overturn']).nullable(),
+    outcome: p.enum(VERDICTS).nullable(),
     openedAt: p.datetime(),
     receiptId: p.text(),
     finalAt: p.datetime().nullable(),
@@ -126,10 +129,10 @@ export const CourtSignature = defineEntity({
   name: 'CourtSignature',
   tableName: 'governance_court_signatures',
   properties: {
-    seq: p.bigint('number').generated('identity').autoincrement(),
+    seq: int8().generated('identity').autoincrement(),
     caseId: p.text().primary(),
     sovereignId: p.uuid().primary(),
-    verdict: p.enum(['uphold', 'overturn']),
+    verdict: p.enum(VERDICTS),
     reason: p.text(),
     at: p.datetime(),
     receiptId: p.text(),

@@ -16,7 +16,7 @@ export const Sovereign = defineEntity({
     keyHash: p.text().nullable(),
     email: p.text().nullable(),
     emailVerifiedAt: p.datetime().nullable(),
-    createdAt: p.datetime().defaultRaw("now()"),
+    createdAt: p.datetime().defaultRaw('now()'),
     lastSeenAt: p.datetime().nullable(),
     uniquenessVerifiedAt: p.datetime().nullable(),
     idpIssuer: p.text().nullable(),

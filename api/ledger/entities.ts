@@ -78,7 +78,7 @@ export const Denial = defineEntity({
     receiptId: p.text().primary(),
     deniedAction: p.text(),
     reason: p.text(),
-    actorKind: p.text().nullable(),
+    actorKind: p.text().$type<'sovereign' | 'agent'>().nullable(),
     actorRef: p.text().nullable(),
     actorPublic: p.text().nullable(),
     recordedAt: p.datetime(),
@@ -91,6 +91,6 @@ export const ServiceKey = defineEntity({
   properties: {
     name: p.text().primary(),
     value: p.text(),
-    createdAt: p.datetime().defaultRaw("now()"),
+    createdAt: p.datetime().defaultRaw('now()'),
   },
 });

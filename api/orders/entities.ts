@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { ORDER_STATUSES } from '../../shared/orders/order.ts';
 
 export const Order = defineEntity({
   name: 'Order',
@@ -12,7 +13,7 @@ export const Order = defineEntity({
     title: p.text(),
     detail: p.text().default(''),
     requesterId: p.uuid().nullable(),
-    status: p.enum(['recorded', 'accepted', 'applied', 'declined']).default('recorded'),
+    status: p.enum(ORDER_STATUSES).default('recorded'),
     seconds: p.integer().default(0),
     createdAt: p.datetime(),
     statusAt: p.datetime(),
@@ -26,7 +27,7 @@ export const OrderStatusChange = defineEntity({
   properties: {
     orderId: p.text().primary(),
     at: p.datetime().primary(),
-    status: p.enum(['recorded', 'accepted', 'applied', 'declined']).primary(),
+    status: p.enum(ORDER_STATUSES).primary(),
     note: p.text().nullable(),
     receiptId: p.text().nullable(),
   },

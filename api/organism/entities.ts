@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 export const VitalsMinute = defineEntity({
   name: 'VitalsMinute',
@@ -23,7 +24,7 @@ export const Failure = defineEntity({
   name: 'Failure',
   tableName: 'failures',
   properties: {
-    id: p.bigint('number').primary().autoincrement(),
+    id: int8().primary().autoincrement(),
     lane: p.text(),
     at: p.datetime(),
     external: p.boolean().default(false),
@@ -34,7 +35,7 @@ export const TruthCheck = defineEntity({
   name: 'TruthCheck',
   tableName: 'truth_checks',
   properties: {
-    id: p.bigint('number').primary().autoincrement(),
+    id: int8().primary().autoincrement(),
     claim: p.text(),
     held: p.boolean(),
     evidence: p.text(),
@@ -57,7 +58,7 @@ export const VigilanceAlert = defineEntity({
   name: 'VigilanceAlert',
   tableName: 'vigilance_alerts',
   properties: {
-    id: p.bigint('number').primary().autoincrement(),
+    id: int8().primary().autoincrement(),
     trial: p.text(),
     raisedAt: p.datetime(),
     clearedAt: p.datetime().nullable(),
@@ -102,8 +103,8 @@ export const JobRun = defineEntity({
     lastFinishedAt: p.datetime(),
     lastOutcome: p.enum(['ok', 'failed']),
     lastFailedAt: p.datetime().nullable(),
-    tries: p.bigint('number').defaultRaw('0'),
-    failures: p.bigint('number').defaultRaw('0'),
+    tries: int8().defaultRaw('0'),
+    failures: int8().defaultRaw('0'),
   },
 });
 

@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 export const CensusSnapshot = defineEntity({
   name: 'CensusSnapshot',
@@ -11,9 +12,9 @@ export const CensusSnapshot = defineEntity({
     date: p.date().primary(),
     humans: p.integer(),
     agents: p.integer(),
-    imprintsLifetime: p.bigint('number'),
+    imprintsLifetime: int8(),
     imprintsRetained: p.integer(),
-    receipts: p.bigint('number'),
+    receipts: int8(),
     takenAt: p.datetime(),
     receiptId: p.text(),
   },

@@ -3,13 +3,15 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { ImprintKind } from '../../shared/record/imprint.ts';
+import { int8 } from '../db/rows.ts';
 
 export const RecordCounter = defineEntity({
   name: 'RecordCounter',
   tableName: 'record_counter',
   properties: {
     id: p.smallint().primary().autoincrement(false),
-    value: p.bigint('number'),
+    value: int8(),
   },
 });
 
@@ -18,17 +20,17 @@ export const Imprint = defineEntity({
   name: 'Imprint',
   tableName: 'imprints',
   properties: {
-    sequence: p.bigint('number').primary().autoincrement(false),
-    kind: p.text(),
+    sequence: int8().primary().autoincrement(false),
+    kind: p.text().$type<ImprintKind>(),
     body: p.text().nullable(),
-    authorKind: p.text(),
+    authorKind: p.text().$type<'agent' | 'sovereign'>(),
     authorRef: p.text(),
     publicAuthor: p.text(),
     createdAt: p.datetime(),
     unattested: p.boolean(),
     held: p.boolean().default(false),
     heldReason: p.text().nullable(),
-    replyTo: p.bigint('number').nullable(),
+    replyTo: int8().nullable(),
     receiptId: p.text(),
     search: p.text().columnType('tsvector').generated(`(to_tsvector('simple'::regconfig, COALESCE(body, ''::text))) stored`).lazy().nullable(),
   },
@@ -39,7 +41,7 @@ export const ImprintReport = defineEntity({
   tableName: 'imprint_reports',
   properties: {
     id: p.text().primary(),
-    sequence: p.bigint('number'),
+    sequence: int8(),
     reason: p.text(),
     detail: p.text().nullable(),
     reporterKind: p.text(),

@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 export const StewardAction = defineEntity({
   name: 'StewardAction',
@@ -10,7 +11,7 @@ export const StewardAction = defineEntity({
   properties: {
     id: p.text().primary(),
     action: p.text(),
-    sequence: p.bigint('number'),
+    sequence: int8(),
     reportId: p.text().nullable(),
     note: p.text().nullable(),
     steward: p.text(),

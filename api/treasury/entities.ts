@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 export const TreasuryIntent = defineEntity({
   name: 'TreasuryIntent',
@@ -13,7 +14,7 @@ export const TreasuryIntent = defineEntity({
     holderKind: p.enum(['sovereign', 'agent']),
     holderRef: p.text(),
     publicRef: p.text(),
-    amountCents: p.bigint('number'),
+    amountCents: int8(),
     currency: p.text(),
     uses: p.integer().default(0),
     detail: p.json<unknown>().defaultRaw("'{}'::jsonb"),
@@ -45,7 +46,7 @@ export const TreasuryPayment = defineEntity({
     purpose: p.text(),
     holderKind: p.text().nullable(),
     holderRef: p.text().nullable(),
-    amountCents: p.bigint('number'),
+    amountCents: int8(),
     currency: p.text(),
     customerId: p.text().nullable(),
     receivedAt: p.datetime(),
@@ -89,8 +90,8 @@ export const TreasuryStrategy = defineEntity({
     category: p.text(),
     description: p.text(),
     currency: p.text(),
-    perAuthorizationCents: p.bigint('number'),
-    dailyCents: p.bigint('number'),
+    perAuthorizationCents: int8(),
+    dailyCents: int8(),
   },
 });
 
@@ -101,7 +102,7 @@ export const TreasuryAuthorization = defineEntity({
     authorizationId: p.text().primary(),
     eventId: p.text().nullable(),
     strategy: p.text().nullable(),
-    amountCents: p.bigint('number'),
+    amountCents: int8(),
     currency: p.text(),
     approved: p.boolean(),
     reason: p.text(),
@@ -117,7 +118,7 @@ export const TreasuryPatron = defineEntity({
     holderRef: p.text().primary(),
     publicRef: p.text(),
     listed: p.boolean().default(false),
-    units: p.bigint('number').defaultRaw('0'),
+    units: int8().defaultRaw('0'),
     since: p.datetime(),
   },
 });
