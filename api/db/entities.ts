@@ -1,3 +1,4 @@
+import { EntitySchema } from '@mikro-orm/core';
 import * as agents from '../agents/entities.ts';
 import * as calibration from '../calibration/entities.ts';
 import * as governance from '../governance/entities.ts';
@@ -14,6 +15,6 @@ const FAMILIES = [agents, calibration, governance, identity, ledger, orders, org
 
 /**
  * Every entity the ORM knows: one per table, each family owning its entities.ts (which exports
- * entities and types only). test/api/db/entities-drift.test.ts holds them to the migrated schema.
+ * entities and their types). test/api/db/entities-drift.test.ts holds them to the migrated schema.
  */
-export const ENTITIES = FAMILIES.flatMap((family) => Object.values(family));
+export const ENTITIES = FAMILIES.flatMap((family) => Object.values(family)).filter((value) => value instanceof EntitySchema);
