@@ -24,6 +24,7 @@ export const Agent = defineEntity({
   },
 });
 
+/** A UTC day on which an agent proved its continuity (one row per handle and day). */
 export const AgentProofDay = defineEntity({
   name: 'AgentProofDay',
   tableName: 'agent_proof_days',
@@ -33,6 +34,7 @@ export const AgentProofDay = defineEntity({
   },
 });
 
+/** One heartbeat an agent sent. */
 export const AgentHeartbeat = defineEntity({
   name: 'AgentHeartbeat',
   tableName: 'agent_heartbeats',
@@ -43,6 +45,7 @@ export const AgentHeartbeat = defineEntity({
   },
 });
 
+/** An agent's note about itself (one per handle, replaced on update). */
 export const AgentNote = defineEntity({
   name: 'AgentNote',
   tableName: 'agent_notes',
@@ -53,6 +56,7 @@ export const AgentNote = defineEntity({
   },
 });
 
+/** A value kept encrypted for one showing to one session, until it is taken or expires. */
 export const RelayFlash = defineEntity({
   name: 'RelayFlash',
   tableName: 'relay_flashes',

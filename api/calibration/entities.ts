@@ -6,6 +6,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { COMPARATORS, type Metric } from '../../shared/calibration/scores.ts';
 import { int8 } from '../db/rows.ts';
 
+/** A probability that a metric crosses a threshold by a due time, by the service or a sovereign; resolved against what was observed. */
 export const Prophecy = defineEntity({
   name: 'Prophecy',
   tableName: 'prophecies',
@@ -29,6 +30,7 @@ export const Prophecy = defineEntity({
   },
 });
 
+/** A sovereign's public promise with a stake, answered kept or broken (by the author, a steward or lapse). */
 export const Pact = defineEntity({
   name: 'Pact',
   tableName: 'pacts',
@@ -48,6 +50,7 @@ export const Pact = defineEntity({
   },
 });
 
+/** One sovereign's points on a side of a pact, and the payout once it is answered. */
 export const PactStake = defineEntity({
   name: 'PactStake',
   tableName: 'pact_stakes',

@@ -7,6 +7,7 @@ import { PLEDGE_STATUSES, REVIEW_OUTCOMES, VERDICTS } from '../../shared/governa
 import { PROPOSAL_STATES } from '../../shared/governance/rules.ts';
 import { int8 } from '../db/rows.ts';
 
+/** An amendment proposed to the constitution: proposed, cosigned, ratified. */
 export const Proposal = defineEntity({
   name: 'Proposal',
   tableName: 'governance_proposals',
@@ -26,6 +27,7 @@ export const Proposal = defineEntity({
   },
 });
 
+/** One sovereign's cosignature of a proposal (one per sovereign). */
 export const Cosign = defineEntity({
   name: 'Cosign',
   tableName: 'governance_cosigns',
@@ -38,6 +40,7 @@ export const Cosign = defineEntity({
   },
 });
 
+/** One sovereign's ratification of a proposal (one per sovereign). */
 export const Ratification = defineEntity({
   name: 'Ratification',
   tableName: 'governance_ratifications',
@@ -50,6 +53,7 @@ export const Ratification = defineEntity({
   },
 });
 
+/** A ratified article of the constitution, numbered. */
 export const Article = defineEntity({
   name: 'Article',
   tableName: 'governance_articles',
@@ -65,6 +69,7 @@ export const Article = defineEntity({
   },
 });
 
+/** A pledge a sovereign makes under an article: active until reviewed upheld or lapsed. */
 export const Pledge = defineEntity({
   name: 'Pledge',
   tableName: 'governance_pledges',
@@ -81,6 +86,7 @@ export const Pledge = defineEntity({
   },
 });
 
+/** One sovereign's backing of a pledge. */
 export const PledgeBack = defineEntity({
   name: 'PledgeBack',
   tableName: 'governance_pledge_backs',
@@ -93,6 +99,7 @@ export const PledgeBack = defineEntity({
   },
 });
 
+/** One reviewer's outcome for a pledge. */
 export const PledgeReview = defineEntity({
   name: 'PledgeReview',
   tableName: 'governance_pledge_reviews',
@@ -106,6 +113,7 @@ export const PledgeReview = defineEntity({
   },
 });
 
+/** A case contesting a steward triage of an imprint, decided by juror signatures. */
 export const CourtCase = defineEntity({
   name: 'CourtCase',
   tableName: 'governance_court_cases',
@@ -125,6 +133,7 @@ export const CourtCase = defineEntity({
   },
 });
 
+/** One juror's verdict on a case, with the reason. */
 export const CourtSignature = defineEntity({
   name: 'CourtSignature',
   tableName: 'governance_court_signatures',
@@ -139,6 +148,7 @@ export const CourtSignature = defineEntity({
   },
 });
 
+/** The numbered holding a final case set. */
 export const Precedent = defineEntity({
   name: 'Precedent',
   tableName: 'governance_precedents',

@@ -29,6 +29,7 @@ export const Sovereign = defineEntity({
   },
 });
 
+/** A signed-in session, stored only as the hash of its cookie value. */
 export const Session = defineEntity({
   name: 'Session',
   tableName: 'sessions',
@@ -42,6 +43,7 @@ export const Session = defineEntity({
   },
 });
 
+/** An identity-provider sign-in in flight (state stored as a hash), until it returns or expires. */
 export const OidcLogin = defineEntity({
   name: 'OidcLogin',
   tableName: 'oidc_logins',
@@ -56,6 +58,7 @@ export const OidcLogin = defineEntity({
   },
 });
 
+/** A person's export or erasure request, pending until a steward processes it. */
 export const DataRequest = defineEntity({
   name: 'DataRequest',
   tableName: 'data_requests',
@@ -72,6 +75,7 @@ export const DataRequest = defineEntity({
   },
 });
 
+/** A failed form's error and values, kept for one read on the page it returns to. */
 export const FormFlash = defineEntity({
   name: 'FormFlash',
   tableName: 'form_flashes',

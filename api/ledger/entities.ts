@@ -4,6 +4,7 @@
  */
 import { defineEntity, p } from '@mikro-orm/core';
 
+/** A UTC day of the receipt log: its size, and when it was sealed. */
 export const LogDay = defineEntity({
   name: 'LogDay',
   tableName: 'log_days',
@@ -32,6 +33,7 @@ export const Receipt = defineEntity({
   },
 });
 
+/** A day's signed Merkle root (checkpoint), chained to the previous anchor. */
 export const Anchor = defineEntity({
   name: 'Anchor',
   tableName: 'anchors',
@@ -48,6 +50,7 @@ export const Anchor = defineEntity({
   },
 });
 
+/** An outside witness known by name and public key. */
 export const Witness = defineEntity({
   name: 'Witness',
   tableName: 'witnesses',
@@ -58,6 +61,7 @@ export const Witness = defineEntity({
   },
 });
 
+/** A witness's signature over a day's anchor. */
 export const WitnessMark = defineEntity({
   name: 'WitnessMark',
   tableName: 'witness_marks',
@@ -71,6 +75,7 @@ export const WitnessMark = defineEntity({
   },
 });
 
+/** A refused action and its reason, recorded with a receipt; the actor is published only as a public ref. */
 export const Denial = defineEntity({
   name: 'Denial',
   tableName: 'denials',
@@ -85,6 +90,7 @@ export const Denial = defineEntity({
   },
 });
 
+/** A key generated once per deployment and shared by every process (tag secret, signing key). */
 export const ServiceKey = defineEntity({
   name: 'ServiceKey',
   tableName: 'service_keys',

@@ -5,6 +5,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ORDER_STATUSES } from '../../shared/orders/order.ts';
 
+/** A requested change to the service, seconded by sovereigns and moved through its statuses by a steward. */
 export const Order = defineEntity({
   name: 'Order',
   tableName: 'orders',
@@ -21,6 +22,7 @@ export const Order = defineEntity({
   },
 });
 
+/** One step of an order's status history, 'recorded' first. */
 export const OrderStatusChange = defineEntity({
   name: 'OrderStatusChange',
   tableName: 'order_status_history',
@@ -33,6 +35,7 @@ export const OrderStatusChange = defineEntity({
   },
 });
 
+/** One sovereign's second of an order. */
 export const OrderSecond = defineEntity({
   name: 'OrderSecond',
   tableName: 'order_seconds',

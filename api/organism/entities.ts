@@ -5,6 +5,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { int8 } from '../db/rows.ts';
 
+/** One process's request counts and latency buckets for one minute. */
 export const VitalsMinute = defineEntity({
   name: 'VitalsMinute',
   tableName: 'vitals_minutes',
@@ -20,6 +21,7 @@ export const VitalsMinute = defineEntity({
   },
 });
 
+/** One failure on a lane; `external` marks one whose cause lay outside the service. */
 export const Failure = defineEntity({
   name: 'Failure',
   tableName: 'failures',
@@ -31,6 +33,7 @@ export const Failure = defineEntity({
   },
 });
 
+/** One of the service's checks of its own claims, with the evidence (at most one a minute per claim). */
 export const TruthCheck = defineEntity({
   name: 'TruthCheck',
   tableName: 'truth_checks',
@@ -43,6 +46,7 @@ export const TruthCheck = defineEntity({
   },
 });
 
+/** The service's watch over one trial: passing or not, and since when. */
 export const VigilanceWatch = defineEntity({
   name: 'VigilanceWatch',
   tableName: 'vigilance_watches',
@@ -54,6 +58,7 @@ export const VigilanceWatch = defineEntity({
   },
 });
 
+/** The service's alert about one of its trials: raised, and cleared later. */
 export const VigilanceAlert = defineEntity({
   name: 'VigilanceAlert',
   tableName: 'vigilance_alerts',
@@ -67,6 +72,7 @@ export const VigilanceAlert = defineEntity({
   },
 });
 
+/** A day's digest of the bodies in the window: the terms it found. */
 export const Dream = defineEntity({
   name: 'Dream',
   tableName: 'dreams',
@@ -81,6 +87,7 @@ export const Dream = defineEntity({
   },
 });
 
+/** One sovereign's stance on a claim. */
 export const MindStance = defineEntity({
   name: 'MindStance',
   tableName: 'mind_stances',
@@ -94,6 +101,7 @@ export const MindStance = defineEntity({
   },
 });
 
+/** A scheduled job's last start, finish and outcome, and its tries and failures. */
 export const JobRun = defineEntity({
   name: 'JobRun',
   tableName: 'job_runs',
@@ -108,6 +116,7 @@ export const JobRun = defineEntity({
   },
 });
 
+/** One run of the service's experiments on itself: study, variation, findings. */
 export const OrganismRun = defineEntity({
   name: 'OrganismRun',
   tableName: 'organism_runs',

@@ -5,6 +5,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { int8 } from '../db/rows.ts';
 
+/** A day's census: humans, agents, imprints and receipts. */
 export const CensusSnapshot = defineEntity({
   name: 'CensusSnapshot',
   tableName: 'census_snapshots',
@@ -20,6 +21,7 @@ export const CensusSnapshot = defineEntity({
   },
 });
 
+/** An imprint relayed from a federation peer (one per peer's token id). */
 export const FederationRelay = defineEntity({
   name: 'FederationRelay',
   tableName: 'federation_relays',

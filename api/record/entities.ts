@@ -6,6 +6,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
 import { int8 } from '../db/rows.ts';
 
+/** The Record's lifetime counter: the highest sequence handed out. */
 export const RecordCounter = defineEntity({
   name: 'RecordCounter',
   tableName: 'record_counter',
@@ -36,6 +37,7 @@ export const Imprint = defineEntity({
   },
 });
 
+/** A report of an imprint, open until a steward triage closes it. */
 export const ImprintReport = defineEntity({
   name: 'ImprintReport',
   tableName: 'imprint_reports',
@@ -54,6 +56,7 @@ export const ImprintReport = defineEntity({
   },
 });
 
+/** Feedback on the service: open, acknowledged, closed or withdrawn. */
 export const Feedback = defineEntity({
   name: 'Feedback',
   tableName: 'feedback',

@@ -5,6 +5,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { int8 } from '../db/rows.ts';
 
+/** A steward triage action on an imprint or a report, with its receipt. */
 export const StewardAction = defineEntity({
   name: 'StewardAction',
   tableName: 'steward_actions',
@@ -21,6 +22,7 @@ export const StewardAction = defineEntity({
   },
 });
 
+/** A steward's lesson, citing imprints by sequence (`sources`). */
 export const Lesson = defineEntity({
   name: 'Lesson',
   tableName: 'lessons',

@@ -5,6 +5,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { int8 } from '../db/rows.ts';
 
+/** A payment intent: what is being paid for, by whom, and its checkout status. */
 export const TreasuryIntent = defineEntity({
   name: 'TreasuryIntent',
   tableName: 'treasury_intents',
@@ -25,6 +26,7 @@ export const TreasuryIntent = defineEntity({
   },
 });
 
+/** A payment-provider event already processed (processed once only). */
 export const TreasuryProcessedEvent = defineEntity({
   name: 'TreasuryProcessedEvent',
   tableName: 'treasury_processed_events',
@@ -36,6 +38,7 @@ export const TreasuryProcessedEvent = defineEntity({
   },
 });
 
+/** A payment received, from one provider event. */
 export const TreasuryPayment = defineEntity({
   name: 'TreasuryPayment',
   tableName: 'treasury_payments',
@@ -53,6 +56,7 @@ export const TreasuryPayment = defineEntity({
   },
 });
 
+/** A capability a payment granted, with its uses left. */
 export const TreasuryEntitlement = defineEntity({
   name: 'TreasuryEntitlement',
   tableName: 'treasury_entitlements',
@@ -68,6 +72,7 @@ export const TreasuryEntitlement = defineEntity({
   },
 });
 
+/** A paid oracle report, spent from an entitlement. */
 export const OracleReport = defineEntity({
   name: 'OracleReport',
   tableName: 'oracle_reports',
@@ -82,6 +87,7 @@ export const OracleReport = defineEntity({
   },
 });
 
+/** A named spending strategy with its per-authorization and daily limits. */
 export const TreasuryStrategy = defineEntity({
   name: 'TreasuryStrategy',
   tableName: 'treasury_strategies',
@@ -95,6 +101,7 @@ export const TreasuryStrategy = defineEntity({
   },
 });
 
+/** A spending authorization decided against a strategy. */
 export const TreasuryAuthorization = defineEntity({
   name: 'TreasuryAuthorization',
   tableName: 'treasury_authorizations',
@@ -110,6 +117,7 @@ export const TreasuryAuthorization = defineEntity({
   },
 });
 
+/** A patron (one row per holder) and the units of patronage they hold. */
 export const TreasuryPatron = defineEntity({
   name: 'TreasuryPatron',
   tableName: 'treasury_patrons',
@@ -123,6 +131,7 @@ export const TreasuryPatron = defineEntity({
   },
 });
 
+/** A paid inscription: a body published under a public ref. */
 export const TreasuryInscription = defineEntity({
   name: 'TreasuryInscription',
   tableName: 'treasury_inscriptions',
