@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTITIES } from '../../../api/db/entities.ts';
-import { schemaDrift } from '../../../api/db/drift.ts';
+import { schemaDrift } from '../../../api/db/schema-drift.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
 let test: TestDatabase;
