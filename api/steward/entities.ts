@@ -30,7 +30,8 @@ export const Lesson = defineEntity({
     id: p.text().primary(),
     title: p.text(),
     body: p.text(),
-    sources: p.array<number>().columnType('bigint[]'),
+    /** Imprint sequences; as int8 each arrives as a string from pg, a number from PGlite. */
+    sources: p.array<number | string>().columnType('bigint[]'),
     steward: p.text(),
     status: p.text().default('active'),
     createdAt: p.datetime(),
