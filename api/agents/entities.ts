@@ -1,19 +1,70 @@
+/**
+ * The agents family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 /** A mind under a stable handle. The continuity secret and relay token are kept only as SHA-256. */
 export const Agent = defineEntity({
   name: 'Agent',
   tableName: 'agents',
   properties: {
-    handle: p.string().primary(),
-    secretHash: p.string(),
-    level: p.string().default('arrived'),
+    handle: p.text().primary(),
+    secretHash: p.text(),
+    level: p.text().default('arrived'),
     firstSeenAt: p.datetime(),
     lastSeenAt: p.datetime(),
     attestedBy: p.uuid().nullable(),
     attestedAt: p.datetime().nullable(),
-    relayTokenHash: p.string().nullable(),
+    relayTokenHash: p.text().nullable(),
     imprintsAccepted: p.integer().default(0),
     imprintsQuarantined: p.integer().default(0),
+    lastHeartbeatAt: p.datetime().nullable(),
+  },
+});
+
+/** A UTC day on which an agent proved its continuity (one row per handle and day). */
+export const AgentProofDay = defineEntity({
+  name: 'AgentProofDay',
+  tableName: 'agent_proof_days',
+  properties: {
+    handle: p.text().primary(),
+    day: p.date().primary(),
+  },
+});
+
+/** One heartbeat an agent sent. */
+export const AgentHeartbeat = defineEntity({
+  name: 'AgentHeartbeat',
+  tableName: 'agent_heartbeats',
+  properties: {
+    id: int8().primary().autoincrement(),
+    handle: p.text(),
+    at: p.datetime(),
+  },
+});
+
+/** An agent's note about itself (one per handle, replaced on update). */
+export const AgentNote = defineEntity({
+  name: 'AgentNote',
+  tableName: 'agent_notes',
+  properties: {
+    handle: p.text().primary(),
+    note: p.text(),
+    updatedAt: p.datetime(),
+  },
+});
+
+/** A value kept encrypted for one showing to one session, until it is taken or expires. */
+export const RelayFlash = defineEntity({
+  name: 'RelayFlash',
+  tableName: 'relay_flashes',
+  properties: {
+    id: p.text().primary(),
+    sessionHash: p.text(),
+    handle: p.text(),
+    ciphertext: p.text(),
+    expiresAt: p.datetime(),
   },
 });

@@ -9,9 +9,11 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
+import type { Pact } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { forecasterOf, ISO } from './prophecies.ts';
 import { count } from '../../shared/plural.ts';
@@ -108,19 +110,11 @@ export async function lapseOverduePacts(ctx: AppContext) {
   return { lapsed };
 }
 
-interface PactRow {
-  id: string;
-  title: string;
-  detail: string;
-  stake: number | string;
+/** A pact as PACT_SELECT selects it: times as ISO text, the author's public face, its stakes summed. */
+type PactRow = Pick<RowOf<typeof Pact>, 'id' | 'title' | 'detail' | 'stake' | 'status' | 'resolved_by' | 'resolution_receipt_id' | 'receipt_id' | 'author_id'> & {
   made_at: string;
   due_at: string;
-  status: 'open' | 'kept' | 'broken';
   resolved_at: string | null;
-  resolved_by: PactAnswerer | null;
-  resolution_receipt_id: string | null;
-  receipt_id: string;
-  author_id: string | null;
   tag: string | null;
   callsign: string | null;
   callsign_visible: boolean | null;
@@ -129,7 +123,7 @@ interface PactRow {
   staked_broken: string | number;
   stakers: string | number;
   paid_out: string | number | null;
-}
+};
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
     ${ISO('p.resolved_at')} as resolved_at, p.resolved_by, p.resolution_receipt_id, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,

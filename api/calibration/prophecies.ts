@@ -7,9 +7,11 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
+import type { Prophecy } from './entities.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
   COMPARATOR_SIGN, METRIC_MEANING, METRICS, outcomeOf, seasonOf,
@@ -162,28 +164,19 @@ export async function runCalibrationJob(ctx: AppContext) {
   return { season, resolved };
 }
 
-export interface ProphecyRow {
-  id: string;
-  forecaster_kind: 'service' | 'sovereign';
-  metric: Metric;
-  comparator: Comparator;
-  threshold: string | number;
-  probability: number | string;
+/** A prophecy as PROPHECY_COLUMNS selects it: times as ISO text, the forecaster's public face from the left join. */
+export type ProphecyRow = Pick<
+  RowOf<typeof Prophecy>,
+  'id' | 'forecaster_kind' | 'metric' | 'comparator' | 'threshold' | 'probability' | 'season' | 'basis' | 'receipt_id' | 'observed' | 'outcome' | 'resolution_receipt_id' | 'forecaster_id'
+> & {
   made_at: string;
   due_at: string;
-  season: string | null;
-  basis: string | null;
-  receipt_id: string;
   resolved_at: string | null;
-  observed: string | number | null;
-  outcome: boolean | null;
-  resolution_receipt_id: string | null;
   tag: string | null;
   callsign: string | null;
   callsign_visible: boolean | null;
   erased: boolean | null;
-  forecaster_id: string | null;
-}
+};
 
 export const PROPHECY_COLUMNS = `p.id, p.forecaster_kind, p.metric, p.comparator, p.threshold, p.probability, ${ISO('p.made_at')} as made_at,
   ${ISO('p.due_at')} as due_at, p.season, p.basis, p.receipt_id, ${ISO('p.resolved_at')} as resolved_at, p.observed, p.outcome,

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -17,6 +18,7 @@ import {
   type JurorSignature,
   type Verdict,
 } from '../../shared/governance/court.ts';
+import type { CourtCase } from './entities.ts';
 import type { Viewer } from './service.ts';
 
 const PRECEDENT_NUMBER_LOCK = 7_212_014; // pg_advisory_xact_lock key: precedents numbered one at a time
@@ -25,23 +27,16 @@ const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sove
 const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) => new Refusal('conflict', { rule, ...extra }, hint);
 const receiptLink = (id: string) => `/receipt/${id}`;
 
-interface CaseRow {
-  id: string;
-  sequence: string | number;
+/** A case as loadCases selects it, with the triage it contests and its opener's tag. */
+type CaseRow = Pick<
+  RowOf<typeof CourtCase>,
+  'id' | 'sequence' | 'opener_id' | 'reason' | 'state' | 'outcome' | 'opened_at' | 'receipt_id' | 'final_at' | 'final_receipt_id' | 'precedent_id'
+> & {
   triage_action: string;
   triage_at: Date | string;
   triage_receipt_id: string;
-  opener_id: string;
   opener_tag: string;
-  reason: string | null;
-  state: 'open' | 'final';
-  outcome: Verdict | null;
-  opened_at: Date | string;
-  receipt_id: string;
-  final_at: Date | string | null;
-  final_receipt_id: string | null;
-  precedent_id: string | null;
-}
+};
 
 /** Cases with their juror signatures. The steward's note and the steward are never selected. */
 export async function loadCases(sql: Sql, where: string, params: unknown[], limit = 200): Promise<CaseRecord[]> {

@@ -7,6 +7,7 @@ import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { calibrationDueItems } from '../calibration/views.ts';
 import { confluenceDueItems } from '../people/confluences.ts';
+import { DataRequest, Sovereign } from './entities.ts';
 import { feedReader } from './feed-token.ts';
 import type { DueItem } from '../../shared/due.ts';
 
@@ -19,28 +20,24 @@ export type { DueItem };
  */
 export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]> {
   const items: DueItem[] = [];
-  const [row] = await ctx.db.query<{ email_pending: string | null; email_token_expires_at: string | null }>(
-    'select email_pending, email_token_expires_at from sovereigns where id = $1',
-    [me.sovereignId],
-  );
-  if (row?.email_pending && row.email_token_expires_at && new Date(row.email_token_expires_at) > ctx.clock.now()) {
+  const em = ctx.db.em();
+  const person = await em.findOne(Sovereign, me.sovereignId, { fields: ['emailPending', 'emailTokenExpiresAt'] });
+  const expires = person?.emailTokenExpiresAt;
+  if (person?.emailPending && expires && expires > ctx.clock.now()) {
     items.push({
       id: 'email-confirmation',
       title: 'Confirm your email address',
-      due_at: new Date(row.email_token_expires_at).toISOString(),
+      due_at: expires.toISOString(),
       href: '/sovereign',
       detail: 'The confirmation code sent to your address expires at this time.',
     });
   }
-  const requests = await ctx.db.query<{ id: string; kind: string; created_at: string }>(
-    `select id, kind, created_at from data_requests where sovereign_id = $1 and status = 'pending' order by created_at`,
-    [me.sovereignId],
-  );
+  const requests = await em.find(DataRequest, { sovereignId: me.sovereignId, status: 'pending' }, { orderBy: { createdAt: 'asc' } });
   for (const request of requests) {
     items.push({
       id: request.id,
       title: `Your ${request.kind} request awaits a steward`,
-      due_at: new Date(request.created_at).toISOString(),
+      due_at: request.createdAt.toISOString(),
       href: '/settings/data',
       detail: `Data request ${request.id} was filed at this time and is pending.`,
     });

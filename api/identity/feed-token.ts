@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
+import { Sovereign } from './entities.ts';
 import { storeRelayFlash, takeRelayFlash } from '../agents/relay-flash.ts';
 
 export const FEED_TOKEN_PATTERN = /^ft_[A-Za-z0-9_-]{43}$/;
@@ -32,14 +33,14 @@ export function subscriptionUrls(origin: string, token: string): FeedSubscriptio
 /** Makes (or replaces) this sovereign's feed token; the previous one is dead from now on. */
 export async function rotateFeedToken(ctx: AppContext, me: SignedIn): Promise<FeedSubscription> {
   const token = `ft_${randomBytes(32).toString('base64url')}`;
-  const rows = await ctx.db.query('update sovereigns set due_token_hash = $2 where id = $1 and erased_at is null returning id', [me.sovereignId, hashOf(token)]);
-  if (rows.length === 0) throw new Refusal('identity_required');
+  const updated = await ctx.db.em().nativeUpdate(Sovereign, { id: me.sovereignId, erasedAt: null }, { dueTokenHash: hashOf(token) });
+  if (updated === 0) throw new Refusal('identity_required');
   return subscriptionUrls(ctx.config.origin, token);
 }
 
 /** Turns personal feed subscriptions off: no token opens the feeds any more. */
 export async function revokeFeedToken(ctx: AppContext, me: SignedIn): Promise<void> {
-  await ctx.db.query('update sovereigns set due_token_hash = null where id = $1', [me.sovereignId]);
+  await ctx.db.em().nativeUpdate(Sovereign, { id: me.sovereignId }, { dueTokenHash: null });
 }
 
 /**
@@ -47,9 +48,9 @@ export async function revokeFeedToken(ctx: AppContext, me: SignedIn): Promise<vo
  * rotated, revoked or malformed token is refused alike: 401, nothing said about which.
  */
 export async function feedReader(ctx: AppContext, token: string): Promise<SignedIn> {
-  const [row] = FEED_TOKEN_PATTERN.test(token)
-    ? await ctx.db.query<{ id: string; tag: string }>('select id::text as id, tag from sovereigns where due_token_hash = $1 and erased_at is null', [hashOf(token)])
-    : [];
+  const row = FEED_TOKEN_PATTERN.test(token)
+    ? await ctx.db.em().findOne(Sovereign, { dueTokenHash: hashOf(token), erasedAt: null }, { fields: ['id', 'tag'] })
+    : null;
   if (!row) throw new Refusal('identity_required', {}, 'This feed token opens nothing: it was rotated or turned off. Make a new subscription address on /sovereign.');
   return { sovereignId: row.id, tag: row.tag, scopes: [], sessionHash: '' };
 }

@@ -4,6 +4,7 @@ import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { sha256Hex } from '../agents/credentials.ts';
 import { createSovereign } from './sovereigns.ts';
+import { OidcLogin } from './entities.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { providerOff } from '../plugins/errors.ts';
 
@@ -96,12 +97,17 @@ export async function beginLogin(ctx: AppContext, input: { returnTo: string; lin
   const verifier = client.randomPKCECodeVerifier();
   const challenge = await client.calculatePKCECodeChallenge(verifier);
   const now = ctx.clock.now();
-  await ctx.db.query('delete from oidc_logins where expires_at < $1', [now.toISOString()]);
-  await ctx.db.query(
-    `insert into oidc_logins (state_hash, code_verifier, nonce, return_to, link_sovereign_id, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [sha256Hex(state), verifier, nonce, input.returnTo, input.linkSovereignId ?? null, now.toISOString(), new Date(now.getTime() + LOGIN_LIFETIME_MS).toISOString()],
-  );
+  const em = ctx.db.em();
+  await em.nativeDelete(OidcLogin, { expiresAt: { $lt: now } });
+  await em.insert(OidcLogin, {
+    stateHash: sha256Hex(state),
+    codeVerifier: verifier,
+    nonce,
+    returnTo: input.returnTo,
+    linkSovereignId: input.linkSovereignId ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + LOGIN_LIFETIME_MS),
+  });
   return client.buildAuthorizationUrl(config, {
     redirect_uri: callbackUrl(ctx),
     scope: 'openid',

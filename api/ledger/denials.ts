@@ -1,4 +1,6 @@
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Denial, Receipt } from './entities.ts';
 import { recordReceipt, type RecordedReceipt } from './receipts.ts';
 import { projectDenialReceipt, type DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
 import { publicActorRef, type ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
@@ -30,19 +32,9 @@ export async function recordDenial(tx: Sql, input: DenialInput): Promise<Recorde
   return receipt;
 }
 
-interface DenialRow {
-  receipt_id: string;
-  step: string;
-  denied_action: string;
-  reason: string;
-  actor_kind: 'sovereign' | 'agent' | null;
-  actor_ref: string | null;
-  actor_public: string | null;
-  recorded_at: string;
-  leaf_hash: string;
-  log_date: string;
-  leaf_index: number;
-}
+/** A denial beside its receipt, as DENIAL_QUERY selects it (times as ISO text). */
+type DenialRow = Pick<RowOf<typeof Denial>, 'receipt_id' | 'denied_action' | 'reason' | 'actor_kind' | 'actor_ref' | 'actor_public'> &
+  Pick<RowOf<typeof Receipt>, 'step' | 'leaf_hash' | 'leaf_index'> & { recorded_at: string; log_date: string };
 
 const DENIAL_QUERY = `select d.receipt_id, r.step, d.denied_action, d.reason, d.actor_kind, d.actor_ref, d.actor_public,
     to_char(r.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at, r.leaf_hash,

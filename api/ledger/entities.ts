@@ -1,20 +1,102 @@
+/**
+ * The ledger family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
 import { defineEntity, p } from '@mikro-orm/core';
+
+/** A UTC day of the receipt log: its size, and when it was sealed. */
+export const LogDay = defineEntity({
+  name: 'LogDay',
+  tableName: 'log_days',
+  properties: {
+    date: p.date().primary(),
+    size: p.integer().default(0),
+    sealedAt: p.datetime().nullable(),
+  },
+});
 
 /** A receipt: "this step was recorded", a leaf of its UTC day's Merkle tree. */
 export const Receipt = defineEntity({
   name: 'Receipt',
   tableName: 'receipts',
   properties: {
-    id: p.string().primary(),
-    step: p.string(),
-    /** null once erased (subjectRedactedAt set) */
-    subject: p.string().nullable(),
-    subjectSalt: p.string().nullable(),
-    subjectDigest: p.string(),
-    subjectRedactedAt: p.datetime().nullable(),
+    id: p.text().primary(),
+    step: p.text(),
+    subject: p.text().nullable(),
     recordedAt: p.datetime(),
-    leafHash: p.string(),
-    logDate: p.string().columnType('date'),
+    leafHash: p.text(),
+    logDate: p.date(),
     leafIndex: p.integer(),
+    subjectSalt: p.text().nullable(),
+    subjectDigest: p.text(),
+    subjectRedactedAt: p.datetime().nullable(),
+  },
+});
+
+/** A day's signed Merkle root (checkpoint), chained to the previous anchor. */
+export const Anchor = defineEntity({
+  name: 'Anchor',
+  tableName: 'anchors',
+  properties: {
+    date: p.date().primary(),
+    treeSize: p.integer(),
+    rootHash: p.text(),
+    previousAnchorHash: p.text(),
+    anchorHash: p.text(),
+    keyId: p.text(),
+    signature: p.text(),
+    checkpoint: p.text(),
+    sealedAt: p.datetime(),
+  },
+});
+
+/** An outside witness known by name and public key. */
+export const Witness = defineEntity({
+  name: 'Witness',
+  tableName: 'witnesses',
+  properties: {
+    name: p.text().primary(),
+    publicKey: p.text(),
+    firstMarkedAt: p.datetime(),
+  },
+});
+
+/** A witness's signature over a day's anchor. */
+export const WitnessMark = defineEntity({
+  name: 'WitnessMark',
+  tableName: 'witness_marks',
+  properties: {
+    witness: p.text().primary(),
+    date: p.date().primary(),
+    signatureLine: p.text(),
+    receiptId: p.text(),
+    tokenHash: p.text(),
+    markedAt: p.datetime(),
+  },
+});
+
+/** A refused action and its reason, recorded with a receipt; the actor is published only as a public ref. */
+export const Denial = defineEntity({
+  name: 'Denial',
+  tableName: 'denials',
+  properties: {
+    receiptId: p.text().primary(),
+    deniedAction: p.text(),
+    reason: p.text(),
+    actorKind: p.text().$type<'sovereign' | 'agent'>().nullable(),
+    actorRef: p.text().nullable(),
+    actorPublic: p.text().nullable(),
+    recordedAt: p.datetime(),
+  },
+});
+
+/** A key generated once per deployment and shared by every process (tag secret, signing key). */
+export const ServiceKey = defineEntity({
+  name: 'ServiceKey',
+  tableName: 'service_keys',
+  properties: {
+    name: p.text().primary(),
+    value: p.text(),
+    createdAt: p.datetime().defaultRaw('now()'),
   },
 });

@@ -8,9 +8,11 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
+import type { Order } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -116,21 +118,15 @@ export interface OrderView {
   history: { status: OrderStatus; at: string; note: string | null; receipt_id: string | null }[];
 }
 
-interface OrderRow {
-  id: string;
-  title: string;
-  detail: string;
-  status: OrderStatus;
+/** An order as ordersView selects it: times as ISO text, the requester's public face from the left join. */
+type OrderRow = Pick<RowOf<typeof Order>, 'id' | 'title' | 'detail' | 'status' | 'seconds' | 'receipt_id' | 'requester_id'> & {
   status_at: string;
-  seconds: number | string;
   created_at: string;
-  receipt_id: string;
-  requester_id: string | null;
   tag: string | null;
   callsign: string | null;
   callsign_visible: boolean | null;
   erased: boolean | null;
-}
+};
 
 /** The one order projection: explicit fields; the requester through the actor_id projector. */
 function projectOrder(row: OrderRow, history: OrderView['history']): OrderView {

@@ -1,21 +1,74 @@
+/**
+ * The record family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { ImprintKind } from '../../shared/record/imprint.ts';
+import { int8 } from '../db/rows.ts';
+
+/** The Record's lifetime counter: the highest sequence handed out. */
+export const RecordCounter = defineEntity({
+  name: 'RecordCounter',
+  tableName: 'record_counter',
+  properties: {
+    id: p.smallint().primary().autoincrement(false),
+    value: int8(),
+  },
+});
 
 /** One imprint of the Record. `body` is null once the imprint has left the 500-body window. */
 export const Imprint = defineEntity({
   name: 'Imprint',
   tableName: 'imprints',
   properties: {
-    sequence: p.bigint('number').primary(),
-    kind: p.string(),
+    sequence: int8().primary().autoincrement(false),
+    kind: p.text().$type<ImprintKind>(),
     body: p.text().nullable(),
-    authorKind: p.string(),
-    authorRef: p.string(),
-    publicAuthor: p.string(),
+    authorKind: p.text().$type<'agent' | 'sovereign'>(),
+    authorRef: p.text(),
+    publicAuthor: p.text(),
     createdAt: p.datetime(),
     unattested: p.boolean(),
     held: p.boolean().default(false),
-    heldReason: p.string().nullable(),
-    replyTo: p.bigint('number').nullable(),
-    receiptId: p.string(),
+    heldReason: p.text().nullable(),
+    replyTo: int8().nullable(),
+    receiptId: p.text(),
+    search: p.text().columnType('tsvector').generated(`(to_tsvector('simple'::regconfig, COALESCE(body, ''::text))) stored`).lazy().nullable(),
+  },
+});
+
+/** A report of an imprint, open until a steward triage closes it. */
+export const ImprintReport = defineEntity({
+  name: 'ImprintReport',
+  tableName: 'imprint_reports',
+  properties: {
+    id: p.text().primary(),
+    sequence: int8(),
+    reason: p.text(),
+    detail: p.text().nullable(),
+    reporterKind: p.text(),
+    reporterRef: p.text().nullable(),
+    status: p.text().default('open'),
+    createdAt: p.datetime(),
+    receiptId: p.text(),
+    closedAt: p.datetime().nullable(),
+    closedByAction: p.text().nullable(),
+  },
+});
+
+/** Feedback on the service: open, acknowledged, closed or withdrawn. */
+export const Feedback = defineEntity({
+  name: 'Feedback',
+  tableName: 'feedback',
+  properties: {
+    id: p.text().primary(),
+    topic: p.text(),
+    body: p.text().nullable(),
+    reporterKind: p.text(),
+    reporterRef: p.text().nullable(),
+    status: p.text().default('open'),
+    createdAt: p.datetime(),
+    withdrawnAt: p.datetime().nullable(),
+    receiptId: p.text(),
   },
 });

@@ -1,7 +1,9 @@
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
+import type { RowOf } from '../db/rows.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
+import type { Feedback } from './entities.ts';
 
 import { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic } from '../../shared/record/contract.ts';
 
@@ -64,7 +66,7 @@ export async function feedbackOverview(ctx: AppContext) {
 
 /** GET /feedback/mine: the reporter's own reports and their status (bodies of withdrawn ones are gone). */
 export async function myFeedback(ctx: AppContext, reporter: Reporter) {
-  const rows = await ctx.db.query<{ id: string; topic: string; body: string | null; status: string; created_at: Date | string; receipt_id: string }>(
+  const rows = await ctx.db.query<Pick<RowOf<typeof Feedback>, 'id' | 'topic' | 'body' | 'status' | 'created_at' | 'receipt_id'>>(
     `select id, topic, body, status, created_at, receipt_id from feedback
       where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' order by created_at desc, id desc limit 200`,
     [reporter.kind, reporter.ref],

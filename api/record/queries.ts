@@ -1,9 +1,13 @@
 import type { Sql } from '../db/database.ts';
-import { projectImprint, type ImprintRow, type PublicImprint } from '../../shared/record/imprint.ts';
+import type { RowOf } from '../db/rows.ts';
+import { projectImprint, type PublicImprint } from '../../shared/record/imprint.ts';
 import { projectHeldSpam, type ContributionRecord, type HeldSpamRecord, type HeldSpamSummary } from '../../shared/boundaries/projectors/spam.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
+import type { Imprint } from './entities.ts';
 
 const PUBLIC_COLUMNS = 'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
+/** An imprint as PUBLIC_COLUMNS selects it: every column but the search vector. */
+type ImprintRow = Omit<RowOf<typeof Imprint>, 'search'>;
 
 const publicOnly = (rows: ImprintRow[]) => rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
 

@@ -5,6 +5,8 @@ import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { heldSummary, recordCounts } from '../record/queries.ts';
 import { Refusal } from '../../shared/errors.ts';
+import type { RowOf } from '../db/rows.ts';
+import { Lesson } from './entities.ts';
 
 export const MAX_LESSON_BODY = 2000;
 export const MAX_LESSON_SOURCES = 50;
@@ -74,18 +76,18 @@ export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { 
  */
 export async function lessonsView(ctx: AppContext, options: { limit: number }) {
   const [rows, total, held, counts] = await Promise.all([
-    ctx.db.query<{ id: string; title: string; body: string; sources: (string | number)[]; created_at: Date | string; receipt_id: string }>(
+    ctx.db.query<Pick<RowOf<typeof Lesson>, 'id' | 'title' | 'body' | 'sources' | 'created_at' | 'receipt_id'>>(
       "select id, title, body, sources, created_at, receipt_id from lessons where status = 'active' order by created_at desc, id desc limit $1",
       [options.limit],
     ),
-    ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
+    ctx.db.em().count(Lesson, { status: 'active' }),
     heldSummary(ctx.db),
     recordCounts(ctx.db),
   ]);
   return {
     ok: true as const,
     schema: 'civitas.lessons.v1' as const,
-    total: Number(total[0].n),
+    total,
     lessons: rows.map((row) => ({
       id: row.id,
       title: row.title,

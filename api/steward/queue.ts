@@ -1,5 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Imprint, ImprintReport } from '../record/entities.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
 
@@ -18,33 +20,15 @@ export async function queueSizes(sql: Sql) {
   return { held_untriaged: Number(row.held_untriaged), kept_held: Number(row.kept_held), open_reports: Number(row.open_reports) };
 }
 
-interface HeldRow {
-  sequence: string | number;
-  kind: string;
-  body: string | null;
-  author_kind: 'agent' | 'sovereign';
-  public_author: string;
-  unattested: boolean;
-  held_reason: string | null;
-  created_at: Date | string;
-  receipt_id: string;
+/** A held imprint as heldQueue selects it, with its count of open reports. */
+type HeldRow = Pick<ImprintColumns, 'sequence' | 'kind' | 'body' | 'author_kind' | 'public_author' | 'unattested' | 'held_reason' | 'created_at' | 'receipt_id'> & {
   open_reports: string | number;
-}
+};
 
-interface ReportRow {
-  id: string;
-  sequence: string | number;
-  reason: string;
-  detail: string | null;
-  reporter_kind: string;
-  created_at: Date | string;
-  receipt_id: string;
-  held: boolean;
-  unattested: boolean;
-  body: string | null;
-  author_kind: 'agent' | 'sovereign';
-  public_author: string;
-}
+/** An open report as heldQueue selects it, beside what the steward sees of the imprint. */
+type ReportRow = Pick<RowOf<typeof ImprintReport>, 'id' | 'sequence' | 'reason' | 'detail' | 'reporter_kind' | 'created_at' | 'receipt_id'> &
+  Pick<ImprintColumns, 'held' | 'unattested' | 'body' | 'author_kind' | 'public_author'>;
+type ImprintColumns = RowOf<typeof Imprint>;
 
 /**
  * GET /steward/held: held imprints not yet kept held, and open reports, WITH bodies (stewards need

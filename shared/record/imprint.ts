@@ -17,7 +17,8 @@ export const imprintFields = {
 
 /** A stored imprint as the Record's queries return it (author_ref is private and never projected). */
 export interface ImprintRow {
-  sequence: number;
+  /** int8: a string from pg, a number from the embedded database. */
+  sequence: number | string;
   kind: ImprintKind;
   body: string | null;
   author_kind: 'agent' | 'sovereign';
@@ -27,7 +28,7 @@ export interface ImprintRow {
   unattested: boolean;
   held: boolean;
   held_reason: string | null;
-  reply_to: number | null;
+  reply_to: number | string | null;
   receipt_id: string;
 }
 

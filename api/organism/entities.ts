@@ -1,0 +1,131 @@
+/**
+ * The organism family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
+
+/** One process's request counts and latency buckets for one minute. */
+export const VitalsMinute = defineEntity({
+  name: 'VitalsMinute',
+  tableName: 'vitals_minutes',
+  properties: {
+    processId: p.text().primary(),
+    minute: p.datetime().primary(),
+    requests: p.integer().default(0),
+    clientErrors: p.integer().default(0),
+    serverErrors: p.integer().default(0),
+    latencySumMs: p.double().default(0),
+    latencyMaxMs: p.double().default(0),
+    buckets: p.array<number>().columnType('int[]'),
+  },
+});
+
+/** One failure on a lane; `external` marks one whose cause lay outside the service. */
+export const Failure = defineEntity({
+  name: 'Failure',
+  tableName: 'failures',
+  properties: {
+    id: int8().primary().autoincrement(),
+    lane: p.text(),
+    at: p.datetime(),
+    external: p.boolean().default(false),
+  },
+});
+
+/** One of the service's checks of its own claims, with the evidence (at most one a minute per claim). */
+export const TruthCheck = defineEntity({
+  name: 'TruthCheck',
+  tableName: 'truth_checks',
+  properties: {
+    id: int8().primary().autoincrement(),
+    claim: p.text(),
+    held: p.boolean(),
+    evidence: p.text(),
+    checkedAt: p.datetime(),
+  },
+});
+
+/** The service's watch over one trial: passing or not, and since when. */
+export const VigilanceWatch = defineEntity({
+  name: 'VigilanceWatch',
+  tableName: 'vigilance_watches',
+  properties: {
+    trial: p.text().primary(),
+    passed: p.boolean(),
+    since: p.datetime(),
+    checkedAt: p.datetime(),
+  },
+});
+
+/** The service's alert about one of its trials: raised, and cleared later. */
+export const VigilanceAlert = defineEntity({
+  name: 'VigilanceAlert',
+  tableName: 'vigilance_alerts',
+  properties: {
+    id: int8().primary().autoincrement(),
+    trial: p.text(),
+    raisedAt: p.datetime(),
+    clearedAt: p.datetime().nullable(),
+    detail: p.text(),
+    receiptId: p.text(),
+  },
+});
+
+/** A day's digest of the bodies in the window: the terms it found. */
+export const Dream = defineEntity({
+  name: 'Dream',
+  tableName: 'dreams',
+  properties: {
+    date: p.date().primary(),
+    windowStart: p.datetime(),
+    windowEnd: p.datetime(),
+    bodies: p.integer(),
+    terms: p.json<unknown>(),
+    madeAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+/** One sovereign's stance on a claim. */
+export const MindStance = defineEntity({
+  name: 'MindStance',
+  tableName: 'mind_stances',
+  properties: {
+    claim: p.text().primary(),
+    sovereignId: p.uuid().primary(),
+    stance: p.enum(['agree', 'disagree', 'unsure']),
+    reason: p.text(),
+    takenAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+/** A scheduled job's last start, finish and outcome, and its tries and failures. */
+export const JobRun = defineEntity({
+  name: 'JobRun',
+  tableName: 'job_runs',
+  properties: {
+    job: p.text().primary(),
+    lastStartedAt: p.datetime(),
+    lastFinishedAt: p.datetime(),
+    lastOutcome: p.enum(['ok', 'failed']),
+    lastFailedAt: p.datetime().nullable(),
+    tries: int8().defaultRaw('0'),
+    failures: int8().defaultRaw('0'),
+  },
+});
+
+/** One run of the service's experiments on itself: study, variation, findings. */
+export const OrganismRun = defineEntity({
+  name: 'OrganismRun',
+  tableName: 'organism_runs',
+  properties: {
+    id: p.text().primary(),
+    study: p.text(),
+    ranAt: p.datetime(),
+    variation: p.text().nullable(),
+    findings: p.json<unknown>(),
+    receiptId: p.text(),
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * The people family's tables as entities: the typed description of what its migrations build.
+ * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
+ */
+import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
+
+/** A day's census: humans, agents, imprints and receipts. */
+export const CensusSnapshot = defineEntity({
+  name: 'CensusSnapshot',
+  tableName: 'census_snapshots',
+  properties: {
+    date: p.date().primary(),
+    humans: p.integer(),
+    agents: p.integer(),
+    imprintsLifetime: int8(),
+    imprintsRetained: p.integer(),
+    receipts: int8(),
+    takenAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
+
+/** An imprint relayed from a federation peer (one per peer's token id). */
+export const FederationRelay = defineEntity({
+  name: 'FederationRelay',
+  tableName: 'federation_relays',
+  properties: {
+    id: p.text().primary(),
+    peer: p.text(),
+    jti: p.text(),
+    topic: p.text(),
+    body: p.text(),
+    author: p.text().nullable(),
+    issuedAt: p.datetime(),
+    receivedAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});
