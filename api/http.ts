@@ -12,7 +12,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/errors.ts';
 import { Refusal } from '../shared/errors.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../shared/security.ts';
-import { wantsJson } from './route.ts';
+
+/**
+ * True when the caller asked for JSON rather than a page. Asking is itself the mark that this URL
+ * answers by `Accept`, so every variant is sent with `Vary: Accept` (api/plugins/negotiation.ts).
+ * Pages with a JSON twin never ask it themselves: the router dispatches them (api/router.ts).
+ */
+export function wantsJson(request: FastifyRequest): boolean {
+  request.negotiated = true;
+  const accept = request.headers.accept ?? '';
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  const html = accept.indexOf('text/html');
+  return json !== -1 && (html === -1 || json < html);
+}
 
 /** A browser form (urlencoded or multipart) that did not ask for JSON: answered with a 303. */
 export function isFormPost(request: FastifyRequest): boolean {

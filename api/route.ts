@@ -10,7 +10,7 @@ export type RateClass = 'read' | 'write' | 'none';
 /** A family's implementation of one registry shape (one method of one path). */
 export interface RouteImpl {
   key: RouteKey;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+  handler: RouteHandler;
   schema?: FastifySchema;
   /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5). */
   credentialDoor?: boolean;
@@ -20,7 +20,18 @@ export interface RouteImpl {
   cache?: CacheClass;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
   rawBody?: boolean;
+  /**
+   * The Astro page this URL also is (registry kind `hybrid`, or a `page` with a JSON twin): the
+   * router (api/router.ts) answers `handler`'s JSON to a caller whose `Accept` prefers it and the
+   * page to everyone else, with `Vary: Accept`. `true` renders this path's page; a function renders
+   * it after work of its own (a cookie the page reads). Shapes of kind `hybrid` default to `true`.
+   */
+  page?: true | RouteHandler;
+  /** Runs before either variant of a page with a JSON twin: the guard, headers and input checks both share. */
+  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 }
+
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
 /** Binds an implementation to a registry key; the router refuses keys the registry does not have. */
 export function defineRoute(key: RouteKey, impl: Omit<RouteImpl, 'key'>): RouteImpl {
@@ -34,24 +45,4 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   throw new Refusal('invalid_request', {
     issues: result.error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message })),
   });
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set when the answer depends on `Accept` (HTML or JSON): api/plugins/negotiation.ts adds `Vary: Accept`. */
-    negotiated?: boolean;
-  }
-}
-
-/**
- * True when the caller asked for JSON rather than a page (hybrid routes). Asking is itself the
- * mark that this URL answers by `Accept`, so every variant is sent with `Vary: Accept`.
- */
-export function wantsJson(request: FastifyRequest): boolean {
-  request.negotiated = true;
-  const accept = request.headers.accept ?? '';
-  if (!accept) return false;
-  const json = accept.indexOf('application/json');
-  const html = accept.indexOf('text/html');
-  return json !== -1 && (html === -1 || json < html);
 }

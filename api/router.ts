@@ -4,8 +4,9 @@ import { Refusal } from '../shared/errors.ts';
 import { CREDENTIAL_DOORS } from '../shared/security.ts';
 import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
-import type { RouteImpl } from './route.ts';
-import { sendPage } from './pages.ts';
+import type { RouteHandler, RouteImpl } from './route.ts';
+import { renderPage, sendPage } from './pages.ts';
+import { wantsJson } from './http.ts';
 import type { SiteMount } from '../site/mount.ts';
 
 export interface RouterOptions {
@@ -40,6 +41,18 @@ function siteHandler(site: SiteMount | undefined, pageBuilt: boolean) {
     if (pageBuilt) throw new Refusal('not_found', { path: request.url.split('?')[0] }, 'No page lives at this path. See /atlas for the map of every route.');
     throw new Refusal('not_implemented');
   };
+}
+
+/**
+ * A page with a JSON twin (registry kind `hybrid`, or an implementation naming its `page`): JSON to
+ * a caller whose `Accept` prefers it, the page to everyone else; asking marks the request, so both
+ * variants carry `Vary: Accept` (api/plugins/negotiation.ts).
+ */
+function pageOrJson(impl: RouteImpl, shape: RouteShape, method: string): RouteHandler {
+  const page = impl.page ?? (shape.kind === 'hybrid' && method === 'GET' ? true : undefined);
+  if (!page) return impl.handler;
+  const render = page === true ? renderPage : page;
+  return (request, reply) => (wantsJson(request) ? impl.handler(request, reply) : render(request, reply));
 }
 
 function realisationOf(shape: RouteShape, method: string, impl: RouteImpl | undefined, siteInfo: SiteInfo): Realisation {
@@ -93,7 +106,9 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           cacheClass: impl?.cache,
           scope: shape.scope,
         },
-        handler: impl?.handler ?? (method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented),
+        handler: impl ? pageOrJson(impl, shape, method) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
+        // Work shared by a page and its JSON twin (a guard, headers) runs before either.
+        ...(impl?.preHandler ? { preHandler: async (request: FastifyRequest, reply: FastifyReply) => void (await impl.preHandler!(request, reply)) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
         ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });

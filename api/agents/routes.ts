@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { blank, formImprintFields } from '../../shared/record/imprint.ts';
@@ -130,8 +129,8 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /standing', {
+    page: true,
     async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const query = parseInput(
         z.object({ handle: z.preprocess(blank, handleSchema.optional()), minted: z.preprocess(blank, z.string().max(64).optional()) }),
         request.query,

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { renderCardSvg } from '../../cards/render.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
@@ -75,13 +74,6 @@ export function dueFrom(input: { due_in_days?: number; due_at?: string }, now: D
 function me(request: FastifyRequest) {
   if (!request.sovereign) throw new Refusal('identity_required');
   return request.sovereign;
-}
-
-function hybrid(view: (ctx: AppContext) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request.server.civitas);
-  };
 }
 
 function sendSvg(reply: FastifyReply, svg: string, maxAge = 60) {
@@ -181,9 +173,9 @@ export const calibrationRoutes = [
   }),
 
   defineRoute('GET /api/calibration', { handler: async (request) => calibrationView(request.server.civitas) }),
-  defineRoute('GET /calibration', { handler: hybrid(calibrationView) }),
-  defineRoute('GET /prophecy', { handler: hybrid((ctx) => prophecyView(ctx)) }),
-  defineRoute('GET /almanac', { handler: hybrid((ctx) => almanacView(ctx)) }),
+  defineRoute('GET /calibration', { handler: (request) => calibrationView(request.server.civitas), page: true }),
+  defineRoute('GET /prophecy', { handler: (request) => prophecyView(request.server.civitas), page: true }),
+  defineRoute('GET /almanac', { handler: (request) => almanacView(request.server.civitas), page: true }),
 
   defineRoute('GET /almanac.ics', {
     async handler(request, reply) {

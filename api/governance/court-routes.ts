@@ -2,8 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf, refuseCrossSite } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -151,12 +150,12 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /verdicts', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized());
-      if (!wantsJson(request)) return renderPage(request, reply);
+    preHandler: (_request, reply) => reply.header('cache-control', cacheControlForPersonalized()),
+    async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
     },
+    page: true,
   }),
   defineRoute('GET /api/dissent', {
     async handler(request, reply) {
@@ -165,11 +164,9 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /dissent', {
-    async handler(request, reply) {
-      reply.header('cache-control', 'public, max-age=60');
-      if (!wantsJson(request)) return renderPage(request, reply);
-      return dissentView(request.server.civitas);
-    },
+    preHandler: (_request, reply) => reply.header('cache-control', 'public, max-age=60'),
+    handler: (request) => dissentView(request.server.civitas),
+    page: true,
   }),
   defineRoute('GET /verdicts.xml', {
     async handler(request, reply) {

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf, refuseCrossSite } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -76,10 +75,10 @@ async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
 
 /** A page whose JSON twin is itself: JSON by Accept, else the Astro page (which reads that JSON). */
 function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personalized: boolean) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
+  return {
+    preHandler: (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60'),
+    handler: view,
+    page: true as const,
   };
 }
 
@@ -100,36 +99,35 @@ export const governanceRoutes = [
       return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
     },
   }),
-  defineRoute('GET /constitution', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized());
-      if (wantsJson(request)) {
-        const ctx = request.server.civitas;
-        return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
-      }
-      return renderPage(request, reply);
-    },
-  }),
+  defineRoute(
+    'GET /constitution',
+    pageWithJson(async (request) => {
+      const ctx = request.server.civitas;
+      return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+    }, true),
+  ),
   defineRoute('POST /api/constitution/propose', { handler: proposeHandler }),
   defineRoute('POST /api/constitution/cosign', { handler: cosignHandler }),
   defineRoute('POST /api/constitution/ratify', { handler: ratifyHandler }),
-  defineRoute('GET /lineage', { handler: pageWithJson((request) => lineageView(request.server.civitas), false) }),
-  defineRoute('GET /provenance', { handler: pageWithJson((request) => provenanceIndex(request.server.civitas), false) }),
-  defineRoute('GET /provenance/{claim}', {
-    handler: pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
-  }),
+  defineRoute('GET /lineage', pageWithJson((request) => lineageView(request.server.civitas), false)),
+  defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
+  defineRoute(
+    'GET /provenance/{claim}',
+    pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
+  ),
   defineRoute('GET /api/abstentions', {
     async handler(request, reply) {
       reply.header('cache-control', cacheControlForPersonalized()); // shared_cache_audience lists /abstentions
       return abstentionsView(request.server.civitas);
     },
   }),
-  defineRoute('GET /abstentions', { handler: pageWithJson((request) => abstentionsView(request.server.civitas), true) }),
-  defineRoute('GET /ceremony', {
-    handler: pageWithJson(async (request) => {
+  defineRoute('GET /abstentions', pageWithJson((request) => abstentionsView(request.server.civitas), true)),
+  defineRoute(
+    'GET /ceremony',
+    pageWithJson(async (request) => {
       const ctx = request.server.civitas;
       return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
     }, true),
-  }),
+  ),
   ...governanceCourtRoutes,
 ];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
@@ -73,10 +72,5 @@ export const orderRoutes = [
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)) }),
-  defineRoute('GET /orders', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
-      return ordersView(request.server.civitas, parseInput(ordersQuery, request.query));
-    },
-  }),
+  defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)), page: true }),
 ];

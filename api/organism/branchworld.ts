@@ -13,8 +13,7 @@ import { COSIGNS_REQUIRED } from '../../shared/governance/rules.ts';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { metricAsOf, PROPHECY_ID, prophecyById } from '../calibration/prophecies.ts';
-import { renderPage } from '../pages.ts';
-import { defineRoute, wantsJson } from '../route.ts';
+import { defineRoute } from '../route.ts';
 import { DAY } from './vitals.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -115,8 +114,8 @@ export async function branchworldProjection(ctx: AppContext, raw: unknown) {
 
 export const branchworldRoutes = [
   defineRoute('GET /branchworld/{id}', {
+    page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const body = await branchworldProjection(request.server.civitas, (request.params as { id?: string }).id);
       reply.header('cache-control', 'no-store');
       return body;

@@ -7,8 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { renderPage } from '../pages.ts';
-import { defineRoute, wantsJson } from '../route.ts';
+import { defineRoute } from '../route.ts';
 import type { DreamTerm } from './dreaming.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 
@@ -87,8 +86,8 @@ export const constellationRoutes = [
     },
   }),
   defineRoute('GET /dream-constellation', {
+    page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const body = await dreamConstellationProjection(request.server.civitas);
       reply.header('cache-control', 'no-store');
       return body;

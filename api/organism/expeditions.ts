@@ -15,7 +15,7 @@ import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { renderPage } from '../pages.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { listRuns, recordRun } from './experiments.ts';
 import { RECOVERY_DAYS } from './recovery.ts';
 import { DAY, flushOwn } from './vitals.ts';
@@ -99,11 +99,9 @@ export const expeditionsRoutes = [
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      personal(reply);
-      if (wantsJson(request)) return paradoxProjection(request.server.civitas);
-      return renderPage(request, reply);
-    },
+    preHandler: (_request, reply) => personal(reply),
+    handler: (request) => paradoxProjection(request.server.civitas),
+    page: true,
   }),
   defineRoute('GET /expeditions', {
     async handler(request: FastifyRequest, reply: FastifyReply) {

@@ -16,9 +16,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { BURST_LIMIT, BURST_WINDOW_MS } from '../../shared/record/gate.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import { renderPage } from '../pages.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { DAY } from './vitals.ts';
 
 export const EXPERIMENT_DAYS = 30;
@@ -129,12 +128,10 @@ export const experimentsRoutes = [
   defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
   defineRoute('GET /experiments', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (wantsJson(request)) {
-        reply.header('cache-control', 'no-store');
-        return preventionProjection(request.server.civitas);
-      }
-      return renderPage(request, reply);
+      reply.header('cache-control', 'no-store');
+      return preventionProjection(request.server.civitas);
     },
+    page: true,
   }),
   defineRoute('POST /experiments', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
 ];

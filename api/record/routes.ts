@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { imprintJsonFeed } from '../../shared/record/feed.ts';
@@ -63,8 +62,7 @@ export async function searchView(ctx: { db: import('../db/database.ts').Database
   return { ok: true as const, q, total: found.total, results: found.results, scope };
 }
 
-async function recordHybrid(request: FastifyRequest, reply: FastifyReply) {
-  if (!wantsJson(request)) return renderPage(request, reply);
+async function recordPageJson(request: FastifyRequest, reply: FastifyReply) {
   if (request.sovereign) reply.header('cache-control', privateNoStore);
   return recordJson(request.server.civitas, parseInput(pageQuery, request.query), request.sovereign);
 }
@@ -111,7 +109,7 @@ async function sovereignImprint(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const recordRoutes = [
-  defineRoute('GET /imprint', { handler: recordHybrid }),
+  defineRoute('GET /imprint', { handler: recordPageJson }),
   defineRoute('GET /imprint/live', { handler: live(false) }),
   defineRoute('GET /collaborate/live', { handler: live(true) }),
   defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json', false) }),
@@ -174,8 +172,8 @@ export const recordRoutes = [
   }),
 
   defineRoute('GET /search', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
+    page: true,
+    async handler(request) {
       const { q, limit } = parseInput(searchQuery, request.query);
       return searchView(request.server.civitas, q, limit);
     },
@@ -204,7 +202,6 @@ export const recordRoutes = [
   }),
   defineRoute('GET /feedback/mine', {
     async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const { agent } = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }), request.query);
       const reporter = await reporterOf(request, agent);
       reply.header('cache-control', privateNoStore);
@@ -239,8 +236,8 @@ export const recordRoutes = [
     },
   }),
   defineRoute('GET /window', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
+    page: true,
+    async handler(request) {
       const { db } = request.server.civitas;
       const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db, 20)]);
       return {

@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized, isSameOriginRequest } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import { wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
 
 /**
  * The steward behind this request. The router already enforced `steward:write` from the registry;
@@ -45,12 +43,14 @@ export function stewardOnly(reply: FastifyReply): void {
   reply.header('cache-control', cacheControlForPersonalized()).header('x-robots-tag', 'noindex, nofollow');
 }
 
-/** A steward page: JSON by Accept, else the Astro page (which reads the same JSON). */
+/** A steward page: JSON by Accept, else the Astro page (which reads the same JSON); stewards only, either way. */
 export function stewardHybrid<T>(view: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    stewardOnly(reply);
-    stewardOf(request);
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
+  return {
+    preHandler(request: FastifyRequest, reply: FastifyReply) {
+      stewardOnly(reply);
+      stewardOf(request);
+    },
+    handler: view,
+    page: true as const,
   };
 }

@@ -44,8 +44,8 @@ async function lessonHandler(request: FastifyRequest, reply: FastifyReply) {
 export const stewardRoutes = [
   defineRoute('POST /sovereign/triage', { handler: triageHandler }),
   defineRoute('POST /steward/lesson', { handler: lessonHandler }),
-  defineRoute('GET /steward/held', { handler: stewardHybrid((request) => heldQueue(request.server.civitas, parseInput(listQuery, request.query))) }),
-  defineRoute('GET /steward/whispers', { handler: stewardHybrid((request) => whisperArchive(request.server.civitas, parseInput(listQuery, request.query))) }),
+  defineRoute('GET /steward/held', stewardHybrid((request) => heldQueue(request.server.civitas, parseInput(listQuery, request.query)))),
+  defineRoute('GET /steward/whispers', stewardHybrid((request) => whisperArchive(request.server.civitas, parseInput(listQuery, request.query)))),
   defineRoute('GET /api/hive/lessons', {
     async handler(request, reply) {
       const view = await lessonsView(request.server.civitas, parseInput(lessonsQuery, request.query));
