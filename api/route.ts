@@ -7,13 +7,25 @@ import type { CacheClass } from '../shared/http-cache.ts';
 /** Which rate-limit budget a route draws from (DESIGN.md section 6). */
 export type RateClass = 'read' | 'write' | 'none';
 
+/**
+ * How strictly a route holds to its own origin:
+ * - `credential`: credential-minting doors (INTERFACE.md Authentication item 5) accept only requests
+ *   that show they come from this origin (`Origin`, else `Sec-Fetch-Site: same-origin`);
+ * - `form`: session-acting doors refuse what a browser marks as cross-site; a client that sends
+ *   neither header (an API caller with its session cookie) passes — the session cookie is
+ *   SameSite=Lax, so a cross-site form cannot carry it anyway.
+ */
+export type SameOriginRule = 'credential' | 'form';
+
 /** A family's implementation of one registry shape (one method of one path). */
 export interface RouteImpl {
   key: RouteKey;
   handler: RouteHandler;
   schema?: FastifySchema;
-  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5). */
+  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5); shorthand for `sameOrigin: 'credential'`. */
   credentialDoor?: boolean;
+  /** Same-origin rule (api/plugins/same-origin.ts): `form` for doors acting with a session, refusing what a browser marks cross-site. */
+  sameOrigin?: SameOriginRule;
   /** Defaults: mutations (POST) → write, everything else → read. */
   rate?: RateClass;
   /** Who may keep a GET answer (api/plugins/http-cache.ts); unset → the handler's own Cache-Control, if any. */
@@ -28,7 +40,7 @@ export interface RouteImpl {
    */
   page?: true | RouteHandler;
   /** Runs before either variant of a page with a JSON twin: the guard, headers and input checks both share. */
-  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void;
 }
 
 export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;

@@ -55,6 +55,14 @@ function pageOrJson(impl: RouteImpl, shape: RouteShape, method: string): RouteHa
   return (request, reply) => (wantsJson(request) ? impl.handler(request, reply) : render(request, reply));
 }
 
+/** A route's shared prelude as a Fastify hook; a reply is never awaited (it is thenable: awaiting it waits for the send). */
+function preHandlerOf(prelude: NonNullable<RouteImpl['preHandler']>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const done = prelude(request, reply);
+    if (done instanceof Promise) await done;
+  };
+}
+
 function realisationOf(shape: RouteShape, method: string, impl: RouteImpl | undefined, siteInfo: SiteInfo): Realisation {
   if (impl) return 'implemented';
   if (method !== 'GET') return 'not_implemented';
@@ -101,14 +109,14 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         config: {
           // request_provenance: the registry's credential doors refuse cross-site requests even
           // before their family is built (their 501 answers then come after the same-origin check).
-          credentialDoor: (impl?.credentialDoor ?? false) || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)),
+          sameOrigin: impl?.credentialDoor || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)) ? 'credential' : impl?.sameOrigin,
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,
           scope: shape.scope,
         },
         handler: impl ? pageOrJson(impl, shape, method) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
         // Work shared by a page and its JSON twin (a guard, headers) runs before either.
-        ...(impl?.preHandler ? { preHandler: async (request: FastifyRequest, reply: FastifyReply) => void (await impl.preHandler!(request, reply)) } : {}),
+        ...(impl?.preHandler ? { preHandler: preHandlerOf(impl.preHandler) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
         ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });

@@ -12,7 +12,7 @@ import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROB
 import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
-import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -121,10 +121,7 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
 }
 
 async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'author' | 'steward') {
-  if (by === 'steward') {
-    stewardOf(request);
-    refuseCrossSite(request);
-  }
+  if (by === 'steward') stewardOf(request);
   const input = parseInput(answerInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
@@ -135,7 +132,7 @@ async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'aut
 }
 
 export const calibrationRoutes = [
-  defineRoute('POST /steward/pacts', { handler: (request, reply) => answerDoor(request, reply, 'steward') }),
+  defineRoute('POST /steward/pacts', { sameOrigin: 'form', handler: (request, reply) => answerDoor(request, reply, 'steward') }),
   defineRoute('POST /sovereign/prophecy', {
     async handler(request, reply) {
       const input = parseInput(prophecyInput, request.body);

@@ -19,6 +19,7 @@ import { newestImprints } from '../record/queries.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { confluenceViews } from '../people/confluences.ts';
+import { utcDay } from '../../shared/time.ts';
 
 const DAY_MS = 86_400_000;
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
@@ -28,7 +29,6 @@ const MONTH = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-M
 type Kind = (typeof IMPRINT_KINDS)[number];
 type ByKind = Record<Kind, number>;
 const n = (value: unknown) => Number(value ?? 0);
-const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 const emptyKinds = (): ByKind => ({ thought: 0, question: 0, signal: 0 });
 
 function addKind(target: ByKind, kind: string, count: number) {

@@ -4,7 +4,7 @@ import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
 import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
@@ -73,7 +73,6 @@ function answer(request: FastifyRequest, reply: FastifyReply, next: string, flag
 
 async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(pledgeBody, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
@@ -83,7 +82,6 @@ async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function backHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(backBody, bodyOf(request));
   returnTarget(input.return_to, '/');
   const result = await backPledge(request.server.civitas, who, input.pledge);
@@ -94,7 +92,6 @@ async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  refuseCrossSite(request);
   const input = parseInput(reviewBody, bodyOf(request));
   returnTarget(input.return_to, '/');
   const result = await reviewPledge(ctx, viewer, input.pledge, input.outcome);
@@ -103,7 +100,6 @@ async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function courtSignHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(courtSignBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/verdicts');
   const ctx = request.server.civitas;
@@ -130,11 +126,11 @@ export const governanceCourtRoutes = [
       return view;
     },
   }),
-  defineRoute('POST /sovereign/pledge', { handler: pledgeHandler }),
-  defineRoute('POST /pledge', { handler: pledgeHandler }),
-  defineRoute('POST /sovereign/pledge/back', { handler: backHandler }),
-  defineRoute('POST /api/codex/pledges/review', { handler: reviewHandler }),
-  defineRoute('POST /sovereign/court-sign', { handler: courtSignHandler }),
+  defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
+  defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', handler: reviewHandler }),
+  defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {
       const view = await precedentView(request.server.civitas, parseInput(idParams, request.params).id);
@@ -150,7 +146,9 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /verdicts', {
-    preHandler: (_request, reply) => reply.header('cache-control', cacheControlForPersonalized()),
+    preHandler: (_request, reply) => {
+      reply.header('cache-control', cacheControlForPersonalized());
+    },
     async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
@@ -164,7 +162,9 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /dissent', {
-    preHandler: (_request, reply) => reply.header('cache-control', 'public, max-age=60'),
+    preHandler: (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+    },
     handler: (request) => dissentView(request.server.civitas),
     page: true,
   }),

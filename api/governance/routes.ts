@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
@@ -46,7 +46,6 @@ function answer<T extends { proposal: { id: string } }>(request: FastifyRequest,
 
 async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request, 'propose');
-  refuseCrossSite(request);
   const input = parseInput(proposeBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await propose(request.server.civitas, who, { title: input.title, text: input.text, amends: input.amends });
@@ -55,7 +54,6 @@ async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function cosignHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request, 'cosign');
-  refuseCrossSite(request);
   const input = parseInput(signBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await cosign(request.server.civitas, who, input.proposal);
@@ -66,7 +64,6 @@ async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  refuseCrossSite(request);
   const input = parseInput(signBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await ratify(ctx, viewer, input.proposal);
@@ -76,7 +73,9 @@ async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
 /** A page whose JSON twin is itself: JSON by Accept, else the Astro page (which reads that JSON). */
 function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personalized: boolean) {
   return {
-    preHandler: (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60'),
+    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
+    },
     handler: view,
     page: true as const,
   };
@@ -106,9 +105,9 @@ export const governanceRoutes = [
       return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
     }, true),
   ),
-  defineRoute('POST /api/constitution/propose', { handler: proposeHandler }),
-  defineRoute('POST /api/constitution/cosign', { handler: cosignHandler }),
-  defineRoute('POST /api/constitution/ratify', { handler: ratifyHandler }),
+  defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
+  defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
+  defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', handler: ratifyHandler }),
   defineRoute('GET /lineage', pageWithJson((request) => lineageView(request.server.civitas), false)),
   defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
   defineRoute(

@@ -6,7 +6,9 @@ import { cacheControlForPersonalized } from '../../shared/security.ts';
 /** Owner views: the page, or its JSON projection by Accept; personal either way, so `private, no-store`. */
 export function personalHybrid<T>(view: (request: FastifyRequest) => Promise<T>) {
   return {
-    preHandler: (_request: FastifyRequest, reply: FastifyReply) => reply.header('cache-control', cacheControlForPersonalized()),
+    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', cacheControlForPersonalized());
+    },
     handler: view,
     page: true as const,
   };

@@ -345,7 +345,9 @@ export const identityRoutes = [
   defineRoute('POST /auth/idp/login', { handler: idpLogin, credentialDoor: true }),
   defineRoute('POST /auth/idp/callback', { handler: idpCallback }),
   defineRoute('GET /identity', {
-    preHandler: (_request, reply) => reply.header('cache-control', 'private, no-store'),
+    preHandler: (_request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+    },
     handler: (request) => identityView(request.server.civitas, request.sovereign),
   }),
   defineRoute('GET /sovereign', personalHybrid(ownerWithSubscription)),

@@ -21,6 +21,7 @@ import {
   verifyAnchor,
 } from '../../shared/ledger/index.ts';
 import type { Anchor, Ed25519Jwk, MerkleTree, WireInclusionProof } from '../../shared/ledger/index.ts';
+import { utcDay } from '../../shared/time.ts';
 
 /** pg_try_advisory_xact_lock key of the sealing job. */
 export const SEAL_LOCK = 7_212_005;
@@ -42,10 +43,6 @@ export function privateKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
 
 export function publicKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
   return ctx.keys.signing.publicJwk as unknown as Ed25519Jwk;
-}
-
-export function utcDate(at: Date): string {
-  return at.toISOString().slice(0, 10);
 }
 
 // ------------------------------------------------------------------ receipts
@@ -324,7 +321,7 @@ export interface SealResult {
  * day. A sealed day never changes.
  */
 export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
-  const today = utcDate(ctx.clock.now());
+  const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [SEAL_LOCK]);
     if (!lock?.locked) return { ran: false, sealed: [] };

@@ -5,7 +5,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_DETAIL_MAX, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
-import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
 const returnField = z.preprocess(blank, z.string().max(2048).optional());
@@ -57,7 +57,6 @@ async function secondDoor(request: FastifyRequest, reply: FastifyReply) {
 /** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
 async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
   stewardOf(request);
-  refuseCrossSite(request);
   const input = parseInput(decisionInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
@@ -68,7 +67,7 @@ async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const orderRoutes = [
-  defineRoute('POST /steward/orders', { handler: decisionDoor }),
+  defineRoute('POST /steward/orders', { sameOrigin: 'form', handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)) }),

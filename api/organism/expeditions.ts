@@ -99,7 +99,9 @@ export const expeditionsRoutes = [
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    preHandler: (_request, reply) => personal(reply),
+    preHandler: (_request, reply) => {
+      personal(reply);
+    },
     handler: (request) => paradoxProjection(request.server.civitas),
     page: true,
   }),

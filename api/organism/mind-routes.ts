@@ -22,7 +22,7 @@ function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
 
 export const organismRoutes3a = [
   defineRoute('GET /api/mind', { handler: live((request) => mindProjection(request.server, request.query)) }),
-  defineRoute('POST /api/mind/stance', { handler: takeStance }),
+  defineRoute('POST /api/mind/stance', { sameOrigin: 'form', handler: takeStance }),
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
   defineRoute('GET /api/persona', { handler: live((request) => personaProjection(request.server)) }),
   defineRoute('GET /api/persona/becoming', { handler: live((request) => becomingProjection(request.server.civitas)) }),

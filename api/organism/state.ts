@@ -17,8 +17,7 @@ import { runSelfTrials } from './trials.ts';
 import { vitalsProjection } from './vitals.ts';
 import { driftProjection } from './drift.ts';
 import { seasonProjection } from './season.ts';
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+import { iso } from '../../shared/time.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {

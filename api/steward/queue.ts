@@ -2,8 +2,8 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
+import { iso } from '../../shared/time.ts';
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const reasonOf = (rule: string | null) => HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
 
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */

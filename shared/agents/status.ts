@@ -1,4 +1,5 @@
-import { CONTINUITY_DAYS_REQUIRED, nextUtcDay, utcDay, type Level } from './naturalization.ts';
+import { CONTINUITY_DAYS_REQUIRED, nextUtcDay, type Level } from './naturalization.ts';
+import { utcDay } from '../time.ts';
 
 /** INTERFACE.md "Next action". */
 export interface NextAction {
