@@ -19,6 +19,7 @@ import type { Family, HttpMethod, IdentityNeed, RouteKind, RouteShape, Scope } f
 import { SCOPES } from './registry/types.ts';
 import { concreteAssetPath, pathParams } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
+import { PUBLIC_ACTOR_PATTERN } from './actor.ts';
 
 export interface OpenApiOptions {
   /** The service origin, e.g. `https://civitas.example`; becomes `servers[0].url`. */
@@ -75,9 +76,6 @@ export const CONTENT_TYPE_BY_KIND: Record<RouteKind, string> = {
   api: 'application/json',
   mutation: 'application/json',
 };
-
-/** DESIGN.md section 2: `actor=agent:<handle>` or `actor=sovereign:<tag>`. */
-const PUBLIC_ACTOR_PATTERN = '^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$';
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count, noun } from '../../shared/plural.ts';
-import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext } from '../../shared/agents/status.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -20,6 +19,7 @@ import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { confluenceViews } from '../people/confluences.ts';
 import { utcDay } from '../../shared/time.ts';
+import { publicActorParam } from '../../shared/actor.ts';
 
 const DAY_MS = 86_400_000;
 const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
@@ -311,16 +311,7 @@ export async function ascensionsView(ctx: AppContext) {
 // ------------------------------------------------------------------------------------- progress
 
 export const progressQuery = z.object({
-  actor: z
-    .string({ error: 'actor is required: agent:<handle> or sovereign:<tag>' })
-    .trim()
-    .max(80, 'actor is at most 80 characters')
-    .transform((value) => value.toLowerCase())
-    .refine((value) => {
-      const split = value.indexOf(':');
-      const [kind, rest] = [value.slice(0, split), value.slice(split + 1)];
-      return (kind === 'agent' && HANDLE_PATTERN.test(rest)) || (kind === 'sovereign' && /^[0-9a-f]{4}$/.test(rest));
-    }, 'actor must be agent:<handle> or sovereign:<tag> (4 hex characters)'),
+  actor: publicActorParam,
 });
 
 export async function progressView(ctx: AppContext, actor: string) {

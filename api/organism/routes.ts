@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import { renderPage } from '../pages.ts';
 import { defineRoute } from '../route.ts';
@@ -21,31 +20,21 @@ import { spinesRoutes } from './spines.ts';
 import { swarmRoutes } from './swarm.ts';
 import { organismRoutes3a } from './mind-routes.ts';
 
-/** Live figures: recomputed on every request, never replayed from a cache. */
-const LIVE = 'no-store';
-
-function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = await compute(request);
-    reply.header('cache-control', LIVE);
-    return body;
-  };
-}
-
+/** Live figures (`cache: 'no-store'`): recomputed on every request, never replayed from a cache. */
 export const organismRoutes = [
   ...organismRoutes2,
   ...organismRoutes3a,
   ...observatoryRoutes, ...observatoryAssetRoutes, ...swarmRoutes, ...spinesRoutes, ...constellationRoutes, ...crossRoutes, ...branchworldRoutes, ...experimentsRoutes, ...expeditionsRoutes,
-  defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
-  defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
-  defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),
-  defineRoute('GET /api/metabolism', { handler: live((request) => metabolismProjection(request.server.civitas)) }),
-  defineRoute('GET /api/state', { handler: live((request) => stateProjection(request.server.civitas)) }),
-  defineRoute('GET /api/organism', { handler: live((request) => organismProjection(request.server)) }),
-  defineRoute('GET /api/failures', { handler: live((request) => failuresProjection(request.server.civitas)) }),
-  defineRoute('GET /api/promises', { handler: live((request) => promisesProjection(request.server)) }),
+  defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server) }),
+  defineRoute('GET /api/vitals', { cache: 'no-store', handler: (request) => vitalsProjection(request.server.civitas) }),
+  defineRoute('GET /api/vitals/changes', { cache: 'no-store', handler: (request) => vitalsChanges(request.server.civitas) }),
+  defineRoute('GET /api/metabolism', { cache: 'no-store', handler: (request) => metabolismProjection(request.server.civitas) }),
+  defineRoute('GET /api/state', { cache: 'no-store', handler: (request) => stateProjection(request.server.civitas) }),
+  defineRoute('GET /api/organism', { cache: 'no-store', handler: (request) => organismProjection(request.server) }),
+  defineRoute('GET /api/failures', { cache: 'no-store', handler: (request) => failuresProjection(request.server.civitas) }),
+  defineRoute('GET /api/promises', { cache: 'no-store', handler: (request) => promisesProjection(request.server) }),
   defineRoute('GET /api/why/{entity}', {
-    handler: live((request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity)),
+    cache: 'no-store', handler: (request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity),
   }),
   // shared_cache_audience: /metabolism and its card are among the pages no shared cache may keep.
   defineRoute('GET /metabolism', {

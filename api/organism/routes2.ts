@@ -18,14 +18,6 @@ import { seasonProjection } from './season.ts';
 import { trustProjection, truthProjection } from './truth.ts';
 import { vigilanceProjection } from './vigilance.ts';
 
-function live<T>(compute: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = await compute(request);
-    reply.header('cache-control', 'no-store');
-    return body;
-  };
-}
-
 /** shared_cache_audience: /recovery and /discrimination (and their cards) are kept out of shared caches. */
 function personalPage() {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -35,15 +27,15 @@ function personalPage() {
 }
 
 export const organismRoutes2 = [
-  defineRoute('GET /api/drift', { handler: live((request) => driftProjection(request.server.civitas)) }),
-  defineRoute('GET /api/season', { handler: live((request) => seasonProjection(request.server.civitas)) }),
-  defineRoute('GET /api/journal', { handler: live((request) => journalProjection(request.server.civitas, request.query)) }),
-  defineRoute('GET /api/truth', { handler: live((request) => truthProjection(request.server)) }),
-  defineRoute('GET /api/trust', { handler: live((request) => trustProjection(request.server.civitas)) }),
-  defineRoute('GET /api/vigilance', { handler: live((request) => vigilanceProjection(request.server)) }),
-  defineRoute('GET /api/linearizability', { handler: live((request) => linearizabilityProjection(request.server.civitas)) }),
-  defineRoute('GET /api/dreaming', { handler: live((request) => dreamingProjection(request.server.civitas)) }),
-  defineRoute('GET /api/policy/evaluate', { handler: live((request) => evaluatePolicy(request.server.civitas, request.query)) }),
+  defineRoute('GET /api/drift', { cache: 'no-store', handler: (request) => driftProjection(request.server.civitas) }),
+  defineRoute('GET /api/season', { cache: 'no-store', handler: (request) => seasonProjection(request.server.civitas) }),
+  defineRoute('GET /api/journal', { cache: 'no-store', handler: (request) => journalProjection(request.server.civitas, request.query) }),
+  defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server) }),
+  defineRoute('GET /api/trust', { cache: 'no-store', handler: (request) => trustProjection(request.server.civitas) }),
+  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: (request) => vigilanceProjection(request.server) }),
+  defineRoute('GET /api/linearizability', { cache: 'no-store', handler: (request) => linearizabilityProjection(request.server.civitas) }),
+  defineRoute('GET /api/dreaming', { cache: 'no-store', handler: (request) => dreamingProjection(request.server.civitas) }),
+  defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.query) }),
   defineRoute('GET /api/recovery', {
     async handler(request, reply) {
       const body = await recoveryProjection(request.server.civitas);

@@ -6,7 +6,7 @@ import { handleSchema } from '../../shared/agents/handle.ts';
 import { imprintJsonFeed } from '../../shared/record/feed.ts';
 import { blank, formImprintFields, imprintFields, RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
-import { proofFrom, requireAgentProof } from '../agents/service.ts';
+import { speakerOfRequest } from '../agents/speaker.ts';
 import { clearMyFeedback, feedbackOverview, FEEDBACK_TOPICS, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
@@ -87,12 +87,7 @@ function feed(path: string, threads: boolean) {
 
 /** Who is speaking on feedback routes: the session, else an agent that proved its handle, else nobody. */
 async function reporterOf(request: FastifyRequest, agent: string | undefined, continuity?: string): Promise<Reporter> {
-  if (request.sovereign) return { kind: 'sovereign', ref: request.sovereign.sovereignId, publicRef: request.sovereign.tag };
-  if (agent) {
-    await requireAgentProof(request.server.civitas.db, agent, proofFrom(request, continuity));
-    return { kind: 'agent', ref: agent, publicRef: agent };
-  }
-  return { kind: 'anonymous', ref: null };
+  return (await speakerOfRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
 }
 
 const humanForm = z.object({ ...formImprintFields, return_to: returnField });
