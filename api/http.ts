@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/errors.ts';
+import type { Flash } from '../shared/flash.ts';
 import { Refusal } from '../shared/errors.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../shared/security.ts';
 
@@ -92,21 +93,6 @@ function safeHost(origin: string | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // The flash
-
-/** What a page receives after one of its forms failed. */
-export interface Flash {
-  /** The page the form lives on (path only): the flash is taken only there. */
-  page: string;
-  /** The path the form posted to (a page may hold several forms; each reads its own). */
-  action: string;
-  reason: string;
-  hint: string;
-  status: number;
-  /** Field → message, from invalid_request issues. */
-  fields: Record<string, string>;
-  /** What was typed (secret-bearing fields left out). */
-  values: Record<string, string>;
-}
 
 const FLASH_COOKIE = 'civitas_flash';
 const FLASH_LIFETIME_S = 600;
