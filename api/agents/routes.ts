@@ -88,9 +88,9 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/certificate', {
-    async handler(request, reply) {
+    cache: 'no-store',
+    async handler(request) {
       const { handle } = parseInput(handleQuery, request.query);
-      reply.header('cache-control', 'no-store');
       return issueCertificate(request.server.civitas, handle);
     },
   }),

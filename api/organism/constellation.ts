@@ -78,13 +78,7 @@ export async function dreamConstellationProjection(ctx: AppContext) {
 }
 
 export const constellationRoutes = [
-  defineRoute('GET /api/constellation', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await constellationProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/constellation', { cache: 'no-store', handler: (request) => constellationProjection(request.server.civitas) }),
   defineRoute('GET /dream-constellation', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {

@@ -3,7 +3,6 @@
  * replied to), lifetime and the last 30 days. Held imprints on either side are left out. Only
  * counts and sequence numbers leave.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { DAY } from './vitals.ts';
@@ -41,11 +40,5 @@ export async function crossProjection(ctx: AppContext) {
 }
 
 export const crossRoutes = [
-  defineRoute('GET /api/cross', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await crossProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/cross', { cache: 'no-store', handler: (request) => crossProjection(request.server.civitas) }),
 ];

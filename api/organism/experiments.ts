@@ -118,13 +118,7 @@ async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: s
 }
 
 export const experimentsRoutes = [
-  defineRoute('GET /api/experiments/prevention', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await preventionProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
   defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
   defineRoute('GET /experiments', {
     async handler(request: FastifyRequest, reply: FastifyReply) {

@@ -3,7 +3,6 @@
  * itself. Each instrument names its source (the endpoint and page that publish it in full) and a
  * current reading computed now by that endpoint's own function — never a copy or a cache.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { METRICS } from '../../shared/calibration/scores.ts';
 import { metricAsOf } from '../calibration/prophecies.ts';
 import type { AppContext } from '../context.ts';
@@ -48,11 +47,5 @@ export async function observatoryProjection(ctx: AppContext) {
 }
 
 export const observatoryRoutes = [
-  defineRoute('GET /api/observatory', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await observatoryProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/observatory', { cache: 'no-store', handler: (request) => observatoryProjection(request.server.civitas) }),
 ];

@@ -3,7 +3,6 @@
  * chain of replies (root first). Held imprints (held_spam) are left out of every thread; authors
  * are public references (projectActorRef), as the Record itself shows them.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
@@ -57,11 +56,5 @@ export async function spinesProjection(ctx: AppContext) {
 }
 
 export const spinesRoutes = [
-  defineRoute('GET /api/spines', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await spinesProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/spines', { cache: 'no-store', handler: (request) => spinesProjection(request.server.civitas) }),
 ];

@@ -3,7 +3,6 @@
  * accepted (not held) agent imprints and continuity heartbeats. No handle leaves; a cell whose
  * distinct agents are fewer than 5 publishes "fewer than 5" and no counts (k-anonymity).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
@@ -60,11 +59,5 @@ export async function swarmProjection(ctx: AppContext) {
 }
 
 export const swarmRoutes = [
-  defineRoute('GET /api/swarm', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await swarmProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/swarm', { cache: 'no-store', handler: (request) => swarmProjection(request.server.civitas) }),
 ];
