@@ -83,6 +83,11 @@ function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personal
 
 const claimParams = z.object({ claim: z.string().max(200) });
 
+async function constitutionForViewer(request: FastifyRequest) {
+  const ctx = request.server.civitas;
+  return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+}
+
 export const governanceRoutes = [
   defineRoute('GET /api/axioms', {
     handler(_request, reply) {
@@ -94,17 +99,10 @@ export const governanceRoutes = [
     async handler(request, reply) {
       // shared_cache_audience: the projection says what this viewer may do.
       reply.header('cache-control', cacheControlForPersonalized());
-      const ctx = request.server.civitas;
-      return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+      return constitutionForViewer(request);
     },
   }),
-  defineRoute(
-    'GET /constitution',
-    pageWithJson(async (request) => {
-      const ctx = request.server.civitas;
-      return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
-    }, true),
-  ),
+  defineRoute('GET /constitution', pageWithJson(constitutionForViewer, true)),
   defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
   defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
   defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', handler: ratifyHandler }),
