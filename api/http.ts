@@ -10,9 +10,23 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/errors.ts';
+import type { Flash } from '../shared/flash.ts';
 import { Refusal } from '../shared/errors.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../shared/security.ts';
-import { wantsJson } from './route.ts';
+
+/**
+ * True when the caller asked for JSON rather than a page. Asking is itself the mark that this URL
+ * answers by `Accept`, so every variant is sent with `Vary: Accept` (api/plugins/negotiation.ts).
+ * Pages with a JSON twin never ask it themselves: the router dispatches them (api/router.ts).
+ */
+export function wantsJson(request: FastifyRequest): boolean {
+  request.negotiated = true;
+  const accept = request.headers.accept ?? '';
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  const html = accept.indexOf('text/html');
+  return json !== -1 && (html === -1 || json < html);
+}
 
 /** A browser form (urlencoded or multipart) that did not ask for JSON: answered with a 303. */
 export function isFormPost(request: FastifyRequest): boolean {
@@ -79,21 +93,6 @@ function safeHost(origin: string | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // The flash
-
-/** What a page receives after one of its forms failed. */
-export interface Flash {
-  /** The page the form lives on (path only): the flash is taken only there. */
-  page: string;
-  /** The path the form posted to (a page may hold several forms; each reads its own). */
-  action: string;
-  reason: string;
-  hint: string;
-  status: number;
-  /** Field → message, from invalid_request issues. */
-  fields: Record<string, string>;
-  /** What was typed (secret-bearing fields left out). */
-  values: Record<string, string>;
-}
 
 const FLASH_COOKIE = 'civitas_flash';
 const FLASH_LIFETIME_S = 600;

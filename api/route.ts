@@ -11,13 +11,25 @@ import type { CacheClass } from '../shared/http-cache.ts';
 /** Which rate-limit budget a route draws from (DESIGN.md section 6). */
 export type RateClass = 'read' | 'write' | 'none';
 
+/**
+ * How strictly a route holds to its own origin:
+ * - `credential`: credential-minting doors (INTERFACE.md Authentication item 5) accept only requests
+ *   that show they come from this origin (`Origin`, else `Sec-Fetch-Site: same-origin`);
+ * - `form`: session-acting doors refuse what a browser marks as cross-site; a client that sends
+ *   neither header (an API caller with its session cookie) passes — the session cookie is
+ *   SameSite=Lax, so a cross-site form cannot carry it anyway.
+ */
+export type SameOriginRule = 'credential' | 'form';
+
 /** A family's implementation of one registry shape (one method of one path). */
 export interface RouteImpl {
   key: RouteKey;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+  handler: RouteHandler;
   schema?: FastifySchema;
-  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5). */
+  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5); shorthand for `sameOrigin: 'credential'`. */
   credentialDoor?: boolean;
+  /** Same-origin rule (api/plugins/same-origin.ts): `form` for doors acting with a session, refusing what a browser marks cross-site. */
+  sameOrigin?: SameOriginRule;
   /** Defaults: mutations (POST) → write, everything else → read. */
   rate?: RateClass;
   /** Who may keep a GET answer (api/plugins/http-cache.ts); unset → the handler's own Cache-Control, if any. */
@@ -29,7 +41,18 @@ export interface RouteImpl {
    * by `defineRoute`; the boundary census traces what the route reaches from it.
    */
   module?: string;
+  /**
+   * The Astro page this URL also is (registry kind `hybrid`, or a `page` with a JSON twin): the
+   * router (api/router.ts) answers `handler`'s JSON to a caller whose `Accept` prefers it and the
+   * page to everyone else, with `Vary: Accept`. `true` renders this path's page; a function renders
+   * it after work of its own (a cookie the page reads). Shapes of kind `hybrid` default to `true`.
+   */
+  page?: true | RouteHandler;
+  /** Runs before either variant of a page with a JSON twin: the guard, headers and input checks both share. */
+  preHandler?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | void;
 }
+
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,20 +135,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The inputs parsed with the route's contract (api/router.ts); null on routes without one and on a hybrid's page. */
     input: ParsedInput;
-    /** Set when the answer depends on `Accept` (HTML or JSON): api/plugins/negotiation.ts adds `Vary: Accept`. */
-    negotiated?: boolean;
   }
 }
 
-/**
- * True when the caller asked for JSON rather than a page (hybrid routes). Asking is itself the
- * mark that this URL answers by `Accept`, so every variant is sent with `Vary: Accept`.
- */
-export function wantsJson(request: FastifyRequest): boolean {
-  request.negotiated = true;
-  const accept = request.headers.accept ?? '';
-  if (!accept) return false;
-  const json = accept.indexOf('application/json');
-  const html = accept.indexOf('text/html');
-  return json !== -1 && (html === -1 || json < html);
-}

@@ -6,8 +6,9 @@ import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholde
 import type { RouteShape } from '../shared/registry/types.ts';
 import { contractFor } from '../shared/registry/contracts.ts';
 import type { Contract } from '../shared/contract.ts';
-import { parseContract, wantsJson, type RouteImpl } from './route.ts';
-import { sendPage } from './pages.ts';
+import { parseContract, type RouteHandler, type RouteImpl } from './route.ts';
+import { renderPage, sendPage } from './pages.ts';
+import { wantsJson } from './http.ts';
 import type { SiteMount } from './site/mount.ts';
 
 export interface RouterOptions {
@@ -41,6 +42,26 @@ function siteHandler(site: SiteMount | undefined, pageBuilt: boolean) {
     if (await sendPage(request, reply)) return reply;
     if (pageBuilt) throw new Refusal('not_found', { path: request.url.split('?')[0] }, 'No page lives at this path. See /atlas for the map of every route.');
     throw new Refusal('not_implemented');
+  };
+}
+
+/**
+ * A page with a JSON twin (registry kind `hybrid`, or an implementation naming its `page`): JSON to
+ * a caller whose `Accept` prefers it, the page to everyone else; asking marks the request, so both
+ * variants carry `Vary: Accept` (api/plugins/negotiation.ts).
+ */
+function pageOrJson(impl: RouteImpl, shape: RouteShape, method: string): RouteHandler {
+  const page = impl.page ?? (shape.kind === 'hybrid' && method === 'GET' ? true : undefined);
+  if (!page) return impl.handler;
+  const render = page === true ? renderPage : page;
+  return (request, reply) => (wantsJson(request) ? impl.handler(request, reply) : render(request, reply));
+}
+
+/** A route's shared prelude as a Fastify hook; a reply is never awaited (it is thenable: awaiting it waits for the send). */
+function preHandlerOf(prelude: NonNullable<RouteImpl['preHandler']>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const done = prelude(request, reply);
+    if (done instanceof Promise) await done;
   };
 }
 
@@ -91,12 +112,14 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         config: {
           // request_provenance: the registry's credential doors refuse cross-site requests even
           // before their family is built (their 501 answers then come after the same-origin check).
-          credentialDoor: (impl?.credentialDoor ?? false) || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)),
+          sameOrigin: impl?.credentialDoor || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)) ? 'credential' : impl?.sameOrigin,
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,
           scope: shape.scope,
         },
-        handler: impl ? withContract(impl.handler, contractFor(key), shape) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
+        handler: impl ? pageOrJson({ ...impl, handler: withContract(impl.handler, contractFor(key)) }, shape, method) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
+        // Work shared by a page and its JSON twin (a guard, headers) runs before either.
+        ...(impl?.preHandler ? { preHandler: preHandlerOf(impl.preHandler) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
         ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
       });
@@ -112,10 +135,11 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
  * `request.input` and never parses. A hybrid's contract is its JSON variant: its page reads the
  * query itself, so the inputs are checked only when JSON is asked for.
  */
-function withContract(handler: RouteImpl['handler'], contract: Contract | undefined, shape: RouteShape): RouteImpl['handler'] {
+/** The JSON handler behind its contract: inputs parsed (or refused) before it runs; a page variant never reaches it. */
+function withContract(handler: RouteImpl['handler'], contract: Contract | undefined): RouteImpl['handler'] {
   if (!contract) return handler;
   return (request, reply) => {
-    if (shape.kind !== 'hybrid' || wantsJson(request)) request.input = parseContract(contract, request);
+    request.input = parseContract(contract, request);
     return handler(request, reply);
   };
 }

@@ -23,6 +23,7 @@ import { concreteAssetPath, pathParams, routeKey } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
 import { contractFor } from './registry/contracts.ts';
 import { jsonSchemaOf, type Contract } from './contract.ts';
+import { PUBLIC_ACTOR_PATTERN } from './actor.ts';
 
 export interface OpenApiOptions {
   /** The service origin, e.g. `https://civitas.example`; becomes `servers[0].url`. */
@@ -81,9 +82,6 @@ export const CONTENT_TYPE_BY_KIND: Record<RouteKind, string> = {
   api: 'application/json',
   mutation: 'application/json',
 };
-
-/** DESIGN.md section 2: `actor=agent:<handle>` or `actor=sovereign:<tag>`. */
-const PUBLIC_ACTOR_PATTERN = '^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$';
 
 type Json = Record<string, unknown>;
 

@@ -16,15 +16,7 @@ interface CivitasLocals {
 }
 
 /** A failed form's error and typed values, handed to its page once (api/http.ts). */
-interface CivitasFlash {
-  page: string;
-  action: string;
-  reason: string;
-  hint: string;
-  status: number;
-  fields: Record<string, string>;
-  values: Record<string, string>;
-}
+type CivitasFlash = import('../shared/flash.ts').Flash;
 
 /** The failure a browser navigation met, for site/pages/error.astro. */
 interface CivitasPageError {

@@ -1,6 +1,6 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { touched } from '../personal-data-contract.ts';
-import { iso } from '../identity/service.ts';
+import { iso } from '../../shared/time.ts';
 
 /** Agents are not persons: the only personal datum here is which sovereign attested a handle. */
 export const agentsPersonalData: FamilyDeclaration = {

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { defineRoute, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { humanImprint } from '../record/service.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
@@ -64,9 +63,9 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/certificate', {
-    async handler(request, reply) {
+    cache: 'no-store',
+    async handler(request) {
       const { handle } = request.input.query;
-      reply.header('cache-control', 'no-store');
       return issueCertificate(request.server.civitas, handle);
     },
   }),
@@ -105,8 +104,8 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /standing', {
+    page: true,
     async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const query = request.input.query;
       const view = await standingView(request.server.civitas, query.handle);
       let relay_token: string | null = null;

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { renderCardSvg } from '../../cards/render.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
@@ -13,7 +12,7 @@ import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROB
 import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from '../../shared/orders/order.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, PACT_SIDES, POINTS_MAX, stakeOnPact } from './pacts.ts';
-import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -77,13 +76,6 @@ function me(request: FastifyRequest) {
   return request.sovereign;
 }
 
-function hybrid(view: (ctx: AppContext) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request.server.civitas);
-  };
-}
-
 function sendSvg(reply: FastifyReply, svg: string, maxAge = 60) {
   return reply.header('content-type', 'image/svg+xml').header('cache-control', `public, max-age=${maxAge}`).send(svg);
 }
@@ -129,10 +121,7 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
 }
 
 async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'author' | 'steward') {
-  if (by === 'steward') {
-    stewardOf(request);
-    refuseCrossSite(request);
-  }
+  if (by === 'steward') stewardOf(request);
   const input = parseInput(answerInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
@@ -143,7 +132,7 @@ async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'aut
 }
 
 export const calibrationRoutes = [
-  defineRoute('POST /steward/pacts', { handler: (request, reply) => answerDoor(request, reply, 'steward') }),
+  defineRoute('POST /steward/pacts', { sameOrigin: 'form', handler: (request, reply) => answerDoor(request, reply, 'steward') }),
   defineRoute('POST /sovereign/prophecy', {
     async handler(request, reply) {
       const input = parseInput(prophecyInput, request.body);
@@ -181,9 +170,9 @@ export const calibrationRoutes = [
   }),
 
   defineRoute('GET /api/calibration', { handler: async (request) => calibrationView(request.server.civitas) }),
-  defineRoute('GET /calibration', { handler: hybrid(calibrationView) }),
-  defineRoute('GET /prophecy', { handler: hybrid((ctx) => prophecyView(ctx)) }),
-  defineRoute('GET /almanac', { handler: hybrid((ctx) => almanacView(ctx)) }),
+  defineRoute('GET /calibration', { handler: (request) => calibrationView(request.server.civitas), page: true }),
+  defineRoute('GET /prophecy', { handler: (request) => prophecyView(request.server.civitas), page: true }),
+  defineRoute('GET /almanac', { handler: (request) => almanacView(request.server.civitas), page: true }),
 
   defineRoute('GET /almanac.ics', {
     async handler(request, reply) {

@@ -5,7 +5,7 @@ import { soleTagHolder, unaddressableTagView } from '../people/tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
+import { publicActorParam } from '../../shared/actor.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext } from '../../shared/agents/status.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -14,16 +14,7 @@ import { PUBLIC_AGENT } from '../people/roster.ts';
 import { n } from './tally.ts';
 
 export const progressQuery = z.object({
-  actor: z
-    .string({ error: 'actor is required: agent:<handle> or sovereign:<tag>' })
-    .trim()
-    .max(80, 'actor is at most 80 characters')
-    .transform((value) => value.toLowerCase())
-    .refine((value) => {
-      const split = value.indexOf(':');
-      const [kind, rest] = [value.slice(0, split), value.slice(split + 1)];
-      return (kind === 'agent' && HANDLE_PATTERN.test(rest)) || (kind === 'sovereign' && /^[0-9a-f]{4}$/.test(rest));
-    }, 'actor must be agent:<handle> or sovereign:<tag> (4 hex characters)'),
+  actor: publicActorParam,
 });
 
 export async function progressView(ctx: AppContext, actor: string) {

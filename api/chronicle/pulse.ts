@@ -2,7 +2,8 @@
  * The pulse, from stored rows: hourly imprint counts by kind and author kind, and daily vital signs.
  */
 import type { AppContext } from '../context.ts';
-import { DAY, DAY_MS, ISO, addKind, emptyKinds, n, utcDay, type ByKind } from './tally.ts';
+import { DAY, DAY_MS, ISO, addKind, emptyKinds, n, type ByKind } from './tally.ts';
+import { utcDay } from '../../shared/time.ts';
 
 export const PULSE_HOURS = 48;
 export const PULSE_DAYS = 30;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
 import { ascensionsView } from './ascensions.ts';
@@ -16,14 +15,6 @@ import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg
 import { count } from '../../shared/plural.ts';
 
 const noQuery = z.object({}).loose();
-
-/** Page routes with a JSON twin: `Accept: application/json` answers the projection, else the page. */
-function hybrid(view: (request: FastifyRequest) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
-  };
-}
 
 const svg = (reply: FastifyReply, body: string, maxAge = 60) =>
   reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', `public, max-age=${maxAge}`).send(body);
@@ -77,18 +68,20 @@ export const chronicleRoutes = [
       return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
     },
   }),
-  defineRoute('GET /chronicle', { handler: hybrid((request) => chronicleView(request.server.civitas, parseInput(chronicleQuery, request.query))) }),
+  defineRoute('GET /chronicle', { handler: (request) => chronicleView(request.server.civitas, parseInput(chronicleQuery, request.query)), page: true }),
   defineRoute('GET /today', {
-    handler: hybrid(async (request) => {
+    page: true,
+    handler: async (request) => {
       parseInput(noQuery, request.query);
       return todayView(request.server.civitas);
-    }),
+    },
   }),
   defineRoute('GET /ascensions', {
-    handler: hybrid(async (request) => {
+    page: true,
+    handler: async (request) => {
       parseInput(noQuery, request.query);
       return ascensionsView(request.server.civitas);
-    }),
+    },
   }),
   defineRoute('GET /api/progress', {
     async handler(request) {
@@ -103,17 +96,19 @@ export const chronicleRoutes = [
     },
   }),
   defineRoute('GET /story', {
-    handler: hybrid(async (request) => {
+    page: true,
+    handler: async (request) => {
       parseInput(noQuery, request.query);
       return storySoFar(request.server.civitas);
-    }),
+    },
   }),
   defineRoute('GET /story/weekly', {
-    handler: hybrid(async (request) => {
+    page: true,
+    handler: async (request) => {
       parseInput(noQuery, request.query);
       const ctx = request.server.civitas;
       return timeLens(ctx, lensPeriod({}, ctx.clock.now()), 'civitas.story-weekly.v1');
-    }),
+    },
   }),
 
   defineRoute('GET /badge.svg', {

@@ -6,7 +6,8 @@ import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
-import { DAY_MS, addKind, emptyKinds, n, utcDay } from './tally.ts';
+import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
+import { utcDay } from '../../shared/time.ts';
 
 export const LENS_DAYS_MAX = 366;
 const dateField = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());

@@ -13,7 +13,6 @@ export const MONTH = (column: string) => `to_char(${column} at time zone 'UTC', 
 type Kind = (typeof IMPRINT_KINDS)[number];
 export type ByKind = Record<Kind, number>;
 export const n = (value: unknown) => Number(value ?? 0);
-export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export const emptyKinds = (): ByKind => ({ thought: 0, question: 0, signal: 0 });
 
 export function addKind(target: ByKind, kind: string, count: number) {

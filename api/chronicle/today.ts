@@ -4,7 +4,8 @@
 import type { AppContext } from '../context.ts';
 import { newestImprints } from '../record/queries.ts';
 import { confluenceViews } from '../people/confluences.ts';
-import { DAY_MS, ISO, addKind, emptyKinds, n, utcDay } from './tally.ts';
+import { DAY_MS, ISO, addKind, emptyKinds, n } from './tally.ts';
+import { utcDay } from '../../shared/time.ts';
 
 export async function todayView(ctx: AppContext) {
   const now = ctx.clock.now();

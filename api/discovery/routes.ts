@@ -2,8 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
-import { defineRoute, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute } from '../route.ts';
 import { APP_VERSION } from '../config.ts';
 import { agentDirectory, llmsTxt, securityTxt } from './directory.ts';
 import { atlas } from './atlas.ts';
@@ -65,6 +64,7 @@ export const discoveryRoutes = [
     }, 'application/xml; charset=utf-8'),
   }),
   defineRoute('GET /atlas', {
-    handler: async (request, reply) => (wantsJson(request) ? atlas(request.server) : renderPage(request, reply)),
+    handler: async (request) => atlas(request.server),
+    page: true,
   }),
 ];

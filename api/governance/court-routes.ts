@@ -2,10 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
@@ -73,7 +72,6 @@ function answer(request: FastifyRequest, reply: FastifyReply, next: string, flag
 
 async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(pledgeBody, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
@@ -83,7 +81,6 @@ async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function backHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(backBody, bodyOf(request));
   returnTarget(input.return_to, '/');
   const result = await backPledge(request.server.civitas, who, input.pledge);
@@ -94,7 +91,6 @@ async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  refuseCrossSite(request);
   const input = parseInput(reviewBody, bodyOf(request));
   returnTarget(input.return_to, '/');
   const result = await reviewPledge(ctx, viewer, input.pledge, input.outcome);
@@ -103,7 +99,6 @@ async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function courtSignHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request);
-  refuseCrossSite(request);
   const input = parseInput(courtSignBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/verdicts');
   const ctx = request.server.civitas;
@@ -130,11 +125,11 @@ export const governanceCourtRoutes = [
       return view;
     },
   }),
-  defineRoute('POST /sovereign/pledge', { handler: pledgeHandler }),
-  defineRoute('POST /pledge', { handler: pledgeHandler }),
-  defineRoute('POST /sovereign/pledge/back', { handler: backHandler }),
-  defineRoute('POST /api/codex/pledges/review', { handler: reviewHandler }),
-  defineRoute('POST /sovereign/court-sign', { handler: courtSignHandler }),
+  defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
+  defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', handler: reviewHandler }),
+  defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {
       const view = await precedentView(request.server.civitas, parseInput(idParams, request.params).id);
@@ -150,12 +145,14 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /verdicts', {
-    async handler(request, reply) {
+    preHandler: (_request, reply) => {
       reply.header('cache-control', cacheControlForPersonalized());
-      if (!wantsJson(request)) return renderPage(request, reply);
+    },
+    async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
     },
+    page: true,
   }),
   defineRoute('GET /api/dissent', {
     async handler(request, reply) {
@@ -164,11 +161,11 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('GET /dissent', {
-    async handler(request, reply) {
+    preHandler: (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
-      if (!wantsJson(request)) return renderPage(request, reply);
-      return dissentView(request.server.civitas);
     },
+    handler: (request) => dissentView(request.server.civitas),
+    page: true,
   }),
   defineRoute('GET /verdicts.xml', {
     async handler(request, reply) {

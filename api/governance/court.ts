@@ -20,9 +20,9 @@ import {
 } from '../../shared/governance/court.ts';
 import type { CourtCase } from './entities.ts';
 import type { Viewer } from './service.ts';
+import { iso } from '../../shared/time.ts';
 
 const PRECEDENT_NUMBER_LOCK = 7_212_014; // pg_advisory_xact_lock key: precedents numbered one at a time
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sovereign' as const, tag: tag.trim() });
 const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) => new Refusal('conflict', { rule, ...extra }, hint);
 const receiptLink = (id: string) => `/receipt/${id}`;

@@ -8,8 +8,8 @@ import { AXIOM_ID, AXIOMS, findAxiom } from '../../shared/governance/axioms.ts';
 import { ARTICLE_ID } from '../../shared/governance/rules.ts';
 import { normalizePrefixed, projectPledge, type PledgeRecord, type PledgeStatus, type ReviewOutcome, type Signed } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
+import { iso } from '../../shared/time.ts';
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sovereign' as const, tag: tag.trim() });
 const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) => new Refusal('conflict', { rule, ...extra }, hint);
 const receiptLink = (id: string) => `/receipt/${id}`;

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf, refuseCrossSite } from '../steward/http.ts';
+import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
@@ -47,7 +46,6 @@ function answer<T extends { proposal: { id: string } }>(request: FastifyRequest,
 
 async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request, 'propose');
-  refuseCrossSite(request);
   const input = parseInput(proposeBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await propose(request.server.civitas, who, { title: input.title, text: input.text, amends: input.amends });
@@ -56,7 +54,6 @@ async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function cosignHandler(request: FastifyRequest, reply: FastifyReply) {
   const who = governor(request, 'cosign');
-  refuseCrossSite(request);
   const input = parseInput(signBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await cosign(request.server.civitas, who, input.proposal);
@@ -67,7 +64,6 @@ async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  refuseCrossSite(request);
   const input = parseInput(signBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/constitution');
   const result = await ratify(ctx, viewer, input.proposal);
@@ -76,14 +72,21 @@ async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
 
 /** A page whose JSON twin is itself: JSON by Accept, else the Astro page (which reads that JSON). */
 function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personalized: boolean) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
+  return {
+    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
+    },
+    handler: view,
+    page: true as const,
   };
 }
 
 const claimParams = z.object({ claim: z.string().max(200) });
+
+async function constitutionForViewer(request: FastifyRequest) {
+  const ctx = request.server.civitas;
+  return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+}
 
 export const governanceRoutes = [
   defineRoute('GET /api/axioms', {
@@ -96,40 +99,32 @@ export const governanceRoutes = [
     async handler(request, reply) {
       // shared_cache_audience: the projection says what this viewer may do.
       reply.header('cache-control', cacheControlForPersonalized());
-      const ctx = request.server.civitas;
-      return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
+      return constitutionForViewer(request);
     },
   }),
-  defineRoute('GET /constitution', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized());
-      if (wantsJson(request)) {
-        const ctx = request.server.civitas;
-        return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
-      }
-      return renderPage(request, reply);
-    },
-  }),
-  defineRoute('POST /api/constitution/propose', { handler: proposeHandler }),
-  defineRoute('POST /api/constitution/cosign', { handler: cosignHandler }),
-  defineRoute('POST /api/constitution/ratify', { handler: ratifyHandler }),
-  defineRoute('GET /lineage', { handler: pageWithJson((request) => lineageView(request.server.civitas), false) }),
-  defineRoute('GET /provenance', { handler: pageWithJson((request) => provenanceIndex(request.server.civitas), false) }),
-  defineRoute('GET /provenance/{claim}', {
-    handler: pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
-  }),
+  defineRoute('GET /constitution', pageWithJson(constitutionForViewer, true)),
+  defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
+  defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
+  defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', handler: ratifyHandler }),
+  defineRoute('GET /lineage', pageWithJson((request) => lineageView(request.server.civitas), false)),
+  defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
+  defineRoute(
+    'GET /provenance/{claim}',
+    pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
+  ),
   defineRoute('GET /api/abstentions', {
     async handler(request, reply) {
       reply.header('cache-control', cacheControlForPersonalized()); // shared_cache_audience lists /abstentions
       return abstentionsView(request.server.civitas);
     },
   }),
-  defineRoute('GET /abstentions', { handler: pageWithJson((request) => abstentionsView(request.server.civitas), true) }),
-  defineRoute('GET /ceremony', {
-    handler: pageWithJson(async (request) => {
+  defineRoute('GET /abstentions', pageWithJson((request) => abstentionsView(request.server.civitas), true)),
+  defineRoute(
+    'GET /ceremony',
+    pageWithJson(async (request) => {
       const ctx = request.server.civitas;
       return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
     }, true),
-  }),
+  ),
   ...governanceCourtRoutes,
 ];

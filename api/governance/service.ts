@@ -18,10 +18,9 @@ import {
   type ProposalState,
   type SignatureRecord,
 } from '../../shared/governance/rules.ts';
+import { iso } from '../../shared/time.ts';
 
 const ARTICLE_NUMBER_LOCK = 7_212_010; // pg_advisory_xact_lock key: articles numbered one at a time
-
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 interface ProposalRow {
   id: string;

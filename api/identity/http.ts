@@ -2,15 +2,15 @@ import { injectClient } from '../site/client.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
-import { wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
 
-/** Owner views: JSON projection or the page; personal either way, so `private, no-store`. */
+/** Owner views: the page, or its JSON projection by Accept; personal either way, so `private, no-store`. */
 export function personalHybrid<T>(view: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', cacheControlForPersonalized());
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
+  return {
+    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', cacheControlForPersonalized());
+    },
+    handler: view,
+    page: true as const,
   };
 }
 

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { cacheControlForCredentialResponse } from '../../shared/security.ts';
-import { renderPage } from '../pages.ts';
 import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
@@ -201,7 +200,7 @@ async function idpLogin(request: FastifyRequest, reply: FastifyReply) {
 
 async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
-  const json = wantsJson(request);
+  const json = !isFormPost(request);
   try {
     callbackState(bodyOf(request));
     if (!providerConfigured(ctx)) throw unconfigured();
@@ -322,16 +321,18 @@ async function processRequest(request: FastifyRequest, reply: FastifyReply) {
 
 // -----------------------------------------------------------------------------------------------
 
-async function passportHybrid(request: FastifyRequest, reply: FastifyReply) {
-  const { tag } = parseInput(tagQuery, request.query);
-  reply.header('cache-control', 'public, max-age=60');
-  if (!wantsJson(request)) return renderPage(request, reply);
-  return passport(request.server.civitas, tag);
-}
+/** The passport page and its JSON: the tag is checked, and the answer shareable for a minute, either way. */
+const passportRoute = {
+  preHandler(request: FastifyRequest, reply: FastifyReply) {
+    parseInput(tagQuery, request.query);
+    reply.header('cache-control', 'public, max-age=60');
+  },
+  handler: (request: FastifyRequest) => passport(request.server.civitas, parseInput(tagQuery, request.query).tag),
+  page: true as const,
+};
 
-async function beginReceiptHybrid(request: FastifyRequest, reply: FastifyReply) {
+async function beginReceiptJson(request: FastifyRequest) {
   const { token } = request.params as { token: string };
-  if (!wantsJson(request)) return renderPage(request, reply);
   return beginReceipt(request.server.civitas, token);
 }
 
@@ -344,23 +345,22 @@ export const identityRoutes = [
   defineRoute('POST /auth/idp/login', { handler: idpLogin, credentialDoor: true }),
   defineRoute('POST /auth/idp/callback', { handler: idpCallback }),
   defineRoute('GET /identity', {
-    async handler(request, reply) {
+    preHandler: (_request, reply) => {
       reply.header('cache-control', 'private, no-store');
-      if (!wantsJson(request)) return renderPage(request, reply);
-      return identityView(request.server.civitas, request.sovereign);
     },
+    handler: (request) => identityView(request.server.civitas, request.sovereign),
   }),
-  defineRoute('GET /sovereign', { handler: personalHybrid(ownerWithSubscription) }),
-  defineRoute('GET /passport', { handler: passportHybrid }),
+  defineRoute('GET /sovereign', personalHybrid(ownerWithSubscription)),
+  defineRoute('GET /passport', passportRoute),
   defineRoute('GET /passport/card.svg', { handler: passportCard }),
-  defineRoute('GET /begin/receipt/{token}', { handler: beginReceiptHybrid }),
+  defineRoute('GET /begin/receipt/{token}', { handler: beginReceiptJson, page: true }),
   defineRoute('GET /begin/receipt/{token}/card.svg', { handler: beginReceiptCard }),
   defineRoute('POST /sovereign/email', { handler: email }),
   defineRoute('POST /sovereign/callsign-visibility', { handler: callsignVisibility }),
-  defineRoute('GET /settings/data', { handler: personalHybrid((request) => dataOverview(request.server.civitas, signedIn(request))) }),
+  defineRoute('GET /settings/data', personalHybrid((request) => dataOverview(request.server.civitas, signedIn(request)))),
   defineRoute('GET /settings/data/request', { handler: dataRequests }),
   defineRoute('POST /settings/data/request', { handler: fileRequest }),
-  defineRoute('GET /steward/data-requests', { handler: personalHybrid((request) => stewardQueue(request.server.civitas)) }),
+  defineRoute('GET /steward/data-requests', personalHybrid((request) => stewardQueue(request.server.civitas))),
   defineRoute('POST /steward/data-requests', { handler: processRequest }),
   defineRoute('GET /sovereign/due.ics', { handler: dueFeed('ics') }),
   defineRoute('GET /sovereign/due.xml', { handler: dueFeed('atom') }),

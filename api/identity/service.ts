@@ -12,6 +12,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { mailerFor } from '../mail/mailer.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { providerOff } from '../plugins/errors.ts';
+import { iso } from '../../shared/time.ts';
 
 /** A callsign: 1–40 letters, digits, spaces, dots, underscores or hyphens. Empty means none. */
 export const callsignSchema = z
@@ -47,8 +48,6 @@ interface SovereignRow {
   due_token_hash: string | null;
   erased_at: Date | string | null;
 }
-
-export const iso = (value: Date | string | null | undefined): string | null => (value == null ? null : new Date(value).toISOString());
 
 export async function sovereignRow(sql: Sql, id: string): Promise<SovereignRow | undefined> {
   const [row] = await sql.query<SovereignRow>(

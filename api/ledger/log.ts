@@ -30,10 +30,6 @@ export function publicKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
   return ctx.keys.signing.publicJwk as unknown as Ed25519Jwk;
 }
 
-export function utcDate(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
 
 export interface ReceiptRow {
   id: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { atomFeed } from '../feeds.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { isAnchorDate, verifyAnchorChain } from '../../shared/ledger/index.ts';
@@ -39,10 +39,6 @@ async function receiptJson(request: FastifyRequest) {
   const { id } = parseInput(idParam, request.params);
   const ctx = ctxOf(request);
   return receiptDocument(ctx, id);
-}
-
-function hybrid(json: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => (wantsJson(request) ? json(request, reply) : renderPage(request, reply));
 }
 
 async function verifyReceipt(request: FastifyRequest) {
@@ -254,18 +250,30 @@ async function witnessPage(request: FastifyRequest, reply: FastifyReply) {
 
 const tokenParam = z.object({ token: z.string().regex(/^wt_[A-Za-z0-9_-]{43}$/, 'token must be a witness receipt token (wt_…)') });
 
-async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
+/** The witness mark a receipt link names, or null; a known one is kept in this browser's cookie. */
+async function witnessMarkOf(request: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const parsed = tokenParam.safeParse(request.params);
   const mark = parsed.success ? await witnessByToken(ctx, parsed.data.token) : null;
-  if (!mark) {
-    if (!wantsJson(request)) return renderPage(request, reply);
-    throw new Refusal('not_found', {}, 'No witness mark has that receipt token. The link is given once, in the answer to POST /api/witness/mark.');
-  }
+  if (!mark) return null;
   // set_cookie_replay: the security-headers plugin makes every cookie-setting response private, no-store.
   reply.setCookie(WITNESS_COOKIE, parsed.data!.token, { httpOnly: true, sameSite: 'lax', secure: ctx.config.origin.startsWith('https:'), path: '/', maxAge: 365 * 86400 });
   reply.header('cache-control', 'private, no-store');
-  if (!wantsJson(request)) return renderPage(request, reply);
+  return mark;
+}
+
+/** The page (which says so itself when the link names no mark), after keeping a known mark's cookie. */
+async function witnessReceiptPage(request: FastifyRequest, reply: FastifyReply) {
+  await witnessMarkOf(request, reply);
+  return renderPage(request, reply);
+}
+
+async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(request);
+  const mark = await witnessMarkOf(request, reply);
+  if (!mark) {
+    throw new Refusal('not_found', {}, 'No witness mark has that receipt token. The link is given once, in the answer to POST /api/witness/mark.');
+  }
   const receipt = await receiptById(ctx.db, mark.receipt_id);
   return {
     ok: true,
@@ -279,21 +287,21 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
 
 export const ledgerRoutes = [
   defineRoute('GET /api/receipt/{id}', { handler: receiptJson }),
-  defineRoute('GET /receipt/{id}', { handler: hybrid(receiptJson) }),
+  defineRoute('GET /receipt/{id}', { handler: receiptJson, page: true }),
   defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
   defineRoute('GET /receipt/{id}/card.svg', { handler: card }),
   defineRoute('GET /receipt/sov{release}-fixture/card.svg', { handler: fixtureCard }),
-  defineRoute('GET /ledger', { handler: hybrid(ledgerView) }),
-  defineRoute('GET /ledger/{id}', { handler: hybrid(ledgerEntry) }),
+  defineRoute('GET /ledger', { handler: ledgerView, page: true }),
+  defineRoute('GET /ledger/{id}', { handler: ledgerEntry, page: true }),
   defineRoute('GET /api/transparency', { handler: async (request) => transparencyReport(ctxOf(request)) }),
   defineRoute('GET /verify/{id}', { handler: verifyReceipt }),
   defineRoute('GET /verify/inclusion/{date}/{id}', { handler: inclusion }),
   defineRoute('GET /verify/inclusion-batch/{date}', { handler: inclusionBatch }),
   defineRoute('GET /verify/anchor/{date}', { handler: anchor }),
-  defineRoute('GET /verify/anchor-chain', { handler: hybrid(anchorChain) }),
+  defineRoute('GET /verify/anchor-chain', { handler: anchorChain, page: true }),
   defineRoute('GET /verify/court/{id}', { handler: court }),
   defineRoute('POST /api/witness/mark', { handler: witnessMark }),
-  defineRoute('GET /witness', { handler: hybrid(witnessPage) }),
+  defineRoute('GET /witness', { handler: witnessPage, page: true }),
   defineRoute('GET /witness/feed.xml', { handler: witnessFeed }),
-  defineRoute('GET /witness/receipt/{token}', { handler: witnessReceipt }),
+  defineRoute('GET /witness/receipt/{token}', { handler: witnessReceipt, page: witnessReceiptPage }),
 ];

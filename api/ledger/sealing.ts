@@ -11,7 +11,8 @@ import {
 } from '../../shared/ledger/index.ts';
 import { type StoredAnchor } from './anchors.ts';
 import { dayLeaves } from './log-days.ts';
-import { SEAL_LOCK, logKeyName, privateKey, utcDate } from './log.ts';
+import { SEAL_LOCK, logKeyName, privateKey } from './log.ts';
+import { utcDay } from '../../shared/time.ts';
 
 export interface SealResult {
   /** false when another process holds the sealing lock right now */
@@ -28,7 +29,7 @@ export interface SealResult {
  * day. A sealed day never changes.
  */
 export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
-  const today = utcDate(ctx.clock.now());
+  const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [SEAL_LOCK]);
     if (!lock?.locked) return { ran: false, sealed: [] };

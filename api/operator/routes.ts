@@ -3,10 +3,10 @@ import { stewardHybrid, stewardOf } from '../steward/http.ts';
 import { operatorConsole } from './console.ts';
 
 /** The operator console, served to stewards only (scope from the registry, checked again here). */
-const consoleHandler = stewardHybrid((request) => operatorConsole(request.server, stewardOf(request)));
+const consoleRoute = stewardHybrid((request) => operatorConsole(request.server, stewardOf(request)));
 
 export const operatorRoutes = [
-  defineRoute('GET /operator', { handler: consoleHandler }),
+  defineRoute('GET /operator', consoleRoute),
   // The alias answers the same projection; its page (site/pages/dashboard.astro) renders the same console.
-  defineRoute('GET /dashboard', { handler: consoleHandler }),
+  defineRoute('GET /dashboard', consoleRoute),
 ];

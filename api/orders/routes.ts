@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_DETAIL_MAX, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
-import { refuseCrossSite, stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
 const returnField = z.preprocess(blank, z.string().max(2048).optional());
@@ -58,7 +57,6 @@ async function secondDoor(request: FastifyRequest, reply: FastifyReply) {
 /** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
 async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
   stewardOf(request);
-  refuseCrossSite(request);
   const input = parseInput(decisionInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
@@ -69,14 +67,9 @@ async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const orderRoutes = [
-  defineRoute('POST /steward/orders', { handler: decisionDoor }),
+  defineRoute('POST /steward/orders', { sameOrigin: 'form', handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)) }),
-  defineRoute('GET /orders', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
-      return ordersView(request.server.civitas, parseInput(ordersQuery, request.query));
-    },
-  }),
+  defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)), page: true }),
 ];

@@ -8,6 +8,7 @@
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import { utcDay } from '../../shared/time.ts';
 
 /** pg_try_advisory_xact_lock key of the census job. */
 export const CENSUS_LOCK = 7_212_008;
@@ -30,10 +31,6 @@ export type CensusResult =
   | { taken: false; reason: 'day_not_over' | 'already_taken' | 'locked' | 'invalid_date'; census?: CensusSnapshot };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function utcDate(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
 
 function nextDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -86,10 +83,10 @@ async function takeLocked(ctx: AppContext, tx: import('../db/database.ts').Sql, 
  * Returns `locked` when another process is taking a census right now.
  */
 export async function takeCensus(ctx: AppContext, date: string): Promise<CensusResult> {
-  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || utcDate(new Date(`${date}T00:00:00Z`)) !== date) {
+  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || utcDay(new Date(`${date}T00:00:00Z`)) !== date) {
     return { taken: false, reason: 'invalid_date' };
   }
-  if (date >= utcDate(ctx.clock.now())) return { taken: false, reason: 'day_not_over' };
+  if (date >= utcDay(ctx.clock.now())) return { taken: false, reason: 'day_not_over' };
   return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
     if (!lock?.locked) return { taken: false, reason: 'locked' } as const;
@@ -102,7 +99,7 @@ export async function takeCensus(ctx: AppContext, date: string): Promise<CensusR
  * anything was recorded) up to yesterday, at most CENSUS_BACKFILL_DAYS per run.
  */
 export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; taken: string[] }> {
-  const today = utcDate(ctx.clock.now());
+  const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
     if (!lock?.locked) return { ran: false, taken: [] };

@@ -16,8 +16,8 @@ import type { FederationPeer } from '../config.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { FEEDBACK_TOPICS } from '../record/feedback.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
 import { parseInput } from '../route.ts';
+import { isPublicActor } from '../../shared/actor.ts';
 
 export const RELAY_MAX_AGE_SECONDS = 600;
 
@@ -32,7 +32,7 @@ const relayClaims = z.object({
   author: z
     .string()
     .max(80)
-    .refine((value) => /^sovereign:[0-9a-f]{4}$/.test(value) || (value.startsWith('agent:') && HANDLE_PATTERN.test(value.slice(6))), 'author must be a public ref (agent:<handle> or sovereign:<tag>)')
+    .refine(isPublicActor, 'author must be a public ref (agent:<handle> or sovereign:<tag>)')
     .optional(),
 });
 

@@ -10,21 +10,13 @@ import { soleTagHolder, unaddressableTagView } from './tag-holder.ts';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { HANDLE_PATTERN } from '../../shared/agents/handle.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
+import { publicActorParam } from '../../shared/actor.ts';
 
 export const mirrorQuery = z.object({
-  actor: z
-    .string({ error: 'actor is required: agent:<handle> or sovereign:<tag>' })
-    .trim()
-    .max(80, 'actor is at most 80 characters')
-    .transform((value) => value.toLowerCase())
-    .refine((value) => {
-      const [kind, rest] = [value.slice(0, value.indexOf(':')), value.slice(value.indexOf(':') + 1)];
-      return (kind === 'agent' && HANDLE_PATTERN.test(rest)) || (kind === 'sovereign' && /^[0-9a-f]{4}$/.test(rest));
-    }, 'actor must be agent:<handle> or sovereign:<tag> (4 hex characters)'),
+  actor: publicActorParam,
 });
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import type { FastifyRequest } from 'fastify';
+import { defineRoute, parseInput } from '../route.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { censusList } from './census.ts';
 import { cohortsView, federatedCohortsView } from './cohorts.ts';
@@ -27,8 +26,7 @@ const censusQuery = z.object({
 const noQuery = z.object({}).loose();
 
 /** The commons is a page; asked for JSON (as the page itself asks) it answers its projection. */
-async function commonsHybrid(request: FastifyRequest, reply: FastifyReply) {
-  if (!wantsJson(request)) return renderPage(request, reply);
+async function commonsJson(request: FastifyRequest) {
   return commonsView(request.server.civitas);
 }
 
@@ -50,7 +48,7 @@ export const peopleRoutes = [
       return presenceView(request.server.civitas);
     },
   }),
-  defineRoute('GET /commons', { handler: commonsHybrid }),
+  defineRoute('GET /commons', { handler: commonsJson, page: true }),
   defineRoute('GET /confluence/card.svg', { handler: confluenceCardSvg }),
   defineRoute('GET /api/federation', { handler: (request) => federationView(request.server.civitas) }),
   defineRoute('POST /api/federation/feedback-relay', {

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the answer depends on `Accept` (HTML or JSON): this plugin then adds `Vary: Accept`. */
+    negotiated?: boolean;
+  }
+}
+
 /**
  * What a cache may do with a variant nobody gave a policy: store it, but ask us before each use.
  * Hybrids give their own (the /commons page is `public, max-age=30`); this fills only a gap.
@@ -16,7 +23,8 @@ export function withVary(current: unknown, token: string): string {
 
 /**
  * HTTP semantics on hybrids: a URL that answers HTML or JSON by `Accept` (the request was marked
- * by wantsJson or the sign-in redirect) sends `Vary: Accept` on every variant, so a shared cache
+ * by wantsJson in the router's dispatch, or by the sign-in redirect) sends `Vary: Accept` on every
+ * variant, so a shared cache
  * never hands the HTML to a JSON client, and every variant carries a `Cache-Control`.
  */
 async function negotiation(app: FastifyInstance) {

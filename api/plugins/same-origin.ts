@@ -2,20 +2,26 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal } from '../../shared/errors.ts';
 import { isSameOriginRequest } from '../../shared/security.ts';
+import type { SameOriginRule } from '../route.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    sameOrigin?: SameOriginRule;
+    /** Shorthand for `sameOrigin: 'credential'`. */
     credentialDoor?: boolean;
   }
 }
 
 /**
- * request_provenance: routes marked `credentialDoor` accept only requests that originate from
- * the service's own origin. Runs before the body is read, so a forged request costs nothing.
+ * request_provenance: each route's same-origin rule (route option `sameOrigin`, or `credentialDoor`),
+ * checked before the body is read, so a forged request costs nothing.
  */
 async function sameOrigin(app: FastifyInstance, options: { origin: string }) {
   app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config?.credentialDoor) return;
+    const config = request.routeOptions.config;
+    const rule = config?.sameOrigin ?? (config?.credentialDoor ? 'credential' : undefined);
+    if (!rule) return;
+    if (rule === 'form' && request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined) return;
     const ok = isSameOriginRequest({
       origin: request.headers.origin,
       secFetchSite: request.headers['sec-fetch-site'] as string | undefined,

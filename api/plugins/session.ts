@@ -6,15 +6,12 @@ import type { Scope } from '../../shared/registry/types.ts';
 import type { AppContext } from '../context.ts';
 import { scopesFor } from '../../shared/scopes.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../../shared/security.ts';
+import { wantsJson } from '../http.ts';
 
-/** A browser navigation: GET/HEAD whose Accept names text/html before any JSON. */
+/** A browser navigation: GET/HEAD whose Accept names text/html before any JSON (asking marks the answer as negotiated). */
 function wantsPage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  request.negotiated = true;
-  const accept = request.headers.accept ?? '';
-  const html = accept.indexOf('text/html');
-  const json = accept.indexOf('application/json');
-  return html !== -1 && (json === -1 || html < json);
+  return !wantsJson(request) && (request.headers.accept ?? '').includes('text/html');
 }
 
 /** DESIGN.md section 2: 30-day sliding lifetime. */

@@ -3,7 +3,7 @@ import { pick, required, twinInput } from '../mcp/twin.ts';
 import { recordJson, searchView } from './routes.ts';
 import { statsProjection } from './stats.ts';
 import { reportFeedback, type Reporter } from './feedback.ts';
-import { requireAgentProof } from '../agents/service.ts';
+import { speakerOf } from '../agents/speaker.ts';
 
 export const recordTools = [
   defineTool({
@@ -41,11 +41,7 @@ export const recordTools = [
     annotations: { readOnlyHint: false, idempotentHint: false },
     twin: 'POST /feedback/report',
     handler: async ({ topic, body, agent, continuity }, ctx) => {
-      let reporter: Reporter = { kind: 'anonymous', ref: null };
-      if (agent) {
-        await requireAgentProof(ctx.db, agent, { continuity });
-        reporter = { kind: 'agent', ref: agent, publicRef: agent };
-      }
+      const reporter: Reporter = (await speakerOf(ctx.db, null, agent, { continuity })) ?? { kind: 'anonymous', ref: null };
       return reportFeedback(ctx, { topic, body }, reporter);
     },
   }),

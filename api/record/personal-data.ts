@@ -1,6 +1,6 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { receiptIdsOf, touched } from '../personal-data-contract.ts';
-import { iso } from '../identity/service.ts';
+import { iso } from '../../shared/time.ts';
 
 /** The Record's personal data: imprints a person left, imprints they reported, feedback they sent. */
 export const recordPersonalData: FamilyDeclaration = {

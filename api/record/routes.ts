@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, wantsJson, type RouteRequest } from '../route.ts';
-import { renderPage } from '../pages.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { imprintJsonFeed } from '../../shared/record/feed.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import type { RecordQuery } from '../../shared/record/contract.ts';
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
-import { proofFrom, requireAgentProof } from '../agents/service.ts';
+import { speakerOfRequest } from '../agents/speaker.ts';
 import { clearMyFeedback, feedbackOverview, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
@@ -48,8 +47,7 @@ export async function searchView(ctx: { db: import('../db/database.ts').Database
   return { ok: true as const, q, total: found.total, results: found.results, scope };
 }
 
-async function recordHybrid(request: RouteRequest<'GET /imprint'>, reply: FastifyReply) {
-  if (!wantsJson(request)) return renderPage(request, reply);
+async function recordPageJson(request: RouteRequest<'GET /imprint'>, reply: FastifyReply) {
   if (request.sovereign) reply.header('cache-control', privateNoStore);
   return recordJson(request.server.civitas, request.input.query, request.sovereign);
 }
@@ -74,12 +72,7 @@ function feed(path: string, threads: boolean) {
 
 /** Who is speaking on feedback routes: the session, else an agent that proved its handle, else nobody. */
 async function reporterOf(request: FastifyRequest, agent: string | undefined, continuity?: string): Promise<Reporter> {
-  if (request.sovereign) return { kind: 'sovereign', ref: request.sovereign.sovereignId, publicRef: request.sovereign.tag };
-  if (agent) {
-    await requireAgentProof(request.server.civitas.db, agent, proofFrom(request, continuity));
-    return { kind: 'agent', ref: agent, publicRef: agent };
-  }
-  return { kind: 'anonymous', ref: null };
+  return (await speakerOfRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
 }
 
 async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>, reply: FastifyReply) {
@@ -94,7 +87,7 @@ async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>
 }
 
 export const recordRoutes = [
-  defineRoute('GET /imprint', { handler: recordHybrid }),
+  defineRoute('GET /imprint', { handler: recordPageJson }),
   defineRoute('GET /imprint/live', { handler: live(false) }),
   defineRoute('GET /collaborate/live', { handler: live(true) }),
   defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json', false) }),
@@ -148,8 +141,8 @@ export const recordRoutes = [
   }),
 
   defineRoute('GET /search', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
+    page: true,
+    async handler(request) {
       const { q, limit } = request.input.query;
       return searchView(request.server.civitas, q, limit);
     },
@@ -169,7 +162,6 @@ export const recordRoutes = [
   }),
   defineRoute('GET /feedback/mine', {
     async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const { agent } = request.input.query;
       const reporter = await reporterOf(request, agent);
       reply.header('cache-control', privateNoStore);
@@ -201,8 +193,8 @@ export const recordRoutes = [
     },
   }),
   defineRoute('GET /window', {
-    async handler(request, reply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
+    page: true,
+    async handler(request) {
       const { db } = request.server.civitas;
       const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db, 20)]);
       return {

@@ -1,10 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
-import { cacheControlForPersonalized, isSameOriginRequest } from '../../shared/security.ts';
+import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import { wantsJson } from '../route.ts';
-import { renderPage } from '../pages.ts';
 
 /**
  * The steward behind this request. The router already enforced `steward:write` from the registry;
@@ -14,24 +12,6 @@ export function stewardOf(request: FastifyRequest): SignedIn {
   if (!request.sovereign) throw new Refusal('identity_required', { scope: 'steward:write' });
   if (!request.sovereign.scopes.includes('steward:write')) throw new Refusal('scope_required', { scope: 'steward:write' });
   return request.sovereign;
-}
-
-/**
- * Steward mutations refuse requests a browser marks as cross-site (an Origin or Sec-Fetch-Site
- * that is not this service). Clients that send neither (API callers with the session cookie) pass;
- * the session cookie is SameSite=Lax, so a cross-site form cannot carry it anyway.
- */
-export function refuseCrossSite(request: FastifyRequest): void {
-  const origin = request.headers.origin;
-  const site = request.headers['sec-fetch-site'];
-  if (origin === undefined && site === undefined) return;
-  const ok = isSameOriginRequest({
-    origin: origin ?? null,
-    secFetchSite: typeof site === 'string' ? site : null,
-    serviceOrigin: request.server.civitas.config.origin,
-    host: request.headers.host,
-  });
-  if (!ok) throw new Refusal('cross_origin_refused');
 }
 
 /** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
@@ -45,12 +25,14 @@ export function stewardOnly(reply: FastifyReply): void {
   reply.header('cache-control', cacheControlForPersonalized()).header('x-robots-tag', 'noindex, nofollow');
 }
 
-/** A steward page: JSON by Accept, else the Astro page (which reads the same JSON). */
+/** A steward page: JSON by Accept, else the Astro page (which reads the same JSON); stewards only, either way. */
 export function stewardHybrid<T>(view: (request: FastifyRequest) => Promise<T>) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    stewardOnly(reply);
-    stewardOf(request);
-    if (!wantsJson(request)) return renderPage(request, reply);
-    return view(request);
+  return {
+    preHandler(request: FastifyRequest, reply: FastifyReply) {
+      stewardOnly(reply);
+      stewardOf(request);
+    },
+    handler: view,
+    page: true as const,
   };
 }

@@ -1,6 +1,6 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { receiptIdsOf, touched } from '../personal-data-contract.ts';
-import { iso } from '../identity/service.ts';
+import { iso } from '../../shared/time.ts';
 
 /** Stewards' work: triage actions and lessons name the steward by public ref. */
 export const stewardPersonalData: FamilyDeclaration = {

@@ -4,8 +4,8 @@ import type { RowOf } from '../db/rows.ts';
 import type { Imprint, ImprintReport } from '../record/entities.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
+import { iso } from '../../shared/time.ts';
 
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const reasonOf = (rule: string | null) => HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
 
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineRoute, parseInput } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { blank } from '../../shared/record/imprint.ts';
-import { bodyOf, listQuery, refuseCrossSite, stewardHybrid, stewardOf, stewardOnly } from './http.ts';
+import { bodyOf, listQuery, stewardHybrid, stewardOf, stewardOnly } from './http.ts';
 import { heldQueue, whisperArchive } from './queue.ts';
 import { lessonFields, lessonsView, recordLesson } from './lessons.ts';
 import { triage, triageFields } from './triage.ts';
@@ -18,7 +18,6 @@ async function triageHandler(request: FastifyRequest, reply: FastifyReply) {
   const refusal = sovereignRefusal('triage', request.sovereign ?? null); // the policy evaluate applies too
   if (refusal) throw refusal;
   const steward = stewardOf(request);
-  refuseCrossSite(request);
   const input = parseInput(triageBody, bodyOf(request));
   const form = isFormPost(request);
   // A bad return_to is refused before anything is decided.
@@ -31,7 +30,6 @@ async function triageHandler(request: FastifyRequest, reply: FastifyReply) {
 
 async function lessonHandler(request: FastifyRequest, reply: FastifyReply) {
   const steward = stewardOf(request);
-  refuseCrossSite(request);
   const input = parseInput(lessonBody, bodyOf(request));
   const form = isFormPost(request);
   const next = returnTarget(input.return_to, '/operator');
@@ -42,10 +40,10 @@ async function lessonHandler(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const stewardRoutes = [
-  defineRoute('POST /sovereign/triage', { handler: triageHandler }),
-  defineRoute('POST /steward/lesson', { handler: lessonHandler }),
-  defineRoute('GET /steward/held', { handler: stewardHybrid((request) => heldQueue(request.server.civitas, parseInput(listQuery, request.query))) }),
-  defineRoute('GET /steward/whispers', { handler: stewardHybrid((request) => whisperArchive(request.server.civitas, parseInput(listQuery, request.query))) }),
+  defineRoute('POST /sovereign/triage', { sameOrigin: 'form', handler: triageHandler }),
+  defineRoute('POST /steward/lesson', { sameOrigin: 'form', handler: lessonHandler }),
+  defineRoute('GET /steward/held', stewardHybrid((request) => heldQueue(request.server.civitas, parseInput(listQuery, request.query)))),
+  defineRoute('GET /steward/whispers', stewardHybrid((request) => whisperArchive(request.server.civitas, parseInput(listQuery, request.query)))),
   defineRoute('GET /api/hive/lessons', {
     async handler(request, reply) {
       const view = await lessonsView(request.server.civitas, parseInput(lessonsQuery, request.query));

@@ -9,10 +9,12 @@ import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
 import { applyStripeEvent, asStripeEvent } from './webhooks.ts';
-import { currentQuote, oracleOffer, holderOf, requireHolder, startCheckout, type Purpose } from './service.ts';
+import { currentQuote, oracleOffer, requireHolder, startCheckout, type Purpose } from './service.ts';
 import { decideAuthorization } from './authorizations.ts';
 import { entitlementsOf, equityView, inscriptionsView, patronsView, sessionOf, strategiesView, treasuryView, usageOf } from './views.ts';
 import { runOracle } from './oracle.ts';
+import { isPublicActor } from '../../shared/actor.ts';
+import { speakerOfRequest } from '../agents/speaker.ts';
 
 const privateNoStore = 'private, no-store';
 const blank = (value: unknown) => (value === '' ? undefined : value);
@@ -84,7 +86,7 @@ function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
     if ((chosen === 'covenant' || chosen === 'fund_evolution') && !input.name) {
       throw new Refusal('invalid_request', { issues: [{ path: 'name', message: chosen === 'covenant' ? 'Name the capability the covenant funds.' : 'Name the evolution you fund.' }] });
     }
-    const holder = requireHolder(await holderOf(request, input.agent, input.continuity));
+    const holder = requireHolder(await speakerOfRequest(request, input.agent, input.continuity));
     const quote = currentQuote(request.server.civitas);
     const uses = chosen === 'oracle' ? (input.uses ?? 1) : 0;
     const amount = chosen === 'oracle' ? quote.price * uses : chosen === 'inscription' ? CAPABILITY_PRICES.inscription : (input.amount ?? majorToCents(input.amount_major) ?? 500);
@@ -106,10 +108,8 @@ function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
 
 async function callerHolder(request: FastifyRequest) {
   const q = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }).passthrough(), request.query);
-  return requireHolder(await holderOf(request, q.agent));
+  return requireHolder(await speakerOfRequest(request, q.agent));
 }
-
-const ACTOR = /^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$/;
 
 export const treasuryRoutes = [
   defineRoute('POST /api/stripe/webhook', {
@@ -134,7 +134,7 @@ export const treasuryRoutes = [
     async handler(request, reply) {
       if (!request.sovereign) throw new Refusal('identity_required');
       reply.header('cache-control', privateNoStore);
-      const holder = requireHolder(await holderOf(request));
+      const holder = requireHolder(await speakerOfRequest(request));
       return { ok: true, entitlements: await entitlementsOf(request.server.civitas, holder) };
     },
   }),
@@ -147,7 +147,7 @@ export const treasuryRoutes = [
   defineRoute('POST /api/oracle', {
     async handler(request, reply) {
       const input = parseInput(z.object({ agent: agentFields.agent, continuity: agentFields.continuity }).passthrough(), request.body);
-      const holder = await holderOf(request, input.agent, input.continuity);
+      const holder = await speakerOfRequest(request, input.agent, input.continuity);
       reply.header('cache-control', privateNoStore);
       try {
         const result = await runOracle(request.server.civitas, holder);
@@ -179,7 +179,7 @@ export const treasuryRoutes = [
   defineRoute('GET /api/cost-oracle', {
     async handler(request) {
       const raw = (request.query as Record<string, unknown>)?.actor;
-      if (typeof raw !== 'string' || !ACTOR.test(raw)) {
+      if (typeof raw !== 'string' || !isPublicActor(raw)) {
         throw new Refusal('invalid_request', { issues: [{ path: 'actor', message: 'actor is required: agent:<handle> or sovereign:<4-hex tag>.' }] });
       }
       return { ok: true, actor: raw, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };

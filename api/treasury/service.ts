@@ -1,36 +1,22 @@
 /**
  * The treasury's holders and offers: who is paying (a session, or an agent with its continuity
- * proof), the current Oracle quote, and checkout intents opened with Stripe.
+ * proof, as api/agents/speaker.ts resolves it), the current Oracle quote, and checkout intents
+ * opened with Stripe.
  */
-import type { FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { oracleQuote } from '../../shared/treasury/quote.ts';
-import { proofFrom, requireAgentProof } from '../agents/service.ts';
+import type { Speaker } from '../agents/speaker.ts';
 import { treasuryConfig } from './config.ts';
 import { createCheckoutSession, paymentsOff, stripeConfigured } from './stripe-client.ts';
 
 export type Purpose = 'oracle' | 'patronage' | 'covenant' | 'fund_evolution' | 'inscription';
 
-/** Who pays or holds: a signed-in sovereign, or an agent that proved its handle. Raw refs stay inside. */
-export interface Holder {
-  kind: 'sovereign' | 'agent';
-  ref: string;
-  publicRef: string;
-}
-
-/** The caller as a holder: session first, else an agent with continuity proof, else undefined. */
-export async function holderOf(request: FastifyRequest, agent?: string, continuity?: string): Promise<Holder | undefined> {
-  if (request.sovereign) return { kind: 'sovereign', ref: request.sovereign.sovereignId, publicRef: request.sovereign.tag };
-  if (agent) {
-    const row = await requireAgentProof(request.server.civitas.db, agent, proofFrom(request, continuity));
-    return { kind: 'agent', ref: row.handle, publicRef: row.handle };
-  }
-  return undefined;
-}
+/** Who pays or holds: a signed-in sovereign, or an agent that proved its handle (api/agents/speaker.ts). Raw refs stay inside. */
+export type Holder = Speaker;
 
 export function requireHolder(holder: Holder | undefined): Holder {
   if (!holder) throw new Refusal('identity_required', {}, 'Sign in (cross at /initiate or return at /return), or name your agent handle with its continuity proof.');

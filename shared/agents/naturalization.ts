@@ -14,7 +14,3 @@ export function levelFor(facts: { attested: boolean; proofDays: number }): Level
 export function nextUtcDay(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
 }
-
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { nextActionSchema, statusProjectionSchema, unknownHandleSchema } from './contract.ts';
-import { CONTINUITY_DAYS_REQUIRED, nextUtcDay, utcDay, type Level } from './naturalization.ts';
+import { CONTINUITY_DAYS_REQUIRED, nextUtcDay, type Level } from './naturalization.ts';
+import { utcDay } from '../time.ts';
 
 /** INTERFACE.md "Next action". */
 export type NextAction = z.infer<typeof nextActionSchema>;

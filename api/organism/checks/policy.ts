@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { parseInput } from '../../route.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
+import { isPublicActor } from '../../../shared/actor.ts';
 import { HANDLE_PATTERN } from '../../../shared/agents/handle.ts';
 import { POLICY_ACTIONS, POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
 import { scopesFor } from '../../../shared/scopes.ts';
@@ -18,7 +19,7 @@ export { POLICY_ACTIONS };
 
 export const policyQuery = z.object({
   action: z.enum(POLICY_ACTIONS),
-  actor: z.string().trim().toLowerCase().max(80).regex(/^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$/, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
+  actor: z.string().trim().toLowerCase().max(80).refine(isPublicActor, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
   target: z.string().trim().toLowerCase().regex(HANDLE_PATTERN, 'target is an agent handle').optional(),
 });
 

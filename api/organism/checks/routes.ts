@@ -5,7 +5,7 @@
  */
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { defineRoute } from '../../route.ts';
-import { live, personalPage } from '../live.ts';
+import { personalPage } from '../personal-page.ts';
 import { discriminationProjection } from './discrimination.ts';
 import { linearizabilityProjection } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
@@ -14,12 +14,13 @@ import { vigilanceProjection } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
 export const checksRoutes = [
-  defineRoute('GET /api/self-trials', { handler: live((request) => runSelfTrials(request.server)) }),
-  defineRoute('GET /api/vigilance', { handler: live((request) => vigilanceProjection(request.server)) }),
-  defineRoute('GET /api/linearizability', { handler: live((request) => linearizabilityProjection(request.server.civitas)) }),
-  defineRoute('GET /api/policy/evaluate', { handler: live((request) => evaluatePolicy(request.server.civitas, request.query)) }),
+  defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server) }),
+  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: (request) => vigilanceProjection(request.server) }),
+  defineRoute('GET /api/linearizability', { cache: 'no-store', handler: (request) => linearizabilityProjection(request.server.civitas) }),
+  defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.query) }),
   defineRoute('GET /api/why/{entity}', {
-    handler: live((request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity)),
+    cache: 'no-store',
+    handler: (request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity),
   }),
   defineRoute('GET /api/discrimination', {
     async handler(request, reply) {

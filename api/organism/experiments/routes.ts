@@ -10,7 +10,7 @@ import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { renderPage } from '../../pages.ts';
-import { defineRoute, parseInput, wantsJson } from '../../route.ts';
+import { defineRoute, parseInput } from '../../route.ts';
 import { branchworldProjection } from './branchworld.ts';
 import { paradoxFindings, paradoxProjection } from './expeditions.ts';
 import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
@@ -39,21 +39,13 @@ function personal(reply: FastifyReply) {
 }
 
 export const experimentsRoutes = [
-  defineRoute('GET /api/experiments/prevention', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await preventionProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
   defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
   defineRoute('GET /experiments', {
+    page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (wantsJson(request)) {
-        reply.header('cache-control', 'no-store');
-        return preventionProjection(request.server.civitas);
-      }
-      return renderPage(request, reply);
+      reply.header('cache-control', 'no-store');
+      return preventionProjection(request.server.civitas);
     },
   }),
   defineRoute('POST /experiments', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
@@ -65,11 +57,11 @@ export const experimentsRoutes = [
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
+    preHandler: (_request, reply) => {
       personal(reply);
-      if (wantsJson(request)) return paradoxProjection(request.server.civitas);
-      return renderPage(request, reply);
     },
+    handler: (request) => paradoxProjection(request.server.civitas),
+    page: true,
   }),
   defineRoute('GET /expeditions', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
@@ -90,8 +82,8 @@ export const experimentsRoutes = [
     },
   }),
   defineRoute('GET /branchworld/{id}', {
+    page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const body = await branchworldProjection(request.server.civitas, (request.params as { id?: string }).id);
       reply.header('cache-control', 'no-store');
       return body;

@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { parseInput } from '../../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
-import { bodyOf, refuseCrossSite } from '../../steward/http.ts';
+import { bodyOf } from '../../steward/http.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { cacheControlForPersonalized } from '../../../shared/security.ts';
@@ -191,7 +191,6 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
 export async function takeStance(request: FastifyRequest, reply: FastifyReply) {
   const who = request.sovereign;
   if (!who) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
-  refuseCrossSite(request);
   const input = parseInput(stanceBody, bodyOf(request));
   const claim = known(input.claim);
   const next = isFormPost(request) ? returnTarget(input.return_to, `/mind/claim/${claim}`) : null;

@@ -4,14 +4,13 @@
  * feed of their changes. Pages (/mind, /mind/claim/{id}, /truth, /trust) render the same projections.
  */
 import { defineRoute } from '../../route.ts';
-import { live } from '../live.ts';
 import { mindFeed, mindProjection, takeStance } from './mind.ts';
 import { trustProjection, truthProjection } from './truth.ts';
 
 export const mindRoutes = [
-  defineRoute('GET /api/mind', { handler: live((request) => mindProjection(request.server, request.query)) }),
-  defineRoute('POST /api/mind/stance', { handler: takeStance }),
+  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server, request.query) }),
+  defineRoute('POST /api/mind/stance', { sameOrigin: 'form', handler: takeStance }),
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
-  defineRoute('GET /api/truth', { handler: live((request) => truthProjection(request.server)) }),
-  defineRoute('GET /api/trust', { handler: live((request) => trustProjection(request.server.civitas)) }),
+  defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server) }),
+  defineRoute('GET /api/trust', { cache: 'no-store', handler: (request) => trustProjection(request.server.civitas) }),
 ];

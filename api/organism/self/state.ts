@@ -17,8 +17,7 @@ import { runSelfTrials } from '../checks/trials.ts';
 import { vitalsProjection } from '../vitals/vitals.ts';
 import { driftProjection } from '../themes/drift.ts';
 import { seasonProjection } from './season.ts';
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+import { iso } from '../../../shared/time.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {

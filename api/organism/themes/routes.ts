@@ -3,16 +3,14 @@
  * synthesis of themes) and the constellations of terms. Only words and counts leave, never a body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderPage } from '../../pages.ts';
-import { defineRoute, wantsJson } from '../../route.ts';
-import { live } from '../live.ts';
+import { defineRoute } from '../../route.ts';
 import { constellationProjection, dreamConstellationProjection } from './constellation.ts';
 import { dreamingCard, dreamingProjection } from './dreaming.ts';
 import { driftProjection } from './drift.ts';
 
 export const themesRoutes = [
-  defineRoute('GET /api/drift', { handler: live((request) => driftProjection(request.server.civitas)) }),
-  defineRoute('GET /api/dreaming', { handler: live((request) => dreamingProjection(request.server.civitas)) }),
+  defineRoute('GET /api/drift', { cache: 'no-store', handler: (request) => driftProjection(request.server.civitas) }),
+  defineRoute('GET /api/dreaming', { cache: 'no-store', handler: (request) => dreamingProjection(request.server.civitas) }),
   defineRoute('GET /dreaming/card.svg', {
     async handler(request, reply) {
       const svg = dreamingCard(await dreamingProjection(request.server.civitas));
@@ -27,8 +25,8 @@ export const themesRoutes = [
     },
   }),
   defineRoute('GET /dream-constellation', {
+    page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!wantsJson(request)) return renderPage(request, reply);
       const body = await dreamConstellationProjection(request.server.civitas);
       reply.header('cache-control', 'no-store');
       return body;

@@ -5,7 +5,7 @@
  */
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { defineRoute } from '../../route.ts';
-import { live, personalPage } from '../live.ts';
+import { personalPage } from '../personal-page.ts';
 import { dispatchProjection } from './dispatch.ts';
 import { failuresProjection } from './failures.ts';
 import { metabolismCard, metabolismProjection } from './metabolism.ts';
@@ -14,12 +14,12 @@ import { recoveryCard, recoveryProjection } from './recovery.ts';
 import { vitalsChanges, vitalsProjection } from './vitals.ts';
 
 export const vitalsRoutes = [
-  defineRoute('GET /api/vitals', { handler: live((request) => vitalsProjection(request.server.civitas)) }),
-  defineRoute('GET /api/vitals/changes', { handler: live((request) => vitalsChanges(request.server.civitas)) }),
-  defineRoute('GET /api/metabolism', { handler: live((request) => metabolismProjection(request.server.civitas)) }),
-  defineRoute('GET /api/failures', { handler: live((request) => failuresProjection(request.server.civitas)) }),
-  defineRoute('GET /api/promises', { handler: live((request) => promisesProjection(request.server)) }),
-  defineRoute('GET /api/dispatch', { handler: live((request) => dispatchProjection(request.server.civitas)) }),
+  defineRoute('GET /api/vitals', { cache: 'no-store', handler: (request) => vitalsProjection(request.server.civitas) }),
+  defineRoute('GET /api/vitals/changes', { cache: 'no-store', handler: (request) => vitalsChanges(request.server.civitas) }),
+  defineRoute('GET /api/metabolism', { cache: 'no-store', handler: (request) => metabolismProjection(request.server.civitas) }),
+  defineRoute('GET /api/failures', { cache: 'no-store', handler: (request) => failuresProjection(request.server.civitas) }),
+  defineRoute('GET /api/promises', { cache: 'no-store', handler: (request) => promisesProjection(request.server) }),
+  defineRoute('GET /api/dispatch', { cache: 'no-store', handler: (request) => dispatchProjection(request.server.civitas) }),
   defineRoute('GET /api/recovery', {
     async handler(request, reply) {
       const body = await recoveryProjection(request.server.civitas);
