@@ -12,17 +12,18 @@ declare module 'fastify' {
 /**
  * request_provenance: routes marked `credentialDoor` accept only requests that originate from
  * the service's own origin. Runs before the body is read, so a forged request costs nothing.
+ * Synchronous: every request passes here, and most are not for a credential door.
  */
 async function sameOrigin(app: FastifyInstance, options: { origin: string }) {
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config?.credentialDoor) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.routeOptions.config?.credentialDoor) return done();
     const ok = isSameOriginRequest({
       origin: request.headers.origin,
       secFetchSite: request.headers['sec-fetch-site'] as string | undefined,
       serviceOrigin: options.origin,
       host: request.headers.host,
     });
-    if (!ok) throw new Refusal('cross_origin_refused');
+    done(ok ? undefined : new Refusal('cross_origin_refused'));
   });
 }
 
