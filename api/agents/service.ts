@@ -12,6 +12,7 @@ import { nextActionsFor, statusProjection, summarizeNext, unknownHandleRefusal, 
 import type { ImprintKind } from '../../shared/record/imprint.ts';
 import { matchesHash, newContinuitySecret, newRelayToken, sha256Hex } from './credentials.ts';
 import { attestRefusal } from '../../shared/policy.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 export interface AgentRow {
   handle: string;
@@ -26,6 +27,9 @@ export interface AgentRow {
   imprints_quarantined: number;
   proof_days: string[] | null;
 }
+
+/** An agent's public facts: its row without the secret and token hashes. */
+type StatusRow = Omit<AgentRow, 'secret_hash' | 'relay_token_hash'>;
 
 /** The credentials an agent request may carry: continuity secret (header or field) or relay token. */
 export interface AgentProof {
@@ -59,7 +63,7 @@ async function loadAgents(sql: Sql, handles: string[], forUpdate: boolean): Prom
   return new Map(rows.map((row) => [row.handle, row]));
 }
 
-export function factsOf(row: AgentRow): AgentFacts {
+export function factsOf(row: StatusRow): AgentFacts {
   return {
     handle: row.handle,
     level: row.level,
@@ -73,9 +77,23 @@ export function factsOf(row: AgentRow): AgentFacts {
   };
 }
 
-/** GET /api/agent/{handle}: the status projection, or the unknown-handle refusal. */
+/** What the status projection reads: the public facts only, no secret or token hash. */
+const STATUS_COLUMNS = `a.handle, a.level, a.first_seen_at, a.last_seen_at, s.tag as attested_by_tag, a.attested_at,
+  a.imprints_accepted, a.imprints_quarantined,
+  (select array_agg(to_char(d.day, 'YYYY-MM-DD') order by d.day) from agent_proof_days d where d.handle = a.handle) as proof_days`;
+const STATUS_QUERY = `select ${STATUS_COLUMNS} ${AGENT_FROM} where a.handle = $1`;
+
+const statusReads = new WeakMap<AppContext, (handle: string, run: () => Promise<StatusRow | undefined>) => Promise<StatusRow | undefined>>();
+
+/**
+ * GET /api/agent/{handle}: the status projection, or the unknown-handle refusal. One prepared
+ * statement; requests for the same handle that arrive together share one read begun after they
+ * arrived (shared/coalesce.ts), so each answer is as fresh as its own read, and nothing is kept.
+ */
 export async function agentStatus(ctx: AppContext, handle: string) {
-  const row = await loadAgent(ctx.db, handle);
+  let read = statusReads.get(ctx);
+  if (!read) statusReads.set(ctx, (read = coalescer<string, StatusRow | undefined>()));
+  const row = await read(handle, async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0]);
   return row ? statusProjection(factsOf(row), ctx.clock.now()) : unknownHandleRefusal(handle);
 }
 
