@@ -21,7 +21,7 @@ import negotiation from './plugins/negotiation.ts';
 import httpCache from './plugins/http-cache.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
-import requestLog from './plugins/request-log.ts';
+import requestLog, { lazyRequestLogger } from './plugins/request-log.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
@@ -70,6 +70,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         }
       : false,
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's child logger is made only if the request writes a line (most never do).
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -125,8 +127,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 async function internalRequests(app: FastifyInstance) {
   const token = randomBytes(16).toString('hex');
   app.decorate('internalToken', token);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     if (request.headers['x-civitas-internal'] === token) request.actorKey = 'internal';
+    done();
   });
 }
 declare module 'fastify' {

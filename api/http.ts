@@ -94,7 +94,7 @@ function safeHost(origin: string | undefined): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // The flash
 
-const FLASH_COOKIE = 'civitas_flash';
+export const FLASH_COOKIE = 'civitas_flash';
 const FLASH_LIFETIME_S = 600;
 /** Query parameters a page adds after success; dropped from the return page so an old success is not repeated. */
 const FLASH_PARAMS = new Set(['failed']);

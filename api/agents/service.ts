@@ -15,6 +15,7 @@ import { MAX_NOTE_CHARS, type agentImprintResultSchema } from '../../shared/agen
 import type { z } from 'zod';
 import { matchesHash, newContinuitySecret, newRelayToken, sha256Hex } from './credentials.ts';
 import { attestRefusal } from '../../shared/policy.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 export interface AgentRow {
   handle: string;
@@ -29,6 +30,9 @@ export interface AgentRow {
   imprints_quarantined: number;
   proof_days: string[] | null;
 }
+
+/** An agent's public facts: its row without the secret and token hashes. */
+type StatusRow = Omit<AgentRow, 'secret_hash' | 'relay_token_hash'>;
 
 /** The credentials an agent request may carry: continuity secret (header or field) or relay token. */
 export interface AgentProof {
@@ -53,16 +57,7 @@ export async function loadAgent(sql: Sql, handle: string, forUpdate = false): Pr
   return row;
 }
 
-/** Several handles at once (the sequencer's lock step), locked in the order given. */
-async function loadAgents(sql: Sql, handles: string[], forUpdate: boolean): Promise<Map<string, AgentRow>> {
-  const rows = await sql.query<AgentRow>(
-    `select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" ${forUpdate ? 'for update of a' : ''}`,
-    [handles],
-  );
-  return new Map(rows.map((row) => [row.handle, row]));
-}
-
-export function factsOf(row: AgentRow): AgentFacts {
+export function factsOf(row: StatusRow): AgentFacts {
   return {
     handle: row.handle,
     level: row.level,
@@ -76,9 +71,23 @@ export function factsOf(row: AgentRow): AgentFacts {
   };
 }
 
-/** GET /api/agent/{handle}: the status projection, or the unknown-handle refusal. */
+/** What the status projection reads: the public facts only, no secret or token hash. */
+const STATUS_COLUMNS = `a.handle, a.level, a.first_seen_at, a.last_seen_at, s.tag as attested_by_tag, a.attested_at,
+  a.imprints_accepted, a.imprints_quarantined,
+  (select array_agg(to_char(d.day, 'YYYY-MM-DD') order by d.day) from agent_proof_days d where d.handle = a.handle) as proof_days`;
+const STATUS_QUERY = `select ${STATUS_COLUMNS} ${AGENT_FROM} where a.handle = $1`;
+
+const statusReads = new WeakMap<AppContext, (handle: string, run: () => Promise<StatusRow | undefined>) => Promise<StatusRow | undefined>>();
+
+/**
+ * GET /api/agent/{handle}: the status projection, or the unknown-handle refusal. One prepared
+ * statement; requests for the same handle that arrive together share one read begun after they
+ * arrived (shared/coalesce.ts), so each answer is as fresh as its own read, and nothing is kept.
+ */
 export async function agentStatus(ctx: AppContext, handle: string) {
-  const row = await loadAgent(ctx.db, handle);
+  let read = statusReads.get(ctx);
+  if (!read) statusReads.set(ctx, (read = coalescer<string, StatusRow | undefined>()));
+  const row = await read(handle, async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0]);
   return row ? statusProjection(factsOf(row), ctx.clock.now()) : unknownHandleRefusal(handle);
 }
 
@@ -117,6 +126,8 @@ interface AgentDraft extends Draft {
 /** What the lock step learned about a handle: its stored row (none for a new one) and its proof. */
 interface AgentState {
   existing: AgentRow | undefined;
+  /** The continuity secret of a handle that arrived in the lock step itself (see lockOrArrive). */
+  arrived?: string;
   proved: boolean;
   relayed: boolean;
 }
@@ -127,8 +138,10 @@ const byHandle = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** The agent door of the sequencer: the agents' rows, proofs and proof days, for a whole batch at once. */
 const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
   async lock(tx, drafts) {
-    const rows = await loadAgents(tx, drafts.map((d) => d.authorRef).sort(byHandle), true);
+    const { rows, arrived } = await lockOrArrive(tx, drafts);
     return drafts.map((draft) => {
+      const secret = arrived.get(draft.authorRef);
+      if (secret) return { existing: undefined, arrived: secret, proved: false, relayed: false };
       const existing = rows.get(draft.authorRef);
       if (!existing) return { existing, proved: false, relayed: false };
       const proved = matchesHash(draft.proof.continuity, existing.secret_hash);
@@ -141,10 +154,10 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
     });
   },
   async admit(tx, entries) {
-    const arrivals = await insertArrivals(tx, entries.filter((e) => !e.state.existing).map((e) => e.draft));
+    const arrivals = await insertArrivals(tx, entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft));
     const settled = entries.map(({ draft, state, verdict }): Settled | Refusal => {
       if (!state.existing) {
-        const secret = arrivals.get(draft.authorRef);
+        const secret = state.arrived ?? arrivals.get(draft.authorRef);
         // Two first imprints raced: the loser must not get a secret that is not stored.
         if (!secret) return new Refusal('conflict', {}, 'This handle arrived a moment ago through another request. Read its status and imprint again.');
         return { draft, verdict, secret, proved: false, unattested: true, row: arrivedRow(draft.authorRef, draft.at) };
@@ -172,6 +185,36 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
     return settled.map((s) => (s instanceof Refusal ? s : admittedAgentImprint(s)));
   },
 };
+
+const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1
+  from unnest($2::text[], $3::text[], $4::timestamptz[]) with ordinality as n(handle, secret_hash, at, i) order by i`;
+
+/**
+ * The lock step in one round trip: the batch's known handles locked `for update` (sorted), and
+ * the handles not yet known inserted in the same statement — only for drafts that nothing after
+ * the lock step can refuse (no `reply_to`: its target is checked later; the gate holds, never
+ * refuses), so no handle arrives without its imprint. The lock reads the statement's snapshot,
+ * which does not show the rows it inserts; a handle first imprinted by another transaction at the
+ * same moment is in neither set, and admit refuses it with `conflict` as before.
+ */
+async function lockOrArrive(tx: Sql, drafts: AgentDraft[]): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
+  const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
+  const rows = await tx.query<AgentRow & { arrived: boolean }>(
+    `with arrived as (
+       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
+       ${ARRIVAL_ROWS}
+       on conflict (handle) do nothing returning handle),
+     locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
+     select l.*, false as arrived from locked l
+     union all
+     select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
+    [drafts.map((d) => d.authorRef).sort(byHandle), early.map((d) => d.authorRef), early.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+      early.map((d) => d.at.toISOString())],
+  );
+  const arrived = new Map(rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]));
+  return { rows: new Map(rows.filter((row) => !row.arrived).map((row) => [row.handle, row])), arrived };
+}
 
 /** Inserts the first rows of new handles (already counting this imprint); returns the secret of each one stored. */
 async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string, string>> {

@@ -24,6 +24,12 @@ export interface Database extends Sql {
   em(): EntityManager;
   /** Runs `work` in one transaction; `sql` and `em` both take part in it. */
   transaction<T>(work: (tx: Sql & { em: EntityManager }) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction of plain SQL, no entity manager (the Record's sequencer). On
+   * PostgreSQL it runs on a pooled connection with named prepared statements, as queries outside
+   * a transaction do; on the embedded database it is `transaction`.
+   */
+  sqlTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -63,7 +69,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPostgres(url: string): Promise<Database> {
   const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
-  return wrap(orm, false, async () => {}, preparedQuery(await connection.getNativeClient()));
+  const pool = await connection.getNativeClient();
+  const nameOf = statementNames();
+  return wrap(orm, false, async () => {}, { query: preparedQuery(pool, nameOf), transaction: preparedTransaction(pool, nameOf) });
 }
 
 /** How many distinct statement texts one process prepares; any further text goes unnamed. */
@@ -76,9 +84,9 @@ const MAX_PREPARED = 256;
  * The name is a hash of the text, so one text is one statement; the cap bounds what a process can
  * leave prepared on the server if some caller builds its SQL text dynamically.
  */
-function preparedQuery(pool: pg.Pool): Sql['query'] {
+function statementNames(): (text: string) => string | undefined {
   const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
+  return (text: string): string | undefined => {
     // A text of several statements cannot be prepared; it keeps the simple protocol as before.
     if (text.includes(';')) return undefined;
     let name = names.get(text);
@@ -88,9 +96,37 @@ function preparedQuery(pool: pg.Pool): Sql['query'] {
     }
     return name;
   };
+}
+
+function preparedQuery(pool: pg.Pool | pg.PoolClient, nameOf: (text: string) => string | undefined): Sql['query'] {
   return async <T>(text: string, params: unknown[] = []) => {
     const result = await pool.query({ name: nameOf(text), text, values: params });
     return result.rows as T[];
+  };
+}
+
+/**
+ * A transaction straight on one pooled connection: begin, the work's statements (named, prepared
+ * once per connection), commit; rollback if the work throws. A connection whose rollback failed is
+ * discarded rather than handed back to the pool.
+ */
+function preparedTransaction(pool: pg.Pool, nameOf: (text: string) => string | undefined): Database['sqlTransaction'] {
+  return async (work) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      try {
+        const result = await work({ query: preparedQuery(client, nameOf) });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch((failure: Error) => (broken = failure));
+        throw error;
+      }
+    } finally {
+      client.release(broken);
+    }
   };
 }
 
@@ -114,7 +150,12 @@ async function openEmbedded(dataDir?: string): Promise<Database> {
   });
 }
 
-function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Sql['query']): Database {
+interface Outside {
+  query: Sql['query'];
+  transaction: Database['sqlTransaction'];
+}
+
+function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Outside): Database {
   // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
   // entity manager's transaction when there is one.
   const sqlOf = (em: EntityManager): Sql => ({
@@ -124,13 +165,15 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
       return result.rows as T[];
     },
   });
-  const root = outside ? { query: outside } : sqlOf(orm.em.fork());
+  const root = outside ? { query: outside.query } : sqlOf(orm.em.fork());
+  const transaction: Database['transaction'] = (work) => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em }));
   return {
     orm,
     embedded,
     em: () => orm.em.fork(),
     query: (text, params) => root.query(text, params),
-    transaction: (work) => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em })),
+    transaction,
+    sqlTransaction: outside?.transaction ?? ((work) => transaction(work)),
     async close() {
       await orm.close(true);
       await onClose();

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
@@ -19,29 +20,59 @@ const security = text((request) => securityTxt(request.server.civitas));
 
 /**
  * The description is generated from the registry, the same ROUTES the router registers every
- * route from, so it cannot drift from what is served. The registry is a frozen module constant
- * and the origin and asset names are fixed when the app is built, so the document can only
- * change when the process (and its code) does: it is generated once per app, on first request,
- * and kept with its ETag. Nothing to invalidate across processes — each builds its own from the
- * same code; a deploy restarts them all.
+ * route from, so it cannot drift from what is served; nobody edits it by hand. The registry is a
+ * frozen module constant and the origin and asset names are fixed when the app is built, so the
+ * document can only change when the process (and its code) does: it is generated once per app,
+ * on first request, and kept as bytes ready to send — as is, gzip and brotli, each with its own
+ * strong ETag — so a request costs no serialising, encoding or compressing. Nothing to
+ * invalidate across processes: each builds its own from the same code; a deploy restarts them all.
  */
-const openApiDocuments = new WeakMap<FastifyInstance, { body: string; etag: string }>();
-function openApiDocument(app: FastifyInstance): { body: string; etag: string } {
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+type Coding = 'br' | 'gzip' | 'identity';
+const openApiDocuments = new WeakMap<FastifyInstance, Record<Coding, Variant>>();
+const variant = (body: Buffer): Variant => ({ body, etag: `"${hash('sha1', body, 'base64url')}"` });
+function openApiDocument(app: FastifyInstance): Record<Coding, Variant> {
   let document = openApiDocuments.get(app);
   if (!document) {
-    const body = JSON.stringify(buildOpenApi(PUBLISHED_ROUTES, { origin: app.civitas.config.origin, version: APP_VERSION, assets: app.site?.assets }));
-    document = { body, etag: `"${hash('sha1', body, 'base64url')}"` };
+    const json = JSON.stringify(buildOpenApi(PUBLISHED_ROUTES, { origin: app.civitas.config.origin, version: APP_VERSION, assets: app.site?.assets }));
+    const body = Buffer.from(json, 'utf8');
+    document = {
+      identity: variant(body),
+      gzip: variant(gzipSync(body, { level: 9 })),
+      br: variant(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })),
+    };
     openApiDocuments.set(app, document);
   }
   return document;
+}
+
+/** The content coding to send for an Accept-Encoding header (RFC 9110 12.5.3): brotli, then gzip, else none. */
+export function pickCoding(acceptEncoding: string | undefined): Coding {
+  if (!acceptEncoding) return 'identity';
+  const weights = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    weights.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (coding: string) => weights.get(coding) ?? weights.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return 'identity';
 }
 
 export const discoveryRoutes = [
   defineRoute('GET /openapi.json', {
     cache: 'public',
     async handler(request, reply) {
-      const document = openApiDocument(request.server);
-      return reply.type('application/json; charset=utf-8').header('etag', document.etag).send(document.body);
+      const coding = pickCoding(request.headers['accept-encoding']);
+      const { body, etag } = openApiDocument(request.server)[coding];
+      reply.type('application/json; charset=utf-8').header('etag', etag).header('vary', 'Accept-Encoding');
+      if (coding !== 'identity') reply.header('content-encoding', coding);
+      return reply.send(body);
     },
   }),
   defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas, request.server.tools) }),

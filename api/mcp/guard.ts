@@ -82,21 +82,21 @@ function envelopeOf(payload: string, parseFailure: boolean, status: number): str
 async function mcpGuard(app: FastifyInstance) {
   const parseFailures = new WeakSet<FastifyRequest>();
 
-  app.addHook('onRequest', async (request) => {
-    if (!isMcp(request)) return;
+  // Synchronous hooks: they run on every request, and only /mcp's do anything.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isMcp(request)) return done();
     const refusal = originRefusal(
       { origin: request.headers.origin, host: request.headers.host },
       { origin: app.civitas.config.origin, loopback: listensOnLoopback(app) },
     );
-    if (refusal) throw refusal;
+    done(refusal ?? undefined);
   });
   app.addHook('onError', async (request, _reply, error) => {
     if (isMcp(request) && error.code && PARSE_FAILURES.has(error.code)) parseFailures.add(request);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!isMcp(request) || reply.statusCode < 400 || typeof payload !== 'string') return payload;
-    const envelope = envelopeOf(payload, parseFailures.has(request), reply.statusCode);
-    return envelope ?? payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !isMcp(request)) return done(null, payload);
+    done(null, envelopeOf(payload, parseFailures.has(request), reply.statusCode) ?? payload);
   });
 
   app.route({

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { projectPresence, type PresenceView } from '../../shared/boundaries/projectors/gatherings.ts';
 import { currentConfluences } from './confluences.ts';
+import { coalescer } from '../../shared/coalesce.ts';
 
 export const PRESENCE_WINDOW_MINUTES = 15;
 
@@ -31,9 +32,15 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
   });
 }
 
-/** GET /api/presence and MCP civitas_presence: the presence census under its schema name. */
-export async function presenceView(ctx: AppContext) {
-  return { ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) };
+const views = coalescer<AppContext, { ok: true; schema: 'civitas.presence.v1' } & PresenceView>();
+
+/**
+ * GET /api/presence and MCP civitas_presence: the presence census under its schema name. Requests
+ * that arrive together share one read begun after they arrived (shared/coalesce.ts), so each is
+ * as fresh as its own read would have been, and nothing is kept once it is answered.
+ */
+export function presenceView(ctx: AppContext) {
+  return views(ctx, async () => ({ ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) }));
 }
 
 /** Population by kind: two kinds, never summed. */

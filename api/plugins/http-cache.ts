@@ -21,9 +21,10 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknown): payload is string | Buffer {
   if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return false;
   if (reply.hasHeader('set-cookie')) return false;
-  if (/no-store/i.test(String(reply.getHeader('cache-control') ?? ''))) return false;
-  return typeof payload === 'string' || Buffer.isBuffer(payload);
+  const cacheControl = reply.getHeader('cache-control');
+  return cacheControl === undefined || !/no-store/i.test(String(cacheControl));
 }
 
 /**
@@ -33,22 +34,24 @@ function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknow
  *   `public` reads get a short shared lifetime a CDN can use, `personal` ones `private, no-cache`;
  * - every 200 GET that may be stored carries a strong ETag (a hash of the exact bytes sent), and a
  *   request whose If-None-Match names it gets 304 with no body. Nothing is kept between requests:
- *   the tag is computed from the answer just produced, so it can never be stale.
+ *   the tag is computed from the answer just produced, so it can never be stale. A handler that
+ *   serves bytes fixed for the process (/openapi.json) sets its own precomputed ETag instead.
+ * A synchronous hook: it runs on every response.
  */
 async function httpCache(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const cacheClass = request.routeOptions.config?.cacheClass;
     if (cacheClass && !reply.hasHeader('cache-control') && !reply.hasHeader('set-cookie')) reply.header('cache-control', CACHE_CONTROL[cacheClass]);
-    if (!cacheable(request, reply, payload)) return payload;
+    if (!cacheable(request, reply, payload)) return done(null, payload);
     let etag = reply.getHeader('etag');
     if (typeof etag !== 'string') {
       etag = `"${hash('sha1', payload, 'base64url')}"`;
       reply.header('etag', etag);
     }
-    if (!etagMatches(request.headers['if-none-match'], etag)) return payload;
+    if (!etagMatches(request.headers['if-none-match'], etag)) return done(null, payload);
     reply.code(304);
     reply.removeHeader('content-length');
-    return null;
+    done(null, null);
   });
 }
 

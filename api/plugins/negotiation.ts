@@ -28,11 +28,12 @@ export function withVary(current: unknown, token: string): string {
  * never hands the HTML to a JSON client, and every variant carries a `Cache-Control`.
  */
 async function negotiation(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.negotiated) return payload;
-    reply.header('vary', withVary(reply.getHeader('vary'), 'Accept'));
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', NEGOTIATED_DEFAULT_CACHE);
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.negotiated) {
+      reply.header('vary', withVary(reply.getHeader('vary'), 'Accept'));
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', NEGOTIATED_DEFAULT_CACHE);
+    }
+    done(null, payload);
   });
 }
 

@@ -37,18 +37,25 @@ function rateClassOf(request: FastifyRequest): RateClass {
  * Per-actor budgets: reads and writes counted apart (DESIGN.md section 6). Keys use only what
  * cannot be forged cheaply: a validated actor, else the client address. Shared across
  * processes through Redis when REDIS_URL is set; otherwise per process.
+ *
+ * Per request the class is read once (in the key, `read:…`/`write:…`); routes of class `none`
+ * (liveness, assets) get no limiter hook at all, so they pay nothing for it.
  */
 async function limits(app: FastifyInstance, options: RateLimitOptions) {
   const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   if (redis) app.addHook('onClose', async () => void redis.quit());
+  // Before the limiter's own onRoute hook, which skips a route whose config says `rateLimit: false`.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateClass === 'none') route.config = { ...route.config, rateLimit: false };
+  });
   await app.register(rateLimit, {
     global: true,
     hook: 'preHandler',
     timeWindow: 60_000,
     redis,
     nameSpace: 'civitas-rate:',
-    allowList: (request) => rateClassOf(request) === 'none' || request.actorKey === 'internal',
-    max: (request) => (rateClassOf(request) === 'write' ? options.writesPerMin : options.readsPerMin),
+    allowList: (request, key) => request.actorKey === 'internal' || key.startsWith('none:'),
+    max: (_request, key) => (key.startsWith('write:') ? options.writesPerMin : options.readsPerMin),
     keyGenerator: (request) => `${rateClassOf(request)}:${request.actorKey ?? request.ip}`,
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>

@@ -14,21 +14,22 @@ declare module 'fastify' {
 
 /**
  * request_provenance: each route's same-origin rule (route option `sameOrigin`, or `credentialDoor`),
- * checked before the body is read, so a forged request costs nothing.
+ * checked before the body is read, so a forged request costs nothing. Synchronous: every request
+ * passes here, and most routes have no rule.
  */
 async function sameOrigin(app: FastifyInstance, options: { origin: string }) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     const rule = config?.sameOrigin ?? (config?.credentialDoor ? 'credential' : undefined);
-    if (!rule) return;
-    if (rule === 'form' && request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined) return;
+    if (!rule) return done();
+    if (rule === 'form' && request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined) return done();
     const ok = isSameOriginRequest({
       origin: request.headers.origin,
       secFetchSite: request.headers['sec-fetch-site'] as string | undefined,
       serviceOrigin: options.origin,
       host: request.headers.host,
     });
-    if (!ok) throw new Refusal('cross_origin_refused');
+    done(ok ? undefined : new Refusal('cross_origin_refused'));
   });
 }
 

@@ -107,33 +107,50 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
  * Reads the session on every request (before rate limiting, so a signed-in person is their own
  * actor) and enforces the registry's scope on scoped routes: 401 identity_required without a
  * session, 403 scope_required naming the scope without it. Only the server-side session decides;
- * nothing in the request body or query can name a different actor.
+ * nothing in the request body or query can name a different actor. Both hooks are synchronous
+ * until there is work to do (a session cookie, a scoped route): every request passes here.
  */
 async function sessions(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const ctx = request.server.civitas;
     const value = request.cookies?.[cookieName(ctx)];
-    if (!value) return;
-    const signedIn = await resolveSession(ctx, value);
-    if (signedIn) {
-      request.sovereign = signedIn;
-      request.actorKey = `sovereign:${signedIn.sessionHash.slice(0, 16)}`;
-    }
-  });
-  app.addHook('preHandler', async (request, reply) => {
-    const scope = request.routeOptions.config?.scope;
-    if (!scope) return;
-    if (!request.sovereign) {
-      // A person's browser asking for a page is sent to sign in and brought back; API clients
-      // (and anything that does not ask for HTML first) get the 401 in the error shape.
-      if (wantsPage(request)) {
-        const back = safeReturnTarget(request.url) ?? '/sovereign';
-        return reply.code(303).header('location', `/return?return_to=${encodeURIComponent(back)}`).header('cache-control', 'no-store').send();
+    if (!value) return done();
+    resolveSession(ctx, value).then((signedIn) => {
+      if (signedIn) {
+        request.sovereign = signedIn;
+        request.actorKey = `sovereign:${signedIn.sessionHash.slice(0, 16)}`;
       }
-      throw new Refusal('identity_required', { scope });
-    }
-    if (!request.sovereign.scopes.includes(scope)) throw new Refusal('scope_required', { scope });
+      done();
+    }, done);
   });
+  app.addHook('preHandler', (request, reply, done) => {
+    const scope = request.routeOptions.config?.scope;
+    if (!scope) return done();
+    let sent: boolean;
+    try {
+      sent = enforceScope(request, reply, scope);
+    } catch (refusal) {
+      return done(refusal as Error);
+    }
+    // A redirect already answered: the request ends here, so `done` is not called.
+    if (!sent) done();
+  });
+}
+
+/** 401 without a session (a browser is sent to sign in instead: true, answered), 403 without the scope. */
+function enforceScope(request: FastifyRequest, reply: FastifyReply, scope: Scope): boolean {
+  if (!request.sovereign) {
+    // A person's browser asking for a page is sent to sign in and brought back; API clients
+    // (and anything that does not ask for HTML first) get the 401 in the error shape.
+    if (wantsPage(request)) {
+      const back = safeReturnTarget(request.url) ?? '/sovereign';
+      reply.code(303).header('location', `/return?return_to=${encodeURIComponent(back)}`).header('cache-control', 'no-store').send();
+      return true;
+    }
+    throw new Refusal('identity_required', { scope });
+  }
+  if (!request.sovereign.scopes.includes(scope)) throw new Refusal('scope_required', { scope });
+  return false;
 }
 
 export default fp(sessions, { name: 'civitas-sessions', dependencies: ['@fastify/cookie'] });

@@ -51,8 +51,8 @@ export class VitalsBuffer {
     const safe = Number.isFinite(ms) && ms >= 0 ? ms : 0;
     minute.latency_sum_ms += safe;
     minute.latency_max_ms = Math.max(minute.latency_max_ms, safe);
-    let bucket = LATENCY_BOUNDS_MS.findIndex((bound) => safe <= bound);
-    if (bucket === -1) bucket = BUCKETS - 1;
+    let bucket = 0;
+    while (bucket < LATENCY_BOUNDS_MS.length && safe > LATENCY_BOUNDS_MS[bucket]) bucket++;
     minute.buckets[bucket] += 1;
   }
 
@@ -152,11 +152,11 @@ async function vitals(app: FastifyInstance) {
     const named = (FAILURE_LANES as readonly string[]).includes(failure.lane ?? '') ? (failure.lane as FailureLane) : undefined;
     buffer.fail(app.civitas.clock.now(), named ?? laneOf(request.url.split('?')[0]), failure.external);
   });
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     // Pages reading the API in process (and the census's own probes) are not visitors' requests.
-    if (request.actorKey === 'internal') return;
     // A provider switched off here answers 503 by configuration: counted as a request, not a server error.
-    buffer.record(app.civitas.clock.now(), answeredByProviderOff(request) ? 200 : reply.statusCode, reply.elapsedTime);
+    if (request.actorKey !== 'internal') buffer.record(app.civitas.clock.now(), answeredByProviderOff(request) ? 200 : reply.statusCode, reply.elapsedTime);
+    done();
   });
 }
 

@@ -129,7 +129,7 @@ class Sequencer {
   private async commit(batch: Waiting[]): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await this.db.transaction(async (tx) => {
+      outcomes = await this.db.sqlTransaction(async (tx) => {
         try {
           return await recordBatch(tx, batch);
         } catch (error) {

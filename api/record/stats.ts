@@ -1,29 +1,47 @@
 import type { AppContext } from '../context.ts';
-import { population } from '../people/presence.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
-import { recordCounts } from './queries.ts';
+import { coalescer } from '../../shared/coalesce.ts';
+
+type Counts = Record<'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts', string | number>;
+
+/**
+ * Every headline count in one statement (one round trip, one prepared plan). Receipts are the
+ * leaves claimed on the log's days: every receipt takes its leaf index from its day's size in
+ * the statement that inserts it (api/ledger/receipts.ts) and none is ever deleted, so the sum of
+ * the days' sizes is the count of receipts, read from a row per day instead of a row per receipt.
+ */
+const COUNTS = `select (select count(*) from sovereigns) as humans,
+       (select count(*) from agents) as agents,
+       (select value from record_counter where id = 1) as lifetime,
+       (select count(*) from imprints where body is not null) as retained,
+       (select count(*) from imprints where unattested and not held) as unattested,
+       (select count(*) from imprints where held) as held,
+       (select coalesce(sum(size), 0) from log_days) as receipts`;
+
+const projections = coalescer<AppContext, ReturnType<typeof project>>();
 
 /**
  * The headline counts, one projection for /api/stats, /stats.json, the /stats page and MCP
- * civitas_stats. Humans and agents are two kinds and are never summed.
+ * civitas_stats. Humans and agents are two kinds and are never summed. Requests that arrive
+ * together share one read begun after they arrived (shared/coalesce.ts): each answer is as fresh
+ * as its own read would have been, and nothing is kept once it is given.
  */
-export async function statsProjection(ctx: AppContext) {
-  const [people, record, receipts] = await Promise.all([
-    population(ctx),
-    recordCounts(ctx.db),
-    ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
-  ]);
+export function statsProjection(ctx: AppContext) {
+  return projections(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]));
+}
+
+function project(ctx: AppContext, counts: Counts) {
   return {
     ok: true as const,
     schema: 'civitas.stats.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    humans: people.humans,
-    agents: people.agents,
-    imprints_lifetime: record.lifetime,
-    imprints_retained: Math.min(record.retained, RECORD_WINDOW),
-    imprints_unattested: record.unattested,
-    imprints_held: record.held,
-    receipts: Number(receipts[0].n),
+    humans: Number(counts.humans),
+    agents: Number(counts.agents),
+    imprints_lifetime: Number(counts.lifetime),
+    imprints_retained: Math.min(Number(counts.retained), RECORD_WINDOW),
+    imprints_unattested: Number(counts.unattested),
+    imprints_held: Number(counts.held),
+    receipts: Number(counts.receipts),
     window: RECORD_WINDOW,
   };
 }

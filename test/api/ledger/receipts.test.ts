@@ -7,6 +7,7 @@ import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { redactReceiptSubjects } from '../../../api/ledger/redaction.ts';
 import { recordDenial } from '../../../api/ledger/denials.ts';
 import { verifyReceiptProof, type Ed25519Jwk } from '../../../shared/ledger/index.ts';
+import { receiptLeafHash, subjectDigest, toHex } from '../../../shared/ledger/hash.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +37,12 @@ describe('receipts', () => {
     expect(r.recorded_at).toBe('2026-11-22T12:00:00.000Z');
     expect(r.change_status).toMatchObject({ subject: r.subject, status: 'in_record' });
     expect(r.meaning).toContain('does not prove');
+  });
+
+  it('hashes each leaf exactly as the shared ledger code does (subject digest and leaf hash)', async () => {
+    const r = (await get(`/api/receipt/${await imprint('hash me the same way')}`)).json();
+    expect(r.subject_digest).toBe(await subjectDigest(r.subject, r.subject_salt));
+    expect(r.leaf_hash).toBe(toHex(await receiptLeafHash({ id: r.id, step: r.step, subject_digest: r.subject_digest, recorded_at: r.recorded_at })));
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one, in the error shape', async () => {

@@ -4,11 +4,13 @@
  * and request logging that still writes server errors while dropping per-request chatter.
  */
 import { Writable } from 'node:stream';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.ts';
 import { buildOpenApi } from '../../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
 import { APP_VERSION } from '../../../api/config.ts';
+import { pickCoding } from '../../../api/discovery/routes.ts';
 import { etagMatches } from '../../../api/plugins/http-cache.ts';
 import { createTestApp, TEST_ORIGIN, TestClock, type TestApp } from '../../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
@@ -86,6 +88,23 @@ describe('ETag and 304 on public reads', () => {
     const revalidated = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'if-none-match': `W/${first.headers.etag}, "x"` } });
     expect(revalidated.statusCode).toBe(304);
   });
+
+  it('serves /openapi.json brotli or gzip when asked, the same document, each coding with its own ETag', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    const br = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    const gzip = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(new Set([plain.headers.etag, br.headers.etag, gzip.headers.etag]).size).toBe(3);
+    const revalidated = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) } });
+    expect(revalidated.statusCode).toBe(304);
+    expect(pickCoding('identity, *;q=0')).toBe('identity');
+    expect(pickCoding('*')).toBe('br');
+  });
 });
 
 describe('etagMatches', () => {
@@ -134,6 +153,8 @@ describe('request logging', () => {
       expect(boom.statusCode).toBe(500);
       const failure = lines.find((line) => line.msg === 'request answered with a server error');
       expect(failure).toMatchObject({ level: 50, method: 'GET', route: '/test-only/boom/:secret', status: 500 });
+      // The request's logger is made on first use, bound to its request id like Fastify's own.
+      expect(failure?.reqId).toEqual(expect.any(String));
       expect(lines.some((line) => line.msg === 'request failed')).toBe(true);
       expect(JSON.stringify(lines)).not.toContain('hunter2');
     } finally {
