@@ -8,6 +8,7 @@ import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
+import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -16,6 +17,7 @@ export const CONTRACTS = {
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
   ...PEOPLE_CONTRACTS,
+  ...BOUNDARY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
