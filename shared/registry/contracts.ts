@@ -9,6 +9,7 @@ import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
 import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
+import { STEWARD_CONTRACTS } from '../steward/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -18,6 +19,7 @@ export const CONTRACTS = {
   ...AGENT_CONTRACTS,
   ...PEOPLE_CONTRACTS,
   ...BOUNDARY_CONTRACTS,
+  ...STEWARD_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
