@@ -10,6 +10,7 @@ import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
 import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
 import { STEWARD_CONTRACTS } from '../steward/contract.ts';
+import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -20,6 +21,7 @@ export const CONTRACTS = {
   ...PEOPLE_CONTRACTS,
   ...BOUNDARY_CONTRACTS,
   ...STEWARD_CONTRACTS,
+  ...IDENTITY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
