@@ -6,6 +6,7 @@ import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { renderPage } from '../pages.ts';
 import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
+import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
 import { createSovereign } from './sovereigns.ts';
 import {
   beginReceipt,
@@ -36,12 +37,6 @@ const returnField = { return_to: z.string().max(2048).optional() };
 
 const initiateBody = z.object({ callsign: callsignSchema.optional(), ...returnField });
 const returnBody = z.object({ key: keySchema, ...returnField });
-const emailBody = z.object({
-  action: z.enum(['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token']).optional(),
-  email: z.string().max(400).optional(),
-  token: z.string().trim().max(200).optional(),
-  ...returnField,
-});
 const dataRequestQuery = z.object({ download: z.string().max(64).optional() });
 const processBody = z.object({
   id: z.string().trim().min(1).max(64),
@@ -208,14 +203,14 @@ async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
 // -----------------------------------------------------------------------------------------------
 // Owner settings
 
-async function email(request: FastifyRequest, reply: FastifyReply) {
+async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
   const me = signedIn(request);
-  const input = parseInput(emailBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
   if (action === 'rotate_feed_token' || action === 'revoke_feed_token') return feedToken(request, reply, me, action, next);
-  let result: { ok: true; status: string; receipt_id: string };
+  let result: { ok: true; status: (typeof EMAIL_STATUSES)[number]; receipt_id: string };
   if (action === 'verify') {
     if (!input.token) throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }] });
     result = await verifyEmail(ctx, me, input.token);
@@ -226,7 +221,7 @@ async function email(request: FastifyRequest, reply: FastifyReply) {
     result = await removeEmail(ctx, me);
   }
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { email: result.status }));
-  return reply.send(result);
+  return result;
 }
 
 /**

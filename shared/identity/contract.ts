@@ -17,6 +17,8 @@ export const callsignSchema = z
 export const THEMES = ['light', 'dark', 'system'] as const;
 export const DATA_REQUEST_KINDS = ['export', 'erasure'] as const;
 export const EMAIL_ACTIONS = ['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token'] as const;
+/** What an email action did. */
+export const EMAIL_STATUSES = ['verification_sent', 'verified', 'removed'] as const;
 
 const ok = z.literal(true);
 const returnField = { return_to: z.string().max(2048).optional() };
@@ -67,6 +69,25 @@ export const IDENTITY_CONTRACTS = defineContracts({
     }),
     form: true,
     response: z.object({ ok, callsign: z.string().nullable(), callsign_visible: z.boolean(), receipt_id: z.string() }),
+  },
+  'POST /sovereign/email': {
+    body: z.object({
+      action: z.enum(EMAIL_ACTIONS).optional(),
+      email: z.string().max(400).optional(),
+      token: z.string().trim().max(200).optional(),
+      ...returnField,
+    }),
+    form: true,
+    response: z.union([
+      z.object({ ok, status: z.enum(EMAIL_STATUSES), receipt_id: z.string() }),
+      z.object({ ok, status: z.literal('feed_token_revoked') }),
+      z.object({
+        ok,
+        status: z.literal('feed_token_rotated'),
+        subscription: z.object({ token: z.string(), ics: z.string(), atom: z.string() }).describe('shown this once: keep it private'),
+        hint: z.string(),
+      }),
+    ]),
   },
   'POST /settings/data/request': {
     body: z.object({ kind: z.enum(DATA_REQUEST_KINDS), ...returnField }),
