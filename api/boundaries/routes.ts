@@ -12,7 +12,7 @@ export const boundaryRoutes = [
     async handler(request, reply) {
       const census = await liveCensus(request.server);
       reply.header('cache-control', LIVE_PROOF);
-      return reply.send(census);
+      return census;
     },
   }),
   defineRoute('GET /boundaries', {

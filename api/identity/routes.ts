@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
+import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
 import { createSovereign } from './sovereigns.ts';
 import {
   beginReceipt,
@@ -35,24 +36,6 @@ const returnField = { return_to: z.string().max(2048).optional() };
 
 const initiateBody = z.object({ callsign: callsignSchema.optional(), ...returnField });
 const returnBody = z.object({ key: keySchema, ...returnField });
-const themeBody = z.object({ theme: z.enum(['light', 'dark', 'system']), ...returnField });
-const loginBody = z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField });
-const emailBody = z.object({
-  action: z.enum(['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token']).optional(),
-  email: z.string().max(400).optional(),
-  token: z.string().trim().max(200).optional(),
-  ...returnField,
-});
-const visibilityBody = z.object({
-  // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
-  visible: z.preprocess(
-    (v) => (Array.isArray(v) ? v[v.length - 1] : v),
-    z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])]).transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
-  ),
-  callsign: callsignSchema.optional(),
-  ...returnField,
-});
-const dataRequestBody = z.object({ kind: z.enum(['export', 'erasure']), ...returnField });
 const dataRequestQuery = z.object({ download: z.string().max(64).optional() });
 const processBody = z.object({
   id: z.string().trim().min(1).max(64),
@@ -151,8 +134,8 @@ async function reconcile(request: FastifyRequest, reply: FastifyReply) {
   return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, provider_moved: providerMoved, receipt_id: receipt.id, next });
 }
 
-async function signout(request: FastifyRequest, reply: FastifyReply) {
-  const next = returnTarget(bodyOf(request).return_to, '/');
+async function signout(request: RouteRequest<'POST /signout'>, reply: FastifyReply) {
+  const next = returnTarget(request.input.body.return_to, '/');
   const ctx = request.server.civitas;
   let receiptId: string | null = null;
   if (request.sovereign) {
@@ -161,11 +144,11 @@ async function signout(request: FastifyRequest, reply: FastifyReply) {
   }
   clearSessionCookie(request, reply);
   if (isFormPost(request)) return seeOther(reply, next);
-  return reply.send({ ok: true, signed_out: receiptId !== null, receipt_id: receiptId, next });
+  return { ok: true as const, signed_out: receiptId !== null, receipt_id: receiptId, next };
 }
 
-async function theme(request: FastifyRequest, reply: FastifyReply) {
-  const input = parseInput(themeBody, bodyOf(request));
+async function theme(request: RouteRequest<'POST /theme'>, reply: FastifyReply) {
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/');
   const secure = request.server.civitas.config.origin.startsWith('https:');
   reply.header('cache-control', cacheControlForCredentialResponse());
@@ -175,15 +158,15 @@ async function theme(request: FastifyRequest, reply: FastifyReply) {
     reply.setCookie(THEME_COOKIE, input.theme, { path: '/', secure, httpOnly: true, sameSite: 'lax', maxAge: 365 * 86_400 });
   }
   if (isFormPost(request)) return seeOther(reply, next);
-  return reply.send({ ok: true, theme: input.theme, next });
+  return { ok: true as const, theme: input.theme, next };
 }
 
 // -----------------------------------------------------------------------------------------------
 // OpenID Connect
 
-async function idpLogin(request: FastifyRequest, reply: FastifyReply) {
+async function idpLogin(request: RouteRequest<'POST /auth/idp/login'>, reply: FastifyReply) {
   const form = isFormPost(request);
-  const input = parseInput(loginBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   if (!providerConfigured(ctx)) {
@@ -195,7 +178,7 @@ async function idpLogin(request: FastifyRequest, reply: FastifyReply) {
   const url = await beginLogin(ctx, { returnTo: next, linkSovereignId: link ? request.sovereign!.sovereignId : undefined });
   reply.header('cache-control', cacheControlForCredentialResponse());
   if (form) return seeOther(reply, url.href);
-  return reply.send({ ok: true, authorization_url: url.href });
+  return { ok: true as const, authorization_url: url.href };
 }
 
 async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
@@ -219,14 +202,14 @@ async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
 // -----------------------------------------------------------------------------------------------
 // Owner settings
 
-async function email(request: FastifyRequest, reply: FastifyReply) {
+async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
   const me = signedIn(request);
-  const input = parseInput(emailBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
   if (action === 'rotate_feed_token' || action === 'revoke_feed_token') return feedToken(request, reply, me, action, next);
-  let result: { ok: true; status: string; receipt_id: string };
+  let result: { ok: true; status: (typeof EMAIL_STATUSES)[number]; receipt_id: string };
   if (action === 'verify') {
     if (!input.token) throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }] });
     result = await verifyEmail(ctx, me, input.token);
@@ -237,7 +220,7 @@ async function email(request: FastifyRequest, reply: FastifyReply) {
     result = await removeEmail(ctx, me);
   }
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { email: result.status }));
-  return reply.send(result);
+  return result;
 }
 
 /**
@@ -276,13 +259,13 @@ async function ownerWithSubscription(request: FastifyRequest) {
   return { ...view, due: { ...view.due, subscription } };
 }
 
-async function callsignVisibility(request: FastifyRequest, reply: FastifyReply) {
+async function callsignVisibility(request: RouteRequest<'POST /sovereign/callsign-visibility'>, reply: FastifyReply) {
   const me = signedIn(request);
-  const input = parseInput(visibilityBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const result = await setCallsignVisibility(request.server.civitas, me, input.visible, input.callsign);
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { callsign: result.callsign_visible ? 'shown' : 'hidden' }));
-  return reply.send(result);
+  return result;
 }
 
 // -----------------------------------------------------------------------------------------------
@@ -301,13 +284,13 @@ async function dataRequests(request: FastifyRequest, reply: FastifyReply) {
   return { ok: true, requests: await listDataRequests(ctx.db, me.sovereignId) };
 }
 
-async function fileRequest(request: FastifyRequest, reply: FastifyReply) {
+async function fileRequest(request: RouteRequest<'POST /settings/data/request'>, reply: FastifyReply) {
   const me = signedIn(request);
-  const input = parseInput(dataRequestBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/settings/data');
   const result = await fileDataRequest(request.server.civitas, me, input.kind);
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { filed: input.kind }));
-  return reply.send(result);
+  return result;
 }
 
 async function processRequest(request: FastifyRequest, reply: FastifyReply) {

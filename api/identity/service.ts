@@ -5,6 +5,7 @@ import { passportView, type PassportView } from '../../shared/boundaries/address
 import { projectWhisperReceipt, type WhisperReceipt } from '../../shared/boundaries/projectors/whispers.ts';
 import { isPublicTag } from '../../shared/boundaries/actor-ref.ts';
 import type { Scope } from '../../shared/registry/types.ts';
+import type { IdentityView } from '../../shared/identity/contract.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { matchesHash, sha256Hex } from '../agents/credentials.ts';
@@ -15,12 +16,7 @@ import { providerOff } from '../plugins/errors.ts';
 import { iso } from '../../shared/time.ts';
 
 /** A callsign: 1–40 letters, digits, spaces, dots, underscores or hyphens. Empty means none. */
-export const callsignSchema = z
-  .string()
-  .trim()
-  .max(40, 'A callsign is at most 40 characters.')
-  .regex(/^[\p{L}\p{N} ._-]*$/u, 'A callsign may hold letters, digits, spaces, dots, underscores and hyphens.')
-  .transform((value) => (value === '' ? null : value));
+export { callsignSchema } from '../../shared/identity/contract.ts';
 
 /** A Sovereign Key as typed or pasted: surrounding whitespace is forgiven, the rest must match. */
 export const keySchema = z
@@ -80,20 +76,7 @@ export async function recordSessionStep(ctx: AppContext, step: 'identity.sign_in
 // ---------------------------------------------------------------------------------------------
 // Views
 
-export interface IdentityView {
-  ok: true;
-  schema: 'civitas.identity.v1';
-  signed_in: boolean;
-  tag: string | null;
-  ref: string | null;
-  callsign: string | null;
-  callsign_visible: boolean;
-  scopes: Scope[];
-  sign_in_methods: { key: boolean; provider: boolean; provider_configured: boolean };
-  email: { set: boolean; verified: boolean; pending: boolean };
-  governance: { uniqueness_verified: boolean };
-  ways_in: { rel: string; method: string; href: string; reason: string }[];
-}
+export type { IdentityView } from '../../shared/identity/contract.ts';
 
 const WAYS_IN = (providerConfigured: boolean) => [
   { rel: 'begin', method: 'GET', href: '/begin', reason: 'Make a free first call: no account needed.' },

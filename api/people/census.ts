@@ -132,7 +132,7 @@ export async function censusList(ctx: AppContext, query: { limit: number; before
   const censuses = rows.map(snapshotOf);
   return {
     ok: true as const,
-    schema: 'civitas.censuses.v1',
+    schema: 'civitas.censuses.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     basis: 'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
     window: RECORD_WINDOW,

@@ -68,7 +68,7 @@ export async function cohortsView(ctx: AppContext) {
   const cohorts = projectCohorts(await cohortRecords(ctx));
   return {
     ok: true as const,
-    schema: 'civitas.cohorts.v1',
+    schema: 'civitas.cohorts.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     k: K_ANONYMITY_THRESHOLD,
     basis: 'Cohorts by UTC join month (sovereigns: crossing; agents: first imprint). Humans and agents are separate counts; a count under 5 reads "fewer than 5". Consecutive months are joined (YYYY-MM/YYYY-MM) until each kind in the period is 0 or at least 5, so no small group can be recovered by subtraction from the totals.',
@@ -95,7 +95,7 @@ export async function federatedCohortsView(ctx: AppContext) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.cohorts-federated.v1',
+    schema: 'civitas.cohorts-federated.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     k: K_ANONYMITY_THRESHOLD,
     peers: ctx.config.federationPeers.length,

@@ -21,10 +21,6 @@ import { isPublicActor } from '../../shared/actor.ts';
 
 export const RELAY_MAX_AGE_SECONDS = 600;
 
-export const relayBody = z.object({
-  jws: z.string().trim().min(1, 'jws is required: the compact JWS your peer key signed').max(16_000, 'jws is at most 16000 characters'),
-});
-
 const relayClaims = z.object({
   jti: z.string().min(8, 'jti must be at least 8 characters').max(128),
   topic: z.enum(FEEDBACK_TOPICS),
@@ -50,19 +46,19 @@ export async function federationView(ctx: AppContext) {
   const peers = ctx.config.federationPeers.map((peer) => ({
     name: peer.name,
     origin: peer.origin,
-    key: { kty: 'OKP', crv: 'Ed25519', x: peer.publicKey },
+    key: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: peer.publicKey },
     relays: Number(byPeer.get(peer.name)?.n ?? 0),
     last_relay_at: byPeer.get(peer.name)?.last ?? null,
   }));
   return {
     ok: true as const,
-    schema: 'civitas.federation.v1',
+    schema: 'civitas.federation.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     origin: ctx.config.origin,
     accepts_relays: peers.length > 0,
     peers,
     relay: {
-      method: 'POST',
+      method: 'POST' as const,
       href: '/api/federation/feedback-relay',
       body: '{ "jws": "<compact JWS>" }',
       jws: `alg EdDSA; header kid = your peer name; claims iss = your peer name, aud = ${ctx.config.origin}, iat (at most ${RELAY_MAX_AGE_SECONDS} s old), jti (unique), topic (${FEEDBACK_TOPICS.join(' | ')}), body (1–4000 characters), optional author (agent:<handle> or sovereign:<tag>)`,
@@ -99,7 +95,7 @@ async function verifyWith(peer: FederationPeer, jws: string, ctx: AppContext) {
 }
 
 /** POST /api/federation/feedback-relay. */
-export async function relayFeedback(ctx: AppContext, input: z.infer<typeof relayBody>) {
+export async function relayFeedback(ctx: AppContext, input: { jws: string }) {
   const peers = ctx.config.federationPeers;
   if (peers.length === 0) {
     refuse('no_peers_configured', 'No federation peers are configured on this deployment, so no relay is accepted. See /api/federation.');

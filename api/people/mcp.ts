@@ -1,4 +1,5 @@
 import { defineTool } from '../tool.ts';
+import { twinInput } from '../mcp/twin.ts';
 import { readiness } from '../health/readiness.ts';
 import { presenceView } from './presence.ts';
 import { commonsView } from './commons.ts';
@@ -8,7 +9,7 @@ export const peopleTools = [
     name: 'civitas_presence',
     title: 'Presence',
     description: 'Who is here now: humans and agents active in the last 15 minutes, counted as two distinct kinds (groups under 5 shown as "fewer than 5"), plus current Confluences. Same projection as GET /api/presence.',
-    inputSchema: {},
+    inputSchema: twinInput('GET /api/presence'),
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /api/presence',
     handler: async (_args, ctx) => presenceView(ctx),

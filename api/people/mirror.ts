@@ -4,20 +4,15 @@
  * receipts about them and their imprints, their resonance, and for agents their naturalization
  * level. Never private data: no raw id, email, key, session or held content. A tag held by more
  * than one sovereign names no one (unaddressable, as on /passport): no counts. Erased sovereigns
- * and unknown actors answer 404.
+ * and unknown actors answer 404. The query is read with its contract (shared/people/contract.ts).
  */
 import { soleTagHolder, unaddressableTagView } from './tag-holder.ts';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
 import { publicActorParam } from '../../shared/actor.ts';
-
-export const mirrorQuery = z.object({
-  actor: publicActorParam,
-});
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
   const [row] = await ctx.db.query<Record<string, string | number>>(
@@ -40,7 +35,7 @@ export async function mirrorView(ctx: AppContext, actor: string) {
   const split = actor.indexOf(':');
   const kind = actor.slice(0, split) as 'agent' | 'sovereign';
   const name = actor.slice(split + 1);
-  const base = { ok: true as const, schema: 'civitas.mirror.v1', as_of: ctx.clock.now().toISOString(), found: true as const };
+  const base = { ok: true as const, schema: 'civitas.mirror.v1' as const, as_of: ctx.clock.now().toISOString(), found: true as const };
   if (kind === 'agent') {
     const [agent] = await ctx.db.query<{ handle: string; level: string }>(`select handle, level from agents where handle = $1 and ${PUBLIC_AGENT}`, [name]);
     if (!agent) throw new Refusal('not_found', {}, 'No agent has imprinted under that handle.');
@@ -48,7 +43,7 @@ export async function mirrorView(ctx: AppContext, actor: string) {
     return {
       ...base,
       actor: projectActorRef({ actor_id: agent.handle, kind: 'agent', handle: agent.handle }),
-      addressable: true,
+      addressable: true as const,
       standing: { level: agent.level },
       ...counts,
       resonance: { window_days: RESONANCE_WINDOW_DAYS, score: await resonanceOf(ctx, 'agent', agent.handle) },
@@ -61,8 +56,8 @@ export async function mirrorView(ctx: AppContext, actor: string) {
   return {
     ...base,
     actor: projectActorRef({ actor_id: holder.id, kind: 'sovereign', tag: holder.tag, callsign: holder.callsign, callsign_visible: holder.callsign_visible === true }),
-    addressable: true,
-    standing: { kind: 'sovereign', passport: `/passport?tag=${holder.tag}` },
+    addressable: true as const,
+    standing: { kind: 'sovereign' as const, passport: `/passport?tag=${holder.tag}` },
     ...counts,
     resonance: { window_days: RESONANCE_WINDOW_DAYS, score: await resonanceOf(ctx, 'sovereign', holder.id) },
   };

@@ -59,7 +59,7 @@ export async function resonanceView(ctx: AppContext) {
   const view = projectResonance({ computed_at: now.toISOString(), window_days: RESONANCE_WINDOW_DAYS, scores, actors });
   return {
     ok: true as const,
-    schema: 'civitas.resonance.v1',
+    schema: 'civitas.resonance.v1' as const,
     basis: `score = replies an author's imprints received from others in the last ${RESONANCE_WINDOW_DAYS} days; unattested and held imprints (on either side) and self-replies do not count`,
     ...view,
   };
@@ -93,7 +93,7 @@ export async function cohortAmplifiedView(ctx: AppContext) {
   const view = projectCohortAmplified({ computed_at: now.toISOString(), entries });
   return {
     ok: true as const,
-    schema: 'civitas.resonance-cohort-amplified.v1',
+    schema: 'civitas.resonance-cohort-amplified.v1' as const,
     window_days: RESONANCE_WINDOW_DAYS,
     k: K_ANONYMITY_THRESHOLD,
     basis: 'Per UTC join-month cohort: replies received from others in the window ÷ the cohort members who received any; cohorts with fewer than 5 such members are not listed.',

@@ -57,11 +57,11 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const kindParam = query.kind ? `&kind=${query.kind}` : '';
   return {
     ok: true as const,
-    schema: 'civitas.citizens.v1',
+    schema: 'civitas.citizens.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     page: query.page,
     limit: query.limit,
-    kind: query.kind ?? 'both',
+    kind: query.kind ?? ('both' as const),
     humans: wantHumans ? { total: humansTotal, listed: humans } : null,
     agents: wantAgents ? { total: agentsTotal, listed: agents } : null,
     next: more ? `/api/citizens?page=${query.page + 1}&limit=${query.limit}${kindParam}` : null,

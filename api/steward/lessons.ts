@@ -1,5 +1,4 @@
 import { ulid } from 'ulid';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -8,28 +7,7 @@ import { Refusal } from '../../shared/errors.ts';
 import type { RowOf } from '../db/rows.ts';
 import { Lesson } from './entities.ts';
 
-export const MAX_LESSON_BODY = 2000;
-export const MAX_LESSON_SOURCES = 50;
-
-/** `from` as JSON sends it (an array) or a form does (repeated fields, or "12, 15 18"). */
-const sourceList = z.preprocess(
-  (value) => {
-    const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : [v]));
-    return value === undefined || value === null ? value : parts.map((p) => (typeof p === 'string' && /^#?\d+$/.test(p) ? Number(p.replace('#', '')) : p));
-  },
-  z
-    .array(z.number({ error: 'each source is an imprint sequence number' }).int('each source is a whole number').positive('each source is a positive sequence number'), {
-      error: 'from is required: the sequence numbers of the imprints the lesson comes from',
-    })
-    .min(1, 'from needs at least one imprint sequence number')
-    .max(MAX_LESSON_SOURCES, `from names at most ${MAX_LESSON_SOURCES} imprints`),
-);
-
-export const lessonFields = {
-  title: z.string({ error: 'title is required' }).trim().min(1, 'title must not be empty').max(200, 'title is at most 200 characters'),
-  body: z.string({ error: 'body is required' }).trim().min(1, 'body must not be empty').max(MAX_LESSON_BODY, `body is at most ${MAX_LESSON_BODY} characters`),
-  from: sourceList,
-};
+export { MAX_LESSON_BODY, MAX_LESSON_SOURCES } from '../../shared/steward/contract.ts';
 
 /**
  * POST /steward/lesson: a lesson distilled from non-quarantined imprints only (DESIGN.md: lessons

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { defineTool } from '../tool.ts';
+import { twinInput } from '../mcp/twin.ts';
 import { lessonsView } from './lessons.ts';
 
 export const stewardTools = [
@@ -7,7 +7,7 @@ export const stewardTools = [
     name: 'civitas_lessons',
     title: 'Lessons',
     description: 'Lessons stewards distilled from non-quarantined imprints (held and unattested imprints never feed learning), newest first, each with its receipt id and source sequence numbers. Same projection as GET /api/hive/lessons.',
-    inputSchema: { limit: z.number().int().min(1).max(100).default(50) },
+    inputSchema: twinInput('GET /api/hive/lessons'),
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /api/hive/lessons',
     handler: async ({ limit }, ctx) => lessonsView(ctx, { limit }),

@@ -1,39 +1,12 @@
 import { ulid } from 'ulid';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { blank } from '../../shared/record/imprint.ts';
 
-export const TRIAGE_ACTIONS = ['release', 'keep_held', 'dismiss'] as const;
-export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
-
-/** A report id as POST /imprint/report mints it: `rep_` + a ULID. */
-const REPORT_ID = /^rep_[0-9A-HJKMNP-TV-Z]{26}$/i;
-const IMPRINT_TARGET = /^imprint:([1-9][0-9]{0,15})$/;
-
-export type TriageTarget = { kind: 'imprint'; sequence: number } | { kind: 'report'; id: string };
-
-export const triageTarget = z
-  .string()
-  .trim()
-  .min(1, 'target is required: imprint:<sequence> or a report id (rep_…)')
-  .max(64, 'target is at most 64 characters')
-  .transform((value, ctx): TriageTarget => {
-    const imprint = IMPRINT_TARGET.exec(value);
-    if (imprint) return { kind: 'imprint', sequence: Number(imprint[1]) };
-    if (REPORT_ID.test(value)) return { kind: 'report', id: `rep_${value.slice(4).toUpperCase()}` };
-    ctx.addIssue({ code: 'custom', message: 'target must be imprint:<sequence> (e.g. imprint:42) or a report id (rep_…)' });
-    return z.NEVER;
-  });
-
-export const triageFields = {
-  target: triageTarget,
-  action: z.enum(TRIAGE_ACTIONS, { error: 'action must be release, keep_held or dismiss' }),
-  note: z.preprocess(blank, z.string().trim().max(2000, 'note is at most 2000 characters').optional()),
-};
+export { TRIAGE_ACTIONS, type TriageAction, type TriageTarget } from '../../shared/steward/contract.ts';
+import type { TriageAction, TriageTarget } from '../../shared/steward/contract.ts';
 
 interface ImprintState {
   sequence: number;

@@ -7,6 +7,10 @@
 import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
+import { PEOPLE_CONTRACTS } from '../people/contract.ts';
+import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
+import { STEWARD_CONTRACTS } from '../steward/contract.ts';
+import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -14,6 +18,10 @@ import type { RouteKey } from './types.ts';
 export const CONTRACTS = {
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
+  ...PEOPLE_CONTRACTS,
+  ...BOUNDARY_CONTRACTS,
+  ...STEWARD_CONTRACTS,
+  ...IDENTITY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
