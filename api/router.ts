@@ -110,8 +110,8 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         url: toFastifyPath(shape.path),
         schema: impl?.schema,
         config: {
-          // request_provenance: the registry's credential doors refuse cross-site requests even
-          // before their family is built (their 501 answers then come after the same-origin check).
+          // request_provenance: the registry's credential doors refuse cross-site requests whatever
+          // their implementation declares, before anything else of the route runs.
           sameOrigin: impl?.credentialDoor || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)) ? 'credential' : impl?.sameOrigin,
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,

@@ -23,7 +23,7 @@ import { PUBLISHED_ROUTES, registrableMethods, routeKey, isStaticPlaceholder } f
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Folders whose code modules are inventoried (tier 3) and searched for implementations. */
+/** Folders whose code modules are inventoried (tier 3) and whose static imports are read for the traces. */
 const SCANNED_ROOTS = ['api', 'shared', 'site', 'cards'];
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.astro', 'public', '.data']);
 const CODE_FILE = /\.(ts|mts|mjs|astro)$/;

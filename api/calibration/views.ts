@@ -4,7 +4,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { CALIBRATION_SCOPE, COMPARATORS, leanedRight, METRIC_MEANING, METRICS, seasonOf, summarize, type Resolved } from '../../shared/calibration/scores.ts';
 import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
-import { pactList } from './pacts.ts';
+import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 
 /** GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster kind. */
 export async function calibrationView(ctx: AppContext) {
@@ -72,7 +72,7 @@ export async function almanacView(ctx: AppContext, limit = 100) {
     prophecies: { open, resolved },
     pacts: { open: pacts, answered: answeredPacts },
     feeds: { ics: '/almanac.ics', atom: '/almanac.xml', streaks: '/streaks.xml' },
-    pact_resolution: 'A pact is answered (kept or broken) by its author; that door does not exist yet, so a pact past its due date reads awaiting_author.',
+    pact_resolution: `A due pact is answered (kept or broken) by its author, or by a steward on the author's behalf; until then it reads awaiting_author, and a pact still unanswered ${PACT_GRACE_DAYS} days after its due date lapses as broken.`,
   };
 }
 

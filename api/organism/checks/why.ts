@@ -29,7 +29,7 @@ function malformed(message: string): Refusal {
   return new Refusal('invalid_request', { issues: [{ path: 'entity', message }], forms: ENTITY_FORMS });
 }
 
-/** Parses an entity reference; refuses anything outside the three forms. */
+/** Parses an entity reference; refuses anything outside the four forms. */
 export function parseEntity(raw: unknown): Entity {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 100) throw malformed('entity is 1 to 100 characters: imprint:<sequence>, agent:<handle>, receipt:<id> or order:<id>.');
   const colon = raw.indexOf(':');

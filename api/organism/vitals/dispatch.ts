@@ -45,7 +45,7 @@ export async function dispatchProjection(ctx: AppContext) {
     jobs,
     notices: {
       available: false as const,
-      reason: 'No outgoing notice queue is stored yet: mail is sent when a request asks for it and nothing about it is kept, so there are no delivery states to show.',
+      reason: 'No outgoing notice queue is stored: mail is sent when a request asks for it and nothing about it is kept, so there are no delivery states to show.',
       lanes: ['mail', 'reach'],
     },
     rule: 'Every process tries every job on its interval; a job\'s advisory lock lets one do the work, and a try that found the work taken counts as ok. Next due = last start + interval; overdue when a whole further interval has passed. A failed run shows its lane only.',
