@@ -10,7 +10,7 @@ import { DAY } from '../vitals/vitals.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { count } from '../../../shared/plural.ts';
 
-export const DREAM_LOCK = 7_212_014;
+export const DREAM_LOCK = 7_212_015;
 const DREAM_TERMS = 12;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
