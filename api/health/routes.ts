@@ -33,7 +33,7 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
 /** Versions of the app, the API contract and each payload schema (INTERFACE.md Versioning). */
 export const VERSIONS = {
   app: APP_VERSION,
-  api: '1',
+  api: '1' as const,
   schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
 };
 
@@ -50,7 +50,7 @@ export async function readiness(ctx: AppContext) {
 }
 
 export const healthRoutes = [
-  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true }) }),
+  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true as const }) }),
   defineRoute('GET /health', {
     async handler(request, reply) {
       const body = await readiness(request.server.civitas);
@@ -68,5 +68,5 @@ export const healthRoutes = [
       );
     },
   }),
-  defineRoute('GET /api/version', { handler: async () => ({ ok: true, ...VERSIONS }) }),
+  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...VERSIONS }) }),
 ];

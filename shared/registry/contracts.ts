@@ -6,12 +6,16 @@
  */
 import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
+import { DISCOVERY_CONTRACTS } from '../discovery/contract.ts';
+import { HEALTH_CONTRACTS } from '../health/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
 /** Every family's contracts; add a family's map here when it gets one. */
 export const CONTRACTS = {
+  ...DISCOVERY_CONTRACTS,
+  ...HEALTH_CONTRACTS,
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
 } as const;
