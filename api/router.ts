@@ -113,7 +113,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
  * query itself, so the inputs are checked only when JSON is asked for.
  */
 function withContract(handler: RouteImpl['handler'], contract: Contract | undefined, shape: RouteShape): RouteImpl['handler'] {
-  if (!contract) return handler;
+  if (!contract || contract.validate === false) return handler;
   return (request, reply) => {
     if (shape.kind !== 'hybrid' || wantsJson(request)) request.input = parseContract(contract, request);
     return handler(request, reply);
