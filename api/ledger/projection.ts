@@ -8,13 +8,15 @@ import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '../../shared/ledger/index.ts';
 import { anchorOf, logKeyName, proofFor, publicKey, receiptById, receiptsOfSubject, wireAnchor, type InclusionProofView, type ReceiptRow } from './log.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/contracts/ledger.ts';
+import type { z } from 'zod';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
 import { orderChangeStatus } from '../orders/service.ts';
 import { pactChangeStatus } from '../calibration/pacts.ts';
 import { prophecyChangeStatus } from '../calibration/prophecies.ts';
 
-export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
+export { RECEIPT_ID };
 
 /** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
 export interface ChangeStatus {
@@ -61,11 +63,8 @@ export async function changeStatusOf(sql: Sql, subject: string | null, now: Date
   return resolver ? resolver(sql, subject.slice(colon + 1), subject, now) : null;
 }
 
-export interface ReceiptView extends WireReceipt {
-  change_status: ChangeStatus | null;
-  meaning: string;
-  links: { page: string; verify: string; inclusion: string; anchor: string; card: string; feed: string; ledger: string };
-}
+/** The one receipt projection (its schema is the ledger contract's). */
+export type ReceiptView = z.infer<typeof receiptViewSchema>;
 
 /** The one receipt projection: an explicit allow-list of public fields. */
 export function projectReceipt(row: ReceiptRow, change_status: ChangeStatus | null): ReceiptView {
@@ -189,7 +188,7 @@ export async function anchorView(ctx: AppContext, date: string) {
     [date],
   );
   return {
-    ok: true,
+    ok: true as const,
     ...wireAnchor(anchor),
     anchor_hash: anchor.anchor_hash,
     sealed_at: anchor.sealed_at,

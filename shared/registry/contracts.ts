@@ -8,6 +8,7 @@ import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { DISCOVERY_CONTRACTS } from '../discovery/contract.ts';
 import { HEALTH_CONTRACTS } from '../health/contract.ts';
+import { LEDGER_CONTRACTS } from './contracts/ledger.ts';
 import { MCP_CONTRACTS } from '../mcp/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { findRoute, pathParams } from './index.ts';
@@ -18,6 +19,7 @@ export const CONTRACTS = {
   ...DISCOVERY_CONTRACTS,
   ...HEALTH_CONTRACTS,
   ...MCP_CONTRACTS,
+  ...LEDGER_CONTRACTS,
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
 } as const;
