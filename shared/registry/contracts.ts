@@ -10,6 +10,7 @@ import { DISCOVERY_CONTRACTS } from '../discovery/contract.ts';
 import { HEALTH_CONTRACTS } from '../health/contract.ts';
 import { LEDGER_CONTRACTS } from './contracts/ledger.ts';
 import { MCP_CONTRACTS } from '../mcp/contract.ts';
+import { ORDER_CONTRACTS } from '../orders/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
@@ -20,6 +21,7 @@ export const CONTRACTS = {
   ...HEALTH_CONTRACTS,
   ...MCP_CONTRACTS,
   ...LEDGER_CONTRACTS,
+  ...ORDER_CONTRACTS,
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
 } as const;
