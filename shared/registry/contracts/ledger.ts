@@ -64,12 +64,24 @@ const inclusionProof = z.object({
   head: signedHeadSchema.nullable().describe('for an open day: the signed head the proof is against'),
 });
 
+/** denial_receipt projection: the refused action and the public form of the actor, never a raw id. */
+export const denialReceiptSchema = z.object({
+  id: z.string(),
+  step: z.string(),
+  subject: z.string(),
+  denied_action: z.string(),
+  reason: z.string(),
+  recorded_at: isoTime,
+  leaf_hash: hex,
+  log: z.object({ date: z.string(), leaf_index: count }),
+});
+
 export const verificationSchema = z.object({
   ok: z.boolean(),
   receipt: receiptViewSchema,
   proof: inclusionProof.nullable(),
   verification: z.object({ ok: z.boolean(), sealed: z.boolean(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })) }).nullable(),
-  denial: z.unknown().describe('the denial receipt projection for denial.* steps, else null'),
+  denial: denialReceiptSchema.nullable().describe('for denial.* steps: who was refused what (public actor form only)'),
   key: z.object({ key_name: z.string(), public_jwk: z.unknown(), jwks: z.string() }),
   how: z.array(z.string()),
 });
