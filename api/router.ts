@@ -137,7 +137,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
  */
 /** The JSON handler behind its contract: inputs parsed (or refused) before it runs; a page variant never reaches it. */
 function withContract(handler: RouteImpl['handler'], contract: Contract | undefined): RouteImpl['handler'] {
-  if (!contract) return handler;
+  if (!contract || contract.validate === false) return handler;
   return (request, reply) => {
     request.input = parseContract(contract, request);
     return handler(request, reply);

@@ -18,6 +18,11 @@ export interface Contract {
   body?: z.ZodObject;
   /** The body may also arrive as `application/x-www-form-urlencoded` (the door answers a form with 303). */
   form?: true;
+  /**
+   * `false`: the router leaves the inputs to the handler, which answers bad input in its own
+   * protocol (JSON-RPC on /mcp); the schemas still document them. Default: the router validates.
+   */
+  validate?: false;
   /** The JSON body of the success answer (200); for a hybrid, its JSON variant. */
   response?: z.ZodType;
 }

@@ -22,7 +22,8 @@ import { SCOPES } from './registry/types.ts';
 import { concreteAssetPath, pathParams, routeKey } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
 import { contractFor } from './registry/contracts.ts';
-import { jsonSchemaOf, type Contract } from './contract.ts';
+import { jsonSchemaOf } from './contract.ts';
+import { describeAnswer, propertiesOf, queryParameters, requestBody } from './openapi-contracts.ts';
 import { PUBLIC_ACTOR_PATTERN } from './actor.ts';
 
 export interface OpenApiOptions {
@@ -203,48 +204,6 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   if (shape.externalAuthority) op['x-civitas-external-authority'] = shape.externalAuthority;
   if (shape.publicActor) op['x-civitas-public-actor'] = shape.publicActor;
   return op;
-}
-
-function propertiesOf(schema: Json): { properties: Record<string, Json>; required: string[] } {
-  return { properties: (schema.properties ?? {}) as Record<string, Json>, required: (schema.required ?? []) as string[] };
-}
-
-/** The contract's query fields as parameters (a field the registry already declares, like `actor`, is kept once). */
-function queryParameters(contract: Contract, declared: Json[]): Json[] {
-  if (!contract.query) return [];
-  const { properties, required } = propertiesOf(jsonSchemaOf(contract.query, 'input'));
-  return Object.entries(properties)
-    .filter(([name]) => !declared.some((p) => p.name === name && p.in === 'query'))
-    .map(([name, schema]) => ({
-      name,
-      in: 'query',
-      required: required.includes(name),
-      ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
-      schema,
-    }));
-}
-
-/** The body as JSON, and as an HTML form post where the door takes one (the same fields). */
-function requestBody(contract: Contract): Json {
-  const schema = jsonSchemaOf(contract.body!, 'input');
-  const content: Json = { 'application/json': { schema } };
-  if (contract.form) content['application/x-www-form-urlencoded'] = { schema };
-  return { required: propertiesOf(schema).required.length > 0, content };
-}
-
-/**
- * The success answer's JSON. API and mutation operations answer JSON itself. A hybrid keeps its
- * declared `text/html` (INTERFACE.md) and a feed its `application/atom+xml`; their JSON variant
- * (a hybrid asked with `Accept: application/json`, a JSON feed) is described in `x-civitas-json`.
- */
-function describeAnswer(ok: Json, kind: RouteKind, schema: Json): void {
-  const content = ok.content as Json;
-  if ('application/json' in content) {
-    content['application/json'] = { schema };
-  } else {
-    const mediaType = kind === 'feed' ? 'application/feed+json' : 'application/json';
-    ok['x-civitas-json'] = { mediaType, ...(kind === 'hybrid' ? { accept: 'application/json' } : {}), schema };
-  }
 }
 
 /** The OpenAPI 3.1.0 document of the published shapes among `routes`. */

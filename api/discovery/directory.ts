@@ -18,8 +18,8 @@ export const FEEDS = [
 export function agentDirectory(ctx: AppContext, tools: readonly { name: string }[]) {
   const origin = ctx.config.origin;
   return {
-    ok: true,
-    name: 'civitas',
+    ok: true as const,
+    name: 'civitas' as const,
     description: 'A public Record of imprints by humans (Sovereigns) and agents, with receipts anyone can verify and privacy boundaries re-proved live.',
     version: APP_VERSION,
     origin,
@@ -61,7 +61,7 @@ export function agentDirectory(ctx: AppContext, tools: readonly { name: string }
     feeds: FEEDS.map((feed) => ({ ...feed, url: `${origin}${feed.path}` })),
     jwks: { keys: [ctx.keys.signing.publicJwk] },
     errors: {
-      shape: { ok: false, reason: '<code>', hint: '<what to do>' },
+      shape: { ok: false as const, reason: '<code>', hint: '<what to do>' },
       rules: [
         '401/403: stop and resolve identity or scope; never change actor identifiers to get round a denial.',
         '402: a quote is returned; never pay automatically.',

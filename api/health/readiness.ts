@@ -34,7 +34,7 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
 /** Versions of the app, the API contract and each payload schema (INTERFACE.md Versioning). */
 export const VERSIONS = {
   app: APP_VERSION,
-  api: '1',
+  api: '1' as const,
   schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
 };
 

@@ -2,7 +2,7 @@ import { defineRoute } from '../route.ts';
 import { databaseCheck, readiness, VERSIONS } from './readiness.ts';
 
 export const healthRoutes = [
-  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true }) }),
+  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true as const }) }),
   defineRoute('GET /health', {
     cache: 'no-store',
     async handler(request, reply) {
@@ -20,5 +20,5 @@ export const healthRoutes = [
       );
     },
   }),
-  defineRoute('GET /api/version', { handler: async () => ({ ok: true, ...VERSIONS }) }),
+  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...VERSIONS }) }),
 ];

@@ -9,17 +9,16 @@ import { anchorOf, wireAnchor } from './anchors.ts';
 import { logKeyName, publicKey, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/contracts/ledger.ts';
+import type { z } from 'zod';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';
 import { changeStatusOf, type ChangeStatus } from './change-status.ts';
 
-export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
+export { RECEIPT_ID };
 
-export interface ReceiptView extends WireReceipt {
-  change_status: ChangeStatus | null;
-  meaning: string;
-  links: { page: string; verify: string; inclusion: string; anchor: string; card: string; feed: string; ledger: string };
-}
+/** The one receipt projection (its schema is the ledger contract's). */
+export type ReceiptView = z.infer<typeof receiptViewSchema>;
 
 /** The one receipt projection: an explicit allow-list of public fields. */
 export function projectReceipt(row: ReceiptRow, change_status: ChangeStatus | null): ReceiptView {
@@ -143,7 +142,7 @@ export async function anchorView(ctx: AppContext, date: string) {
     [date],
   );
   return {
-    ok: true,
+    ok: true as const,
     ...wireAnchor(anchor),
     anchor_hash: anchor.anchor_hash,
     sealed_at: anchor.sealed_at,

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { atomFeed } from '../feeds.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { isAnchorDate, verifyAnchorChain } from '../../shared/ledger/index.ts';
+import { verifyAnchorChain } from '../../shared/ledger/index.ts';
+import { RECEIPT_ID, idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, wireAnchor } from './anchors.ts';
 import { dayState, dayTree } from './log-days.ts';
 import { neighbours, publicKey, receiptById, recentReceipts, logKeyName } from './log.ts';
 import { signedHead } from './proofs.ts';
-import { RECEIPT_ID, anchorView, receiptDocument, receiptOr404, receiptView, subjectTimeline, verificationDocument, verificationView } from './projection.ts';
+import { anchorView, receiptDocument, receiptOr404, receiptView, subjectTimeline, verificationDocument, verificationView } from './projection.ts';
 import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
@@ -19,36 +20,30 @@ import { toHex } from '../../shared/ledger/index.ts';
 import { courtVerdictReceipt } from '../governance/court.ts';
 import { count } from '../../shared/plural.ts';
 
-const idParam = z.object({ id: z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID') });
-const dateParam = z.object({ date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD') });
-const inclusionParams = dateParam.extend(idParam.shape);
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   before: z.string().regex(RECEIPT_ID, 'before must be a receipt id').optional(),
-});
-const batchQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(10_000).default(1_000),
 });
 
 function ctxOf(request: FastifyRequest): AppContext {
   return request.server.civitas;
 }
 
+/** GET /api/receipt/{id}, and the JSON of the /receipt/{id} page (which has no contract of its own: it parses). */
 async function receiptJson(request: FastifyRequest) {
   const { id } = parseInput(idParam, request.params);
   const ctx = ctxOf(request);
   return receiptDocument(ctx, id);
 }
 
-async function verifyReceipt(request: FastifyRequest) {
-  const { id } = parseInput(idParam, request.params);
+async function verifyReceipt(request: RouteRequest<'GET /verify/{id}'>) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   return verificationDocument(ctx, id);
 }
 
-async function inclusion(request: FastifyRequest) {
-  const { date, id } = parseInput(inclusionParams, request.params);
+async function inclusion(request: RouteRequest<'GET /verify/inclusion/{date}/{id}'>) {
+  const { date, id } = request.input.params;
   const ctx = ctxOf(request);
   const row = await receiptById(ctx.db, id);
   if (!row || row.log_date !== date) {
@@ -56,12 +51,12 @@ async function inclusion(request: FastifyRequest) {
   }
   const view = await verificationView(ctx, row);
   if (!view.proof) throw new Refusal('conflict', { id }, 'An earlier leaf of this day is still being written; ask again in a moment.');
-  return { ok: true, ...view.proof, receipt: view.receipt };
+  return { ok: true as const, ...view.proof, receipt: view.receipt };
 }
 
-async function inclusionBatch(request: FastifyRequest) {
-  const { date } = parseInput(dateParam, request.params);
-  const { offset, limit } = parseInput(batchQuery, request.query);
+async function inclusionBatch(request: RouteRequest<'GET /verify/inclusion-batch/{date}'>) {
+  const { date } = request.input.params;
+  const { offset, limit } = request.input.query;
   const ctx = ctxOf(request);
   const state = await dayState(ctx.db, date);
   if (!state) throw new Refusal('not_found', { date }, 'No receipt was recorded on that UTC day.');
@@ -70,7 +65,7 @@ async function inclusionBatch(request: FastifyRequest) {
   const anchor = day.sealed ? await anchorView(ctx, date) : null;
   const leaves = day.ids.slice(offset, offset + limit).map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
   return {
-    ok: true,
+    ok: true as const,
     date,
     tree_size: day.tree.size,
     root_hash: toHex(day.tree.root),
@@ -84,8 +79,8 @@ async function inclusionBatch(request: FastifyRequest) {
   };
 }
 
-async function anchor(request: FastifyRequest) {
-  const { date } = parseInput(dateParam, request.params);
+async function anchor(request: RouteRequest<'GET /verify/anchor/{date}'>) {
+  const { date } = request.input.params;
   const ctx = ctxOf(request);
   const view = await anchorView(ctx, date);
   if (view) return view;
@@ -112,8 +107,8 @@ async function anchorChain(request: FastifyRequest) {
 }
 
 /** /verify/court/{id}: a case's final verdict receipt (api/governance/court.ts), verified like /verify/{id}. */
-async function court(request: FastifyRequest) {
-  const { id } = parseInput(z.object({ id: z.string().min(1).max(200) }), request.params);
+async function court(request: RouteRequest<'GET /verify/court/{id}'>) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   const verdict = await courtVerdictReceipt(ctx.db, id);
   const view = await verificationView(ctx, await receiptOr404(ctx, verdict.receipt_id));
@@ -228,16 +223,8 @@ async function fixtureCard(request: FastifyRequest, reply: FastifyReply) {
   return fixtureReceiptCard(release);
 }
 
-const markBody = z.object({
-  date: z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD'),
-  witness: z.string().min(1).max(100),
-  public_key: z.string().min(40).max(64),
-  signature: z.string().min(10).max(400),
-});
-
-async function witnessMark(request: FastifyRequest) {
-  const body = parseInput(markBody, request.body);
-  return markWitness(ctxOf(request), body);
+async function witnessMark(request: RouteRequest<'POST /api/witness/mark'>) {
+  return markWitness(ctxOf(request), request.input.body);
 }
 
 async function witnessPage(request: FastifyRequest, reply: FastifyReply) {

@@ -38,8 +38,8 @@ export async function transparencyReport(ctx: AppContext) {
     return { pending: kAnonymousCount(n('pending')), completed: kAnonymousCount(n('completed')), declined: kAnonymousCount(n('declined')) };
   };
   return {
-    ok: true,
-    schema: 'civitas.transparency.v1',
+    ok: true as const,
+    schema: 'civitas.transparency.v1' as const,
     generated_at: ctx.clock.now().toISOString(),
     receipts: { total: steps.reduce((a, s) => a + s.count, 0), by_step: steps },
     denials: { total: denials.total, by_reason: denials.by_reason, recent },

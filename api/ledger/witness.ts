@@ -88,7 +88,7 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
       [input.witness, input.date, line, receipt.id, tokenHash(token), at.toISOString()],
     );
     return {
-      ok: true,
+      ok: true as const,
       already_marked: false,
       witness: input.witness,
       date: input.date,
@@ -103,7 +103,7 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
   const existingId = (result as { existing: string }).existing;
   const row = await receiptById(ctx.db, existingId);
   return {
-    ok: true,
+    ok: true as const,
     already_marked: true,
     witness: input.witness,
     date: input.date,

@@ -62,4 +62,5 @@ export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply
   reply.hijack();
   await server.connect(transport);
   await transport.handleRequest(request.raw, reply.raw, request.body);
+  return reply; // hijacked: Fastify sends nothing more
 }

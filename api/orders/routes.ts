@@ -1,33 +1,21 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { blank } from '../../shared/record/imprint.ts';
+import { blank, returnTo } from '../../shared/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { ORDER_DECISIONS, ORDER_DETAIL_MAX, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES, ORDER_TITLE_MAX } from '../../shared/orders/order.ts';
+import { ORDER_DECISIONS, ORDER_NOTE_MAX } from '../../shared/orders/order.ts';
+import { orderIdField, ordersQuery } from '../../shared/orders/contract.ts';
 import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
-const returnField = z.preprocess(blank, z.string().max(2048).optional());
 
-export const orderInput = z.object({
-  title: z.string().trim().min(1, 'title must not be empty').max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
-  detail: z.preprocess(blank, z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional()),
-  return_to: returnField,
-});
-const secondInput = z.object({
-  order: z.string().trim().regex(ORDER_ID, 'order is an order id such as ord_01J…'),
-  return_to: returnField,
-});
+/** POST /steward/orders is an operator door without a contract: it checks the steward before the body. */
 const decisionInput = z.object({
-  order: z.string().trim().regex(ORDER_ID, 'order is an order id such as ord_01J…'),
+  order: orderIdField,
   action: z.enum(ORDER_DECISIONS, { error: 'action must be accept, apply or decline' }),
   note: z.preprocess(blank, z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional()),
-  return_to: returnField,
-});
-export const ordersQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(100),
-  status: z.preprocess(blank, z.enum(ORDER_STATUSES).optional()),
+  return_to: returnTo,
 });
 
 function me(request: FastifyRequest) {
@@ -36,8 +24,8 @@ function me(request: FastifyRequest) {
   return request.sovereign;
 }
 
-async function orderDoor(request: FastifyRequest, reply: FastifyReply) {
-  const input = parseInput(orderInput, request.body);
+async function orderDoor(request: RouteRequest<'POST /sovereign/order'>, reply: FastifyReply) {
+  const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
   const result = await fileOrder(request.server.civitas, me(request), input);
@@ -45,8 +33,8 @@ async function orderDoor(request: FastifyRequest, reply: FastifyReply) {
   return result;
 }
 
-async function secondDoor(request: FastifyRequest, reply: FastifyReply) {
-  const input = parseInput(secondInput, request.body);
+async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply: FastifyReply) {
+  const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
   const result = await secondOrder(request.server.civitas, me(request), input.order);
@@ -70,6 +58,6 @@ export const orderRoutes = [
   defineRoute('POST /steward/orders', { sameOrigin: 'form', handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
-  defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)) }),
+  defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, request.input.query) }),
   defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)), page: true }),
 ];

@@ -15,8 +15,9 @@ import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Order } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
-import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { ORDER_ID, ORDER_STATUS_MEANING, ORDER_STATUSES, ORDER_TRANSITIONS, orderPriority, type OrderDecision, type OrderStatus } from '../../shared/orders/order.ts';
+import type { OrderView } from '../../shared/orders/contract.ts';
 
 /** History steps taken in the same instant still read in lifecycle order. */
 const LIFECYCLE_ORDER = `case status when 'recorded' then 0 when 'accepted' then 1 else 2 end`;
@@ -103,20 +104,7 @@ export async function orderById(sql: Sql, id: string) {
   return { ...row, seconds: Number(row.seconds), history };
 }
 
-export interface OrderView {
-  id: string;
-  title: string;
-  detail: string;
-  status: OrderStatus;
-  status_meaning: string;
-  status_at: string;
-  seconds: number;
-  priority: number;
-  requester: ActorRef;
-  filed_at: string;
-  receipt_id: string;
-  history: { status: OrderStatus; at: string; note: string | null; receipt_id: string | null }[];
-}
+export type { OrderView };
 
 /** An order as ordersView selects it: times as ISO text, the requester's public face from the left join. */
 type OrderRow = Pick<RowOf<typeof Order>, 'id' | 'title' | 'detail' | 'status' | 'seconds' | 'receipt_id' | 'requester_id'> & {
@@ -176,7 +164,7 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
   );
   return {
     ok: true as const,
-    schema: 'civitas.orders.v1',
+    schema: 'civitas.orders.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     statuses: ORDER_STATUSES,
     counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<OrderStatus, number>,

@@ -6,6 +6,11 @@
  */
 import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
+import { DISCOVERY_CONTRACTS } from '../discovery/contract.ts';
+import { HEALTH_CONTRACTS } from '../health/contract.ts';
+import { LEDGER_CONTRACTS } from './contracts/ledger.ts';
+import { MCP_CONTRACTS } from '../mcp/contract.ts';
+import { ORDER_CONTRACTS } from '../orders/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
 import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
@@ -16,6 +21,11 @@ import type { RouteKey } from './types.ts';
 
 /** Every family's contracts; add a family's map here when it gets one. */
 export const CONTRACTS = {
+  ...DISCOVERY_CONTRACTS,
+  ...HEALTH_CONTRACTS,
+  ...MCP_CONTRACTS,
+  ...LEDGER_CONTRACTS,
+  ...ORDER_CONTRACTS,
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
   ...PEOPLE_CONTRACTS,

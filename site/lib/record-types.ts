@@ -1,11 +1,2 @@
-/** Shapes of the Record's JSON projections, as the record pages read them (see api/record). */
-export interface PublicImprint {
-  sequence: number;
-  kind: string;
-  body: string | null;
-  author: { kind: string; name: string };
-  recorded_at: string;
-  unattested: boolean;
-  reply_to: number | null;
-  receipt_id: string;
-}
+/** Shapes of the Record's JSON projections, as the record pages read them: the contract's own types. */
+export type { PublicImprint } from '../../shared/record/imprint.ts';

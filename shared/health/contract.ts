@@ -1,0 +1,37 @@
+/**
+ * Health's operations: liveness, readiness and versions (shared/contract.ts). A probe that finds
+ * the database away answers 503 with the same fields; the schemas describe the 200 answer.
+ */
+import { z } from 'zod';
+import { defineContracts } from '../contract.ts';
+
+const ok = z.literal(true);
+
+export const databaseCheckSchema = z.object({
+  ok: z.boolean(),
+  kind: z.enum(['embedded', 'postgresql']),
+  latency_ms: z.number().nullable().describe('round trip of `select 1`, measured; null when it failed'),
+});
+
+/** GET /health and MCP civitas_status. */
+export const readinessSchema = z.object({
+  ok: z.boolean(),
+  status: z.enum(['ready', 'degraded']),
+  version: z.string(),
+  uptime_s: z.number().int().min(0),
+  database: databaseCheckSchema,
+});
+
+export const versionsSchema = z.object({
+  ok,
+  app: z.string(),
+  api: z.literal('1'),
+  schemas: z.array(z.string()).describe('the civitas.*.v1 payload schema names'),
+});
+
+export const HEALTH_CONTRACTS = defineContracts({
+  'GET /_health': { response: z.object({ ok }) },
+  'GET /health': { response: readinessSchema },
+  'GET /health/live': { response: z.object({ ok, ready: z.literal(true), database: databaseCheckSchema }) },
+  'GET /api/version': { response: versionsSchema },
+});
