@@ -7,6 +7,7 @@
 import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
+import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -14,6 +15,7 @@ import type { RouteKey } from './types.ts';
 export const CONTRACTS = {
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
+  ...GOVERNANCE_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
