@@ -8,6 +8,7 @@ import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
+import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -16,6 +17,7 @@ export const CONTRACTS = {
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
   ...GOVERNANCE_CONTRACTS,
+  ...CALIBRATION_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
