@@ -109,8 +109,6 @@ async function callerHolder(request: FastifyRequest) {
   return requireHolder(await holderOf(request, q.agent));
 }
 
-const ACTOR = /^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$/;
-
 export const treasuryRoutes = [
   defineRoute('POST /api/stripe/webhook', {
     rawBody: true,
@@ -178,11 +176,8 @@ export const treasuryRoutes = [
   }),
   defineRoute('GET /api/cost-oracle', {
     async handler(request) {
-      const raw = (request.query as Record<string, unknown>)?.actor;
-      if (typeof raw !== 'string' || !ACTOR.test(raw)) {
-        throw new Refusal('invalid_request', { issues: [{ path: 'actor', message: 'actor is required: agent:<handle> or sovereign:<4-hex tag>.' }] });
-      }
-      return { ok: true, actor: raw, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
+      const { actor } = request.input.query;
+      return { ok: true as const, actor, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
     },
   }),
 
@@ -214,8 +209,8 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('GET /api/treasury', { handler: async (request) => treasuryView(request.server.civitas) }),
-  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true, strategies: await strategiesView(request.server.civitas) }) }),
-  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true, ...(await equityView(request.server.civitas)) }) }),
+  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true as const, strategies: await strategiesView(request.server.civitas) }) }),
+  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true as const, ...(await equityView(request.server.civitas)) }) }),
   defineRoute('GET /api/patrons', { handler: async (request) => patronsView(request.server.civitas) }),
 ];
 

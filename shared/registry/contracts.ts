@@ -9,6 +9,7 @@ import { AGENT_CONTRACTS } from '../agents/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
 import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
+import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -18,6 +19,7 @@ export const CONTRACTS = {
   ...AGENT_CONTRACTS,
   ...GOVERNANCE_CONTRACTS,
   ...CALIBRATION_CONTRACTS,
+  ...TREASURY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

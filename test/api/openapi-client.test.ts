@@ -18,7 +18,7 @@ let doc: Json;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 
 /** Values a caller would know from elsewhere (its own handle); everything else comes from the document. */
-const KNOWN: Record<string, string> = { handle: 'doc-client' };
+const KNOWN: Record<string, string> = { handle: 'doc-client', actor: 'agent:doc-client' };
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,0 +1,87 @@
+/**
+ * Treasury operations with a public answer: the Oracle's offer, the cost quote, the treasury and
+ * its strategies, equity, patrons and inscriptions (shared/contract.ts). Answers are the
+ * projections of api/treasury/views.ts and the quote of ./quote.ts, field for field.
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../contract.ts';
+import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
+const cents = z.number().int().describe('minor units (cents)');
+
+/** Who a cost quote is for: an agent by handle or a sovereign by public tag. */
+export const COST_ACTOR = /^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$/;
+const actorWords = 'actor is required: agent:<handle> or sovereign:<4-hex tag>.';
+
+/** The Oracle's quote (INTERFACE.md Errors 402): a quote is not a purchase. */
+export const oracleQuoteSchema = z.object({
+  price: cents,
+  currency: z.string(),
+  price_display: z.string(),
+  what: z.string(),
+  uses: count,
+  how_to_buy: z.string(),
+  charged: z.literal(false),
+});
+const provider = z.object({ configured: z.boolean() });
+
+export const strategySchema = z.object({
+  name: z.string(),
+  category: z.string(),
+  description: z.string(),
+  currency: z.string(),
+  per_authorization_limit: cents,
+  daily_limit: cents,
+  approved_today: cents,
+});
+
+/** equity_projection: shares and concentration, never a holder. */
+export const equitySchema = z.object({ as_of: isoTime, total_units: count, holders: kCount, top_holder_share: z.number(), gini: z.number() });
+
+export const TREASURY_CONTRACTS = defineContracts({
+  'GET /api/oracle': {
+    response: z.object({
+      ok,
+      offers: z.string(),
+      covers: z.array(z.string()),
+      quote: oracleQuoteSchema,
+      provider,
+      doors: z.object({ run: z.string(), buy: z.string(), usage: z.string() }),
+    }),
+  },
+  'GET /api/cost-oracle': {
+    query: z.object({ actor: z.string({ error: actorWords }).regex(COST_ACTOR, actorWords) }),
+    response: z.object({ ok, actor: z.string(), quote: oracleQuoteSchema, note: z.string() }),
+  },
+  'GET /api/treasury': {
+    response: z.object({
+      ok,
+      as_of: isoTime,
+      units: z.string(),
+      balance: z.array(z.object({ currency: z.string(), income: cents, spending: cents, balance: cents })),
+      income_by_purpose: z.array(z.object({ purpose: z.string(), currency: z.string(), amount: cents, payments: count })),
+      spending_by_category: z.array(z.object({ category: z.string(), currency: z.string(), amount: cents, authorizations: count })),
+      strategies: z.array(strategySchema),
+      provider,
+    }),
+  },
+  'GET /api/treasury/strategies': { response: z.object({ ok, strategies: z.array(strategySchema) }) },
+  'GET /api/equity': { response: equitySchema.extend({ ok }) },
+  'GET /api/patrons': {
+    response: z.object({
+      ok,
+      counts: z.object({ humans: kCount, agents: kCount }),
+      listed: z.array(z.object({ actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }), since: isoTime })),
+    }),
+  },
+  'GET /api/inscriptions': {
+    response: z.object({
+      ok,
+      note: z.string(),
+      inscriptions: z.array(z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime })),
+    }),
+  },
+});
