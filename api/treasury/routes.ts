@@ -175,7 +175,7 @@ export const treasuryRoutes = [
 
   defineRoute('POST /api/portal', {
     async handler(request, reply) {
-      const input = parseInput(z.object({ return_to: agentFields.return_to }).passthrough(), request.body);
+      const input = request.input.body;
       const form = isFormPost(request);
       const back = returnTarget(input.return_to, '/wallet');
       const ctx = request.server.civitas;
@@ -189,7 +189,7 @@ export const treasuryRoutes = [
       const portal = await createPortalSession(cfg, { customer: row.customer_id, returnUrl: `${ctx.config.origin}${back}` });
       reply.header('cache-control', privateNoStore);
       if (form) return reply.code(303).header('location', portal.url).send();
-      return { ok: true, portal_url: portal.url };
+      return { ok: true as const, portal_url: portal.url };
     },
   }),
 

@@ -10,6 +10,7 @@ import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
 import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
 import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
+import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -20,6 +21,7 @@ export const CONTRACTS = {
   ...GOVERNANCE_CONTRACTS,
   ...CALIBRATION_CONTRACTS,
   ...TREASURY_CONTRACTS,
+  ...OBSERVATORY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

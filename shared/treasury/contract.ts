@@ -85,6 +85,7 @@ export const strategySchema = z.object({
 export const equitySchema = z.object({ as_of: isoTime, total_units: count, holders: kCount, top_holder_share: z.number(), gini: z.number() });
 
 export const TREASURY_CONTRACTS = defineContracts({
+  'POST /api/portal': { body: z.object({ return_to: holderFields.return_to }).passthrough(), form: true, response: z.object({ ok, portal_url: z.string() }) },
   'POST /api/checkout': checkout,
   'POST /api/oracle/buy': checkout,
   'POST /api/patronage': checkout,
