@@ -11,6 +11,7 @@ import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
 import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
 import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
 import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
+import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -22,6 +23,7 @@ export const CONTRACTS = {
   ...CALIBRATION_CONTRACTS,
   ...TREASURY_CONTRACTS,
   ...OBSERVATORY_CONTRACTS,
+  ...SELF_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
