@@ -12,6 +12,7 @@ import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
 import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
 import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
+import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -24,6 +25,7 @@ export const CONTRACTS = {
   ...TREASURY_CONTRACTS,
   ...OBSERVATORY_CONTRACTS,
   ...SELF_CONTRACTS,
+  ...THEMES_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;
