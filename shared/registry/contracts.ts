@@ -13,6 +13,7 @@ import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
 import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
+import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -26,6 +27,7 @@ export const CONTRACTS = {
   ...OBSERVATORY_CONTRACTS,
   ...SELF_CONTRACTS,
   ...THEMES_CONTRACTS,
+  ...VITALS_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

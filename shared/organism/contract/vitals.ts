@@ -1,0 +1,44 @@
+/**
+ * The organism's vitals (shared/contract.ts): request and error rates, latency, database health
+ * and the wallet block (equity_projection: no holder). The answer is api/organism/vitals's
+ * projection, field for field.
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../../contract.ts';
+import { equitySchema } from '../../treasury/contract.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const ms = z.number().nullable();
+const dbStatus = z.enum(['ok', 'degraded', 'down']);
+
+/** Plain figures of one window: counts and durations only. */
+export const vitalsWindowSchema = z.object({
+  minutes: count,
+  requests: count,
+  requests_per_minute: z.number(),
+  server_errors: count,
+  client_errors: count,
+  error_rate: z.number(),
+  latency_ms: z.object({ p50: ms, p95: ms, p99: ms, mean: ms, max: ms }),
+  processes_reporting: count,
+});
+
+export const vitalsSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  requests_per_minute: z.number(),
+  error_rate: z.number(),
+  latency_p95_ms: ms,
+  database: dbStatus,
+  wallet: equitySchema.extend({ available: z.literal(true) }),
+  last_hour: vitalsWindowSchema,
+  last_day: vitalsWindowSchema,
+  database_health: z.object({ status: dbStatus, ping_ms: ms, engine: z.enum(['postgresql', 'embedded']), migrations_applied: count.nullable() }),
+  basis: z.string(),
+});
+
+export const VITALS_CONTRACTS = defineContracts({
+  'GET /api/vitals': { response: vitalsSchema },
+});
