@@ -39,6 +39,26 @@ export const vitalsSchema = z.object({
   basis: z.string(),
 });
 
+const flow = { intake: count, evictions: count };
+const slot = z.object({ start: isoTime, ...flow });
+
+/** Metabolism: what enters the Record and which bodies leave its window. */
+export const metabolismSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  window: count,
+  lifetime: z.object({ ...flow, bodies_without_text: count, retained: count }),
+  last_hour: z.object(flow),
+  last_day: z.object({ ...flow, intake_per_hour: z.number() }),
+  last_30_days: z.object(flow),
+  residence_hours: z.number().nullable(),
+  hourly: z.array(slot),
+  daily: z.array(slot),
+  rule: z.string(),
+});
+
 export const VITALS_CONTRACTS = defineContracts({
   'GET /api/vitals': { response: vitalsSchema },
+  'GET /api/metabolism': { response: metabolismSchema },
 });
