@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
 import { equitySchema } from '../../treasury/contract.ts';
+import { FAILURE_LANES } from '../../boundaries/projectors/failures.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -58,7 +59,22 @@ export const metabolismSchema = z.object({
   rule: z.string(),
 });
 
+/** Failures per lane and UTC day: the lane, the kind and the time only. */
+export const failuresSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  days: count,
+  lanes: z.array(z.enum(FAILURE_LANES)).readonly(),
+  total: count,
+  today: count,
+  by_lane: z.array(z.object({ lane: z.string(), reason: z.string(), hint: z.string(), count, last_at: isoTime })),
+  by_day: z.array(z.object({ date: z.string(), lane: z.string(), reason: z.string(), count })),
+  rule: z.string(),
+});
+
 export const VITALS_CONTRACTS = defineContracts({
+  'GET /api/failures': { response: failuresSchema },
   'GET /api/vitals': { response: vitalsSchema },
   'GET /api/metabolism': { response: metabolismSchema },
 });
