@@ -73,7 +73,32 @@ export const failuresSchema = z.object({
   rule: z.string(),
 });
 
+/** failure_projection: the kind and the lane of a failure, never its words. */
+const failureView = z.object({ ok: z.literal(false), reason: z.enum(['provider_unavailable', 'internal_error']), hint: z.string(), lane: z.enum(FAILURE_LANES) });
+
+/** The background jobs: when each last ran, how it ended, when it is due. */
+export const dispatchSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  jobs: z.array(
+    z.object({
+      name: z.string(),
+      every_seconds: z.number(),
+      last_run: z.object({ started_at: isoTime, finished_at: isoTime, outcome: z.enum(['ok', 'failed']), failure: failureView.optional() }).nullable(),
+      last_failed_at: isoTime.nullable(),
+      tries: count,
+      failures: count,
+      next_due_at: isoTime.nullable(),
+      overdue: z.boolean(),
+    }),
+  ),
+  notices: z.object({ available: z.literal(false), reason: z.string(), lanes: z.array(z.string()) }),
+  rule: z.string(),
+});
+
 export const VITALS_CONTRACTS = defineContracts({
+  'GET /api/dispatch': { response: dispatchSchema },
   'GET /api/failures': { response: failuresSchema },
   'GET /api/vitals': { response: vitalsSchema },
   'GET /api/metabolism': { response: metabolismSchema },
