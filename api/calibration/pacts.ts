@@ -17,10 +17,10 @@ import type { Pact } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { forecasterOf, ISO } from './prophecies.ts';
 import { count } from '../../shared/plural.ts';
+import { PACT_ID, PACT_SIDES, POINTS_MAX } from '../../shared/calibration/contract.ts';
 
-export const PACT_ID = /^pact_[0-9A-HJKMNP-TV-Z]{26}$/;
-export const PACT_SIDES = ['kept', 'broken'] as const;
-export const POINTS_MAX = 1000;
+export { PACT_ID, PACT_SIDES, POINTS_MAX };
+
 /** Days after the due date in which the author (or a steward for them) may answer before the pact lapses. */
 export const PACT_GRACE_DAYS = 14;
 const DAY_MS = 86_400_000;

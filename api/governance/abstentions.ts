@@ -46,7 +46,7 @@ export async function abstentionsView(ctx: AppContext) {
     quorum: `A proposal needs ${RATIFICATIONS_REQUIRED} ratifications; abstentions neither block nor count toward it.`,
     ratifications: proposals,
     verdicts: {
-      available: false,
+      available: false as const,
       note: 'Verdict abstentions are not counted: a court case has no fixed panel (any sovereign with governance standing but its opener may sit as a juror, and 3 concurring signatures close it), so not signing is not abstaining. Signed verdicts and dissents are at /verdicts and /dissent.',
     },
   };

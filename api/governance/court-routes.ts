@@ -1,61 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
-import { blank } from '../../shared/record/imprint.ts';
-import { CASE_ID, CASE_TARGET, JURORS_REQUIRED, PLEDGE_ID, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS, actionWords } from '../../shared/governance/court.ts';
+import { GOVERNANCE_CONTRACTS, precedentParams } from '../../shared/governance/contract.ts';
+import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, requireRatifier, viewerOf } from './service.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
-
-const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
-
-const articleField = z
-  .string({ error: 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)' })
-  .trim()
-  .min(1, 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)')
-  .max(64, 'article is at most 64 characters');
-const pledgeBody = z.object({
-  article: articleField,
-  text: z.preprocess(blank, z.string().trim().max(PLEDGE_TEXT_MAX, `text is at most ${PLEDGE_TEXT_MAX} characters`).optional()),
-  ...returnField,
-});
-const pledgeField = z.string({ error: 'pledge is required: a pledge id (plg_…)' }).trim().regex(PLEDGE_ID, 'pledge must be a pledge id: plg_ followed by 26 characters');
-const backBody = z.object({ pledge: pledgeField, ...returnField });
-const reviewBody = z.object({
-  pledge: pledgeField,
-  outcome: z.enum(REVIEW_OUTCOMES, { error: 'outcome must be upheld or lapsed' }),
-  ...returnField,
-});
-const codexQuery = z.object({
-  article: z.preprocess(blank, z.string().trim().max(64, 'article is at most 64 characters').optional()),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit is at least 1').max(200, 'limit is at most 200').default(100),
-});
-
-const courtSignBody = z
-  .object({
-    case: z.preprocess(blank, z.literal('new', { error: 'case must be "new" to open a case; sign an existing case with case_id' }).optional()),
-    target: z.preprocess(blank, z.string().trim().max(64, 'target is at most 64 characters').optional()),
-    case_id: z.preprocess(blank, z.string().trim().regex(CASE_ID, 'case_id must be a court case id: case_ followed by 26 characters').optional()),
-    verdict: z.preprocess(blank, z.enum(VERDICTS, { error: 'verdict must be uphold or overturn' }).optional()),
-    reason: z.preprocess(blank, z.string().trim().max(REASON_MAX, `reason is at most ${REASON_MAX} characters`).optional()),
-    ...returnField,
-  })
-  .superRefine((value, ctx) => {
-    if (value.case === 'new') {
-      if (!value.target || !CASE_TARGET.test(value.target)) ctx.addIssue({ code: 'custom', path: ['target'], message: 'target is required to open a case: imprint:<sequence> (a triaged imprint)' });
-      return;
-    }
-    if (!value.case_id) ctx.addIssue({ code: 'custom', path: ['case_id'], message: 'case_id is required (or case: "new" with a target to open a case)' });
-    if (!value.verdict) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'verdict is required: uphold or overturn' });
-    if (!value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required: why you sign this verdict' });
-  });
 
 /** The router enforced governance:write from the registry; repeated here where the handler acts. */
 function governor(request: FastifyRequest): SignedIn {
@@ -64,42 +20,43 @@ function governor(request: FastifyRequest): SignedIn {
   return request.sovereign;
 }
 
-function answer(request: FastifyRequest, reply: FastifyReply, next: string, flags: Record<string, string>, result: unknown) {
+function answer<T>(request: FastifyRequest, reply: FastifyReply, next: string, flags: Record<string, string>, result: T): T | FastifyReply {
   reply.header('cache-control', cacheControlForPersonalized());
   if (isFormPost(request)) return seeOther(reply, withQuery(next, flags));
   return result;
 }
 
-async function pledgeHandler(request: FastifyRequest, reply: FastifyReply) {
+/** The JSON door's body was parsed by the router; the page door (POST /pledge) parses it here with the same schema. */
+async function pledgeHandler(request: RouteRequest<'POST /sovereign/pledge'>, reply: FastifyReply) {
   const who = governor(request);
-  const input = parseInput(pledgeBody, bodyOf(request));
+  const input = request.input?.body ?? parseInput(GOVERNANCE_CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
   const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });
   return answer(request, reply, returnTarget(fallback, `/receipt/${result.receipt_id}`), { pledged: result.pledge.id }, result);
 }
 
-async function backHandler(request: FastifyRequest, reply: FastifyReply) {
+async function backHandler(request: RouteRequest<'POST /sovereign/pledge/back'>, reply: FastifyReply) {
   const who = governor(request);
-  const input = parseInput(backBody, bodyOf(request));
+  const input = request.input.body;
   returnTarget(input.return_to, '/');
   const result = await backPledge(request.server.civitas, who, input.pledge);
   return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { backed: result.pledge.id }, result);
 }
 
-async function reviewHandler(request: FastifyRequest, reply: FastifyReply) {
+async function reviewHandler(request: RouteRequest<'POST /api/codex/pledges/review'>, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  const input = parseInput(reviewBody, bodyOf(request));
+  const input = request.input.body;
   returnTarget(input.return_to, '/');
   const result = await reviewPledge(ctx, viewer, input.pledge, input.outcome);
   return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { reviewed: result.pledge.id }, result);
 }
 
-async function courtSignHandler(request: FastifyRequest, reply: FastifyReply) {
+async function courtSignHandler(request: RouteRequest<'POST /sovereign/court-sign'>, reply: FastifyReply) {
   const who = governor(request);
-  const input = parseInput(courtSignBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/verdicts');
   const ctx = request.server.civitas;
   if (input.case === 'new') {
@@ -111,8 +68,6 @@ async function courtSignHandler(request: FastifyRequest, reply: FastifyReply) {
   return answer(request, reply, next, { signed: result.case.id }, result);
 }
 
-const idParams = z.object({ id: z.string().max(200, 'id is at most 200 characters') });
-
 function atom(reply: FastifyReply, feed: Feed) {
   return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
 }
@@ -120,19 +75,19 @@ function atom(reply: FastifyReply, feed: Feed) {
 export const governanceCourtRoutes = [
   defineRoute('GET /api/codex/pledges', {
     async handler(request, reply) {
-      const view = await codexView(request.server.civitas, parseInput(codexQuery, request.query));
+      const view = await codexView(request.server.civitas, request.input.query);
       reply.header('cache-control', 'public, max-age=60');
       return view;
     },
   }),
   defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
-  defineRoute('POST /pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /pledge', { sameOrigin: 'form', handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply) }),
   defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
   defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', handler: reviewHandler }),
   defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {
-      const view = await precedentView(request.server.civitas, parseInput(idParams, request.params).id);
+      const view = await precedentView(request.server.civitas, parseInput(precedentParams, request.params).id);
       reply.header('cache-control', 'public, max-age=60');
       return view;
     },

@@ -247,7 +247,7 @@ export async function dissentView(ctx: AppContext) {
       precedent_id: c.precedent_id,
       dissents: dissentOf(c).map(jurorView),
     })),
-    proposals: { available: false, note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.' },
+    proposals: { available: false as const, note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.' },
   };
 }
 

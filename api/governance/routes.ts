@@ -1,34 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
-import { blank } from '../../shared/record/imprint.ts';
 import { axiomsView } from '../../shared/governance/axioms.ts';
-import { PROPOSAL_ID, TEXT_MAX, TITLE_MAX } from '../../shared/governance/rules.ts';
 import { constitutionView, cosign, propose, ratify, requireRatifier, viewerOf } from './service.ts';
 import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
 import { governanceCourtRoutes } from './court-routes.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
-
-const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
-
-const proposeBody = z.object({
-  title: z.string({ error: 'title is required' }).trim().min(1, 'title is required').max(TITLE_MAX, `title is at most ${TITLE_MAX} characters`),
-  text: z.string({ error: 'text is required' }).trim().min(1, 'text is required').max(TEXT_MAX, `text is at most ${TEXT_MAX} characters`),
-  amends: z.preprocess(blank, z.string().trim().max(64, 'amends is at most 64 characters').optional()),
-  ...returnField,
-});
-
-const proposalField = z
-  .string({ error: 'proposal is required: a proposal id (prop_…)' })
-  .trim()
-  .regex(PROPOSAL_ID, 'proposal must be a proposal id: prop_ followed by 26 characters');
-const signBody = z.object({ proposal: proposalField, ...returnField });
 
 /** The router enforced governance:write from the registry; the shared policy repeats it where the handler acts. */
 function governor(request: FastifyRequest, action: 'propose' | 'cosign'): SignedIn {
@@ -44,27 +26,27 @@ function answer<T extends { proposal: { id: string } }>(request: FastifyRequest,
   return result;
 }
 
-async function proposeHandler(request: FastifyRequest, reply: FastifyReply) {
+async function proposeHandler(request: RouteRequest<'POST /api/constitution/propose'>, reply: FastifyReply) {
   const who = governor(request, 'propose');
-  const input = parseInput(proposeBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/constitution');
   const result = await propose(request.server.civitas, who, { title: input.title, text: input.text, amends: input.amends });
   return answer(request, reply, next, result, 'proposed');
 }
 
-async function cosignHandler(request: FastifyRequest, reply: FastifyReply) {
+async function cosignHandler(request: RouteRequest<'POST /api/constitution/cosign'>, reply: FastifyReply) {
   const who = governor(request, 'cosign');
-  const input = parseInput(signBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/constitution');
   const result = await cosign(request.server.civitas, who, input.proposal);
   return answer(request, reply, next, result, 'cosigned');
 }
 
-async function ratifyHandler(request: FastifyRequest, reply: FastifyReply) {
+async function ratifyHandler(request: RouteRequest<'POST /api/constitution/ratify'>, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const viewer = await viewerOf(ctx, request.sovereign);
   requireRatifier(request.sovereign, viewer);
-  const input = parseInput(signBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/constitution');
   const result = await ratify(ctx, viewer, input.proposal);
   return answer(request, reply, next, result, 'ratified');

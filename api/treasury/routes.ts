@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { handleSchema } from '../../shared/agents/handle.ts';
 import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
 import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
+import { holderFields } from '../../shared/treasury/contract.ts';
 import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
@@ -13,19 +14,11 @@ import { currentQuote, oracleOffer, requireHolder, startCheckout, type Purpose }
 import { decideAuthorization } from './authorizations.ts';
 import { entitlementsOf, equityView, inscriptionsView, patronsView, sessionOf, strategiesView, treasuryView, usageOf } from './views.ts';
 import { runOracle } from './oracle.ts';
-import { isPublicActor } from '../../shared/actor.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
 
 const privateNoStore = 'private, no-store';
 const blank = (value: unknown) => (value === '' ? undefined : value);
-const agentFields = {
-  agent: z.preprocess(blank, handleSchema.optional()),
-  continuity: z.preprocess(blank, z.string().max(200).optional()),
-  return_to: z.preprocess(blank, z.string().max(2048).optional()),
-};
-const amountField = (minimum: number) =>
-  z.preprocess(blank, z.coerce.number().int('amount is a whole number of cents').min(minimum, `amount is at least ${minimum} cents`).max(CAPABILITY_PRICES.maximum, `amount is at most ${CAPABILITY_PRICES.maximum} cents`).optional());
-const listedField = z.preprocess((v) => (v === 'on' || v === 'true' || v === true ? true : v === undefined || v === '' || v === 'false' ? false : v), z.boolean()).optional();
+const agentFields = holderFields;
 
 /**
  * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
@@ -64,21 +57,12 @@ function majorToCents(major: string | undefined): number | undefined {
   return cents;
 }
 
+type CheckoutKey = 'POST /api/checkout' | 'POST /api/oracle/buy' | 'POST /api/patronage' | 'POST /api/covenant' | 'POST /api/fund-evolution' | 'POST /api/inscribe';
+
 /** A checkout door: validate, identify the holder, then open a checkout (503 without Stripe). Form posts go on to the hosted checkout. */
 function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
-  const schema = z.object({
-    capability: z.preprocess(blank, z.enum(['oracle', 'patronage', 'covenant', 'fund_evolution', 'inscription']).optional()),
-    amount: amountField(CAPABILITY_PRICES.patronage_minimum),
-    // The page's human amount ("5" or "12.50" in the currency's main unit); `amount` in cents wins.
-    amount_major: z.preprocess(blank, z.string().trim().regex(/^\d{1,6}([.,]\d{1,2})?$/, 'Write an amount such as 5 or 12.50.').optional()),
-    uses: z.preprocess(blank, z.coerce.number().int().min(1).max(20).optional()),
-    listed: listedField,
-    name: z.preprocess(blank, z.string().trim().min(1).max(120).optional()),
-    text: z.preprocess(blank, z.string().trim().min(1, 'text is required').max(280, 'text is at most 280 characters').optional()),
-    ...agentFields,
-  });
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const input = parseInput(schema, request.body);
+  return async (request: RouteRequest<CheckoutKey>, reply: FastifyReply) => {
+    const input = request.input.body;
     const chosen: Purpose = purpose === 'any' ? (input.capability ?? 'oracle') : purpose;
     const form = isFormPost(request);
     if (form) returnTarget(input.return_to, fallbackPage); // refuses off-origin targets early
@@ -178,11 +162,8 @@ export const treasuryRoutes = [
   }),
   defineRoute('GET /api/cost-oracle', {
     async handler(request) {
-      const raw = (request.query as Record<string, unknown>)?.actor;
-      if (typeof raw !== 'string' || !isPublicActor(raw)) {
-        throw new Refusal('invalid_request', { issues: [{ path: 'actor', message: 'actor is required: agent:<handle> or sovereign:<4-hex tag>.' }] });
-      }
-      return { ok: true, actor: raw, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
+      const { actor } = request.input.query;
+      return { ok: true as const, actor, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
     },
   }),
 
@@ -195,7 +176,7 @@ export const treasuryRoutes = [
 
   defineRoute('POST /api/portal', {
     async handler(request, reply) {
-      const input = parseInput(z.object({ return_to: agentFields.return_to }).passthrough(), request.body);
+      const input = request.input.body;
       const form = isFormPost(request);
       const back = returnTarget(input.return_to, '/wallet');
       const ctx = request.server.civitas;
@@ -209,13 +190,13 @@ export const treasuryRoutes = [
       const portal = await createPortalSession(cfg, { customer: row.customer_id, returnUrl: `${ctx.config.origin}${back}` });
       reply.header('cache-control', privateNoStore);
       if (form) return reply.code(303).header('location', portal.url).send();
-      return { ok: true, portal_url: portal.url };
+      return { ok: true as const, portal_url: portal.url };
     },
   }),
 
   defineRoute('GET /api/treasury', { handler: async (request) => treasuryView(request.server.civitas) }),
-  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true, strategies: await strategiesView(request.server.civitas) }) }),
-  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true, ...(await equityView(request.server.civitas)) }) }),
+  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true as const, strategies: await strategiesView(request.server.civitas) }) }),
+  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true as const, ...(await equityView(request.server.civitas)) }) }),
   defineRoute('GET /api/patrons', { handler: async (request) => patronsView(request.server.civitas) }),
 ];
 

@@ -16,6 +16,13 @@ import { PEOPLE_CONTRACTS } from '../people/contract.ts';
 import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
 import { STEWARD_CONTRACTS } from '../steward/contract.ts';
 import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
+import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
+import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
+import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
+import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
+import { SELF_CONTRACTS } from '../organism/contract/self.ts';
+import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
+import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -32,6 +39,13 @@ export const CONTRACTS = {
   ...BOUNDARY_CONTRACTS,
   ...STEWARD_CONTRACTS,
   ...IDENTITY_CONTRACTS,
+  ...GOVERNANCE_CONTRACTS,
+  ...CALIBRATION_CONTRACTS,
+  ...TREASURY_CONTRACTS,
+  ...OBSERVATORY_CONTRACTS,
+  ...SELF_CONTRACTS,
+  ...THEMES_CONTRACTS,
+  ...VITALS_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

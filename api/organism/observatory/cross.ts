@@ -29,7 +29,7 @@ export async function crossProjection(ctx: AppContext) {
   const cross = pairs.filter((p) => p.cross);
   return {
     ok: true as const,
-    schema: 'civitas.cross.v1',
+    schema: 'civitas.cross.v1' as const,
     as_of: now.toISOString(),
     cross_replies: { lifetime: cross.reduce((s, p) => s + p.lifetime, 0), last_30_days: cross.reduce((s, p) => s + p.last_30_days, 0) },
     pairs,

@@ -46,7 +46,7 @@ export async function spinesProjection(ctx: AppContext) {
   }));
   return {
     ok: true as const,
-    schema: 'civitas.spines.v1',
+    schema: 'civitas.spines.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     threads: spines.length,
     spines,

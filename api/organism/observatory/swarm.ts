@@ -47,7 +47,7 @@ export async function swarmProjection(ctx: AppContext) {
   const all = new Set(rows.map((r) => r.handle)).size;
   return {
     ok: true as const,
-    schema: 'civitas.swarm.v1',
+    schema: 'civitas.swarm.v1' as const,
     as_of: now.toISOString(),
     window: { from: start.toISOString(), to: end.toISOString() },
     active_agents: kAnonymousCount(all),

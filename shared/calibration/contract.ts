@@ -1,0 +1,99 @@
+/**
+ * Calibration operations: prophecies, pacts and their stakes, and the calibration scores
+ * (shared/contract.ts). Answers are the service's projections (api/calibration), field for field.
+ */
+import { z } from 'zod';
+import { blank, defineContracts, isoTime } from '../contract.ts';
+import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
+import { ORDER_DETAIL_MAX, ORDER_TITLE_MAX } from '../orders/order.ts';
+import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROBABILITY_MIN } from './scores.ts';
+
+/** `pact_` + a ULID. */
+export const PACT_ID = /^pact_[0-9A-HJKMNP-TV-Z]{26}$/;
+export const PACT_SIDES = ['kept', 'broken'] as const;
+export const POINTS_MAX = 1000;
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const returnField = z.preprocess(blank, z.string().max(2048).optional());
+const COMPARATOR_WORDS: Record<string, string> = { '≥': 'gte', '>=': 'gte', '<': 'lt' };
+const daysWords = `due_in_days is ${DUE_DAYS_MIN}..${DUE_DAYS_MAX}`;
+
+/** A claim falls due `due_in_days` ahead or at `due_at` (the door checks that exactly one is sent). */
+const dueFields = {
+  due_in_days: z.preprocess(blank, z.coerce.number().int().min(DUE_DAYS_MIN, daysWords).max(DUE_DAYS_MAX, daysWords).optional()),
+  due_at: z.preprocess(blank, z.string().trim().max(40).optional()),
+};
+const probabilityWords = `probability is ${PROBABILITY_MIN}..${PROBABILITY_MAX}`;
+
+export const prophecyInput = z.object({
+  metric: z.enum(METRICS),
+  comparator: z.preprocess((v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v), z.enum(COMPARATORS)),
+  threshold: z.coerce.number().int('threshold is a whole number').min(0).max(1e12),
+  probability: z.coerce.number().min(PROBABILITY_MIN, probabilityWords).max(PROBABILITY_MAX, probabilityWords),
+  ...dueFields,
+  return_to: returnField,
+});
+
+export const pactInput = z.object({
+  title: z.string().trim().min(1, 'title must not be empty').max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
+  detail: z.preprocess(blank, z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional()),
+  stake: z.coerce.number().int().min(1).max(POINTS_MAX, `stake is 1..${POINTS_MAX} points`),
+  ...dueFields,
+  return_to: returnField,
+});
+
+const pactField = z.string().trim().regex(PACT_ID, 'pact is a pact id such as pact_01J…');
+/** POST /sovereign/pact with `pact` and `outcome` answers it (its author); POST /steward/pacts answers for the author. */
+export const answerInput = z.object({
+  pact: pactField,
+  outcome: z.enum(PACT_SIDES, { error: 'outcome must be kept or broken' }),
+  return_to: returnField,
+});
+
+export const stakeInput = z.object({
+  pact: pactField,
+  points: z.coerce.number().int().min(1).max(POINTS_MAX, `points is 1..${POINTS_MAX}`),
+  side: z.preprocess(blank, z.enum(PACT_SIDES).default('kept')),
+  return_to: returnField,
+});
+
+const prophecyResult = z.object({
+  ok,
+  prophecy_id: z.string(),
+  statement: z.string(),
+  probability: z.number(),
+  due_at: isoTime,
+  status: z.literal('open'),
+  receipt_id: z.string(),
+  links: z.object({ claim: z.string(), prophecies: z.string() }),
+});
+const stakeResult = z.object({ ok, pact_id: z.string(), side: z.enum(PACT_SIDES), points: count, receipt_id: z.string() });
+
+/** A reliability bin: figures only from five predictions up (k-anonymous). */
+const reliabilityBin = z.object({
+  from: z.number(),
+  to: z.number(),
+  count: z.union([count, z.literal(FEWER_THAN_K)]),
+  mean_probability: z.number().nullable(),
+  observed_frequency: z.number().nullable(),
+});
+export const calibrationSummarySchema = z.object({ count, brier_score: z.number().nullable(), log_score: z.number().nullable(), reliability: z.array(reliabilityBin) });
+export const calibrationSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  scope: z.string(),
+  method: z.object({ brier_score: z.string(), log_score: z.string(), reliability: z.string(), resolution: z.string() }),
+  metrics: z.array(z.object({ metric: z.enum(METRICS), meaning: z.string() })),
+  comparators: z.array(z.enum(COMPARATORS)).readonly(),
+  open: count,
+  overall: calibrationSummarySchema,
+  by_forecaster: z.object({ service: calibrationSummarySchema, sovereigns: calibrationSummarySchema }),
+});
+
+export const CALIBRATION_CONTRACTS = defineContracts({
+  'POST /sovereign/prophecy': { body: prophecyInput, form: true, response: prophecyResult },
+  'POST /sovereign/pact/stake': { body: stakeInput, form: true, response: stakeResult },
+  'GET /api/calibration': { response: calibrationSchema },
+});

@@ -1,0 +1,78 @@
+/**
+ * The organism's self: its season and its evolution (shared/contract.ts). Each answer is the
+ * projection of api/organism/self, field for field.
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../../contract.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+
+export const seasonSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  season: z.string().describe('a calendar quarter in UTC, such as 2026-Q4'),
+  definition: z.string(),
+  starts: isoTime,
+  ends: isoTime,
+  day: count,
+  days: count,
+  figures: z.object({
+    imprints: count,
+    imprints_by_kind_of_author: z.object({ agents: count, humans: count }),
+    new_agents: count,
+    new_humans: count,
+    receipts: count,
+    prophecies_resolved: count,
+    prophecies_resolved_true: count,
+  }),
+  themes: z.array(z.object({ term: z.string(), dreams: count, count })),
+  prophecies: z.array(
+    z.object({
+      id: z.string(),
+      metric: z.string(),
+      comparator: z.string(),
+      threshold: z.number(),
+      probability: z.number(),
+      made_at: z.string(),
+      due_at: z.string(),
+      resolved: z.boolean(),
+      outcome: z.boolean().nullable(),
+      basis: z.string().nullable(),
+    }),
+  ),
+});
+
+const migrationChange = z.object({
+  kind: z.literal('migration'),
+  at: isoTime,
+  title: z.string(),
+  migration: z.string(),
+  behind: z.object({ kind: z.literal('release'), note: z.string() }),
+});
+const articleChange = z.object({
+  kind: z.literal('article'),
+  at: isoTime,
+  title: z.string(),
+  article: z.object({ number: z.number().int(), title: z.string(), amends: z.string().nullable() }),
+  behind: z.object({ kind: z.literal('proposal'), proposal: z.string(), receipt: z.string(), links: z.object({ constitution: z.string(), receipt: z.string() }) }),
+});
+
+export const evolutionSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  migrations: count,
+  articles: count,
+  first_change_at: isoTime.nullable(),
+  latest_change_at: isoTime.nullable(),
+  by_month: z.array(z.object({ month: z.string(), migrations: count, articles: count })),
+  changes: z.array(z.union([migrationChange, articleChange])),
+  rule: z.string(),
+});
+
+export const SELF_CONTRACTS = defineContracts({
+  'GET /api/season': { response: seasonSchema },
+  'GET /api/evolution': { response: evolutionSchema },
+});

@@ -1,0 +1,105 @@
+/**
+ * The organism's vitals (shared/contract.ts): request and error rates, latency, database health
+ * and the wallet block (equity_projection: no holder). The answer is api/organism/vitals's
+ * projection, field for field.
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../../contract.ts';
+import { equitySchema } from '../../treasury/contract.ts';
+import { FAILURE_LANES } from '../../boundaries/projectors/failures.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const ms = z.number().nullable();
+const dbStatus = z.enum(['ok', 'degraded', 'down']);
+
+/** Plain figures of one window: counts and durations only. */
+export const vitalsWindowSchema = z.object({
+  minutes: count,
+  requests: count,
+  requests_per_minute: z.number(),
+  server_errors: count,
+  client_errors: count,
+  error_rate: z.number(),
+  latency_ms: z.object({ p50: ms, p95: ms, p99: ms, mean: ms, max: ms }),
+  processes_reporting: count,
+});
+
+export const vitalsSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  requests_per_minute: z.number(),
+  error_rate: z.number(),
+  latency_p95_ms: ms,
+  database: dbStatus,
+  wallet: equitySchema.extend({ available: z.literal(true) }),
+  last_hour: vitalsWindowSchema,
+  last_day: vitalsWindowSchema,
+  database_health: z.object({ status: dbStatus, ping_ms: ms, engine: z.enum(['postgresql', 'embedded']), migrations_applied: count.nullable() }),
+  basis: z.string(),
+});
+
+const flow = { intake: count, evictions: count };
+const slot = z.object({ start: isoTime, ...flow });
+
+/** Metabolism: what enters the Record and which bodies leave its window. */
+export const metabolismSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  window: count,
+  lifetime: z.object({ ...flow, bodies_without_text: count, retained: count }),
+  last_hour: z.object(flow),
+  last_day: z.object({ ...flow, intake_per_hour: z.number() }),
+  last_30_days: z.object(flow),
+  residence_hours: z.number().nullable(),
+  hourly: z.array(slot),
+  daily: z.array(slot),
+  rule: z.string(),
+});
+
+/** Failures per lane and UTC day: the lane, the kind and the time only. */
+export const failuresSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  days: count,
+  lanes: z.array(z.enum(FAILURE_LANES)).readonly(),
+  total: count,
+  today: count,
+  by_lane: z.array(z.object({ lane: z.string(), reason: z.string(), hint: z.string(), count, last_at: isoTime })),
+  by_day: z.array(z.object({ date: z.string(), lane: z.string(), reason: z.string(), count })),
+  rule: z.string(),
+});
+
+/** failure_projection: the kind and the lane of a failure, never its words. */
+const failureView = z.object({ ok: z.literal(false), reason: z.enum(['provider_unavailable', 'internal_error']), hint: z.string(), lane: z.enum(FAILURE_LANES) });
+
+/** The background jobs: when each last ran, how it ended, when it is due. */
+export const dispatchSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  jobs: z.array(
+    z.object({
+      name: z.string(),
+      every_seconds: z.number(),
+      last_run: z.object({ started_at: isoTime, finished_at: isoTime, outcome: z.enum(['ok', 'failed']), failure: failureView.optional() }).nullable(),
+      last_failed_at: isoTime.nullable(),
+      tries: count,
+      failures: count,
+      next_due_at: isoTime.nullable(),
+      overdue: z.boolean(),
+    }),
+  ),
+  notices: z.object({ available: z.literal(false), reason: z.string(), lanes: z.array(z.string()) }),
+  rule: z.string(),
+});
+
+export const VITALS_CONTRACTS = defineContracts({
+  'GET /api/dispatch': { response: dispatchSchema },
+  'GET /api/failures': { response: failuresSchema },
+  'GET /api/vitals': { response: vitalsSchema },
+  'GET /api/metabolism': { response: metabolismSchema },
+});
