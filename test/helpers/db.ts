@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '../../api/db/database.ts';
+import { dumpEmbedded, openDatabase, type Database } from '../../api/db/database.ts';
 
 /** The real PostgreSQL the suite talks to, when one is configured (CI always configures one). */
 export function serverUrl(): string | undefined {
@@ -36,6 +37,16 @@ export async function prepareTemplate(url: string, name: string): Promise<void> 
   await database.close();
 }
 
+/** Global setup, embedded: migrate one in-memory database and keep its data directory as a tarball. */
+export async function prepareEmbeddedImage(path: string): Promise<void> {
+  const database = await openDatabase({});
+  try {
+    await writeFile(path, Buffer.from(await (await dumpEmbedded(database)).arrayBuffer()));
+  } finally {
+    await database.close();
+  }
+}
+
 export async function dropDatabase(url: string, name: string): Promise<void> {
   await admin(url, (client) => client.query(`drop database if exists ${name} with (force)`));
 }
@@ -49,12 +60,14 @@ export interface TestDatabase {
 
 /**
  * A database of this test file's own: a fresh copy of the migrated template on the real
- * PostgreSQL, or a fresh in-memory embedded PostgreSQL when no server is configured.
+ * PostgreSQL, or, when no server is configured, an in-memory embedded PostgreSQL loaded from
+ * the run's migrated image (about a second, against four or more to migrate from empty).
+ * Migrations still run: they find nothing pending on the image.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = serverUrl();
   if (!url) {
-    const db = await openDatabase({});
+    const db = await openDatabase({ image: await embeddedImage() });
     return { db, drop: () => db.close() };
   }
   const name = `civitas_t_${randomBytes(6).toString('hex')}`;
@@ -69,4 +82,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await dropDatabase(url, name);
     },
   };
+}
+
+/** The run's migrated embedded image, read afresh per database (PGlite consumes the blob). */
+async function embeddedImage(): Promise<Blob | undefined> {
+  const path = inject('embeddedImage');
+  return path ? new Blob([await readFile(path)]) : undefined;
 }
