@@ -1,12 +1,22 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './test/helpers/sequencer.ts';
 
-// Test files run in separate forks, each with its own database (see test/helpers/app.ts).
+// Test files run in separate forks, each with its own database (see test/helpers/db.ts): a copy of
+// one migrated template per run, never a migration per file.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    testTimeout: 30_000,
+    // Vitest's default is one fork per core less one: a single fork on two cores. A file spends
+    // much of its time waiting (PostgreSQL, child processes, a browser), so one more fork than
+    // there are cores keeps them busy. `--maxWorkers=N` on the command line overrides it.
+    maxWorkers: availableParallelism() + 1,
+    sequence: { sequencer: LongFirstSequencer },
+    // Generous on purpose: on a loaded machine a test may take several times its quiet duration,
+    // and no test may depend on the machine being fast.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC', NODE_ENV: 'test' },
     globalSetup: ['test/helpers/global-setup.ts'],
