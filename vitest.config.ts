@@ -1,6 +1,11 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import LongFirstSequencer from './test/helpers/sequencer.ts';
+
+// Every fork compiles the same dependencies (Fastify, MikroORM, PGlite …): Node's compile cache
+// keeps their bytecode on disk, keyed by content, so only the first fork of a run pays for it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'civitas-node-compile-cache');
 
 // Test files run in separate forks, each with its own database (see test/helpers/db.ts): a copy of
 // one migrated template per run, never a migration per file.

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { dropDatabase, prepareEmbeddedImage, prepareTemplate, serverUrl } from './db.ts';
+import { prepareEmbeddedImage, serverUrl } from './db.ts';
+import { prepareTemplate, runTag, startReaper } from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    templateDb: string;
+    /** Tag of this run's databases on a real PostgreSQL (see postgres.ts). */
+    dbRun: string;
     /** Path of the migrated embedded data directory (tarball); empty on a real PostgreSQL. */
     embeddedImage: string;
   }
@@ -15,13 +16,13 @@ declare module 'vitest' {
 
 /**
  * Runs once before the suite and migrates once for the whole run: a template database on the
- * real PostgreSQL (named per run, so concurrent runs on one server never drop each other's
- * template), or, embedded, one migrated PGlite dumped to a temporary tarball each file loads.
+ * real PostgreSQL, which each file copies, or, embedded, one migrated PGlite dumped to a temporary
+ * tarball each file loads.
  */
 export default async function setup(project: TestProject) {
   const url = serverUrl();
-  const name = `civitas_tpl_${process.pid}_${randomBytes(3).toString('hex')}`;
-  project.provide('templateDb', name);
+  const run = runTag();
+  project.provide('dbRun', run);
   if (!url) {
     const dir = await mkdtemp(join(tmpdir(), 'civitas-test-'));
     const image = join(dir, 'migrated.tar');
@@ -32,8 +33,7 @@ export default async function setup(project: TestProject) {
     };
   }
   project.provide('embeddedImage', '');
-  await prepareTemplate(url, name);
-  return async () => {
-    await dropDatabase(url, name);
-  };
+  await prepareTemplate(url, run);
+  const reaper = startReaper(url, run);
+  return () => reaper.stop();
 }
