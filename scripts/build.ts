@@ -5,19 +5,24 @@
  *   dist/server/        Astro's SSR handler (entry.mjs, middleware mode) for live pages
  *   dist/assets.json    { theme, font, fonts } — the concrete hashed names the API publishes
  *
- * Works from a clean clone; starts by removing dist/ so no stale hashed file survives.
+ * Works from a clean clone; starts by removing dist/ so no stale hashed file survives. Skips itself
+ * when dist/ was built from the same inputs (scripts/build-inputs.ts; CIVITAS_BUILD_FORCE=1 builds).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderDefaultOg } from '../cards/og.ts';
-import { renderIco } from '../cards/ico.ts';
+import { buildInputsHash, builtFrom, INPUTS_FILE } from './build-inputs.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const client = join(dist, 'client');
 
 const started = performance.now();
+const inputs = buildInputsHash(root);
+if (builtFrom(dist, inputs)) {
+  console.log(`site unchanged since the last build (inputs ${inputs.slice(0, 12)}): dist/ kept`);
+  process.exit(0);
+}
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 rmSync(dist, { recursive: true, force: true });
 
@@ -36,6 +41,8 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+const { renderDefaultOg } = await import('../cards/og.ts');
+const { renderIco } = await import('../cards/ico.ts');
 const { svg, png } = await renderDefaultOg();
 writeFileSync(join(client, 'og.svg'), svg);
 writeFileSync(join(client, 'og.png'), png);
@@ -56,5 +63,6 @@ if (!font) throw new Error('no font/<name>.<hash>.woff2 was emitted');
 
 const manifest = { theme: `/${themes[0]}`, font, fonts };
 writeFileSync(join(dist, 'assets.json'), JSON.stringify(manifest, null, 2) + '\n');
+writeFileSync(join(dist, INPUTS_FILE), inputs + '\n'); // last: only a complete build is ever skipped
 
 console.log(`built site in ${Math.round(performance.now() - started)} ms: ${manifest.theme}, ${fonts.length} font file(s), og.png, favicon.ico`);

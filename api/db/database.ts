@@ -40,6 +40,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /** Embedded, in memory: start from this dumped data directory (PGlite `dumpDataDir`) instead of an empty one. */
+  image?: Blob;
 }
 
 const MIGRATION_LOCK = 7_212_001; // pg_advisory_lock key: one migrator at a time across processes
@@ -61,7 +63,7 @@ function baseConfig() {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url ? await openPostgres(options.url) : await openEmbedded(options.dataDir);
+  const database = options.url ? await openPostgres(options.url) : await openEmbedded(options.dataDir, options.image);
   if (options.migrate !== false) await migrate(database, options.url);
   return database;
 }
@@ -130,7 +132,7 @@ function preparedTransaction(pool: pg.Pool, nameOf: (text: string) => string | u
   };
 }
 
-async function openEmbedded(dataDir?: string): Promise<Database> {
+async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
   let release = async () => {};
   let pglite: PGlite;
   if (dataDir) {
@@ -141,13 +143,20 @@ async function openEmbedded(dataDir?: string): Promise<Database> {
     pglite = await PGlite.create({ dataDir: dir });
     await pglite.exec('vacuum'); // PGlite has no autovacuum
   } else {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create(image ? { loadDataDir: image } : {});
   }
   const orm = await PgliteORM.init({ ...baseConfig(), driverOptions: { pglite } });
   return wrap(orm, true, async () => {
     await pglite.close();
     await release();
   });
+}
+
+/** The embedded database's whole data directory as a tarball, for `image` (tests copy one migrated database). */
+export async function dumpEmbedded(database: Database): Promise<Blob> {
+  const pglite = (database.orm.config.get('driverOptions') as { pglite?: PGlite } | undefined)?.pglite;
+  if (!pglite) throw new Error('dumpEmbedded: not an embedded database');
+  return pglite.dumpDataDir('none');
 }
 
 interface Outside {

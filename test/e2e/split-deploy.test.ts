@@ -16,12 +16,10 @@ let database: TestDatabase | undefined;
 let dataDir: string | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  if (database.url) {
+  if (serverUrl()) {
+    database = await createTestDatabase();
     await database.db.close();
   } else {
-    await database.drop();
-    database = undefined;
     dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
   }
   api = await startApiProcess(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir });

@@ -4,7 +4,7 @@
  * The one-origin app listening on loopback, real Chromium. Needs `npm run build`.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
@@ -66,10 +66,11 @@ async function sweep(signedIn: boolean, half = 0) {
   return findings;
 }
 
-// Each pass is long under load (axe-core on every page), so the signed-out sweep is split in two.
-describe('every page at 390 px', () => {
+// Each pass is long (axe-core on every page), so the signed-out sweep is split in two, and the
+// passes run at once: each in its own browser context, the renderers on every core.
+describe.concurrent('every page at 390 px', () => {
   for (const [signedIn, half] of [[false, 0], [false, 1], [true, 0]] as const) {
-    it(`${signedIn ? 'signed in' : `signed out (${half ? 'second' : 'first'} half)`}: HTML, no sideways scroll, axe clean, no console error`, async () => {
+    it(`${signedIn ? 'signed in' : `signed out (${half ? 'second' : 'first'} half)`}: HTML, no sideways scroll, axe clean, no console error`, async ({ expect }) => {
       const findings = await sweep(signedIn, half);
       expect(findings.length).toBeGreaterThan(signedIn ? PERSONAL.length : 45);
       expect(summarise(findings)).toEqual({ json: [], overflow: [], axe: [], console: [] });

@@ -1,24 +1,39 @@
-import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { dropDatabase, prepareTemplate, serverUrl } from './db.ts';
+import { prepareEmbeddedImage, serverUrl } from './db.ts';
+import { prepareTemplate, runTag, startReaper } from './postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    templateDb: string;
+    /** Tag of this run's databases on a real PostgreSQL (see postgres.ts). */
+    dbRun: string;
+    /** Path of the migrated embedded data directory (tarball); empty on a real PostgreSQL. */
+    embeddedImage: string;
   }
 }
 
 /**
- * Runs once before the suite: a migrated template database on the real PostgreSQL, if any,
- * named per run so that concurrent runs on one server never drop each other's template.
+ * Runs once before the suite and migrates once for the whole run: a template database on the
+ * real PostgreSQL, which each file copies, or, embedded, one migrated PGlite dumped to a temporary
+ * tarball each file loads.
  */
 export default async function setup(project: TestProject) {
   const url = serverUrl();
-  const name = `civitas_tpl_${process.pid}_${randomBytes(3).toString('hex')}`;
-  project.provide('templateDb', name);
-  if (!url) return;
-  await prepareTemplate(url, name);
-  return async () => {
-    await dropDatabase(url, name);
-  };
+  const run = runTag();
+  project.provide('dbRun', run);
+  if (!url) {
+    const dir = await mkdtemp(join(tmpdir(), 'civitas-test-'));
+    const image = join(dir, 'migrated.tar');
+    await prepareEmbeddedImage(image);
+    project.provide('embeddedImage', image);
+    return async () => {
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  project.provide('embeddedImage', '');
+  await prepareTemplate(url, run);
+  const reaper = startReaper(url, run);
+  return () => reaper.stop();
 }

@@ -37,6 +37,8 @@ describe('migrations', () => {
     }
   }, 120_000);
 
+  // Both embedded cases migrate a database on disk from empty, in a second process for the lock:
+  // tens of seconds on a loaded machine, hence the long timeouts.
   it('persist the embedded database across restarts', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'civitas-embedded-'));
     try {
@@ -50,7 +52,7 @@ describe('migrations', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 
   it('refuse to open an embedded directory another live process holds', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'civitas-locked-'));
@@ -61,5 +63,5 @@ describe('migrations', () => {
       await holder.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

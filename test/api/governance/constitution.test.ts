@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { jsonHeaders as json } from '../../helpers/builders.ts';
 import { AXIOMS } from '../../../shared/governance/axioms.ts';
 
 let t: TestApp;
@@ -23,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, headers: { ...json(cookie), ...headers }, payload: payload as Record<string, unknown> });
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });

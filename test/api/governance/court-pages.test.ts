@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { heldAgentImprint, jsonHeaders as json, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 
 let t: TestApp;
@@ -10,14 +11,12 @@ let jurors: TestSovereign[];
 let openCaseId: string;
 let finalCaseId: string;
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
 const post = (url: string, payload: Record<string, unknown>, cookie: string) => t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
 
 async function triaged(n: number): Promise<number> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `pages-court-${n}`, body: `pagesmark${n} free money for everyone` } });
-  const sequence = res.json().sequence as number;
-  expect((await post('/sovereign/triage', { target: `imprint:${sequence}`, action: 'keep_held', note: 'secret steward note' }, steward.cookie)).statusCode).toBe(200);
+  const { sequence } = await heldAgentImprint(t.app, `pages-court-${n}`, `pagesmark${n}`);
+  await triage(t.app, steward, sequence, 'keep_held', 'secret steward note');
   return sequence;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { heldAgentImprint, jsonHeaders as json, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 
 let t: TestApp;
@@ -22,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, headers: { ...json(cookie), ...headers }, payload: payload as Record<string, unknown> });
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
@@ -31,12 +31,8 @@ const sign = (cookie: string, payload: Record<string, unknown>) => post('/sovere
 /** A held imprint (known spam pattern) a steward kept held, with a private note. */
 async function triagedImprint(action: 'keep_held' | 'release' = 'keep_held'): Promise<{ sequence: number; marker: string; triageReceipt: string }> {
   const marker = `courtmark${RUN}n${++counter}`;
-  const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `court-${RUN}-${counter}`, body: `${marker} free money for everyone` } });
-  expect(res.json().held).toBe(true);
-  const sequence = res.json().sequence as number;
-  const triage = await post('/sovereign/triage', { target: `imprint:${sequence}`, action, note: NOTE }, steward.cookie);
-  expect(triage.statusCode).toBe(200);
-  return { sequence, marker, triageReceipt: triage.json().receipt_id };
+  const { sequence } = await heldAgentImprint(t.app, `court-${RUN}-${counter}`, marker);
+  return { sequence, marker, triageReceipt: await triage(t.app, steward, sequence, action, NOTE) };
 }
 
 async function receiptOf(id: string) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { jsonHeaders as json } from '../../helpers/builders.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -8,7 +9,6 @@ let others: TestSovereign[];
 let articleProposal: string;
 let openProposal: string;
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
 const post = (url: string, payload: Record<string, unknown>, cookie: string) => t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
 

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
+import { continuousAgent, heldAgentImprint } from '../../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { PERSONAL_DATA } from '../../../api/personal-data.ts';
@@ -72,10 +73,9 @@ async function pay(intent: string, amount: number) {
 }
 /** A held agent imprint a steward kept held: something a court case can be opened on. */
 async function heldImprint(n: number): Promise<number> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `held-${RUN}-${n}`, body: `held${RUN}n${n} free money for everyone` } });
-  expect(res.json().held).toBe(true);
-  await post('/sovereign/triage', { target: `imprint:${res.json().sequence}`, action: 'keep_held', note: 'kept held' }, steward);
-  return res.json().sequence as number;
+  const { sequence } = await heldAgentImprint(t.app, `held-${RUN}-${n}`, `held${RUN}n${n}`);
+  await post('/sovereign/triage', { target: `imprint:${sequence}`, action: 'keep_held', note: 'kept held' }, steward);
+  return sequence;
 }
 
 /** What the person made, by kind: ids and receipt ids to find in the export and to verify after erasure. */
@@ -140,11 +140,7 @@ async function makeOneOfEverything() {
   await pay(inscription.intent, 300);
 
   // Agents: attest a continuous handle (proofs on two UTC days).
-  const first = (await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `wren-${RUN}`, body: 'hello' } })).json();
-  const secret = first.continuity_secret as string;
-  await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `wren-${RUN}`, body: 'day one', continuity: secret } });
-  t.clock.advance(86_400_000);
-  await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `wren-${RUN}`, body: 'day two', continuity: secret } });
+  await continuousAgent(t, `wren-${RUN}`);
   const attested = await post('/standing/rotate-relay', { handle: `wren-${RUN}` }, me);
   expect(attested.relay_token).toEqual(expect.any(String));
 }

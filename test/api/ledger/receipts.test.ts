@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { agentImprint } from '../../helpers/builders.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { checkLogConsistency } from '../../../api/ledger/consistency.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
@@ -16,11 +17,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
-const imprint = async (body: string) => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'ledger-probe', body } });
-  expect(res.statusCode).toBe(200);
-  return res.json().receipt_id as string;
-};
+const imprint = async (body: string) => (await agentImprint(t.app, 'ledger-probe', body)).receipt_id;
 const key = () => t.app.civitas.keys.signing.publicJwk as unknown as Ed25519Jwk;
 
 describe('receipts', () => {

@@ -10,6 +10,7 @@ import { callsignRoot, confluenceTitle, currentConfluences } from '../../../api/
 import { confluenceCard } from '../../../api/people/confluence-card.ts';
 import { renderCardSvg } from '../../../cards/render.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { sovereignImprint } from '../../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 
 let t: TestApp;
@@ -23,10 +24,9 @@ const HOUR = 3_600_000;
 const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
 
 async function imprintAs(who: TestSovereign, body: string, replyTo?: number): Promise<number> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers: { cookie: who.cookie }, payload: { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) } });
-  expect(res.statusCode).toBe(200);
-  expect(res.json().held).toBe(false);
-  return res.json().sequence;
+  const made = await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo });
+  expect(made.held).toBe(false);
+  return made.sequence;
 }
 
 const tool = (name: string) => MCP_TOOLS.find((candidate) => candidate.name === name)!;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { sovereignImprint } from '../../helpers/builders.ts';
 import { MCP_TOOLS } from '../../../api/families.ts';
 import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
@@ -16,11 +17,7 @@ const json = (url: string, headers: Record<string, string> = {}) => t.app.inject
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 const minutes = (n: number) => n * 60_000;
 
-async function imprintAs(who: TestSovereign, body: string, replyTo?: number): Promise<number> {
-  const res = await post('/api/quick-imprint', { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) }, { cookie: who.cookie });
-  expect(res.statusCode).toBe(200);
-  return res.json().sequence;
-}
+const imprintAs = async (who: TestSovereign, body: string, replyTo?: number) => (await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo })).sequence;
 
 describe('presence and the commons: k-anonymous by kind (0..6)', () => {
   it('reads "fewer than 5" for 0..4 active humans and the count from 5, never a total; the commons agrees', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { jsonHeaders as json } from '../../helpers/builders.ts';
 import { MCP_TOOLS } from '../../../api/families.ts';
 import { appWithSteward } from './helpers.ts';
 
@@ -13,7 +14,6 @@ let attested: number[] = [];
 let held = 0;
 let unattested = 0;
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const lesson = (payload: unknown, cookie = steward.cookie) => t.app.inject({ method: 'POST', url: '/steward/lesson', headers: json(cookie), payload: payload as Record<string, unknown> });
 
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { heldAgentImprint as agentSpam, jsonHeaders as json } from '../../helpers/builders.ts';
 import { appWithSteward } from './helpers.ts';
 
 let t: TestApp;
@@ -16,17 +17,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const form = (cookie: string) => ({ cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' });
 
 /** A held imprint through the real gate (a known spam pattern), from an open agent handle (unattested). */
 async function heldAgentImprint(): Promise<{ sequence: number; marker: string }> {
   const marker = `heldmark${RUN}n${++counter}`;
-  const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `spam-${RUN}-${counter}`, body: `${marker} free money for everyone` } });
-  expect(res.statusCode).toBe(200);
-  const body = res.json();
-  expect(body.held).toBe(true);
-  return { sequence: body.sequence, marker };
+  const { sequence } = await agentSpam(t.app, `spam-${RUN}-${counter}`, marker);
+  return { sequence, marker };
 }
 
 /** A held imprint from a signed-in sovereign (attested, held by the gate). */
