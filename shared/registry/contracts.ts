@@ -13,7 +13,7 @@ import { MCP_CONTRACTS } from '../mcp/contract.ts';
 import { ORDER_CONTRACTS } from '../orders/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
-import { BOUNDARY_CONTRACTS } from '../boundaries/contract.ts';
+import { BOUNDARY_CONTRACTS } from './contracts/boundaries.ts';
 import { STEWARD_CONTRACTS } from '../steward/contract.ts';
 import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';

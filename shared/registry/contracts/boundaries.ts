@@ -2,12 +2,13 @@
  * The boundary census (GET /api/boundaries), field for field as shared/boundaries/census.ts
  * assembles it (shared/contract.ts). It is re-proved on every call and carries no actor. This
  * module imports no projector (census.ts reaches them all), so a surface that lists contracts
- * does not count as reaching the census's authorities in the inventory.
+ * does not count as reaching the census's authorities in the inventory. It lives here beside the
+ * registry, not in shared/boundaries/, whose every module is a classified tier-1 boundary module.
  */
 import { z } from 'zod';
-import { defineContracts } from '../contract.ts';
-import { INVENTORY_SCHEMA } from './coverage.ts';
-import { BOUNDARY_KEYS, EXPORT_ROLES } from './keys.ts';
+import { defineContracts } from '../../contract.ts';
+import { INVENTORY_SCHEMA } from '../../boundaries/coverage.ts';
+import { BOUNDARY_KEYS, EXPORT_ROLES } from '../../boundaries/keys.ts';
 
 const count = z.number().int().min(0);
 const names = z.array(z.string());
