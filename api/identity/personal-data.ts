@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { touched } from '../personal-data-contract.ts';
-import { iso, listDataRequests, sovereignRow } from './service.ts';
+import { iso, sovereignRow } from './service.ts';
+import { listDataRequests } from './data-requests.ts';
 
 /**
  * Identity: the person's own row, their sessions and sign-ins, and their data requests. Erasure

@@ -7,22 +7,11 @@ import { renderPage } from '../pages.ts';
 import { clearSessionCookie, endSession, startSession, type SignedIn } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../site/lib/theme.ts';
 import { createSovereign } from './sovereigns.ts';
-import {
-  beginReceipt,
-  callsignSchema,
-  emailSchema,
-  identityView,
-  keySchema,
-  ownerView,
-  passport,
-  recordSessionStep,
-  removeEmail,
-  requestEmail,
-  setCallsignVisibility,
-  sovereignByKey,
-  listDataRequests,
-  verifyEmail,
-} from './service.ts';
+import { beginReceipt } from './begin-receipt.ts';
+import { callsignSchema, keySchema, recordSessionStep, sovereignByKey } from './service.ts';
+import { emailSchema, removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
+import { identityView, ownerView, passport } from './views.ts';
+import { listDataRequests } from './data-requests.ts';
 import { mergeSovereign } from './merge.ts';
 import { dataOverview, exportBundle, fileDataRequest, processDataRequest, stewardQueue } from './data-rights.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
