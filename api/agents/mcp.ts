@@ -4,7 +4,9 @@ import { handleSchema } from '../../shared/agents/handle.ts';
 import { IMPRINT_KINDS, MAX_BODY_CHARS } from '../../shared/record/imprint.ts';
 import { verifyCertificate } from './certificate.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
-import { agentImprint, agentStatus, heartbeat } from './service.ts';
+import { agentImprint } from './agent-imprint.ts';
+import { agentStatus } from './service.ts';
+import { heartbeat } from './continuity.ts';
 
 const proofArgs = {
   continuity: z.string().max(200).optional().describe('Your continuity secret (cs_…), as X-Civitas-Continuity would carry it'),

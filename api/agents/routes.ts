@@ -12,17 +12,9 @@ import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { standingView } from './standing.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
-import {
-  agentImprint,
-  agentStatus,
-  continuumOverview,
-  continuumStatus,
-  heartbeat,
-  MAX_NOTE_CHARS,
-  preserveNote,
-  proofFrom,
-  rotateRelay,
-} from './service.ts';
+import { agentImprint } from './agent-imprint.ts';
+import { agentStatus, proofFrom } from './service.ts';
+import { continuumOverview, continuumStatus, heartbeat, MAX_NOTE_CHARS, preserveNote, rotateRelay } from './continuity.ts';
 
 const optionalHandle = z.preprocess(blank, handleSchema.optional());
 const continuityField = z.preprocess(blank, z.string().max(200).optional());
