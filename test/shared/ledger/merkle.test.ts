@@ -1,16 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY_TREE_ROOT_HEX, leafHash, nodeHash, sha256 } from '../../../shared/ledger/hash.ts';
-import {
-  buildTree,
-  consistencyProof,
-  inclusionProof,
-  rootFromInclusionProof,
-  rootHash,
-  subtreeHash,
-  verifyConsistency,
-  verifyInclusion,
-} from '../../../shared/ledger/merkle.ts';
+import { buildTree, rootHash, subtreeHash } from '../../../shared/ledger/merkle.ts';
+import { consistencyProof, verifyConsistency } from '../../../shared/ledger/consistency.ts';
+import { inclusionProof, rootFromInclusionProof, verifyInclusion } from '../../../shared/ledger/inclusion.ts';
 import { hex, refConsistency, refLeaf, refMth, refNode, refPath, unhex } from './reference.ts';
 
 // The RFC 6962 test inputs used by certificate-transparency-go and transparency-dev/merkle
