@@ -10,7 +10,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
 import { blank } from '../../shared/record/imprint.ts';
 import { CASE_ID, CASE_TARGET, JURORS_REQUIRED, PLEDGE_ID, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS, actionWords } from '../../shared/governance/court.ts';
-import { loadArticles, requireRatifier, viewerOf } from './service.ts';
+import { loadArticles, viewerOf } from './service.ts';
+import { requireRatifier } from './amendments.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
 

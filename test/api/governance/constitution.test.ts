@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { AXIOMS } from '../../../shared/governance/axioms.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -42,18 +41,6 @@ async function receiptOf(id: string) {
   const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [id]);
   return row;
 }
-
-describe('axioms', () => {
-  it('serves the fixed founding articles with stable ids', async () => {
-    const res = await get('/api/axioms');
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body).toMatchObject({ ok: true, schema: 'civitas.axioms.v1', fixed: true, count: AXIOMS.length });
-    expect(body.axioms.length).toBeGreaterThanOrEqual(8);
-    expect(body.axioms.map((a: { id: string }) => a.id)).toEqual(AXIOMS.map((_, i) => `axiom-${i + 1}`));
-    expect(body.axioms[0].title).toBe('A handle is only a name');
-  });
-});
 
 describe('the constitution flow', () => {
   it('proposes, collects 3 cosigns, 2 ratifications, and becomes an article, with a receipt for each step', async () => {
