@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineContracts } from '../contract.ts';
 import { INVENTORY_SCHEMA } from './coverage.ts';
-import { BOUNDARY_KEYS, EXPORT_ROLES } from './keys.ts';
+import { BOUNDARY_KEYS, EXPORT_ROLES, type ExportRole } from './keys.ts';
 
 const count = z.number().int().min(0);
 const names = z.array(z.string());
@@ -82,3 +82,9 @@ export const BOUNDARY_CONTRACTS = defineContracts({
     }),
   },
 });
+
+/** Tier 1 classification (shared/boundaries/coverage.ts): the contract is vocabulary, it decides nothing. */
+export const BOUNDARY_EXPORT_ROLES = {
+  BOUNDARY_CONTRACTS: 'vocabulary',
+  BOUNDARY_EXPORT_ROLES: 'vocabulary',
+} as const satisfies Record<string, ExportRole>;

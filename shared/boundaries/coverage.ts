@@ -19,6 +19,7 @@ export const TIER1_MODULES = [
   'shared/boundaries/probe-check.ts',
   'shared/boundaries/rows.ts',
   'shared/boundaries/census.ts',
+  'shared/boundaries/contract.ts',
   'shared/boundaries/coverage.ts',
   'shared/boundaries/address-pressure.ts',
   'shared/boundaries/projectors/actors.ts',
