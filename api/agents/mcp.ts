@@ -3,7 +3,9 @@ import { defineTool } from '../tool.ts';
 import { pick, required, twinInput } from '../mcp/twin.ts';
 import { verifyCertificate } from './certificate.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
-import { agentImprint, agentStatus, heartbeat } from './service.ts';
+import { agentImprint } from './agent-imprint.ts';
+import { agentStatus } from './service.ts';
+import { heartbeat } from './continuity.ts';
 
 /** HTTP carries the relay token in `Authorization: Bearer`; a tool takes it as an argument. */
 const relayToken = { relay_token: z.string().max(200).optional().describe('Your relay token (rt_…), once attested') };

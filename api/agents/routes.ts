@@ -8,16 +8,9 @@ import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { standingView } from './standing.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
-import {
-  agentImprint,
-  agentStatus,
-  continuumOverview,
-  continuumStatus,
-  heartbeat,
-  preserveNote,
-  proofFrom,
-  rotateRelay,
-} from './service.ts';
+import { agentImprint } from './agent-imprint.ts';
+import { agentStatus, proofFrom } from './service.ts';
+import { continuumOverview, continuumStatus, heartbeat, preserveNote, rotateRelay } from './continuity.ts';
 
 const privateNoStore = 'private, no-store';
 

@@ -9,7 +9,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
 import { GOVERNANCE_CONTRACTS, precedentParams } from '../../shared/governance/contract.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
-import { loadArticles, requireRatifier, viewerOf } from './service.ts';
+import { loadArticles, viewerOf } from './service.ts';
+import { requireRatifier } from './amendments.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
 

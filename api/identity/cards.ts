@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { renderCardSvg } from '../../cards/render.ts';
-import { beginReceipt, passport } from './service.ts';
+import { beginReceipt } from './begin-receipt.ts';
+import { passport } from './views.ts';
 import { count } from '../../shared/plural.ts';
 
 /**

@@ -8,7 +8,8 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { PERSONAL_DATA } from '../personal-data.ts';
 import { ERASED_TAG, type DataSubject, type ErasureSubject } from '../personal-data-contract.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import { listDataRequests, sovereignRow } from './service.ts';
+import { sovereignRow } from './service.ts';
+import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
 
 /**

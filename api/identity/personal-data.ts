@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { touched } from '../personal-data-contract.ts';
-import { listDataRequests, sovereignRow } from './service.ts';
+import { sovereignRow } from './service.ts';
+import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
 
 /**

@@ -14,7 +14,8 @@ import { addressPressure } from '../../shared/boundaries/address-pressure.ts';
 import { runCensus } from '../../shared/boundaries/census.ts';
 import { computeCoverage, tier1FromNamespaces, TIER1_MODULES } from '../../shared/boundaries/coverage.ts';
 import { leafHash } from '../../shared/ledger/hash.ts';
-import { buildTree, inclusionProof } from '../../shared/ledger/merkle.ts';
+import { buildTree } from '../../shared/ledger/merkle.ts';
+import { inclusionProof } from '../../shared/ledger/inclusion.ts';
 
 async function merkle(): Promise<void> {
   const n = 100_000;

@@ -27,7 +27,7 @@
  * — it then shows the receipt is in the tree the log currently claims, not yet in a signed one.
  */
 import { fromHex, isHashHex, receiptLeafHash, subjectDigest, toHex } from './hash.ts';
-import { verifyInclusion } from './merkle.ts';
+import { verifyInclusion } from './inclusion.ts';
 import { anchorProblem, verifyAnchorSignature, verifyCheckpoint } from './anchor.ts';
 import type { Anchor, Ed25519Jwk } from './anchor.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The mind: the claims the service holds about itself are the truth claims
- * (api/organism/truth.ts), each shown with its latest stored check and the stances signed-in
+ * (api/organism/mind/truth.ts), each shown with its latest stored check and the stances signed-in
  * sovereigns took on it. Stance counts are k-anonymous (under 5 → "fewer than 5"); who took a
  * stance and the reasons given never leave. The Atom feed lists each claim's first check and
  * every change of its result.

@@ -43,18 +43,6 @@ async function receiptOf(id: string) {
   return row;
 }
 
-describe('axioms', () => {
-  it('serves the fixed founding articles with stable ids', async () => {
-    const res = await get('/api/axioms');
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body).toMatchObject({ ok: true, schema: 'civitas.axioms.v1', fixed: true, count: AXIOMS.length });
-    expect(body.axioms.length).toBeGreaterThanOrEqual(8);
-    expect(body.axioms.map((a: { id: string }) => a.id)).toEqual(AXIOMS.map((_, i) => `axiom-${i + 1}`));
-    expect(body.axioms[0].title).toBe('A handle is only a name');
-  });
-});
-
 describe('the constitution flow', () => {
   it('proposes, collects 3 cosigns, 2 ratifications, and becomes an article, with a receipt for each step', async () => {
     const empty = await get('/api/constitution');

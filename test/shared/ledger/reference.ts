@@ -54,3 +54,6 @@ export function refConsistency(m: number, leaves: Uint8Array[]): Uint8Array[] {
 
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 export const unhex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
+
+/** Many hashes as lowercase hex, for comparing proofs. */
+export const hexes = (xs: Uint8Array[]): string[] => xs.map(hex);

@@ -1,0 +1,222 @@
+/**
+ * The agent door of the Record: an agent's imprint, sequenced with the human ones (group commit),
+ * with arrivals, proofs and proof days handled for a whole batch at once.
+ */
+import type { z } from 'zod';
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import { sequence, type Admitted, type Door, type Draft } from '../record/sequencer.ts';
+import type { GateVerdict } from '../../shared/record/gate.ts';
+import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
+import { Refusal } from '../../shared/errors.ts';
+import { levelFor } from '../../shared/agents/naturalization.ts';
+import { utcDay } from '../../shared/time.ts';
+import { nextActionsFor, summarizeNext } from '../../shared/agents/status.ts';
+import type { ImprintKind } from '../../shared/record/imprint.ts';
+import type { agentImprintResultSchema } from '../../shared/agents/contract.ts';
+import { matchesHash, newContinuitySecret, sha256Hex } from './credentials.ts';
+import { AGENT_COLUMNS, AGENT_FROM, factsOf, type AgentProof, type AgentRow } from './service.ts';
+
+export interface AgentImprintInput {
+  agent: string;
+  body: string;
+  kind: ImprintKind;
+  reply_to?: number;
+}
+
+/** A human imprint's answer, plus what an agent needs: its secret once, and what to do next. */
+export type AgentImprintResult = z.infer<typeof agentImprintResultSchema>;
+
+/**
+ * POST /api/agent/imprint. A new handle arrives (secret returned once); an attested handle must
+ * prove continuity or present its relay token, else nothing is recorded (401). A proof that is
+ * presented must be right, whatever the level: a wrong secret is never silently ignored.
+ * Recorded through the Record's sequencer (group commit), with the agent door below.
+ */
+export async function agentImprint(ctx: AppContext, input: AgentImprintInput, proof: AgentProof): Promise<AgentImprintResult> {
+  return sequence(ctx.db, agentDoor, {
+    authorRef: input.agent,
+    body: input.body,
+    kind: input.kind,
+    replyTo: input.reply_to ?? null,
+    at: ctx.clock.now(),
+    proof,
+  });
+}
+
+interface AgentDraft extends Draft {
+  kind: ImprintKind;
+  proof: AgentProof;
+}
+
+/** What the lock step learned about a handle: its stored row (none for a new one) and its proof. */
+interface AgentState {
+  existing: AgentRow | undefined;
+  /** The continuity secret of a handle that arrived in the lock step itself (see lockOrArrive). */
+  arrived?: string;
+  proved: boolean;
+  relayed: boolean;
+}
+
+/** Handles are locked (and new ones inserted) in sorted order, so concurrent batches never deadlock on them. */
+const byHandle = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The agent door of the sequencer: the agents' rows, proofs and proof days, for a whole batch at once. */
+const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
+  async lock(tx, drafts) {
+    const { rows, arrived } = await lockOrArrive(tx, drafts);
+    return drafts.map((draft) => {
+      const secret = arrived.get(draft.authorRef);
+      if (secret) return { existing: undefined, arrived: secret, proved: false, relayed: false };
+      const existing = rows.get(draft.authorRef);
+      if (!existing) return { existing, proved: false, relayed: false };
+      const proved = matchesHash(draft.proof.continuity, existing.secret_hash);
+      const relayed = existing.level === 'attested' && matchesHash(draft.proof.relayToken, existing.relay_token_hash);
+      const presentedWrong = (draft.proof.continuity !== undefined && !proved) || (draft.proof.relayToken !== undefined && !relayed);
+      if (presentedWrong || (existing.level === 'attested' && !proved && !relayed)) {
+        return new Refusal('continuity_proof_invalid', { handle: draft.authorRef });
+      }
+      return { existing, proved, relayed };
+    });
+  },
+  async admit(tx, entries) {
+    const arrivals = await insertArrivals(tx, entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft));
+    const settled = entries.map(({ draft, state, verdict }): Settled | Refusal => {
+      if (!state.existing) {
+        const secret = state.arrived ?? arrivals.get(draft.authorRef);
+        // Two first imprints raced: the loser must not get a secret that is not stored.
+        if (!secret) return new Refusal('conflict', {}, 'This handle arrived a moment ago through another request. Read its status and imprint again.');
+        return { draft, verdict, secret, proved: false, unattested: true, row: arrivedRow(draft.authorRef, draft.at) };
+      }
+      const attested = state.existing.level === 'attested';
+      const unattested = !(attested && (state.proved || state.relayed));
+      return { draft, verdict, secret: undefined, proved: state.proved, unattested, row: afterImprint(state, draft.at, unattested || verdict.held) };
+    });
+    const returning = settled.filter((s): s is Settled => !(s instanceof Refusal) && !s.secret);
+    const provedDays = returning.filter((s) => s.proved);
+    if (provedDays.length > 0) {
+      await tx.query('insert into agent_proof_days (handle, day) select * from unnest($1::text[], $2::date[]) on conflict do nothing', [
+        provedDays.map((s) => s.draft.authorRef), provedDays.map((s) => utcDay(s.draft.at)),
+      ]);
+    }
+    if (returning.length > 0) {
+      await tx.query(
+        `update agents a set last_seen_at = u.at, level = u.level, imprints_accepted = a.imprints_accepted + 1,
+                imprints_quarantined = a.imprints_quarantined + u.quarantined
+         from unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[]) as u(handle, at, level, quarantined) where a.handle = u.handle`,
+        [returning.map((s) => s.draft.authorRef), returning.map((s) => s.draft.at.toISOString()), returning.map((s) => s.row.level),
+          returning.map((s) => (s.unattested || s.verdict.held ? 1 : 0))],
+      );
+    }
+    return settled.map((s) => (s instanceof Refusal ? s : admittedAgentImprint(s)));
+  },
+};
+
+const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1
+  from unnest($2::text[], $3::text[], $4::timestamptz[]) with ordinality as n(handle, secret_hash, at, i) order by i`;
+
+/**
+ * The lock step in one round trip: the batch's known handles locked `for update` (sorted), and
+ * the handles not yet known inserted in the same statement — only for drafts that nothing after
+ * the lock step can refuse (no `reply_to`: its target is checked later; the gate holds, never
+ * refuses), so no handle arrives without its imprint. The lock reads the statement's snapshot,
+ * which does not show the rows it inserts; a handle first imprinted by another transaction at the
+ * same moment is in neither set, and admit refuses it with `conflict` as before.
+ */
+async function lockOrArrive(tx: Sql, drafts: AgentDraft[]): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
+  const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
+  const rows = await tx.query<AgentRow & { arrived: boolean }>(
+    `with arrived as (
+       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
+       ${ARRIVAL_ROWS}
+       on conflict (handle) do nothing returning handle),
+     locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
+     select l.*, false as arrived from locked l
+     union all
+     select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
+    [drafts.map((d) => d.authorRef).sort(byHandle), early.map((d) => d.authorRef), early.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+      early.map((d) => d.at.toISOString())],
+  );
+  const arrived = new Map(rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]));
+  return { rows: new Map(rows.filter((row) => !row.arrived).map((row) => [row.handle, row])), arrived };
+}
+
+/** Inserts the first rows of new handles (already counting this imprint); returns the secret of each one stored. */
+async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  if (drafts.length === 0) return secrets;
+  const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
+  const inserted = await tx.query<{ handle: string }>(
+    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
+     select handle, secret_hash, 'arrived', at, at, 1, 1 from unnest($1::text[], $2::text[], $3::timestamptz[]) with ordinality as n(handle, secret_hash, at, i)
+     order by i
+     on conflict (handle) do nothing returning handle`,
+    [sorted.map((d) => d.authorRef), sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)), sorted.map((d) => d.at.toISOString())],
+  );
+  const stored = new Set(inserted.map((row) => row.handle));
+  return new Map([...secrets].filter(([handle]) => stored.has(handle)));
+}
+
+/** A new handle's row as inserted: arrived, this one imprint, quarantined (an arrival is unattested). */
+function arrivedRow(handle: string, at: Date): AgentRow {
+  return {
+    handle, secret_hash: '', level: 'arrived', first_seen_at: at, last_seen_at: at, attested_by_tag: null, attested_at: null,
+    relay_token_hash: null, imprints_accepted: 1, imprints_quarantined: 1, proof_days: [],
+  };
+}
+
+/** A known handle's row after this imprint: seen now, its proof day counted, its level recomputed. */
+function afterImprint(state: AgentState, at: Date, quarantined: boolean): AgentRow {
+  const row = state.existing!;
+  const days = new Set(row.proof_days ?? []);
+  if (state.proved) days.add(utcDay(at));
+  const level = levelFor({ attested: row.level === 'attested', proofDays: days.size });
+  return {
+    ...row, level, last_seen_at: at, proof_days: [...days].sort(),
+    imprints_accepted: Number(row.imprints_accepted) + 1, imprints_quarantined: Number(row.imprints_quarantined) + (quarantined ? 1 : 0),
+  };
+}
+
+/** An agent imprint the door accepted: its row after this imprint, and the secret of a new handle. */
+interface Settled {
+  draft: AgentDraft;
+  verdict: GateVerdict;
+  secret: string | undefined;
+  proved: boolean;
+  unattested: boolean;
+  row: AgentRow;
+}
+
+function admittedAgentImprint(s: Settled): Admitted<AgentImprintResult> {
+  const { draft, verdict, secret, unattested } = s;
+  return {
+    imprint: {
+      kind: draft.kind,
+      body: draft.body,
+      authorKind: 'agent',
+      authorRef: draft.authorRef,
+      publicAuthor: draft.authorRef,
+      unattested,
+      held: verdict.held,
+      heldReason: verdict.held ? verdict.rule : null,
+      replyTo: draft.replyTo,
+      at: draft.at,
+    },
+    answer(appended) {
+      const next_actions = nextActionsFor(factsOf(s.row), draft.at);
+      return {
+        ok: true,
+        sequence: appended.sequence,
+        receipt_id: appended.receipt.id,
+        unattested,
+        held: verdict.held,
+        ...(verdict.held ? { held_reason: HOLD_REASONS[verdict.rule] } : {}),
+        ...(secret ? { continuity_secret: secret } : {}),
+        next_actions,
+        next: summarizeNext(next_actions[0]),
+      };
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * The doors in and out: crossing (initiate), return with a Sovereign Key, reconcile, sign-out,
+ * the theme, and sign-in through the OpenID Connect provider.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Refusal } from '../../shared/errors.ts';
+import { parseInput, type RouteRequest } from '../route.ts';
+import { cacheControlForCredentialResponse } from '../../shared/security.ts';
+import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
+import { THEME_COOKIE } from '../../shared/theme.ts';
+import { createSovereign } from './sovereigns.ts';
+import { recordSessionStep, sovereignByKey } from './service.ts';
+import { mergeSovereign } from './merge.ts';
+import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
+import { renderWith } from './http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
+import { bodyOf, initiateBody, returnBody, signedIn } from './request-bodies.ts';
+
+export async function initiate(request: FastifyRequest, reply: FastifyReply) {
+  const input = parseInput(initiateBody, bodyOf(request));
+  const next = returnTarget(input.return_to, '/sovereign');
+  const ctx = request.server.civitas;
+  const crossed = await createSovereign(ctx, { callsign: input.callsign ?? null });
+  await startSession(request, reply, crossed.id);
+  const result = {
+    ok: true as const,
+    tag: crossed.tag,
+    ref: `sovereign:${crossed.tag}`,
+    key: crossed.key,
+    receipt_id: crossed.receiptId,
+    receipt: `/begin/receipt/${crossed.receiptId}`,
+    next,
+    hint: 'Save the Sovereign Key now: it is shown this once and is the way back in at /return.',
+  };
+  if (!isFormPost(request)) return reply.send(result);
+  return renderWith(request, reply, { crossing: result });
+}
+
+/**
+ * The sovereign a submitted Sovereign Key opens. When it opens none, a form goes back to `page`
+ * with `failed=key` (the answer is then `sent`), and a JSON caller is refused.
+ */
+async function keyHolder(request: FastifyRequest, reply: FastifyReply, page: string, hint: string) {
+  const form = isFormPost(request);
+  const raw = bodyOf(request);
+  const next = returnTarget(raw.return_to, '/sovereign');
+  const parsed = returnBody.safeParse(raw);
+  const found = parsed.success ? await sovereignByKey(request.server.civitas, parsed.data.key) : undefined;
+  if (found) return { found, form, next };
+  if (form) return { sent: seeOther(reply, withQuery(page, { failed: 'key', return_to: next })) };
+  if (!parsed.success) parseInput(returnBody, raw);
+  throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, hint);
+}
+
+export async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
+  const opened = await keyHolder(request, reply, '/return', 'That Sovereign Key does not open any identity. Check it, or cross at /initiate.');
+  if (!opened.found) return opened.sent;
+  const { found, form, next } = opened;
+  const ctx = request.server.civitas;
+  await startSession(request, reply, found.id);
+  const receipt = await recordSessionStep(ctx, 'identity.sign_in');
+  if (form) return seeOther(reply, next);
+  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, receipt_id: receipt.id, next });
+}
+
+/**
+ * `/reconcile`: recover an identity with its key into the current session. When the current
+ * sovereign signed in through the provider and the key's sovereign has no provider link, the
+ * provider identity moves to the key's sovereign: the two are reconciled into the older one —
+ * the uniqueness receipt, every act and every session move with it, and the provider-made row is
+ * deleted (api/identity/merge.ts), so the person counts once.
+ */
+export async function reconcile(request: FastifyRequest, reply: FastifyReply) {
+  const current = signedIn(request);
+  const opened = await keyHolder(request, reply, '/reconcile', 'That Sovereign Key does not open any identity.');
+  if (!opened.found) return opened.sent;
+  const { found, form, next } = opened;
+  const ctx = request.server.civitas;
+  let providerMoved = false;
+  if (found.id !== current.sovereignId) {
+    providerMoved = await ctx.db.transaction(async (tx) => {
+      const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>('select idp_issuer, idp_subject from sovereigns where id = $1 for update', [current.sovereignId]);
+      const [to] = await tx.query<{ idp_subject: string | null }>('select idp_subject from sovereigns where id = $1 for update', [found.id]);
+      if (!from?.idp_subject || to?.idp_subject) return false;
+      // Move everything, leave nothing: the provider-made row is absorbed into the key's sovereign.
+      await mergeSovereign(tx, current.sovereignId, found.id);
+      return true;
+    });
+    await startSession(request, reply, found.id);
+  }
+  const receipt = await recordSessionStep(ctx, 'identity.reconcile');
+  if (form) return seeOther(reply, next);
+  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, provider_moved: providerMoved, receipt_id: receipt.id, next });
+}
+
+export async function signout(request: RouteRequest<'POST /signout'>, reply: FastifyReply) {
+  const next = returnTarget(request.input.body.return_to, '/');
+  const ctx = request.server.civitas;
+  let receiptId: string | null = null;
+  if (request.sovereign) {
+    await endSession(ctx, request.sovereign.sessionHash);
+    receiptId = (await recordSessionStep(ctx, 'identity.sign_out')).id;
+  }
+  clearSessionCookie(request, reply);
+  if (isFormPost(request)) return seeOther(reply, next);
+  return { ok: true as const, signed_out: receiptId !== null, receipt_id: receiptId, next };
+}
+
+export async function theme(request: RouteRequest<'POST /theme'>, reply: FastifyReply) {
+  const input = request.input.body;
+  const next = returnTarget(input.return_to, '/');
+  const secure = request.server.civitas.config.origin.startsWith('https:');
+  reply.header('cache-control', cacheControlForCredentialResponse());
+  if (input.theme === 'system') {
+    reply.clearCookie(THEME_COOKIE, { path: '/', secure, httpOnly: true, sameSite: 'lax' });
+  } else {
+    reply.setCookie(THEME_COOKIE, input.theme, { path: '/', secure, httpOnly: true, sameSite: 'lax', maxAge: 365 * 86_400 });
+  }
+  if (isFormPost(request)) return seeOther(reply, next);
+  return { ok: true as const, theme: input.theme, next };
+}
+
+export async function idpLogin(request: RouteRequest<'POST /auth/idp/login'>, reply: FastifyReply) {
+  const form = isFormPost(request);
+  const input = request.input.body;
+  const next = returnTarget(input.return_to, '/sovereign');
+  const ctx = request.server.civitas;
+  if (!providerConfigured(ctx)) {
+    if (form) return seeOther(reply, withQuery('/return', { idp: 'unconfigured', return_to: next }));
+    throw unconfigured();
+  }
+  const link = input.link === '1' || input.link === 'true';
+  if (link && !request.sovereign) throw new Refusal('identity_required', { scope: 'identity:reconcile' });
+  const url = await beginLogin(ctx, { returnTo: next, linkSovereignId: link ? request.sovereign!.sovereignId : undefined });
+  reply.header('cache-control', cacheControlForCredentialResponse());
+  if (form) return seeOther(reply, url.href);
+  return { ok: true as const, authorization_url: url.href };
+}
+
+export async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = request.server.civitas;
+  const json = !isFormPost(request);
+  try {
+    callbackState(bodyOf(request));
+    if (!providerConfigured(ctx)) throw unconfigured();
+    const outcome = await completeLogin(ctx, bodyOf(request));
+    await startSession(request, reply, outcome.sovereignId);
+    if (json) {
+      return reply.send({ ok: true, tag: outcome.tag, ref: `sovereign:${outcome.tag}`, created: outcome.created, linked: outcome.linked, governance: outcome.uniquenessVerified, next: outcome.returnTo });
+    }
+    return seeOther(reply, outcome.returnTo);
+  } catch (error) {
+    if (json || !(error instanceof Refusal)) throw error;
+    return seeOther(reply, withQuery('/return', { idp: error.reason === 'conflict' ? 'already_linked' : 'failed' }));
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Data requests as the owner sees them, listed here so the owner view and /settings/data share
+ * one projection.
+ */
+import type { Sql } from '../db/database.ts';
+import { iso } from '../../shared/time.ts';
+
+export interface DataRequestView {
+  id: string;
+  kind: 'export' | 'erasure';
+  status: 'pending' | 'completed' | 'declined';
+  created_at: string;
+  processed_at: string | null;
+  note: string | null;
+  receipt_id: string;
+  download: string | null;
+}
+
+export async function listDataRequests(sql: Sql, sovereignId: string): Promise<DataRequestView[]> {
+  const rows = await sql.query<{ id: string; kind: 'export' | 'erasure'; status: 'pending' | 'completed' | 'declined'; created_at: string; processed_at: string | null; note: string | null; receipt_id: string }>(
+    'select id, kind, status, created_at, processed_at, note, receipt_id from data_requests where sovereign_id = $1 order by created_at desc, id desc limit 100',
+    [sovereignId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    created_at: iso(r.created_at)!,
+    processed_at: iso(r.processed_at),
+    note: r.note,
+    receipt_id: r.receipt_id,
+    download: r.kind === 'export' && r.status === 'completed' ? `/settings/data/request?download=${r.id}` : null,
+  }));
+}

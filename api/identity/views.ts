@@ -1,0 +1,187 @@
+/**
+ * What a sovereign sees: the identity view (ways in, signed in or not), the owner view (/sovereign)
+ * and the public passport by tag.
+ */
+import { Refusal } from '../../shared/errors.ts';
+import { passportView, type PassportView } from '../../shared/boundaries/address-pressure.ts';
+import { projectWhisperReceipt, type WhisperReceipt } from '../../shared/boundaries/projectors/whispers.ts';
+import { isPublicTag } from '../../shared/boundaries/actor-ref.ts';
+import type { IdentityView } from '../../shared/identity/contract.ts';
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import type { SignedIn } from '../plugins/session.ts';
+import { listDataRequests } from './data-requests.ts';
+import { sovereignRow } from './service.ts';
+import { iso } from '../../shared/time.ts';
+
+export type { IdentityView } from '../../shared/identity/contract.ts';
+
+const WAYS_IN = (providerConfigured: boolean) => [
+  { rel: 'begin', method: 'GET', href: '/begin', reason: 'Make a free first call: no account needed.' },
+  { rel: 'cross', method: 'POST', href: '/initiate', reason: 'Cross into a new identity: you get a Sovereign Key, shown once.' },
+  { rel: 'return', method: 'POST', href: '/return', reason: 'Come back with the Sovereign Key you saved.' },
+  ...(providerConfigured
+    ? [{ rel: 'provider', method: 'POST', href: '/auth/idp/login', reason: 'Sign in through the identity provider.' }]
+    : []),
+];
+
+/** `/identity`: who the current session is, how it can sign in, and what it may do. */
+export async function identityView(ctx: AppContext, signedIn: SignedIn | undefined): Promise<IdentityView> {
+  const providerConfigured = Boolean(ctx.config.idp);
+  const row = signedIn ? await sovereignRow(ctx.db, signedIn.sovereignId) : undefined;
+  if (!signedIn || !row) {
+    return {
+      ok: true,
+      schema: 'civitas.identity.v1',
+      signed_in: false,
+      tag: null,
+      ref: null,
+      callsign: null,
+      callsign_visible: false,
+      scopes: [],
+      sign_in_methods: { key: false, provider: false, provider_configured: providerConfigured },
+      email: { set: false, verified: false, pending: false },
+      governance: { uniqueness_verified: false },
+      ways_in: WAYS_IN(providerConfigured),
+    };
+  }
+  return {
+    ok: true,
+    schema: 'civitas.identity.v1',
+    signed_in: true,
+    tag: row.tag,
+    ref: `sovereign:${row.tag}`,
+    callsign: row.callsign,
+    callsign_visible: row.callsign_visible,
+    scopes: signedIn.scopes,
+    sign_in_methods: { key: row.key_hash !== null, provider: row.idp_subject !== null, provider_configured: providerConfigured },
+    email: { set: row.email !== null, verified: row.email_verified_at !== null, pending: row.email_pending !== null },
+    governance: { uniqueness_verified: row.uniqueness_verified_at !== null },
+    ways_in: [],
+  };
+}
+
+export interface OwnImprint {
+  sequence: number;
+  kind: string;
+  body: string | null;
+  retained: boolean;
+  recorded_at: string;
+  unattested: boolean;
+  held: boolean;
+  receipt_id: string;
+}
+
+/** `/sovereign`: the owner's own view. Personal: served `private, no-store`, never to anyone else. */
+export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
+  const row = await sovereignRow(ctx.db, signedIn.sovereignId);
+  if (!row) throw new Refusal('identity_required');
+  const [imprints, counts, requests, receipts] = await Promise.all([
+    ctx.db.query<{ sequence: string | number; kind: string; body: string | null; created_at: string; unattested: boolean; held: boolean; receipt_id: string }>(
+      `select sequence, kind, body, created_at, unattested, held, receipt_id from imprints
+        where author_kind = 'sovereign' and author_ref = $1 order by sequence desc limit 50`,
+      [row.id],
+    ),
+    ctx.db.query<{ total: string | number; retained: string | number }>(
+      `select count(*) as total, count(*) filter (where body is not null) as retained from imprints
+        where author_kind = 'sovereign' and author_ref = $1`,
+      [row.id],
+    ),
+    listDataRequests(ctx.db, row.id),
+    receiptsAbout(ctx.db, row.tag, 20),
+  ]);
+  return {
+    ok: true as const,
+    schema: 'civitas.sovereign.v1' as const,
+    tag: row.tag,
+    ref: `sovereign:${row.tag}`,
+    callsign: row.callsign,
+    callsign_visible: row.callsign_visible,
+    joined_at: iso(row.created_at),
+    scopes: signedIn.scopes,
+    email: { address: row.email, verified: row.email_verified_at !== null, pending: row.email_pending },
+    sign_in_methods: { key: row.key_hash !== null, provider: row.idp_subject !== null },
+    imprints: {
+      total: Number(counts[0]?.total ?? 0),
+      retained: Number(counts[0]?.retained ?? 0),
+      newest: imprints.map((imprint): OwnImprint => ({
+        sequence: Number(imprint.sequence),
+        kind: imprint.kind,
+        body: imprint.body,
+        retained: imprint.body !== null,
+        recorded_at: iso(imprint.created_at)!,
+        unattested: imprint.unattested,
+        held: imprint.held,
+        receipt_id: imprint.receipt_id,
+      })),
+    },
+    receipts,
+    data_requests: requests,
+    due: { ics: '/sovereign/due.ics', atom: '/sovereign/due.xml', token_set: row.due_token_hash !== null },
+    links: { passport: `/passport?tag=${row.tag}`, identity: '/identity', data: '/settings/data' },
+  };
+}
+
+/**
+ * Receipts whose subject is this tag, through the whisper_receipt projector (a steward's note never
+ * leaves). Redacted receipts are not listed: their subject is no longer anyone's.
+ */
+export async function receiptsAbout(sql: Sql, tag: string, limit: number): Promise<WhisperReceipt[]> {
+  const rows = await sql.query<{ id: string; step: string; subject: string; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
+    `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
+      where subject = $1 order by recorded_at desc, id desc limit $2`,
+    [`sovereign:${tag}`, limit],
+  );
+  return rows.map((r) =>
+    projectWhisperReceipt({
+      receipt_id: r.id,
+      step: r.step,
+      subject: { actor_id: '', kind: 'sovereign', tag },
+      steward_id: '',
+      steward_note: null,
+      whisper_body: null,
+      recorded_at: iso(r.recorded_at)!,
+      leaf_hash: r.leaf_hash,
+      log: { date: String(r.log_date).slice(0, 10), leaf_index: Number(r.leaf_index) },
+    }),
+  );
+}
+
+export interface PassportProjection extends PassportView {
+  ok: true;
+  schema: 'civitas.passport.v1';
+  standing: { imprints: number; receipts: number } | null;
+  receipts: WhisperReceipt[];
+}
+
+/**
+ * `/passport?tag=`: the public face of one tag. A tag held by more than one sovereign is
+ * unaddressable (no holder, no count, no receipts), through the identity_addressing projector.
+ */
+export async function passport(ctx: AppContext, tag: unknown): Promise<PassportProjection> {
+  const address = typeof tag === 'string' ? tag.trim().toLowerCase() : '';
+  if (!isPublicTag(address)) {
+    throw new Refusal('invalid_request', { issues: [{ path: 'tag', message: 'A public tag is 4 hexadecimal characters, e.g. 3fa9.' }] });
+  }
+  const holders = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean; created_at: string }>(
+    'select id, tag, callsign, callsign_visible, created_at from sovereigns where tag = $1 and erased_at is null limit 2',
+    [address],
+  );
+  const view = passportView(
+    address,
+    holders.map((h) => ({ actor_id: h.id, kind: 'sovereign' as const, tag: h.tag, callsign: h.callsign, callsign_visible: h.callsign_visible, joined_at: iso(h.created_at)! })),
+  );
+  if (view.status !== 'addressable') return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
+  const [counts] = await ctx.db.query<{ imprints: string | number; receipts: string | number }>(
+    `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
+            (select count(*) from receipts where subject = $2) as receipts`,
+    [holders[0].id, `sovereign:${address}`],
+  );
+  return {
+    ok: true,
+    schema: 'civitas.passport.v1',
+    ...view,
+    standing: { imprints: Number(counts.imprints), receipts: Number(counts.receipts) },
+    receipts: await receiptsAbout(ctx.db, address, 20),
+  };
+}
