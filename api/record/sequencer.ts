@@ -69,6 +69,7 @@ class BeforeCommit extends Error {
 class Sequencer {
   private waiting: Waiting[] = [];
   private inFlight = 0;
+  private pumpScheduled = false;
   /** Authors with an imprint in a batch not yet answered. */
   private readonly busy = new Set<string>();
   private readonly db: Database;
@@ -80,6 +81,20 @@ class Sequencer {
   submit<D extends Draft, S, R>(door: Door<D, S, R>, draft: D): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ door: door as unknown as AnyDoor, draft, resolve: resolve as (value: unknown) => void, reject });
+      this.schedulePump();
+    });
+  }
+
+  /**
+   * Starts batches on the event loop's next check phase, after the I/O already received has been
+   * read: imprints that arrive together share one batch even when the database answers without
+   * leaving this thread (the embedded database), where a batch started at once would hold one.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
       this.pump();
     });
   }
@@ -94,7 +109,7 @@ class Sequencer {
       void this.commit(batch).finally(() => {
         this.inFlight -= 1;
         for (const one of batch) this.busy.delete(one.draft.authorRef);
-        this.pump();
+        this.schedulePump();
       });
     }
   }
