@@ -12,34 +12,10 @@ import { spinesProjection } from './spines.ts';
 import { swarmProjection } from './swarm.ts';
 
 export const observatoryRoutes = [
-  defineRoute('GET /api/observatory', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await observatoryProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
-  defineRoute('GET /api/swarm', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await swarmProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
-  defineRoute('GET /api/spines', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await spinesProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
-  defineRoute('GET /api/cross', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await crossProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/observatory', { cache: 'no-store', handler: (request) => observatoryProjection(request.server.civitas) }),
+  defineRoute('GET /api/swarm', { cache: 'no-store', handler: (request) => swarmProjection(request.server.civitas) }),
+  defineRoute('GET /api/spines', { cache: 'no-store', handler: (request) => spinesProjection(request.server.civitas) }),
+  defineRoute('GET /api/cross', { cache: 'no-store', handler: (request) => crossProjection(request.server.civitas) }),
   defineRoute('GET /feed.xsl', {
     async handler(_request: FastifyRequest, reply: FastifyReply) {
       const xsl = await feedXsl();

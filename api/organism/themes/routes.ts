@@ -17,13 +17,7 @@ export const themesRoutes = [
       return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
-  defineRoute('GET /api/constellation', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await constellationProjection(request.server.civitas);
-      reply.header('cache-control', 'no-store');
-      return body;
-    },
-  }),
+  defineRoute('GET /api/constellation', { cache: 'no-store', handler: (request) => constellationProjection(request.server.civitas) }),
   defineRoute('GET /dream-constellation', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
