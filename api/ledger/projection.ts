@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
-import { verifyReceiptProof, type ReceiptVerification, type WireReceipt } from '../../shared/ledger/index.ts';
+import { verifyReceiptProof, type ReceiptVerification } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
 import { logKeyName, publicKey, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';

@@ -6,10 +6,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import { renderPage } from '../pages.ts';
 
-/** shared_cache_audience: a page no shared cache may keep. */
+/** shared_cache_audience: an answer no shared cache may keep, and which differs by cookie. */
+export function keepPersonal(reply: FastifyReply): void {
+  reply.header('cache-control', cacheControlForPersonalized()).header('vary', 'Cookie');
+}
+
+/** A page no shared cache may keep. */
 export function personalPage() {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', cacheControlForPersonalized()).header('vary', 'Cookie');
+    keepPersonal(reply);
     return renderPage(request, reply);
   };
 }

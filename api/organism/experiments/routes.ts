@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
-import { renderPage } from '../../pages.ts';
 import { defineRoute, parseInput } from '../../route.ts';
+import { keepPersonal, personalPage } from '../personal-page.ts';
 import { branchworldProjection } from './branchworld.ts';
 import { paradoxFindings, paradoxProjection } from './expeditions.ts';
 import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
@@ -34,10 +34,6 @@ async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: s
 
 const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional() }).strict();
 
-function personal(reply: FastifyReply) {
-  reply.header('cache-control', cacheControlForPersonalized()).header('vary', 'Cookie');
-}
-
 export const experimentsRoutes = [
   defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
   defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
@@ -57,18 +53,11 @@ export const experimentsRoutes = [
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    preHandler: (_request, reply) => {
-      personal(reply);
-    },
+    preHandler: (_request, reply) => keepPersonal(reply),
     handler: (request) => paradoxProjection(request.server.civitas),
     page: true,
   }),
-  defineRoute('GET /expeditions', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      personal(reply);
-      return renderPage(request, reply);
-    },
-  }),
+  defineRoute('GET /expeditions', { handler: personalPage() }),
   defineRoute('POST /expeditions/recovery-paradox', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
       if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the expedition (cross at /initiate or return at /return).');

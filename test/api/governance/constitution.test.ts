@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { jsonHeaders as json } from '../../helpers/builders.ts';
-import { AXIOMS } from '../../../shared/governance/axioms.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;

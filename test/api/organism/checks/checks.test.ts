@@ -10,7 +10,6 @@ import { signedInSovereign, type TestSovereign } from '../../../helpers/identity
 
 let t: TestApp;
 let sovereign: TestSovereign;
-const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
