@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../../api/plugins/session.ts';
+import { jsonHeaders } from '../../helpers/builders.ts';
 
 /**
  * A signed-in sovereign with a chosen raw id, so configuration can name it as a steward before the
@@ -26,4 +27,36 @@ export async function appWithSteward(options: Parameters<typeof createTestApp>[0
   const id = randomUUID();
   const t = await createTestApp({ ...options, config: { ...options.config, stewards: [id] } });
   return { t, steward: await sovereignWithId(t, id) };
+}
+
+/** What the triage tests share: who is signed in, read when a test runs (set in its beforeAll). */
+interface TriageScene {
+  t: TestApp;
+  steward: TestSovereign;
+  stranger: TestSovereign;
+}
+
+/** The triage door, the public text a held body or a steward note could reach, and steward receipts. */
+export function triageKit(scene: () => TriageScene) {
+  const triage = (payload: Record<string, unknown>, cookie = scene().steward.cookie, headers: Record<string, string> = {}) =>
+    scene().t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: { ...jsonHeaders(cookie), ...headers }, payload });
+
+  /** Every public surface a held body or a steward note could reach, as text. */
+  async function publicText(extra: string[] = []): Promise<string> {
+    const { t, stranger } = scene();
+    const urls = ['/imprint', '/imprint/live', '/imprint/feed.json', '/collaborate/feed.json', '/api/quarantine', '/api/transparency', '/api/stats', '/api/hive/lessons', ...extra];
+    const parts: string[] = [];
+    for (const url of urls) {
+      for (const cookie of [undefined, stranger.cookie]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: jsonHeaders(cookie) });
+        parts.push(`${url} ${res.statusCode} ${JSON.stringify(res.headers)} ${res.body}`);
+      }
+    }
+    return parts.join('\n');
+  }
+
+  const receiptsFor = (sequence: number) =>
+    scene().t.database.db.query<{ id: string; step: string }>("select id, step from receipts where subject = $1 and step like 'steward.%' order by id", [`imprint:${sequence}`]);
+
+  return { triage, publicText, receiptsFor };
 }

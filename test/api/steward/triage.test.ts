@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { heldAgentImprint as agentSpam, jsonHeaders as json } from '../../helpers/builders.ts';
-import { appWithSteward } from './helpers.ts';
+import { appWithSteward, triageKit } from './helpers.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -35,25 +35,7 @@ async function heldAttestedImprint(who: TestSovereign): Promise<{ sequence: numb
   return { sequence: res.json().sequence, marker };
 }
 
-const triage = (payload: Record<string, unknown>, cookie = steward.cookie, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: { ...json(cookie), ...headers }, payload });
-
-/** Every public surface a held body or a steward note could reach, as text. */
-async function publicText(extra: string[] = []): Promise<string> {
-  const urls = ['/imprint', '/imprint/live', '/imprint/feed.json', '/collaborate/feed.json', '/api/quarantine', '/api/transparency', '/api/stats', '/api/hive/lessons', ...extra];
-  const parts: string[] = [];
-  for (const url of urls) {
-    for (const cookie of [undefined, stranger.cookie]) {
-      const res = await t.app.inject({ method: 'GET', url, headers: json(cookie) });
-      parts.push(`${url} ${res.statusCode} ${JSON.stringify(res.headers)} ${res.body}`);
-    }
-  }
-  return parts.join('\n');
-}
-
-async function receiptsFor(sequence: number) {
-  return t.database.db.query<{ id: string; step: string }>("select id, step from receipts where subject = $1 and step like 'steward.%' order by id", [`imprint:${sequence}`]);
-}
+const { triage, publicText, receiptsFor } = triageKit(() => ({ t, steward, stranger }));
 
 describe('who may triage', () => {
   it('refuses without a session (401) and without the steward scope (403), changing nothing', async () => {
