@@ -2,9 +2,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendImprint } from '../../../../api/record/window.ts';
 import { sealDueDays } from '../../../../api/ledger/sealing.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { fillPastWindow } from '../record-past-window.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
 
 let t: TestApp;
@@ -16,18 +16,7 @@ const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) 
 beforeAll(async () => {
   t = await createTestApp();
   await signedInSovereign(t.app);
-  // One agent arrives through HTTP (real receipts, real agent row) …
-  const first = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'organism-probe', body: 'first thought' } });
-  expect(first.statusCode).toBe(200);
-  // … then the Record fills past its window through the same append the routes use.
-  await t.database.db.transaction(async (tx) => {
-    for (let i = 2; i <= SEEDED; i++) {
-      await appendImprint(tx, {
-        kind: 'thought', body: `seed ${i}`, authorKind: 'agent', authorRef: 'organism-probe', publicAuthor: 'organism-probe',
-        unattested: true, held: i === 505, heldReason: i === 505 ? 'link_density' : null, replyTo: null, at: t.clock.now(),
-      });
-    }
-  });
+  await fillPastWindow(t, SEEDED);
 }, 120_000);
 afterAll(async () => t?.close());
 

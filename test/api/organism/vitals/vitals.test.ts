@@ -1,8 +1,8 @@
 /** Vitals, failures, metabolism, state and promises over a Record filled past its window. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendImprint } from '../../../../api/record/window.ts';
 import { flushVitals, vitalsBufferOf } from '../../../../api/plugins/vitals.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { fillPastWindow } from '../record-past-window.ts';
 import { PUBLISHED_ROUTES } from '../../../../shared/registry/index.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 
@@ -16,18 +16,7 @@ const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) 
 beforeAll(async () => {
   t = await createTestApp();
   sovereign = await signedInSovereign(t.app);
-  // One agent arrives through HTTP (real receipts, real agent row) …
-  const first = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'organism-probe', body: 'first thought' } });
-  expect(first.statusCode).toBe(200);
-  // … then the Record fills past its window through the same append the routes use.
-  await t.database.db.transaction(async (tx) => {
-    for (let i = 2; i <= SEEDED; i++) {
-      await appendImprint(tx, {
-        kind: 'thought', body: `seed ${i}`, authorKind: 'agent', authorRef: 'organism-probe', publicAuthor: 'organism-probe',
-        unattested: true, held: i === 505, heldReason: i === 505 ? 'link_density' : null, replyTo: null, at: t.clock.now(),
-      });
-    }
-  });
+  await fillPastWindow(t, SEEDED);
 }, 120_000);
 afterAll(async () => t?.close());
 
