@@ -55,9 +55,6 @@ const mirrorCounts = {
   resonance: z.object({ window_days: count, score: count }),
 };
 
-/** The public ref the mirror is asked about: agent:<handle> or sovereign:<tag> (shared/actor.ts). */
-const mirrorActor = publicActorParam;
-
 export const PEOPLE_CONTRACTS = defineContracts({
   'GET /api/citizens': {
     query: z.object({
@@ -162,7 +159,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
     response: z.object({ ok, relay_id: z.string(), peer: z.string(), topic: z.string(), receipt_id: z.string() }),
   },
   'GET /api/mirror': {
-    query: z.object({ actor: mirrorActor }),
+    query: z.object({ actor: publicActorParam }),
     response: z.union([
       z.object({ ...mirrorBase, ...mirrorCounts, standing: z.object({ level: z.string() }), status: z.string() }),
       z.object({ ...mirrorBase, ...mirrorCounts, standing: z.object({ kind: z.literal('sovereign'), passport: z.string() }) }),
