@@ -35,15 +35,28 @@ export async function launchLighthouseChrome() {
 }
 
 /**
- * Audits `url` in the Chromium listening on `port`. `mobile` runs Lighthouse's default (a simulated
- * slow phone), for the record only: its performance score is the host's speed magnified.
+ * Lighthouse failing to record its own trace (NO_NAVSTART and the like: "please run Lighthouse
+ * again") says nothing about the page; those runs are repeated, at most twice. Any other runtime
+ * error, and every score, stands as measured.
  */
-export async function audit(port: number, url: string, preset: 'desktop' | 'mobile' = 'desktop'): Promise<Audit> {
+const TRACE_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_RESOURCE_REQUEST', 'NO_DCL', 'NO_FCP']);
+
+async function run(port: number, url: string, preset: 'desktop' | 'mobile', tries = 3) {
   const config = preset === 'mobile' ? undefined : { ...desktopConfig, settings: { ...desktopConfig.settings, throttlingMethod: 'provided' as const, maxWaitForLoad: 30_000 } };
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, config);
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && tries > 1) return run(port, url, preset, tries - 1);
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  return lhr;
+}
+
+/**
+ * Audits `url` in the Chromium listening on `port`. `mobile` runs Lighthouse's default (a simulated
+ * slow phone), for the record only: its performance score is the host's speed magnified.
+ */
+export async function audit(port: number, url: string, preset: 'desktop' | 'mobile' = 'desktop'): Promise<Audit> {
+  const lhr = await run(port, url, preset);
   const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
   const failing: Record<string, string> = {};
   for (const c of CATEGORIES) {
