@@ -28,6 +28,7 @@ import sessions from './plugins/session.ts';
 import vitals from './plugins/vitals.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
+import { livenessServer } from './health/liveness.ts';
 import { redactUrlTokens } from './identity/feed-token.ts';
 import { treasuryConfig } from './treasury/config.ts';
 import type { SiteMount } from './site/mount.ts';
@@ -58,6 +59,8 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: CivitasConfig = { ...loadConfig(), ...options.config };
   const app = Fastify({
+    // Liveness probes are answered by the HTTP server before Fastify (api/health/liveness.ts).
+    serverFactory: livenessServer(),
     // Asynchronous destination, and no per-request info lines: the request-log plugin writes the
     // ones an operator acts on (server errors, slow requests).
     logger: options.logger

@@ -27,5 +27,8 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join('; ');
 
+/** JSON answers load nothing and are never framed (the OWASP REST profile, with the page's own default). */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'self'; frame-ancestors 'none'";
+
 /** Credential-minting POST doors (INTERFACE.md Authentication item 5). */
 export const CREDENTIAL_DOORS = ['/return', '/initiate', '/reconcile', '/theme', '/signout'] as const;

@@ -1,5 +1,5 @@
 /**
- * Readiness and versions, read live: GET /health, /health/live, /api/version and MCP civitas_status
+ * Readiness and versions, read live: GET /health, /_health, /api/version and MCP civitas_status
  * (api/people/mcp.ts) all answer from here.
  */
 import { APP_VERSION } from '../config.ts';
@@ -38,6 +38,22 @@ export const VERSIONS = {
   schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
 };
 
+export const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);
+
+/** How long the load-balancer probe waits for the database before it calls this process unready. */
+export const PROBE_TIMEOUT_MS = 2000;
+
+/** GET /_health: can this process serve — the database answered within PROBE_TIMEOUT_MS. */
+export async function canServe(ctx: AppContext): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS, false)));
+  try {
+    return await Promise.race([databaseCheck(ctx).then((check) => check.ok), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** GET /health and MCP civitas_status: readiness, read live. */
 export async function readiness(ctx: AppContext) {
   const database = await databaseCheck(ctx);
@@ -45,7 +61,7 @@ export async function readiness(ctx: AppContext) {
     ok: database.ok,
     status: database.ok ? ('ready' as const) : ('degraded' as const),
     version: APP_VERSION,
-    uptime_s: Math.round((Date.now() - startedAt) / 1000),
+    uptime_s: uptimeSeconds(),
     database,
   };
 }

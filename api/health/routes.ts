@@ -1,8 +1,17 @@
 import { defineRoute } from '../route.ts';
-import { databaseCheck, readiness, VERSIONS } from './readiness.ts';
+import { liveness } from './liveness.ts';
+import { canServe, readiness, VERSIONS } from './readiness.ts';
+import { errorBody } from '../../shared/errors.ts';
 
 export const healthRoutes = [
-  defineRoute('GET /_health', { rate: 'none', handler: async () => ({ ok: true as const }) }),
+  defineRoute('GET /_health', {
+    rate: 'none',
+    cache: 'no-store',
+    async handler(request, reply) {
+      if (await canServe(request.server.civitas)) return { ok: true as const };
+      return reply.code(503).send(errorBody('unavailable'));
+    },
+  }),
   defineRoute('GET /health', {
     cache: 'no-store',
     async handler(request, reply) {
@@ -13,12 +22,8 @@ export const healthRoutes = [
   defineRoute('GET /health/live', {
     rate: 'none',
     cache: 'no-store',
-    async handler(request, reply) {
-      const database = await databaseCheck(request.server.civitas);
-      return reply.code(database.ok ? 200 : 503).send(
-        database.ok ? { ok: true, ready: true, database } : { ok: false, reason: 'unavailable', hint: 'The database did not answer; this process is not ready.', ready: false, database },
-      );
-    },
+    // On a real socket a GET is answered before Fastify (api/health/liveness.ts); the same answer here.
+    handler: async () => liveness(),
   }),
   defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...VERSIONS }) }),
 ];

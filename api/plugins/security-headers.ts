@@ -1,16 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { CONTENT_SECURITY_POLICY, cacheControlForCredentialResponse, hstsHeader } from '../../shared/security.ts';
+import { API_CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY, cacheControlForCredentialResponse, hstsHeader } from '../../shared/security.ts';
 
-/** The same on every response, so built once per process. */
-const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
+/** What every answer carries, data or document (connection_claim, no sniffing, no referrer leak). */
+const EVERY_RESPONSE = {
   'strict-transport-security': hstsHeader(),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
+/**
+ * A JSON answer is data, never a document a browser runs: it loads nothing and must not be framed,
+ * so its policy is the short one (API_CONTENT_SECURITY_POLICY). The document-only headers (framing, opener, permissions, the
+ * page CSP) go on everything else — HTML, SVG, feeds with their stylesheets — where they mean
+ * something. Each set is one frozen object, built once per process and set in one call.
+ */
+export const DATA_RESPONSE: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE });
+const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
+  ...EVERY_RESPONSE,
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), interest-cohort=()',
 });
+
+function isData(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^application\/([\w.-]+\+)?json\b/.test(contentType);
+}
 
 /**
  * Headers every response carries (connection_claim and friends), and the set_cookie_replay rule:
@@ -20,8 +35,9 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
  */
 async function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.headers(EVERY_RESPONSE);
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    const data = isData(reply.getHeader('content-type'));
+    reply.headers(data ? DATA_RESPONSE : DOCUMENT_RESPONSE);
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', data ? API_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
     if (reply.hasHeader('set-cookie')) reply.header('cache-control', cacheControlForCredentialResponse());
     done(null, payload);
   });

@@ -1,6 +1,7 @@
 /**
- * Health's operations: liveness, readiness and versions (shared/contract.ts). A probe that finds
- * the database away answers 503 with the same fields; the schemas describe the 200 answer.
+ * Health's operations: liveness, readiness and versions (shared/contract.ts). Liveness checks no
+ * dependency; a readiness probe that finds the database away answers 503 (/health with the same
+ * fields, /_health in the error shape); the schemas describe the 200 answer.
  */
 import { z } from 'zod';
 import { defineContracts } from '../contract.ts';
@@ -32,6 +33,6 @@ export const versionsSchema = z.object({
 export const HEALTH_CONTRACTS = defineContracts({
   'GET /_health': { response: z.object({ ok }) },
   'GET /health': { response: readinessSchema },
-  'GET /health/live': { response: z.object({ ok, ready: z.literal(true), database: databaseCheckSchema }) },
+  'GET /health/live': { response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }) },
   'GET /api/version': { response: versionsSchema },
 });
