@@ -1,3 +1,7 @@
+/**
+ * The MCP tool contract. It names the Fastify instance only because a tool's handler may be given the
+ * running app, as a route handler has `request.server` (the census tool probes the app itself).
+ */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from './context.ts';

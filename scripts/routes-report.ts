@@ -9,7 +9,7 @@ import { openDatabase } from '../api/db/database.ts';
 const db = await openDatabase({});
 const app = await buildApp({ db, config: { dataDir: '/nonexistent' } });
 await app.ready();
-const report = atlas(app);
+const report = atlas(app.realisations);
 await app.close();
 await db.close();
 

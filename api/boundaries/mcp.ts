@@ -1,5 +1,6 @@
 import { defineTool } from '../tool.ts';
 import { liveCensus } from './census.ts';
+import { censusHost } from './live-probes.ts';
 
 export const boundaryTools = [
   defineTool({
@@ -10,9 +11,9 @@ export const boundaryTools = [
     inputSchema: {},
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /api/boundaries',
-    handler: async (_args, _ctx, app) => {
+    handler: async (_args, ctx, app) => {
       if (!app) throw new Error('the boundary census needs the running app');
-      return liveCensus(app);
+      return liveCensus(ctx, censusHost(app));
     },
   }),
 ];

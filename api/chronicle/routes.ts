@@ -5,6 +5,7 @@ import { atomFeed } from '../feeds.ts';
 import { defineRoute, parseInput } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
+import { censusHost } from '../boundaries/live-probes.ts';
 import { ascensionsView } from './ascensions.ts';
 import { chronicleQuery, chronicleView } from './chapters.ts';
 import { lensPeriod, lensQuery, storySoFar, timeLens } from './story.ts';
@@ -113,7 +114,7 @@ export const chronicleRoutes = [
 
   defineRoute('GET /badge.svg', {
     async handler(request, reply) {
-      const census = await liveCensus(request.server);
+      const census = await liveCensus(request.server.civitas, censusHost(request.server));
       const bound = census.total_boundaries - census.unbound_count;
       const message = `${bound}/${census.total_boundaries} bound`;
       return svg(reply, badgeSvg('boundaries', message, census.all_bound ? '#0b5e52' : '#b42318'));

@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { PUBLISHED_ROUTES, registrableMethods, routeKey } from '../../shared/registry/index.ts';
 
-/** The map of every published route and how it is realised now: the truth behind /atlas and `npm run routes`. */
-export function atlas(app: FastifyInstance) {
+/**
+ * The map of every published route and how it is realised now: the truth behind /atlas and `npm run
+ * routes`. `realisations` is what the router recorded for each route key (`app.realisations`,
+ * api/router.ts); a key it does not hold is not implemented.
+ */
+export function atlas(realisations: ReadonlyMap<string, string>) {
   const routes = PUBLISHED_ROUTES.map((shape) => {
     const methods = registrableMethods(shape);
-    const states = methods.map((method) => app.realisations.get(routeKey(method, shape.path)) ?? 'not_implemented');
+    const states = methods.map((method) => realisations.get(routeKey(method, shape.path)) ?? 'not_implemented');
     const real = states.every((state) => state !== 'not_implemented');
     return { path: shape.path, methods: shape.methods, kind: shape.kind, family: shape.family, summary: shape.summary, scope: shape.scope ?? null, real };
   });

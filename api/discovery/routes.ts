@@ -95,7 +95,7 @@ export const discoveryRoutes = [
     }, 'application/xml; charset=utf-8'),
   }),
   defineRoute('GET /atlas', {
-    handler: async (request) => atlas(request.server),
+    handler: async (request) => atlas(request.server.realisations),
     page: true,
   }),
 ];

@@ -4,9 +4,12 @@
  * keeps an idempotency guard in its data, so exactly one process does the work and a repeated run
  * is a no-op. Started by api/server.ts through startJobs(app); never by buildApp, so tests and
  * tools that build an app run no timers unless they ask.
+ *
+ * Host code: it takes the Fastify instance because it ties the timers to the app's lifecycle (an
+ * onClose hook), logs through the app's logger and hands jobs the running app (api/jobs/job.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Job } from './job.ts';
 import { sealDueDays } from '../ledger/sealing.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { lapseOverduePacts } from '../calibration/pacts.ts';
@@ -14,14 +17,6 @@ import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
 import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
-
-export interface Job {
-  name: string;
-  /** how often each process tries (the lock makes one of them do it) */
-  intervalMs: number;
-  /** `app` is there for jobs that re-run live probes (the organism's vigilance). */
-  run(ctx: AppContext, app: FastifyInstance): Promise<unknown>;
-}
 
 /** Every periodic job. Families add theirs here (one line each). */
 export const JOBS: Job[] = [

@@ -1,3 +1,7 @@
+/**
+ * The /mcp endpoint: a stateless MCP server per request over the families' tools. Host code: it
+ * hands each tool the running app (api/tool.ts), as the router hands a route handler `request.server`.
+ */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

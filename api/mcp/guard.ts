@@ -1,3 +1,4 @@
+/** The /mcp transport guard, a plugin: it takes the Fastify instance to add its hooks and its DELETE route. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal, type ErrorBody } from '../../shared/errors.ts';

@@ -1,22 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { transparencyReport } from '../ledger/transparency.ts';
-import { liveCensus } from '../boundaries/census.ts';
+import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
  * surface); denials and receipts come from the transparency report, the census from the same live
- * run /api/boundaries answers. Nothing here names an actor.
+ * run /api/boundaries answers (`host`: the running app's probe and registrations, built by
+ * censusHost in api/boundaries/live-probes.ts). Nothing here names an actor.
  */
-export async function operatorConsole(app: FastifyInstance, steward: SignedIn) {
-  const ctx = app.civitas;
+export async function operatorConsole(ctx: AppContext, host: CensusHost, steward: SignedIn) {
   const [queues, requests, lessons, transparency, census] = await Promise.all([
     queueSizes(ctx.db),
     ctx.db.query<{ kind: string; n: string | number }>("select kind, count(*) as n from data_requests where status = 'pending' group by kind"),
     ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
     transparencyReport(ctx),
-    liveCensus(app),
+    liveCensus(ctx, host),
   ]);
   const pending = (kind: string) => Number(requests.find((r) => r.kind === kind)?.n ?? 0);
   return {

@@ -3,12 +3,12 @@
  * truth checks every 5 minutes) and the daily dream. Each takes its own advisory lock, so one
  * process does the work.
  */
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { Job } from '../jobs/job.ts';
 import { dreamJob } from './themes/dreaming.ts';
 import { vigilanceJob } from './checks/vigilance.ts';
 
-export const organismJobs = [
-  { name: 'organism.vigilance', intervalMs: 300_000, run: (_ctx: AppContext, app: FastifyInstance) => vigilanceJob(app) },
-  { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx: AppContext) => dreamJob(ctx) },
+export const organismJobs: Job[] = [
+  // The watch re-runs the self-trials, whose census probes the running app: it gets the app (api/jobs/job.ts).
+  { name: 'organism.vigilance', intervalMs: 300_000, run: (_ctx, app) => vigilanceJob(app) },
+  { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
 ];

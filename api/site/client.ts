@@ -1,6 +1,7 @@
 /**
  * The in-process API client pages use in the one-origin server: requests go through `app.inject`
  * (no socket), so an SSR page reads the same projections the API serves.
+ * Host code: it takes the Fastify instance because its requests are `app.inject` calls.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SiteLocals } from './mount.ts';

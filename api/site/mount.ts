@@ -1,5 +1,6 @@
 /**
  * Serving the built site from a Fastify app: hashed assets, prerendered pages and Astro's SSR handler.
+ * Host code: it takes the Fastify instance because it registers the asset (and, split, page) routes.
  *
  * Used by two hosts:
  * - the API's one-origin server (api/app.ts), which owns a route for every path and calls the helpers

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { count } from '../../../shared/plural.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { liveCensus } from '../../boundaries/census.ts';
+import { censusHost } from '../../boundaries/live-probes.ts';
 import { checkLogConsistency } from '../../ledger/consistency.ts';
 
 export interface Trial {
@@ -117,7 +118,7 @@ async function receipts(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
 export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
   let census: Awaited<ReturnType<typeof liveCensus>> | null = null;
   const boundaries = async (): Promise<Omit<Trial, 'checked_at'>> => {
-    census = await liveCensus(app);
+    census = await liveCensus(app.civitas, censusHost(app));
     const passed = census.all_bound && census.fully_accounted;
     return {
       name: 'boundaries',

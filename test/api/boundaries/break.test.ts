@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BOUNDARY_KEYS, HEADER_BOUNDARY_KEYS } from '../../../shared/boundaries/keys.ts';
 import { runCensus } from '../../../shared/boundaries/census.ts';
 import { headerProbeFromInject } from '../../../shared/boundaries/headers/live-probes.ts';
-import { liveCensus, probeInject, censusCoverage } from '../../../api/boundaries/census.ts';
+import { liveCensus, censusCoverage } from '../../../api/boundaries/census.ts';
+import { censusHost, probeInject } from '../../../api/boundaries/live-probes.ts';
 import { livePressure } from '../../../api/boundaries/pressure.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -58,7 +59,7 @@ describe('breaking one projector at a time', () => {
   for (const key of BOUNDARY_KEYS) {
     it(`${key}: its row turns unbound, unbound_count rises, all_bound clears; the next request recovers`, async () => {
       for (const broken of [leaky, emptied]) {
-        const census = await liveCensus(t.app, { projectors: { [key]: broken } });
+        const census = await liveCensus(t.app.civitas, censusHost(t.app), { projectors: { [key]: broken } });
         const unbound = census.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key);
         expect(unbound).toEqual([key]);
         expect(census.unbound_count).toBe(1);
@@ -75,7 +76,7 @@ describe('breaking the live side', () => {
   const census = async (inject: Parameters<typeof headerProbeFromInject>[0]) =>
     runCensus({
       headerProbe: headerProbeFromInject(inject, t.app.civitas.config.origin),
-      coverage: await censusCoverage(t.app),
+      coverage: await censusCoverage(censusHost(t.app)),
       addressPressure: await livePressure(t.app.civitas.db),
     });
 

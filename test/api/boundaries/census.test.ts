@@ -7,6 +7,7 @@ import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { addressPressure } from '../../../shared/boundaries/address-pressure.ts';
 import { livePressure } from '../../../api/boundaries/pressure.ts';
 import { liveCensus } from '../../../api/boundaries/census.ts';
+import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 
@@ -80,13 +81,13 @@ describe('GET /api/boundaries', () => {
   });
 
   it('never answers with a census that began before the request: a burst shares the next run', async () => {
-    const first = liveCensus(t.app);
-    const second = liveCensus(t.app);
-    const third = liveCensus(t.app);
+    const first = liveCensus(t.app.civitas, censusHost(t.app));
+    const second = liveCensus(t.app.civitas, censusHost(t.app));
+    const third = liveCensus(t.app.civitas, censusHost(t.app));
     const [a, b, c] = await Promise.all([first, second, third]);
     expect(b).toBe(c);
     expect(a).not.toBe(b);
-    const later = await liveCensus(t.app);
+    const later = await liveCensus(t.app.civitas, censusHost(t.app));
     expect(later).not.toBe(a);
     expect(later).not.toBe(b);
   });
