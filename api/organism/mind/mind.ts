@@ -12,7 +12,8 @@ import { recordReceipt } from '../../ledger/receipts.ts';
 import type { RouteRequest } from '../../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { Refusal } from '../../../shared/errors.ts';
-import { REASON_MAX, STANCES } from '../../../shared/organism/contract/mind.ts';
+import { REASON_MAX, STANCES, type mindClaimSchema } from '../../../shared/organism/contract/mind.ts';
+import type { z } from 'zod';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { cacheControlForPersonalized } from '../../../shared/security.ts';
 import { TRUTH_CLAIMS, checkTruths, type ClaimName } from './truth.ts';
@@ -118,7 +119,7 @@ export async function mindProjection(app: FastifyInstance, input: { claim?: stri
   };
 }
 
-interface Change { claim: string; held: boolean; evidence: string; at: string; kind: 'first_check' | 'now_holds' | 'no_longer_holds' }
+type Change = z.infer<typeof mindClaimSchema>['changes'][number];
 
 /** Each claim's first check and every check whose result differs from the one before, newest first. */
 async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
