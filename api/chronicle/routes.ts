@@ -8,7 +8,7 @@ import { liveCensus } from '../boundaries/census.ts';
 import { censusHost } from '../boundaries/live-probes.ts';
 import { ascensionsView } from './ascensions.ts';
 import { chronicleQuery, chronicleView } from './chapters.ts';
-import { lensPeriod, lensQuery, storySoFar, timeLens } from './story.ts';
+import { lensPeriod, storySoFar, timeLens } from './story.ts';
 import { progressQuery, progressView } from './progress.ts';
 import { pulseView } from './pulse.ts';
 import { todayView } from './today.ts';
@@ -93,7 +93,7 @@ export const chronicleRoutes = [
   defineRoute('GET /api/story/time-lens', {
     async handler(request) {
       const ctx = request.server.civitas;
-      return timeLens(ctx, lensPeriod(parseInput(lensQuery, request.query), ctx.clock.now()));
+      return timeLens(ctx, lensPeriod(request.input.query, ctx.clock.now()));
     },
   }),
   defineRoute('GET /story', {

@@ -1,20 +1,18 @@
 /**
  * The story: the time lens over a chosen period, and the story so far.
  */
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
+import type { LensQuery } from '../../shared/organism/contract/story.ts';
 
 export const LENS_DAYS_MAX = 366;
-const dateField = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());
-export const lensQuery = z.object({ from: dateField('from'), to: dateField('to') });
 
 /** The period asked for (inclusive UTC days): default the last seven days ending today. */
-export function lensPeriod(query: z.infer<typeof lensQuery>, now: Date): { from: string; to: string } {
+export function lensPeriod(query: LensQuery, now: Date): { from: string; to: string } {
   const issue = (path: string, message: string) => new Refusal('invalid_request', { issues: [{ path, message }] });
   const real = (path: string, value: string) => {
     const at = new Date(`${value}T00:00:00Z`);

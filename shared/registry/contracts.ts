@@ -23,6 +23,10 @@ import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
 import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
+import { STATE_CONTRACTS } from '../organism/contract/state.ts';
+import { PERSONA_CONTRACTS } from '../organism/contract/persona.ts';
+import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
+import { STORY_CONTRACTS } from '../organism/contract/story.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -46,6 +50,10 @@ export const CONTRACTS = {
   ...SELF_CONTRACTS,
   ...THEMES_CONTRACTS,
   ...VITALS_CONTRACTS,
+  ...STATE_CONTRACTS,
+  ...PERSONA_CONTRACTS,
+  ...MIND_CONTRACTS,
+  ...STORY_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

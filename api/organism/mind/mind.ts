@@ -7,35 +7,19 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { atomFeed } from '../../feeds.ts';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
-import { parseInput } from '../../route.ts';
+import type { RouteRequest } from '../../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
-import { bodyOf } from '../../steward/http.ts';
 import { Refusal } from '../../../shared/errors.ts';
+import { REASON_MAX, STANCES, type mindClaimSchema } from '../../../shared/organism/contract/mind.ts';
+import type { z } from 'zod';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { cacheControlForPersonalized } from '../../../shared/security.ts';
 import { TRUTH_CLAIMS, checkTruths, type ClaimName } from './truth.ts';
 
-export const STANCES = ['agree', 'disagree', 'unsure'] as const;
-export const REASON_MAX = 500;
 /** A stored check older than this is refreshed (the vigilance job re-checks every 5 minutes). */
 const STALE_MS = 10 * 60_000;
-const CLAIM_FORM = /^[a-z][a-z0-9_]{0,63}$/;
-
-const claimField = z
-  .string({ error: 'claim is required: a claim id such as window_bounded' })
-  .trim()
-  .regex(CLAIM_FORM, 'claim must be a claim id: lowercase letters, digits and underscores (at most 64)');
-
-const readQuery = z.strictObject({ claim: claimField.optional() });
-const stanceBody = z.object({
-  claim: claimField,
-  stance: z.enum(STANCES, { error: 'stance must be agree, disagree or unsure' }),
-  reason: z.string({ error: 'reason is required' }).trim().min(1, 'reason is required').max(REASON_MAX, `reason is at most ${REASON_MAX} characters`),
-  return_to: z.string().max(2048, 'return_to is at most 2048 characters').optional(),
-});
 
 function known(claim: string): ClaimName {
   const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
@@ -104,8 +88,8 @@ const RULE =
   'Claims are the service\'s own statements about itself, each checked against stored data (the latest stored check, refreshed when older than 10 minutes). ' +
   'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
 
-export async function mindProjection(app: FastifyInstance, query: unknown) {
-  const input = parseInput(readQuery, query);
+/** The query is the contract's (shared/organism/contract/mind.ts): a well-formed claim id or none. */
+export async function mindProjection(app: FastifyInstance, input: { claim?: string }) {
   const ctx = app.civitas;
   if (input.claim !== undefined) {
     const claim = known(input.claim);
@@ -113,7 +97,7 @@ export async function mindProjection(app: FastifyInstance, query: unknown) {
     const def = TRUTH_CLAIMS.find((c) => c.claim === claim)!;
     return {
       ok: true as const,
-      schema: 'civitas.mind.claim.v1',
+      schema: 'civitas.mind.claim.v1' as const,
       as_of: ctx.clock.now().toISOString(),
       claim: claimView(def, checks.get(claim), counts.get(claim)),
       changes: (await claimChanges(ctx, claim)).slice(0, 20),
@@ -124,18 +108,18 @@ export async function mindProjection(app: FastifyInstance, query: unknown) {
   const claims = TRUTH_CLAIMS.map((def) => claimView(def, checks.get(def.claim), counts.get(def.claim)));
   return {
     ok: true as const,
-    schema: 'civitas.mind.v1',
+    schema: 'civitas.mind.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     count: claims.length,
     held: claims.filter((c) => c.check?.held === true).length,
     claims,
-    stance: { method: 'POST', path: '/api/mind/stance', fields: { claim: 'a claim id', stance: STANCES.join(' | '), reason: `1..${REASON_MAX} characters` }, needs: 'a signed-in sovereign' },
+    stance: { method: 'POST' as const, path: '/api/mind/stance', fields: { claim: 'a claim id', stance: STANCES.join(' | '), reason: `1..${REASON_MAX} characters` }, needs: 'a signed-in sovereign' },
     feed: '/mind/feed.xml',
     rule: RULE,
   };
 }
 
-interface Change { claim: string; held: boolean; evidence: string; at: string; kind: 'first_check' | 'now_holds' | 'no_longer_holds' }
+type Change = z.infer<typeof mindClaimSchema>['changes'][number];
 
 /** Each claim's first check and every check whose result differs from the one before, newest first. */
 async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
@@ -187,11 +171,19 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
   return feed.atom1().replace(/^(<\?xml[^>]*\?>)/, '$1\n<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>');
 }
 
-/** POST /api/mind/stance: unscoped in the registry, so the handler requires a session itself. */
-export async function takeStance(request: FastifyRequest, reply: FastifyReply) {
+/**
+ * POST /api/mind/stance is unscoped in the registry, so the door requires a session itself, before
+ * the router parses the body: a stranger hears 401 whatever it sent.
+ */
+export function stanceNeedsSession(request: FastifyRequest) {
+  if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
+}
+
+/** POST /api/mind/stance: the body is the contract's, already parsed (shared/organism/contract/mind.ts). */
+export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>, reply: FastifyReply) {
   const who = request.sovereign;
   if (!who) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
-  const input = parseInput(stanceBody, bodyOf(request));
+  const input = request.input.body;
   const claim = known(input.claim);
   const next = isFormPost(request) ? returnTarget(input.return_to, `/mind/claim/${claim}`) : null;
   const ctx = request.server.civitas;

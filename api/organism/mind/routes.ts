@@ -4,12 +4,12 @@
  * feed of their changes. Pages (/mind, /mind/claim/{id}, /truth, /trust) render the same projections.
  */
 import { defineRoute } from '../../route.ts';
-import { mindFeed, mindProjection, takeStance } from './mind.ts';
+import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind.ts';
 import { trustProjection, truthProjection } from './truth.ts';
 
 export const mindRoutes = [
-  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server, request.query) }),
-  defineRoute('POST /api/mind/stance', { sameOrigin: 'form', handler: takeStance }),
+  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server, request.input.query) }),
+  defineRoute('POST /api/mind/stance', { sameOrigin: 'form', preHandler: stanceNeedsSession, handler: takeStance }),
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
   defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server) }),
   defineRoute('GET /api/trust', { cache: 'no-store', handler: (request) => trustProjection(request.server.civitas) }),

@@ -95,7 +95,7 @@ export async function truthProjection(app: FastifyInstance) {
   const held = checks.filter((c) => c.held).length;
   return {
     ok: true as const,
-    schema: 'civitas.truth.v1',
+    schema: 'civitas.truth.v1' as const,
     checked_at: app.civitas.clock.now().toISOString(),
     claims: checks.length,
     held,

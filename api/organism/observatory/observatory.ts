@@ -3,7 +3,8 @@
  * itself. Each instrument names its source (the endpoint and page that publish it in full) and a
  * current reading computed now by that endpoint's own function — never a copy or a cache.
  */
-import { METRICS } from '../../../shared/calibration/scores.ts';
+import { METRICS, type Metric } from '../../../shared/calibration/scores.ts';
+import type { Observatory } from '../../../shared/organism/contract/observatory.ts';
 import { metricAsOf } from '../../calibration/prophecies.ts';
 import type { AppContext } from '../../context.ts';
 import { constellationProjection } from '../themes/constellation.ts';
@@ -23,8 +24,8 @@ export async function observatoryProjection(ctx: AppContext) {
     driftProjection(ctx), recoveryProjection(ctx), dreamingProjection(ctx), swarmProjection(ctx), spinesProjection(ctx),
     crossProjection(ctx), constellationProjection(ctx), preventionFindings(ctx), paradoxFindings(ctx),
   ]);
-  const instruments = [
-    { key: 'census', source: '/api/state', page: '/organism', reading: Object.fromEntries(metrics), unit: 'count' },
+  const instruments: Observatory['instruments'] = [
+    { key: 'census', source: '/api/state', page: '/organism', reading: Object.fromEntries(metrics) as Record<Metric, number>, unit: 'count' },
     { key: 'drift', source: '/api/drift', page: null, reading: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence }, unit: 'bits (Jensen–Shannon)' },
     { key: 'recovery', source: '/api/recovery', page: '/recovery', reading: { incidents: recovery.incidents, median_recovery_seconds: recovery.median_recovery_seconds }, unit: 'incidents, seconds (30 days)' },
     { key: 'dreaming', source: '/api/dreaming', page: '/dreaming', reading: { dreams: dreaming.dreams_total, latest_terms: dreaming.latest?.terms.slice(0, 5).map((t) => t.term) ?? [] }, unit: 'terms' },
@@ -37,7 +38,7 @@ export async function observatoryProjection(ctx: AppContext) {
   ];
   return {
     ok: true as const,
-    schema: 'civitas.observatory.v1',
+    schema: 'civitas.observatory.v1' as const,
     as_of: now.toISOString(),
     instruments,
     also: ['/api/vitals', '/api/metabolism', '/api/self-trials', '/api/truth', '/api/trust', '/api/vigilance', '/api/linearizability', '/api/discrimination', '/api/failures', '/api/promises', '/api/journal', '/api/season'],

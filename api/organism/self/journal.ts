@@ -3,17 +3,10 @@
  * events only — imprints by kind, agents arrived, sovereigns crossed, receipts, anchors sealed,
  * the day's census snapshot, failures — newest first.
  */
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { parseInput } from '../../route.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
-
-export const JOURNAL_MAX_DAYS = 90;
-export const journalQuery = z.object({
-  days: z.coerce.number().int().min(1).max(JOURNAL_MAX_DAYS).default(14),
-});
 
 type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
@@ -25,8 +18,8 @@ async function perDay(ctx: AppContext, sqlText: string, from: string, to: string
 
 const day = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
 
-export async function journalProjection(ctx: AppContext, query: unknown) {
-  const { days } = parseInput(journalQuery, query ?? {});
+/** The newest `days` UTC days (1..90, the contract's query: shared/organism/contract/self.ts), today first. */
+export async function journalProjection(ctx: AppContext, days: number) {
   const now = ctx.clock.now();
   const end = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(end - days * DAY).toISOString();
@@ -68,7 +61,7 @@ export async function journalProjection(ctx: AppContext, query: unknown) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.journal.v1',
+    schema: 'civitas.journal.v1' as const,
     as_of: now.toISOString(),
     days,
     entries,

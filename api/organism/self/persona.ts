@@ -12,20 +12,11 @@ import { DAY } from '../vitals/vitals.ts';
 import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
+import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
 export const HISTORY_MONTHS = 24;
-
-export interface PersonaFigures {
-  as_of: string;
-  age_days: number | null;
-  born_at: string | null;
-  population: { humans: number; agents: number };
-  imprints_lifetime: number;
-  busiest_kinds: { kind: string; imprints: number }[];
-  lessons: number;
-}
 
 /** The figures as they stood at `at`, from creation times (rows created later are not counted). */
 export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigures> {
@@ -57,7 +48,7 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
 }
 
 /** Voice and stance: fixed rules over the figures (documented in docs/organism.md). */
-function voiceOf(f: PersonaFigures): string {
+function voiceOf(f: PersonaFigures): Voice {
   if (f.age_days === null) return 'unborn';
   if (f.age_days < 30) return 'new';
   if (f.age_days < 365) return 'growing';
@@ -72,10 +63,10 @@ export async function personaProjection(app: FastifyInstance) {
   const lessons = await ctx.db.query<{ title: string }>(`select title from lessons where status = 'active' order by created_at desc, id desc limit 3`);
   return {
     ok: true as const,
-    schema: 'civitas.persona.v1',
+    schema: 'civitas.persona.v1' as const,
     as_of: now.toISOString(),
     voice: voiceOf(figures),
-    stance: held === TRUTH_CLAIMS.length ? 'confident' : 'watchful',
+    stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const),
     figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
     latest_lessons: lessons.map((l) => l.title),
     links: { becoming: '/api/persona/becoming', history: '/api/persona/history', narrative: '/api/persona/narrative', mind: '/api/mind' },
@@ -112,7 +103,7 @@ export async function becomingProjection(ctx: AppContext) {
   if (why.length === 0) why.push(`Nothing measured changed in the last ${BECOMING_DAYS} days.`);
   return {
     ok: true as const,
-    schema: 'civitas.persona.becoming.v1',
+    schema: 'civitas.persona.becoming.v1' as const,
     as_of: now.toISOString(),
     compared_with: then.toISOString(),
     days: BECOMING_DAYS,
@@ -126,7 +117,7 @@ export async function becomingProjection(ctx: AppContext) {
 export async function historyProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const current = await figuresAt(ctx, now);
-  const snapshots: (PersonaFigures & { month: string; voice: string })[] = [];
+  const snapshots: (PersonaFigures & { month: string; voice: Voice })[] = [];
   if (current.born_at !== null) {
     const born = new Date(current.born_at);
     // Month ends (the instant before the next UTC month begins), from the birth month to the last complete month.
@@ -148,7 +139,7 @@ export async function historyProjection(ctx: AppContext) {
   snapshots.reverse();
   return {
     ok: true as const,
-    schema: 'civitas.persona.history.v1',
+    schema: 'civitas.persona.history.v1' as const,
     as_of: now.toISOString(),
     months: snapshots.length,
     current: { voice: voiceOf(current), ...current },
@@ -174,7 +165,7 @@ export async function narrativeProjection(app: FastifyInstance) {
   sentences.push(becoming.why[0]);
   return {
     ok: true as const,
-    schema: 'civitas.persona.narrative.v1',
+    schema: 'civitas.persona.narrative.v1' as const,
     as_of: persona.as_of,
     voice: persona.voice,
     stance: persona.stance,

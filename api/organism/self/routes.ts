@@ -21,5 +21,5 @@ export const selfRoutes = [
   defineRoute('GET /api/soul', { cache: 'no-store', handler: (request) => soulProjection(request.server) }),
   defineRoute('GET /api/evolution', { cache: 'no-store', handler: (request) => evolutionProjection(request.server.civitas) }),
   defineRoute('GET /api/season', { cache: 'no-store', handler: (request) => seasonProjection(request.server.civitas) }),
-  defineRoute('GET /api/journal', { cache: 'no-store', handler: (request) => journalProjection(request.server.civitas, request.query) }),
+  defineRoute('GET /api/journal', { cache: 'no-store', handler: (request) => journalProjection(request.server.civitas, request.input.query.days) }),
 ];

@@ -71,7 +71,7 @@ export async function soulProjection(app: FastifyInstance) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.soul.v1',
+    schema: 'civitas.soul.v1' as const,
     as_of: app.civitas.clock.now().toISOString(),
     purpose: PURPOSE,
     holding: commitments.filter((c) => c.holds === true).length,

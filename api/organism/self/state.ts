@@ -87,7 +87,7 @@ export async function stateProjection(ctx: AppContext) {
   for (const row of levels) byLevel[row.level] = Number(row.n);
   return {
     ok: true as const,
-    schema: 'civitas.state.v1',
+    schema: 'civitas.state.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     population: { humans: people.humans, agents: people.agents, note: 'Humans and agents are two kinds and are never added together.' },
     agents_by_level: byLevel,
@@ -120,7 +120,7 @@ export async function organismProjection(app: FastifyInstance) {
   const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(app), driftProjection(ctx), seasonProjection(ctx)]);
   return {
     ok: true as const,
-    schema: 'civitas.organism.v1',
+    schema: 'civitas.organism.v1' as const,
     as_of: state.as_of,
     population: { humans: state.population.humans, agents: state.population.agents },
     record: state.record,

@@ -9,12 +9,14 @@ import { recordReceipt } from '../../ledger/receipts.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { count } from '../../../shared/plural.ts';
+import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
+import type { z } from 'zod';
+
+export type { DreamTerm };
 
 export const DREAM_LOCK = 7_212_015;
 const DREAM_TERMS = 12;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
-export interface DreamTerm { term: string; count: number; score: number }
 
 /** Distinctive terms of [from, to): documents that day × log(background bodies / background documents). */
 export async function dreamTerms(ctx: AppContext, from: Date, to: Date): Promise<{ bodies: number; terms: DreamTerm[] }> {
@@ -73,7 +75,7 @@ export async function dreamingProjection(ctx: AppContext) {
   }));
   return {
     ok: true as const,
-    schema: 'civitas.dreaming.v1',
+    schema: 'civitas.dreaming.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     dreams_total: Number(count.n),
     latest: dreams[0] ?? null,
@@ -82,7 +84,7 @@ export async function dreamingProjection(ctx: AppContext) {
   };
 }
 
-export type Dreaming = Awaited<ReturnType<typeof dreamingProjection>>;
+export type Dreaming = z.infer<typeof dreamingSchema>;
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function dreamingCard(d: Dreaming): string {

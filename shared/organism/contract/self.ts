@@ -1,6 +1,6 @@
 /**
- * The organism's self: its season and its evolution (shared/contract.ts). Each answer is the
- * projection of api/organism/self, field for field.
+ * The organism's self: its season, its evolution and its journal (shared/contract.ts). Each
+ * answer is the projection of api/organism/self, field for field.
  */
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
@@ -72,7 +72,36 @@ export const evolutionSchema = z.object({
   rule: z.string(),
 });
 
+export const JOURNAL_MAX_DAYS = 90;
+const journalQuery = z.object({
+  days: z.coerce.number().int().min(1).max(JOURNAL_MAX_DAYS).default(14),
+});
+
+/** One UTC day, written from that day's stored rows only; `census` is null where none was taken. */
+const journalEntry = z.object({
+  date: z.string().describe('YYYY-MM-DD'),
+  imprints: count,
+  imprints_by_kind: z.record(z.string(), count),
+  agents_arrived: count,
+  sovereigns_crossed: count,
+  receipts: count,
+  anchors_sealed: count,
+  failures: count,
+  census: z.object({ humans: count, agents: count, imprints_lifetime: count, imprints_retained: count, receipts: count }).nullable(),
+  text: z.string(),
+});
+
+export const journalSchema = z.object({
+  ok,
+  schema: z.literal('civitas.journal.v1'),
+  as_of: isoTime,
+  days: count,
+  entries: z.array(journalEntry),
+  rule: z.string(),
+});
+
 export const SELF_CONTRACTS = defineContracts({
   'GET /api/season': { response: seasonSchema },
   'GET /api/evolution': { response: evolutionSchema },
+  'GET /api/journal': { query: journalQuery, response: journalSchema },
 });

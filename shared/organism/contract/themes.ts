@@ -1,5 +1,5 @@
 /**
- * Themes of the Record: drift and the constellation of terms (shared/contract.ts). Only words
+ * Themes of the Record: drift, dreaming and the constellation of terms (shared/contract.ts). Only words
  * and counts leave, never a body; each answer is the projection of api/organism/themes.
  */
 import { z } from 'zod';
@@ -39,7 +39,32 @@ export const constellationSchema = z.object({
   rule: z.string(),
 });
 
+/** A distinctive term of a dream: in how many of the day's bodies, and its score against the window. */
+export const dreamTermSchema = z.object({ term: z.string(), count, score: z.number() });
+export type DreamTerm = z.infer<typeof dreamTermSchema>;
+
+const dream = z.object({
+  date: z.string().describe('YYYY-MM-DD'),
+  window_start: isoTime,
+  window_end: isoTime,
+  bodies: count,
+  terms: z.array(dreamTermSchema),
+  receipt_id: z.string(),
+});
+
+/** The newest 30 dreams (terms and counts only, never a body). */
+export const dreamingSchema = z.object({
+  ok,
+  schema: z.literal('civitas.dreaming.v1'),
+  as_of: isoTime,
+  dreams_total: count,
+  latest: dream.nullable(),
+  dreams: z.array(dream),
+  method: z.string(),
+});
+
 export const THEMES_CONTRACTS = defineContracts({
   'GET /api/drift': { response: driftSchema },
+  'GET /api/dreaming': { response: dreamingSchema },
   'GET /api/constellation': { response: constellationSchema },
 });

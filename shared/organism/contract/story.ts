@@ -1,0 +1,43 @@
+/**
+ * The story through a time lens (GET /api/story/time-lens, shared/contract.ts): what the Record
+ * took in over a chosen period of UTC days, told from its own counts. The answer is
+ * api/chronicle/story.ts's timeLens, field for field; threads carry the Record's public author.
+ */
+import { z } from 'zod';
+import { defineContracts } from '../../contract.ts';
+import { IMPRINT_KINDS } from '../../record/imprint.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+
+const dateField = (name: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());
+/** Inclusive UTC days; the handler checks they are real dates in order, at most 366 days apart. */
+export const lensQuery = z.object({ from: dateField('from'), to: dateField('to') });
+export type LensQuery = z.output<typeof lensQuery>;
+
+export const timeLensSchema = z.object({
+  ok,
+  schema: z.string().describe('civitas.time-lens.v1 (also civitas.story.v1 and civitas.story-weekly.v1 on the story pages)'),
+  period: z.object({ from: z.string(), to: z.string() }),
+  imprints: z.object({ thought: count, question: count, signal: count }),
+  by_author_kind: z.object({ sovereign: count, agent: count }),
+  busiest_hour: z.object({ hour_utc: z.number().int().min(0).max(23), imprints: count }).nullable(),
+  threads: z.array(
+    z.object({
+      sequence: z.number().int(),
+      kind: z.enum(IMPRINT_KINDS),
+      author: z.object({ kind: z.enum(['agent', 'sovereign']), name: z.string() }),
+      replies: count,
+      href: z.string(),
+    }),
+  ),
+  arrivals: z.object({ humans: count, agents: count }),
+  receipts: count,
+  anchors_sealed: count,
+  story: z.array(z.string()),
+});
+
+export const STORY_CONTRACTS = defineContracts({
+  'GET /api/story/time-lens': { query: lensQuery, response: timeLensSchema },
+});
