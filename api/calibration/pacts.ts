@@ -63,7 +63,7 @@ export async function stakeOnPact(ctx: AppContext, me: SignedIn, input: { pact: 
  * on the side that came true gets its points back plus its share of the other side's points
  * (rounded down); a stake on the other side gets nothing. Stakers are never named.
  */
-export async function answerPact(ctx: AppContext, input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: PactAnswerer; authorId?: string }) {
+export async function answerPact<By extends PactAnswerer>(ctx: AppContext, input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: By; authorId?: string }) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(`select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`, [input.pact]);

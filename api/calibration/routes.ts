@@ -80,7 +80,7 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
   return sendSvg(reply, svg);
 }
 
-async function answerDoor(request: FastifyRequest, reply: FastifyReply, by: 'author' | 'steward') {
+async function answerDoor<By extends 'author' | 'steward'>(request: FastifyRequest, reply: FastifyReply, by: By) {
   if (by === 'steward') stewardOf(request);
   const input = parseInput(answerInput, request.body);
   const form = isFormPost(request);

@@ -2,27 +2,21 @@
  * An actor's progress toward its next standing level.
  */
 import { soleTagHolder, unaddressableTagView } from '../people/tag-holder.ts';
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { publicActorParam } from '../../shared/actor.ts';
-import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
+import { CONTINUITY_DAYS_REQUIRED, type Level } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext } from '../../shared/agents/status.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { n } from './tally.ts';
 
-export const progressQuery = z.object({
-  actor: publicActorParam,
-});
-
 export async function progressView(ctx: AppContext, actor: string) {
   const split = actor.indexOf(':');
   const kind = actor.slice(0, split);
   const name = actor.slice(split + 1);
   const now = ctx.clock.now();
-  const base = { ok: true as const, schema: 'civitas.progress.v1', as_of: now.toISOString() };
+  const base = { ok: true as const, schema: 'civitas.progress.v1' as const, as_of: now.toISOString() };
   if (kind === 'agent') {
     const [visible] = await ctx.db.query<{ handle: string }>(`select handle from agents where handle = $1 and ${PUBLIC_AGENT}`, [name]);
     const row = visible ? await loadAgent(ctx.db, name) : undefined;
@@ -32,10 +26,10 @@ export async function progressView(ctx: AppContext, actor: string) {
     return {
       ...base,
       actor: projectActorRef({ actor_id: facts.handle, kind: 'agent', handle: facts.handle }),
-      addressable: true,
-      scale: 'naturalization',
+      addressable: true as const,
+      scale: 'naturalization' as const,
       level: facts.level,
-      levels: ['arrived', 'continuous', 'attested'],
+      levels: ['arrived', 'continuous', 'attested'] satisfies Level[],
       days_with_proof: facts.proofDays.length,
       days_required: CONTINUITY_DAYS_REQUIRED,
       next_step: facts.level === 'attested' ? null : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
@@ -54,8 +48,8 @@ export async function progressView(ctx: AppContext, actor: string) {
   return {
     ...base,
     actor: projectActorRef({ actor_id: holder.id, kind: 'sovereign', tag: holder.tag, callsign: holder.callsign, callsign_visible: holder.callsign_visible === true }),
-    addressable: true,
-    scale: 'civic standing',
+    addressable: true as const,
+    scale: 'civic standing' as const,
     imprints: { public: n(row.imprints) },
     orders: n(row.orders),
     prophecies: { resolved: n(row.resolved), open: n(row.open) },

@@ -9,7 +9,7 @@ import { censusHost } from '../boundaries/live-probes.ts';
 import { ascensionsView } from './ascensions.ts';
 import { chronicleQuery, chronicleView } from './chapters.ts';
 import { lensPeriod, storySoFar, timeLens } from './story.ts';
-import { progressQuery, progressView } from './progress.ts';
+import { progressView } from './progress.ts';
 import { pulseView } from './pulse.ts';
 import { todayView } from './today.ts';
 import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg } from './cards.ts';
@@ -86,8 +86,7 @@ export const chronicleRoutes = [
   }),
   defineRoute('GET /api/progress', {
     async handler(request) {
-      const { actor } = parseInput(progressQuery, request.query);
-      return progressView(request.server.civitas, actor);
+      return progressView(request.server.civitas, request.input.query.actor);
     },
   }),
   defineRoute('GET /api/story/time-lens', {

@@ -7,7 +7,7 @@ import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
-import { GOVERNANCE_CONTRACTS, precedentParams } from '../../shared/governance/contract.ts';
+import { GOVERNANCE_CONTRACTS } from '../../shared/governance/contract.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
@@ -88,7 +88,7 @@ export const governanceCourtRoutes = [
   defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {
-      const view = await precedentView(request.server.civitas, parseInput(precedentParams, request.params).id);
+      const view = await precedentView(request.server.civitas, request.input.params.id);
       reply.header('cache-control', 'public, max-age=60');
       return view;
     },

@@ -137,6 +137,7 @@ export async function idpLogin(request: RouteRequest<'POST /auth/idp/login'>, re
   return { ok: true as const, authorization_url: url.href };
 }
 
+/** The provider's form_post (or a JSON client's relay of it): the body is read here, not by the router (its contract has `validate: false`). */
 export async function idpCallback(request: FastifyRequest, reply: FastifyReply) {
   const ctx = request.server.civitas;
   const json = !isFormPost(request);
@@ -146,7 +147,7 @@ export async function idpCallback(request: FastifyRequest, reply: FastifyReply) 
     const outcome = await completeLogin(ctx, bodyOf(request));
     await startSession(request, reply, outcome.sovereignId);
     if (json) {
-      return reply.send({ ok: true, tag: outcome.tag, ref: `sovereign:${outcome.tag}`, created: outcome.created, linked: outcome.linked, governance: outcome.uniquenessVerified, next: outcome.returnTo });
+      return { ok: true as const, tag: outcome.tag, ref: `sovereign:${outcome.tag}`, created: outcome.created, linked: outcome.linked, governance: outcome.uniquenessVerified, next: outcome.returnTo };
     }
     return seeOther(reply, outcome.returnTo);
   } catch (error) {

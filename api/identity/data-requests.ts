@@ -3,18 +3,11 @@
  * one projection.
  */
 import type { Sql } from '../db/database.ts';
+import type { z } from 'zod';
 import { iso } from '../../shared/time.ts';
+import type { dataRequestViewSchema } from '../../shared/identity/contract.ts';
 
-export interface DataRequestView {
-  id: string;
-  kind: 'export' | 'erasure';
-  status: 'pending' | 'completed' | 'declined';
-  created_at: string;
-  processed_at: string | null;
-  note: string | null;
-  receipt_id: string;
-  download: string | null;
-}
+export type DataRequestView = z.infer<typeof dataRequestViewSchema>;
 
 export async function listDataRequests(sql: Sql, sovereignId: string): Promise<DataRequestView[]> {
   const rows = await sql.query<{ id: string; kind: 'export' | 'erasure'; status: 'pending' | 'completed' | 'declined'; created_at: string; processed_at: string | null; note: string | null; receipt_id: string }>(

@@ -15,7 +15,7 @@ import { listDataRequests } from './data-requests.ts';
 import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
-import { bodyOf, dataRequestQuery, processBody, signedIn } from './request-bodies.ts';
+import { bodyOf, processBody, signedIn } from './request-bodies.ts';
 
 export async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
   const me = signedIn(request);
@@ -83,17 +83,17 @@ export async function callsignVisibility(request: RouteRequest<'POST /sovereign/
   return result;
 }
 
-export async function dataRequests(request: FastifyRequest, reply: FastifyReply) {
+export async function dataRequests(request: RouteRequest<'GET /settings/data/request'>, reply: FastifyReply) {
   const me = signedIn(request);
   const ctx = request.server.civitas;
   reply.header('cache-control', 'private, no-store');
-  const { download } = parseInput(dataRequestQuery, request.query);
+  const { download } = request.input.query;
   if (download) {
     const bundle = await exportBundle(ctx, me, download);
     reply.header('content-disposition', `attachment; filename="civitas-export-${me.tag}.json"`);
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(bundle, null, 2));
   }
-  return { ok: true, requests: await listDataRequests(ctx.db, me.sovereignId) };
+  return { ok: true as const, requests: await listDataRequests(ctx.db, me.sovereignId) };
 }
 
 export async function fileRequest(request: RouteRequest<'POST /settings/data/request'>, reply: FastifyReply) {

@@ -10,7 +10,6 @@ const returnField = { return_to: z.string().max(2048).optional() };
 
 export const initiateBody = z.object({ callsign: callsignSchema.optional(), ...returnField });
 export const returnBody = z.object({ key: keySchema, ...returnField });
-export const dataRequestQuery = z.object({ download: z.string().max(64).optional() });
 export const processBody = z.object({
   id: z.string().trim().min(1).max(64),
   action: z.enum(['complete', 'decline']),

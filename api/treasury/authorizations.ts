@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { str, type StripeEvent } from './webhooks.ts';
+import type { AuthorizationReason } from '../../shared/treasury/holder-contract.ts';
 
 /**
  * Approves or declines an Issuing authorization by the strategy named on the card's metadata
@@ -29,10 +30,10 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
       'select * from treasury_strategies where name = $1 for update',
       [strategyName],
     );
-    const [previous] = await tx.query<{ approved: boolean; reason: string }>('select approved, reason from treasury_authorizations where authorization_id = $1', [authId]);
+    const [previous] = await tx.query<{ approved: boolean; reason: AuthorizationReason }>('select approved, reason from treasury_authorizations where authorization_id = $1', [authId]);
     if (previous) return { approved: previous.approved, reason: previous.reason, duplicate: true };
     let approved = false;
-    let reason: string;
+    let reason: AuthorizationReason;
     if (!strategy) reason = 'unknown_strategy';
     else if (!Number.isSafeInteger(amount) || amount <= 0) reason = 'invalid_amount';
     else if (currency !== strategy.currency) reason = 'currency_mismatch';

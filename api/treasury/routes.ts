@@ -1,11 +1,8 @@
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { handleSchema } from '../../shared/agents/handle.ts';
 import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
 import { CAPABILITY_PRICES } from '../../shared/treasury/quote.ts';
-import { holderFields } from '../../shared/treasury/contract.ts';
 import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
@@ -17,8 +14,6 @@ import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
 
 const privateNoStore = 'private, no-store';
-const blank = (value: unknown) => (value === '' ? undefined : value);
-const agentFields = holderFields;
 
 /**
  * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
@@ -90,9 +85,9 @@ function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
   };
 }
 
-async function callerHolder(request: FastifyRequest) {
-  const q = parseInput(z.object({ agent: z.preprocess(blank, handleSchema.optional()) }).passthrough(), request.query);
-  return requireHolder(await speakerOfRequest(request, q.agent));
+/** The holder a personal read is for: the named agent, else the signed-in sovereign (401 without either). */
+async function callerHolder(request: FastifyRequest, agent: string | undefined) {
+  return requireHolder(await speakerOfRequest(request, agent));
 }
 
 export const treasuryRoutes = [
@@ -119,7 +114,7 @@ export const treasuryRoutes = [
       if (!request.sovereign) throw new Refusal('identity_required');
       reply.header('cache-control', privateNoStore);
       const holder = requireHolder(await speakerOfRequest(request));
-      return { ok: true, entitlements: await entitlementsOf(request.server.civitas, holder) };
+      return { ok: true as const, entitlements: await entitlementsOf(request.server.civitas, holder) };
     },
   }),
 
@@ -130,7 +125,7 @@ export const treasuryRoutes = [
   }),
   defineRoute('POST /api/oracle', {
     async handler(request, reply) {
-      const input = parseInput(z.object({ agent: agentFields.agent, continuity: agentFields.continuity }).passthrough(), request.body);
+      const input = request.input.body;
       const holder = await speakerOfRequest(request, input.agent, input.continuity);
       reply.header('cache-control', privateNoStore);
       try {
@@ -147,15 +142,15 @@ export const treasuryRoutes = [
   defineRoute('POST /api/oracle/buy', { handler: checkoutDoor('oracle', '/oracle') }),
   defineRoute('GET /api/oracle/session', {
     async handler(request, reply) {
-      const q = parseInput(z.object({ id: z.preprocess(blank, z.string().regex(/^tin_[0-9A-Z]{26}$/, 'id is an intent id (tin_…)').optional()) }).passthrough(), request.query);
-      const holder = await callerHolder(request);
+      const { id, agent } = request.input.query;
+      const holder = await callerHolder(request, agent);
       reply.header('cache-control', privateNoStore);
-      return { ok: true, sessions: await sessionOf(request.server.civitas, holder, q.id) };
+      return { ok: true as const, sessions: await sessionOf(request.server.civitas, holder, id) };
     },
   }),
   defineRoute('GET /api/oracle/usage', {
     async handler(request, reply) {
-      const holder = await callerHolder(request);
+      const holder = await callerHolder(request, request.input.query.agent);
       reply.header('cache-control', privateNoStore);
       return usageOf(request.server.civitas, holder);
     },

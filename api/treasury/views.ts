@@ -10,6 +10,9 @@ import { projectEquity, type EquityRecord, type EquityView } from '../../shared/
 import { treasuryConfig } from './config.ts';
 import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
+import type { PURPOSES } from '../../shared/treasury/purposes.ts';
+import type { INTENT_STATUSES } from '../../shared/treasury/holder-contract.ts';
+import type { oracleReport } from './oracle.ts';
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
   const rows = await ctx.db.query<{ id: string; capability: string; uses_total: number; uses_left: number; granted_at: Date | string }>(
@@ -21,7 +24,8 @@ export async function entitlementsOf(ctx: AppContext, holder: Holder) {
 
 export async function usageOf(ctx: AppContext, holder: Holder) {
   const entitlements = (await entitlementsOf(ctx, holder)).filter((e) => e.capability === 'oracle');
-  const reports = await ctx.db.query<{ id: string; created_at: Date | string; receipt_id: string; report: unknown }>(
+  // The report is stored as oracleReport wrote it (jsonb).
+  const reports = await ctx.db.query<{ id: string; created_at: Date | string; receipt_id: string; report: Awaited<ReturnType<typeof oracleReport>> }>(
     'select id, created_at, receipt_id, report from oracle_reports where holder_kind = $1 and holder_ref = $2 order by created_at desc, id desc limit 50',
     [holder.kind, holder.ref],
   );
@@ -37,7 +41,7 @@ export async function usageOf(ctx: AppContext, holder: Holder) {
 }
 
 export async function sessionOf(ctx: AppContext, holder: Holder, id: string | undefined) {
-  const rows = await ctx.db.query<{ id: string; purpose: string; status: string; amount_cents: string; currency: string; created_at: Date | string; paid_at: Date | string | null }>(
+  const rows = await ctx.db.query<{ id: string; purpose: (typeof PURPOSES)[number]; status: (typeof INTENT_STATUSES)[number]; amount_cents: string; currency: string; created_at: Date | string; paid_at: Date | string | null }>(
     `select id, purpose, status, amount_cents, currency, created_at, paid_at from treasury_intents
       where holder_kind = $1 and holder_ref = $2 and ($3::text is null or id = $3) order by created_at desc, id desc limit 20`,
     [holder.kind, holder.ref, id ?? null],

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { publicRefOf, type Holder, type Purpose } from './service.ts';
+import type { WebhookOutcome } from '../../shared/treasury/holder-contract.ts';
 
 export interface StripeEvent {
   id: string;
@@ -44,8 +45,8 @@ export async function applyStripeEvent(ctx: AppContext, event: StripeEvent) {
        returning event_id`,
       [event.id, event.type, now.toISOString()],
     );
-    if (!fresh) return { ok: true as const, received: true as const, duplicate: true, outcome: 'already_applied' };
-    const outcome = (CHECKOUT_EVENTS as readonly string[]).includes(event.type) ? await applyCheckoutEvent(tx, event, now) : 'ignored';
+    if (!fresh) return { ok: true as const, received: true as const, duplicate: true, outcome: 'already_applied' as const };
+    const outcome: WebhookOutcome = (CHECKOUT_EVENTS as readonly string[]).includes(event.type) ? await applyCheckoutEvent(tx, event, now) : 'ignored';
     await tx.query('update treasury_processed_events set outcome = $2 where event_id = $1', [event.id, outcome]);
     return { ok: true as const, received: true as const, duplicate: false, outcome };
   });
@@ -65,7 +66,7 @@ async function intentOfSession(tx: Sql, session: Record<string, unknown>) {
  * intent waits (`awaiting_payment`), nothing is granted. async_payment_failed → the intent records
  * `payment_failed`, nothing is granted (a new checkout can try again).
  */
-async function applyCheckoutEvent(tx: Sql, event: StripeEvent, now: Date): Promise<string> {
+async function applyCheckoutEvent(tx: Sql, event: StripeEvent, now: Date): Promise<WebhookOutcome> {
   const session = event.data.object;
   const failed = event.type === 'checkout.session.async_payment_failed';
   const unpaid = event.type === 'checkout.session.completed' && session.payment_status !== undefined && session.payment_status !== 'paid';
@@ -77,7 +78,7 @@ async function applyCheckoutEvent(tx: Sql, event: StripeEvent, now: Date): Promi
   return failed ? 'payment_failed' : 'awaiting_payment';
 }
 
-async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): Promise<string> {
+async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): Promise<WebhookOutcome> {
   const session = event.data.object;
   const metadata = (session.metadata && typeof session.metadata === 'object' ? session.metadata : {}) as Record<string, unknown>;
   const intentId = str(metadata.intent, 40) ?? str(session.client_reference_id, 40);
@@ -146,5 +147,5 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
     );
   }
   await recordReceipt(tx, { step: 'treasury.payment', subject: `payment:${paymentId}`, at: now });
-  return `applied_${purpose}`;
+  return `applied_${purpose}` as const;
 }

@@ -7,6 +7,7 @@ import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
 import { formImprintFields } from '../record/imprint.ts';
 import { imprintResultSchema } from '../record/contract.ts';
 import { continuityField, handleSchema } from './handle.ts';
+import { publicActorParam } from '../actor.ts';
 
 /** Notes an agent preserves are at most this long. */
 export const MAX_NOTE_CHARS = 4000;
@@ -108,7 +109,37 @@ export const standingViewSchema = z.object({
   relay_token: z.string().nullable().describe('shown once, right after the attesting sovereign minted it'),
 });
 
+/** projectActorRef: an agent by handle, a sovereign by public tag (or visible callsign). */
+const actorRef = z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() });
+const progressBase = { ok, schema: z.literal('civitas.progress.v1'), as_of: isoTime, actor: actorRef };
+
+/** GET /api/progress: an agent on the naturalization scale, a sovereign in civic standing, or a tag naming no one. */
+export const progressSchema = z.union([
+  z.object({
+    ...progressBase,
+    addressable: z.literal(true),
+    scale: z.literal('naturalization'),
+    level: levelSchema,
+    levels: z.array(levelSchema),
+    days_with_proof: count,
+    days_required: count,
+    next_step: z.object({ rel: z.string(), href: z.string(), summary: z.string() }).nullable().describe('null once attested'),
+    status: z.string().describe('/api/agent/{handle}'),
+  }),
+  z.object({
+    ...progressBase,
+    addressable: z.literal(true),
+    scale: z.literal('civic standing'),
+    imprints: z.object({ public: count }),
+    orders: count,
+    prophecies: z.object({ resolved: count, open: count }),
+    passport: z.string(),
+  }),
+  z.object({ ...progressBase, addressable: z.literal(false), note: z.string() }),
+]);
+
 export const AGENT_CONTRACTS = defineContracts({
+  'GET /api/progress': { query: z.object({ actor: publicActorParam }), response: progressSchema },
   'POST /api/agent/imprint': {
     body: z.object({
       agent: optional(handleSchema),

@@ -92,7 +92,46 @@ export const calibrationSchema = z.object({
   by_forecaster: z.object({ service: calibrationSummarySchema, sovereigns: calibrationSummarySchema }),
 });
 
+/**
+ * POST /sovereign/pact is two doors in one: a body with `outcome` answers the author's own due pact
+ * (answerInput), any other makes a pact (pactInput), and each ignores the other's fields. One
+ * object cannot say "either" without refusing bodies the door accepts, so this one documents both
+ * and the door parses with the schema its body chooses (`validate: false`), refusing with the same
+ * `invalid_request`.
+ */
+const pactDoorBody = z
+  .object({
+    title: pactInput.shape.title.optional().describe('to make a pact: your commitment'),
+    detail: pactInput.shape.detail,
+    stake: pactInput.shape.stake.optional().describe('to make a pact: the points you stake (1..1000)'),
+    ...dueFields,
+    pact: pactField.optional().describe('to answer your pact once due: its id'),
+    outcome: answerInput.shape.outcome.optional().describe('to answer your pact once due: kept or broken'),
+    return_to: returnField,
+  })
+  .describe('Make a pact (title, stake, and due_in_days or due_at), or answer your own due pact (pact and outcome).');
+const pactResult = z.object({
+  ok,
+  pact_id: z.string(),
+  status: z.literal('open'),
+  stake: count,
+  due_at: isoTime,
+  receipt_id: z.string(),
+  links: z.object({ claim: z.string(), almanac: z.string() }),
+});
+const answerResult = z.object({
+  ok,
+  pact_id: z.string(),
+  status: z.enum(PACT_SIDES),
+  answered_by: z.literal('author'),
+  resolved_at: isoTime,
+  stakes: z.object({ on_winning_side: count, on_losing_side: count, paid_out: count }).describe('points, pari-mutuel; stakers are never named'),
+  receipt_id: z.string(),
+  links: z.object({ answered: z.string() }),
+});
+
 export const CALIBRATION_CONTRACTS = defineContracts({
+  'POST /sovereign/pact': { body: pactDoorBody, form: true, validate: false, response: z.union([pactResult, answerResult]) },
   'POST /sovereign/prophecy': { body: prophecyInput, form: true, response: prophecyResult },
   'POST /sovereign/pact/stake': { body: stakeInput, form: true, response: stakeResult },
   'GET /api/calibration': { response: calibrationSchema },

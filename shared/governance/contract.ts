@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { blank, defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
-import { CASE_ID, CASE_TARGET, PLEDGE_ID, PLEDGE_STATUSES, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS } from './court.ts';
+import { CASE_ID, CASE_TARGET, PLEDGE_ID, PRECEDENT_ID, PLEDGE_STATUSES, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS } from './court.ts';
 import { PROPOSAL_ID, PROPOSAL_STATES, TEXT_MAX, TITLE_MAX } from './rules.ts';
 
 const ok = z.literal(true);
@@ -264,8 +264,10 @@ export const abstentionsSchema = z.object({
   verdicts: unavailable,
 });
 
-/** The path parameter of GET /api/court/precedent/{id} (its contract waits for a precedent in the document client's data). */
-export const precedentParams = z.object({ id: z.string().max(200, 'id is at most 200 characters') });
+/** The path parameter of GET /api/court/precedent/{id}: a precedent id (a malformed one is 400, an unknown one 404). */
+const precedentParams = z.object({
+  id: z.string().max(200, 'id is at most 200 characters').regex(PRECEDENT_ID, 'id must be a precedent id: precedent-<n>'),
+});
 
 export const GOVERNANCE_CONTRACTS = defineContracts({
   'GET /api/axioms': { response: axiomsSchema },
@@ -279,6 +281,7 @@ export const GOVERNANCE_CONTRACTS = defineContracts({
   'POST /sovereign/pledge/back': { body: backBody, form: true, response: pledgeResult },
   'POST /sovereign/court-sign': { body: courtSignBody, form: true, response: z.union([signResult, caseResult]) },
   'GET /api/verdicts': { response: verdictsSchema },
+  'GET /api/court/precedent/{id}': { params: precedentParams, response: precedentSchema },
   'GET /api/dissent': { response: dissentSchema },
   'GET /api/abstentions': { response: abstentionsSchema },
 });

@@ -16,6 +16,7 @@ export const callsignSchema = z
 
 export const THEMES = ['light', 'dark', 'system'] as const;
 export const DATA_REQUEST_KINDS = ['export', 'erasure'] as const;
+export const DATA_REQUEST_STATUSES = ['pending', 'completed', 'declined'] as const;
 export const EMAIL_ACTIONS = ['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token'] as const;
 /** What an email action did. */
 export const EMAIL_STATUSES = ['verification_sent', 'verified', 'removed'] as const;
@@ -39,6 +40,56 @@ export const identityViewSchema = z.object({
   ways_in: z.array(z.object({ rel: z.string(), method: z.string(), href: z.string(), reason: z.string() })),
 });
 export type IdentityView = z.infer<typeof identityViewSchema>;
+
+/** A data request as its owner sees it (api/identity/data-requests.ts). */
+export const dataRequestViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(DATA_REQUEST_KINDS),
+  status: z.enum(DATA_REQUEST_STATUSES),
+  created_at: isoTime,
+  processed_at: isoTime.nullable(),
+  note: z.string().nullable(),
+  receipt_id: z.string(),
+  download: z.string().nullable().describe('a completed export: GET it to download the bundle'),
+});
+
+/**
+ * The personal-data bundle a completed export downloads (api/identity/data-rights.ts buildBundle):
+ * every family's declared sections (docs/identity.md "Personal data") beside these fields.
+ */
+const exportBundleSchema = z
+  .object({
+    schema: z.literal('civitas.personal-data-export.v1'),
+    generated_at: isoTime,
+    request_id: z.string().nullable(),
+    receipts: z.array(
+      z.object({
+        id: z.string(),
+        step: z.string(),
+        subject: z.string(),
+        recorded_at: isoTime,
+        leaf_hash: z.string(),
+        log: z.object({ date: z.string(), leaf_index: z.number().int() }),
+      }),
+    ),
+  })
+  .catchall(z.unknown());
+
+/**
+ * The provider's answer to a sign-in (response_mode=form_post): `state` always, then `code`, or
+ * `error`. The handler reads it itself (`validate: false`): a missing or unknown `state` is 400,
+ * and a browser's form post that fails is sent to /return rather than shown a JSON refusal; every
+ * field is handed to the OpenID Connect client as received.
+ */
+const idpCallbackBody = z
+  .object({
+    state: z.string().min(1).max(200).describe('the state of the login this answers'),
+    code: z.string().optional().describe('the authorization code'),
+    iss: z.string().optional(),
+    error: z.string().optional().describe('the provider did not sign the person in (access_denied, …)'),
+    error_description: z.string().optional(),
+  })
+  .catchall(z.string());
 
 export const IDENTITY_CONTRACTS = defineContracts({
   'GET /identity': { response: identityViewSchema },
@@ -88,6 +139,24 @@ export const IDENTITY_CONTRACTS = defineContracts({
         hint: z.string(),
       }),
     ]),
+  },
+  'POST /auth/idp/callback': {
+    body: idpCallbackBody,
+    form: true,
+    validate: false,
+    response: z.object({
+      ok,
+      tag: z.string(),
+      ref: z.string(),
+      created: z.boolean().describe('a new sovereign was made for this provider identity'),
+      linked: z.boolean().describe('the provider identity was linked to the signed-in sovereign'),
+      governance: z.boolean().describe('the sovereign holds a uniqueness receipt (governance:write)'),
+      next: z.string(),
+    }),
+  },
+  'GET /settings/data/request': {
+    query: z.object({ download: z.string().max(64).optional().describe('a completed export request id: answers its bundle as an attachment') }),
+    response: z.union([z.object({ ok, requests: z.array(dataRequestViewSchema) }), exportBundleSchema]),
   },
   'POST /settings/data/request': {
     body: z.object({ kind: z.enum(DATA_REQUEST_KINDS), ...returnField }),

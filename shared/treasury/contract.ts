@@ -1,7 +1,8 @@
 /**
- * Treasury operations with a public answer: the Oracle's offer, the cost quote, the treasury and
- * its strategies, equity, patrons and inscriptions (shared/contract.ts). Answers are the
- * projections of api/treasury/views.ts and the quote of ./quote.ts, field for field.
+ * Treasury operations: checkouts, and the public answers: the Oracle's offer, the cost quote, the
+ * treasury and its strategies, equity, patrons and inscriptions (shared/contract.ts); a holder's
+ * own reads and the provider's callbacks are in ./holder-contract.ts. Answers are the projections
+ * of api/treasury/views.ts and the quote of ./quote.ts, field for field.
  */
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../contract.ts';
@@ -9,14 +10,15 @@ import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../agents/handle.ts';
 import { CAPABILITY_PRICES } from './quote.ts';
 import { isPublicActor } from '../actor.ts';
+import { PURPOSES } from './purposes.ts';
+import { TREASURY_HOLDER_CONTRACTS } from './holder-contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
 const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
 const cents = z.number().int().describe('minor units (cents)');
 
-/** What a checkout pays for. */
-export const PURPOSES = ['oracle', 'patronage', 'covenant', 'fund_evolution', 'inscription'] as const;
+export { PURPOSES };
 
 /** A form leaves a field as '' when blank: absent. */
 const blank = (value: unknown) => (value === '' ? undefined : value);
@@ -85,6 +87,7 @@ export const strategySchema = z.object({
 export const equitySchema = z.object({ as_of: isoTime, total_units: count, holders: kCount, top_holder_share: z.number(), gini: z.number() });
 
 export const TREASURY_CONTRACTS = defineContracts({
+  ...TREASURY_HOLDER_CONTRACTS,
   'POST /api/portal': { body: z.object({ return_to: holderFields.return_to }).passthrough(), form: true, response: z.object({ ok, portal_url: z.string() }) },
   'POST /api/checkout': checkout,
   'POST /api/oracle/buy': checkout,

@@ -10,6 +10,7 @@ import { sample } from 'openapi-sampler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../../shared/registry/contracts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
 
 type Json = Record<string, any>;
 let t: TestApp;
@@ -23,7 +24,11 @@ const KNOWN: Record<string, string> = { handle: 'doc-client', actor: 'agent:doc-
 const UNREACHED: Record<string, string> = {
   'GET /verify/anchor/{date}': 'a sealed day (days are sealed after they end)',
   'GET /verify/court/{id}': 'a court verdict',
+  'GET /api/court/precedent/{id}': 'a precedent (set by a final court verdict)',
 };
+/** Personal reads (401 without a session): called as a signed-in sovereign, who has filed a data request. */
+const PERSONAL = new Set(['GET /settings/data/request', 'GET /api/entitlements', 'GET /api/oracle/session', 'GET /api/oracle/usage']);
+let cookie: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,6 +38,9 @@ beforeAll(async () => {
   const [receipt] = await t.database.db.query<{ id: string; log_date: string }>(`select id, to_char(log_date, 'YYYY-MM-DD') as log_date from receipts order by recorded_at desc limit 1`);
   Object.assign(KNOWN, { id: receipt.id, date: receipt.log_date });
   doc = await (await fetch(`${base}/openapi.json`)).json();
+  cookie = (await signedInSovereign(t.app)).cookie;
+  const filed = await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { cookie }, payload: { kind: 'export' } });
+  expect(filed.statusCode).toBe(200);
 });
 afterAll(async () => {
   await t?.close();
@@ -106,7 +114,7 @@ describe('a client built from /openapi.json alone', () => {
     for (const key of reads) {
       const path = key.slice(4);
       const op = doc.paths[path].get;
-      const res = await fetch(urlFor(path, op), { headers: { accept: 'application/json' } });
+      const res = await fetch(urlFor(path, op), { headers: { accept: 'application/json', ...(PERSONAL.has(key) ? { cookie } : {}) } });
       expect(res.status, key).toBe(200);
       check(answerSchema(op), await res.json(), key);
     }

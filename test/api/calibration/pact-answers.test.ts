@@ -4,6 +4,7 @@ import { PACT_GRACE_DAYS } from '../../../api/calibration/pacts.ts';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 
 /**
  * Pacts reach their end (issue 12): once due, the author answers (kept or broken), or a steward
@@ -31,6 +32,7 @@ const post = (url: string, payload: unknown, who: TestSovereign) =>
 
 async function pactWithStakes(title: string) {
   const made = (await post('/sovereign/pact', { title, stake: 10, due_in_days: 2 }, author)).json();
+  expectDocumented('POST /sovereign/pact', made);
   expect((await post('/sovereign/pact/stake', { pact: made.pact_id, points: 30, side: 'kept' }, backer)).statusCode).toBe(200);
   expect((await post('/sovereign/pact/stake', { pact: made.pact_id, points: 20, side: 'broken' }, doubter)).statusCode).toBe(200);
   return made.pact_id as string;
@@ -48,6 +50,7 @@ describe('answering a due pact', () => {
     const answered = await post('/sovereign/pact', { pact: id, outcome: 'kept' }, author);
     expect(answered.statusCode, answered.body).toBe(200);
     expect(answered.json()).toMatchObject({ status: 'kept', answered_by: 'author', stakes: { on_winning_side: 30, on_losing_side: 20, paid_out: 50 } });
+    expectDocumented('POST /sovereign/pact', answered.json());
     const receipt = (await get(`/api/receipt/${answered.json().receipt_id}`)).json();
     expect(receipt).toMatchObject({ step: 'calibration.pact.answer', subject: `pact:${id}` });
     const payouts = await t.database.db.query<{ side: string; payout: number }>('select side, payout from pact_stakes where pact_id = $1 order by side', [id]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 import { runCensusJob } from '../../../api/people/census.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 
@@ -97,11 +98,13 @@ describe('with stored activity', () => {
     const agent = await get('/api/progress?actor=agent:climber');
     expect(agent.statusCode).toBe(200);
     expect(agent.json()).toMatchObject({ level: 'continuous', days_with_proof: 2, days_required: 2, next_step: { rel: 'attest' } });
+    expectDocumented('GET /api/progress', agent.json());
     const sovereign = await get(`/api/progress?actor=sovereign:${me.tag}`);
     expect(sovereign.statusCode).toBe(200);
     expect(sovereign.json()).toMatchObject({ addressable: true, imprints: { public: 3 }, orders: 0, prophecies: { resolved: 0, open: 0 } });
     expect(sovereign.json().actor).toEqual({ kind: 'sovereign', ref: `sovereign:${me.tag}`, display: `sovereign:${me.tag}` });
     expect(JSON.stringify(sovereign.json())).not.toContain(me.id);
+    expectDocumented('GET /api/progress', sovereign.json());
   });
 
   it('/api/progress refuses missing, malformed and unknown actors', async () => {
@@ -121,6 +124,7 @@ describe('with stored activity', () => {
     const body = (await get(`/api/progress?actor=sovereign:${me.tag}`)).json();
     expect(body.addressable).toBe(false);
     expect(body.imprints).toBeUndefined();
+    expectDocumented('GET /api/progress', body);
     await t.database.db.query('update sovereigns set tag = $1 where id = $2', [other.tag, other.id]);
   });
 

@@ -4,6 +4,7 @@ import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { heldAgentImprint, jsonHeaders as json, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -113,6 +114,8 @@ describe('the court', () => {
     expect(precedent.json()).toMatchObject({ ok: true, id: 'precedent-1', number: 1, outcome: 'overturn', disputed_action: 'keep_held', case: { id } });
     expect(precedent.json().holding).toContain('overturned');
     expect(precedent.json().majority).toHaveLength(3);
+    expect(precedent.json().dissent).toHaveLength(1);
+    expectDocumented('GET /api/court/precedent/{id}', precedent.json());
     expect((await get('/api/court/precedent/precedent-2')).statusCode).toBe(404);
     expect((await get('/api/court/precedent/nope')).statusCode).toBe(400);
 

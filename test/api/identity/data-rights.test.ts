@@ -6,6 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 import { closeMailers } from '../../../api/mail/mailer.ts';
 import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
 
@@ -159,6 +160,7 @@ describe('data rights', () => {
     expect(download.headers['cache-control']).toBe('private, no-store');
     const bundle = download.json();
     expect(bundle.schema).toBe('civitas.personal-data-export.v1');
+    expectDocumented('GET /settings/data/request', bundle);
     expect(bundle.sovereign).toMatchObject({ id: me.id, tag: me.tag, callsign: 'Exporter', sovereign_key: { held: true } });
     expect(bundle.sessions.length).toBeGreaterThanOrEqual(1);
     expect(bundle.sessions.some((s: { current: boolean }) => s.current)).toBe(true);

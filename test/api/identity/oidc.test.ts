@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { startTestProvider, type TestProvider } from '../../helpers/oidc-provider.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -85,6 +86,7 @@ describe('OpenID Connect through a real provider', () => {
     const valid = await callback((await login()).fields, 'application/json');
     expect(valid.statusCode).toBe(200);
     expect(valid.json()).toMatchObject({ ok: true, created: true, governance: true });
+    expectDocumented('POST /auth/idp/callback', valid.json());
     const cookie = sessionOf(valid)!;
     expect((await identity(cookie)).scopes).toContain('governance:write');
     // A governance-scoped route now lets the session through the scope check.

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { expectDocumented } from '../../helpers/documented.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 
 const WEBHOOK_SECRET = 'whsec_civitas_test';
@@ -104,9 +105,13 @@ describe('webhook: verified, applied once per event id', () => {
     const first = await signed('/api/stripe/webhook', event);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({ duplicate: false, outcome: 'applied_oracle' });
+    expectDocumented('POST /api/stripe/webhook', first.json());
     const again = await Promise.all(Array.from({ length: 5 }, () => signed('/api/stripe/webhook', event)));
     for (const res of again) expect(res.json()).toMatchObject({ duplicate: true });
-    const ents = (await get(t, '/api/entitlements', alice)).json().entitlements;
+    expectDocumented('POST /api/stripe/webhook', again[0].json());
+    const entitlements = (await get(t, '/api/entitlements', alice)).json();
+    expectDocumented('GET /api/entitlements', entitlements);
+    const ents = entitlements.entitlements;
     expect(ents).toHaveLength(1);
     expect(ents[0]).toMatchObject({ capability: 'oracle', uses_total: 1, uses_left: 1 });
   });
@@ -122,6 +127,7 @@ describe('webhook: verified, applied once per event id', () => {
   it('acknowledges unknown event types without effect', async () => {
     const res = await signed('/api/stripe/webhook', { id: 'evt_other', type: 'customer.created', data: { object: {} } });
     expect(res.json()).toMatchObject({ outcome: 'ignored' });
+    expectDocumented('POST /api/stripe/webhook', res.json());
   });
 });
 
@@ -140,12 +146,14 @@ describe('entitlements and the Oracle report', () => {
     expect(body.report).toHaveProperty('authors_by_kind.agents');
     expect(body.report).toHaveProperty('authors_by_kind.humans');
     expect(body.report.receipts_by_step['treasury.payment']).toBeGreaterThanOrEqual(1);
+    expectDocumented('POST /api/oracle', body);
     const receipt = (await get(t, `/api/receipt/${body.receipt_id}`)).json();
     expect(JSON.stringify(receipt)).toContain('treasury.oracle');
     expect((await post(t, '/api/oracle', {}, alice)).statusCode).toBe(402);
     const usage = (await get(t, '/api/oracle/usage', alice)).json();
     expect(usage).toMatchObject({ uses_total: 1, uses_left: 0, uses_consumed: 1 });
     expect(usage.reports).toHaveLength(1);
+    expectDocumented('GET /api/oracle/usage', usage);
   });
   it('concurrent runs never consume more uses than were bought', async () => {
     const all = await Promise.all(Array.from({ length: 5 }, () => post(t, '/api/oracle', {}, bob)));
@@ -195,6 +203,7 @@ describe('checkout doors', () => {
     expect(call.body).not.toContain(alice.id);
     const session = (await get(t, `/api/oracle/session?id=${body.intent}`, alice)).json();
     expect(session.sessions[0]).toMatchObject({ status: 'open' });
+    expectDocumented('GET /api/oracle/session', session);
     expect((await get(t, `/api/oracle/session?id=${body.intent}`, bob)).statusCode).toBe(404);
     await signed('/api/stripe/webhook', completed('evt_buy', { amount_total: 1400, customer: 'cus_1', metadata: { intent: body.intent } }));
     expect((await get(t, `/api/oracle/session?id=${body.intent}`, alice)).json().sessions[0].status).toBe('paid');
@@ -250,6 +259,7 @@ describe('issuing authorizations by strategy limits', () => {
     const ok = await signed('/api/stripe/issuing-authorization', auth('iauth_1', 15_000));
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ approved: true });
+    expectDocumented('POST /api/stripe/issuing-authorization', ok.json());
     expect((await signed('/api/stripe/issuing-authorization', auth('iauth_2', 20_001))).json()).toMatchObject({ approved: false, reason: 'over_per_authorization_limit' });
     const many = await Promise.all(['a', 'b', 'c'].map((x) => signed('/api/stripe/issuing-authorization', auth(`iauth_3${x}`, 15_000))));
     expect(many.filter((r) => r.json().approved)).toHaveLength(2); // 50,000 a day: 15k + 2×15k fit, a fourth does not
