@@ -19,8 +19,10 @@ export interface Contract {
   /** The body may also arrive as `application/x-www-form-urlencoded` (the door answers a form with 303). */
   form?: true;
   /**
-   * `false`: the router leaves the inputs to the handler, which answers bad input in its own
-   * protocol (JSON-RPC on /mcp); the schemas still document them. Default: the router validates.
+   * `false`: the router leaves the inputs to the handler, which reads them itself: in its own
+   * protocol (JSON-RPC on /mcp), over the raw signed bytes (Stripe), as a provider's form post
+   * (the sign-in callback) or as two doors in one (POST /sovereign/pact); the schemas still
+   * document them. Default: the router validates.
    */
   validate?: false;
   /** The JSON body of the success answer (200); for a hybrid, its JSON variant. */
