@@ -23,6 +23,8 @@ import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
 import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
+import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
+import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -46,6 +48,8 @@ export const CONTRACTS = {
   ...SELF_CONTRACTS,
   ...THEMES_CONTRACTS,
   ...VITALS_CONTRACTS,
+  ...CHECKS_CONTRACTS,
+  ...EXPERIMENTS_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

@@ -5,6 +5,7 @@
  * cleared. Both moves record a receipt (`organism.alert.raised` / `organism.alert.cleared`).
  */
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { runSelfTrials, type TrialsView } from './trials.ts';
 import { checkTruths } from '../mind/truth.ts';
@@ -26,7 +27,11 @@ export interface WatchResult {
   cleared: string[];
 }
 
-/** One watch pass. Returns ran: false when another process holds the lock right now. */
+/**
+ * One watch pass. Returns ran: false when another process holds the lock right now. It takes the
+ * FastifyInstance because, without a run handed in, it runs the self-trials, whose boundaries
+ * trial is the live census over the app's own routes (runSelfTrials).
+ */
 export async function watchTrials(app: FastifyInstance, ran?: TrialsView): Promise<WatchResult> {
   const ctx = app.civitas;
   const trials = ran ?? (await runSelfTrials(app));
@@ -69,9 +74,8 @@ export async function vigilanceJob(app: FastifyInstance) {
   return watch;
 }
 
-export async function vigilanceProjection(app: FastifyInstance) {
-  const ctx = app.civitas;
-  const pass = await watchTrials(app);
+/** GET /api/vigilance: the watches and alerts after `pass`, the watch pass this read ran (watchTrials). */
+export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
   const watches = await ctx.db.query<Record<string, unknown>>(
     `select trial, passed, to_char(since at time zone 'UTC', ${ISO}) as since, to_char(checked_at at time zone 'UTC', ${ISO}) as checked_at from vigilance_watches`,
   );
@@ -88,7 +92,7 @@ export async function vigilanceProjection(app: FastifyInstance) {
   const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
   return {
     ok: true as const,
-    schema: 'civitas.vigilance.v1',
+    schema: 'civitas.vigilance.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     watched: WATCHED.map((w) => {
       const row = byTrial.get(w.trial);
