@@ -28,13 +28,15 @@ export interface WatchResult {
 }
 
 /**
- * One watch pass. Returns ran: false when another process holds the lock right now. It takes the
- * FastifyInstance because, without a run handed in, it runs the self-trials, whose boundaries
- * trial is the live census over the app's own routes (runSelfTrials).
+ * One watch pass over a fresh run of the self-trials. It takes the FastifyInstance because the
+ * run's boundaries trial is the live census over the app's own routes (runSelfTrials).
  */
-export async function watchTrials(app: FastifyInstance, ran?: TrialsView): Promise<WatchResult> {
-  const ctx = app.civitas;
-  const trials = ran ?? (await runSelfTrials(app));
+export async function watchTrials(app: FastifyInstance): Promise<WatchResult> {
+  return recordWatch(app.civitas, await runSelfTrials(app));
+}
+
+/** Records what a trial run shows. Returns ran: false when another process holds the lock right now. */
+export async function recordWatch(ctx: AppContext, trials: TrialsView): Promise<WatchResult> {
   const result = await ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [VIGILANCE_LOCK]);
     if (!lock?.locked) return { ran: false, raised: [], cleared: [] };
@@ -66,10 +68,10 @@ export async function watchTrials(app: FastifyInstance, ran?: TrialsView): Promi
   return result;
 }
 
-/** The job: a watch pass plus a truth check from the same trial run. */
+/** The job: a watch pass plus a truth check from the same trial run (the app, for the census: runSelfTrials). */
 export async function vigilanceJob(app: FastifyInstance) {
   const trials = await runSelfTrials(app);
-  const watch = await watchTrials(app, trials);
+  const watch = await recordWatch(app.civitas, trials);
   if (watch.ran) await checkTruths(app, trials);
   return watch;
 }
