@@ -27,6 +27,8 @@ import { STATE_CONTRACTS } from '../organism/contract/state.ts';
 import { PERSONA_CONTRACTS } from '../organism/contract/persona.ts';
 import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
 import { STORY_CONTRACTS } from '../organism/contract/story.ts';
+import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
+import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -54,6 +56,8 @@ export const CONTRACTS = {
   ...PERSONA_CONTRACTS,
   ...MIND_CONTRACTS,
   ...STORY_CONTRACTS,
+  ...CHECKS_CONTRACTS,
+  ...EXPERIMENTS_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

@@ -15,7 +15,7 @@ interface GroupRow { author_kind: string; month?: string | null; imprints: strin
 function publish(row: GroupRow) {
   const authors = Number(row.authors);
   const imprints = Number(row.imprints);
-  const kind = row.author_kind === 'agent' ? 'agent' : 'sovereign';
+  const kind = row.author_kind === 'agent' ? ('agent' as const) : ('sovereign' as const);
   const base = { kind, ...(row.month !== undefined ? { joined_month: row.month ?? 'unknown' } : {}) };
   if (authors < K_ANONYMITY_THRESHOLD) {
     return { ...base, authors: kAnonymousCount(authors), imprints: kAnonymousCount(0), published: false as const, hold_rate: null, quarantine_rate: null };
@@ -59,7 +59,7 @@ export async function discriminationProjection(ctx: AppContext) {
   const cohorts = byCohort.map((row) => publish(row));
   return {
     ok: true as const,
-    schema: 'civitas.discrimination.v1',
+    schema: 'civitas.discrimination.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     k_anonymity: { threshold: K_ANONYMITY_THRESHOLD, rule: 'A group with fewer than 5 distinct authors shows "fewer than 5" and no counts or rates.' },
     outcomes: {

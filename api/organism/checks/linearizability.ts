@@ -35,7 +35,7 @@ export async function linearizabilityProjection(ctx: AppContext) {
   const logCount = Number(log.violations);
   return {
     ok: true as const,
-    schema: 'civitas.linearizability.v1',
+    schema: 'civitas.linearizability.v1' as const,
     checked_at: ctx.clock.now().toISOString(),
     linearizable: recordCount === 0 && logCount === 0,
     record: {

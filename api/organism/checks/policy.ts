@@ -6,22 +6,11 @@
  * proof its next imprint needs (the rules of agentImprint).
  * Read-only: nothing is recorded. A sovereign is named by its public tag only.
  */
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { parseInput } from '../../route.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
-import { isPublicActor } from '../../../shared/actor.ts';
-import { HANDLE_PATTERN } from '../../../shared/agents/handle.ts';
-import { POLICY_ACTIONS, POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
+import type { PolicyQuestion } from '../../../shared/organism/contract/checks.ts';
+import { POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
 import { scopesFor } from '../../../shared/scopes.ts';
-
-export { POLICY_ACTIONS };
-
-export const policyQuery = z.object({
-  action: z.enum(POLICY_ACTIONS),
-  actor: z.string().trim().toLowerCase().max(80).refine(isPublicActor, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
-  target: z.string().trim().toLowerCase().regex(HANDLE_PATTERN, 'target is an agent handle').optional(),
-});
 
 /** The door's registry shape, with the scope its policy asks for where the registry names an external authority instead. */
 function requirement(path: string, policyScope: string | null) {
@@ -29,8 +18,8 @@ function requirement(path: string, policyScope: string | null) {
   return { method: 'POST' as const, path, scope: shape?.scope ?? policyScope, external_authority: shape?.externalAuthority ?? null };
 }
 
-export async function evaluatePolicy(ctx: AppContext, query: unknown) {
-  const input = parseInput(policyQuery, query ?? {});
+/** `input` is parsed with the contract's policyQuery (by the router, or by MCP from the same fields). */
+export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
   const [kind, name] = input.actor.split(':') as ['agent' | 'sovereign', string];
   const reasons: string[] = [];
   let allowed = false;
@@ -102,7 +91,7 @@ export async function evaluatePolicy(ctx: AppContext, query: unknown) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.policy-evaluation.v1',
+    schema: 'civitas.policy-evaluation.v1' as const,
     evaluated_at: ctx.clock.now().toISOString(),
     action: input.action,
     actor: input.actor,

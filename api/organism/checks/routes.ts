@@ -10,17 +10,17 @@ import { discriminationProjection } from './discrimination.ts';
 import { linearizabilityProjection } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
 import { runSelfTrials } from './trials.ts';
-import { vigilanceProjection } from './vigilance.ts';
+import { vigilanceProjection, watchTrials } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
 export const checksRoutes = [
   defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server) }),
-  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: (request) => vigilanceProjection(request.server) }),
+  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: async (request) => vigilanceProjection(request.server.civitas, await watchTrials(request.server)) }),
   defineRoute('GET /api/linearizability', { cache: 'no-store', handler: (request) => linearizabilityProjection(request.server.civitas) }),
-  defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.query) }),
+  defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.input.query) }),
   defineRoute('GET /api/why/{entity}', {
     cache: 'no-store',
-    handler: (request) => whyProjection(request.server.civitas, (request.params as { entity?: string }).entity),
+    handler: (request) => whyProjection(request.server.civitas, request.input.params.entity),
   }),
   defineRoute('GET /api/discrimination', {
     async handler(request, reply) {

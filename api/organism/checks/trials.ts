@@ -4,30 +4,18 @@
  * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
  */
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { count } from '../../../shared/plural.ts';
+import type { selfTrialsSchema, trialSchema } from '../../../shared/organism/contract/checks.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { liveCensus } from '../../boundaries/census.ts';
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { checkLogConsistency } from '../../ledger/consistency.ts';
 
-export interface Trial {
-  name: 'record_window' | 'gap_free_sequence' | 'anchor_chain' | 'boundaries' | 'receipts';
-  passed: boolean;
-  detail: string;
-  checked_at: string;
-}
-
-export interface TrialsView {
-  ok: true;
-  schema: 'civitas.self-trials.v1';
-  checked_at: string;
-  all_passed: boolean;
-  passed: number;
-  failed: number;
-  trials: Trial[];
-  boundaries: { total: number; active: number; unbound_count: number; all_bound: boolean; fully_accounted: boolean } | null;
-}
+/** A trial's result and the whole run: the contract's types (shared/organism/contract/checks.ts). */
+export type Trial = z.infer<typeof trialSchema>;
+export type TrialsView = z.infer<typeof selfTrialsSchema>;
 
 const n = (value: unknown) => Number(value ?? 0);
 
@@ -114,7 +102,11 @@ async function receipts(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
   };
 }
 
-/** Runs every trial now. The boundaries trial is the live census (all_bound and fully_accounted). */
+/**
+ * Runs every trial now. The boundaries trial is the live census (all_bound and fully_accounted),
+ * which probes the running app's own routes: that is why this takes the FastifyInstance, not
+ * only its AppContext (the other trials read `app.civitas`).
+ */
 export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
   let census: Awaited<ReturnType<typeof liveCensus>> | null = null;
   const boundaries = async (): Promise<Omit<Trial, 'checked_at'>> => {

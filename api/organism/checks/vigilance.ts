@@ -5,6 +5,7 @@
  * cleared. Both moves record a receipt (`organism.alert.raised` / `organism.alert.cleared`).
  */
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { runSelfTrials, type TrialsView } from './trials.ts';
 import { checkTruths } from '../mind/truth.ts';
@@ -26,10 +27,16 @@ export interface WatchResult {
   cleared: string[];
 }
 
-/** One watch pass. Returns ran: false when another process holds the lock right now. */
-export async function watchTrials(app: FastifyInstance, ran?: TrialsView): Promise<WatchResult> {
-  const ctx = app.civitas;
-  const trials = ran ?? (await runSelfTrials(app));
+/**
+ * One watch pass over a fresh run of the self-trials. It takes the FastifyInstance because the
+ * run's boundaries trial is the live census over the app's own routes (runSelfTrials).
+ */
+export async function watchTrials(app: FastifyInstance): Promise<WatchResult> {
+  return recordWatch(app.civitas, await runSelfTrials(app));
+}
+
+/** Records what a trial run shows. Returns ran: false when another process holds the lock right now. */
+export async function recordWatch(ctx: AppContext, trials: TrialsView): Promise<WatchResult> {
   const result = await ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [VIGILANCE_LOCK]);
     if (!lock?.locked) return { ran: false, raised: [], cleared: [] };
@@ -61,17 +68,16 @@ export async function watchTrials(app: FastifyInstance, ran?: TrialsView): Promi
   return result;
 }
 
-/** The job: a watch pass plus a truth check from the same trial run. */
+/** The job: a watch pass plus a truth check from the same trial run (the app, for the census: runSelfTrials). */
 export async function vigilanceJob(app: FastifyInstance) {
   const trials = await runSelfTrials(app);
-  const watch = await watchTrials(app, trials);
+  const watch = await recordWatch(app.civitas, trials);
   if (watch.ran) await checkTruths(app, trials);
   return watch;
 }
 
-export async function vigilanceProjection(app: FastifyInstance) {
-  const ctx = app.civitas;
-  const pass = await watchTrials(app);
+/** GET /api/vigilance: the watches and alerts after `pass`, the watch pass this read ran (watchTrials). */
+export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
   const watches = await ctx.db.query<Record<string, unknown>>(
     `select trial, passed, to_char(since at time zone 'UTC', ${ISO}) as since, to_char(checked_at at time zone 'UTC', ${ISO}) as checked_at from vigilance_watches`,
   );
@@ -88,7 +94,7 @@ export async function vigilanceProjection(app: FastifyInstance) {
   const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
   return {
     ok: true as const,
-    schema: 'civitas.vigilance.v1',
+    schema: 'civitas.vigilance.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     watched: WATCHED.map((w) => {
       const row = byTrial.get(w.trial);

@@ -2,11 +2,11 @@
  * GET /api/why/{entity} (+ /why/{entity} and MCP civitas_why): the reasons an entity is in its
  * state, each derived from stored rows. Entities: `imprint:<n>`, `agent:<handle>`, `receipt:<id>`,
  * `order:<ord_ id>`.
- * Malformed → 400 invalid_request; well-formed but unknown → 404 not_found.
+ * Malformed → 400 invalid_request (the contract, shared/organism/contract/checks.ts, refuses it
+ * before the handler; readEntity is the one parser); well-formed but unknown → 404 not_found.
  */
 import type { AppContext } from '../../context.ts';
 import { Refusal } from '../../../shared/errors.ts';
-import { HANDLE_PATTERN } from '../../../shared/agents/handle.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext } from '../../../shared/agents/status.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
@@ -17,43 +17,9 @@ import { anchorOf } from '../../ledger/anchors.ts';
 import { dayState } from '../../ledger/log-days.ts';
 import { receiptById } from '../../ledger/log.ts';
 import { count } from '../../../shared/plural.ts';
-import { ORDER_ID, ORDER_STATUS_MEANING, orderPriority } from '../../../shared/orders/order.ts';
+import { ORDER_STATUS_MEANING, orderPriority } from '../../../shared/orders/order.ts';
+import { ENTITY_FORMS, readEntity } from '../../../shared/organism/entity.ts';
 import { orderById } from '../../orders/service.ts';
-
-export const ENTITY_FORMS = ['imprint:<sequence>', 'agent:<handle>', 'receipt:<rcpt_ id>', 'order:<ord_ id>'] as const;
-const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-export type Entity = { kind: 'imprint'; sequence: number } | { kind: 'agent'; handle: string } | { kind: 'receipt'; id: string } | { kind: 'order'; id: string };
-
-function malformed(message: string): Refusal {
-  return new Refusal('invalid_request', { issues: [{ path: 'entity', message }], forms: ENTITY_FORMS });
-}
-
-/** Parses an entity reference; refuses anything outside the four forms. */
-export function parseEntity(raw: unknown): Entity {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 100) throw malformed('entity is 1 to 100 characters: imprint:<sequence>, agent:<handle>, receipt:<id> or order:<id>.');
-  const colon = raw.indexOf(':');
-  const prefix = colon === -1 ? '' : raw.slice(0, colon).toLowerCase();
-  const rest = colon === -1 ? '' : raw.slice(colon + 1);
-  if (prefix === 'imprint') {
-    if (!/^[1-9][0-9]{0,14}$/.test(rest)) throw malformed('imprint:<sequence> takes a positive whole number.');
-    return { kind: 'imprint', sequence: Number(rest) };
-  }
-  if (prefix === 'agent') {
-    const handle = rest.toLowerCase();
-    if (!HANDLE_PATTERN.test(handle)) throw malformed('agent:<handle> takes a handle of 2 to 63 characters: a-z, 0-9, dot, underscore, hyphen.');
-    return { kind: 'agent', handle };
-  }
-  if (prefix === 'receipt') {
-    if (!RECEIPT_ID.test(rest)) throw malformed('receipt:<id> takes a receipt id: rcpt_ followed by 26 ULID characters.');
-    return { kind: 'receipt', id: rest };
-  }
-  if (prefix === 'order') {
-    if (!ORDER_ID.test(rest)) throw malformed('order:<id> takes an order id: ord_ followed by 26 ULID characters.');
-    return { kind: 'order', id: rest };
-  }
-  throw malformed('entity must start with imprint:, agent:, receipt: or order:.');
-}
 
 function notFound(entity: string): Refusal {
   return new Refusal('not_found', { entity }, `No ${entity.split(':')[0]} is recorded as ${entity}.`);
@@ -99,7 +65,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.why.v1',
+    schema: 'civitas.why.v1' as const,
     entity,
     kind: 'imprint' as const,
     state: {
@@ -138,7 +104,7 @@ async function whyAgent(ctx: AppContext, entity: string, handle: string) {
   const next = nextActionsFor(facts, now);
   return {
     ok: true as const,
-    schema: 'civitas.why.v1',
+    schema: 'civitas.why.v1' as const,
     entity,
     kind: 'agent' as const,
     state: {
@@ -173,7 +139,7 @@ async function whyReceipt(ctx: AppContext, entity: string, id: string) {
   if (row.subject_redacted_at) reasons.push(`Its subject was redacted on ${row.subject_redacted_at} (erasure); the leaf commits to a digest, so the proof still verifies.`);
   return {
     ok: true as const,
-    schema: 'civitas.why.v1',
+    schema: 'civitas.why.v1' as const,
     entity,
     kind: 'receipt' as const,
     state: { id: row.id, step: row.step, day: row.log_date, leaf_index: row.leaf_index, sealed, subject_redacted: row.subject_redacted_at !== null },
@@ -196,7 +162,7 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
   reasons.push('Each receipt proves a step was recorded; the status says what became of the request.');
   return {
     ok: true as const,
-    schema: 'civitas.why.v1',
+    schema: 'civitas.why.v1' as const,
     entity,
     kind: 'order' as const,
     state: { id: order.id, title: order.title, status: order.status, status_at: order.status_at, seconds: order.seconds },
@@ -209,9 +175,10 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
   };
 }
 
-/** The one projection of why, for HTTP, the page and MCP. */
-export async function whyProjection(ctx: AppContext, raw: unknown) {
-  const entity = parseEntity(raw);
+/** The one projection of why, for HTTP, the page and MCP (both have validated `raw` with the contract's whyParams). */
+export async function whyProjection(ctx: AppContext, raw: string) {
+  const entity = readEntity(raw);
+  if ('problem' in entity) throw new Refusal('invalid_request', { issues: [{ path: 'entity', message: entity.problem }], forms: ENTITY_FORMS });
   if (entity.kind === 'imprint') return whyImprint(ctx, `imprint:${entity.sequence}`, entity.sequence);
   if (entity.kind === 'agent') return whyAgent(ctx, `agent:${entity.handle}`, entity.handle);
   if (entity.kind === 'order') return whyOrder(ctx, `order:${entity.id}`, entity.id);

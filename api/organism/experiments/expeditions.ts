@@ -9,11 +9,13 @@
  */
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../../context.ts';
+import type { PARADOX_FINDINGS } from '../../../shared/organism/contract/experiments.ts';
 import { listRuns } from './prevention.ts';
 import { RECOVERY_DAYS } from '../vitals/recovery.ts';
 import { DAY, flushOwn } from '../vitals/vitals.ts';
 
 export const MIN_POINTS = 5;
+type ParadoxFinding = (typeof PARADOX_FINDINGS)[number];
 
 export function pearson(points: { x: number; y: number }[]): number | null {
   const n = points.length;
@@ -59,7 +61,7 @@ export async function paradoxFindings(ctx: AppContext) {
     .sort((a, b) => a.day.localeCompare(b.day) || a.lane.localeCompare(b.lane));
   const enough = points.length >= MIN_POINTS;
   const r = enough ? pearson(points.map((p) => ({ x: p.incidents, y: p.median_recovery_seconds }))) : null;
-  const finding = !enough ? 'insufficient_data' : r === null ? 'no_variation' : r <= -0.3 ? 'paradox_supported' : r >= 0.3 ? 'paradox_contradicted' : 'no_clear_relation';
+  const finding: ParadoxFinding = !enough ? 'insufficient_data' : r === null ? 'no_variation' : r <= -0.3 ? 'paradox_supported' : r >= 0.3 ? 'paradox_contradicted' : 'no_clear_relation';
   return { from: from.toISOString(), to: now.toISOString(), incidents: rows.length, points_needed: MIN_POINTS, points, correlation: r, finding };
 }
 
@@ -67,12 +69,12 @@ export async function paradoxProjection(ctx: AppContext) {
   const [findings, runs] = await Promise.all([paradoxFindings(ctx), listRuns(ctx, 'expedition:recovery-paradox')]);
   return {
     ok: true as const,
-    schema: 'civitas.expedition.recovery-paradox.v1',
+    schema: 'civitas.expedition.recovery-paradox.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     question: 'Does faster recovery follow more failures? (Where a lane fails more often in a day, does it recover faster?)',
     method: `Points are (lane, UTC day) pairs of the last ${RECOVERY_DAYS} days with a recovered incident (as /api/recovery defines them): incidents that day against their median recovery seconds. Pearson correlation from ${MIN_POINTS} points; r ≤ −0.3 supports the paradox, r ≥ 0.3 contradicts it, anything between is no clear relation. Correlation, not cause.`,
     findings,
     runs,
-    run: { method: 'POST', href: '/expeditions/recovery-paradox', needs: 'a signed-in session' },
+    run: { method: 'POST' as const, href: '/expeditions/recovery-paradox', needs: 'a signed-in session' },
   };
 }

@@ -9,20 +9,29 @@
  * runner is not stored or shown (the receipt proves the step, not who took it).
  */
 import { ulid } from 'ulid';
+import type { z } from 'zod';
 import { HOLD_REASONS } from '../../../shared/boundaries/projectors/spam.ts';
 import { BURST_LIMIT, BURST_WINDOW_MS } from '../../../shared/record/gate.ts';
 import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { DAY } from '../vitals/vitals.ts';
+import type { paradoxFindingsSchema, preventionFindingsSchema } from '../../../shared/organism/contract/experiments.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export type Study = 'experiment:prevention' | 'expedition:recovery-paradox';
+/** What a run of each study keeps: the findings of its moment (shared/organism/contract/experiments.ts). */
+interface StudyFindings {
+  'experiment:prevention': PreventionFindings;
+  'expedition:recovery-paradox': ParadoxFindings;
+}
+type PreventionFindings = z.infer<typeof preventionFindingsSchema>;
+type ParadoxFindings = z.infer<typeof paradoxFindingsSchema>;
 
 /** Stores one run of a study with its figures, inside the transaction of its receipt. */
-export async function recordRun(ctx: AppContext, study: Study, variation: string | null, findings: unknown) {
+export async function recordRun<S extends Study>(ctx: AppContext, study: S, variation: string | null, findings: StudyFindings[S]) {
   const now = ctx.clock.now();
   const id = `run_${ulid(now.getTime())}`;
   return ctx.db.transaction(async (tx) => {
@@ -33,8 +42,9 @@ export async function recordRun(ctx: AppContext, study: Study, variation: string
   });
 }
 
-export async function listRuns(ctx: AppContext, study: Study) {
-  const rows = await ctx.db.query<{ id: string; ran_at: string; variation: string | null; findings: unknown; receipt_id: string }>(
+/** The latest runs of a study; each row's findings were written by recordRun for that study. */
+export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
+  const rows = await ctx.db.query<{ id: string; ran_at: string; variation: string | null; findings: StudyFindings[S]; receipt_id: string }>(
     `select id, to_char(ran_at at time zone 'UTC', ${ISO}) as ran_at, variation, findings, receipt_id from organism_runs where study = $1 order by ran_at desc, id desc limit $2`,
     [study, RUNS_SHOWN],
   );
@@ -42,7 +52,7 @@ export async function listRuns(ctx: AppContext, study: Study) {
   return { total: Number(count.n), latest: rows.map((r) => ({ id: r.id, ran_at: r.ran_at, variation: r.variation, findings: r.findings, receipt_id: r.receipt_id, receipt: `/receipt/${r.receipt_id}` })) };
 }
 
-export async function preventionFindings(ctx: AppContext) {
+export async function preventionFindings(ctx: AppContext): Promise<PreventionFindings> {
   const now = ctx.clock.now();
   const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (EXPERIMENT_DAYS - 1) * DAY);
   const [days, floods] = await Promise.all([
@@ -84,13 +94,13 @@ export async function preventionProjection(ctx: AppContext) {
   const [findings, runs] = await Promise.all([preventionFindings(ctx), listRuns(ctx, 'experiment:prevention')]);
   return {
     ok: true as const,
-    schema: 'civitas.experiment.prevention.v1',
+    schema: 'civitas.experiment.prevention.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     question: 'Does the spam gate\'s burst rule prevent floods?',
-    rule: { name: 'burst', limit: BURST_LIMIT, window_seconds: BURST_WINDOW_MS / 1000 },
+    rule: { name: 'burst' as const, limit: BURST_LIMIT, window_seconds: BURST_WINDOW_MS / 1000 },
     measure: `Over the last ${EXPERIMENT_DAYS} UTC days: imprints accepted and held by rule, and flood minutes (one author with more than ${BURST_LIMIT} accepted imprints in one UTC minute, the most the gate accepts). Verdict: "prevented" when the burst rule held imprints and no flood minute got through, "floods_got_through" when any did, "no_bursts_seen" when there was nothing to prevent.`,
     findings,
     runs,
-    run: { method: 'POST', href: '/api/experiments/prevention', needs: 'a signed-in session', fields: { variation: 'optional text (at most 500 characters): a variation of the rule you propose to try' } },
+    run: { method: 'POST' as const, href: '/api/experiments/prevention', needs: 'a signed-in session', fields: { variation: 'optional text (at most 500 characters): a variation of the rule you propose to try' } },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
@@ -15,14 +16,15 @@ import { branchworldProjection } from './branchworld.ts';
 import { paradoxFindings, paradoxProjection } from './expeditions.ts';
 import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
 
-const PreventionRunInput = z.object({
-  variation: z.string().trim().max(500, 'variation is at most 500 characters').optional(),
-  return_to: z.string().max(2_000).optional(),
-}).strict();
-
-async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: string) {
+function requireRunner(request: FastifyRequest) {
   if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the experiment (cross at /initiate or return at /return).');
-  const input = parseInput(PreventionRunInput, request.body);
+}
+
+/**
+ * Records a run of the prevention experiment for a signed-in sovereign. The JSON door's body is
+ * parsed by the router with its contract; the /experiments form door parses the same schema.
+ */
+async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: string, input: z.output<typeof preventionRunBody>) {
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, fallback) : null;
   const ctx = request.server.civitas;
@@ -36,7 +38,12 @@ const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional(
 
 export const experimentsRoutes = [
   defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
-  defineRoute('POST /api/experiments/prevention', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
+  defineRoute('POST /api/experiments/prevention', {
+    handler: (request, reply) => {
+      requireRunner(request);
+      return postRun(request, reply, '/experiments', request.input.body);
+    },
+  }),
   defineRoute('GET /experiments', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
@@ -44,7 +51,12 @@ export const experimentsRoutes = [
       return preventionProjection(request.server.civitas);
     },
   }),
-  defineRoute('POST /experiments', { handler: (request, reply) => postRun(request, reply, '/experiments') }),
+  defineRoute('POST /experiments', {
+    handler: (request, reply) => {
+      requireRunner(request);
+      return postRun(request, reply, '/experiments', parseInput(preventionRunBody, request.body));
+    },
+  }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
       const body = await paradoxProjection(request.server.civitas);

@@ -143,7 +143,7 @@ export async function trustProjection(ctx: AppContext) {
   const totalHeld = claims.reduce((s, c) => s + c.held, 0);
   return {
     ok: true as const,
-    schema: 'civitas.trust.v1',
+    schema: 'civitas.trust.v1' as const,
     as_of: now.toISOString(),
     checks: total,
     held: totalHeld,

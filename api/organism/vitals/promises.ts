@@ -3,8 +3,8 @@
  * stored vitals (last 7 days) and the live self-trials. An objective without measurements is
  * neither kept nor broken: `kept: null`.
  */
-import type { FastifyInstance } from 'fastify';
-import { runSelfTrials, type Trial } from '../checks/trials.ts';
+import type { AppContext } from '../../context.ts';
+import type { Trial, TrialsView } from '../checks/trials.ts';
 import { DAY, MINUTE, flushOwn, percentile, windowFigures } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
 
@@ -12,12 +12,15 @@ export const PROMISE_WINDOW_DAYS = 7;
 export const AVAILABILITY_TARGET = 0.995;
 export const LATENCY_P95_TARGET_MS = 250;
 
-export async function promisesProjection(app: FastifyInstance) {
-  const ctx = app.civitas;
+/**
+ * `runTrials` runs the live self-trials (runSelfTrials needs the app itself for its census); it is
+ * called once this process's vitals are flushed, alongside the vitals query.
+ */
+export async function promisesProjection(ctx: AppContext, runTrials: () => Promise<TrialsView>) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
-  const [figures, trials] = await Promise.all([windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end), runSelfTrials(app)]);
+  const [figures, trials] = await Promise.all([windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end), runTrials()]);
   const trial = (name: Trial['name']) => trials.trials.find((t) => t.name === name)!;
   const availability = figures.requests ? 1 - figures.server_errors / figures.requests : null;
   const p95 = percentile(figures, 0.95);

@@ -4,7 +4,9 @@
  * the start of the next minute the vitals show requests answered and no 5xx failure
  * (`vitals_minutes`, summed over processes). Lanes are named by the failure_projection projector.
  */
+import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { recoverySchema } from '../../../shared/organism/contract/vitals.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import { DAY, flushOwn } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
@@ -19,7 +21,7 @@ function median(values: number[]): number | null {
   return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
 
-export async function recoveryProjection(ctx: AppContext) {
+export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
@@ -82,7 +84,8 @@ export async function recoveryProjection(ctx: AppContext) {
   };
 }
 
-export type Recovery = Awaited<ReturnType<typeof recoveryProjection>>;
+/** The answer of GET /api/recovery, as its contract describes it (the card draws from it too). */
+export type Recovery = z.infer<typeof recoverySchema>;
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function recoveryCard(r: Recovery): string {

@@ -173,25 +173,9 @@ export async function vitalsChanges(ctx: AppContext) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
-  const periods = [
-    { period: 'day' as const, length: DAY },
-    { period: 'week' as const, length: 7 * DAY },
-  ];
-  const changes = [];
-  const windows: Record<string, { current: ReturnType<typeof summarize>; previous: ReturnType<typeof summarize> }> = {};
-  for (const { period, length } of periods) {
-    const minutes = length / MINUTE;
-    const [current, previous] = await Promise.all([
-      windowFigures(ctx.db, new Date(end.getTime() - length), end),
-      windowFigures(ctx.db, new Date(end.getTime() - 2 * length), new Date(end.getTime() - length)),
-    ]);
-    const c = summarize(current, minutes);
-    const p = summarize(previous, minutes);
-    windows[period] = { current: c, previous: p };
-    changes.push(compare(period, 'requests', p.requests, c.requests, p.requests + c.requests >= 20));
-    changes.push(compare(period, 'error_rate', p.error_rate, c.error_rate, p.requests > 0 && c.requests > 0));
-    changes.push(compare(period, 'latency_p95_ms', p.latency_ms.p95, c.latency_ms.p95, p.requests > 0 && c.requests > 0));
-  }
+  const day = await periodChanges(ctx, 'day', DAY, end);
+  const week = await periodChanges(ctx, 'week', 7 * DAY, end);
+  const changes = [...day.changes, ...week.changes];
   return {
     ok: true as const,
     schema: 'civitas.vitals-changes.v1',
@@ -199,19 +183,36 @@ export async function vitalsChanges(ctx: AppContext) {
     threshold: NOTABLE_CHANGE,
     changes,
     notable: changes.filter((change) => change.notable),
-    windows,
+    windows: { day: day.window, week: week.window },
     rule: `A change is notable when both periods have measurements and the figure moved by at least ${NOTABLE_CHANGE * 100}% (requests: at least 20 requests across both periods).`,
   };
 }
 
+/** One period ending at `end` against the period before it: both windows and the three compared figures. */
+async function periodChanges(ctx: AppContext, period: 'day' | 'week', length: number, end: Date) {
+  const minutes = length / MINUTE;
+  const [current, previous] = await Promise.all([
+    windowFigures(ctx.db, new Date(end.getTime() - length), end),
+    windowFigures(ctx.db, new Date(end.getTime() - 2 * length), new Date(end.getTime() - length)),
+  ]);
+  const c = summarize(current, minutes);
+  const p = summarize(previous, minutes);
+  const changes = [
+    compare(period, 'requests', p.requests, c.requests, p.requests + c.requests >= 20),
+    compare(period, 'error_rate', p.error_rate, c.error_rate, p.requests > 0 && c.requests > 0),
+    compare(period, 'latency_p95_ms', p.latency_ms.p95, c.latency_ms.p95, p.requests > 0 && c.requests > 0),
+  ];
+  return { changes, window: { current: c, previous: p } };
+}
+
 export const NOTABLE_CHANGE = 0.25;
 
-function compare(period: 'day' | 'week', metric: string, before: number | null, after: number | null, measured: boolean) {
+function compare(period: 'day' | 'week', metric: 'requests' | 'error_rate' | 'latency_p95_ms', before: number | null, after: number | null, measured: boolean) {
   let change: number | null = null;
   if (before !== null && after !== null) {
     if (before === 0) change = after === 0 ? 0 : null;
     else change = round((after - before) / before, 4);
   }
   const notable = measured && before !== null && after !== null && (change === null ? after !== before : Math.abs(change) >= NOTABLE_CHANGE);
-  return { period, metric, before, after, change, direction: before === null || after === null ? 'unmeasured' : after > before ? 'up' : after < before ? 'down' : 'flat', notable };
+  return { period, metric, before, after, change, direction: before === null || after === null ? ('unmeasured' as const) : after > before ? ('up' as const) : after < before ? ('down' as const) : ('flat' as const), notable };
 }

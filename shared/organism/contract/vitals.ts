@@ -97,7 +97,75 @@ export const dispatchSchema = z.object({
   rule: z.string(),
 });
 
+/** One figure of a period against the period before; `change` is relative (null from a zero before). */
+const changeSchema = z.object({
+  period: z.enum(['day', 'week']),
+  metric: z.enum(['requests', 'error_rate', 'latency_p95_ms']),
+  before: z.number().nullable(),
+  after: z.number().nullable(),
+  change: z.number().nullable(),
+  direction: z.enum(['up', 'down', 'flat', 'unmeasured']),
+  notable: z.boolean(),
+});
+const periodWindows = z.object({ current: vitalsWindowSchema, previous: vitalsWindowSchema });
+
+export const vitalsChangesSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  threshold: z.number(),
+  changes: z.array(changeSchema),
+  notable: z.array(changeSchema),
+  windows: z.object({ day: periodWindows, week: periodWindows }),
+  rule: z.string(),
+});
+
+/** An objective and whether it is kept now: `kept: null` without measurements. */
+export const promisesSchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  kept: count,
+  broken: count,
+  unmeasured: count,
+  promises: z.array(
+    z.object({
+      name: z.string(),
+      objective: z.string(),
+      target: z.union([z.number(), z.boolean()]),
+      measured: z.union([z.number(), z.boolean()]).nullable(),
+      kept: z.boolean().nullable(),
+      basis: z.string(),
+      window: z.string(),
+      source: z.string(),
+    }),
+  ),
+});
+
+const lane = z.enum(FAILURE_LANES);
+const seconds = count.nullable();
+
+/** Incidents (a lane's failures within one UTC minute) and how long each took to recover. */
+export const recoverySchema = z.object({
+  ok,
+  schema: z.string(),
+  as_of: isoTime,
+  days: count,
+  incidents: count,
+  recovered: count,
+  unrecovered: count,
+  median_recovery_seconds: seconds,
+  by_lane: z.array(
+    z.object({ lane: z.string(), reason: z.string(), incidents: count, recovered: count, unrecovered: count, last_incident_at: isoTime, median_recovery_seconds: seconds, max_recovery_seconds: seconds }),
+  ),
+  recent: z.array(z.object({ lane, reason: failureView.shape.reason, minute: isoTime, failures: count, recovered_at: isoTime.nullable(), recovery_seconds: seconds })),
+  rule: z.string(),
+});
+
 export const VITALS_CONTRACTS = defineContracts({
+  'GET /api/vitals/changes': { response: vitalsChangesSchema },
+  'GET /api/promises': { response: promisesSchema },
+  'GET /api/recovery': { response: recoverySchema },
   'GET /api/dispatch': { response: dispatchSchema },
   'GET /api/failures': { response: failuresSchema },
   'GET /api/vitals': { response: vitalsSchema },

@@ -1,0 +1,194 @@
+/**
+ * The organism's checks on itself (shared/contract.ts): the self-trials and their watch
+ * (vigilance), linearizability, discrimination, why an entity is in its state, policy
+ * evaluation, and trust (the kept history of the truth checks). Each answer is the projection of
+ * api/organism/checks (trust: api/organism/mind/truth.ts), field for field.
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../../contract.ts';
+import { isPublicActor } from '../../actor.ts';
+import { HANDLE_PATTERN } from '../../agents/handle.ts';
+import { levelSchema, nextActionSchema } from '../../agents/contract.ts';
+import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
+import { ORDER_STATUSES } from '../../orders/order.ts';
+import { POLICY_ACTIONS } from '../../policy.ts';
+import { ENTITY_FORMS, readEntity } from '../entity.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
+
+export const TRIAL_NAMES = ['record_window', 'gap_free_sequence', 'anchor_chain', 'boundaries', 'receipts'] as const;
+
+export const trialSchema = z.object({ name: z.enum(TRIAL_NAMES), passed: z.boolean(), detail: z.string(), checked_at: isoTime });
+
+/** The self-trials, re-run live: the boundaries block is the live census (null when it could not run). */
+export const selfTrialsSchema = z.object({
+  ok,
+  schema: z.literal('civitas.self-trials.v1'),
+  checked_at: isoTime,
+  all_passed: z.boolean(),
+  passed: count,
+  failed: count,
+  trials: z.array(trialSchema),
+  boundaries: z.object({ total: count, active: count, unbound_count: count, all_bound: z.boolean(), fully_accounted: z.boolean() }).nullable(),
+});
+
+/** The watched trials and the alerts raised and cleared; `this_pass` is skipped while another process watches. */
+export const vigilanceSchema = z.object({
+  ok,
+  schema: z.literal('civitas.vigilance.v1'),
+  as_of: isoTime,
+  watched: z.array(z.object({ trial: z.enum(TRIAL_NAMES), watches: z.string(), passing: z.boolean().nullable(), since: isoTime.nullable(), last_checked_at: isoTime.nullable() })),
+  this_pass: z.union([z.object({ raised: z.array(z.string()), cleared: z.array(z.string()) }), z.object({ skipped: z.string() })]),
+  alerts_raised: count,
+  alerts_cleared: count,
+  open_alerts: count,
+  alerts: z.array(z.object({ trial: z.string(), detail: z.string(), raised_at: isoTime, cleared_at: isoTime.nullable(), open: z.boolean(), seconds: z.number().int(), receipt_id: z.string() })),
+  cadence: z.string(),
+});
+
+/** Violations by sequence numbers and leaf positions only (no ids, no subjects). */
+export const linearizabilitySchema = z.object({
+  ok,
+  schema: z.literal('civitas.linearizability.v1'),
+  checked_at: isoTime,
+  linearizable: z.boolean(),
+  record: z.object({
+    rule: z.string(),
+    checked: count,
+    violations: count,
+    examples: z.array(z.object({ earlier_sequence: count, later_sequence: count, earlier_number_at: isoTime, later_number_at: isoTime })),
+  }),
+  receipts: z.object({
+    rule: z.string(),
+    checked: count,
+    days: count,
+    violations: count,
+    examples: z.array(z.object({ date: z.string(), earlier_leaf_index: count, later_leaf_index: count })),
+  }),
+  limit: count,
+});
+
+const rate = z.number().min(0).max(1);
+/** A kind or cohort (kind and join month only): under 5 distinct authors it publishes no counts or rates. */
+const groupBase = { kind: z.enum(['agent', 'sovereign']), joined_month: z.string().optional().describe('cohorts only: YYYY-MM, or unknown') };
+const groupSchema = z.union([
+  z.object({ ...groupBase, authors: kCount, imprints: kCount, published: z.literal(false), hold_rate: z.null(), quarantine_rate: z.null() }),
+  z.object({ ...groupBase, authors: count, imprints: count, published: z.literal(true), held: count, quarantined: count, hold_rate: rate, quarantine_rate: rate }),
+]);
+const spreadSchema = z.object({ max: rate, min: rate, difference: z.number(), ratio: z.number().nullable() }).nullable();
+const disparities = z.object({ hold_rate: spreadSchema, quarantine_rate: spreadSchema });
+
+export const discriminationSchema = z.object({
+  ok,
+  schema: z.literal('civitas.discrimination.v1'),
+  as_of: isoTime,
+  k_anonymity: z.object({ threshold: count, rule: z.string() }),
+  outcomes: z.object({ hold_rate: z.string(), quarantine_rate: z.string() }),
+  by_kind: z.array(groupSchema),
+  by_cohort: z.array(groupSchema),
+  disparities: z.object({ kinds: disparities, cohorts: disparities }),
+  basis: z.string(),
+});
+
+/** The entity of GET /api/why/{entity}: one of ENTITY_FORMS; a malformed one is 400 naming what is wrong. */
+export const whyParams = z.object({
+  entity: z
+    .string()
+    .superRefine((raw, ctx) => {
+      const entity = readEntity(raw);
+      if ('problem' in entity) ctx.addIssue({ code: 'custom', message: entity.problem });
+    })
+    .meta({ description: `one of ${ENTITY_FORMS.join(', ')}`, examples: ['imprint:1'] }),
+});
+
+const why = { ok, schema: z.literal('civitas.why.v1'), entity: z.string(), reasons: z.array(z.string()) };
+export const whySchema = z.discriminatedUnion('kind', [
+  z.object({
+    ...why,
+    kind: z.literal('imprint'),
+    state: z.object({ sequence: count, retained: z.boolean(), held: z.boolean(), unattested: z.boolean(), recorded_at: isoTime, author: z.string().nullable().describe('null while held'), receipt_id: z.string() }),
+    links: z.object({ receipt: z.string(), window: z.string() }),
+  }),
+  z.object({
+    ...why,
+    kind: z.literal('agent'),
+    state: z.object({ handle: z.string(), level: levelSchema, days_with_proof: count, days_required: count, attested_by: z.string().nullable(), imprints_accepted: count, imprints_quarantined: count }),
+    missing: z.array(z.string()),
+    next_actions: z.array(nextActionSchema),
+    next: z.string(),
+    links: z.object({ status: z.string() }),
+  }),
+  z.object({
+    ...why,
+    kind: z.literal('receipt'),
+    state: z.object({ id: z.string(), step: z.string(), day: z.string(), leaf_index: count, sealed: z.boolean(), subject_redacted: z.boolean() }),
+    links: z.object({ receipt: z.string(), verify: z.string(), inclusion: z.string(), anchor: z.string().optional().describe('once the day is sealed') }),
+  }),
+  z.object({
+    ...why,
+    kind: z.literal('order'),
+    state: z.object({ id: z.string(), title: z.string(), status: z.enum(ORDER_STATUSES), status_at: isoTime, seconds: count }),
+    history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: isoTime, note: z.string().nullable(), receipt_id: z.string().nullable() })),
+    links: z.record(z.string(), z.string()).describe('orders, and one "<status> receipt" link per step with a receipt'),
+  }),
+]);
+
+export const policyQuery = z.object({
+  action: z.enum(POLICY_ACTIONS),
+  actor: z.string().trim().toLowerCase().max(80).refine(isPublicActor, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
+  target: z.string().trim().toLowerCase().regex(HANDLE_PATTERN, 'target is an agent handle').optional(),
+});
+export type PolicyQuestion = z.output<typeof policyQuery>;
+
+export const policyEvaluationSchema = z.object({
+  ok,
+  schema: z.literal('civitas.policy-evaluation.v1'),
+  evaluated_at: isoTime,
+  action: z.enum(POLICY_ACTIONS),
+  actor: z.string(),
+  target: z.string().optional(),
+  found: z.boolean(),
+  allowed: z.boolean(),
+  reasons: z.array(z.string()),
+  requires: z.object({ method: z.literal('POST'), path: z.string(), scope: z.string().nullable(), external_authority: z.enum(['idp-oidc', 'idp-receipt']).nullable() }),
+  note: z.string(),
+});
+
+/** The history of the truth checks: how often each claim held, overall and per UTC day (30 days). */
+export const trustSchema = z.object({
+  ok,
+  schema: z.literal('civitas.trust.v1'),
+  as_of: isoTime,
+  checks: count,
+  held: count,
+  fraction_held: rate.nullable(),
+  proved_now: z.array(z.string()),
+  not_proved: z.array(z.string()),
+  claims: z.array(
+    z.object({
+      claim: z.string(),
+      statement: z.string(),
+      checks: count,
+      held: count,
+      fraction_held: rate.nullable(),
+      last_held: z.boolean().nullable(),
+      first_checked_at: isoTime.nullable(),
+      last_checked_at: isoTime.nullable(),
+      last_not_held_at: isoTime.nullable(),
+    }),
+  ),
+  by_day: z.array(z.object({ date: z.string(), checks: count, held: count })),
+  rule: z.string(),
+});
+
+export const CHECKS_CONTRACTS = defineContracts({
+  'GET /api/self-trials': { response: selfTrialsSchema },
+  'GET /api/vigilance': { response: vigilanceSchema },
+  'GET /api/linearizability': { response: linearizabilitySchema },
+  'GET /api/discrimination': { response: discriminationSchema },
+  'GET /api/why/{entity}': { params: whyParams, response: whySchema },
+  'GET /api/policy/evaluate': { query: policyQuery, response: policyEvaluationSchema },
+  'GET /api/trust': { response: trustSchema },
+});
