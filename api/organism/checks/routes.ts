@@ -4,6 +4,7 @@
  * (`no-store`); the discrimination page and figures are kept out of shared caches.
  */
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
+import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
 import { discriminationProjection } from './discrimination.ts';
@@ -14,8 +15,8 @@ import { vigilanceProjection, watchTrials } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
 export const checksRoutes = [
-  defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server) }),
-  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: async (request) => vigilanceProjection(request.server.civitas, await watchTrials(request.server)) }),
+  defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server.civitas, censusHost(request.server)) }),
+  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: async (request) => vigilanceProjection(request.server.civitas, await watchTrials(request.server.civitas, censusHost(request.server))) }),
   defineRoute('GET /api/linearizability', { cache: 'no-store', handler: (request) => linearizabilityProjection(request.server.civitas) }),
   defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.input.query) }),
   defineRoute('GET /api/why/{entity}', {

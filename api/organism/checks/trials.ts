@@ -3,14 +3,12 @@
  * the Record window, the gap-free sequence, the anchor chain (checkLogConsistency), the
  * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
  */
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { count } from '../../../shared/plural.ts';
 import type { selfTrialsSchema, trialSchema } from '../../../shared/organism/contract/checks.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
-import { liveCensus } from '../../boundaries/census.ts';
-import { censusHost } from '../../boundaries/live-probes.ts';
+import { liveCensus, type CensusHost } from '../../boundaries/census.ts';
 import { checkLogConsistency } from '../../ledger/consistency.ts';
 
 /** A trial's result and the whole run: the contract's types (shared/organism/contract/checks.ts). */
@@ -104,13 +102,13 @@ async function receipts(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
 
 /**
  * Runs every trial now. The boundaries trial is the live census (all_bound and fully_accounted),
- * which probes the running app's own routes: that is why this takes the FastifyInstance, not
- * only its AppContext (the other trials read `app.civitas`).
+ * which probes the running app's own routes: that is why this takes a CensusHost beside the
+ * AppContext (built from the instance by censusHost in api/boundaries/live-probes.ts).
  */
-export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
+export async function runSelfTrials(ctx: AppContext, host: CensusHost): Promise<TrialsView> {
   let census: Awaited<ReturnType<typeof liveCensus>> | null = null;
   const boundaries = async (): Promise<Omit<Trial, 'checked_at'>> => {
-    census = await liveCensus(app.civitas, censusHost(app));
+    census = await liveCensus(ctx, host);
     const passed = census.all_bound && census.fully_accounted;
     return {
       name: 'boundaries',
@@ -119,11 +117,11 @@ export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
     };
   };
   const runs: [Trial['name'], () => Promise<Omit<Trial, 'checked_at'>>][] = [
-    ['record_window', () => recordWindow(app.civitas)],
-    ['gap_free_sequence', () => gapFree(app.civitas)],
-    ['anchor_chain', () => anchorChain(app.civitas)],
+    ['record_window', () => recordWindow(ctx)],
+    ['gap_free_sequence', () => gapFree(ctx)],
+    ['anchor_chain', () => anchorChain(ctx)],
     ['boundaries', boundaries],
-    ['receipts', () => receipts(app.civitas)],
+    ['receipts', () => receipts(ctx)],
   ];
   const trials: Trial[] = [];
   for (const [name, run] of runs) {
@@ -134,14 +132,14 @@ export async function runSelfTrials(app: FastifyInstance): Promise<TrialsView> {
       // A trial that cannot run has not passed; its words stay inside (failure_projection).
       result = { name, passed: false, detail: 'The trial could not run to the end (an internal error); it counts as failed.' };
     }
-    trials.push({ ...result, checked_at: app.civitas.clock.now().toISOString() });
+    trials.push({ ...result, checked_at: ctx.clock.now().toISOString() });
   }
   const passed = trials.filter((trial) => trial.passed).length;
   const c = census as Awaited<ReturnType<typeof liveCensus>> | null;
   return {
     ok: true,
     schema: 'civitas.self-trials.v1',
-    checked_at: app.civitas.clock.now().toISOString(),
+    checked_at: ctx.clock.now().toISOString(),
     all_passed: passed === trials.length,
     passed,
     failed: trials.length - passed,

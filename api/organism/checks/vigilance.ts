@@ -4,8 +4,8 @@
  * the trials; when a trial starts failing an alert is raised, when it passes again the alert is
  * cleared. Both moves record a receipt (`organism.alert.raised` / `organism.alert.cleared`).
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { runSelfTrials, type TrialsView } from './trials.ts';
 import { checkTruths } from '../mind/truth.ts';
@@ -28,11 +28,11 @@ export interface WatchResult {
 }
 
 /**
- * One watch pass over a fresh run of the self-trials. It takes the FastifyInstance because the
- * run's boundaries trial is the live census over the app's own routes (runSelfTrials).
+ * One watch pass over a fresh run of the self-trials. It takes the CensusHost because the run's
+ * boundaries trial is the live census over the app's own routes (runSelfTrials).
  */
-export async function watchTrials(app: FastifyInstance): Promise<WatchResult> {
-  return recordWatch(app.civitas, await runSelfTrials(app));
+export async function watchTrials(ctx: AppContext, host: CensusHost): Promise<WatchResult> {
+  return recordWatch(ctx, await runSelfTrials(ctx, host));
 }
 
 /** Records what a trial run shows. Returns ran: false when another process holds the lock right now. */
@@ -68,11 +68,11 @@ export async function recordWatch(ctx: AppContext, trials: TrialsView): Promise<
   return result;
 }
 
-/** The job: a watch pass plus a truth check from the same trial run (the app, for the census: runSelfTrials). */
-export async function vigilanceJob(app: FastifyInstance) {
-  const trials = await runSelfTrials(app);
-  const watch = await recordWatch(app.civitas, trials);
-  if (watch.ran) await checkTruths(app, trials);
+/** The job: a watch pass plus a truth check from the same trial run (the host, for the census: runSelfTrials). */
+export async function vigilanceJob(ctx: AppContext, host: CensusHost) {
+  const trials = await runSelfTrials(ctx, host);
+  const watch = await recordWatch(ctx, trials);
+  if (watch.ran) await checkTruths(ctx, host, trials);
   return watch;
 }
 

@@ -5,9 +5,10 @@
  * stance and the reasons given never leave. The Atom feed lists each claim's first check and
  * every change of its result.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { atomFeed } from '../../feeds.ts';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import type { RouteRequest } from '../../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
@@ -29,8 +30,11 @@ function known(claim: string): ClaimName {
 
 interface StoredCheck { claim: string; held: boolean; evidence: string; checked_at: string }
 
-export async function latestChecks(app: FastifyInstance): Promise<Map<string, StoredCheck>> {
-  const ctx = app.civitas;
+/**
+ * The latest stored check of each claim, re-checked now when any is missing or stale; the
+ * re-check runs the self-trials, whose census needs the host (checkTruths).
+ */
+export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<Map<string, StoredCheck>> {
   const read = async () =>
     new Map(
       (
@@ -48,7 +52,7 @@ export async function latestChecks(app: FastifyInstance): Promise<Map<string, St
     return !check || now - Date.parse(check.checked_at) > STALE_MS;
   });
   if (stale) {
-    const fresh = await checkTruths(app);
+    const fresh = await checkTruths(ctx, host);
     checks = new Map(fresh.map((c) => [c.claim, { claim: c.claim, held: c.held, evidence: c.evidence, checked_at: c.checked_at }]));
   }
   return checks;
@@ -89,11 +93,10 @@ const RULE =
   'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
 
 /** The query is the contract's (shared/organism/contract/mind.ts): a well-formed claim id or none. */
-export async function mindProjection(app: FastifyInstance, input: { claim?: string }) {
-  const ctx = app.civitas;
+export async function mindProjection(ctx: AppContext, host: CensusHost, input: { claim?: string }) {
   if (input.claim !== undefined) {
     const claim = known(input.claim);
-    const [checks, counts] = await Promise.all([latestChecks(app), stanceCounts(ctx)]);
+    const [checks, counts] = await Promise.all([latestChecks(ctx, host), stanceCounts(ctx)]);
     const def = TRUTH_CLAIMS.find((c) => c.claim === claim)!;
     return {
       ok: true as const,
@@ -104,7 +107,7 @@ export async function mindProjection(app: FastifyInstance, input: { claim?: stri
       rule: RULE,
     };
   }
-  const [checks, counts] = await Promise.all([latestChecks(app), stanceCounts(ctx)]);
+  const [checks, counts] = await Promise.all([latestChecks(ctx, host), stanceCounts(ctx)]);
   const claims = TRUTH_CLAIMS.map((def) => claimView(def, checks.get(def.claim), counts.get(def.claim)));
   return {
     ok: true as const,

@@ -3,14 +3,15 @@
  * truth, and the history of those checks: trust), the stances people take on them, and the Atom
  * feed of their changes. Pages (/mind, /mind/claim/{id}, /truth, /trust) render the same projections.
  */
+import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind.ts';
 import { trustProjection, truthProjection } from './truth.ts';
 
 export const mindRoutes = [
-  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server, request.input.query) }),
+  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server.civitas, censusHost(request.server), request.input.query) }),
   defineRoute('POST /api/mind/stance', { sameOrigin: 'form', preHandler: stanceNeedsSession, handler: takeStance }),
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
-  defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server) }),
+  defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server.civitas, censusHost(request.server)) }),
   defineRoute('GET /api/trust', { cache: 'no-store', handler: (request) => trustProjection(request.server.civitas) }),
 ];

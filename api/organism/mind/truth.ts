@@ -3,8 +3,8 @@
  * with its evidence. Every check is also kept in `truth_checks` (at most once a minute per claim,
  * so a burst of readers does not flood the history); GET /api/trust reads that history.
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { runSelfTrials, type Trial, type TrialsView } from '../checks/trials.ts';
 import { DAY } from '../vitals/vitals.ts';
@@ -59,10 +59,12 @@ export interface TruthCheck {
   checked_at: string;
 }
 
-/** Checks every claim now and keeps the result (throttled per claim). */
-export async function checkTruths(app: FastifyInstance, ran?: TrialsView): Promise<TruthCheck[]> {
-  const ctx = app.civitas;
-  const trials = ran ?? (await runSelfTrials(app));
+/**
+ * Checks every claim now and keeps the result (throttled per claim). The trial-backed claims read
+ * `ran`, or a fresh run of the self-trials, whose census needs the host (runSelfTrials).
+ */
+export async function checkTruths(ctx: AppContext, host: CensusHost, ran?: TrialsView): Promise<TruthCheck[]> {
+  const trials = ran ?? (await runSelfTrials(ctx, host));
   const byTrial = new Map<string, Trial>(trials.trials.map((trial) => [trial.name, trial]));
   const now = ctx.clock.now();
   const checks: TruthCheck[] = [];
@@ -90,13 +92,13 @@ export async function checkTruths(app: FastifyInstance, ran?: TrialsView): Promi
   return checks;
 }
 
-export async function truthProjection(app: FastifyInstance) {
-  const checks = await checkTruths(app);
+export async function truthProjection(ctx: AppContext, host: CensusHost) {
+  const checks = await checkTruths(ctx, host);
   const held = checks.filter((c) => c.held).length;
   return {
     ok: true as const,
     schema: 'civitas.truth.v1' as const,
-    checked_at: app.civitas.clock.now().toISOString(),
+    checked_at: ctx.clock.now().toISOString(),
     claims: checks.length,
     held,
     not_held: checks.length - held,

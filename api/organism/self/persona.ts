@@ -6,8 +6,8 @@
  * ago) and history (month ends) come from the same rows. The narrative is templated sentences over
  * those figures (no model).
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
@@ -55,10 +55,10 @@ function voiceOf(f: PersonaFigures): Voice {
   return 'established';
 }
 
-export async function personaProjection(app: FastifyInstance) {
-  const ctx = app.civitas;
+/** The host is for the claims' re-check when the stored checks are stale (latestChecks). */
+export async function personaProjection(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
-  const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(app)]);
+  const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
   const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
   const lessons = await ctx.db.query<{ title: string }>(`select title from lessons where status = 'active' order by created_at desc, id desc limit 3`);
   return {
@@ -148,8 +148,8 @@ export async function historyProjection(ctx: AppContext) {
   };
 }
 
-export async function narrativeProjection(app: FastifyInstance) {
-  const [persona, becoming] = await Promise.all([personaProjection(app), becomingProjection(app.civitas)]);
+export async function narrativeProjection(ctx: AppContext, host: CensusHost) {
+  const [persona, becoming] = await Promise.all([personaProjection(ctx, host), becomingProjection(ctx)]);
   const f = persona.figures;
   const sentences: string[] = [];
   if (f.age_days === null) {

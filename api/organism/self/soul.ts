@@ -4,8 +4,8 @@
  * is structural: it says so (`structural: true`, `holds: null`) and is never counted as holding. A check that fails to run is projected through
  * projectFailure (lane `soul`): the runtime's own words never leave.
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { AXIOMS } from '../../../shared/governance/axioms.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
@@ -51,8 +51,9 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
   'axiom-8': { name: 'quotes_never_charge', check: null, structural: true, note: 'Structural: a paid door without entitlement answers 402 with a quote; no stored figure shows it.' },
 };
 
-export async function soulProjection(app: FastifyInstance) {
-  const truths = await latestChecks(app).catch(() => new Map());
+/** The host is for the claims' re-check when the stored checks are stale (latestChecks). */
+export async function soulProjection(ctx: AppContext, host: CensusHost) {
+  const truths = await latestChecks(ctx, host).catch(() => new Map());
   const commitments = [];
   for (const axiom of AXIOMS) {
     const def = CHECKS[axiom.id] ?? { name: axiom.id, check: null, note: 'No check is defined for this axiom.' };
@@ -61,7 +62,7 @@ export async function soulProjection(app: FastifyInstance) {
       result = { holds: null, evidence: def.note ?? 'No check.', source: null };
     } else {
       try {
-        result = await def.check(app.civitas, truths);
+        result = await def.check(ctx, truths);
       } catch (error) {
         // failure_projection: only the catalog's words and the lane leave.
         result = { holds: false, evidence: 'The check could not run to the end; it counts as not holding.', source: null, failure: projectFailure({ lane: 'soul', external: false, message: String((error as Error)?.message ?? error) }) };
@@ -72,7 +73,7 @@ export async function soulProjection(app: FastifyInstance) {
   return {
     ok: true as const,
     schema: 'civitas.soul.v1' as const,
-    as_of: app.civitas.clock.now().toISOString(),
+    as_of: ctx.clock.now().toISOString(),
     purpose: PURPOSE,
     holding: commitments.filter((c) => c.holds === true).length,
     not_holding: commitments.filter((c) => c.holds === false).length,

@@ -4,8 +4,8 @@
  * (recentDenials), the quarantine through projectQuarantine, federated cohorts through
  * projectFederatedCohorts (the people family's federatedCohortsView). Humans and agents are two kinds, never summed.
  */
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
@@ -114,10 +114,9 @@ export async function stateProjection(ctx: AppContext) {
   };
 }
 
-/** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials. */
-export async function organismProjection(app: FastifyInstance) {
-  const ctx = app.civitas;
-  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(app), driftProjection(ctx), seasonProjection(ctx)]);
+/** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials (the host is for their census). */
+export async function organismProjection(ctx: AppContext, host: CensusHost) {
+  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(ctx, host), driftProjection(ctx), seasonProjection(ctx)]);
   return {
     ok: true as const,
     schema: 'civitas.organism.v1' as const,

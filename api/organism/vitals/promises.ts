@@ -4,7 +4,8 @@
  * neither kept nor broken: `kept: null`.
  */
 import type { AppContext } from '../../context.ts';
-import type { Trial, TrialsView } from '../checks/trials.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
+import { runSelfTrials, type Trial } from '../checks/trials.ts';
 import { DAY, MINUTE, flushOwn, percentile, windowFigures } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
 
@@ -13,14 +14,14 @@ export const AVAILABILITY_TARGET = 0.995;
 export const LATENCY_P95_TARGET_MS = 250;
 
 /**
- * `runTrials` runs the live self-trials (runSelfTrials needs the app itself for its census); it is
- * called once this process's vitals are flushed, alongside the vitals query.
+ * The live self-trials run once this process's vitals are flushed, alongside the vitals query;
+ * the host is for their census (runSelfTrials).
  */
-export async function promisesProjection(ctx: AppContext, runTrials: () => Promise<TrialsView>) {
+export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
-  const [figures, trials] = await Promise.all([windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end), runTrials()]);
+  const [figures, trials] = await Promise.all([windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end), runSelfTrials(ctx, host)]);
   const trial = (name: Trial['name']) => trials.trials.find((t) => t.name === name)!;
   const availability = figures.requests ? 1 - figures.server_errors / figures.requests : null;
   const p95 = percentile(figures, 0.95);

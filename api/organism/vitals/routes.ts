@@ -4,9 +4,9 @@
  * metabolism and recovery pages and cards are kept out of shared caches.
  */
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
+import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
-import { runSelfTrials } from '../checks/trials.ts';
 import { dispatchProjection } from './dispatch.ts';
 import { failuresProjection } from './failures.ts';
 import { metabolismCard, metabolismProjection } from './metabolism.ts';
@@ -19,7 +19,7 @@ export const vitalsRoutes = [
   defineRoute('GET /api/vitals/changes', { cache: 'no-store', handler: (request) => vitalsChanges(request.server.civitas) }),
   defineRoute('GET /api/metabolism', { cache: 'no-store', handler: (request) => metabolismProjection(request.server.civitas) }),
   defineRoute('GET /api/failures', { cache: 'no-store', handler: (request) => failuresProjection(request.server.civitas) }),
-  defineRoute('GET /api/promises', { cache: 'no-store', handler: (request) => promisesProjection(request.server.civitas, () => runSelfTrials(request.server)) }),
+  defineRoute('GET /api/promises', { cache: 'no-store', handler: (request) => promisesProjection(request.server.civitas, censusHost(request.server)) }),
   defineRoute('GET /api/dispatch', { cache: 'no-store', handler: (request) => dispatchProjection(request.server.civitas) }),
   defineRoute('GET /api/recovery', {
     async handler(request, reply) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../api/record/window.ts';
 import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
 import { watchTrials } from '../../../api/organism/checks/vigilance.ts';
+import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 /** The second-part organism surfaces on an empty service, under concurrency, and at their limits. */
@@ -60,9 +61,9 @@ describe('concurrency', () => {
       appendImprint(tx, { kind: 'thought', body: 'watched', authorKind: 'agent', authorRef: 'edge', publicAuthor: 'edge', unattested: true, held: false, heldReason: null, replyTo: null, at: t.clock.now() }),
     );
     await sql(`update imprints set receipt_id = 'rcpt_gone' where sequence = 1`);
-    const passes = await Promise.all(Array.from({ length: 4 }, () => watchTrials(t.app)));
+    const passes = await Promise.all(Array.from({ length: 4 }, () => watchTrials(t.app.civitas, censusHost(t.app))));
     expect(passes.flatMap((p) => p.raised)).toEqual(['receipts']);
-    await watchTrials(t.app);
+    await watchTrials(t.app.civitas, censusHost(t.app));
     const [row] = await sql<{ n: string }>(`select count(*) as n from vigilance_alerts where trial = 'receipts'`);
     expect(Number(row.n)).toBe(1);
   }, 60_000);
