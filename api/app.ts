@@ -26,7 +26,7 @@ import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
 import vitals from './plugins/vitals.ts';
-import securityHeaders from './plugins/security-headers.ts';
+import securityHeaders, { DATA_ANSWER_HEADERS } from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import { livenessServer } from './health/liveness.ts';
 import { redactUrlTokens } from './identity/feed-token.ts';
@@ -60,7 +60,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const config: CivitasConfig = { ...loadConfig(), ...options.config };
   const app = Fastify({
     // Liveness probes are answered by the HTTP server before Fastify (api/health/liveness.ts).
-    serverFactory: livenessServer(),
+    serverFactory: livenessServer(DATA_ANSWER_HEADERS),
     // Asynchronous destination, and no per-request info lines: the request-log plugin writes the
     // ones an operator acts on (server errors, slow requests).
     logger: options.logger

@@ -13,8 +13,6 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
-import { DATA_RESPONSE } from '../plugins/security-headers.ts';
-import { API_CONTENT_SECURITY_POLICY } from '../../shared/security.ts';
 import { uptimeSeconds } from './readiness.ts';
 
 export const LIVENESS_PATH = '/health/live';
@@ -24,22 +22,18 @@ export function liveness() {
   return { ok: true as const, live: true as const, uptime_s: uptimeSeconds() };
 }
 
-/** What the route's hooks add to a no-store JSON answer: the data security headers and no-store. */
-const HEADERS = Object.freeze({
-  ...DATA_RESPONSE,
-  'content-security-policy': API_CONTENT_SECURITY_POLICY,
-  'cache-control': 'no-store',
-  'content-type': 'application/json; charset=utf-8',
-});
-
-function answer(response: ServerResponse) {
-  const text = JSON.stringify(liveness());
-  response.writeHead(200, { ...HEADERS, 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-/** Fastify's serverFactory: the HTTP/1 server Fastify would make (same timeouts), liveness probes answered first. */
-export function livenessServer() {
+/**
+ * Fastify's serverFactory: the HTTP/1 server Fastify would make (same timeouts), liveness probes
+ * answered first. `securityHeaders` are the ones the app's hooks put on a JSON answer, handed in
+ * by api/app.ts (the lane adds no-store and the content headers, as the route's hooks would).
+ */
+export function livenessServer(securityHeaders: Readonly<Record<string, string>>) {
+  const headers = Object.freeze({ ...securityHeaders, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
+  const answer = (response: ServerResponse) => {
+    const text = JSON.stringify(liveness());
+    response.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+  };
   return (handler: RequestListener, options: FastifyServerOptions): Server => {
     const server = createServer((request: IncomingMessage, response: ServerResponse) => {
       if (request.url === LIVENESS_PATH && request.method === 'GET') answer(response);

@@ -16,6 +16,8 @@ const EVERY_RESPONSE = {
  * something. Each set is one frozen object, built once per process and set in one call.
  */
 export const DATA_RESPONSE: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE });
+/** Everything the hooks here set on a JSON answer (the liveness lane sends it too: api/health/liveness.ts). */
+export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...DATA_RESPONSE, 'content-security-policy': API_CONTENT_SECURITY_POLICY });
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
   'x-frame-options': 'DENY',

@@ -2,6 +2,7 @@
  * CPU profile of one civitas read under load, summarised by where the time goes.
  *
  *   node scripts/bench/profile.ts [path]     (default /api/agent/bench-agent; BENCH_SECONDS, DATABASE_URL)
+ *   node scripts/bench/profile.ts imprint    (POST /api/agent/imprint, a new handle each, BENCH_CONNECTIONS default 8)
  *
  * Starts civitas-server.ts, seeds the bench agent, profiles the server (node:inspector) only while
  * autocannon drives the path at 50 connections, and prints the self time by package
@@ -29,11 +30,22 @@ await fetch(`${url}/api/agent/imprint`, {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ agent: 'bench-agent', body: 'A mind arrives to be profiled.' }),
 });
-await fetch(`${url}${path}`); // warm: the first request compiles its route's code
+if (path !== 'imprint') await fetch(`${url}${path}`); // warm: the first request compiles its route's code
 const started = reply('profiling');
 child.send({ profile: 'start' });
 await started;
-const m = await measure(`GET ${path}`, { url: `${url}${path}` });
+let n = 0;
+const m = path === 'imprint'
+  ? await measure('POST /api/agent/imprint', {
+      url: `${url}/api/agent/imprint`,
+      connections: Number(process.env.BENCH_CONNECTIONS ?? 8),
+      requests: [{
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ agent: `profile-${process.pid}-${++n}`, body: `profiled imprint ${n}` }) }),
+      }],
+    })
+  : await measure(`GET ${path}`, { url: `${url}${path}` });
 const file = join(dir, 'serving.cpuprofile');
 const written = reply('profiled');
 child.send({ profile: 'stop', file });
