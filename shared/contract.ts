@@ -64,7 +64,18 @@ export const isoTime = z.string().describe('ISO 8601 UTC timestamp');
  * service writes them. A part JSON Schema cannot say (a transform) becomes `{}`, never an error.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: dropSafeIntegerBounds }) as Record<string, unknown>;
   delete json.$schema;
   return json;
+}
+
+/**
+ * zod writes `.int()` as an integer between ±2^53−1 (a JavaScript number's exact range). JSON
+ * Schema's `integer` already says whole number, and every count the service writes is far inside
+ * that range, so the bounds only add bytes (about a tenth of /openapi.json): they are left out.
+ */
+function dropSafeIntegerBounds(context: { jsonSchema: Record<string, unknown> }): void {
+  const json = context.jsonSchema;
+  if (json.maximum === Number.MAX_SAFE_INTEGER) delete json.maximum;
+  if (json.minimum === Number.MIN_SAFE_INTEGER) delete json.minimum;
 }

@@ -236,7 +236,7 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
       title: 'civitas',
       version: API_CONTRACT_VERSION,
       description:
-        `The public route description of civitas (app ${options.version}), generated from the route registry on every request. ` +
+        `The public route description of civitas (app ${options.version}), generated from the route registry (each process builds it once, at its first request: the registry only changes with the code). ` +
         'It lists routes, methods, kinds and declared session scopes. Operations with a contract also describe their parameters, request body and the JSON of their success answer ' +
         '(a hybrid page asked with Accept: application/json, or a JSON feed, describes it in the 200 response\'s `x-civitas-json`). ' +
         'Discovery order: /agents.json, then this document, then choose an operation and the authority it needs. Free reads need no account. ' +

@@ -34,16 +34,14 @@ if (path !== 'imprint') await fetch(`${url}${path}`); // warm: the first request
 const started = reply('profiling');
 child.send({ profile: 'start' });
 await started;
-let n = 0;
 const m = path === 'imprint'
   ? await measure('POST /api/agent/imprint', {
       url: `${url}/api/agent/imprint`,
       connections: Number(process.env.BENCH_CONNECTIONS ?? 8),
-      requests: [{
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ agent: `profile-${process.pid}-${++n}`, body: `profiled imprint ${n}` }) }),
-      }],
+      post: {
+        body: (unique, n) => JSON.stringify({ agent: `profile-${process.pid}-${unique}-${n}`, body: `profiled imprint ${n}` }),
+        luaBody: `return '{"agent":"profile-${process.pid}-' .. unique .. '-' .. n .. '","body":"profiled imprint ' .. n .. '"}'`,
+      },
     })
   : await measure(`GET ${path}`, { url: `${url}${path}` });
 const file = join(dir, 'serving.cpuprofile');

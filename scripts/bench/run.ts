@@ -5,6 +5,7 @@
  * Baselines: bare Fastify hello; the database-read floor (bare Fastify + node-postgres answering one
  * indexed row per request with a named prepared statement, on the bench's own database); pgbench
  * TPC-B (-c8 -j2) on the same server. Reads and live pages at 50 connections, each with its ratio
+ * (and the server's own CPU per request beside the baseline's: the load generator shares the cores)
  * to the baseline its target names; on PostgreSQL with 1 worker and with CIVITAS_WORKERS (default
  * one per core), and on the embedded database. Then the imprint and receipt benches.
  *
@@ -65,12 +66,12 @@ interface Baselines { hello: Measured; floor?: Measured }
  */
 async function measureBaselines(): Promise<{ baselines: Baselines; lines: string[] }> {
   const hello = await startServer(here('./hello-server.ts'));
-  const baselines: Baselines = { hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }) };
+  const baselines: Baselines = { hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }, hello) };
   await stopServer(hello);
   const lines = [line(baselines.hello)];
   if (server) {
     const floor = await startServer(here('./floor-server.ts'), { DATABASE_URL: withDatabase(readsDb) });
-    baselines.floor = await measure('baseline: db-read floor (Fastify + pg, named stmt)', { url: `${floor.url}/agent/bench-agent` });
+    baselines.floor = await measure('baseline: db-read floor (Fastify + pg, named stmt)', { url: `${floor.url}/agent/bench-agent` }, floor);
     await stopServer(floor);
     lines.push(line(baselines.floor));
   }
@@ -91,7 +92,7 @@ async function measurePass(label: string, env: NodeJS.ProcessEnv): Promise<strin
     let page: Measured | undefined;
     const reads = siteBuilt ? [...READS, ...PAGES] : READS;
     for (const read of reads) {
-      const m = await measure(read.name ?? `GET ${read.path}`, { url: `${civitas.url}${read.path}`, headers: read.headers });
+      const m = await measure(read.name ?? `GET ${read.path}`, { url: `${civitas.url}${read.path}`, headers: read.headers }, civitas);
       if (read.target === 'page' && !page) {
         page = m;
         out.push(line(m));
@@ -107,7 +108,7 @@ async function measurePass(label: string, env: NodeJS.ProcessEnv): Promise<strin
     const first = await fetch(`${civitas.url}/api/agent/bench-agent`);
     const etag = first.headers.get('etag');
     if (etag) {
-      const m = await measure('GET /api/agent/{handle} If-None-Match (304)', { url: `${civitas.url}/api/agent/bench-agent`, headers: { 'if-none-match': etag } });
+      const m = await measure('GET /api/agent/{handle} If-None-Match (304)', { url: `${civitas.url}/api/agent/bench-agent`, headers: { 'if-none-match': etag } }, civitas);
       out.push(line(m, baselines.floor ?? baselines.hello, baselines.floor ? 'db-read floor' : 'hello'));
     }
   } finally {
