@@ -8,6 +8,7 @@ import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
+import type { LensSchema } from '../../shared/chronicle/contract.ts';
 
 export const LENS_DAYS_MAX = 366;
 const dateField = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());
@@ -28,7 +29,8 @@ export function lensPeriod(query: z.infer<typeof lensQuery>, now: Date): { from:
   return { from, to };
 }
 
-export async function timeLens(ctx: AppContext, period: { from: string; to: string }, schema = 'civitas.time-lens.v1') {
+/** `schema` names the answer: the time lens itself, or /story and /story/weekly (shared/chronicle/contract.ts). */
+export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(ctx: AppContext, period: { from: string; to: string }, schema: S = 'civitas.time-lens.v1' as S) {
   const start = `${period.from}T00:00:00Z`;
   const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([

@@ -23,6 +23,14 @@ import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
 import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
+import { CHRONICLE_CONTRACTS } from '../chronicle/contract.ts';
+import { CALIBRATION_PAGE_CONTRACTS } from '../calibration/contract/pages.ts';
+import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
+import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
+import { LEDGER_PAGE_CONTRACTS } from './contracts/ledger-pages.ts';
+import { IDENTITY_PAGE_CONTRACTS } from '../identity/contract/pages.ts';
+import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
+import { OPERATOR_CONTRACTS } from '../operator/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -46,6 +54,14 @@ export const CONTRACTS = {
   ...SELF_CONTRACTS,
   ...THEMES_CONTRACTS,
   ...VITALS_CONTRACTS,
+  ...CHRONICLE_CONTRACTS,
+  ...CALIBRATION_PAGE_CONTRACTS,
+  ...ORGANISM_PAGE_CONTRACTS,
+  ...GOVERNANCE_PAGE_CONTRACTS,
+  ...LEDGER_PAGE_CONTRACTS,
+  ...IDENTITY_PAGE_CONTRACTS,
+  ...STEWARD_PAGE_CONTRACTS,
+  ...OPERATOR_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

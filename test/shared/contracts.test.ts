@@ -51,6 +51,11 @@ describe('contracts', () => {
   it('are published: parameters, request bodies (JSON and form) and the answer schema', () => {
     for (const [key, contract] of ALL) {
       const [method, path] = key.split(' ');
+      // Operator routes (the steward's console and queues) have contracts too, but are never published.
+      if (ROUTES.find((r) => r.path === path)?.operator) {
+        expect(doc.paths[path], `${key} is an operator route`).toBeUndefined();
+        continue;
+      }
       const op = doc.paths[path][method.toLowerCase()];
       const answer = op.responses['200'];
       const schema = answer.content['application/json']?.schema ?? answer['x-civitas-json']?.schema;
