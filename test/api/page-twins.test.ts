@@ -56,6 +56,8 @@ function reads(): [key: string, url: string, who?: TestSovereign][] {
     ['GET /story/weekly', '/story/weekly'],
     ['GET /prophecy', '/prophecy'],
     ['GET /almanac', '/almanac'],
+    ['GET /calibration', '/calibration'],
+    ['GET /orders', '/orders'],
     ['GET /dream-constellation', '/dream-constellation'],
     ['GET /branchworld/{id}', `/branchworld/${ids.prophecy}`],
     ['GET /branchworld/{id}', `/branchworld/${ids.proposal}`],

@@ -1,10 +1,11 @@
 /**
- * The calibration pages with a JSON twin (/prophecy, /almanac): what each answers to
+ * The calibration pages with a JSON twin (/calibration, /prophecy, /almanac): what each answers to
  * `Accept: application/json`, field for field from the projections in api/calibration/views.ts.
  */
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
 import { COMPARATORS, METRICS } from '../scores.ts';
+import { calibrationSchema } from '../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -82,6 +83,8 @@ export const almanacSchema = z.object({
 });
 
 export const CALIBRATION_PAGE_CONTRACTS = defineContracts({
+  // The page's JSON twin answers the same projection as GET /api/calibration.
+  'GET /calibration': { response: calibrationSchema },
   'GET /prophecy': { response: prophecyPageSchema },
   'GET /almanac': { response: almanacSchema },
 });
