@@ -63,7 +63,6 @@ function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personal
   };
 }
 
-
 async function constitutionForViewer(request: FastifyRequest) {
   const ctx = request.server.civitas;
   return constitutionView(ctx, await viewerOf(ctx, request.sovereign));

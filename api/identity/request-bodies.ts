@@ -17,7 +17,7 @@ export const processBody = z.object({
   note: z.string().trim().max(500).optional().transform((v) => (v ? v : null)),
   ...returnField,
 });
-export { tagQuery } from '../../shared/identity/contract/pages.ts';
+export const tagQuery = z.object({ tag: z.string().max(16).optional() });
 
 /** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
 export const bodyOf = (request: FastifyRequest): Record<string, unknown> =>

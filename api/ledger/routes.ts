@@ -20,7 +20,6 @@ import { toHex } from '../../shared/ledger/index.ts';
 import { courtVerdictReceipt } from '../governance/court.ts';
 import { count } from '../../shared/plural.ts';
 
-
 function ctxOf(request: FastifyRequest): AppContext {
   return request.server.civitas;
 }

@@ -12,9 +12,10 @@ const ok = z.literal(true);
 const count = z.number().int().min(0);
 const day = z.string().describe('UTC date, YYYY-MM-DD');
 
-/** `/passport?tag=`: the page checks the tag's length (without one it shows the form), and so does its card. */
-export const tagQuery = z.object({ tag: z.string().max(16).optional() });
-/** The JSON answers one passport, so it needs the tag (its form, 4 hex characters, is checked by the handler). */
+/**
+ * `/passport?tag=` as JSON answers one passport, so it needs the tag (its form, 4 hex characters, is
+ * checked by the handler). The page reads the same query itself: without a tag it shows the form.
+ */
 const passportQuery = z.object({ tag: z.string({ error: 'tag is required: a public tag is 4 hexadecimal characters, e.g. 3fa9' }).max(16).describe('a public tag: 4 hexadecimal characters') });
 
 /** A public receipt about someone (projectWhisperReceipt). */
