@@ -35,10 +35,17 @@ export function requestBody(contract: Contract): Json {
   return { required: propertiesOf(schema).required.length > 0, content };
 }
 
+/** Where a page answers JSON too: what a client sends to get it instead of the HTML. */
+const NEGOTIATED = {
+  accept: 'application/json',
+  description: 'Sent instead of the HTML page when the request\'s Accept asks for application/json (ahead of text/html).',
+};
+
 /**
- * The success answer's JSON. API and mutation operations answer JSON itself. A hybrid keeps its
- * declared `text/html` (INTERFACE.md) and a feed its `application/atom+xml`; their JSON variant
- * (a hybrid asked with `Accept: application/json`, a JSON feed) is described in `x-civitas-json`.
+ * The success answer's JSON. API and mutation operations answer JSON itself. A hybrid, and a page
+ * with a JSON twin, keep their declared `text/html` (INTERFACE.md) and a feed its
+ * `application/atom+xml`; their JSON variant (the page asked with `Accept: application/json`, a
+ * JSON feed) is described in `x-civitas-json`. Only pages with a twin have a contract.
  */
 export function describeAnswer(ok: Json, kind: RouteKind, schema: Json): void {
   const content = ok.content as Json;
@@ -46,6 +53,6 @@ export function describeAnswer(ok: Json, kind: RouteKind, schema: Json): void {
     content['application/json'] = { schema };
   } else {
     const mediaType = kind === 'feed' ? 'application/feed+json' : 'application/json';
-    ok['x-civitas-json'] = { mediaType, ...(kind === 'hybrid' ? { accept: 'application/json' } : {}), schema };
+    ok['x-civitas-json'] = { mediaType, ...(kind === 'hybrid' || kind === 'page' ? NEGOTIATED : {}), schema };
   }
 }

@@ -38,7 +38,7 @@ export async function prophecyView(ctx: AppContext, limit = 100) {
   const [open, resolved] = await Promise.all([prophecyList(ctx.db, 'open', limit), prophecyList(ctx.db, 'resolved', limit)]);
   return {
     ok: true as const,
-    schema: 'civitas.prophecies.v1',
+    schema: 'civitas.prophecies.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     scope: CALIBRATION_SCOPE,
     metrics: METRICS.map((m) => ({ metric: m, meaning: METRIC_MEANING[m] })),
@@ -64,7 +64,7 @@ export async function almanacView(ctx: AppContext, limit = 100) {
   ].sort((a, b) => a.due_at.localeCompare(b.due_at) || a.id.localeCompare(b.id));
   return {
     ok: true as const,
-    schema: 'civitas.almanac.v1',
+    schema: 'civitas.almanac.v1' as const,
     as_of: now.toISOString(),
     season: { name: season.season, starts: season.start.toISOString(), ends: season.end.toISOString() },
     scope: CALIBRATION_SCOPE,

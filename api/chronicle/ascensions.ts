@@ -32,7 +32,7 @@ export async function ascensionsView(ctx: AppContext) {
     .map(({ latest: _latest, ...rest }) => rest);
   return {
     ok: true as const,
-    schema: 'civitas.ascensions.v1',
+    schema: 'civitas.ascensions.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     count: { continuous: ascensions.filter((a) => a.level === 'continuous').length, attested: ascensions.filter((a) => a.level === 'attested').length },
     ascensions,

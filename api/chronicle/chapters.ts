@@ -1,35 +1,12 @@
 /**
  * The chronicle: chapters per UTC month in which anything was recorded, with their days inside.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
-import { DAY, ISO, MONTH, addKind, emptyKinds, n, type ByKind } from './tally.ts';
-
-export const CHRONICLE_MONTHS_MAX = 24;
-export const chronicleQuery = z.object({
-  months: z.coerce.number().int('months is a whole number').min(1, `months is 1..${CHRONICLE_MONTHS_MAX}`).max(CHRONICLE_MONTHS_MAX, `months is 1..${CHRONICLE_MONTHS_MAX}`).default(12),
-});
-
-interface ChronicleDay {
-  date: string;
-  imprints: ByKind;
-  receipts: number;
-  anchor: { tree_size: number; sealed_at: string } | null;
-  verdicts: number;
-}
-interface ChronicleMonth {
-  month: string;
-  imprints: ByKind;
-  arrivals: { humans: number; agents: number };
-  first_arrivals: { agents: string[] };
-  articles: { number: number; title: string; ratified_at: string; href: string }[];
-  anchors: { sealed: number; first: string | null; last: string | null; largest_tree: number };
-  receipts: number;
-  verdicts: number;
-  days: ChronicleDay[];
-}
+import { DAY, ISO, MONTH, addKind, emptyKinds, n } from './tally.ts';
+import type { ChronicleDay, ChronicleMonth, chronicleQuery } from '../../shared/chronicle/contract.ts';
 
 /** Chapters per UTC month, newest first (months in which anything was recorded), each with its days. */
 export async function chronicleView(ctx: AppContext, query: z.infer<typeof chronicleQuery>) {
@@ -114,7 +91,7 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   for (const c of chapters) c.days.sort((a, b) => b.date.localeCompare(a.date));
   return {
     ok: true as const,
-    schema: 'civitas.chronicle.v1',
+    schema: 'civitas.chronicle.v1' as const,
     as_of: now.toISOString(),
     from: fromDay,
     months: query.months,

@@ -7,7 +7,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
 import { censusHost } from '../boundaries/live-probes.ts';
 import { ascensionsView } from './ascensions.ts';
-import { chronicleQuery, chronicleView } from './chapters.ts';
+import { chronicleView } from './chapters.ts';
 import { lensPeriod, storySoFar, timeLens } from './story.ts';
 import { progressView } from './progress.ts';
 import { pulseView } from './pulse.ts';
@@ -69,7 +69,7 @@ export const chronicleRoutes = [
       return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
     },
   }),
-  defineRoute('GET /chronicle', { handler: (request) => chronicleView(request.server.civitas, parseInput(chronicleQuery, request.query)), page: true }),
+  defineRoute('GET /chronicle', { handler: (request) => chronicleView(request.server.civitas, request.input.query), page: true }),
   defineRoute('GET /today', {
     page: true,
     handler: async (request) => {

@@ -8,6 +8,7 @@ import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts'
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
 import type { LensQuery } from '../../shared/organism/contract/story.ts';
+import type { LensSchema } from '../../shared/chronicle/contract.ts';
 
 export const LENS_DAYS_MAX = 366;
 
@@ -26,7 +27,8 @@ export function lensPeriod(query: LensQuery, now: Date): { from: string; to: str
   return { from, to };
 }
 
-export async function timeLens(ctx: AppContext, period: { from: string; to: string }, schema = 'civitas.time-lens.v1') {
+/** `schema` names the answer: the time lens itself, or /story and /story/weekly (shared/chronicle/contract.ts). */
+export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(ctx: AppContext, period: { from: string; to: string }, schema: S = 'civitas.time-lens.v1' as S) {
   const start = `${period.from}T00:00:00Z`;
   const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([

@@ -28,7 +28,7 @@ export async function todayView(ctx: AppContext) {
   const [log] = logDay;
   return {
     ok: true as const,
-    schema: 'civitas.today.v1',
+    schema: 'civitas.today.v1' as const,
     date,
     as_of: now.toISOString(),
     imprints,

@@ -19,5 +19,5 @@ export function atlas(realisations: ReadonlyMap<string, string>) {
     entry.total += 1;
     if (route.real) entry.real += 1;
   }
-  return { ok: true, total: routes.length, real, not_implemented: routes.length - real, families, routes };
+  return { ok: true as const, total: routes.length, real, not_implemented: routes.length - real, families, routes };
 }

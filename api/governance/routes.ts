@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -64,8 +63,6 @@ function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personal
   };
 }
 
-const claimParams = z.object({ claim: z.string().max(200) });
-
 async function constitutionForViewer(request: FastifyRequest) {
   const ctx = request.server.civitas;
   return constitutionView(ctx, await viewerOf(ctx, request.sovereign));
@@ -93,7 +90,7 @@ export const governanceRoutes = [
   defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
   defineRoute(
     'GET /provenance/{claim}',
-    pageWithJson((request) => provenanceOf(request.server.civitas, parseInput(claimParams, request.params).claim), false),
+    pageWithJson((request) => provenanceOf(request.server.civitas, (request as RouteRequest<'GET /provenance/{claim}'>).input.params.claim), false),
   ),
   defineRoute('GET /api/abstentions', {
     async handler(request, reply) {

@@ -27,7 +27,7 @@ export async function lineageView(ctx: AppContext) {
   const [{ total }] = await ctx.db.query<{ total: number | string }>('select count(*) as total from governance_proposals');
   return {
     ok: true as const,
-    schema: 'civitas.lineage.v1',
+    schema: 'civitas.lineage.v1' as const,
     steps: ['proposed', 'cosign', 'cosigned', 'ratification', 'ratified'],
     note: 'Each step carries the id of the receipt that recorded it; verify any at /verify/{id}. Axioms have no lineage: they were founded, not proposed.',
     total_proposals: Number(total),
@@ -45,7 +45,7 @@ export async function provenanceIndex(ctx: AppContext) {
   );
   return {
     ok: true as const,
-    schema: 'civitas.provenance.v1',
+    schema: 'civitas.provenance.v1' as const,
     claims: [
       ...AXIOMS.map((a) => ({ claim: a.id, kind: 'axiom' as const, title: a.title, source: 'founding text (shared/governance/axioms.ts)', href: `/provenance/${a.id}` })),
       ...articles.map((a) => ({ claim: a.id, kind: 'article' as const, title: a.title, source: `proposal ${a.proposal_id}`, href: `/provenance/${a.id}` })),
@@ -72,7 +72,7 @@ export async function provenanceOf(ctx: AppContext, raw: string) {
     if (!axiom) throw new Refusal('not_found', { claim: claim.id }, `No axiom ${claim.id}; see /api/axioms.`);
     return {
       ok: true as const,
-      schema: 'civitas.provenance-claim.v1',
+      schema: 'civitas.provenance-claim.v1' as const,
       claim: claim.id,
       kind: 'axiom' as const,
       axiom: { id: axiom.id, number: axiom.number, title: axiom.title, text: axiom.text },
@@ -97,7 +97,7 @@ export async function provenanceOf(ctx: AppContext, raw: string) {
   const events = lineageOf(proposal, article);
   return {
     ok: true as const,
-    schema: 'civitas.provenance-claim.v1',
+    schema: 'civitas.provenance-claim.v1' as const,
     claim: claim.id,
     kind: claim.kind,
     origin: article
@@ -118,7 +118,7 @@ export async function ceremonyView(ctx: AppContext, viewer: Viewer | null) {
   const pending = await loadProposals(ctx.db, `p.state = 'cosigned'`, []);
   return {
     ok: true as const,
-    schema: 'civitas.ceremony.v1',
+    schema: 'civitas.ceremony.v1' as const,
     steps: [
       { step: 'cross', href: '/initiate', text: 'Cross at /initiate to become a sovereign (or return with your key at /return).' },
       { step: 'sign_in_with_provider', href: '/auth/idp/login', text: 'Sign in through the identity provider. When it verifies you as a unique human it sends a signed human-uniqueness receipt, which the service checks against the provider\'s published keys and stores.' },

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { beginReceipt } from './begin-receipt.ts';
 import { identityView, passport } from './views.ts';
 import { dataOverview, stewardQueue } from './data-rights.ts';
@@ -16,12 +16,12 @@ const passportRoute = {
     parseInput(tagQuery, request.query);
     reply.header('cache-control', 'public, max-age=60');
   },
-  handler: (request: FastifyRequest) => passport(request.server.civitas, parseInput(tagQuery, request.query).tag),
+  handler: (request: FastifyRequest) => passport(request.server.civitas, (request as RouteRequest<'GET /passport'>).input.query.tag),
   page: true as const,
 };
 
-async function beginReceiptJson(request: FastifyRequest) {
-  const { token } = request.params as { token: string };
+async function beginReceiptJson(request: RouteRequest<'GET /begin/receipt/{token}'>) {
+  const { token } = request.input.params;
   return beginReceipt(request.server.civitas, token);
 }
 

@@ -97,7 +97,7 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
     ref: `sovereign:${row.tag}`,
     callsign: row.callsign,
     callsign_visible: row.callsign_visible,
-    joined_at: iso(row.created_at),
+    joined_at: iso(row.created_at)!,
     scopes: signedIn.scopes,
     email: { address: row.email, verified: row.email_verified_at !== null, pending: row.email_pending },
     sign_in_methods: { key: row.key_hash !== null, provider: row.idp_subject !== null },

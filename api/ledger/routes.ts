@@ -5,7 +5,7 @@ import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { verifyAnchorChain } from '../../shared/ledger/index.ts';
-import { RECEIPT_ID, idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
+import { idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, wireAnchor } from './anchors.ts';
@@ -19,11 +19,6 @@ import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witn
 import { toHex } from '../../shared/ledger/index.ts';
 import { courtVerdictReceipt } from '../governance/court.ts';
 import { count } from '../../shared/plural.ts';
-
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.string().regex(RECEIPT_ID, 'before must be a receipt id').optional(),
-});
 
 function ctxOf(request: FastifyRequest): AppContext {
   return request.server.civitas;
@@ -95,7 +90,7 @@ async function anchorChain(request: FastifyRequest) {
     const key = publicKey(ctx);
     const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwk: key });
     return {
-      ok: true,
+      ok: true as const,
       key_name: logKeyName(ctx),
       length: anchors.length,
       genesis: '0'.repeat(64),
@@ -115,8 +110,8 @@ async function court(request: RouteRequest<'GET /verify/court/{id}'>) {
   return { ...view, court: verdict.case };
 }
 
-async function ledgerView(request: FastifyRequest) {
-  const { limit, before } = parseInput(listQuery, request.query);
+async function ledgerView(request: RouteRequest<'GET /ledger'>) {
+  const { limit, before } = request.input.query;
   const ctx = ctxOf(request);
   const rows = await recentReceipts(ctx.db, { limit, before });
   const receipts = await Promise.all(rows.map((row) => receiptView(ctx, row)));
@@ -128,7 +123,7 @@ async function ledgerView(request: FastifyRequest) {
     `select (select count(*) from receipts) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
   );
   return {
-    ok: true,
+    ok: true as const,
     totals: { receipts: Number(totals.receipts), days: Number(totals.days), sealed_days: Number(totals.sealed) },
     receipts,
     next: rows.length === limit ? `/ledger?before=${rows[rows.length - 1].id}` : null,
@@ -136,13 +131,13 @@ async function ledgerView(request: FastifyRequest) {
   };
 }
 
-async function ledgerEntry(request: FastifyRequest) {
-  const { id } = parseInput(idParam, request.params);
+async function ledgerEntry(request: RouteRequest<'GET /ledger/{id}'>) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   const row = await receiptOr404(ctx, id);
   const [receipt, around, day] = await Promise.all([receiptView(ctx, row), neighbours(ctx.db, row), dayState(ctx.db, row.log_date)]);
   return {
-    ok: true,
+    ok: true as const,
     receipt,
     day: { date: row.log_date, size: day?.size ?? 0, sealed: day?.sealed ?? false },
     neighbours: around,
@@ -263,7 +258,7 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
   }
   const receipt = await receiptById(ctx.db, mark.receipt_id);
   return {
-    ok: true,
+    ok: true as const,
     witness: mark.witness,
     date: mark.date,
     signature_line: mark.signature_line,

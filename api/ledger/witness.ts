@@ -138,7 +138,7 @@ export async function witnessView(ctx: AppContext, you: string | null) {
   );
   const [latest] = await ctx.db.query<{ date: string }>(`select to_char(max(date), 'YYYY-MM-DD') as date from anchors`);
   return {
-    ok: true,
+    ok: true as const,
     key_name: logKeyName(ctx),
     latest_anchor: latest?.date ?? null,
     witnesses: witnesses.map((w) => ({ name: w.name, public_key: w.public_key, first_marked_at: w.first_marked_at, marks: Number(w.marks), latest_date: w.latest })),

@@ -5,7 +5,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { blank, returnTo } from '../../shared/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_NOTE_MAX } from '../../shared/orders/order.ts';
-import { orderIdField, ordersQuery } from '../../shared/orders/contract.ts';
+import { orderIdField } from '../../shared/orders/contract.ts';
 import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
@@ -59,5 +59,5 @@ export const orderRoutes = [
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, request.input.query) }),
-  defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, parseInput(ordersQuery, request.query)), page: true }),
+  defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, request.input.query), page: true }),
 ];

@@ -46,7 +46,7 @@ export async function commonsView(ctx: AppContext) {
   ];
   return {
     ok: true as const,
-    schema: 'civitas.commons.v1',
+    schema: 'civitas.commons.v1' as const,
     as_of: now.toISOString(),
     window_minutes: PRESENCE_WINDOW_MINUTES,
     k: K_ANONYMITY_THRESHOLD,

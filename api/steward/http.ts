@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -17,8 +16,6 @@ export function stewardOf(request: FastifyRequest): SignedIn {
 /** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
 export const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
   request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
-
-export const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) });
 
 /** Steward surfaces: personalized, never stored by shared caches, never indexed. */
 export function stewardOnly(reply: FastifyReply): void {

@@ -70,7 +70,7 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
       unattested: row.unattested,
       rule: row.held_reason ?? 'other',
       reason: reasonOf(row.held_reason),
-      recorded_at: iso(row.created_at),
+      recorded_at: iso(row.created_at)!,
       receipt_id: row.receipt_id,
       open_reports: Number(row.open_reports),
     })),
@@ -81,7 +81,7 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
       reason: row.reason,
       detail: row.detail,
       reporter: row.reporter_kind,
-      filed_at: iso(row.created_at),
+      filed_at: iso(row.created_at)!,
       receipt_id: row.receipt_id,
       imprint: {
         held: row.held,
@@ -126,7 +126,7 @@ export async function whisperArchive(ctx: AppContext, options: { limit: number }
       note: row.note,
       outcome: row.outcome,
       receipt_id: row.receipt_id,
-      at: iso(row.at),
+      at: iso(row.at)!,
     })),
     scope: 'Steward-only notes and events: every triage decision with its private note. Their receipts are public (step and subject only); the notes never leave this archive. Steward-to-steward messages do not exist as a feature.',
   };

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { listQuery, stewardHybrid, stewardOf, stewardOnly } from './http.ts';
+import { stewardHybrid, stewardOf, stewardOnly } from './http.ts';
 import { heldQueue, whisperArchive } from './queue.ts';
 import { lessonsView, recordLesson } from './lessons.ts';
 import { triage } from './triage.ts';
@@ -35,8 +35,8 @@ async function lessonHandler(request: RouteRequest<'POST /steward/lesson'>, repl
 export const stewardRoutes = [
   defineRoute('POST /sovereign/triage', { sameOrigin: 'form', handler: triageHandler }),
   defineRoute('POST /steward/lesson', { sameOrigin: 'form', handler: lessonHandler }),
-  defineRoute('GET /steward/held', stewardHybrid((request) => heldQueue(request.server.civitas, parseInput(listQuery, request.query)))),
-  defineRoute('GET /steward/whispers', stewardHybrid((request) => whisperArchive(request.server.civitas, parseInput(listQuery, request.query)))),
+  defineRoute('GET /steward/held', stewardHybrid((request) => heldQueue(request.server.civitas, (request as RouteRequest<'GET /steward/held'>).input.query))),
+  defineRoute('GET /steward/whispers', stewardHybrid((request) => whisperArchive(request.server.civitas, (request as RouteRequest<'GET /steward/whispers'>).input.query))),
   defineRoute('GET /api/hive/lessons', {
     async handler(request, reply) {
       const view = await lessonsView(request.server.civitas, request.input.query);

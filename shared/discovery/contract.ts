@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { defineContracts } from '../contract.ts';
+import { SCOPES } from '../registry/types.ts';
 
 const ok = z.literal(true);
 
@@ -57,7 +58,30 @@ export const openApiDocumentSchema = z.looseObject({
   components: z.record(z.string(), z.unknown()),
 });
 
+const count = z.number().int().min(0);
+
+/** /atlas asked for JSON: every published route and whether it is realised now (api/discovery/atlas.ts). */
+export const atlasSchema = z.object({
+  ok,
+  total: count,
+  real: count,
+  not_implemented: count,
+  families: z.record(z.string(), z.object({ total: count, real: count })),
+  routes: z.array(
+    z.object({
+      path: z.string(),
+      methods: z.array(z.enum(['GET', 'HEAD', 'POST'])),
+      kind: z.enum(['page', 'asset', 'api', 'feed', 'mutation', 'hybrid']),
+      family: z.string(),
+      summary: z.string(),
+      scope: z.enum(SCOPES).nullable(),
+      real: z.boolean().describe('every method answers (not 501)'),
+    }),
+  ),
+});
+
 export const DISCOVERY_CONTRACTS = defineContracts({
+  'GET /atlas': { response: atlasSchema },
   'GET /agents.json': { response: agentDirectorySchema },
   'GET /openapi.json': { response: openApiDocumentSchema },
 });

@@ -71,4 +71,6 @@ export const ORDER_CONTRACTS = defineContracts({
     response: z.object({ ok, order_id: z.string(), status, seconds: count, priority: z.number().int(), receipt_id: z.string() }),
   },
   'GET /api/orders': { query: ordersQuery, response: ordersViewSchema },
+  // The page's JSON twin answers the same projection.
+  'GET /orders': { query: ordersQuery, response: ordersViewSchema },
 });

@@ -13,7 +13,7 @@ const count = z.number().int().min(0);
 /** A count under 5 reads "fewer than 5" (shared/boundaries/k-anonymity.ts). */
 const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
 const actorRef = z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() });
-const confluenceView = z.object({
+export const confluenceViewSchema = z.object({
   id: z.string(),
   title: z.string(),
   convener: z.string(),
@@ -30,7 +30,19 @@ export const presenceViewSchema = z.object({
   as_of: isoTime,
   humans: kCount,
   agents: kCount,
-  confluences: z.array(confluenceView),
+  confluences: z.array(confluenceViewSchema),
+});
+
+/** The commons (/commons asked for JSON, MCP civitas_commons): groups here now, unlisted members behind a k-anonymous count. */
+export const commonsSchema = z.object({
+  ok,
+  schema: z.literal('civitas.commons.v1'),
+  as_of: isoTime,
+  window_minutes: count,
+  k: count,
+  basis: z.string(),
+  groups: z.array(z.object({ label: z.string(), listed: z.array(z.string()), others: kCount })),
+  confluences: z.array(confluenceViewSchema),
 });
 
 const rosterList = <T extends z.ZodType>(entry: T) => z.object({ total: count, listed: z.array(entry) }).nullable();
@@ -132,6 +144,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
     }),
   },
   'GET /api/presence': { query: z.object({}).loose(), response: presenceViewSchema },
+  'GET /commons': { response: commonsSchema },
   'GET /api/federation': {
     response: z.object({
       ok,

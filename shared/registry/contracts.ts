@@ -29,6 +29,14 @@ import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
 import { STORY_CONTRACTS } from '../organism/contract/story.ts';
 import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
 import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
+import { CHRONICLE_CONTRACTS } from '../chronicle/contract.ts';
+import { CALIBRATION_PAGE_CONTRACTS } from '../calibration/contract/pages.ts';
+import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
+import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
+import { LEDGER_PAGE_CONTRACTS } from './contracts/ledger-pages.ts';
+import { IDENTITY_PAGE_CONTRACTS } from '../identity/contract/pages.ts';
+import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
+import { OPERATOR_CONTRACTS } from '../operator/contract.ts';
 import { findRoute, pathParams } from './index.ts';
 import type { RouteKey } from './types.ts';
 
@@ -58,6 +66,14 @@ export const CONTRACTS = {
   ...STORY_CONTRACTS,
   ...CHECKS_CONTRACTS,
   ...EXPERIMENTS_CONTRACTS,
+  ...CHRONICLE_CONTRACTS,
+  ...CALIBRATION_PAGE_CONTRACTS,
+  ...ORGANISM_PAGE_CONTRACTS,
+  ...GOVERNANCE_PAGE_CONTRACTS,
+  ...LEDGER_PAGE_CONTRACTS,
+  ...IDENTITY_PAGE_CONTRACTS,
+  ...STEWARD_PAGE_CONTRACTS,
+  ...OPERATOR_CONTRACTS,
 } as const;
 
 export type ContractKey = keyof typeof CONTRACTS;

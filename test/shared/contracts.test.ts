@@ -10,19 +10,22 @@ import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES, ROUTES, routeKey, type RouteShape } from '../../shared/registry/index.ts';
 import { CONTRACTS, contractFor } from '../../shared/registry/contracts.ts';
 import type { Contract } from '../../shared/contract.ts';
-import { MCP_TOOLS } from '../../api/families.ts';
+import { IMPLEMENTED_ROUTES, MCP_TOOLS } from '../../api/families.ts';
 import { PENDING_CONTRACTS } from '../fixtures/contract-pending.ts';
 
 type Json = Record<string, any>;
 const ALL = Object.entries(CONTRACTS) as [string, Contract][];
 const doc = buildOpenApi(ROUTES, { origin: 'https://civitas.test', version: '0.1.0' }) as Json;
 
-/** Operations whose answer is JSON: API reads, mutations, a hybrid's JSON variant, JSON feeds. */
+/** Pages whose implementation answers JSON to `Accept: application/json` (a `page` with a JSON twin, api/router.ts). */
+const PAGE_TWINS = new Set(IMPLEMENTED_ROUTES.filter((impl) => impl.page).map((impl) => impl.key));
+
+/** Operations whose answer is JSON: API reads, mutations, a hybrid's or a page's JSON variant, JSON feeds. */
 function jsonOperations(): { key: string; shape: RouteShape; method: string }[] {
   return PUBLISHED_ROUTES.flatMap((shape) =>
     shape.methods
       .filter((method) => method !== 'HEAD')
-      .filter(() => shape.kind === 'api' || shape.kind === 'mutation' || (shape.kind === 'feed' && shape.path.endsWith('.json')) || shape.kind === 'hybrid')
+      .filter((method) => shape.kind === 'api' || shape.kind === 'mutation' || (shape.kind === 'feed' && shape.path.endsWith('.json')) || shape.kind === 'hybrid' || (shape.kind === 'page' && PAGE_TWINS.has(routeKey(method, shape.path))))
       .filter((method) => shape.kind !== 'hybrid' || method === 'GET')
       .map((method) => ({ key: routeKey(method, shape.path), shape, method })),
   );
@@ -48,6 +51,11 @@ describe('contracts', () => {
   it('are published: parameters, request bodies (JSON and form) and the answer schema', () => {
     for (const [key, contract] of ALL) {
       const [method, path] = key.split(' ');
+      // Operator routes (the steward's console and queues) have contracts too, but are never published.
+      if (ROUTES.find((r) => r.path === path)?.operator) {
+        expect(doc.paths[path], `${key} is an operator route`).toBeUndefined();
+        continue;
+      }
       const op = doc.paths[path][method.toLowerCase()];
       const answer = op.responses['200'];
       const schema = answer.content['application/json']?.schema ?? answer['x-civitas-json']?.schema;
@@ -62,12 +70,15 @@ describe('contracts', () => {
     }
   });
 
-  it('publish a hybrid and a JSON feed under their declared content type, the JSON variant beside it', () => {
+  it('publish a hybrid, a page with a JSON twin and a JSON feed under their declared content type, the JSON variant beside it', () => {
     const hybrid = doc.paths['/imprint'].get.responses['200'];
     expect(Object.keys(hybrid.content)).toEqual(['text/html']);
     expect(hybrid['x-civitas-json']).toMatchObject({ mediaType: 'application/json', accept: 'application/json', schema: { type: 'object' } });
     const feed = doc.paths['/imprint/feed.json'].get.responses['200'];
     expect(feed['x-civitas-json']).toMatchObject({ mediaType: 'application/feed+json', schema: { type: 'object' } });
+    const twin = doc.paths['/standing'].get.responses['200'];
+    expect(Object.keys(twin.content)).toEqual(['text/html']);
+    expect(twin['x-civitas-json']).toMatchObject({ mediaType: 'application/json', accept: 'application/json', description: expect.stringContaining('Accept'), schema: { type: 'object' } });
     expect(doc.paths['/imprint'].get.parameters.map((p: Json) => p.name)).toEqual(['limit', 'before', 'kind']);
     expect(doc.paths['/api/agent/{handle}'].get.parameters[0]).toMatchObject({ name: 'handle', in: 'path', required: true, schema: { type: 'string', pattern: expect.any(String) } });
   });

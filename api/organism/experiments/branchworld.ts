@@ -55,7 +55,7 @@ async function prophecyBranch(ctx: AppContext, id: string) {
   const crossing = line && line.slope !== 0 && Math.sign(gap) === Math.sign(line.slope) ? Math.ceil(gap / line.slope) : null;
   return {
     ok: true as const,
-    schema: 'civitas.branchworld.v1',
+    schema: 'civitas.branchworld.v1' as const,
     as_of: now.toISOString(),
     id,
     from: 'prophecy' as const,
@@ -90,7 +90,7 @@ async function proposalBranch(ctx: AppContext, id: string) {
       ];
   return {
     ok: true as const,
-    schema: 'civitas.branchworld.v1',
+    schema: 'civitas.branchworld.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     id,
     from: 'proposal' as const,

@@ -66,7 +66,7 @@ export async function dreamConstellationProjection(ctx: AppContext) {
   const keep = new Set(stars.map((s) => s.term));
   return {
     ok: true as const,
-    schema: 'civitas.dream-constellation.v1',
+    schema: 'civitas.dream-constellation.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     dreams: rows.length,
     stars,

@@ -1,0 +1,76 @@
+/**
+ * The ledger's pages with a JSON twin (/receipt/{id}, /ledger, /ledger/{id}, /verify/anchor-chain,
+ * /witness, /witness/receipt/{token}): what each answers to `Accept: application/json`
+ * (api/ledger/routes.ts). Kept beside ledger.ts for the same reason (shared/ledger/ ships alone).
+ */
+import { z } from 'zod';
+import { defineContracts, isoTime } from '../../contract.ts';
+import { RECEIPT_ID, anchorSchema, idParams, receiptViewSchema } from './ledger.ts';
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const hex = z.string().describe('lowercase hex');
+const day = z.string().describe('UTC date, YYYY-MM-DD');
+
+export const ledgerQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  before: z.string().regex(RECEIPT_ID, 'before must be a receipt id').optional(),
+});
+
+export const ledgerSchema = z.object({
+  ok,
+  totals: z.object({ receipts: count, days: count, sealed_days: count }),
+  receipts: z.array(receiptViewSchema),
+  next: z.string().nullable().describe('the next page (/ledger?before=…), or null on the last'),
+  days: z.array(z.object({ date: day, size: count, sealed: z.boolean(), root_hash: hex.nullable(), anchor_hash: hex.nullable() })),
+});
+
+export const ledgerEntrySchema = z.object({
+  ok,
+  receipt: receiptViewSchema,
+  day: z.object({ date: day, size: count, sealed: z.boolean() }),
+  neighbours: z.object({ previous: z.string().nullable(), next: z.string().nullable() }),
+  timeline: z.array(z.object({ at: isoTime, status: z.string(), title: z.string(), receipt_id: z.string().nullable() })),
+});
+
+export const anchorChainSchema = z.object({
+  ok,
+  key_name: z.string(),
+  length: count,
+  genesis: hex,
+  head: hex.nullable(),
+  verification: z.object({ ok: z.boolean(), length: count, head: hex.nullable(), broken_at: count.nullable(), reason: z.string().nullable() }),
+  anchors: z.array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime })),
+});
+
+export const witnessesSchema = z.object({
+  ok,
+  key_name: z.string(),
+  latest_anchor: day.nullable(),
+  witnesses: z.array(z.object({ name: z.string(), public_key: z.string(), first_marked_at: isoTime, marks: count, latest_date: day.nullable() })),
+  recent_marks: z.array(z.object({ witness: z.string(), date: day, marked_at: isoTime })),
+  you: z.object({ witness: z.string() }).nullable().describe('the witness this browser marked as, when it keeps a witness receipt'),
+  how: z.array(z.string()),
+});
+
+export const witnessReceiptSchema = z.object({
+  ok,
+  witness: z.string(),
+  date: day,
+  signature_line: z.string(),
+  marked_at: isoTime,
+  receipt: receiptViewSchema.nullable(),
+});
+
+export const LEDGER_PAGE_CONTRACTS = defineContracts({
+  'GET /receipt/{id}': { params: idParams, response: receiptViewSchema.extend({ ok }) },
+  'GET /ledger': { query: ledgerQuery, response: ledgerSchema },
+  'GET /ledger/{id}': { params: idParams, response: ledgerEntrySchema },
+  'GET /verify/anchor-chain': { response: anchorChainSchema },
+  'GET /witness': { response: witnessesSchema },
+  'GET /witness/receipt/{token}': {
+    // Not checked here: a token of the wrong form is answered like an unknown one (404), as the page says.
+    params: z.object({ token: z.string().describe('the witness receipt token (wt_…) given once by POST /api/witness/mark') }),
+    response: witnessReceiptSchema,
+  },
+});
