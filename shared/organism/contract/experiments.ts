@@ -83,4 +83,7 @@ export const EXPERIMENTS_CONTRACTS = defineContracts({
   'GET /api/experiments/prevention': { response: preventionSchema },
   'POST /api/experiments/prevention': { body: preventionRunBody, form: true, response: z.object({ ok, run: preventionRunSchema }) },
   'GET /api/expeditions/recovery-paradox': { response: paradoxSchema },
+  // The pages' JSON twins answer the same projections as their /api doors.
+  'GET /experiments': { response: preventionSchema },
+  'GET /expeditions/recovery-paradox': { response: paradoxSchema },
 });
