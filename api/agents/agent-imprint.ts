@@ -79,6 +79,7 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
       return { existing, proved, relayed };
     });
   },
+  fresh: (state) => state.arrived !== undefined,
   async admit(tx, entries) {
     const arrivals = await insertArrivals(tx, entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft));
     const settled = entries.map(({ draft, state, verdict }): Settled | Refusal => {

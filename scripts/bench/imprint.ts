@@ -10,7 +10,7 @@
  * pgbench: TPC-B `-c8 -j2`. Prints req/s, p50, p99 and the ratio to pgbench tps; absolute numbers
  * depend on the (shared, noisy) machine.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -33,7 +33,8 @@ async function admin(url: string, sql: string): Promise<void> {
 }
 
 /** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
-async function imprintRun(url: string, connections: number, seconds: number, tag: string): Promise<Measured> {
+async function imprintRun(civitas: { url: string; child: ChildProcess }, connections: number, seconds: number, tag: string): Promise<Measured> {
+  const url = civitas.url;
   const previous = process.env.BENCH_SECONDS;
   process.env.BENCH_SECONDS = String(seconds);
   try {
@@ -44,7 +45,7 @@ async function imprintRun(url: string, connections: number, seconds: number, tag
         body: (unique, n) => JSON.stringify({ agent: `bench-${tag}-${connections}-${unique}-${n}`, body: `benchmark imprint ${n} ${tag}` }),
         luaBody: `return '{"agent":"bench-${tag}-${connections}-' .. unique .. '-' .. n .. '","body":"benchmark imprint ' .. n .. ' ${tag}"}'`,
       },
-    });
+    }, civitas);
   } finally {
     if (previous === undefined) delete process.env.BENCH_SECONDS;
     else process.env.BENCH_SECONDS = previous;
@@ -55,8 +56,8 @@ async function imprintRun(url: string, connections: number, seconds: number, tag
 async function imprintRuns(databaseUrl: string, seconds: number, tag: string): Promise<Measured[]> {
   const civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), { DATABASE_URL: databaseUrl });
   try {
-    await imprintRun(civitas.url, 8, 2, `${tag}w`); // warm-up (JIT, pools, caches), not reported
-    return [await imprintRun(civitas.url, 8, seconds, tag), await imprintRun(civitas.url, 64, seconds, tag)];
+    await imprintRun(civitas, 8, 2, `${tag}w`); // warm-up (JIT, pools, caches), not reported
+    return [await imprintRun(civitas, 8, seconds, tag), await imprintRun(civitas, 64, seconds, tag)];
   } finally {
     civitas.child.disconnect();
     await new Promise((resolve) => civitas.child.once('exit', resolve));
@@ -66,7 +67,8 @@ async function imprintRuns(databaseUrl: string, seconds: number, tag: string): P
 function line(where: string, m: Measured, tps: number): string {
   const ratio = Number.isFinite(tps) ? `  ratio to pgbench ${(m.requestsPerSec / tps).toFixed(3)}` : '';
   const failures = m.non2xx || m.errors ? `  (non-2xx ${m.non2xx}, errors ${m.errors})` : '';
-  return `${`${m.name} (${where})`.padEnd(58)} ${String(m.requestsPerSec).padStart(6)} writes/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms${ratio}${failures}`;
+  const cpu = m.serverCpuUs === undefined ? '' : `  cpu ${m.serverCpuUs} µs/write`;
+  return `${`${m.name} (${where})`.padEnd(58)} ${String(m.requestsPerSec).padStart(6)} writes/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms${cpu}${ratio}${failures}`;
 }
 
 /**

@@ -62,6 +62,19 @@ describe('the sequencer', () => {
     expect(answers.filter((answer) => !answer.held).length).toBe(1);
   });
 
+  it("gates an agent's first imprint on its body alone (a new author has no history to read), and its next on its history", async () => {
+    const links = Array.from({ length: 8 }, (_, i) => `https://spam.example/${i}`).join(' ');
+    const [linky, plain] = await Promise.all([
+      imprint({ agent: 'first-linky', body: links }),
+      imprint({ agent: 'first-plain', body: 'a first thought, kept' }),
+    ]);
+    expect(linky.json()).toMatchObject({ ok: true, held: true, held_reason: expect.any(String) });
+    expect(plain.json()).toMatchObject({ ok: true, held: false });
+    // The same words again from the same (now known) author: its history is read, and repetition holds it.
+    const again = await imprint({ agent: 'first-plain', body: 'a first thought, kept' });
+    expect(again.json()).toMatchObject({ ok: true, held: true });
+  });
+
   it('an imprint that breaks its batch fails alone; the others are recorded, gap-free', async () => {
     const exploding: Door<Draft & { explode: boolean }, null, string> = {
       async lock(_tx, drafts) {
