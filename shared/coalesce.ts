@@ -5,28 +5,45 @@
  * request came in (exactly what it would have got alone, at some moment while it waited), and a
  * burst costs one run per run-time instead of one run each. Per process; nothing is kept once a
  * run has answered, so there is nothing to invalidate.
+ *
+ * `gather`: an idle key's run begins on the event loop's next check phase (`setImmediate`), after
+ * the requests already received have been read, and every caller until then shares it. For the
+ * embedded database, which answers without leaving the thread: a run begun at once holds the
+ * thread, so the requests that came with it are only read after it and each start a run of their
+ * own. (The same reason the Record's sequencer starts its batches there: docs/record.md.)
  */
-export function coalescer<K, V>(): (key: K, run: () => Promise<V>) => Promise<V> {
+export function coalescer<K, V>(): (key: K, run: () => Promise<V>, gather?: boolean) => Promise<V> {
   interface Slot {
     running: Promise<V> | null;
     next: Promise<V> | null;
+    /** A run that will begin on the next check phase (gather), shared by everyone until it begins. */
+    gathering: Promise<V> | null;
   }
   const slots = new Map<K, Slot>();
   const start = (key: K, slot: Slot, run: () => Promise<V>) => {
     const promise: Promise<V> = run().finally(() => {
       if (slot.running === promise) slot.running = null;
-      if (!slot.running && !slot.next) slots.delete(key);
+      if (!slot.running && !slot.next && !slot.gathering) slots.delete(key);
     });
     slot.running = promise;
     return promise;
   };
-  return (key, run) => {
+  return (key, run, gather = false) => {
     let slot = slots.get(key);
     if (!slot) {
-      slot = { running: null, next: null };
+      slot = { running: null, next: null, gathering: null };
       slots.set(key, slot);
     }
+    if (slot.gathering) return slot.gathering;
     const running = slot.running;
+    if (!running && gather) {
+      const state = slot;
+      state.gathering = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        state.gathering = null;
+        return start(key, state, run);
+      });
+      return state.gathering;
+    }
     if (!running) return start(key, slot, run);
     if (slot.next) return slot.next;
     const state = slot;

@@ -71,7 +71,7 @@ const STATUS_COLUMNS = `a.handle, a.level, a.first_seen_at, a.last_seen_at, s.ta
   (select array_agg(to_char(d.day, 'YYYY-MM-DD') order by d.day) from agent_proof_days d where d.handle = a.handle) as proof_days`;
 const STATUS_QUERY = `select ${STATUS_COLUMNS} ${AGENT_FROM} where a.handle = $1`;
 
-const statusReads = new WeakMap<AppContext, (handle: string, run: () => Promise<StatusRow | undefined>) => Promise<StatusRow | undefined>>();
+const statusReads = new WeakMap<AppContext, ReturnType<typeof coalescer<string, StatusRow | undefined>>>();
 
 /**
  * GET /api/agent/{handle}: the status projection, or the unknown-handle refusal. One prepared
@@ -81,7 +81,7 @@ const statusReads = new WeakMap<AppContext, (handle: string, run: () => Promise<
 export async function agentStatus(ctx: AppContext, handle: string) {
   let read = statusReads.get(ctx);
   if (!read) statusReads.set(ctx, (read = coalescer<string, StatusRow | undefined>()));
-  const row = await read(handle, async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0]);
+  const row = await read(handle, async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0], ctx.db.embedded);
   return row ? statusProjection(factsOf(row), ctx.clock.now()) : unknownHandleRefusal(handle);
 }
 

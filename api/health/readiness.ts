@@ -17,7 +17,7 @@ const checks = coalescer<AppContext, DatabaseCheck>();
  * costs the database one round trip per round-trip time, and every answer is still fresh.
  */
 export function databaseCheck(ctx: AppContext): Promise<DatabaseCheck> {
-  return checks(ctx, () => probeDatabase(ctx));
+  return checks(ctx, () => probeDatabase(ctx), ctx.db.embedded);
 }
 
 async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {

@@ -40,7 +40,7 @@ const views = coalescer<AppContext, { ok: true; schema: 'civitas.presence.v1' } 
  * as fresh as its own read would have been, and nothing is kept once it is answered.
  */
 export function presenceView(ctx: AppContext) {
-  return views(ctx, async () => ({ ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) }));
+  return views(ctx, async () => ({ ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) }), ctx.db.embedded);
 }
 
 /** Population by kind: two kinds, never summed. */

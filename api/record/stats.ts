@@ -27,7 +27,7 @@ const projections = coalescer<AppContext, ReturnType<typeof project>>();
  * as its own read would have been, and nothing is kept once it is given.
  */
 export function statsProjection(ctx: AppContext) {
-  return projections(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]));
+  return projections(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]), ctx.db.embedded);
 }
 
 function project(ctx: AppContext, counts: Counts) {

@@ -182,7 +182,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
       // and each still gets a page rendered after it asked. Never a page that sets a cookie.
       let page = !locals && sharable(request)
-        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request))
+        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request), request.server.civitas.db.embedded)
         : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {

@@ -31,6 +31,29 @@ describe('coalescer', () => {
     expect(await third).toBe(2);
   });
 
+  it('gathering: an idle run begins on the next check phase, shared by every caller until then, never by a later one', async () => {
+    const share = coalescer<string, number>();
+    const runs: ReturnType<typeof gate>[] = [];
+    const run = () => {
+      const g = gate();
+      runs.push(g);
+      return g.promise;
+    };
+    const first = share('k', run, true);
+    const second = share('k', run, true);
+    expect(runs).toHaveLength(0); // not begun: callers that come in the same turn join it
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(1);
+    const late = share('k', run, true); // the run has begun: this caller waits for the next one
+    runs[0].open(1);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(2);
+    runs[1].open(2);
+    expect(await late).toBe(2);
+  });
+
   it('keeps keys apart and starts afresh once idle', async () => {
     const share = coalescer<string, string>();
     let calls = 0;
