@@ -149,7 +149,7 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
   const { mountSite } = await import('./site/mount.ts');
   const { injectLocals } = await import('./site/client.ts');
   const base = injectLocals(app, { 'x-civitas-internal': app.internalToken });
-  return mountSite(app, { assetRoutes: false, locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }) });
+  return mountSite(app, { assetRoutes: false, gatherRenders: app.civitas.db.embedded, locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }) });
 }
 
 /**

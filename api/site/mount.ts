@@ -56,6 +56,11 @@ export interface MountSiteOptions {
   pageRoutes?: boolean;
   /** Build output directory. Default <repo>/dist. */
   distDir?: string;
+  /**
+   * Anonymous renders of one URL that arrive in one event-loop turn share one render begun after
+   * them (shared/coalesce.ts `gather`): for an app on the embedded database, whose reads hold the thread.
+   */
+  gatherRenders?: boolean;
 }
 
 export interface SiteMount {
@@ -182,7 +187,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
       // and each still gets a page rendered after it asked. Never a page that sets a cookie.
       let page = !locals && sharable(request)
-        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request), request.server.civitas.db.embedded)
+        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request), options.gatherRenders)
         : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {
