@@ -44,7 +44,7 @@ const censusRuns = coalescer<AppContext, CensusBody>();
  * costs one run per run-time instead of one run each.
  */
 function sharedRun(ctx: AppContext, host: CensusHost): Promise<CensusBody> {
-  return censusRuns(ctx, () => runLive(ctx, host), ctx.db.embedded);
+  return censusRuns(ctx, () => runLive(ctx, host));
 }
 
 async function runLive(ctx: AppContext, host: CensusHost, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
