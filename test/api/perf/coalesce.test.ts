@@ -8,15 +8,21 @@ function gate() {
   return { promise, open };
 }
 
+/** A run function whose every run the test finishes by hand; `runs` lists the runs begun so far. */
+function recordingRuns() {
+  const runs: ReturnType<typeof gate>[] = [];
+  const run = () => {
+    const g = gate();
+    runs.push(g);
+    return g.promise;
+  };
+  return { runs, run };
+}
+
 describe('coalescer', () => {
   it('never answers a caller with a run that began before it arrived, and shares the next run among waiters', async () => {
     const share = coalescer<string, number>();
-    const runs: ReturnType<typeof gate>[] = [];
-    const run = () => {
-      const g = gate();
-      runs.push(g);
-      return g.promise;
-    };
+    const { runs, run } = recordingRuns();
     const first = share('k', run);
     expect(runs).toHaveLength(1);
     const second = share('k', run);
@@ -33,12 +39,7 @@ describe('coalescer', () => {
 
   it('gathering: an idle run begins on the next check phase, shared by every caller until then, never by a later one', async () => {
     const share = coalescer<string, number>();
-    const runs: ReturnType<typeof gate>[] = [];
-    const run = () => {
-      const g = gate();
-      runs.push(g);
-      return g.promise;
-    };
+    const { runs, run } = recordingRuns();
     const first = share('k', run, true);
     const second = share('k', run, true);
     expect(runs).toHaveLength(0); // not begun: callers that come in the same turn join it
