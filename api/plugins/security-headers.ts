@@ -3,21 +3,21 @@ import fp from 'fastify-plugin';
 import { API_CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY, cacheControlForCredentialResponse, hstsHeader } from '../../shared/security.ts';
 
 /** What every answer carries, data or document (connection_claim, no sniffing, no referrer leak). */
-const EVERY_RESPONSE = {
+const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
   'strict-transport-security': hstsHeader(),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
-};
+});
 
 /**
  * A JSON answer is data, never a document a browser runs: it loads nothing and must not be framed,
- * so its policy is the short one (API_CONTENT_SECURITY_POLICY). The document-only headers (framing, opener, permissions, the
- * page CSP) go on everything else — HTML, SVG, feeds with their stylesheets — where they mean
- * something. Each set is one frozen object, built once per process and set in one call.
+ * so its policy is the short one (API_CONTENT_SECURITY_POLICY). The document-only headers
+ * (framing, opener, permissions, the page CSP) go on everything else — HTML, SVG, feeds with
+ * their stylesheets — where they mean something. Each set is one frozen object, built once per
+ * process and set in one call; a CSP the handler chose itself is kept.
  */
-export const DATA_RESPONSE: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE });
-/** Everything the hooks here set on a JSON answer (the liveness lane sends it too: api/health/liveness.ts). */
-export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...DATA_RESPONSE, 'content-security-policy': API_CONTENT_SECURITY_POLICY });
+/** Everything the hook here sets on a JSON answer (the liveness lane sends it too: api/health/liveness.ts). */
+export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE, 'content-security-policy': API_CONTENT_SECURITY_POLICY });
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
   'x-frame-options': 'DENY',
@@ -38,7 +38,7 @@ function isData(contentType: unknown): boolean {
 async function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     const data = isData(reply.getHeader('content-type'));
-    reply.headers(data ? DATA_RESPONSE : DOCUMENT_RESPONSE);
+    reply.headers(data ? EVERY_RESPONSE : DOCUMENT_RESPONSE);
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', data ? API_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
     if (reply.hasHeader('set-cookie')) reply.header('cache-control', cacheControlForCredentialResponse());
     done(null, payload);
