@@ -14,9 +14,9 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
  * so its policy is the short one (API_CONTENT_SECURITY_POLICY). The document-only headers
  * (framing, opener, permissions, the page CSP) go on everything else — HTML, SVG, feeds with
  * their stylesheets — where they mean something. Each set is one frozen object, built once per
- * process and set in one call; a CSP the handler chose itself is kept.
+ * process and set in one call; a CSP the handler chose itself is kept. DATA_ANSWER_HEADERS is
+ * everything the hook sets on a JSON answer (the liveness lane sends it too: api/health/liveness.ts).
  */
-/** Everything the hook here sets on a JSON answer (the liveness lane sends it too: api/health/liveness.ts). */
 export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE, 'content-security-policy': API_CONTENT_SECURITY_POLICY });
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
