@@ -11,6 +11,7 @@ import { GOVERNANCE_CONTRACTS } from '../../shared/governance/contract.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
+import { ratifierOnly } from './guards.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
 
@@ -84,7 +85,7 @@ export const governanceCourtRoutes = [
   defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
   defineRoute('POST /pledge', { sameOrigin: 'form', handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply) }),
   defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
-  defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', handler: reviewHandler }),
+  defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', preHandler: ratifierOnly, handler: reviewHandler }),
   defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {

@@ -10,6 +10,7 @@ import { cosign, propose, ratify, requireRatifier } from './amendments.ts';
 import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
 import { governanceCourtRoutes } from './court-routes.ts';
+import { ratifierOnly } from './guards.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
 /** The router enforced governance:write from the registry; the shared policy repeats it where the handler acts. */
@@ -85,7 +86,7 @@ export const governanceRoutes = [
   defineRoute('GET /constitution', pageWithJson(constitutionForViewer, true)),
   defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
   defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
-  defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', handler: ratifyHandler }),
+  defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', preHandler: ratifierOnly, handler: ratifyHandler }),
   defineRoute('GET /lineage', pageWithJson((request) => lineageView(request.server.civitas), false)),
   defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
   defineRoute(

@@ -39,10 +39,9 @@ const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional(
 export const experimentsRoutes = [
   defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
   defineRoute('POST /api/experiments/prevention', {
-    handler: (request, reply) => {
-      requireRunner(request);
-      return postRun(request, reply, '/experiments', request.input.body);
-    },
+    // Who may run it is answered (401) before what was sent (400).
+    preHandler: requireRunner,
+    handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /experiments', {
     page: true,
