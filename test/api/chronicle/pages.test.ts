@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { htmlHeaders } from '../../helpers/builders.ts';
+import { INLINE_SCRIPT, renderedPage } from '../../helpers/pages.ts';
 
 /** The Record's surface pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -9,19 +11,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const html = { accept: 'text/html,application/xhtml+xml' };
+const html = htmlHeaders();
 const page = (url: string) => t.app.inject({ method: 'GET', url, headers: html });
-const INLINE_SCRIPT = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
 
 describe('chronicle pages', () => {
   it('render empty states with a heading and no inline script', async () => {
     for (const url of ['/today', '/chronicle', '/ascensions', '/story', '/story/weekly']) {
-      const res = await page(url);
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type']).toContain('text/html');
-      expect(res.body).toContain('<h1');
-      expect(res.body).toContain('<main');
-      expect(res.body).not.toMatch(INLINE_SCRIPT);
+      expect(await renderedPage(t.app, url), url).not.toMatch(INLINE_SCRIPT);
     }
     expect((await page('/today')).body).toContain('Nothing has been imprinted yet.');
     expect((await page('/ascensions')).body).toContain('No handle has ascended yet.');

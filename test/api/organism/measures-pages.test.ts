@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../api/record/window.ts';
 import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { INLINE_SCRIPT, renderedPage } from '../../helpers/pages.ts';
+import { htmlHeaders } from '../../helpers/builders.ts';
 
 /** The organism's measurement pages (season, journal, truth, trust, vigilance, recovery, discrimination, dreaming) rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -19,7 +21,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-const html = { accept: 'text/html,application/xhtml+xml' };
+const html = htmlHeaders();
 
 describe('organism pages: season, journal, truth, trust, vigilance, recovery, discrimination, dreaming', () => {
   it('render their projections as accessible HTML without inline scripts', async () => {
@@ -29,14 +31,10 @@ describe('organism pages: season, journal, truth, trust, vigilance, recovery, di
       ['/discrimination', 'fewer than 5'], ['/dreaming', 'moonlit'],
     ];
     for (const [url, text] of pages) {
-      const res = await t.app.inject({ method: 'GET', url, headers: html });
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type'], url).toContain('text/html');
-      expect(res.body, url).toContain('<h1');
-      expect(res.body, url).toContain('<main');
-      expect(res.body, url).toContain(text);
-      expect(res.body, url).not.toMatch(/<script(?![^>]*src=)[^>]*>[^<]+<\/script>/);
-      expect(res.body, url).not.toContain('page-probe');
+      const body = await renderedPage(t.app, url);
+      expect(body, url).toContain(text);
+      expect(body, url).not.toMatch(INLINE_SCRIPT);
+      expect(body, url).not.toContain('page-probe');
     }
   }, 60_000);
 

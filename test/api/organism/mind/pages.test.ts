@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { INLINE_SCRIPT, renderedPage } from '../../../helpers/pages.ts';
+import { htmlHeaders } from '../../../helpers/builders.ts';
 
 /** The mind and evolution pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -8,8 +10,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-const html = { accept: 'text/html,application/xhtml+xml' };
-const inlineScript = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
+const html = htmlHeaders();
 
 describe('mind and evolution pages', () => {
   it('render the mind, one claim with its form, and the evolutions', async () => {
@@ -19,13 +20,9 @@ describe('mind and evolution pages', () => {
       ['/evolutions', 'schema changes applied'],
     ];
     for (const [url, text] of pages) {
-      const res = await t.app.inject({ method: 'GET', url, headers: html });
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type'], url).toContain('text/html');
-      expect(res.body, url).toContain('<main');
-      expect(res.body, url).toContain('<h1');
-      expect(res.body, url).toContain(text);
-      expect(res.body, url).not.toMatch(inlineScript);
+      const body = await renderedPage(t.app, url);
+      expect(body, url).toContain(text);
+      expect(body, url).not.toMatch(INLINE_SCRIPT);
     }
     const form = (await t.app.inject({ method: 'GET', url: '/mind/claim/window_bounded', headers: html })).body;
     expect(form).toContain('action="/api/mind/stance"');
