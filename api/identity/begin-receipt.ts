@@ -2,9 +2,8 @@
  * The first free call's receipt, shared at /begin/receipt/{token}.
  */
 import { Refusal } from '../../shared/errors.ts';
-import { projectWhisperReceipt } from '../../shared/boundaries/projectors/whispers.ts';
 import type { AppContext } from '../context.ts';
-import { iso } from '../../shared/time.ts';
+import { publicReceipt, RECEIPT_COLUMNS, type ReceiptRow } from './views.ts';
 
 /**
  * `/begin/receipt/{token}`: the receipt of a first free call, by its id. Any recorded step can be
@@ -14,23 +13,10 @@ export async function beginReceipt(ctx: AppContext, token: string) {
   if (!/^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/.test(token)) {
     throw new Refusal('not_found', { token: token.slice(0, 40) }, 'A first-call receipt token is a receipt id such as rcpt_01J…; check the link you were given.');
   }
-  const [row] = await ctx.db.query<{ id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
-    'select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts where id = $1',
-    [token],
-  );
+  const [row] = await ctx.db.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts where id = $1`, [token]);
   if (!row) throw new Refusal('not_found', { token }, 'No receipt is recorded under that token.');
   const subjectTag = row.subject ? /^sovereign:([0-9a-f]{4})$/.exec(row.subject)?.[1] : undefined;
-  const receipt = projectWhisperReceipt({
-    receipt_id: row.id,
-    step: row.step,
-    subject: subjectTag ? { actor_id: '', kind: 'sovereign', tag: subjectTag } : { actor_id: '', kind: 'agent', handle: null },
-    steward_id: '',
-    steward_note: null,
-    whisper_body: null,
-    recorded_at: iso(row.recorded_at)!,
-    leaf_hash: row.leaf_hash,
-    log: { date: String(row.log_date).slice(0, 10), leaf_index: Number(row.leaf_index) },
-  });
+  const receipt = publicReceipt(row, subjectTag ? { actor_id: '', kind: 'sovereign', tag: subjectTag } : { actor_id: '', kind: 'agent', handle: null });
   // Subjects that are not a sovereign (imprint:42, agent:nova, session) are already public refs.
   if (!subjectTag) receipt.subject = row.subject && /^[a-z_]+(:[A-Za-z0-9._-]{1,64})?$/.test(row.subject) ? row.subject : 'redacted';
   return {

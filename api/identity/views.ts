@@ -122,29 +122,35 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
   };
 }
 
+/** A receipt row as the public receipt views read it. */
+export interface ReceiptRow { id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }
+export const RECEIPT_COLUMNS = 'id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index';
+
+/** A receipt row as the public receipt: through the whisper_receipt projector, with no steward, note or raw id. */
+export function publicReceipt(row: ReceiptRow, subject: Parameters<typeof projectWhisperReceipt>[0]['subject']): WhisperReceipt {
+  return projectWhisperReceipt({
+    receipt_id: row.id,
+    step: row.step,
+    subject,
+    steward_id: '',
+    steward_note: null,
+    whisper_body: null,
+    recorded_at: iso(row.recorded_at)!,
+    leaf_hash: row.leaf_hash,
+    log: { date: String(row.log_date).slice(0, 10), leaf_index: Number(row.leaf_index) },
+  });
+}
+
 /**
  * Receipts whose subject is this tag, through the whisper_receipt projector (a steward's note never
  * leaves). Redacted receipts are not listed: their subject is no longer anyone's.
  */
 export async function receiptsAbout(sql: Sql, tag: string, limit: number): Promise<WhisperReceipt[]> {
-  const rows = await sql.query<{ id: string; step: string; subject: string; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
-    `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
-      where subject = $1 order by recorded_at desc, id desc limit $2`,
+  const rows = await sql.query<ReceiptRow>(
+    `select ${RECEIPT_COLUMNS} from receipts where subject = $1 order by recorded_at desc, id desc limit $2`,
     [`sovereign:${tag}`, limit],
   );
-  return rows.map((r) =>
-    projectWhisperReceipt({
-      receipt_id: r.id,
-      step: r.step,
-      subject: { actor_id: '', kind: 'sovereign', tag },
-      steward_id: '',
-      steward_note: null,
-      whisper_body: null,
-      recorded_at: iso(r.recorded_at)!,
-      leaf_hash: r.leaf_hash,
-      log: { date: String(r.log_date).slice(0, 10), leaf_index: Number(r.leaf_index) },
-    }),
-  );
+  return rows.map((row) => publicReceipt(row, { actor_id: '', kind: 'sovereign', tag }));
 }
 
 export interface PassportProjection extends PassportView {
