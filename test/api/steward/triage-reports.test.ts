@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { jsonHeaders as json } from '../../helpers/builders.ts';
 import { appWithSteward, triageKit } from './helpers.ts';
 
 let t: TestApp;
@@ -17,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (cookie?: string) => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
 const form = (cookie: string) => ({ cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' });
 
 /** A held imprint through the real gate (a known spam pattern), from an open agent handle (unattested). */
