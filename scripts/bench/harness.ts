@@ -95,8 +95,13 @@ export interface Load {
   url: string;
   headers?: Record<string, string>;
   connections?: number;
-  /** A POST per request with this JSON body; `n` counts requests per connection-thread, `unique` tells threads apart. */
-  post?: { body: (unique: string, n: number) => string; luaBody: string };
+  /**
+   * A POST per request, its JSON body made from this template: `{unique}` becomes a mark that tells
+   * the client's threads apart, `{n}` the thread's request count (so every body can be new).
+   */
+  postTemplate?: string;
+  /** How long to load, in seconds; default BENCH_SECONDS (5). */
+  seconds?: number;
 }
 
 /**
@@ -119,6 +124,11 @@ export async function measure(name: string, load: Load, server?: { child: ChildP
   };
 }
 
+/** The template with its marks filled in (the autocannon side of `postTemplate`; wrk's Lua does the same). */
+function fill(template: string, unique: string, n: number): string {
+  return template.replaceAll('{unique}', unique).replaceAll('{n}', String(n));
+}
+
 interface Run { total: number; requestsPerSec: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number }
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -128,9 +138,9 @@ async function runAutocannon(load: Load): Promise<Run> {
     url: load.url,
     headers: load.headers,
     connections: load.connections ?? 50,
-    duration: seconds(),
-    ...(load.post
-      ? { requests: [{ method: 'POST', headers: { ...load.headers, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: load.post!.body('a', ++n) }) }] }
+    duration: load.seconds ?? seconds(),
+    ...(load.postTemplate
+      ? { requests: [{ method: 'POST', headers: { ...load.headers, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: fill(load.postTemplate!, 'a', ++n) }) }] }
       : {}),
   });
   return { total: result.requests.total, requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
@@ -146,12 +156,13 @@ function setup(thread)
 end
 function init(args)
   failed = 0
-  if POST_BODY then wrk.method = "POST"; wrk.headers["content-type"] = "application/json" end
+  if POST_TEMPLATE then wrk.method = "POST"; wrk.headers["content-type"] = "application/json" end
 end
 function request()
-  if not POST_BODY then return wrk.format() end
+  if not POST_TEMPLATE then return wrk.format() end
   counter = counter + 1
-  return wrk.format(nil, nil, nil, POST_BODY(unique, counter))
+  local body = POST_TEMPLATE:gsub("{unique}", unique):gsub("{n}", tostring(counter))
+  return wrk.format(nil, nil, nil, body)
 end
 function response(status, headers, body)
   if status >= 400 then failed = failed + 1 end
@@ -167,9 +178,9 @@ end
 async function runWrk(load: Load): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'civitas-wrk-'));
   const script = join(dir, 'load.lua');
-  writeFileSync(script, (load.post ? `function POST_BODY(unique, n) ${load.post.luaBody} end\n` : '') + WRK_SCRIPT);
+  writeFileSync(script, (load.postTemplate ? `POST_TEMPLATE = ${JSON.stringify(load.postTemplate)}\n` : '') + WRK_SCRIPT);
   const connections = load.connections ?? 50;
-  const args = ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds()}s`, '-s', script];
+  const args = ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${load.seconds ?? seconds()}s`, '-s', script];
   for (const [key, value] of Object.entries(load.headers ?? {})) args.push('-H', `${key}: ${value}`);
   const { stdout } = await promisify(execFile)('wrk', [...args, load.url], { encoding: 'utf8' });
   const line = /CIVITAS total=(\d+) p50=([\d.]+) p99=([\d.]+) failed=(\d+) errors=(\d+)/.exec(stdout);

@@ -34,22 +34,12 @@ async function admin(url: string, sql: string): Promise<void> {
 
 /** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
 async function imprintRun(civitas: { url: string; child: ChildProcess }, connections: number, seconds: number, tag: string): Promise<Measured> {
-  const url = civitas.url;
-  const previous = process.env.BENCH_SECONDS;
-  process.env.BENCH_SECONDS = String(seconds);
-  try {
-    return await measure(`POST /api/agent/imprint, ${connections} connections`, {
-      url: `${url}/api/agent/imprint`,
-      connections,
-      post: {
-        body: (unique, n) => JSON.stringify({ agent: `bench-${tag}-${connections}-${unique}-${n}`, body: `benchmark imprint ${n} ${tag}` }),
-        luaBody: `return '{"agent":"bench-${tag}-${connections}-' .. unique .. '-' .. n .. '","body":"benchmark imprint ' .. n .. ' ${tag}"}'`,
-      },
-    }, civitas);
-  } finally {
-    if (previous === undefined) delete process.env.BENCH_SECONDS;
-    else process.env.BENCH_SECONDS = previous;
-  }
+  return measure(`POST /api/agent/imprint, ${connections} connections`, {
+    url: `${civitas.url}/api/agent/imprint`,
+    connections,
+    seconds,
+    postTemplate: `{"agent":"bench-${tag}-${connections}-{unique}-{n}","body":"benchmark imprint {n} ${tag}"}`,
+  }, civitas);
 }
 
 /** Imprint writes/s at 8 and 64 connections on one civitas (PostgreSQL when `databaseUrl` is set, else embedded). */

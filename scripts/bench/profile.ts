@@ -38,10 +38,7 @@ const m = path === 'imprint'
   ? await measure('POST /api/agent/imprint', {
       url: `${url}/api/agent/imprint`,
       connections: Number(process.env.BENCH_CONNECTIONS ?? 8),
-      post: {
-        body: (unique, n) => JSON.stringify({ agent: `profile-${process.pid}-${unique}-${n}`, body: `profiled imprint ${n}` }),
-        luaBody: `return '{"agent":"profile-${process.pid}-' .. unique .. '-' .. n .. '","body":"profiled imprint ' .. n .. '"}'`,
-      },
+      postTemplate: `{"agent":"profile-${process.pid}-{unique}-{n}","body":"profiled imprint {n}"}`,
     })
   : await measure(`GET ${path}`, { url: `${url}${path}` });
 const file = join(dir, 'serving.cpuprofile');
