@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../plugins/session.ts';
 
@@ -27,7 +27,7 @@ export async function storeRelayFlash(ctx: AppContext, request: FastifyRequest, 
   const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
   const payload = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
   const now = ctx.clock.now();
-  const id = `fl_${ulid(now.getTime())}`;
+  const id = newId('fl', now);
   await ctx.db.query('delete from relay_flashes where expires_at < $1', [now.toISOString()]);
   await ctx.db.query(
     'insert into relay_flashes (id, session_hash, handle, ciphertext, expires_at) values ($1, $2, $3, $4, $5)',

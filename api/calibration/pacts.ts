@@ -6,7 +6,7 @@
  * a pact nobody answers within PACT_GRACE_DAYS after its due date lapses as broken (job
  * `calibration.pacts-lapse`): nobody vouched that it was kept. Answering settles the stakes.
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
@@ -28,7 +28,7 @@ export type PactAnswerer = 'author' | 'steward' | 'lapse';
 
 export async function makePact(ctx: AppContext, me: SignedIn, input: { title: string; detail?: string; stake: number; due_at: Date }) {
   const now = ctx.clock.now();
-  const id = `pact_${ulid(now.getTime())}`;
+  const id = newId('pact', now);
   return ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'calibration.pact', subject: `pact:${id}`, at: now });
     await tx.query(

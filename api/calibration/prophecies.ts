@@ -4,7 +4,7 @@
  * the `calibration.resolve` job (one process, under an advisory lock; a resolved prophecy is never
  * resolved again). The service makes its own prophecies at the start of each season (quarter).
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
@@ -49,7 +49,7 @@ export interface ProphecyInput {
 
 export async function makeProphecy(ctx: AppContext, me: SignedIn, input: ProphecyInput) {
   const now = ctx.clock.now();
-  const id = `pro_${ulid(now.getTime())}`;
+  const id = newId('pro', now);
   return ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'calibration.prophecy', subject: `prophecy:${id}`, at: now });
     await tx.query(
@@ -144,7 +144,7 @@ export async function recordSeasonPredictions(ctx: AppContext): Promise<{ ran: b
       const basis = growing
         ? `${metric} was ${current} at ${now.toISOString()} and grew by ${current - before} in the last 90 days; that trend projects +${Math.round(projected)} by season end. The service gives 70% to at least half of it (${threshold}).`
         : `${metric} was ${current} at ${now.toISOString()} and did not grow in the last 90 days; the service gives 30% to any growth (${threshold}) by season end.`;
-      const id = `pro_${ulid(now.getTime())}`;
+      const id = newId('pro', now);
       const receipt = await recordReceipt(tx, { step: 'calibration.season', subject: `prophecy:${id}`, at: now });
       await tx.query(
         `insert into prophecies (id, forecaster_kind, forecaster_id, metric, comparator, threshold, probability, made_at, due_at, season, basis, receipt_id)

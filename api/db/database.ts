@@ -27,7 +27,8 @@ export interface Database extends Sql {
   /**
    * Runs `work` in one transaction of plain SQL, no entity manager (the Record's sequencer). On
    * PostgreSQL it runs on a pooled connection with named prepared statements, as queries outside
-   * a transaction do; on the embedded database it is `transaction`.
+   * a transaction do, and plans them for reads by key (no sequential scans: see
+   * preparedTransaction); on the embedded database it is `transaction`.
    */
   sqlTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -111,13 +112,19 @@ function preparedQuery(pool: pg.Pool | pg.PoolClient, nameOf: (text: string) => 
  * A transaction straight on one pooled connection: begin, the work's statements (named, prepared
  * once per connection), commit; rollback if the work throws. A connection whose rollback failed is
  * discarded rather than handed back to the pool.
+ *
+ * Sequential scans are off inside it (`set local`, sent with the begin: no extra round trip). Every
+ * statement of the Record's batch reads and writes by key, but PostgreSQL plans a prepared
+ * statement once and keeps that plan until the next ANALYZE: planned while a table was small (a new
+ * database, or a server whose autovacuum is off and never analyzes), it keeps scanning the whole
+ * table as it grows, and the batch, which holds the Record's counter, slows with every imprint.
  */
 function preparedTransaction(pool: pg.Pool, nameOf: (text: string) => string | undefined): Database['sqlTransaction'] {
   return async (work) => {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('begin');
+      await client.query('begin; set local enable_seqscan = off');
       try {
         const result = await work({ query: preparedQuery(client, nameOf) });
         await client.query('commit');

@@ -2,7 +2,7 @@
  * Amending the constitution: a proposal, its cosigns, and its ratification by sovereigns carrying
  * an external uniqueness receipt; articles are numbered one at a time.
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -52,7 +52,7 @@ const receiptLink = (id: string) => `/receipt/${id}`;
 
 export async function propose(ctx: AppContext, who: SignedIn, input: ProposeInput) {
   const now = ctx.clock.now();
-  const id = `prop_${ulid(now.getTime())}`;
+  const id = newId('prop', now);
   return ctx.db.transaction(async (tx) => {
     await checkAmends(tx, input.amends);
     const receipt = await recordReceipt(tx, { step: 'governance.propose', subject: `proposal:${id}`, at: now });

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
@@ -120,7 +120,7 @@ export async function finalCases(sql: Sql, outcome?: Verdict, limit = 100): Prom
 /** Opens a case against the latest steward triage decision on an imprint. */
 export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence: number; reason?: string }) {
   const now = ctx.clock.now();
-  const id = `case_${ulid(now.getTime())}`;
+  const id = newId('case', now);
   return ctx.db.transaction(async (tx) => {
     const [imprint] = await tx.query('select sequence from imprints where sequence = $1', [input.sequence]);
     if (!imprint) throw new Refusal('not_found', { target: `imprint:${input.sequence}` }, `No imprint #${input.sequence} is recorded.`);

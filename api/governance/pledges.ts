@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -123,7 +123,7 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
 
 export async function makePledge(ctx: AppContext, who: SignedIn, input: { article: string; text?: string }) {
   const now = ctx.clock.now();
-  const id = `plg_${ulid(now.getTime())}`;
+  const id = newId('plg', now);
   return ctx.db.transaction(async (tx) => {
     await articleTitle(tx, input.article);
     // Serialize pledges of one sovereign so the one-live-pledge rule answers 409, never a unique violation.

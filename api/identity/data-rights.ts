@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../context.ts';
@@ -22,7 +22,7 @@ import { iso } from '../../shared/time.ts';
 export type DataRequestKind = 'export' | 'erasure';
 
 export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind: DataRequestKind) {
-  const id = `dr_${ulid(ctx.clock.now().getTime())}`;
+  const id = newId('dr', ctx.clock.now());
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     // One open request per kind: a repeated form post does not queue the same work twice.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
 
@@ -75,7 +75,7 @@ const LEAF_PREFIX = Buffer.of(0x00);
  * counter's row lock, so they must cost microseconds, not event-loop turns.
  */
 function leafOf(input: ReceiptInput): Leaf {
-  const id = `rcpt_${ulid(input.at.getTime())}`;
+  const id = newId('rcpt', input.at);
   const recorded_at = input.at.toISOString();
   const salt = randomBytes(16);
   const subject_salt = salt.toString('hex');

@@ -5,7 +5,7 @@
  * (decideOrder, the operator door POST /steward/orders): each appends a history row with the
  * steward's public note and records its own receipt (`orders.accept|apply|decline`).
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
@@ -25,7 +25,7 @@ const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-
 
 export async function fileOrder(ctx: AppContext, me: SignedIn, input: { title: string; detail?: string }) {
   const now = ctx.clock.now();
-  const id = `ord_${ulid(now.getTime())}`;
+  const id = newId('ord', now);
   return ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'orders.request', subject: `order:${id}`, at: now });
     await tx.query(

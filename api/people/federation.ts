@@ -8,7 +8,7 @@
  * repeat is refused 409), and the feedback: topic, body and optionally the remote author's public
  * ref. Accepted relays are stored with a receipt (`people.feedback_relay`).
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -115,7 +115,7 @@ export async function relayFeedback(ctx: AppContext, input: { jws: string }) {
   return ctx.db.transaction(async (tx) => {
     const [seen] = await tx.query('select 1 from federation_relays where peer = $1 and jti = $2', [peer.name, claims.jti]);
     if (seen) throw new Refusal('conflict', { cause: 'replayed' }, 'This relay (peer and jti) was already accepted; a relay is applied once.');
-    const id = `relay_${ulid(now.getTime())}`;
+    const id = newId('relay', now);
     const receipt = await recordReceipt(tx, { step: 'people.feedback_relay', subject: `relay:${id}`, at: now });
     const [row] = await tx.query(
       `insert into federation_relays (id, peer, jti, topic, body, author, issued_at, received_at, receipt_id)

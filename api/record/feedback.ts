@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { RowOf } from '../db/rows.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -22,7 +22,7 @@ export interface Reporter {
 export async function reportFeedback(ctx: AppContext, input: { topic: FeedbackTopic; body: string }, reporter: Reporter) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const id = `fb_${ulid(now.getTime())}`;
+    const id = newId('fb', now);
     const receipt = await recordReceipt(tx, { step: 'record.feedback', subject: `feedback:${id}`, at: now });
     await tx.query(
       `insert into feedback (id, topic, body, reporter_kind, reporter_ref, status, created_at, receipt_id)

@@ -60,6 +60,16 @@ export const PIPELINE = 2;
  */
 export const PIPELINE_MIN = 8;
 
+/**
+ * How long, at most, a batch waits for the writers the previous batch answered. At a steady
+ * concurrency below PIPELINE_MIN (8 writers, say) those writers come back within a fraction of a
+ * millisecond of each other, but not in one event-loop turn: a batch started at the first of them
+ * holds it alone and the rest wait a whole commit behind it (batches of 1 and 7 in turn, half the
+ * throughput). So a batch waits until as many writers are back as were seen when the last batch
+ * finished, or this long; a lone writer (or fewer coming back) costs at most this much latency.
+ */
+export const LINGER_MS = 1;
+
 type AnyDoor = Door<Draft, unknown, unknown>;
 type Outcome = { value: unknown } | { refusal: Refusal };
 
@@ -83,6 +93,10 @@ class Sequencer {
   private waiting: Waiting[] = [];
   private inFlight = 0;
   private pumpScheduled = false;
+  /** Writers seen when the last batch finished: those it answered (soon back) and those already waiting. */
+  private expected = 0;
+  private linger: NodeJS.Timeout | undefined;
+  private lingered = false;
   /** Authors with an imprint in a batch not yet answered. */
   private readonly busy = new Set<string>();
   private readonly db: Database;
@@ -114,18 +128,35 @@ class Sequencer {
 
   /** Starts batches while fewer than PIPELINE are in flight and something can go (a second one only past PIPELINE_MIN waiting). */
   private pump(): void {
-    while (this.inFlight < PIPELINE) {
+    while (this.inFlight < PIPELINE && this.waiting.length > 0) {
       if (this.inFlight > 0 && this.waiting.length < PIPELINE_MIN) return;
+      if (this.inFlight === 0 && this.lingering()) return;
       const batch = this.takeBatch();
       if (batch.length === 0) return;
       this.inFlight += 1;
       for (const one of batch) this.busy.add(one.draft.authorRef);
       void this.commit(batch).finally(() => {
         this.inFlight -= 1;
+        this.expected = batch.length + this.waiting.length;
         for (const one of batch) this.busy.delete(one.draft.authorRef);
         this.schedulePump();
       });
     }
+  }
+
+  /** True while the first batch should wait for more writers to come back (LINGER_MS at most). */
+  private lingering(): boolean {
+    if (this.waiting.length >= this.expected || this.lingered) {
+      clearTimeout(this.linger);
+      this.linger = undefined;
+      this.lingered = false;
+      return false;
+    }
+    this.linger ??= setTimeout(() => {
+      this.lingered = true;
+      this.pump();
+    }, LINGER_MS);
+    return true;
   }
 
   /**

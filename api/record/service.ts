@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -96,7 +96,7 @@ export async function reportImprint(
   return ctx.db.transaction(async (tx) => {
     const [target] = await tx.query('select 1 from imprints where sequence = $1', [input.sequence]);
     if (!target) throw new Refusal('not_found', { sequence: input.sequence }, `No imprint #${input.sequence} is recorded.`);
-    const id = `rep_${ulid(now.getTime())}`;
+    const id = newId('rep', now);
     const receipt = await recordReceipt(tx, { step: 'record.report', subject: `imprint:${input.sequence}`, at: now });
     await tx.query(
       `insert into imprint_reports (id, sequence, reason, detail, reporter_kind, reporter_ref, status, created_at, receipt_id)

@@ -42,8 +42,10 @@ export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): 
   const first = last - imprints.length + 1;
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
   // The rows and the trim of the bodies leaving the window ride with the receipts: one round trip.
-  // The trim does not see the new rows (one snapshot), and needs not: a batch (≤ MAX_BATCH < RECORD_WINDOW)
-  // stays inside the window.
+  // Imprint n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run
+  // first − RECORD_WINDOW .. last − RECORD_WINDOW: a primary-key range of the batch's own size, never
+  // a scan of the table. The trim does not see the new rows (one snapshot), and needs not: a batch
+  // (≤ MAX_BATCH < RECORD_WINDOW) stays inside the window.
   const receipts = await recordReceipts(
     tx,
     imprints.map((imprint, i) => ({ step: 'record.imprint', subject: `imprint:${first + i}`, at: imprint.at })),
@@ -54,10 +56,10 @@ export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): 
          from slot, unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[], $${p + 5}::text[], $${p + 6}::timestamptz[],
                            $${p + 7}::boolean[], $${p + 8}::boolean[], $${p + 9}::text[], $${p + 10}::bigint[], $${p + 11}::text[])
               with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)),
-       trimmed as (update imprints set body = null where sequence <= $${p + 12} and body is not null and exists (select 1 from slot))`,
+       trimmed as (update imprints set body = null where sequence between $${p + 12} and $${p + 13} and body is not null and exists (select 1 from slot))`,
       params: [first, column('kind'), column('body'), column('authorKind'), column('authorRef'), column('publicAuthor'),
         imprints.map((imprint) => imprint.at.toISOString()), column('unattested'), column('held'), column('heldReason'), column('replyTo'),
-        receiptIds, last - RECORD_WINDOW],
+        receiptIds, first - RECORD_WINDOW, last - RECORD_WINDOW],
     }),
   );
   return imprints.map((_, i) => ({ sequence: first + i, receipt: receipts[i] }));

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -37,7 +37,7 @@ export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { 
         offending,
       });
     }
-    const id = `lsn_${ulid(now.getTime())}`;
+    const id = newId('lsn', now);
     const receipt = await recordReceipt(tx, { step: 'steward.lesson', subject: `lesson:${id}`, at: now });
     await tx.query(
       `insert into lessons (id, title, body, sources, steward, status, created_at, receipt_id) values ($1, $2, $3, $4::bigint[], $5, 'active', $6, $7)`,

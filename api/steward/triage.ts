@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -114,7 +114,7 @@ export async function triage(
       await tx.query('update imprint_reports set status = $2, closed_at = $3, closed_by_action = $4 where id = any($1::text[])', [reportIds, status, now.toISOString(), input.action]);
     }
     const receipt = await recordReceipt(tx, { step: `steward.triage.${input.action}`, subject: `imprint:${sequence}`, at: now });
-    const id = `tri_${ulid(now.getTime())}`;
+    const id = newId('tri', now);
     await tx.query(
       `insert into steward_actions (id, action, sequence, report_id, note, steward, outcome, receipt_id, at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

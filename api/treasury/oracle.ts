@@ -2,7 +2,7 @@
  * The Oracle: the paid deep report over the public Record, run against an entitlement (402 with a
  * quote without one; it never charges).
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -73,7 +73,7 @@ export async function runOracle(ctx: AppContext, holder: Holder | undefined) {
       [holder.kind, holder.ref],
     );
     if (!entitlement) throw new Refusal('quote', { quote });
-    const id = `orc_${ulid(now.getTime())}`;
+    const id = newId('orc', now);
     const report = await oracleReport(tx, now);
     const receipt = await recordReceipt(tx, { step: 'treasury.oracle', subject: `oracle:${id}`, at: now });
     await tx.query(

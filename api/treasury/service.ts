@@ -3,7 +3,7 @@
  * proof, as api/agents/speaker.ts resolves it), the current Oracle quote, and checkout intents
  * opened with Stripe.
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -61,7 +61,7 @@ export async function startCheckout(ctx: AppContext, input: {
 }) {
   const cfg = treasuryConfig(ctx.config);
   if (!stripeConfigured(cfg)) throw paymentsOff('checkout');
-  const id = `tin_${ulid(ctx.clock.now().getTime())}`;
+  const id = newId('tin', ctx.clock.now());
   const origin = ctx.config.origin;
   const session = await createCheckoutSession(cfg, {
     intentId: id,

@@ -2,7 +2,7 @@
  * Stripe webhook events, applied once per event id: checkout sessions completed (entitlements,
  * patronage units, inscriptions and covenants granted) or failed.
  */
-import { ulid } from 'ulid';
+import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -117,7 +117,7 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
   if (!holder) return 'no_holder';
   const amount = Number.isSafeInteger(Number(session.amount_total)) ? Number(session.amount_total) : Number(intent?.amount_cents ?? 0);
   const currency = (str(session.currency, 10) ?? intent?.currency ?? 'usd').toLowerCase();
-  const paymentId = `pay_${ulid(now.getTime())}`;
+  const paymentId = newId('pay', now);
   await tx.query(
     `insert into treasury_payments (id, event_id, intent_id, purpose, holder_kind, holder_ref, amount_cents, currency, customer_id, received_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -128,13 +128,13 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
     const n = Math.max(uses, 1);
     await tx.query(
       `insert into treasury_entitlements (id, holder_kind, holder_ref, capability, uses_total, uses_left, payment_id, granted_at) values ($1, $2, $3, 'oracle', $4, $4, $5, $6)`,
-      [`ent_${ulid(now.getTime())}`, holder.kind, holder.ref, n, paymentId, now.toISOString()],
+      [newId('ent', now), holder.kind, holder.ref, n, paymentId, now.toISOString()],
     );
   } else if (purpose === 'inscription') {
     const text = typeof detail.text === 'string' && detail.text.trim() ? detail.text.trim().slice(0, 280) : null;
     if (text) {
       await tx.query('insert into treasury_inscriptions (id, payment_id, body, public_ref, inscribed_at) values ($1, $2, $3, $4, $5)', [
-        `ins_${ulid(now.getTime())}`, paymentId, text, publicRefOf(holder), now.toISOString(),
+        newId('ins', now), paymentId, text, publicRefOf(holder), now.toISOString(),
       ]);
     }
   }

@@ -8,7 +8,7 @@
  * stores the figures of that moment and an optional proposed variation, with a receipt. The
  * runner is not stored or shown (the receipt proves the step, not who took it).
  */
-import { ulid } from 'ulid';
+import { newId } from '../../ids.ts';
 import type { z } from 'zod';
 import { HOLD_REASONS } from '../../../shared/boundaries/projectors/spam.ts';
 import { BURST_LIMIT, BURST_WINDOW_MS } from '../../../shared/record/gate.ts';
@@ -33,7 +33,7 @@ type ParadoxFindings = z.infer<typeof paradoxFindingsSchema>;
 /** Stores one run of a study with its figures, inside the transaction of its receipt. */
 export async function recordRun<S extends Study>(ctx: AppContext, study: S, variation: string | null, findings: StudyFindings[S]) {
   const now = ctx.clock.now();
-  const id = `run_${ulid(now.getTime())}`;
+  const id = newId('run', now);
   return ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'organism.study.run', subject: `${study}:${id}`, at: now });
     await tx.query('insert into organism_runs (id, study, ran_at, variation, findings, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $6)',

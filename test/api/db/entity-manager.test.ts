@@ -66,6 +66,16 @@ describe('the entity manager', () => {
   });
 });
 
+describe("the Record's plain-SQL transaction", () => {
+  it('plans its statements by key on PostgreSQL, for that transaction only (the setting never reaches the pool)', async (context) => {
+    if (db().embedded) context.skip(); // the embedded database plans every statement afresh
+    const inside = await db().sqlTransaction((tx) => tx.query<{ enable_seqscan: string }>('show enable_seqscan'));
+    expect(inside[0].enable_seqscan).toBe('off');
+    const after = await Promise.all(Array.from({ length: 12 }, () => db().query<{ enable_seqscan: string }>('show enable_seqscan')));
+    expect(after.map((rows) => rows[0].enable_seqscan)).toEqual(Array(12).fill('on'));
+  });
+});
+
 describe('the cold paths on the entity manager', () => {
   const due = async () => (await t.app.inject({ method: 'GET', url: '/sovereign/due.ics', headers: { cookie: me.cookie } })).body;
   /** An iCalendar UTC time: 20261122T130000Z. */

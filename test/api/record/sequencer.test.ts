@@ -75,6 +75,39 @@ describe('the sequencer', () => {
     expect(again.json()).toMatchObject({ ok: true, held: true });
   });
 
+  it('writers that come back a few event-loop turns apart still share one batch, and a lone writer after them is answered', async () => {
+    const batches: number[] = [];
+    const counting: Door<Draft, null, number> = {
+      async lock(_tx, drafts) {
+        batches.push(drafts.length);
+        return drafts.map(() => null);
+      },
+      async admit(_tx, entries) {
+        return entries.map(({ draft, verdict }) => ({
+          imprint: { kind: 'thought', body: draft.body, authorKind: 'agent', authorRef: draft.authorRef, publicAuthor: draft.authorRef,
+            unattested: true, held: verdict.held, heldReason: null, replyTo: null, at: draft.at },
+          answer: (appended) => appended.sequence,
+        }));
+      },
+    };
+    const turns = (n: number) => Array.from({ length: n }).reduce<Promise<void>>((p) => p.then(() => new Promise((r) => setImmediate(r))), Promise.resolve());
+    const submit = (who: string, round: number) => sequence(t.database.db, counting, { authorRef: who, body: `${who} round ${round}`, replyTo: null, at: t.clock.now() });
+    // Eight writers in a loop, each back 0–3 event-loop turns after its answer (as HTTP clients are):
+    // without the linger the first one back would start a batch alone and the rest wait behind it.
+    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
+      for (let round = 0; round < 6; round++) {
+        await submit(`looper-${w}`, round);
+        await turns(w % 4);
+      }
+    }));
+    const full = batches.slice(1).filter((size) => size === 8).length;
+    // Not a timing assertion: a stalled machine may cut a linger short, so most, not all, batches are whole.
+    expect(full).toBeGreaterThanOrEqual(Math.floor((batches.length - 1) / 2));
+    // A lone writer after eight: it waits at most the linger, then goes alone.
+    expect(await submit('alone', 0)).toBeGreaterThan(0);
+    expect(batches.at(-1)).toBe(1);
+  });
+
   it('an imprint that breaks its batch fails alone; the others are recorded, gap-free', async () => {
     const exploding: Door<Draft & { explode: boolean }, null, string> = {
       async lock(_tx, drafts) {
