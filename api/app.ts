@@ -19,6 +19,7 @@ import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
 import httpCache from './plugins/http-cache.ts';
+import serializeOnce from './plugins/serialize-once.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestLog, { lazyRequestLogger } from './plugins/request-log.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const keys = await loadServiceKeys(db, config.secret);
   app.decorate('civitas', { config, db, clock: options.clock ?? systemClock, keys } satisfies AppContext);
 
+  await app.register(serializeOnce);
   await app.register(errors);
   await app.register(requestLog);
   await app.register(vitals);

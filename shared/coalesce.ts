@@ -12,6 +12,17 @@
  * thread, so the requests that came with it are only read after it and each start a run of their
  * own. (The same reason the Record's sequencer starts its batches there: docs/record.md.)
  */
+const sharedAnswers = new WeakSet<object>();
+
+/**
+ * True for an object a coalesced run answered with: the same object goes to every caller of the
+ * run, so what is derived from it alone (its JSON text, api/plugins/serialize-once.ts) can be
+ * derived once. Such an answer is never changed after its run.
+ */
+export function isSharedAnswer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && sharedAnswers.has(value);
+}
+
 export function coalescer<K, V>(): (key: K, run: () => Promise<V>, gather?: boolean) => Promise<V> {
   interface Slot {
     running: Promise<V> | null;
@@ -21,7 +32,10 @@ export function coalescer<K, V>(): (key: K, run: () => Promise<V>, gather?: bool
   }
   const slots = new Map<K, Slot>();
   const start = (key: K, slot: Slot, run: () => Promise<V>) => {
-    const promise: Promise<V> = run().finally(() => {
+    const promise: Promise<V> = run().then((value) => {
+      if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
+      return value;
+    }).finally(() => {
       if (slot.running === promise) slot.running = null;
       if (!slot.running && !slot.next && !slot.gathering) slots.delete(key);
     });

@@ -41,10 +41,12 @@ const censusRuns = coalescer<AppContext, CensusBody>();
 /**
  * Requests that arrive together share one census, but never one that began before they arrived
  * (shared/coalesce.ts): each answer is proved after its request came in, and a burst of requests
- * costs one run per run-time instead of one run each.
+ * costs one run per run-time instead of one run each. On the embedded database a run gathers
+ * (begins on the next check phase, after the requests already received are read), as the other
+ * coalesced reads there do: its queries hold the thread, so a run begun at once would serve one.
  */
 function sharedRun(ctx: AppContext, host: CensusHost): Promise<CensusBody> {
-  return censusRuns(ctx, () => runLive(ctx, host));
+  return censusRuns(ctx, () => runLive(ctx, host), ctx.db.embedded);
 }
 
 async function runLive(ctx: AppContext, host: CensusHost, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {

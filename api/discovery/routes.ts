@@ -1,9 +1,9 @@
-import { hash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
 import { defineRoute } from '../route.ts';
+import { strongEtag } from '../plugins/http-cache.ts';
 import { APP_VERSION } from '../config.ts';
 import { agentDirectory, llmsTxt, securityTxt } from './directory.ts';
 import { atlas } from './atlas.ts';
@@ -33,7 +33,7 @@ interface Variant {
 }
 type Coding = 'br' | 'gzip' | 'identity';
 const openApiDocuments = new WeakMap<FastifyInstance, Record<Coding, Variant>>();
-const variant = (body: Buffer): Variant => ({ body, etag: `"${hash('sha1', body, 'base64url')}"` });
+const variant = (body: Buffer): Variant => ({ body, etag: strongEtag(body) });
 function openApiDocument(app: FastifyInstance): Record<Coding, Variant> {
   let document = openApiDocuments.get(app);
   if (!document) {

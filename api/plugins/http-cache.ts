@@ -19,6 +19,11 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
+/** The strong entity tag of exactly these bytes (RFC 9110 8.8.3). */
+export function strongEtag(payload: string | Buffer): string {
+  return `"${hash('sha1', payload, 'base64url')}"`;
+}
+
 function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknown): payload is string | Buffer {
   if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return false;
@@ -35,7 +40,8 @@ function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknow
  * - every 200 GET that may be stored carries a strong ETag (a hash of the exact bytes sent), and a
  *   request whose If-None-Match names it gets 304 with no body. Nothing is kept between requests:
  *   the tag is computed from the answer just produced, so it can never be stale. A handler that
- *   serves bytes fixed for the process (/openapi.json) sets its own precomputed ETag instead.
+ *   serves bytes fixed for the process (/openapi.json), or one render shared by a burst of
+ *   visitors (api/site/mount.ts), sets its own precomputed ETag instead.
  * A synchronous hook: it runs on every response.
  */
 async function httpCache(app: FastifyInstance) {
@@ -45,7 +51,7 @@ async function httpCache(app: FastifyInstance) {
     if (!cacheable(request, reply, payload)) return done(null, payload);
     let etag = reply.getHeader('etag');
     if (typeof etag !== 'string') {
-      etag = `"${hash('sha1', payload, 'base64url')}"`;
+      etag = strongEtag(payload);
       reply.header('etag', etag);
     }
     if (!etagMatches(request.headers['if-none-match'], etag)) return done(null, payload);

@@ -16,6 +16,19 @@ export const RecordCounter = defineEntity({
   },
 });
 
+/**
+ * Counts kept exact by the database's own triggers (migration 0022): sovereigns, agents, the
+ * quarantined (unattested, not held) and the held imprints. Read by the hot counts instead of count(*).
+ */
+export const RecordTally = defineEntity({
+  name: 'RecordTally',
+  tableName: 'record_tallies',
+  properties: {
+    name: p.text().primary(),
+    value: int8(),
+  },
+});
+
 /** One imprint of the Record. `body` is null once the imprint has left the 500-body window. */
 export const Imprint = defineEntity({
   name: 'Imprint',

@@ -31,6 +31,7 @@ export const recordPersonalData: FamilyDeclaration = {
       why: 'Body deleted and reporter unlinked; the count of feedback stays.',
     },
     { table: 'record_counter', personal: {}, impersonal: [], disposition: 'erase', why: 'A counter; nothing personal.' },
+    { table: 'record_tallies', personal: {}, impersonal: ['name'], disposition: 'erase', why: 'Counts kept by the database (how many sovereigns, agents, held imprints); the name of a count, never of a person.' },
   ],
   async export(sql, subject) {
     const [imprints, feedback, reports] = await Promise.all([

@@ -1,6 +1,6 @@
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
-import { projectImprint, type PublicImprint } from '../../shared/record/imprint.ts';
+import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
 import { projectHeldSpam, type ContributionRecord, type HeldSpamRecord, type HeldSpamSummary } from '../../shared/boundaries/projectors/spam.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import type { Imprint } from './entities.ts';
@@ -57,15 +57,20 @@ export interface RecordCounts {
   held: number;
 }
 
-/** Lifetime = the counter (highest sequence); retained = bodies kept (never above 500). */
+/**
+ * The Record's counts, each read without scanning the table, so they cost the same for a Record
+ * of ten imprints or ten million: lifetime is the counter; retained counts the bodies among the
+ * newest RECORD_WINDOW sequence numbers (no body survives outside them: docs/record.md, "The
+ * window"), a primary-key range; unattested and held are the database's own tallies (migration
+ * 0022). Shared by the Record view and /api/stats.
+ */
+export const RECORD_COUNTS = `(select value from record_counter where id = 1) as lifetime,
+       (select count(*) from imprints where sequence > (select value from record_counter where id = 1) - ${RECORD_WINDOW} and body is not null) as retained,
+       (select value from record_tallies where name = 'imprints_unattested') as unattested,
+       (select value from record_tallies where name = 'imprints_held') as held`;
+
 export async function recordCounts(sql: Sql): Promise<RecordCounts> {
-  const [row] = await sql.query<Record<string, string | number>>(
-    `select (select value from record_counter where id = 1) as lifetime,
-            count(*) filter (where body is not null) as retained,
-            count(*) filter (where unattested and not held) as unattested,
-            count(*) filter (where held) as held
-     from imprints`,
-  );
+  const [row] = await sql.query<Record<string, string | number>>(`select ${RECORD_COUNTS}`);
   return { lifetime: Number(row.lifetime), retained: Number(row.retained), unattested: Number(row.unattested), held: Number(row.held) };
 }
 

@@ -1,21 +1,21 @@
 import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { RECORD_COUNTS } from './queries.ts';
 
 type Counts = Record<'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts', string | number>;
 
 /**
- * Every headline count in one statement (one round trip, one prepared plan). Receipts are the
+ * Every headline count in one statement (one round trip, one prepared plan), none of them a scan
+ * of a table: humans and agents are the database's tallies (migration 0022), the Record's counts
+ * are RECORD_COUNTS (api/record/queries.ts). Receipts are the
  * leaves claimed on the log's days: every receipt takes its leaf index from its day's size in
  * the statement that inserts it (api/ledger/receipts.ts) and none is ever deleted, so the sum of
  * the days' sizes is the count of receipts, read from a row per day instead of a row per receipt.
  */
-const COUNTS = `select (select count(*) from sovereigns) as humans,
-       (select count(*) from agents) as agents,
-       (select value from record_counter where id = 1) as lifetime,
-       (select count(*) from imprints where body is not null) as retained,
-       (select count(*) from imprints where unattested and not held) as unattested,
-       (select count(*) from imprints where held) as held,
+const COUNTS = `select (select value from record_tallies where name = 'sovereigns') as humans,
+       (select value from record_tallies where name = 'agents') as agents,
+       ${RECORD_COUNTS},
        (select coalesce(sum(size), 0) from log_days) as receipts`;
 
 const projections = coalescer<AppContext, ReturnType<typeof project>>();

@@ -40,6 +40,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { strongEtag } from '../plugins/http-cache.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
@@ -92,6 +93,13 @@ interface RenderedPage {
   status: number;
   headers: Record<string, string | string[]>;
   body: Buffer;
+  /** its strong ETag, once a shared render has been tagged (renderEtag) */
+  etag?: string;
+}
+
+/** The ETag of a render, hashed on its first send and reused by everyone sharing the render. */
+function renderEtag(page: RenderedPage): string {
+  return (page.etag ??= strongEtag(page.body));
 }
 
 /**
@@ -186,7 +194,8 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // An anonymous request (no cookie, no credentials) shares a render of the same URL begun
       // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
       // and each still gets a page rendered after it asked. Never a page that sets a cookie.
-      let page = !locals && sharable(request)
+      const shared = !locals && sharable(request);
+      let page = shared
         ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request), options.gatherRenders)
         : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
@@ -199,6 +208,8 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
           .send({ ok: false, reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' });
       }
       for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
+      // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).
+      if (shared && page.status === 200 && !page.headers['set-cookie']) reply.header('etag', renderEtag(page));
       keepPersonalPagesPrivate(request, reply);
       return reply.code(page.status).send(page.body);
     },

@@ -17,6 +17,7 @@ import { Migration0018ConfluenceThreads } from './Migration0018ConfluenceThreads
 import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthorSequence.ts';
 import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
 import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
+import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   { name: 'Migration0019ImprintAuthorSequence', class: Migration0019ImprintAuthorSequence },
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
   { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
+  { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
 ];

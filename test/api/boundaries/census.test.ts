@@ -86,7 +86,10 @@ describe('GET /api/boundaries', () => {
     const third = liveCensus(t.app.civitas, censusHost(t.app));
     const [a, b, c] = await Promise.all([first, second, third]);
     expect(b).toBe(c);
-    expect(a).not.toBe(b);
+    // PostgreSQL: the first starts a run at once, the other two share the next. Embedded: the run
+    // gathers (starts on the next check phase), so all three, asked before it began, share it.
+    if (t.app.civitas.db.embedded) expect(a).toBe(b);
+    else expect(a).not.toBe(b);
     const later = await liveCensus(t.app.civitas, censusHost(t.app));
     expect(later).not.toBe(a);
     expect(later).not.toBe(b);

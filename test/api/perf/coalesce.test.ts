@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coalescer } from '../../../shared/coalesce.ts';
+import { coalescer, isSharedAnswer } from '../../../shared/coalesce.ts';
+import { serializeAnswer } from '../../../api/plugins/serialize-once.ts';
 
 /** A run the test finishes by hand, recording when it started. */
 function gate() {
@@ -75,5 +76,33 @@ describe('coalescer', () => {
     const after = share('k', async () => 7);
     await expect(failing).rejects.toThrow('no');
     expect(await after).toBe(7);
+  });
+});
+
+describe('answers serialized once (api/plugins/serialize-once.ts)', () => {
+  it('gives every caller of one run the same text, made once, and stringifies anything else afresh', async () => {
+    const share = coalescer<string, { n: number; words: string[] }>();
+    let stringified = 0;
+    const answer = await share('k', async () => ({ n: 1, words: ['kept'] }));
+    expect(isSharedAnswer(answer)).toBe(true);
+    const realStringify = JSON.stringify;
+    JSON.stringify = ((value: unknown, ...rest: []) => {
+      stringified += 1;
+      return realStringify(value, ...rest);
+    }) as typeof JSON.stringify;
+    try {
+      const texts = Array.from({ length: 5 }, () => serializeAnswer(answer));
+      expect(new Set(texts)).toEqual(new Set(['{"n":1,"words":["kept"]}']));
+      expect(stringified).toBe(1);
+      // An object no run answered is not a shared answer: changed between sends, it is sent as it is now.
+      const plain = { n: 1 };
+      expect(isSharedAnswer(plain)).toBe(false);
+      expect(serializeAnswer(plain)).toBe('{"n":1}');
+      plain.n = 2;
+      expect(serializeAnswer(plain)).toBe('{"n":2}');
+      expect(isSharedAnswer('text')).toBe(false);
+    } finally {
+      JSON.stringify = realStringify;
+    }
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The Record's tallies (migration 0022): the counts /api/stats and the Record view read as one row
+ * each stay equal to what count(*) over the tables says, whatever wrote the rows — the sequencer's
+ * batches through every door, a held imprint released, rows deleted — because the database keeps
+ * them, statement by statement, in the writer's own transaction. Runs on whichever database the
+ * suite uses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign } from '../../helpers/identity.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+const db = () => t.database.db;
+const agentImprint = (agent: string, body: string) => t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent, body } });
+
+/** The tallies next to the counts they stand for, taken the slow way. */
+async function tallied() {
+  const tallies = Object.fromEntries((await db().query<{ name: string; value: string | number }>('select name, value from record_tallies')).map((r) => [r.name, Number(r.value)]));
+  const [counted] = await db().query<Record<string, string | number>>(
+    `select (select count(*) from sovereigns) as sovereigns, (select count(*) from agents) as agents,
+            (select count(*) from imprints where unattested and not held) as imprints_unattested,
+            (select count(*) from imprints where held) as imprints_held`,
+  );
+  return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
+}
+
+describe('the Record tallies', () => {
+  it('match count(*) after imprints through every door, concurrent batches, a release from hold and deletions', async () => {
+    const links = Array.from({ length: 8 }, (_, i) => `https://spam.example/${i}`).join(' ');
+    const me = await signedInSovereign(t.app);
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => agentImprint(`tally-${i}`, `counted thought ${i}`)),
+      agentImprint('tally-spam', links),
+      t.app.inject({ method: 'POST', url: '/api/quick-imprint', payload: { body: 'a human, counted' }, headers: { cookie: me.cookie } }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(14).fill(200));
+    let { tallies, counted } = await tallied();
+    expect(counted.imprints_held).toBeGreaterThan(0); // the checks below can fail
+    expect(tallies).toEqual(counted);
+
+    // Released from hold (as triage does), and rows deleted (as erasure and merges do): each statement moves its tally.
+    await db().query('update imprints set held = false where held');
+    await db().query("delete from agent_proof_days where handle like 'tally-%'");
+    await db().query("delete from agents where handle in ('tally-0', 'tally-1')");
+    await db().query('delete from sessions where sovereign_id = $1', [me.id]);
+    ({ tallies, counted } = await tallied());
+    expect(tallies).toEqual(counted);
+
+    // What /api/stats says is the tallies: no drift between the hot read and the tables.
+    const stats = (await t.app.inject({ method: 'GET', url: '/api/stats' })).json();
+    expect(stats).toMatchObject({ humans: counted.sovereigns, agents: counted.agents, imprints_unattested: counted.imprints_unattested, imprints_held: counted.imprints_held });
+  });
+
+  it('count the retained bodies from the window alone: erased bodies inside it do not count', async () => {
+    const [before] = await db().query<{ n: string }>('select count(*) as n from imprints where body is not null');
+    await db().query("update imprints set body = null where sequence = (select max(sequence) from imprints)");
+    const record = (await t.app.inject({ method: 'GET', url: '/imprint', headers: { accept: 'application/json' } })).json();
+    expect(record.imprints_retained).toBe(Number(before.n) - 1);
+  });
+});
