@@ -20,6 +20,7 @@ import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
 import httpCache from './plugins/http-cache.ts';
 import serializeOnce from './plugins/serialize-once.ts';
+import { recordRevision } from './record/revision.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestLog, { lazyRequestLogger } from './plugins/request-log.ts';
@@ -151,7 +152,12 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
   const { mountSite } = await import('./site/mount.ts');
   const { injectLocals } = await import('./site/client.ts');
   const base = injectLocals(app, { 'x-civitas-internal': app.internalToken });
-  return mountSite(app, { assetRoutes: false, gatherRenders: app.civitas.db.embedded, locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }) });
+  return mountSite(app, {
+    assetRoutes: false,
+    gatherRenders: app.civitas.db.embedded,
+    recordRevision: () => recordRevision(app.civitas),
+    locals: async (request) => ({ ...base(request), ...(await pageContext(app, request)) }),
+  });
 }
 
 /**

@@ -17,3 +17,10 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
   personal: PERSONAL_CACHE,
   'no-store': 'no-store',
 };
+
+/**
+ * A live page whose anonymous render reads the Record alone (its imprints, counter and tallies, as
+ * GET /imprint answers them) sets this header to 'record'. The site mount then keeps that render
+ * while the Record's revision stands still (api/site/mount.ts) and never sends the header on.
+ */
+export const RENDERS_FROM = 'x-civitas-renders-from';

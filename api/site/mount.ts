@@ -41,6 +41,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { strongEtag } from '../plugins/http-cache.ts';
+import { RENDERS_FROM } from '../../shared/http-cache.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
@@ -62,6 +63,12 @@ export interface MountSiteOptions {
    * them (shared/coalesce.ts `gather`): for an app on the embedded database, whose reads hold the thread.
    */
   gatherRenders?: boolean;
+  /**
+   * The Record's current revision (api/record/revision.ts), read after the request arrived. With it,
+   * anonymous renders of pages that read the Record alone (RENDERS_FROM) are kept per URL while it
+   * stands still. Absent (the split-deploy site server has no database): every render is made afresh.
+   */
+  recordRevision?: () => Promise<number>;
 }
 
 export interface SiteMount {
@@ -95,7 +102,14 @@ interface RenderedPage {
   body: Buffer;
   /** its strong ETag, once a shared render has been tagged (renderEtag) */
   etag?: string;
+  /** True when the page said it read the Record alone (RENDERS_FROM). */
+  fromRecord: boolean;
+  /** The Record's revision read before a shared render began (sharedRender). */
+  revision?: number;
 }
+
+/** How many URLs may keep a render at once (query strings make URLs many; the oldest kept goes first). */
+const KEPT_RENDERS = 64;
 
 /** The ETag of a render, hashed on its first send and reused by everyone sharing the render. */
 function renderEtag(page: RenderedPage): string {
@@ -195,9 +209,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // after it arrived (shared/coalesce.ts): a burst of visitors costs one render per render-time,
       // and each still gets a page rendered after it asked. Never a page that sets a cookie.
       const shared = !locals && sharable(request);
-      let page = shared
-        ? await renders(`${request.method} ${request.headers.host ?? ''} ${request.url}`, () => render(request), options.gatherRenders)
-        : await render(request, locals);
+      let page = shared ? await sharedRender(request) : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {
         const notFound = { reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' };
@@ -216,6 +228,30 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   };
 
   const renders = coalescer<string, RenderedPage>();
+  const kept = new Map<string, RenderedPage>();
+
+  /**
+   * An anonymous render, shared by the requests that arrive together (shared/coalesce.ts) and, for
+   * a page that read the Record alone, kept while the Record's revision stands still. Exact: a kept
+   * render is sent only when a revision read begun after this request arrived finds the revision it
+   * was rendered at, so a render made now would read the same rows and give the same bytes. The
+   * revision is one row every process reads and every statement writing imprints moves (migration
+   * 0022), so a write in any process is seen by the next request in all of them; a render stores
+   * the revision read before it began, so a write during the render only makes it go sooner.
+   */
+  const sharedRender = async (request: FastifyRequest): Promise<RenderedPage> => {
+    const key = `${request.method} ${request.headers.host ?? ''} ${request.url}`;
+    const revision = options.recordRevision ? await options.recordRevision() : undefined;
+    const held = kept.get(key);
+    if (held && held.revision === revision) return held;
+    const page = await renders(key, async () => ({ ...(await render(request)), revision }), options.gatherRenders);
+    if (page.fromRecord && page.revision !== undefined && page.matched && page.status === 200 && !page.headers['set-cookie']) {
+      kept.delete(key);
+      if (kept.size >= KEPT_RENDERS) kept.delete(kept.keys().next().value!);
+      kept.set(key, page);
+    }
+    return page;
+  };
   const render = async (request: FastifyRequest, locals?: SiteLocals, raw: IncomingMessage = request.raw): Promise<RenderedPage> => {
     const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
     const res = new CapturedResponse(raw);
@@ -231,7 +267,11 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       res.end();
     }
     await res.done;
-    return { request, matched, status: res.statusCode, headers: { ...res.headers }, body: res.body() };
+    const headers = { ...res.headers };
+    // A page that read the Record alone says so (RENDERS_FROM); the header itself never leaves.
+    const fromRecord = headers[RENDERS_FROM] === 'record';
+    delete headers[RENDERS_FROM];
+    return { request, matched, status: res.statusCode, headers, body: res.body(), fromRecord };
   };
 
   if (options.assetRoutes !== false) {

@@ -47,6 +47,38 @@ describe('anonymous live pages', () => {
   });
 });
 
+describe('kept renders of pages that read the Record alone', () => {
+  const renders = () => t.app.inject({ method: 'GET', url: '/', headers: { 'x-test': 'kept' } });
+
+  it('send the kept bytes while the Record stands still, and a fresh render after any write to imprints, by any path', async () => {
+    const first = await renders();
+    const again = await renders();
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(first.headers['x-civitas-renders-from']).toBeUndefined(); // the page's mark never leaves
+
+    // A write the Record's own door did not make (as erasure does): the revision moves, the page follows.
+    const [newest] = await t.database.db.query<{ sequence: string }>('select max(sequence) as sequence from imprints');
+    await t.database.db.query("update imprints set body = 'Words changed in the store.' where sequence = $1", [newest.sequence]);
+    const changed = await renders();
+    expect(changed.body).toContain('Words changed in the store.');
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+
+    // An imprint through the door: the next anonymous render shows it.
+    await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-agent-3', body: 'Seen on the kept page.' } });
+    expect((await renders()).body).toContain('Seen on the kept page.');
+  });
+
+  it('are never kept for a page that did not read the Record alone, nor shared with a signed-in visitor', async () => {
+    const sovereign = await signedInSovereign(t.app);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/' });
+    const signedIn = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: sovereign.cookie } });
+    expect(signedIn.body).not.toBe(anonymous.body);
+    expect(signedIn.body).toContain(sovereign.tag);
+    expect(anonymous.body).not.toContain(sovereign.tag);
+  });
+});
+
 describe('personal live pages', () => {
   it('makes / and /imprint private, no-store for a signed-in visitor', async () => {
     const sovereign = await signedInSovereign(t.app);

@@ -1,0 +1,15 @@
+import type { AppContext } from '../context.ts';
+import { coalescer } from '../../shared/coalesce.ts';
+
+/**
+ * The Record's revision: a number moved by every statement that writes imprint rows (insert,
+ * trim, erasure, a release from hold), by the database's own trigger (migration 0022). Pages that
+ * read only the Record keep their anonymous render while it stands still (api/site/mount.ts).
+ * Reads that arrive together share one begun after they arrived (shared/coalesce.ts).
+ */
+const REVISION = "select value from record_tallies where name = 'imprints_revision'";
+const reads = coalescer<AppContext, number>();
+
+export function recordRevision(ctx: AppContext): Promise<number> {
+  return reads(ctx, async () => Number((await ctx.db.query<{ value: string | number }>(REVISION))[0].value), ctx.db.embedded);
+}
