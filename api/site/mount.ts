@@ -40,8 +40,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
-import { strongEtag } from '../plugins/http-cache.ts';
 import { RENDERS_FROM } from '../../shared/http-cache.ts';
+import { KeptRenders, renderEtag, type RenderedPage } from './kept-renders.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
@@ -91,29 +91,6 @@ export interface SiteMount {
    * the status and the error body's words, in the site's layout.
    */
   renderError(request: FastifyRequest, reply: FastifyReply, status: number, error: { reason: string; hint: string }, locals?: SiteLocals): Promise<FastifyReply>;
-}
-
-interface RenderedPage {
-  /** the request the page was rendered for */
-  request: FastifyRequest;
-  matched: boolean;
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: Buffer;
-  /** its strong ETag, once a shared render has been tagged (renderEtag) */
-  etag?: string;
-  /** True when the page said it read the Record alone (RENDERS_FROM). */
-  fromRecord: boolean;
-  /** The Record's revision read before a shared render began (sharedRender). */
-  revision?: number;
-}
-
-/** How many URLs may keep a render at once (query strings make URLs many; the oldest kept goes first). */
-const KEPT_RENDERS = 64;
-
-/** The ETag of a render, hashed on its first send and reused by everyone sharing the render. */
-function renderEtag(page: RenderedPage): string {
-  return (page.etag ??= strongEtag(page.body));
 }
 
 /**
@@ -228,7 +205,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   };
 
   const renders = coalescer<string, RenderedPage>();
-  const kept = new Map<string, RenderedPage>();
+  const kept = new KeptRenders();
 
   /**
    * An anonymous render, shared by the requests that arrive together (shared/coalesce.ts) and, for
@@ -242,14 +219,10 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   const sharedRender = async (request: FastifyRequest): Promise<RenderedPage> => {
     const key = `${request.method} ${request.headers.host ?? ''} ${request.url}`;
     const revision = options.recordRevision ? await options.recordRevision() : undefined;
-    const held = kept.get(key);
-    if (held && held.revision === revision) return held;
+    const held = kept.at(key, revision);
+    if (held) return held;
     const page = await renders(key, async () => ({ ...(await render(request)), revision }), options.gatherRenders);
-    if (page.fromRecord && page.revision !== undefined && page.matched && page.status === 200 && !page.headers['set-cookie']) {
-      kept.delete(key);
-      if (kept.size >= KEPT_RENDERS) kept.delete(kept.keys().next().value!);
-      kept.set(key, page);
-    }
+    kept.offer(key, page);
     return page;
   };
   const render = async (request: FastifyRequest, locals?: SiteLocals, raw: IncomingMessage = request.raw): Promise<RenderedPage> => {

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import { strongEtag } from '../plugins/http-cache.ts';
+
+/** A page as the site mount rendered it, before it is sent. */
+export interface RenderedPage {
+  /** the request the page was rendered for */
+  request: FastifyRequest;
+  matched: boolean;
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  /** its strong ETag, once a shared render has been tagged (renderEtag) */
+  etag?: string;
+  /** True when the page said it read the Record alone (RENDERS_FROM). */
+  fromRecord: boolean;
+  /** The Record's revision read before a shared render began (sharedRender). */
+  revision?: number;
+}
+
+/** How many URLs may keep a render at once (query strings make URLs many; the oldest kept goes first). */
+const KEPT_RENDERS = 64;
+
+/** The ETag of a render, hashed on its first send and reused by everyone sharing the render. */
+export function renderEtag(page: RenderedPage): string {
+  return (page.etag ??= strongEtag(page.body));
+}
+
+/**
+ * Anonymous renders of pages that read the Record alone, kept per URL with the Record's revision
+ * read before each began (api/site/mount.ts sharedRender says why that is exact). Bounded: the
+ * oldest kept URL goes first.
+ */
+export class KeptRenders {
+  private readonly pages = new Map<string, RenderedPage>();
+
+  /** The render kept for `key` if it was made at `revision`. */
+  at(key: string, revision: number | undefined): RenderedPage | undefined {
+    const page = this.pages.get(key);
+    return page && revision !== undefined && page.revision === revision ? page : undefined;
+  }
+
+  /** Keeps `page` for `key` if it may be kept: read from the Record alone, at a known revision, a plain 200 without a cookie. */
+  offer(key: string, page: RenderedPage): void {
+    if (!page.fromRecord || page.revision === undefined || !page.matched || page.status !== 200 || page.headers['set-cookie']) return;
+    this.pages.delete(key);
+    if (this.pages.size >= KEPT_RENDERS) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, page);
+  }
+}
