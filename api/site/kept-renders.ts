@@ -33,6 +33,11 @@ export function renderEtag(page: RenderedPage): string {
 export class KeptRenders {
   private readonly pages = new Map<string, RenderedPage>();
 
+  /** True when some render is kept for `key` (whatever its revision). */
+  has(key: string): boolean {
+    return this.pages.has(key);
+  }
+
   /** The render kept for `key` if it was made at `revision`. */
   at(key: string, revision: number | undefined): RenderedPage | undefined {
     const page = this.pages.get(key);

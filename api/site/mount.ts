@@ -214,14 +214,21 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
    * was rendered at, so a render made now would read the same rows and give the same bytes. The
    * revision is one row every process reads and every statement writing imprints moves (migration
    * 0022), so a write in any process is seen by the next request in all of them; a render stores
-   * the revision read before it began, so a write during the render only makes it go sooner.
+   * the revision its run read before rendering, so a write during the render only makes it go sooner.
    */
   const sharedRender = async (request: FastifyRequest): Promise<RenderedPage> => {
     const key = `${request.method} ${request.headers.host ?? ''} ${request.url}`;
-    const revision = options.recordRevision ? await options.recordRevision() : undefined;
-    const held = kept.at(key, revision);
-    if (held) return held;
-    const page = await renders(key, async () => ({ ...(await render(request)), revision }), options.gatherRenders);
+    const { recordRevision } = options;
+    // Only a URL with a kept render pays a revision read per request; others pay one per render.
+    if (recordRevision && kept.has(key)) {
+      const held = kept.at(key, await recordRevision());
+      if (held) return held;
+    }
+    // The run begins after every request that shares it arrived; its revision is read before its render.
+    const page = await renders(key, async () => {
+      const revision = recordRevision ? await recordRevision() : undefined;
+      return { ...(await render(request)), revision };
+    }, options.gatherRenders);
     kept.offer(key, page);
     return page;
   };
