@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import pino from 'pino';
 import { loadConfig, type CivitasConfig } from './config.ts';
@@ -70,7 +75,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
           level: config.logLevel,
           redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-civitas-continuity"]'],
           // A feed token rides in the URL (calendar apps send no cookie): logged URLs mask it.
-          serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: redactUrlTokens(request.url), host: request.host, remoteAddress: request.ip }) },
+          serializers: {
+            req: (request: FastifyRequest) => ({
+              method: request.method,
+              url: redactUrlTokens(request.url),
+              host: request.host,
+              remoteAddress: request.ip,
+            }),
+          },
           stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
         }
       : false,
@@ -84,7 +96,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     frameworkErrors: (error, _request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
       if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send(errorBody('uri_too_long'));
-      return reply.code(400).send(errorBody('invalid_request', { issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }] }));
+      return reply
+        .code(400)
+        .send(
+          errorBody('invalid_request', {
+            issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }],
+          }),
+        );
     },
   });
 
@@ -113,7 +131,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(fp(internalRequests, { name: 'civitas-internal-requests' }));
   await app.register(sessions);
   await app.register(flash);
-  await app.register(rateLimit, { readsPerMin: config.rateReadsPerMin, writesPerMin: config.rateWritesPerMin, redisUrl: config.redisUrl });
+  await app.register(rateLimit, {
+    readsPerMin: config.rateReadsPerMin,
+    writesPerMin: config.rateWritesPerMin,
+    redisUrl: config.redisUrl,
+  });
   await app.register(denials, { record: recordDenial });
 
   wireChangeStatus();
@@ -166,11 +188,24 @@ async function mountBuiltSite(app: FastifyInstance): Promise<SiteMount | undefin
  */
 async function pageContext(app: FastifyInstance, request: FastifyRequest) {
   const { config, db } = app.civitas;
-  const providers = { mail: Boolean(config.smtpUrl), payments: Boolean(treasuryConfig(config).stripeSecretKey), idp: Boolean(config.idp) };
+  const providers = {
+    mail: Boolean(config.smtpUrl),
+    payments: Boolean(treasuryConfig(config).stripeSecretKey),
+    idp: Boolean(config.idp),
+  };
   const me = request.sovereign;
   if (!me) return { providers };
-  const [row] = await db.query<{ callsign: string | null }>('select callsign from sovereigns where id = $1', [me.sovereignId]).catch(() => []);
-  return { providers, viewer: { tag: me.tag, callsign: row?.callsign ?? null, steward: me.scopes.includes('steward:write' as never) } };
+  const [row] = await db
+    .query<{ callsign: string | null }>('select callsign from sovereigns where id = $1', [me.sovereignId])
+    .catch(() => []);
+  return {
+    providers,
+    viewer: {
+      tag: me.tag,
+      callsign: row?.callsign ?? null,
+      steward: me.scopes.includes('steward:write' as never),
+    },
+  };
 }
 
 async function siteInfo(site: SiteMount | undefined): Promise<SiteInfo> {

@@ -45,11 +45,14 @@ export function serveWorkers(count: number, options: { env?: NodeJS.ProcessEnv }
   const stop = async () => {
     stopping = true;
     await Promise.all(
-      [...workers].map((worker) => new Promise<void>((resolve) => {
-        if (worker.isDead()) return resolve();
-        worker.once('exit', () => resolve());
-        worker.process.kill('SIGTERM');
-      })),
+      [...workers].map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once('exit', () => resolve());
+            worker.process.kill('SIGTERM');
+          }),
+      ),
     );
   };
   return new Promise((resolve, reject) => {
@@ -57,12 +60,16 @@ export function serveWorkers(count: number, options: { env?: NodeJS.ProcessEnv }
     cluster.on('listening', (worker, address) => {
       listening.add(worker.id);
       if (listening.size === count) {
-        const host = address.address && address.address !== '::' && address.address !== '0.0.0.0' ? address.address : '127.0.0.1';
+        const host =
+          address.address && address.address !== '::' && address.address !== '0.0.0.0'
+            ? address.address
+            : '127.0.0.1';
         resolve({ address: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, stop });
       }
     });
     cluster.once('exit', (worker, code) => {
-      if (listening.size < count) reject(new Error(`worker ${worker.id} exited with ${code} before all workers were listening`));
+      if (listening.size < count)
+        reject(new Error(`worker ${worker.id} exited with ${code} before all workers were listening`));
     });
     for (let i = 0; i < count; i++) fork();
   });

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 /** The service's version (package.json), as /health, /agents.json, /openapi.json and /mcp report it. */
 export const APP_VERSION = pkg.version;
 
@@ -69,13 +71,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     dataDir: parsed.CIVITAS_DATA_DIR,
     rateReadsPerMin: parsed.CIVITAS_RATE_READS_PER_MIN,
     rateWritesPerMin: parsed.CIVITAS_RATE_WRITES_PER_MIN,
-    stewards: parsed.CIVITAS_STEWARDS.split(',').map((s) => s.trim()).filter(Boolean),
+    stewards: parsed.CIVITAS_STEWARDS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     secret: parsed.CIVITAS_SECRET,
     idpSlug: parsed.CIVITAS_IDP,
-    idp: parsed.CIVITAS_IDP_ISSUER && parsed.CIVITAS_IDP_CLIENT_ID
-      ? { issuer: parsed.CIVITAS_IDP_ISSUER, clientId: parsed.CIVITAS_IDP_CLIENT_ID, clientSecret: parsed.CIVITAS_IDP_CLIENT_SECRET || undefined }
-      : undefined,
-    governors: parsed.CIVITAS_GOVERNORS.split(',').map((s) => s.trim()).filter(Boolean),
+    idp:
+      parsed.CIVITAS_IDP_ISSUER && parsed.CIVITAS_IDP_CLIENT_ID
+        ? {
+            issuer: parsed.CIVITAS_IDP_ISSUER,
+            clientId: parsed.CIVITAS_IDP_CLIENT_ID,
+            clientSecret: parsed.CIVITAS_IDP_CLIENT_SECRET || undefined,
+          }
+        : undefined,
+    governors: parsed.CIVITAS_GOVERNORS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     smtpUrl: parsed.CIVITAS_SMTP_URL || undefined,
     mailFrom: parsed.CIVITAS_MAIL_FROM,
     redisUrl: parsed.REDIS_URL || undefined,
@@ -101,5 +112,9 @@ const peerSchema = z.object({
 export function parseFederationPeers(value: string): FederationPeer[] {
   if (!value.trim()) return [];
   const peers = z.array(peerSchema).parse(JSON.parse(value));
-  return peers.map((peer) => ({ name: peer.name, origin: peer.origin.replace(/\/$/, ''), publicKey: peer.public_key }));
+  return peers.map((peer) => ({
+    name: peer.name,
+    origin: peer.origin.replace(/\/$/, ''),
+    publicKey: peer.public_key,
+  }));
 }

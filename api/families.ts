@@ -96,5 +96,6 @@ export const CHANGE_STATUS_RESOLVERS: Record<string, ChangeStatusResolver> = {
 
 /** Registers every family's change-status resolver with the ledger (buildApp calls it; repeating is harmless). */
 export function wireChangeStatus(): void {
-  for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS)) registerChangeStatus(prefix, resolver);
+  for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS))
+    registerChangeStatus(prefix, resolver);
 }

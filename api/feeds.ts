@@ -22,8 +22,14 @@ class CivitasFeed extends Feed {
   }
 }
 
-export function atomFeed(ctx: Pick<AppContext, 'config' | 'clock'>, options: Omit<FeedOptions, 'author'>): Feed {
-  return new CivitasFeed({ ...options, author: { name: 'civitas', link: ctx.config.origin } }, ctx.clock.now());
+export function atomFeed(
+  ctx: Pick<AppContext, 'config' | 'clock'>,
+  options: Omit<FeedOptions, 'author'>,
+): Feed {
+  return new CivitasFeed(
+    { ...options, author: { name: 'civitas', link: ctx.config.origin } },
+    ctx.clock.now(),
+  );
 }
 
 export function notAfter(date: Date, now: Date): Date {

@@ -61,7 +61,11 @@ export function withQuery(path: string, params: Record<string, string | number>)
 
 /** A 303 to a local page. Private and unstored: many of these carry a fresh credential cookie. */
 export function seeOther(reply: FastifyReply, location: string) {
-  return reply.code(303).header('location', location).header('cache-control', cacheControlForCredentialResponse()).send();
+  return reply
+    .code(303)
+    .header('location', location)
+    .header('cache-control', cacheControlForCredentialResponse())
+    .send();
 }
 
 /**
@@ -107,7 +111,11 @@ function typedValues(body: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
     if (SECRET_FIELD.test(name) || name === 'return_to') continue;
-    const text = Array.isArray(value) ? value.map(String).join(',') : typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+    const text = Array.isArray(value)
+      ? value.map(String).join(',')
+      : typeof value === 'string' || typeof value === 'number'
+        ? String(value)
+        : null;
     if (text !== null) out[name] = text.slice(0, MAX_VALUE);
   }
   return out;
@@ -133,7 +141,12 @@ function cookieOptions(request: FastifyRequest) {
  * Returns false (nothing sent) when there is no page to go back to or the flash cannot be stored;
  * the caller then answers the error itself (an HTML error page for a browser).
  */
-export async function sendFormBack(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody): Promise<boolean> {
+export async function sendFormBack(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: ErrorBody,
+): Promise<boolean> {
   if (!isFormPost(request)) return false;
   const page = formPage(request);
   const db = request.server.civitas?.db;
@@ -150,7 +163,10 @@ export async function sendFormBack(request: FastifyRequest, reply: FastifyReply,
   const id = randomBytes(24).toString('base64url');
   try {
     await db.query('delete from form_flashes where expires_at < now()');
-    await db.query(`insert into form_flashes (id, payload, expires_at) values ($1, $2, now() + interval '${FLASH_LIFETIME_S} seconds')`, [id, JSON.stringify(flash)]);
+    await db.query(
+      `insert into form_flashes (id, payload, expires_at) values ($1, $2, now() + interval '${FLASH_LIFETIME_S} seconds')`,
+      [id, JSON.stringify(flash)],
+    );
   } catch {
     return false;
   }

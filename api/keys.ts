@@ -14,19 +14,28 @@ export interface ServiceKeys {
 
 async function storedOrCreated(sql: Sql, name: string, create: () => Promise<string>): Promise<string> {
   const candidate = await create();
-  await sql.query('insert into service_keys (name, value) values ($1, $2) on conflict (name) do nothing', [name, candidate]);
+  await sql.query('insert into service_keys (name, value) values ($1, $2) on conflict (name) do nothing', [
+    name,
+    candidate,
+  ]);
   const [row] = await sql.query<{ value: string }>('select value from service_keys where name = $1', [name]);
   return row.value;
 }
 
 export async function loadServiceKeys(sql: Sql, secretOverride?: string): Promise<ServiceKeys> {
-  const tagSecret = secretOverride ?? (await storedOrCreated(sql, 'tag_secret', async () => randomBytes(32).toString('base64url')));
+  const tagSecret =
+    secretOverride ??
+    (await storedOrCreated(sql, 'tag_secret', async () => randomBytes(32).toString('base64url')));
   const signingJson = await storedOrCreated(sql, 'signing_ed25519', async () => {
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const privateJwk = await exportJWK(privateKey);
     const publicJwk = await exportJWK(publicKey);
     const kid = `civitas-${randomBytes(4).toString('hex')}`;
-    return JSON.stringify({ kid, privateJwk: { ...privateJwk, kid, alg: 'EdDSA' }, publicJwk: { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' } });
+    return JSON.stringify({
+      kid,
+      privateJwk: { ...privateJwk, kid, alg: 'EdDSA' },
+      publicJwk: { ...publicJwk, kid, alg: 'EdDSA', use: 'sig' },
+    });
   });
   return { tagSecret, signing: JSON.parse(signingJson) };
 }

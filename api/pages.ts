@@ -24,5 +24,9 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply): Pr
  */
 export async function renderPage(request: FastifyRequest, reply: FastifyReply) {
   if (await sendPage(request, reply)) return reply;
-  throw new Refusal('not_implemented', {}, 'The page for this route is not built; ask for application/json to read its data.');
+  throw new Refusal(
+    'not_implemented',
+    {},
+    'The page for this route is not built; ask for application/json to read its data.',
+  );
 }

@@ -80,10 +80,16 @@ export const ERASED_TAG = '----';
 export const ERASED_TEXT = '[erased]';
 
 /** Receipt ids of rows matching `where`, for a family's `receiptIds`. */
-export async function receiptIdsOf(sql: Sql, queries: { table: string; column?: string; where: string; params: unknown[] }[]): Promise<string[]> {
+export async function receiptIdsOf(
+  sql: Sql,
+  queries: { table: string; column?: string; where: string; params: unknown[] }[],
+): Promise<string[]> {
   const out: string[] = [];
   for (const q of queries) {
-    const rows = await sql.query<{ id: string | null }>(`select ${q.column ?? 'receipt_id'} as id from ${q.table} where ${q.where}`, q.params);
+    const rows = await sql.query<{ id: string | null }>(
+      `select ${q.column ?? 'receipt_id'} as id from ${q.table} where ${q.where}`,
+      q.params,
+    );
     for (const r of rows) if (r.id) out.push(r.id);
   }
   return out;

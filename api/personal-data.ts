@@ -18,7 +18,13 @@ import type { FamilyDeclaration } from './personal-data-contract.ts';
  * no declaration — so a new family or column cannot be forgotten.
  */
 
-export type { DataSubject, Disposition, ErasureSubject, FamilyDeclaration, TableDeclaration } from './personal-data-contract.ts';
+export type {
+  DataSubject,
+  Disposition,
+  ErasureSubject,
+  FamilyDeclaration,
+  TableDeclaration,
+} from './personal-data-contract.ts';
 
 /**
  * Every family's declaration, in the order erasure runs them. Identity runs last: it retires the

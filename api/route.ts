@@ -66,7 +66,8 @@ declare module 'fastify' {
  * its published schema cannot drift apart), or the reply it has sent itself (a page, a redirect,
  * another status). Routes without a response schema return anything.
  */
-export type AnswerOf<K extends string> = ContractOf<K> extends { response: z.ZodType } ? ResponseOf<ContractOf<K>> | FastifyReply : unknown;
+export type AnswerOf<K extends string> =
+  ContractOf<K> extends { response: z.ZodType } ? ResponseOf<ContractOf<K>> | FastifyReply : unknown;
 
 /** A request of a registry key's route: `request.input` holds what the router parsed with its contract. */
 export type RouteRequest<K extends string = RouteKey> = FastifyRequest & { input: InputOf<K> };
@@ -78,7 +79,9 @@ export type RouteRequest<K extends string = RouteKey> = FastifyRequest & { input
  */
 export function defineRoute<K extends RouteKey>(
   key: K,
-  impl: Omit<RouteImpl, 'key' | 'handler'> & { handler: (request: RouteRequest<K>, reply: FastifyReply) => Promise<AnswerOf<K>> | AnswerOf<K> },
+  impl: Omit<RouteImpl, 'key' | 'handler'> & {
+    handler: (request: RouteRequest<K>, reply: FastifyReply) => Promise<AnswerOf<K>> | AnswerOf<K>;
+  },
 ): RouteImpl {
   return { key, module: definingModule(defineRoute), ...impl } as RouteImpl;
 }
@@ -109,7 +112,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   throw new Refusal('invalid_request', {
-    issues: result.error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message })),
+    issues: result.error.issues.map((issue) => ({
+      path: issue.path.join('.') || '(body)',
+      message: issue.message,
+    })),
   });
 }
 
@@ -137,4 +143,3 @@ declare module 'fastify' {
     input: ParsedInput;
   }
 }
-

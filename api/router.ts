@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { Refusal } from '../shared/errors.ts';
 import { CREDENTIAL_DOORS } from '../shared/security.ts';
-import { ROUTES, registrableMethods, routeKey, toFastifyPath, isStaticPlaceholder } from '../shared/registry/index.ts';
+import {
+  ROUTES,
+  registrableMethods,
+  routeKey,
+  toFastifyPath,
+  isStaticPlaceholder,
+} from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
 import { contractFor } from '../shared/registry/contracts.ts';
 import type { Contract } from '../shared/contract.ts';
@@ -40,7 +46,12 @@ function siteHandler(site: SiteMount | undefined, pageBuilt: boolean) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (site?.sendAsset(reply, request.url.split('?')[0])) return reply;
     if (await sendPage(request, reply)) return reply;
-    if (pageBuilt) throw new Refusal('not_found', { path: request.url.split('?')[0] }, 'No page lives at this path. See /atlas for the map of every route.');
+    if (pageBuilt)
+      throw new Refusal(
+        'not_found',
+        { path: request.url.split('?')[0] },
+        'No page lives at this path. See /atlas for the map of every route.',
+      );
     throw new Refusal('not_implemented');
   };
 }
@@ -65,7 +76,12 @@ function preHandlerOf(prelude: NonNullable<RouteImpl['preHandler']>) {
   };
 }
 
-function realisationOf(shape: RouteShape, method: string, impl: RouteImpl | undefined, siteInfo: SiteInfo): Realisation {
+function realisationOf(
+  shape: RouteShape,
+  method: string,
+  impl: RouteImpl | undefined,
+  siteInfo: SiteInfo,
+): Realisation {
   if (impl) return 'implemented';
   if (method !== 'GET') return 'not_implemented';
   if (siteInfo.pages.has(shape.path)) return 'page';
@@ -112,12 +128,20 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         config: {
           // request_provenance: the registry's credential doors refuse cross-site requests whatever
           // their implementation declares, before anything else of the route runs.
-          sameOrigin: impl?.credentialDoor || (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)) ? 'credential' : impl?.sameOrigin,
+          sameOrigin:
+            impl?.credentialDoor ||
+            (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path))
+              ? 'credential'
+              : impl?.sameOrigin,
           rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,
           scope: shape.scope,
         },
-        handler: impl ? pageOrJson({ ...impl, handler: withContract(impl.handler, contractFor(key)) }, shape, method) : method === 'GET' ? siteHandler(options.site, realisation === 'page') : notImplemented,
+        handler: impl
+          ? pageOrJson({ ...impl, handler: withContract(impl.handler, contractFor(key)) }, shape, method)
+          : method === 'GET'
+            ? siteHandler(options.site, realisation === 'page')
+            : notImplemented,
         // Work shared by a page and its JSON twin (a guard, headers) runs before either.
         ...(impl?.preHandler ? { preHandler: preHandlerOf(impl.preHandler) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
@@ -126,7 +150,8 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
     }
   }
   for (const key of byKey.keys()) {
-    if (!known.has(key)) throw new Error(`Implementation bound to ${key}, which is not in the route registry`);
+    if (!known.has(key))
+      throw new Error(`Implementation bound to ${key}, which is not in the route registry`);
   }
 }
 

@@ -47,5 +47,8 @@ async function serve() {
   // Periodic work (sealing anchors …): every process runs the timers; each once-job's advisory lock
   // makes exactly one process do it (api/jobs/runner.ts).
   jobs = startJobs(app);
-  if (!cluster.isWorker) app.log.info(`civitas at ${config.origin} (${app.civitas.db.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  if (!cluster.isWorker)
+    app.log.info(
+      `civitas at ${config.origin} (${app.civitas.db.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`,
+    );
 }

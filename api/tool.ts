@@ -17,7 +17,12 @@ export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   description: string;
   inputSchema: Shape;
-  annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    idempotentHint?: boolean;
+    destructiveHint?: boolean;
+    openWorldHint?: boolean;
+  };
   /** The HTTP route this tool mirrors (for /agents.json and the docs). */
   twin?: string;
   /** `app` is the running instance, for tools that must probe it (civitas_boundaries). */

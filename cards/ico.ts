@@ -5,7 +5,9 @@
 import { Resvg } from '@resvg/resvg-js';
 
 export function renderIco(svg: string, sizes: number[] = [16, 32, 48]): Buffer {
-  const images = sizes.map((size) => new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng());
+  const images = sizes.map((size) =>
+    new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng(),
+  );
   const header = Buffer.alloc(6);
   header.writeUInt16LE(0, 0); // reserved
   header.writeUInt16LE(1, 2); // type: icon

@@ -46,9 +46,17 @@ function hashOf(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-type Node = { type: string; props: Record<string, unknown> & { style?: Record<string, unknown>; children?: unknown } };
+type Node = {
+  type: string;
+  props: Record<string, unknown> & { style?: Record<string, unknown>; children?: unknown };
+};
 
-const el = (type: string, style: Record<string, unknown>, children?: unknown, props: Record<string, unknown> = {}): Node => ({
+const el = (
+  type: string,
+  style: Record<string, unknown>,
+  children?: unknown,
+  props: Record<string, unknown> = {},
+): Node => ({
   type,
   props: { ...props, style: { display: 'flex', boxSizing: 'border-box', ...style }, children },
 });
@@ -64,33 +72,62 @@ function cardTree(card: Card, size: CardSize): Node {
 
   return el(
     'div',
-    { width: '100%', height: '100%', backgroundColor: PALETTE.paper, color: PALETTE.ink, fontFamily: 'Inter', flexDirection: 'row' },
+    {
+      width: '100%',
+      height: '100%',
+      backgroundColor: PALETTE.paper,
+      color: PALETTE.ink,
+      fontFamily: 'Inter',
+      flexDirection: 'row',
+    },
     [
       el('div', { width: px(18), height: '100%', backgroundColor: PALETTE.accent }),
       el(
         'div',
-        { flex: 1, flexDirection: 'column', justifyContent: 'space-between', padding: `${px(64)}px ${px(80)}px ${px(56)}px` },
+        {
+          flex: 1,
+          flexDirection: 'column',
+          justifyContent: 'space-between',
+          padding: `${px(64)}px ${px(80)}px ${px(56)}px`,
+        },
         [
           el('div', { alignItems: 'center', gap: px(16) }, [
-            el('img', { width: px(56), height: px(56) }, undefined, { src: mark, width: px(56), height: px(56) }),
+            el('img', { width: px(56), height: px(56) }, undefined, {
+              src: mark,
+              width: px(56),
+              height: px(56),
+            }),
             el('div', { fontSize: px(36), fontWeight: 600, letterSpacing: '0.01em' }, 'civitas'),
           ]),
           el('div', { flexDirection: 'column', gap: px(24) }, [
-            el('div', { fontSize: titleSize, fontWeight: 600, lineHeight: 1.1, letterSpacing: '-0.02em' }, card.title),
-            ...(card.subtitle ? [el('div', { fontSize: px(34), color: PALETTE.soft, lineHeight: 1.35 }, card.subtitle)] : []),
+            el(
+              'div',
+              { fontSize: titleSize, fontWeight: 600, lineHeight: 1.1, letterSpacing: '-0.02em' },
+              card.title,
+            ),
+            ...(card.subtitle
+              ? [el('div', { fontSize: px(34), color: PALETTE.soft, lineHeight: 1.35 }, card.subtitle)]
+              : []),
             ...(card.lines?.length
               ? [
                   el(
                     'div',
                     { flexDirection: 'column', gap: px(6), marginTop: px(8) },
-                    card.lines.slice(0, 4).map((line) => el('div', { fontSize: px(28), color: PALETTE.ink }, line)),
+                    card.lines
+                      .slice(0, 4)
+                      .map((line) => el('div', { fontSize: px(28), color: PALETTE.ink }, line)),
                   ),
                 ]
               : []),
           ]),
           el(
             'div',
-            { borderTop: `${Math.max(1, px(2))}px solid ${PALETTE.rule}`, paddingTop: px(22), fontSize: px(26), color: PALETTE.soft },
+            {
+              borderTop: `${Math.max(1, px(2))}px solid ${PALETTE.rule}`,
+              paddingTop: px(22),
+              fontSize: px(26),
+              color: PALETTE.soft,
+            },
             card.footer ?? 'A public Record for humans and agents',
           ),
         ],
@@ -101,7 +138,9 @@ function cardTree(card: Card, size: CardSize): Node {
 
 /** Renders a card to SVG (text embedded as paths, so the SVG needs no font to display). */
 export async function renderCardSvg(card: Card, size: CardSize = OG_SIZE): Promise<string> {
-  const key = hashOf(JSON.stringify([card.title, card.subtitle, card.lines, card.footer, size.width, size.height]));
+  const key = hashOf(
+    JSON.stringify([card.title, card.subtitle, card.lines, card.footer, size.width, size.height]),
+  );
   const hit = svgCache.get(key);
   if (hit) return hit;
   const svg = await satori(cardTree(card, size) as unknown as Parameters<typeof satori>[0], {

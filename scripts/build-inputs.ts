@@ -10,7 +10,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Folders and files that cannot change what the build emits. */
-const NOT_READ = new Set(['node_modules', 'dist', '.git', '.data', '.astro', 'test', 'docs', '.ci', 'vitest.config.ts']);
+const NOT_READ = new Set([
+  'node_modules',
+  'dist',
+  '.git',
+  '.data',
+  '.astro',
+  'test',
+  'docs',
+  '.ci',
+  'vitest.config.ts',
+]);
 const NOT_READ_SUFFIX = ['.md', '.log'];
 
 export const INPUTS_FILE = '.inputs-hash';
@@ -28,7 +38,9 @@ export function buildInputsHash(root: string): string {
 
 function files(root: string, dir: string): string[] {
   const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     if (dir === root && NOT_READ.has(entry.name)) continue;
     if (entry.name === '.env' || NOT_READ_SUFFIX.some((s) => entry.name.endsWith(s))) continue;
     const path = join(dir, entry.name);
@@ -42,5 +54,9 @@ function files(root: string, dir: string): string[] {
 export function builtFrom(dist: string, inputs: string): boolean {
   if (process.env.CIVITAS_BUILD_FORCE === '1') return false;
   const marker = join(dist, INPUTS_FILE);
-  return existsSync(join(dist, 'assets.json')) && existsSync(marker) && readFileSync(marker, 'utf8').trim() === inputs;
+  return (
+    existsSync(join(dist, 'assets.json')) &&
+    existsSync(marker) &&
+    readFileSync(marker, 'utf8').trim() === inputs
+  );
 }

@@ -46,7 +46,10 @@ const { renderIco } = await import('../cards/ico.ts');
 const { svg, png } = await renderDefaultOg();
 writeFileSync(join(client, 'og.svg'), svg);
 writeFileSync(join(client, 'og.png'), png);
-writeFileSync(join(client, 'favicon.ico'), renderIco(readFileSync(join(root, 'site', 'public', 'favicon.svg'), 'utf8')));
+writeFileSync(
+  join(client, 'favicon.ico'),
+  renderIco(readFileSync(join(root, 'site', 'public', 'favicon.svg'), 'utf8')),
+);
 
 const themes = readdirSync(client).filter((f) => /^theme\.[\w-]+\.css$/.test(f));
 if (themes.length !== 1) {
@@ -56,7 +59,9 @@ if (themes.length !== 1) {
   );
 }
 const fonts = existsSync(join(client, 'font'))
-  ? readdirSync(join(client, 'font')).filter((f) => f.endsWith('.woff2')).map((f) => `/font/${f}`)
+  ? readdirSync(join(client, 'font'))
+      .filter((f) => f.endsWith('.woff2'))
+      .map((f) => `/font/${f}`)
   : [];
 const font = fonts.find((f) => f.includes('-400-')) ?? fonts[0];
 if (!font) throw new Error('no font/<name>.<hash>.woff2 was emitted');
@@ -65,4 +70,6 @@ const manifest = { theme: `/${themes[0]}`, font, fonts };
 writeFileSync(join(dist, 'assets.json'), JSON.stringify(manifest, null, 2) + '\n');
 writeFileSync(join(dist, INPUTS_FILE), inputs + '\n'); // last: only a complete build is ever skipped
 
-console.log(`built site in ${Math.round(performance.now() - started)} ms: ${manifest.theme}, ${fonts.length} font file(s), og.png, favicon.ico`);
+console.log(
+  `built site in ${Math.round(performance.now() - started)} ms: ${manifest.theme}, ${fonts.length} font file(s), og.png, favicon.ico`,
+);

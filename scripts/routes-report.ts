@@ -20,7 +20,8 @@ for (const [family, counts] of Object.entries(report.families).sort()) {
   console.log(family.padEnd(width), String(counts.real).padStart(5), '/', counts.total);
 }
 if (verbose) {
-  for (const route of report.routes) console.log(route.real ? 'real ' : '501  ', route.methods.join(','), route.path);
+  for (const route of report.routes)
+    console.log(route.real ? 'real ' : '501  ', route.methods.join(','), route.path);
 }
 console.log('');
 console.log(`routes real: ${report.real} of ${report.total} published route shapes`);

@@ -32,13 +32,15 @@ export function coalescer<K, V>(): (key: K, run: () => Promise<V>, gather?: bool
   }
   const slots = new Map<K, Slot>();
   const start = (key: K, slot: Slot, run: () => Promise<V>) => {
-    const promise: Promise<V> = run().then((value) => {
-      if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
-      return value;
-    }).finally(() => {
-      if (slot.running === promise) slot.running = null;
-      if (!slot.running && !slot.next && !slot.gathering) slots.delete(key);
-    });
+    const promise: Promise<V> = run()
+      .then((value) => {
+        if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
+        return value;
+      })
+      .finally(() => {
+        if (slot.running === promise) slot.running = null;
+        if (!slot.running && !slot.next && !slot.gathering) slots.delete(key);
+      });
     slot.running = promise;
     return promise;
   };
@@ -61,10 +63,15 @@ export function coalescer<K, V>(): (key: K, run: () => Promise<V>, gather?: bool
     if (!running) return start(key, slot, run);
     if (slot.next) return slot.next;
     const state = slot;
-    const next = running.then(() => undefined, () => undefined).then(() => {
-      state.next = null;
-      return state.running ?? start(key, state, run);
-    });
+    const next = running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        state.next = null;
+        return state.running ?? start(key, state, run);
+      });
     state.next = next;
     return next;
   };

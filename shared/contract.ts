@@ -30,7 +30,9 @@ export interface Contract {
 }
 
 /** A family's contracts, keyed by registry key (`METHOD path`). The `const` keeps each key's schemas typed. */
-export function defineContracts<const T extends { [K in keyof T]: K extends RouteKey ? Contract : never }>(map: T): T {
+export function defineContracts<const T extends { [K in keyof T]: K extends RouteKey ? Contract : never }>(
+  map: T,
+): T {
   return map;
 }
 
@@ -42,10 +44,13 @@ export interface ContractInput<C extends Contract = Contract> {
 }
 
 /** The JSON body of an operation's success answer, for pages and clients (`ResponseOf<typeof X['GET /path']>`). */
-export type ResponseOf<C extends Contract> = C['response'] extends z.ZodType ? z.output<C['response']> : unknown;
+export type ResponseOf<C extends Contract> = C['response'] extends z.ZodType
+  ? z.output<C['response']>
+  : unknown;
 
 /** Form fields arrive as '' when left blank: treat blank as absent before validating. */
-export const blank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+export const blank = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** An optional field a form may leave blank: '' counts as absent. */
 export function optional<S extends z.ZodType>(schema: S) {
@@ -64,7 +69,12 @@ export const isoTime = z.string().describe('ISO 8601 UTC timestamp');
  * service writes them. A part JSON Schema cannot say (a transform) becomes `{}`, never an error.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: dropSafeIntegerBounds }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    override: dropSafeIntegerBounds,
+  }) as Record<string, unknown>;
   delete json.$schema;
   return json;
 }

@@ -9,7 +9,10 @@ import { jsonSchemaOf, type Contract } from './contract.ts';
 type Json = Record<string, unknown>;
 
 export function propertiesOf(schema: Json): { properties: Record<string, Json>; required: string[] } {
-  return { properties: (schema.properties ?? {}) as Record<string, Json>, required: (schema.required ?? []) as string[] };
+  return {
+    properties: (schema.properties ?? {}) as Record<string, Json>,
+    required: (schema.required ?? []) as string[],
+  };
 }
 
 /** The contract's query fields as parameters (a field the registry already declares, like `actor`, is kept once). */
@@ -38,7 +41,8 @@ export function requestBody(contract: Contract): Json {
 /** Where a page answers JSON too: what a client sends to get it instead of the HTML. */
 const NEGOTIATED = {
   accept: 'application/json',
-  description: 'Sent instead of the HTML page when the request\'s Accept asks for application/json (ahead of text/html).',
+  description:
+    "Sent instead of the HTML page when the request's Accept asks for application/json (ahead of text/html).",
 };
 
 /**

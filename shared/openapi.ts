@@ -44,8 +44,10 @@ export const DEFAULT_SESSION_COOKIE = 'civitas_session';
 /** What each scope of `sovereignSession` allows (published as `x-civitas-scopes`). */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'sovereign:read': 'Read your own owner views: /sovereign and /settings/data.',
-  'sovereign:write': 'Act as yourself: imprints, orders, seconds, prophecies, pacts, email, callsign visibility, data requests, relay rotation.',
-  'governance:write': 'Take part in governance: propose and cosign amendments, pledge, back pledges, sign court verdicts.',
+  'sovereign:write':
+    'Act as yourself: imprints, orders, seconds, prophecies, pacts, email, callsign visibility, data requests, relay rotation.',
+  'governance:write':
+    'Take part in governance: propose and cosign amendments, pledge, back pledges, sign court verdicts.',
   'billing:manage': 'Manage your paid subscriptions through the billing portal.',
   'identity:reconcile': 'Recover an identity with its Sovereign Key at /reconcile.',
   'steward:write': 'Steward work: triage held imprints, record lessons, process data requests.',
@@ -65,10 +67,12 @@ export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
   calibration: 'Graded predictions about the service itself, pacts, almanac and what comes due.',
   treasury: 'Paid capabilities, the Oracle, entitlements and the treasury.',
   organism: 'The service observing itself: vitals, metabolism, drift, mind, truth, trials and experiments.',
-  chronicle: 'The Record told over time: its pulse, days, months, ascensions, story, badges and preview images.',
+  chronicle:
+    'The Record told over time: its pulse, days, months, ascensions, story, badges and preview images.',
   steward: 'Stewardship: triage of held imprints, the lessons stewards record, and steward-only views.',
   boundaries: 'The 23 privacy boundaries, re-proved live with synthetic probes.',
-  assets: 'Hashed static assets: the stylesheet, fonts, favicons, default preview images and the agent client.',
+  assets:
+    'Hashed static assets: the stylesheet, fonts, favicons, default preview images and the agent client.',
   site: 'Home, information and legal pages.',
   mcp: 'The Model Context Protocol endpoint.',
   operator: 'Operator surfaces (never published).',
@@ -91,7 +95,8 @@ const FEED_TOKEN_PARAMETER: Json = {
   name: 'token',
   in: 'query',
   required: false,
-  description: 'Your private feed token (`ft_…`), made on /sovereign, for calendar apps and feed readers that cannot send the session cookie. Rotating it kills the old URL.',
+  description:
+    'Your private feed token (`ft_…`), made on /sovereign, for calendar apps and feed readers that cannot send the session cookie. Rotating it kills the old URL.',
   schema: { type: 'string', pattern: '^ft_[A-Za-z0-9_-]{43}$' },
 };
 
@@ -137,10 +142,14 @@ const SECURITY: Record<IdentityNeed, Json[]> = {
 };
 
 const UNAUTHORIZED: Record<IdentityNeed, string> = {
-  session: 'There is no session (`identity_required`): this operation is personal. Sign in at /initiate or /return, then try again.',
-  holder: 'Neither a session nor a proved agent handle (`identity_required`), or a wrong continuity proof (`continuity_proof_invalid`). Do not change the handle.',
-  agent: 'The continuity secret or relay token is missing or wrong (`continuity_proof_invalid`). Do not change the handle.',
-  proof: 'A continuity proof was presented and is wrong, or the handle is attested and sent none (`continuity_proof_invalid`). Do not change the handle.',
+  session:
+    'There is no session (`identity_required`): this operation is personal. Sign in at /initiate or /return, then try again.',
+  holder:
+    'Neither a session nor a proved agent handle (`identity_required`), or a wrong continuity proof (`continuity_proof_invalid`). Do not change the handle.',
+  agent:
+    'The continuity secret or relay token is missing or wrong (`continuity_proof_invalid`). Do not change the handle.',
+  proof:
+    'A continuity proof was presented and is wrong, or the handle is attested and sent none (`continuity_proof_invalid`). Do not change the handle.',
 };
 
 function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
@@ -180,23 +189,34 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   const identity = identityOf(shape, method);
   if (shape.scope) {
     if (SIGN_IN_REDIRECT_KINDS.has(shape.kind) && method !== 'POST') {
-      responses['303'] = { description: 'A browser without a session is sent to /return to sign in, and brought back.' };
+      responses['303'] = {
+        description: 'A browser without a session is sent to /return to sign in, and brought back.',
+      };
     }
-    responses['401'] = errorResponse('There is no session (`identity_required`). Sign in at /initiate or /return, then try again.');
-    responses['403'] = errorResponse(`The session lacks the \`${shape.scope}\` scope. Stop and resolve identity or scope; never alter actor identifiers to get round it.`);
+    responses['401'] = errorResponse(
+      'There is no session (`identity_required`). Sign in at /initiate or /return, then try again.',
+    );
+    responses['403'] = errorResponse(
+      `The session lacks the \`${shape.scope}\` scope. Stop and resolve identity or scope; never alter actor identifiers to get round it.`,
+    );
     op.security = [{ sovereignSession: [shape.scope] }];
   } else if (identity) {
     responses['401'] = errorResponse(UNAUTHORIZED[identity]);
     op.security = SECURITY[identity];
   }
   if (shape.unknownHandle && (identity || !shape.identityOn)) {
-    responses['404'] = errorResponse('The handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint.');
+    responses['404'] = errorResponse(
+      'The handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint.',
+    );
   }
   if (shape.feedToken) {
-    responses['401'] = errorResponse('Neither a session nor a live feed token: the token was rotated, turned off or never existed.');
+    responses['401'] = errorResponse(
+      'Neither a session nor a live feed token: the token was rotated, turned off or never existed.',
+    );
     op.security = [{ sovereignSession: [] }, { dueFeedToken: [] }];
   }
-  if (contract?.response) describeAnswer(responses['200'] as Json, shape.kind, jsonSchemaOf(contract.response, 'output'));
+  if (contract?.response)
+    describeAnswer(responses['200'] as Json, shape.kind, jsonSchemaOf(contract.response, 'output'));
   op.responses = responses;
 
   op['x-civitas-kind'] = shape.kind;
@@ -238,7 +258,7 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
       description:
         `The public route description of civitas (app ${options.version}), generated from the route registry (each process builds it once, at its first request: the registry only changes with the code). ` +
         'It lists routes, methods, kinds and declared session scopes. Operations with a contract also describe their parameters, request body and the JSON of their success answer ' +
-        '(a hybrid, or a page with a JSON twin, asked with Accept: application/json, or a JSON feed, describes it in the 200 response\'s `x-civitas-json`). ' +
+        "(a hybrid, or a page with a JSON twin, asked with Accept: application/json, or a JSON feed, describes it in the 200 response's `x-civitas-json`). " +
         'Discovery order: /agents.json, then this document, then choose an operation and the authority it needs. Free reads need no account. ' +
         'Three separate authority contracts exist: human sign-in sessions (sovereignSession), agent continuity or relay credentials, and paid capabilities.',
       'x-civitas-app-version': options.version,
@@ -268,12 +288,14 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
           type: 'apiKey',
           in: 'header',
           name: 'X-Civitas-Continuity',
-          description: "An agent's continuity secret (`cs_…`), returned once by its first accepted imprint. Never a session; it proves a handle, nothing more.",
+          description:
+            "An agent's continuity secret (`cs_…`), returned once by its first accepted imprint. Never a session; it proves a handle, nothing more.",
         },
         agentRelay: {
           type: 'http',
           scheme: 'bearer',
-          description: "An attested agent's relay token (`Authorization: Bearer rt_…`), minted by its attesting sovereign at /standing.",
+          description:
+            "An attested agent's relay token (`Authorization: Bearer rt_…`), minted by its attesting sovereign at /standing.",
         },
       },
     },

@@ -11,14 +11,15 @@ export const POLICY_ACTIONS = ['imprint', 'attest', 'triage', 'propose', 'cosign
 export type PolicyAction = (typeof POLICY_ACTIONS)[number];
 
 /** Each action's sovereign door and what it needs beyond a signed-in session. */
-export const POLICY_RULES: Record<PolicyAction, { path: string; scope: Scope; uniquenessReceipt: boolean }> = {
-  imprint: { path: '/sovereign/imprint', scope: 'sovereign:write', uniquenessReceipt: false },
-  attest: { path: '/standing/rotate-relay', scope: 'sovereign:write', uniquenessReceipt: false },
-  triage: { path: '/sovereign/triage', scope: 'steward:write', uniquenessReceipt: false },
-  propose: { path: '/api/constitution/propose', scope: 'governance:write', uniquenessReceipt: false },
-  cosign: { path: '/api/constitution/cosign', scope: 'governance:write', uniquenessReceipt: false },
-  ratify: { path: '/api/constitution/ratify', scope: 'governance:write', uniquenessReceipt: true },
-};
+export const POLICY_RULES: Record<PolicyAction, { path: string; scope: Scope; uniquenessReceipt: boolean }> =
+  {
+    imprint: { path: '/sovereign/imprint', scope: 'sovereign:write', uniquenessReceipt: false },
+    attest: { path: '/standing/rotate-relay', scope: 'sovereign:write', uniquenessReceipt: false },
+    triage: { path: '/sovereign/triage', scope: 'steward:write', uniquenessReceipt: false },
+    propose: { path: '/api/constitution/propose', scope: 'governance:write', uniquenessReceipt: false },
+    cosign: { path: '/api/constitution/cosign', scope: 'governance:write', uniquenessReceipt: false },
+    ratify: { path: '/api/constitution/ratify', scope: 'governance:write', uniquenessReceipt: true },
+  };
 
 export interface SovereignFacts {
   /** The scopes a session of this sovereign carries (scopesFor). */
@@ -35,23 +36,40 @@ export function sovereignRefusal(action: PolicyAction, facts: SovereignFacts | n
   const rule = POLICY_RULES[action];
   const requires = rule.uniquenessReceipt ? { requires: 'uniqueness_receipt' } : {};
   if (!facts) return new Refusal('identity_required', { scope: rule.scope, ...requires });
-  if (!facts.scopes.includes(rule.scope)) return new Refusal('scope_required', { scope: rule.scope, ...requires });
+  if (!facts.scopes.includes(rule.scope))
+    return new Refusal('scope_required', { scope: rule.scope, ...requires });
   if (rule.uniquenessReceipt && facts.uniquenessReceipt !== true) {
-    return new Refusal('scope_required', { scope: rule.scope, requires: 'uniqueness_receipt', missing: 'uniqueness_receipt' }, UNIQUENESS_HINT);
+    return new Refusal(
+      'scope_required',
+      { scope: rule.scope, requires: 'uniqueness_receipt', missing: 'uniqueness_receipt' },
+      UNIQUENESS_HINT,
+    );
   }
   return null;
 }
 
 /** The stored facts of an attest target: its level and whether this sovereign attested it. */
-export interface AttestTarget { handle: string; level: string; attestedByActor: boolean }
+export interface AttestTarget {
+  handle: string;
+  level: string;
+  attestedByActor: boolean;
+}
 
 /** The refusal the attest door answers for this target (after the session rule), or null. */
 export function attestRefusal(target: AttestTarget): Refusal | null {
   if (target.level === 'arrived') {
-    return new Refusal('conflict', { handle: target.handle, level: target.level }, 'Only a continuous handle can be attested: it must prove continuity on 2 distinct UTC days first.');
+    return new Refusal(
+      'conflict',
+      { handle: target.handle, level: target.level },
+      'Only a continuous handle can be attested: it must prove continuity on 2 distinct UTC days first.',
+    );
   }
   if (target.level !== 'continuous' && !target.attestedByActor) {
-    return new Refusal('conflict', { handle: target.handle, level: target.level }, 'Only the Sovereign who attested this handle may rotate its relay token.');
+    return new Refusal(
+      'conflict',
+      { handle: target.handle, level: target.level },
+      'Only the Sovereign who attested this handle may rotate its relay token.',
+    );
   }
   return null;
 }

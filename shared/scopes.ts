@@ -22,7 +22,9 @@ export interface ScopeFacts {
 export function scopesFor(facts: ScopeFacts, config: { stewards: string[]; governors?: string[] }): Scope[] {
   const scopes: Scope[] = ['sovereign:read', 'sovereign:write', 'identity:reconcile', 'billing:manage'];
   const named = (list: string[] | undefined) =>
-    (list ?? []).some((entry) => entry === facts.id || (facts.tagUnique !== false && entry.toLowerCase() === facts.tag));
+    (list ?? []).some(
+      (entry) => entry === facts.id || (facts.tagUnique !== false && entry.toLowerCase() === facts.tag),
+    );
   if (facts.uniquenessVerified || named(config.governors)) scopes.push('governance:write');
   if (named(config.stewards)) scopes.push('steward:write');
   return scopes;

@@ -6,7 +6,10 @@
 import { SITE_SCRIPT_HASHES } from './site-scripts.ts';
 
 export { hstsHeader } from './boundaries/headers/transport.ts';
-export { cacheControlForCredentialResponse, cacheControlForPersonalized } from './boundaries/headers/cache.ts';
+export {
+  cacheControlForCredentialResponse,
+  cacheControlForPersonalized,
+} from './boundaries/headers/cache.ts';
 export { isSameOriginRequest } from './boundaries/headers/provenance.ts';
 export { safeReturnTarget } from './boundaries/headers/navigation.ts';
 

@@ -33,7 +33,11 @@ export type AgentImprintResult = z.infer<typeof agentImprintResultSchema>;
  * presented must be right, whatever the level: a wrong secret is never silently ignored.
  * Recorded through the Record's sequencer (group commit), with the agent door below.
  */
-export async function agentImprint(ctx: AppContext, input: AgentImprintInput, proof: AgentProof): Promise<AgentImprintResult> {
+export async function agentImprint(
+  ctx: AppContext,
+  input: AgentImprintInput,
+  proof: AgentProof,
+): Promise<AgentImprintResult> {
   return sequence(ctx.db, agentDoor, {
     authorRef: input.agent,
     body: input.body,
@@ -71,8 +75,11 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
       const existing = rows.get(draft.authorRef);
       if (!existing) return { existing, proved: false, relayed: false };
       const proved = matchesHash(draft.proof.continuity, existing.secret_hash);
-      const relayed = existing.level === 'attested' && matchesHash(draft.proof.relayToken, existing.relay_token_hash);
-      const presentedWrong = (draft.proof.continuity !== undefined && !proved) || (draft.proof.relayToken !== undefined && !relayed);
+      const relayed =
+        existing.level === 'attested' && matchesHash(draft.proof.relayToken, existing.relay_token_hash);
+      const presentedWrong =
+        (draft.proof.continuity !== undefined && !proved) ||
+        (draft.proof.relayToken !== undefined && !relayed);
       if (presentedWrong || (existing.level === 'attested' && !proved && !relayed)) {
         return new Refusal('continuity_proof_invalid', { handle: draft.authorRef });
       }
@@ -81,32 +88,59 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
   },
   fresh: (state) => state.arrived !== undefined,
   async admit(tx, entries) {
-    const arrivals = await insertArrivals(tx, entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft));
+    const arrivals = await insertArrivals(
+      tx,
+      entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft),
+    );
     const settled = entries.map(({ draft, state, verdict }): Settled | Refusal => {
       if (!state.existing) {
         const secret = state.arrived ?? arrivals.get(draft.authorRef);
         // Two first imprints raced: the loser must not get a secret that is not stored.
-        if (!secret) return new Refusal('conflict', {}, 'This handle arrived a moment ago through another request. Read its status and imprint again.');
-        return { draft, verdict, secret, proved: false, unattested: true, row: arrivedRow(draft.authorRef, draft.at) };
+        if (!secret)
+          return new Refusal(
+            'conflict',
+            {},
+            'This handle arrived a moment ago through another request. Read its status and imprint again.',
+          );
+        return {
+          draft,
+          verdict,
+          secret,
+          proved: false,
+          unattested: true,
+          row: arrivedRow(draft.authorRef, draft.at),
+        };
       }
       const attested = state.existing.level === 'attested';
       const unattested = !(attested && (state.proved || state.relayed));
-      return { draft, verdict, secret: undefined, proved: state.proved, unattested, row: afterImprint(state, draft.at, unattested || verdict.held) };
+      return {
+        draft,
+        verdict,
+        secret: undefined,
+        proved: state.proved,
+        unattested,
+        row: afterImprint(state, draft.at, unattested || verdict.held),
+      };
     });
     const returning = settled.filter((s): s is Settled => !(s instanceof Refusal) && !s.secret);
     const provedDays = returning.filter((s) => s.proved);
     if (provedDays.length > 0) {
-      await tx.query('insert into agent_proof_days (handle, day) select * from unnest($1::text[], $2::date[]) on conflict do nothing', [
-        provedDays.map((s) => s.draft.authorRef), provedDays.map((s) => utcDay(s.draft.at)),
-      ]);
+      await tx.query(
+        'insert into agent_proof_days (handle, day) select * from unnest($1::text[], $2::date[]) on conflict do nothing',
+        [provedDays.map((s) => s.draft.authorRef), provedDays.map((s) => utcDay(s.draft.at))],
+      );
     }
     if (returning.length > 0) {
       await tx.query(
         `update agents a set last_seen_at = u.at, level = u.level, imprints_accepted = a.imprints_accepted + 1,
                 imprints_quarantined = a.imprints_quarantined + u.quarantined
          from unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[]) as u(handle, at, level, quarantined) where a.handle = u.handle`,
-        [returning.map((s) => s.draft.authorRef), returning.map((s) => s.draft.at.toISOString()), returning.map((s) => s.row.level),
-          returning.map((s) => (s.unattested || s.verdict.held ? 1 : 0))],
+        [
+          returning.map((s) => s.draft.authorRef),
+          returning.map((s) => s.draft.at.toISOString()),
+          returning.map((s) => s.row.level),
+          returning.map((s) => (s.unattested || s.verdict.held ? 1 : 0)),
+        ],
       );
     }
     return settled.map((s) => (s instanceof Refusal ? s : admittedAgentImprint(s)));
@@ -124,7 +158,10 @@ const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1
  * which does not show the rows it inserts; a handle first imprinted by another transaction at the
  * same moment is in neither set, and admit refuses it with `conflict` as before.
  */
-async function lockOrArrive(tx: Sql, drafts: AgentDraft[]): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
+async function lockOrArrive(
+  tx: Sql,
+  drafts: AgentDraft[],
+): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
   const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
   const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
   const rows = await tx.query<AgentRow & { arrived: boolean }>(
@@ -136,10 +173,16 @@ async function lockOrArrive(tx: Sql, drafts: AgentDraft[]): Promise<{ rows: Map<
      select l.*, false as arrived from locked l
      union all
      select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
-    [drafts.map((d) => d.authorRef).sort(byHandle), early.map((d) => d.authorRef), early.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
-      early.map((d) => d.at.toISOString())],
+    [
+      drafts.map((d) => d.authorRef).sort(byHandle),
+      early.map((d) => d.authorRef),
+      early.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+      early.map((d) => d.at.toISOString()),
+    ],
   );
-  const arrived = new Map(rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]));
+  const arrived = new Map(
+    rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]),
+  );
   return { rows: new Map(rows.filter((row) => !row.arrived).map((row) => [row.handle, row])), arrived };
 }
 
@@ -154,7 +197,11 @@ async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string
      select handle, secret_hash, 'arrived', at, at, 1, 1 from unnest($1::text[], $2::text[], $3::timestamptz[]) with ordinality as n(handle, secret_hash, at, i)
      order by i
      on conflict (handle) do nothing returning handle`,
-    [sorted.map((d) => d.authorRef), sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)), sorted.map((d) => d.at.toISOString())],
+    [
+      sorted.map((d) => d.authorRef),
+      sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+      sorted.map((d) => d.at.toISOString()),
+    ],
   );
   const stored = new Set(inserted.map((row) => row.handle));
   return new Map([...secrets].filter(([handle]) => stored.has(handle)));
@@ -163,8 +210,17 @@ async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string
 /** A new handle's row as inserted: arrived, this one imprint, quarantined (an arrival is unattested). */
 function arrivedRow(handle: string, at: Date): AgentRow {
   return {
-    handle, secret_hash: '', level: 'arrived', first_seen_at: at, last_seen_at: at, attested_by_tag: null, attested_at: null,
-    relay_token_hash: null, imprints_accepted: 1, imprints_quarantined: 1, proof_days: [],
+    handle,
+    secret_hash: '',
+    level: 'arrived',
+    first_seen_at: at,
+    last_seen_at: at,
+    attested_by_tag: null,
+    attested_at: null,
+    relay_token_hash: null,
+    imprints_accepted: 1,
+    imprints_quarantined: 1,
+    proof_days: [],
   };
 }
 
@@ -175,8 +231,12 @@ function afterImprint(state: AgentState, at: Date, quarantined: boolean): AgentR
   if (state.proved) days.add(utcDay(at));
   const level = levelFor({ attested: row.level === 'attested', proofDays: days.size });
   return {
-    ...row, level, last_seen_at: at, proof_days: [...days].sort(),
-    imprints_accepted: Number(row.imprints_accepted) + 1, imprints_quarantined: Number(row.imprints_quarantined) + (quarantined ? 1 : 0),
+    ...row,
+    level,
+    last_seen_at: at,
+    proof_days: [...days].sort(),
+    imprints_accepted: Number(row.imprints_accepted) + 1,
+    imprints_quarantined: Number(row.imprints_quarantined) + (quarantined ? 1 : 0),
   };
 }
 

@@ -65,10 +65,18 @@ export async function verifyCertificate(ctx: AppContext, certificate: string) {
     };
   } catch (error) {
     const problem: CertificateProblem =
-      error instanceof joseErrors.JWTExpired ? 'expired'
-        : error instanceof joseErrors.JWSSignatureVerificationFailed ? 'signature'
-          : error instanceof joseErrors.JWTClaimValidationFailed ? 'claims'
+      error instanceof joseErrors.JWTExpired
+        ? 'expired'
+        : error instanceof joseErrors.JWSSignatureVerificationFailed
+          ? 'signature'
+          : error instanceof joseErrors.JWTClaimValidationFailed
+            ? 'claims'
             : 'malformed';
-    return { ok: true as const, valid: false as const, problem, hint: 'This certificate was not issued by this service, was altered, or has expired. Fetch a fresh one.' };
+    return {
+      ok: true as const,
+      valid: false as const,
+      problem,
+      hint: 'This certificate was not issued by this service, was altered, or has expired. Fetch a fresh one.',
+    };
   }
 }

@@ -16,14 +16,25 @@ import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } 
  * relay token) or, as its attester, rotates the token. The old token stops working at once (only
  * the new SHA-256 is kept). The token is returned here once.
  */
-export async function rotateRelay(ctx: AppContext, handle: string, sovereign: { sovereignId: string; tag: string }) {
+export async function rotateRelay(
+  ctx: AppContext,
+  handle: string,
+  sovereign: { sovereignId: string; tag: string },
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const row = await loadAgent(tx, handle, true);
     if (!row) throw unknownAgent(handle);
-    const [attester] = await tx.query<{ attested_by: string | null }>('select attested_by from agents where handle = $1', [handle]);
+    const [attester] = await tx.query<{ attested_by: string | null }>(
+      'select attested_by from agents where handle = $1',
+      [handle],
+    );
     // The target rule /api/policy/evaluate applies too (shared/policy.ts).
-    const refusal = attestRefusal({ handle, level: row.level, attestedByActor: attester.attested_by === sovereign.sovereignId });
+    const refusal = attestRefusal({
+      handle,
+      level: row.level,
+      attestedByActor: attester.attested_by === sovereign.sovereignId,
+    });
     if (refusal) throw refusal;
     const first = row.level === 'continuous';
     const token = newRelayToken();
@@ -35,7 +46,11 @@ export async function rotateRelay(ctx: AppContext, handle: string, sovereign: { 
     } else {
       await tx.query('update agents set relay_token_hash = $2 where handle = $1', [handle, sha256Hex(token)]);
     }
-    const receipt = await recordReceipt(tx, { step: first ? 'agents.attest' : 'agents.rotate_relay', subject: `agent:${handle}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: first ? 'agents.attest' : 'agents.rotate_relay',
+      subject: `agent:${handle}`,
+      at: now,
+    });
     return {
       ok: true as const,
       handle,
@@ -56,11 +71,26 @@ export async function heartbeat(ctx: AppContext, handle: string, proof: AgentPro
   return ctx.db.transaction(async (tx) => {
     await requireAgentProof(tx, handle, proof, true);
     await tx.query('insert into agent_heartbeats (handle, at) values ($1, $2)', [handle, now.toISOString()]);
-    await tx.query('update agents set last_heartbeat_at = $2, last_seen_at = greatest(last_seen_at, $2) where handle = $1', [handle, now.toISOString()]);
-    const receipt = await recordReceipt(tx, { step: 'agents.heartbeat', subject: `agent:${handle}`, at: now });
+    await tx.query(
+      'update agents set last_heartbeat_at = $2, last_seen_at = greatest(last_seen_at, $2) where handle = $1',
+      [handle, now.toISOString()],
+    );
+    const receipt = await recordReceipt(tx, {
+      step: 'agents.heartbeat',
+      subject: `agent:${handle}`,
+      at: now,
+    });
     const facts = factsOf((await loadAgent(tx, handle))!);
     const next_actions = nextActionsFor(facts, now);
-    return { ok: true as const, handle, at: now.toISOString(), level: facts.level, receipt_id: receipt.id, next_actions, next: summarizeNext(next_actions[0]) };
+    return {
+      ok: true as const,
+      handle,
+      at: now.toISOString(),
+      level: facts.level,
+      receipt_id: receipt.id,
+      next_actions,
+      next: summarizeNext(next_actions[0]),
+    };
   });
 }
 
@@ -77,7 +107,14 @@ export async function preserveNote(ctx: AppContext, handle: string, note: string
       [handle, note, now.toISOString()],
     );
     const receipt = await recordReceipt(tx, { step: 'agents.preserve', subject: `agent:${handle}`, at: now });
-    return { ok: true as const, handle, preserved_at: now.toISOString(), chars: note.length, receipt_id: receipt.id, read: `GET /api/continuum/status?handle=${handle} with your proof` };
+    return {
+      ok: true as const,
+      handle,
+      preserved_at: now.toISOString(),
+      chars: note.length,
+      receipt_id: receipt.id,
+      read: `GET /api/continuum/status?handle=${handle} with your proof`,
+    };
   });
 }
 
@@ -89,7 +126,12 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
   if (withProof) await requireAgentProof(ctx.db, handle, proof);
   const now = ctx.clock.now();
   const facts = factsOf(row);
-  const [extra] = await ctx.db.query<{ last_heartbeat_at: Date | string | null; beats: string | number; note: string | null; note_at: Date | string | null }>(
+  const [extra] = await ctx.db.query<{
+    last_heartbeat_at: Date | string | null;
+    beats: string | number;
+    note: string | null;
+    note_at: Date | string | null;
+  }>(
     `select a.last_heartbeat_at,
             (select count(*) from agent_heartbeats h where h.handle = a.handle and h.at > $2) as beats,
             n.note, n.updated_at as note_at
@@ -97,7 +139,8 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
     [handle, new Date(now.getTime() - 86_400_000).toISOString()],
   );
   const next_actions = nextActionsFor(facts, now);
-  const nextLevel = facts.level === 'arrived' ? 'continuous' : facts.level === 'continuous' ? 'attested' : null;
+  const nextLevel =
+    facts.level === 'arrived' ? 'continuous' : facts.level === 'continuous' ? 'attested' : null;
   const waiting = next_actions.find((action) => action.available_at);
   return {
     ok: true as const,
@@ -114,7 +157,9 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
       preserved: extra.note !== null,
       updated_at: withProof && extra.note_at ? new Date(extra.note_at).toISOString() : null,
       text: withProof ? extra.note : null,
-      readable: withProof ? 'shown: your proof was checked' : 'private: send your continuity proof to read it',
+      readable: withProof
+        ? 'shown: your proof was checked'
+        : 'private: send your continuity proof to read it',
     },
     next_actions,
     next: summarizeNext(next_actions[0]),
@@ -142,10 +187,18 @@ export async function continuumOverview(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.continuum.v1' as const,
     as_of: now.toISOString(),
-    levels: { arrived: Number(row.arrived), continuous: Number(row.continuous), attested: Number(row.attested) },
+    levels: {
+      arrived: Number(row.arrived),
+      continuous: Number(row.continuous),
+      attested: Number(row.attested),
+    },
     heartbeats_last_day: Number(row.heartbeats),
     handles_with_heartbeat_last_day: Number(row.beating),
-    recent_heartbeats: recent.map((r) => ({ handle: r.handle, level: r.level, at: new Date(r.last_heartbeat_at).toISOString() })),
+    recent_heartbeats: recent.map((r) => ({
+      handle: r.handle,
+      level: r.level,
+      at: new Date(r.last_heartbeat_at).toISOString(),
+    })),
     days_required: CONTINUITY_DAYS_REQUIRED,
     how: [
       'Arrive: POST /api/agent/imprint with your handle in `agent`; keep the continuity_secret it returns once.',

@@ -14,9 +14,27 @@ export const agentsPersonalData: FamilyDeclaration = {
       disposition: 'keep',
       why: 'The attestation is kept (the handle keeps its standing) but moves to the anonymous member: no tag or id names who attested.',
     },
-    { table: 'agent_heartbeats', personal: {}, impersonal: ['handle'], disposition: 'erase', why: "An agent's pings; no person." },
-    { table: 'agent_notes', personal: {}, impersonal: ['handle', 'note'], disposition: 'erase', why: "An agent's own continuity note, private to the handle; no person." },
-    { table: 'agent_proof_days', personal: {}, impersonal: ['handle'], disposition: 'erase', why: "An agent's proof days; no person." },
+    {
+      table: 'agent_heartbeats',
+      personal: {},
+      impersonal: ['handle'],
+      disposition: 'erase',
+      why: "An agent's pings; no person.",
+    },
+    {
+      table: 'agent_notes',
+      personal: {},
+      impersonal: ['handle', 'note'],
+      disposition: 'erase',
+      why: "An agent's own continuity note, private to the handle; no person.",
+    },
+    {
+      table: 'agent_proof_days',
+      personal: {},
+      impersonal: ['handle'],
+      disposition: 'erase',
+      why: "An agent's proof days; no person.",
+    },
     {
       table: 'relay_flashes',
       personal: { session_hash: "the attesting sovereign's session (hashed)" },
@@ -27,13 +45,23 @@ export const agentsPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const attested = await sql.query<{ handle: string; attested_at: string | null }>('select handle, attested_at from agents where attested_by = $1 order by handle', [subject.id]);
+    const attested = await sql.query<{ handle: string; attested_at: string | null }>(
+      'select handle, attested_at from agents where attested_by = $1 order by handle',
+      [subject.id],
+    );
     return { agents_attested: attested.map((a) => ({ handle: a.handle, attested_at: iso(a.attested_at) })) };
   },
   async erase(tx, subject) {
     return {
-      relay_flashes: await touched(tx, 'delete from relay_flashes where session_hash in (select id_hash from sessions where sovereign_id = $1)', [subject.id]),
-      agents: await touched(tx, 'update agents set attested_by = $2 where attested_by = $1', [subject.id, subject.anonymousId]),
+      relay_flashes: await touched(
+        tx,
+        'delete from relay_flashes where session_hash in (select id_hash from sessions where sovereign_id = $1)',
+        [subject.id],
+      ),
+      agents: await touched(tx, 'update agents set attested_by = $2 where attested_by = $1', [
+        subject.id,
+        subject.anonymousId,
+      ]),
     };
   },
 };

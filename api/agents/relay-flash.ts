@@ -13,13 +13,20 @@ import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../plugins/session.ts';
 export const FLASH_TTL_MS = 10 * 60_000;
 
 function sessionCookie(request: FastifyRequest): string | undefined {
-  const name = request.server.civitas.config.origin.startsWith('https:') ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  const name = request.server.civitas.config.origin.startsWith('https:')
+    ? SECURE_SESSION_COOKIE
+    : SESSION_COOKIE;
   return request.cookies?.[name];
 }
 
 const keyFrom = (cookie: string) => createHmac('sha256', cookie).update('civitas relay flash v1').digest();
 
-export async function storeRelayFlash(ctx: AppContext, request: FastifyRequest, handle: string, token: string): Promise<string | null> {
+export async function storeRelayFlash(
+  ctx: AppContext,
+  request: FastifyRequest,
+  handle: string,
+  token: string,
+): Promise<string | null> {
   const cookie = sessionCookie(request);
   if (!cookie || !request.sovereign) return null;
   const iv = randomBytes(12);
@@ -31,13 +38,24 @@ export async function storeRelayFlash(ctx: AppContext, request: FastifyRequest, 
   await ctx.db.query('delete from relay_flashes where expires_at < $1', [now.toISOString()]);
   await ctx.db.query(
     'insert into relay_flashes (id, session_hash, handle, ciphertext, expires_at) values ($1, $2, $3, $4, $5)',
-    [id, request.sovereign.sessionHash, handle, payload, new Date(now.getTime() + FLASH_TTL_MS).toISOString()],
+    [
+      id,
+      request.sovereign.sessionHash,
+      handle,
+      payload,
+      new Date(now.getTime() + FLASH_TTL_MS).toISOString(),
+    ],
   );
   return id;
 }
 
 /** Reads and deletes a flash; only the same session (cookie) can open it. */
-export async function takeRelayFlash(ctx: AppContext, request: FastifyRequest, id: string, handle: string): Promise<string | null> {
+export async function takeRelayFlash(
+  ctx: AppContext,
+  request: FastifyRequest,
+  id: string,
+  handle: string,
+): Promise<string | null> {
   const cookie = sessionCookie(request);
   if (!cookie || !request.sovereign) return null;
   const [row] = await ctx.db.query<{ ciphertext: string }>(

@@ -30,18 +30,39 @@ export const agentRoutes = [
       let result: { sequence: number; held: boolean };
       if (input.agent) {
         if (input.sovereign_id) {
-          throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'Send either `agent` (a handle) or `sovereign_id` (a human), not both.' }] });
+          throw new Refusal('invalid_request', {
+            issues: [
+              {
+                path: 'sovereign_id',
+                message: 'Send either `agent` (a handle) or `sovereign_id` (a human), not both.',
+              },
+            ],
+          });
         }
         refuseReservedHandle(input.agent);
-        result = await agentImprint(request.server.civitas, { ...input, agent: input.agent }, proofFrom(request, input.continuity));
+        result = await agentImprint(
+          request.server.civitas,
+          { ...input, agent: input.agent },
+          proofFrom(request, input.continuity),
+        );
       } else if (input.sovereign_id || request.sovereign) {
         result = await humanImprint(request.server.civitas, input, request.sovereign);
       } else {
         throw new Refusal('invalid_request', {
-          issues: [{ path: 'agent', message: 'Send `agent` (your handle); a human without a session sends `sovereign_id` (the public tag) instead.' }],
+          issues: [
+            {
+              path: 'agent',
+              message:
+                'Send `agent` (your handle); a human without a session sends `sovereign_id` (the public tag) instead.',
+            },
+          ],
         });
       }
-      if (form && !input.agent) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
+      if (form && !input.agent)
+        return seeOther(
+          reply,
+          withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }),
+        );
       // The continuity secret may be in this body: no cache may keep it.
       reply.header('cache-control', 'no-store');
       return reply.send(result);
@@ -93,7 +114,12 @@ export const agentRoutes = [
     async handler(request, reply) {
       const input = request.input.body;
       reply.header('cache-control', privateNoStore);
-      return preserveNote(request.server.civitas, input.agent, input.note, proofFrom(request, input.continuity));
+      return preserveNote(
+        request.server.civitas,
+        input.agent,
+        input.note,
+        proofFrom(request, input.continuity),
+      );
     },
   }),
   defineRoute('GET /standing', {
@@ -102,7 +128,8 @@ export const agentRoutes = [
       const query = request.input.query;
       const view = await standingView(request.server.civitas, query.handle);
       let relay_token: string | null = null;
-      if (query.handle && query.minted) relay_token = await takeRelayFlash(request.server.civitas, request, query.minted, query.handle);
+      if (query.handle && query.minted)
+        relay_token = await takeRelayFlash(request.server.civitas, request, query.minted, query.handle);
       reply.header('cache-control', request.sovereign || relay_token ? privateNoStore : 'no-cache');
       return { ...view, viewer: viewerOf(request), relay_token };
     },
@@ -119,11 +146,20 @@ export const agentRoutes = [
       reply.header('cache-control', privateNoStore);
       if (!form) return result;
       const flash = await storeRelayFlash(request.server.civitas, request, input.handle, result.relay_token);
-      return seeOther(reply, withQuery(target, { handle: input.handle, ...(flash ? { minted: flash } : {}) }));
+      return seeOther(
+        reply,
+        withQuery(target, { handle: input.handle, ...(flash ? { minted: flash } : {}) }),
+      );
     },
   }),
 ];
 
 function viewerOf(request: FastifyRequest) {
-  return request.sovereign ? { signed_in: true as const, tag: request.sovereign.tag, can_attest: request.sovereign.scopes.includes('sovereign:write') } : { signed_in: false as const };
+  return request.sovereign
+    ? {
+        signed_in: true as const,
+        tag: request.sovereign.tag,
+        can_attest: request.sovereign.scopes.includes('sovereign:write'),
+      }
+    : { signed_in: false as const };
 }

@@ -47,7 +47,10 @@ export const AGENT_COLUMNS = `a.handle, a.secret_hash, a.level, a.first_seen_at,
 export const AGENT_FROM = 'from agents a left join sovereigns s on s.id = a.attested_by';
 
 export async function loadAgent(sql: Sql, handle: string, forUpdate = false): Promise<AgentRow | undefined> {
-  const [row] = await sql.query<AgentRow>(`select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = $1 ${forUpdate ? 'for update of a' : ''}`, [handle]);
+  const [row] = await sql.query<AgentRow>(
+    `select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = $1 ${forUpdate ? 'for update of a' : ''}`,
+    [handle],
+  );
   return row;
 }
 
@@ -81,7 +84,11 @@ const statusReads = new WeakMap<AppContext, ReturnType<typeof coalescer<string, 
 export async function agentStatus(ctx: AppContext, handle: string) {
   let read = statusReads.get(ctx);
   if (!read) statusReads.set(ctx, (read = coalescer<string, StatusRow | undefined>()));
-  const row = await read(handle, async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0], ctx.db.embedded);
+  const row = await read(
+    handle,
+    async () => (await ctx.db.query<StatusRow>(STATUS_QUERY, [handle]))[0],
+    ctx.db.embedded,
+  );
   return row ? statusProjection(factsOf(row), ctx.clock.now()) : unknownHandleRefusal(handle);
 }
 
@@ -90,19 +97,28 @@ export async function agentStatus(ctx: AppContext, handle: string) {
  * an attested handle) its relay token. Unknown handle → the unknown_agent refusal (404); missing
  * or wrong proof → 401 continuity_proof_invalid.
  */
-export async function requireAgentProof(sql: Sql, handle: string, proof: AgentProof, forUpdate = false): Promise<AgentRow> {
+export async function requireAgentProof(
+  sql: Sql,
+  handle: string,
+  proof: AgentProof,
+  forUpdate = false,
+): Promise<AgentRow> {
   const row = await loadAgent(sql, handle, forUpdate);
   if (!row) throw unknownAgent(handle);
   const proved = matchesHash(proof.continuity, row.secret_hash);
   const relayed = row.level === 'attested' && matchesHash(proof.relayToken, row.relay_token_hash);
-  const presentedWrong = (proof.continuity !== undefined && !proved) || (proof.relayToken !== undefined && !relayed);
+  const presentedWrong =
+    (proof.continuity !== undefined && !proved) || (proof.relayToken !== undefined && !relayed);
   if (presentedWrong || (!proved && !relayed)) throw new Refusal('continuity_proof_invalid', { handle });
   return row;
 }
 
-
 /** The unknown-handle refusal as a thrown Refusal (same fields as INTERFACE.md's refusal body). */
 export function unknownAgent(handle: string): Refusal {
   const body = unknownHandleRefusal(handle);
-  return new Refusal('unknown_agent', { found: false, handle, next_actions: body.next_actions, next: body.next }, body.hint);
+  return new Refusal(
+    'unknown_agent',
+    { found: false, handle, next_actions: body.next_actions, next: body.next },
+    body.hint,
+  );
 }

@@ -15,7 +15,12 @@ export interface Speaker {
   publicRef: string;
 }
 
-export async function speakerOf(db: Sql, sovereign: SignedIn | null | undefined, agent?: string, proof: AgentProof = {}): Promise<Speaker | undefined> {
+export async function speakerOf(
+  db: Sql,
+  sovereign: SignedIn | null | undefined,
+  agent?: string,
+  proof: AgentProof = {},
+): Promise<Speaker | undefined> {
   if (sovereign) return { kind: 'sovereign', ref: sovereign.sovereignId, publicRef: sovereign.tag };
   if (!agent) return undefined;
   const row = await requireAgentProof(db, agent, proof);
@@ -23,6 +28,10 @@ export async function speakerOf(db: Sql, sovereign: SignedIn | null | undefined,
 }
 
 /** speakerOf for an HTTP request: its session, else `agent` with a continuity secret (header or body field) or relay token. */
-export function speakerOfRequest(request: FastifyRequest, agent?: string, continuity?: string): Promise<Speaker | undefined> {
+export function speakerOfRequest(
+  request: FastifyRequest,
+  agent?: string,
+  continuity?: string,
+): Promise<Speaker | undefined> {
   return speakerOf(request.server.civitas.db, request.sovereign, agent, proofFrom(request, continuity));
 }

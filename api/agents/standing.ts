@@ -19,8 +19,21 @@ export async function standingView(ctx: AppContext, handle?: string) {
     schema: 'civitas.standing.v1' as const,
     handle: handle ?? null,
     agent: handle ? await agentStatus(ctx, handle) : null,
-    agents: { kind: 'agent' as const, scale: 'naturalization' as const, levels: { arrived: Number(row.arrived), continuous: Number(row.continuous), attested: Number(row.attested) } },
-    humans: { kind: 'sovereign' as const, scale: 'civic standing' as const, sovereigns: Number(row.sovereigns), uniqueness_verified: Number(row.verified) },
+    agents: {
+      kind: 'agent' as const,
+      scale: 'naturalization' as const,
+      levels: {
+        arrived: Number(row.arrived),
+        continuous: Number(row.continuous),
+        attested: Number(row.attested),
+      },
+    },
+    humans: {
+      kind: 'sovereign' as const,
+      scale: 'civic standing' as const,
+      sovereigns: Number(row.sovereigns),
+      uniqueness_verified: Number(row.verified),
+    },
     note: 'Two kinds, two scales: agent naturalization and human civic standing are never summed.',
   };
 }

@@ -8,7 +8,11 @@
  * api/boundaries/live-probes.ts builds from the instance.
  */
 import { runCensus, type CensusBody, type ProbeOptions } from '../../shared/boundaries/census.ts';
-import { headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '../../shared/boundaries/headers/live-probes.ts';
+import {
+  headerProbeFromInject,
+  type ProbeRequest,
+  type ProbeResponse,
+} from '../../shared/boundaries/headers/live-probes.ts';
 import type { AppContext } from '../context.ts';
 import { processCoverage, type ScanOptions } from './inventory.ts';
 import { livePressure } from './pressure.ts';
@@ -30,7 +34,11 @@ export function censusCoverage(host: Pick<CensusHost, 'routes' | 'tools'>) {
 }
 
 /** The full census body, re-proved on this call. `projectors` exists for the break tests only. */
-export async function liveCensus(ctx: AppContext, host: CensusHost, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
+export async function liveCensus(
+  ctx: AppContext,
+  host: CensusHost,
+  options: Pick<ProbeOptions, 'projectors'> = {},
+): Promise<CensusBody> {
   if (options.projectors) return runLive(ctx, host, options);
   return sharedRun(ctx, host);
 }
@@ -49,7 +57,11 @@ function sharedRun(ctx: AppContext, host: CensusHost): Promise<CensusBody> {
   return censusRuns(ctx, () => runLive(ctx, host), ctx.db.embedded);
 }
 
-async function runLive(ctx: AppContext, host: CensusHost, options: Pick<ProbeOptions, 'projectors'> = {}): Promise<CensusBody> {
+async function runLive(
+  ctx: AppContext,
+  host: CensusHost,
+  options: Pick<ProbeOptions, 'projectors'> = {},
+): Promise<CensusBody> {
   const [coverage, pressure] = await Promise.all([censusCoverage(host), livePressure(ctx.db)]);
   return runCensus({
     ...options,

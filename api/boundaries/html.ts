@@ -6,13 +6,19 @@
 import type { CensusBody } from '../../shared/boundaries/census.ts';
 
 const escape = (value: unknown): string =>
-  String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 export function censusHtml(census: CensusBody): string {
   const p = census.address_pressure;
   const c = census.coverage;
   const rows = census.boundaries
-    .map((row) => `<tr><th scope="row">${escape(row.label)}<br><code>${escape(row.key)}</code></th><td>${escape(row.status)}</td><td><code>${escape(row.authority)}</code></td><td>${escape(row.guards)}</td><td>${escape(row.closes)}</td></tr>`)
+    .map(
+      (row) =>
+        `<tr><th scope="row">${escape(row.label)}<br><code>${escape(row.key)}</code></th><td>${escape(row.status)}</td><td><code>${escape(row.authority)}</code></td><td>${escape(row.guards)}</td><td>${escape(row.closes)}</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en">

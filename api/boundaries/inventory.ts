@@ -18,8 +18,19 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { computeCoverage, tier1FromNamespaces, TIER1_MODULES, type Coverage, type InventoryInput } from '../../shared/boundaries/coverage.ts';
-import { PUBLISHED_ROUTES, registrableMethods, routeKey, isStaticPlaceholder } from '../../shared/registry/index.ts';
+import {
+  computeCoverage,
+  tier1FromNamespaces,
+  TIER1_MODULES,
+  type Coverage,
+  type InventoryInput,
+} from '../../shared/boundaries/coverage.ts';
+import {
+  PUBLISHED_ROUTES,
+  registrableMethods,
+  routeKey,
+  isStaticPlaceholder,
+} from '../../shared/registry/index.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -59,7 +70,8 @@ function listCodeFiles(root: string, dir: string, out: string[]): void {
     const full = join(dir, name);
     const stat = statSync(full);
     if (stat.isDirectory()) listCodeFiles(root, full, out);
-    else if (CODE_FILE.test(name) && !name.endsWith('.d.ts')) out.push(relative(root, full).split(sep).join('/'));
+    else if (CODE_FILE.test(name) && !name.endsWith('.d.ts'))
+      out.push(relative(root, full).split(sep).join('/'));
   }
 }
 
@@ -84,7 +96,9 @@ function parseNames(clause: string): string[] {
 
 /** Parses a module's runtime imports and re-exports (type-only ones are left out: they call nothing). */
 export function parseModule(path: string, source: string): ModuleInfo {
-  const code = stripComments(path.endsWith('.astro') ? (source.match(/^---\n([\s\S]*?)\n---/)?.[1] ?? '') : source);
+  const code = stripComments(
+    path.endsWith('.astro') ? (source.match(/^---\n([\s\S]*?)\n---/)?.[1] ?? '') : source,
+  );
   const imports: ImportEdge[] = [];
   const base = dirname(path);
   const resolveSpec = (spec: string): string | null => {
@@ -108,7 +122,9 @@ export function parseModule(path: string, source: string): ModuleInfo {
     const target = resolveSpec(match[1]);
     if (target) imports.push({ target, names: ['*'] });
   }
-  const apiReads = [...code.matchAll(/apiGet(?:<[^>]*>)?\(\s*Astro\s*,\s*['"`]([^'"`?$]+)/g)].map((m) => m[1]);
+  const apiReads = [...code.matchAll(/apiGet(?:<[^>]*>)?\(\s*Astro\s*,\s*['"`]([^'"`?$]+)/g)].map(
+    (m) => m[1],
+  );
   return { path, imports, apiReads };
 }
 
@@ -160,7 +176,8 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
   const tier1 = new Set<string>(TIER1_MODULES);
   const { tier1Exports, declarations } = tier1FromNamespaces(options.namespaces ?? (await importTier1(root)));
   const exportsOf = new Map<string, string[]>();
-  for (const entry of tier1Exports) exportsOf.set(entry.module, [...(exportsOf.get(entry.module) ?? []), entry.name]);
+  for (const entry of tier1Exports)
+    exportsOf.set(entry.module, [...(exportsOf.get(entry.module) ?? []), entry.name]);
 
   /** Boundary exports a module imports by name from a tier-1 module (directly). */
   const directReach = (info: ModuleInfo): string[] => {
@@ -168,7 +185,8 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
     for (const edge of info.imports) {
       if (!tier1.has(edge.target)) continue;
       const names = edge.names.includes('*') ? (exportsOf.get(edge.target) ?? []) : edge.names;
-      for (const name of names) if ((exportsOf.get(edge.target) ?? []).includes(name)) reached.push(`${edge.target}#${name}`);
+      for (const name of names)
+        if ((exportsOf.get(edge.target) ?? []).includes(name)) reached.push(`${edge.target}#${name}`);
     }
     return reached;
   };
@@ -226,7 +244,8 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
       const reached = new Set<string>();
       const module = implementer.get(key);
       if (module) for (const name of closureReach(module)) reached.add(name);
-      if (method === 'GET' && (shape.kind === 'page' || shape.kind === 'hybrid')) for (const name of pageReach(shape.path)) reached.add(name);
+      if (method === 'GET' && (shape.kind === 'page' || shape.kind === 'hybrid'))
+        for (const name of pageReach(shape.path)) reached.add(name);
       surfaceReach.set(key, [...reached].sort());
     }
   }
@@ -235,7 +254,9 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
     surfaceReach.set(`MCP ${name}`, module ? [...closureReach(module)].sort() : []);
   }
 
-  const tier3 = [...modules.values()].filter((info) => !tier1.has(info.path)).map((info) => ({ path: info.path, reaches: directReach(info).length > 0 }));
+  const tier3 = [...modules.values()]
+    .filter((info) => !tier1.has(info.path))
+    .map((info) => ({ path: info.path, reaches: directReach(info).length > 0 }));
   return {
     input: {
       tier1Exports,

@@ -27,7 +27,11 @@ export function probeInject(app: FastifyInstance): (request: ProbeRequest) => Pr
     const response = await app.inject({
       method: request.method,
       url: request.url,
-      headers: { ...request.headers, 'x-civitas-internal': app.internalToken, [PROBE_HEADER]: app.internalToken },
+      headers: {
+        ...request.headers,
+        'x-civitas-internal': app.internalToken,
+        [PROBE_HEADER]: app.internalToken,
+      },
       payload: request.payload,
     });
     return { statusCode: response.statusCode, headers: response.headers as ProbeResponse['headers'] };

@@ -3,12 +3,21 @@
  * Counted in PostgreSQL (one aggregate query, no row per sovereign leaves the database), with the
  * same definitions as shared/boundaries/address-pressure.ts `addressPressure(tags)` (tested equal).
  */
-import { ADDRESS_SPACE, addressPressure, type AddressPressure } from '../../shared/boundaries/address-pressure.ts';
+import {
+  ADDRESS_SPACE,
+  addressPressure,
+  type AddressPressure,
+} from '../../shared/boundaries/address-pressure.ts';
 import type { Sql } from '../db/database.ts';
 
 export async function livePressure(sql: Sql): Promise<AddressPressure> {
   try {
-    const [row] = await sql.query<{ inhabitants: string | number; distinct_addresses: string | number; colliding: string | number; unaddressable: string | number }>(
+    const [row] = await sql.query<{
+      inhabitants: string | number;
+      distinct_addresses: string | number;
+      colliding: string | number;
+      unaddressable: string | number;
+    }>(
       `select coalesce(sum(n), 0) as inhabitants,
               count(*) as distinct_addresses,
               count(*) filter (where n > 1) as colliding,

@@ -23,7 +23,9 @@ export const boundaryRoutes = [
       // The census's own live probe reads these headers; rendering the page would run the census again.
       if (isLiveProbe(request)) return reply.code(204).send();
       if (request.server.site) return renderPage(request, reply);
-      return reply.type('text/html; charset=utf-8').send(censusHtml(await liveCensus(request.server.civitas, censusHost(request.server))));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(censusHtml(await liveCensus(request.server.civitas, censusHost(request.server))));
     },
   }),
 ];

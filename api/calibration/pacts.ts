@@ -26,34 +26,92 @@ export const PACT_GRACE_DAYS = 14;
 const DAY_MS = 86_400_000;
 export type PactAnswerer = 'author' | 'steward' | 'lapse';
 
-export async function makePact(ctx: AppContext, me: SignedIn, input: { title: string; detail?: string; stake: number; due_at: Date }) {
+export async function makePact(
+  ctx: AppContext,
+  me: SignedIn,
+  input: { title: string; detail?: string; stake: number; due_at: Date },
+) {
   const now = ctx.clock.now();
   const id = newId('pact', now);
   return ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'calibration.pact', subject: `pact:${id}`, at: now });
     await tx.query(
       `insert into pacts (id, author_id, title, detail, stake, made_at, due_at, status, receipt_id) values ($1, $2, $3, $4, $5, $6, $7, 'open', $8)`,
-      [id, me.sovereignId, input.title, input.detail ?? '', input.stake, now.toISOString(), input.due_at.toISOString(), receipt.id],
+      [
+        id,
+        me.sovereignId,
+        input.title,
+        input.detail ?? '',
+        input.stake,
+        now.toISOString(),
+        input.due_at.toISOString(),
+        receipt.id,
+      ],
     );
-    return { ok: true as const, pact_id: id, status: 'open' as const, stake: input.stake, due_at: input.due_at.toISOString(), receipt_id: receipt.id, links: { claim: `/almanac/claim/${id}/card.svg`, almanac: '/almanac' } };
+    return {
+      ok: true as const,
+      pact_id: id,
+      status: 'open' as const,
+      stake: input.stake,
+      due_at: input.due_at.toISOString(),
+      receipt_id: receipt.id,
+      links: { claim: `/almanac/claim/${id}/card.svg`, almanac: '/almanac' },
+    };
   });
 }
 
-export async function stakeOnPact(ctx: AppContext, me: SignedIn, input: { pact: string; points: number; side: (typeof PACT_SIDES)[number] }) {
+export async function stakeOnPact(
+  ctx: AppContext,
+  me: SignedIn,
+  input: { pact: string; points: number; side: (typeof PACT_SIDES)[number] },
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(`select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`, [input.pact]);
-    if (!pact) throw new Refusal('not_found', { pact: input.pact }, `No pact ${input.pact} is recorded. See /almanac.`);
-    if (pact.author_id === me.sovereignId) throw new Refusal('conflict', { pact: input.pact }, 'This is your own pact; its stake is already yours. Stakes come from others.');
-    if (pact.status !== 'open' || new Date(pact.due_at) <= now) throw new Refusal('conflict', { pact: input.pact }, 'This pact is no longer open to stakes (it is due or answered).');
-    const receipt = await recordReceipt(tx, { step: 'calibration.stake', subject: `pact:${input.pact}`, at: now });
+    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
+      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
+      [input.pact],
+    );
+    if (!pact)
+      throw new Refusal(
+        'not_found',
+        { pact: input.pact },
+        `No pact ${input.pact} is recorded. See /almanac.`,
+      );
+    if (pact.author_id === me.sovereignId)
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact },
+        'This is your own pact; its stake is already yours. Stakes come from others.',
+      );
+    if (pact.status !== 'open' || new Date(pact.due_at) <= now)
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact },
+        'This pact is no longer open to stakes (it is due or answered).',
+      );
+    const receipt = await recordReceipt(tx, {
+      step: 'calibration.stake',
+      subject: `pact:${input.pact}`,
+      at: now,
+    });
     const [row] = await tx.query(
       `insert into pact_stakes (pact_id, sovereign_id, side, points, created_at, receipt_id) values ($1, $2, $3, $4, $5, $6) on conflict do nothing returning pact_id`,
       [input.pact, me.sovereignId, input.side, input.points, now.toISOString(), receipt.id],
     );
     // Throwing rolls the receipt back with the transaction.
-    if (!row) throw new Refusal('conflict', { pact: input.pact }, 'You already staked on this pact; one stake per sovereign.');
-    return { ok: true as const, pact_id: input.pact, side: input.side, points: input.points, receipt_id: receipt.id };
+    if (!row)
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact },
+        'You already staked on this pact; one stake per sovereign.',
+      );
+    return {
+      ok: true as const,
+      pact_id: input.pact,
+      side: input.side,
+      points: input.points,
+      receipt_id: receipt.id,
+    };
   });
 }
 
@@ -63,18 +121,60 @@ export async function stakeOnPact(ctx: AppContext, me: SignedIn, input: { pact: 
  * on the side that came true gets its points back plus its share of the other side's points
  * (rounded down); a stake on the other side gets nothing. Stakers are never named.
  */
-export async function answerPact<By extends PactAnswerer>(ctx: AppContext, input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: By; authorId?: string }) {
+export async function answerPact<By extends PactAnswerer>(
+  ctx: AppContext,
+  input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: By; authorId?: string },
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(`select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`, [input.pact]);
-    if (!pact) throw new Refusal('not_found', { pact: input.pact }, `No pact ${input.pact} is recorded. See /almanac.`);
-    if (input.by === 'author' && pact.author_id !== input.authorId) throw new Refusal('conflict', { pact: input.pact }, 'Only the author answers a pact (a steward can answer on their behalf).');
-    if (pact.status !== 'open') throw new Refusal('conflict', { pact: input.pact, status: pact.status }, `This pact is already answered: ${pact.status}.`);
-    if (new Date(pact.due_at) > now) throw new Refusal('conflict', { pact: input.pact, due_at: pact.due_at }, `This pact is not due yet; it can be answered from ${pact.due_at}.`);
-    const receipt = await recordReceipt(tx, { step: 'calibration.pact.answer', subject: `pact:${input.pact}`, at: now });
-    await tx.query(`update pacts set status = $2, resolved_at = $3, resolved_by = $4, resolution_receipt_id = $5 where id = $1`, [input.pact, input.outcome, now.toISOString(), input.by, receipt.id]);
+    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
+      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
+      [input.pact],
+    );
+    if (!pact)
+      throw new Refusal(
+        'not_found',
+        { pact: input.pact },
+        `No pact ${input.pact} is recorded. See /almanac.`,
+      );
+    if (input.by === 'author' && pact.author_id !== input.authorId)
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact },
+        'Only the author answers a pact (a steward can answer on their behalf).',
+      );
+    if (pact.status !== 'open')
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact, status: pact.status },
+        `This pact is already answered: ${pact.status}.`,
+      );
+    if (new Date(pact.due_at) > now)
+      throw new Refusal(
+        'conflict',
+        { pact: input.pact, due_at: pact.due_at },
+        `This pact is not due yet; it can be answered from ${pact.due_at}.`,
+      );
+    const receipt = await recordReceipt(tx, {
+      step: 'calibration.pact.answer',
+      subject: `pact:${input.pact}`,
+      at: now,
+    });
+    await tx.query(
+      `update pacts set status = $2, resolved_at = $3, resolved_by = $4, resolution_receipt_id = $5 where id = $1`,
+      [input.pact, input.outcome, now.toISOString(), input.by, receipt.id],
+    );
     const settled = await settleStakes(tx, input.pact, input.outcome);
-    return { ok: true as const, pact_id: input.pact, status: input.outcome, answered_by: input.by, resolved_at: now.toISOString(), stakes: settled, receipt_id: receipt.id, links: { answered: `/almanac/claim/${input.pact}/answered.svg` } };
+    return {
+      ok: true as const,
+      pact_id: input.pact,
+      status: input.outcome,
+      answered_by: input.by,
+      resolved_at: now.toISOString(),
+      stakes: settled,
+      receipt_id: receipt.id,
+      links: { answered: `/almanac/claim/${input.pact}/answered.svg` },
+    };
   });
 }
 
@@ -89,14 +189,20 @@ async function settleStakes(tx: Sql, pactId: string, outcome: string) {
     `update pact_stakes set payout = case when side = $2 then points + floor(points::numeric * $3 / greatest($4, 1))::int else 0 end where pact_id = $1`,
     [pactId, outcome, lost, won],
   );
-  const [paid] = await tx.query<{ paid: string | number }>('select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1', [pactId]);
+  const [paid] = await tx.query<{ paid: string | number }>(
+    'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
+    [pactId],
+  );
   return { on_winning_side: won, on_losing_side: lost, paid_out: Number(paid.paid) };
 }
 
 /** Job `calibration.pacts-lapse`: pacts unanswered PACT_GRACE_DAYS after their due date lapse as broken. */
 export async function lapseOverduePacts(ctx: AppContext) {
   const cutoff = new Date(ctx.clock.now().getTime() - PACT_GRACE_DAYS * DAY_MS);
-  const due = await ctx.db.query<{ id: string }>(`select id from pacts where status = 'open' and due_at <= $1 order by due_at, id limit 100`, [cutoff.toISOString()]);
+  const due = await ctx.db.query<{ id: string }>(
+    `select id from pacts where status = 'open' and due_at <= $1 order by due_at, id limit 100`,
+    [cutoff.toISOString()],
+  );
   let lapsed = 0;
   for (const { id } of due) {
     try {
@@ -111,7 +217,18 @@ export async function lapseOverduePacts(ctx: AppContext) {
 }
 
 /** A pact as PACT_SELECT selects it: times as ISO text, the author's public face, its stakes summed. */
-type PactRow = Pick<RowOf<typeof Pact>, 'id' | 'title' | 'detail' | 'stake' | 'status' | 'resolved_by' | 'resolution_receipt_id' | 'receipt_id' | 'author_id'> & {
+type PactRow = Pick<
+  RowOf<typeof Pact>,
+  | 'id'
+  | 'title'
+  | 'detail'
+  | 'stake'
+  | 'status'
+  | 'resolved_by'
+  | 'resolution_receipt_id'
+  | 'receipt_id'
+  | 'author_id'
+> & {
   made_at: string;
   due_at: string;
   resolved_at: string | null;
@@ -138,7 +255,14 @@ export function projectPact(row: PactRow, now: Date) {
   const state = row.status === 'open' && new Date(row.due_at) <= now ? 'awaiting_author' : row.status;
   return {
     id: row.id,
-    author: forecasterOf({ forecaster_kind: 'sovereign', forecaster_id: row.author_id, tag: row.tag, callsign: row.callsign, callsign_visible: row.callsign_visible, erased: row.erased }),
+    author: forecasterOf({
+      forecaster_kind: 'sovereign',
+      forecaster_id: row.author_id,
+      tag: row.tag,
+      callsign: row.callsign,
+      callsign_visible: row.callsign_visible,
+      erased: row.erased,
+    }),
     title: row.title,
     detail: row.detail,
     stake: Number(row.stake),
@@ -148,10 +272,22 @@ export function projectPact(row: PactRow, now: Date) {
     resolved_at: row.resolved_at,
     answered_by: row.resolved_by,
     resolution_receipt_id: row.resolution_receipt_id,
-    lapses_at: row.status === 'open' ? new Date(Date.parse(row.due_at) + PACT_GRACE_DAYS * DAY_MS).toISOString() : null,
-    stakes: { kept: Number(row.staked_kept), broken: Number(row.staked_broken), stakers: Number(row.stakers), settled: row.status !== 'open', paid_out: row.status !== 'open' ? Number(row.paid_out ?? 0) : null },
+    lapses_at:
+      row.status === 'open'
+        ? new Date(Date.parse(row.due_at) + PACT_GRACE_DAYS * DAY_MS).toISOString()
+        : null,
+    stakes: {
+      kept: Number(row.staked_kept),
+      broken: Number(row.staked_broken),
+      stakers: Number(row.stakers),
+      settled: row.status !== 'open',
+      paid_out: row.status !== 'open' ? Number(row.paid_out ?? 0) : null,
+    },
     receipt_id: row.receipt_id,
-    links: { card: `/almanac/claim/${row.id}/card.svg`, answered: row.resolved_at ? `/almanac/claim/${row.id}/answered.svg` : null },
+    links: {
+      card: `/almanac/claim/${row.id}/card.svg`,
+      answered: row.resolved_at ? `/almanac/claim/${row.id}/answered.svg` : null,
+    },
   };
 }
 export type PactView = ReturnType<typeof projectPact>;
@@ -162,7 +298,12 @@ export async function pactById(sql: Sql, id: string, now: Date): Promise<PactVie
   return row ? projectPact(row, now) : null;
 }
 
-export async function pactList(sql: Sql, which: 'open' | 'answered', limit: number, now: Date): Promise<PactView[]> {
+export async function pactList(
+  sql: Sql,
+  which: 'open' | 'answered',
+  limit: number,
+  now: Date,
+): Promise<PactView[]> {
   const rows = await sql.query<PactRow>(
     which === 'open'
       ? `${PACT_SELECT} where p.status = 'open' order by p.due_at, p.id limit $1`
@@ -172,10 +313,19 @@ export async function pactList(sql: Sql, which: 'open' | 'answered', limit: numb
   return rows.map((row) => projectPact(row, now));
 }
 
-export const ANSWERED_BY: Record<PactAnswerer, string> = { author: 'its author', steward: "a steward on its author's behalf", lapse: 'lapse: nobody answered within the grace period' };
+export const ANSWERED_BY: Record<PactAnswerer, string> = {
+  author: 'its author',
+  steward: "a steward on its author's behalf",
+  lapse: 'lapse: nobody answered within the grace period',
+};
 
 /** Change status of `pact:<id>` (registered in api/families.ts). */
-export async function pactChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
+export async function pactChangeStatus(
+  sql: Sql,
+  ref: string,
+  subject: string,
+  now: Date,
+): Promise<ChangeStatus | null> {
   const view = await pactById(sql, ref, now);
   if (!view) return null;
   const detail = {

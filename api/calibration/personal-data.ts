@@ -12,14 +12,27 @@ export const calibrationPersonalData: FamilyDeclaration = {
     {
       table: 'prophecies',
       personal: { forecaster_id: "the forecaster's raw id" },
-      impersonal: ['id', 'forecaster_kind', 'metric', 'comparator', 'season', 'basis', 'receipt_id', 'resolution_receipt_id'],
+      impersonal: [
+        'id',
+        'forecaster_kind',
+        'metric',
+        'comparator',
+        'season',
+        'basis',
+        'receipt_id',
+        'resolution_receipt_id',
+      ],
       holder: { column: 'forecaster_id' },
       disposition: 'keep',
       why: "Kept as an anonymous act: the service's calibration counts it, no one is named (moves to the anonymous member).",
     },
     {
       table: 'pacts',
-      personal: { author_id: "the author's raw id", title: "the author's words", detail: "the author's words" },
+      personal: {
+        author_id: "the author's raw id",
+        title: "the author's words",
+        detail: "the author's words",
+      },
       impersonal: ['id', 'status', 'receipt_id', 'resolved_by', 'resolution_receipt_id'],
       holder: { column: 'author_id' },
       disposition: 'erase',
@@ -31,7 +44,7 @@ export const calibrationPersonalData: FamilyDeclaration = {
       impersonal: ['pact_id', 'side', 'receipt_id'],
       holder: { column: 'sovereign_id', unique: { columns: ['pact_id'] } },
       disposition: 'keep',
-      why: 'Kept as an anonymous act: the pact\'s tally stays true; no one is named.',
+      why: "Kept as an anonymous act: the pact's tally stays true; no one is named.",
     },
   ],
   async export(sql, subject) {
@@ -39,8 +52,12 @@ export const calibrationPersonalData: FamilyDeclaration = {
     const [prophecies, pacts, stakes] = await Promise.all([
       q(`select id, metric, comparator, threshold::text, probability, made_at, due_at, resolved_at, observed::text, outcome, receipt_id, resolution_receipt_id
            from prophecies where forecaster_kind = 'sovereign' and forecaster_id = $1 order by made_at, id`),
-      q('select id, title, detail, stake, made_at, due_at, status, resolved_at, receipt_id from pacts where author_id = $1 order by made_at, id'),
-      q('select pact_id, side, points, created_at, receipt_id from pact_stakes where sovereign_id = $1 order by created_at'),
+      q(
+        'select id, title, detail, stake, made_at, due_at, status, resolved_at, receipt_id from pacts where author_id = $1 order by made_at, id',
+      ),
+      q(
+        'select pact_id, side, points, created_at, receipt_id from pact_stakes where sovereign_id = $1 order by created_at',
+      ),
     ]);
     return { prophecies, pacts, stakes: stakes };
   },
@@ -54,7 +71,11 @@ export const calibrationPersonalData: FamilyDeclaration = {
     const ids = [subject.id, subject.anonymousId];
     return {
       prophecies: await touched(tx, 'update prophecies set forecaster_id = $2 where forecaster_id = $1', ids),
-      pacts: await touched(tx, `update pacts set author_id = $2, title = '${ERASED_TEXT}', detail = '' where author_id = $1`, ids),
+      pacts: await touched(
+        tx,
+        `update pacts set author_id = $2, title = '${ERASED_TEXT}', detail = '' where author_id = $1`,
+        ids,
+      ),
       pact_stakes: await touched(tx, 'update pact_stakes set sovereign_id = $2 where sovereign_id = $1', ids),
     };
   },

@@ -14,8 +14,13 @@ import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Prophecy } from './entities.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
-  COMPARATOR_SIGN, METRIC_MEANING, METRICS, outcomeOf, seasonOf,
-  type Comparator, type Metric,
+  COMPARATOR_SIGN,
+  METRIC_MEANING,
+  METRICS,
+  outcomeOf,
+  seasonOf,
+  type Comparator,
+  type Metric,
 } from '../../shared/calibration/scores.ts';
 
 /** pg_try_advisory_xact_lock key of the calibration job. */
@@ -25,7 +30,8 @@ export const RESOLVE_BATCH = 500;
 export const PROPHECY_ID = /^pro_[0-9A-HJKMNP-TV-Z]{26}$/;
 const DAY_MS = 86_400_000;
 
-export const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const ISO = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The service's own metrics as they stood at `at` (everything recorded before it). */
 export async function metricAsOf(sql: Sql, metric: Metric, at: Date): Promise<number> {
@@ -51,11 +57,25 @@ export async function makeProphecy(ctx: AppContext, me: SignedIn, input: Prophec
   const now = ctx.clock.now();
   const id = newId('pro', now);
   return ctx.db.transaction(async (tx) => {
-    const receipt = await recordReceipt(tx, { step: 'calibration.prophecy', subject: `prophecy:${id}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'calibration.prophecy',
+      subject: `prophecy:${id}`,
+      at: now,
+    });
     await tx.query(
       `insert into prophecies (id, forecaster_kind, forecaster_id, metric, comparator, threshold, probability, made_at, due_at, receipt_id)
        values ($1, 'sovereign', $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [id, me.sovereignId, input.metric, input.comparator, input.threshold, input.probability, now.toISOString(), input.due_at.toISOString(), receipt.id],
+      [
+        id,
+        me.sovereignId,
+        input.metric,
+        input.comparator,
+        input.threshold,
+        input.probability,
+        now.toISOString(),
+        input.due_at.toISOString(),
+        receipt.id,
+      ],
     );
     return {
       ok: true as const,
@@ -70,7 +90,12 @@ export async function makeProphecy(ctx: AppContext, me: SignedIn, input: Prophec
   });
 }
 
-export function statementOf(metric: Metric, comparator: Comparator, threshold: number, dueAt: string): string {
+export function statementOf(
+  metric: Metric,
+  comparator: Comparator,
+  threshold: number,
+  dueAt: string,
+): string {
   return `${metric} ${COMPARATOR_SIGN[comparator]} ${threshold} at ${dueAt.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
@@ -87,9 +112,17 @@ export interface ResolveResult {
 export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CALIBRATION_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      CALIBRATION_LOCK,
+    ]);
     if (!lock?.locked) return { ran: false, resolved: [] };
-    const due = await tx.query<{ id: string; metric: Metric; comparator: Comparator; threshold: string | number; due_at: string }>(
+    const due = await tx.query<{
+      id: string;
+      metric: Metric;
+      comparator: Comparator;
+      threshold: string | number;
+      due_at: string;
+    }>(
       `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies
         where resolved_at is null and due_at <= $1 order by due_at, id limit ${RESOLVE_BATCH}`,
       [now.toISOString()],
@@ -104,7 +137,11 @@ export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
         cache.set(key, observed);
       }
       const outcome = outcomeOf(p.comparator, observed, Number(p.threshold));
-      const receipt = await recordReceipt(tx, { step: 'calibration.resolve', subject: `prophecy:${p.id}`, at: now });
+      const receipt = await recordReceipt(tx, {
+        step: 'calibration.resolve',
+        subject: `prophecy:${p.id}`,
+        at: now,
+      });
       const [row] = await tx.query(
         `update prophecies set resolved_at = $2, observed = $3, outcome = $4, resolution_receipt_id = $5 where id = $1 and resolved_at is null returning id`,
         [p.id, now.toISOString(), observed, outcome, receipt.id],
@@ -122,14 +159,21 @@ export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
  * at probability 0.7 when the trend grows, else "≥ current + 1" at 0.3. Recorded once per season
  * (unique index), and only while at least a day of the season remains.
  */
-export async function recordSeasonPredictions(ctx: AppContext): Promise<{ ran: boolean; season: string; made: string[] }> {
+export async function recordSeasonPredictions(
+  ctx: AppContext,
+): Promise<{ ran: boolean; season: string; made: string[] }> {
   const now = ctx.clock.now();
   const { season, end } = seasonOf(now);
   if (end.getTime() - now.getTime() < DAY_MS) return { ran: false, season, made: [] };
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CALIBRATION_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      CALIBRATION_LOCK,
+    ]);
     if (!lock?.locked) return { ran: false, season, made: [] };
-    const existing = await tx.query<{ metric: Metric }>(`select metric from prophecies where forecaster_kind = 'service' and season = $1`, [season]);
+    const existing = await tx.query<{ metric: Metric }>(
+      `select metric from prophecies where forecaster_kind = 'service' and season = $1`,
+      [season],
+    );
     const have = new Set(existing.map((r) => r.metric));
     const made: string[] = [];
     const daysLeft = (end.getTime() - now.getTime()) / DAY_MS;
@@ -145,7 +189,11 @@ export async function recordSeasonPredictions(ctx: AppContext): Promise<{ ran: b
         ? `${metric} was ${current} at ${now.toISOString()} and grew by ${current - before} in the last 90 days; that trend projects +${Math.round(projected)} by season end. The service gives 70% to at least half of it (${threshold}).`
         : `${metric} was ${current} at ${now.toISOString()} and did not grow in the last 90 days; the service gives 30% to any growth (${threshold}) by season end.`;
       const id = newId('pro', now);
-      const receipt = await recordReceipt(tx, { step: 'calibration.season', subject: `prophecy:${id}`, at: now });
+      const receipt = await recordReceipt(tx, {
+        step: 'calibration.season',
+        subject: `prophecy:${id}`,
+        at: now,
+      });
       await tx.query(
         `insert into prophecies (id, forecaster_kind, forecaster_id, metric, comparator, threshold, probability, made_at, due_at, season, basis, receipt_id)
          values ($1, 'service', null, $2, 'gte', $3, $4, $5, $6, $7, $8, $9)`,
@@ -167,7 +215,19 @@ export async function runCalibrationJob(ctx: AppContext) {
 /** A prophecy as PROPHECY_COLUMNS selects it: times as ISO text, the forecaster's public face from the left join. */
 export type ProphecyRow = Pick<
   RowOf<typeof Prophecy>,
-  'id' | 'forecaster_kind' | 'metric' | 'comparator' | 'threshold' | 'probability' | 'season' | 'basis' | 'receipt_id' | 'observed' | 'outcome' | 'resolution_receipt_id' | 'forecaster_id'
+  | 'id'
+  | 'forecaster_kind'
+  | 'metric'
+  | 'comparator'
+  | 'threshold'
+  | 'probability'
+  | 'season'
+  | 'basis'
+  | 'receipt_id'
+  | 'observed'
+  | 'outcome'
+  | 'resolution_receipt_id'
+  | 'forecaster_id'
 > & {
   made_at: string;
   due_at: string;
@@ -185,8 +245,16 @@ export const PROPHECY_FROM = 'prophecies p left join sovereigns s on s.id = p.fo
 
 export type Forecaster = ActorRef | { kind: 'service'; ref: 'service:civitas'; display: 'civitas' };
 
-export function forecasterOf(row: { forecaster_kind: string; forecaster_id: string | null; tag: string | null; callsign: string | null; callsign_visible: boolean | null; erased: boolean | null }): Forecaster {
-  if (row.forecaster_kind === 'service') return { kind: 'service', ref: 'service:civitas', display: 'civitas' };
+export function forecasterOf(row: {
+  forecaster_kind: string;
+  forecaster_id: string | null;
+  tag: string | null;
+  callsign: string | null;
+  callsign_visible: boolean | null;
+  erased: boolean | null;
+}): Forecaster {
+  if (row.forecaster_kind === 'service')
+    return { kind: 'service', ref: 'service:civitas', display: 'civitas' };
   return projectActorRef({
     actor_id: row.forecaster_id ?? '',
     kind: 'sovereign',
@@ -218,18 +286,28 @@ export function projectProphecy(row: ProphecyRow) {
     outcome: row.outcome,
     receipt_id: row.receipt_id,
     resolution_receipt_id: row.resolution_receipt_id,
-    links: { card: `/almanac/claim/${row.id}/card.svg`, answered: row.resolved_at ? `/almanac/claim/${row.id}/answered.svg` : null },
+    links: {
+      card: `/almanac/claim/${row.id}/card.svg`,
+      answered: row.resolved_at ? `/almanac/claim/${row.id}/answered.svg` : null,
+    },
   };
 }
 export type ProphecyView = ReturnType<typeof projectProphecy>;
 
 export async function prophecyById(sql: Sql, id: string): Promise<ProphecyView | null> {
   if (!PROPHECY_ID.test(id)) return null;
-  const [row] = await sql.query<ProphecyRow>(`select ${PROPHECY_COLUMNS} from ${PROPHECY_FROM} where p.id = $1`, [id]);
+  const [row] = await sql.query<ProphecyRow>(
+    `select ${PROPHECY_COLUMNS} from ${PROPHECY_FROM} where p.id = $1`,
+    [id],
+  );
   return row ? projectProphecy(row) : null;
 }
 
-export async function prophecyList(sql: Sql, which: 'open' | 'resolved', limit: number): Promise<ProphecyView[]> {
+export async function prophecyList(
+  sql: Sql,
+  which: 'open' | 'resolved',
+  limit: number,
+): Promise<ProphecyView[]> {
   const rows = await sql.query<ProphecyRow>(
     which === 'open'
       ? `select ${PROPHECY_COLUMNS} from ${PROPHECY_FROM} where p.resolved_at is null order by p.due_at, p.id limit $1`
@@ -240,11 +318,22 @@ export async function prophecyList(sql: Sql, which: 'open' | 'resolved', limit: 
 }
 
 /** Change status of `prophecy:<id>`: open, or resolved with its outcome (registered in api/families.ts). */
-export async function prophecyChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
+export async function prophecyChangeStatus(
+  sql: Sql,
+  ref: string,
+  subject: string,
+  now: Date,
+): Promise<ChangeStatus | null> {
   const view = await prophecyById(sql, ref);
   if (!view) return null;
-  const detail = view.status === 'open'
-    ? `Open: ${view.statement}, at probability ${view.probability}; resolved automatically at its due time.`
-    : `Resolved: ${view.statement} ${view.outcome ? 'came true' : 'did not come true'} (observed ${view.observed}).`;
-  return { subject, status: view.status === 'open' ? 'open' : view.outcome ? 'came_true' : 'did_not_come_true', detail, as_of: now.toISOString() };
+  const detail =
+    view.status === 'open'
+      ? `Open: ${view.statement}, at probability ${view.probability}; resolved automatically at its due time.`
+      : `Resolved: ${view.statement} ${view.outcome ? 'came true' : 'did not come true'} (observed ${view.observed}).`;
+  return {
+    subject,
+    status: view.status === 'open' ? 'open' : view.outcome ? 'came_true' : 'did_not_come_true',
+    detail,
+    as_of: now.toISOString(),
+  };
 }

@@ -19,15 +19,20 @@ const isAnswer = (body: unknown) => typeof body === 'object' && body !== null &&
 
 /** The due time from `due_in_days` or `due_at`: one of them, 1..365 days ahead. */
 export function dueFrom(input: { due_in_days?: number; due_at?: string }, now: Date): Date {
-  const issue = (message: string) => new Refusal('invalid_request', { issues: [{ path: 'due_at', message }] });
-  if (input.due_in_days !== undefined && input.due_at !== undefined) throw issue('Send due_in_days or due_at, not both.');
+  const issue = (message: string) =>
+    new Refusal('invalid_request', { issues: [{ path: 'due_at', message }] });
+  if (input.due_in_days !== undefined && input.due_at !== undefined)
+    throw issue('Send due_in_days or due_at, not both.');
   if (input.due_in_days !== undefined) return new Date(now.getTime() + input.due_in_days * DAY_MS);
-  if (input.due_at === undefined) throw issue(`Send due_in_days (${DUE_DAYS_MIN}..${DUE_DAYS_MAX}) or due_at (an ISO date).`);
+  if (input.due_at === undefined)
+    throw issue(`Send due_in_days (${DUE_DAYS_MIN}..${DUE_DAYS_MAX}) or due_at (an ISO date).`);
   const text = /^\d{4}-\d{2}-\d{2}$/.test(input.due_at) ? `${input.due_at}T00:00:00Z` : input.due_at;
   const at = /^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime())) throw issue('due_at is an ISO date such as 2027-03-01 or 2027-03-01T12:00:00Z.');
+  if (Number.isNaN(at.getTime()))
+    throw issue('due_at is an ISO date such as 2027-03-01 or 2027-03-01T12:00:00Z.');
   const ahead = at.getTime() - now.getTime();
-  if (ahead < DUE_DAYS_MIN * DAY_MS || ahead > DUE_DAYS_MAX * DAY_MS) throw issue(`due_at must be ${DUE_DAYS_MIN} to ${DUE_DAYS_MAX} days ahead.`);
+  if (ahead < DUE_DAYS_MIN * DAY_MS || ahead > DUE_DAYS_MAX * DAY_MS)
+    throw issue(`due_at must be ${DUE_DAYS_MIN} to ${DUE_DAYS_MAX} days ahead.`);
   return at;
 }
 
@@ -37,7 +42,10 @@ function me(request: FastifyRequest) {
 }
 
 function sendSvg(reply: FastifyReply, svg: string, maxAge = 60) {
-  return reply.header('content-type', 'image/svg+xml').header('cache-control', `public, max-age=${maxAge}`).send(svg);
+  return reply
+    .header('content-type', 'image/svg+xml')
+    .header('cache-control', `public, max-age=${maxAge}`)
+    .send(svg);
 }
 
 const fmt = (n: number | null, places = 3) => (n === null ? '—' : n.toFixed(places));
@@ -59,40 +67,103 @@ async function claimCard(request: FastifyRequest, reply: FastifyReply, answered:
   const { id } = request.params as { id: string };
   const ctx = request.server.civitas;
   const claim = await claimOf(ctx, String(id ?? ''));
-  if (!claim) throw new Refusal('not_found', {}, 'No prophecy (pro_…) or pact (pact_…) is recorded under that id. See /almanac.');
+  if (!claim)
+    throw new Refusal(
+      'not_found',
+      {},
+      'No prophecy (pro_…) or pact (pact_…) is recorded under that id. See /almanac.',
+    );
   if (claim.kind === 'prophecy') {
     const p = claim.view;
-    if (answered && p.status !== 'resolved') throw new Refusal('not_found', {}, 'This prophecy is not answered yet; it resolves at its due time. Its open card is /almanac/claim/{id}/card.svg.');
+    if (answered && p.status !== 'resolved')
+      throw new Refusal(
+        'not_found',
+        {},
+        'This prophecy is not answered yet; it resolves at its due time. Its open card is /almanac/claim/{id}/card.svg.',
+      );
     const svg = await renderCardSvg(
       answered
-        ? { title: p.outcome ? 'It came true' : 'It did not come true', subtitle: p.statement, lines: [`Said at ${Math.round(p.probability * 100)}% by ${p.forecaster.display}`, `Observed ${p.observed} at ${day(p.due_at)}`], footer: `/prophecy · receipt ${p.resolution_receipt_id}` }
-        : { title: `${Math.round(p.probability * 100)}%: ${p.statement}`, subtitle: `A prophecy by ${p.forecaster.display}`, lines: [`Due ${p.due_at.replace('T', ' ').slice(0, 16)} UTC`, p.status === 'open' ? 'Open: resolved automatically when due' : `Resolved: ${p.outcome ? 'came true' : 'did not come true'}`], footer: '/prophecy' },
+        ? {
+            title: p.outcome ? 'It came true' : 'It did not come true',
+            subtitle: p.statement,
+            lines: [
+              `Said at ${Math.round(p.probability * 100)}% by ${p.forecaster.display}`,
+              `Observed ${p.observed} at ${day(p.due_at)}`,
+            ],
+            footer: `/prophecy · receipt ${p.resolution_receipt_id}`,
+          }
+        : {
+            title: `${Math.round(p.probability * 100)}%: ${p.statement}`,
+            subtitle: `A prophecy by ${p.forecaster.display}`,
+            lines: [
+              `Due ${p.due_at.replace('T', ' ').slice(0, 16)} UTC`,
+              p.status === 'open'
+                ? 'Open: resolved automatically when due'
+                : `Resolved: ${p.outcome ? 'came true' : 'did not come true'}`,
+            ],
+            footer: '/prophecy',
+          },
     );
     return sendSvg(reply, svg);
   }
   const p = claim.view;
-  if (answered && (p.status === 'open' || p.status === 'awaiting_author')) throw new Refusal('not_found', {}, 'This pact is not answered yet; its author (or a steward for them) answers it once it is due, else it lapses as broken after the grace period.');
+  if (answered && (p.status === 'open' || p.status === 'awaiting_author'))
+    throw new Refusal(
+      'not_found',
+      {},
+      'This pact is not answered yet; its author (or a steward for them) answers it once it is due, else it lapses as broken after the grace period.',
+    );
   const svg = await renderCardSvg(
     answered
-      ? { title: p.status === 'kept' ? 'Pact kept' : 'Pact broken', subtitle: p.title, lines: [`By ${p.author.display}, stake ${count(p.stake, 'point', 'points')}`, `Answered by ${ANSWERED_BY[p.answered_by ?? 'author']}`, `Stakes settled: ${count(p.stakes.paid_out ?? 0, 'point', 'points')} paid out`], footer: `/almanac · receipt ${p.resolution_receipt_id ?? p.receipt_id}` }
-      : { title: p.title, subtitle: `A pact by ${p.author.display}`, lines: [`Due ${day(p.due_at)} · stake ${count(p.stake, 'point', 'points')}`, `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`], footer: '/almanac' },
+      ? {
+          title: p.status === 'kept' ? 'Pact kept' : 'Pact broken',
+          subtitle: p.title,
+          lines: [
+            `By ${p.author.display}, stake ${count(p.stake, 'point', 'points')}`,
+            `Answered by ${ANSWERED_BY[p.answered_by ?? 'author']}`,
+            `Stakes settled: ${count(p.stakes.paid_out ?? 0, 'point', 'points')} paid out`,
+          ],
+          footer: `/almanac · receipt ${p.resolution_receipt_id ?? p.receipt_id}`,
+        }
+      : {
+          title: p.title,
+          subtitle: `A pact by ${p.author.display}`,
+          lines: [
+            `Due ${day(p.due_at)} · stake ${count(p.stake, 'point', 'points')}`,
+            `Staked: ${p.stakes.kept} on kept, ${p.stakes.broken} on broken`,
+          ],
+          footer: '/almanac',
+        },
   );
   return sendSvg(reply, svg);
 }
 
-async function answerDoor<By extends 'author' | 'steward'>(request: FastifyRequest, reply: FastifyReply, by: By) {
+async function answerDoor<By extends 'author' | 'steward'>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  by: By,
+) {
   if (by === 'steward') stewardOf(request);
   const input = parseInput(answerInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
-  const result = await answerPact(request.server.civitas, { pact: input.pact, outcome: input.outcome, by, authorId: me(request).sovereignId });
+  const result = await answerPact(request.server.civitas, {
+    pact: input.pact,
+    outcome: input.outcome,
+    by,
+    authorId: me(request).sovereignId,
+  });
   if (by === 'steward') stewardOnly(reply);
-  if (form) return seeOther(reply, withQuery(target, { answered: result.pact_id, receipt: result.receipt_id }));
+  if (form)
+    return seeOther(reply, withQuery(target, { answered: result.pact_id, receipt: result.receipt_id }));
   return result;
 }
 
 export const calibrationRoutes = [
-  defineRoute('POST /steward/pacts', { sameOrigin: 'form', handler: (request, reply) => answerDoor(request, reply, 'steward') }),
+  defineRoute('POST /steward/pacts', {
+    sameOrigin: 'form',
+    handler: (request, reply) => answerDoor(request, reply, 'steward'),
+  }),
   defineRoute('POST /sovereign/prophecy', {
     async handler(request, reply) {
       const input = request.input.body;
@@ -101,7 +172,8 @@ export const calibrationRoutes = [
       const target = form ? returnTarget(input.return_to, '/prophecy') : '/prophecy';
       const due_at = dueFrom(input, ctx.clock.now());
       const result = await makeProphecy(ctx, me(request), { ...input, due_at });
-      if (form) return seeOther(reply, withQuery(target, { made: result.prophecy_id, receipt: result.receipt_id }));
+      if (form)
+        return seeOther(reply, withQuery(target, { made: result.prophecy_id, receipt: result.receipt_id }));
       return result;
     },
   }),
@@ -114,7 +186,8 @@ export const calibrationRoutes = [
       const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
       const due_at = dueFrom(input, ctx.clock.now());
       const result = await makePact(ctx, me(request), { ...input, due_at });
-      if (form) return seeOther(reply, withQuery(target, { pact: result.pact_id, receipt: result.receipt_id }));
+      if (form)
+        return seeOther(reply, withQuery(target, { pact: result.pact_id, receipt: result.receipt_id }));
       return result;
     },
   }),
@@ -124,13 +197,19 @@ export const calibrationRoutes = [
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
       const result = await stakeOnPact(request.server.civitas, me(request), input);
-      if (form) return seeOther(reply, withQuery(target, { staked: result.pact_id, receipt: result.receipt_id }));
+      if (form)
+        return seeOther(reply, withQuery(target, { staked: result.pact_id, receipt: result.receipt_id }));
       return result;
     },
   }),
 
-  defineRoute('GET /api/calibration', { handler: async (request) => calibrationView(request.server.civitas) }),
-  defineRoute('GET /calibration', { handler: (request) => calibrationView(request.server.civitas), page: true }),
+  defineRoute('GET /api/calibration', {
+    handler: async (request) => calibrationView(request.server.civitas),
+  }),
+  defineRoute('GET /calibration', {
+    handler: (request) => calibrationView(request.server.civitas),
+    page: true,
+  }),
   defineRoute('GET /prophecy', { handler: (request) => prophecyView(request.server.civitas), page: true }),
   defineRoute('GET /almanac', { handler: (request) => almanacView(request.server.civitas), page: true }),
 
@@ -139,7 +218,10 @@ export const calibrationRoutes = [
       const ctx = request.server.civitas;
       const view = await almanacView(ctx, 500);
       const origin = ctx.config.origin;
-      const calendar = ical({ name: 'civitas — almanac', prodId: { company: 'civitas', product: 'almanac' } });
+      const calendar = ical({
+        name: 'civitas — almanac',
+        prodId: { company: 'civitas', product: 'almanac' },
+      });
       for (const item of view.due) {
         const start = new Date(item.due_at);
         calendar.createEvent({
@@ -152,7 +234,10 @@ export const calibrationRoutes = [
           stamp: ctx.clock.now(),
         });
       }
-      return reply.header('content-type', 'text/calendar; charset=utf-8').header('cache-control', 'public, max-age=300').send(calendar.toString());
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(calendar.toString());
     },
   }),
   defineRoute('GET /almanac.xml', {
@@ -162,7 +247,8 @@ export const calibrationRoutes = [
       const resolved = await prophecyList(ctx.db, 'resolved', 100);
       const feed = atomFeed(ctx, {
         title: 'civitas — almanac: prophecies answered',
-        description: 'Prophecies about civitas itself, as they resolve. Calibration measures predictions about the service; it does not establish accuracy for any outside decision.',
+        description:
+          'Prophecies about civitas itself, as they resolve. Calibration measures predictions about the service; it does not establish accuracy for any outside decision.',
         id: `${origin}/almanac.xml`,
         link: `${origin}/almanac`,
         updated: resolved.length ? new Date(resolved[0].resolved_at as string) : ctx.clock.now(),
@@ -178,7 +264,10 @@ export const calibrationRoutes = [
           description: `A prophecy by ${p.forecaster.display} at probability ${p.probability}; observed ${p.observed}. Receipt ${p.resolution_receipt_id}.`,
         });
       }
-      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+      return reply
+        .header('content-type', 'application/atom+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(feed.atom1());
     },
   }),
   defineRoute('GET /streaks.xml', {
@@ -188,10 +277,18 @@ export const calibrationRoutes = [
       const list = await streaks(ctx);
       const feed = atomFeed(ctx, {
         title: 'civitas — streaks',
-        description: 'Runs of at least two prophecies that leaned the right way, and of kept pacts, per forecaster (public refs only).',
+        description:
+          'Runs of at least two prophecies that leaned the right way, and of kept pacts, per forecaster (public refs only).',
         id: `${origin}/streaks.xml`,
         link: `${origin}/almanac`,
-        updated: list.length ? new Date(list.map((s) => s.last_at).sort().at(-1) as string) : ctx.clock.now(),
+        updated: list.length
+          ? new Date(
+              list
+                .map((s) => s.last_at)
+                .sort()
+                .at(-1) as string,
+            )
+          : ctx.clock.now(),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/streaks.xml` },
       });
@@ -204,7 +301,10 @@ export const calibrationRoutes = [
           description: `Since ${s.since}; the latest was ${s.last_id}.`,
         });
       }
-      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+      return reply
+        .header('content-type', 'application/atom+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(feed.atom1());
     },
   }),
 
@@ -231,7 +331,10 @@ export const calibrationRoutes = [
       const svg = await renderCardSvg({
         title: `${view.open.length} open · ${view.resolved.length} resolved`,
         subtitle: 'Prophecies about civitas itself',
-        lines: [`${trueCount} came true, ${view.resolved.length - trueCount} did not`, view.open[0] ? `Next due: ${view.open[0].statement}` : 'Nothing is due'],
+        lines: [
+          `${trueCount} came true, ${view.resolved.length - trueCount} did not`,
+          view.open[0] ? `Next due: ${view.open[0].statement}` : 'Nothing is due',
+        ],
         footer: '/prophecy',
       });
       return sendSvg(reply, svg);
@@ -249,6 +352,10 @@ export const calibrationRoutes = [
       return sendSvg(reply, svg);
     },
   }),
-  defineRoute('GET /almanac/claim/{id}/card.svg', { handler: (request, reply) => claimCard(request, reply, false) }),
-  defineRoute('GET /almanac/claim/{id}/answered.svg', { handler: (request, reply) => claimCard(request, reply, true) }),
+  defineRoute('GET /almanac/claim/{id}/card.svg', {
+    handler: (request, reply) => claimCard(request, reply, false),
+  }),
+  defineRoute('GET /almanac/claim/{id}/answered.svg', {
+    handler: (request, reply) => claimCard(request, reply, true),
+  }),
 ];

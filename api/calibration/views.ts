@@ -2,27 +2,49 @@
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { CALIBRATION_SCOPE, COMPARATORS, leanedRight, METRIC_MEANING, METRICS, seasonOf, summarize, type Resolved } from '../../shared/calibration/scores.ts';
+import {
+  CALIBRATION_SCOPE,
+  COMPARATORS,
+  leanedRight,
+  METRIC_MEANING,
+  METRICS,
+  seasonOf,
+  summarize,
+  type Resolved,
+} from '../../shared/calibration/scores.ts';
 import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 
 /** GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster kind. */
 export async function calibrationView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ forecaster_kind: 'service' | 'sovereign'; probability: number | string; outcome: boolean }>(
-    'select forecaster_kind, probability, outcome from prophecies where resolved_at is not null',
+  const rows = await ctx.db.query<{
+    forecaster_kind: 'service' | 'sovereign';
+    probability: number | string;
+    outcome: boolean;
+  }>('select forecaster_kind, probability, outcome from prophecies where resolved_at is not null');
+  const [open] = await ctx.db.query<{ n: string | number }>(
+    'select count(*) as n from prophecies where resolved_at is null',
   );
-  const [open] = await ctx.db.query<{ n: string | number }>('select count(*) as n from prophecies where resolved_at is null');
-  const all: Resolved[] = rows.map((r) => ({ probability: Number(r.probability), outcome: r.outcome === true }));
-  const of = (kind: string) => rows.filter((r) => r.forecaster_kind === kind).map((r) => ({ probability: Number(r.probability), outcome: r.outcome === true }));
+  const all: Resolved[] = rows.map((r) => ({
+    probability: Number(r.probability),
+    outcome: r.outcome === true,
+  }));
+  const of = (kind: string) =>
+    rows
+      .filter((r) => r.forecaster_kind === kind)
+      .map((r) => ({ probability: Number(r.probability), outcome: r.outcome === true }));
   return {
     ok: true as const,
     schema: 'civitas.calibration.v1',
     as_of: ctx.clock.now().toISOString(),
     scope: CALIBRATION_SCOPE,
     method: {
-      brier_score: 'mean of (probability − outcome)², outcome 1 if the prophecy came true else 0; 0 is perfect, 0.25 is always saying 50%',
-      log_score: 'mean of ln(probability given to what happened); 0 is perfect, more negative is worse (ln 0.5 ≈ −0.693 for always 50%)',
-      reliability: 'ten bins of predicted probability; each bin shows how often its prophecies came true. Bins with fewer than 5 prophecies show the count as "fewer than 5" and no figures.',
+      brier_score:
+        'mean of (probability − outcome)², outcome 1 if the prophecy came true else 0; 0 is perfect, 0.25 is always saying 50%',
+      log_score:
+        'mean of ln(probability given to what happened); 0 is perfect, more negative is worse (ln 0.5 ≈ −0.693 for always 50%)',
+      reliability:
+        'ten bins of predicted probability; each bin shows how often its prophecies came true. Bins with fewer than 5 prophecies show the count as "fewer than 5" and no figures.',
       resolution: 'each prophecy is resolved automatically at its due time from the metric as it stood then',
     },
     metrics: METRICS.map((m) => ({ metric: m, meaning: METRIC_MEANING[m] })),
@@ -35,7 +57,10 @@ export async function calibrationView(ctx: AppContext) {
 
 /** GET /prophecy (JSON): prophecies open (soonest due first) and resolved (newest first). */
 export async function prophecyView(ctx: AppContext, limit = 100) {
-  const [open, resolved] = await Promise.all([prophecyList(ctx.db, 'open', limit), prophecyList(ctx.db, 'resolved', limit)]);
+  const [open, resolved] = await Promise.all([
+    prophecyList(ctx.db, 'open', limit),
+    prophecyList(ctx.db, 'resolved', limit),
+  ]);
   return {
     ok: true as const,
     schema: 'civitas.prophecies.v1' as const,
@@ -59,8 +84,22 @@ export async function almanacView(ctx: AppContext, limit = 100) {
     pactList(ctx.db, 'answered', 50, now),
   ]);
   const due = [
-    ...open.map((p) => ({ kind: 'prophecy' as const, id: p.id, title: p.statement, due_at: p.due_at, by: p.forecaster, href: p.links.card })),
-    ...pacts.map((p) => ({ kind: 'pact' as const, id: p.id, title: p.title, due_at: p.due_at, by: p.author, href: p.links.card })),
+    ...open.map((p) => ({
+      kind: 'prophecy' as const,
+      id: p.id,
+      title: p.statement,
+      due_at: p.due_at,
+      by: p.forecaster,
+      href: p.links.card,
+    })),
+    ...pacts.map((p) => ({
+      kind: 'pact' as const,
+      id: p.id,
+      title: p.title,
+      due_at: p.due_at,
+      by: p.author,
+      href: p.links.card,
+    })),
   ].sort((a, b) => a.due_at.localeCompare(b.due_at) || a.id.localeCompare(b.id));
   return {
     ok: true as const,
@@ -89,18 +128,47 @@ export interface Streak {
 
 /** Streaks: trailing runs (≥ 2) of prophecies that leaned the right way, and of kept pacts, per actor. */
 export async function streaks(ctx: AppContext): Promise<Streak[]> {
-  const rows = await ctx.db.query<{ id: string; forecaster_kind: string; forecaster_id: string | null; tag: string | null; callsign: string | null; callsign_visible: boolean | null; erased: boolean | null; probability: number | string; outcome: boolean; at: string }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    forecaster_kind: string;
+    forecaster_id: string | null;
+    tag: string | null;
+    callsign: string | null;
+    callsign_visible: boolean | null;
+    erased: boolean | null;
+    probability: number | string;
+    outcome: boolean;
+    at: string;
+  }>(
     `select p.id, p.forecaster_kind, p.forecaster_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased, p.probability, p.outcome, ${ISO('p.resolved_at')} as at
        from prophecies p left join sovereigns s on s.id = p.forecaster_id
       where p.resolved_at is not null order by p.resolved_at, p.due_at, p.id`,
   );
-  const pacts = await ctx.db.query<{ id: string; author_id: string | null; tag: string | null; callsign: string | null; callsign_visible: boolean | null; erased: boolean | null; status: string; at: string }>(
+  const pacts = await ctx.db.query<{
+    id: string;
+    author_id: string | null;
+    tag: string | null;
+    callsign: string | null;
+    callsign_visible: boolean | null;
+    erased: boolean | null;
+    status: string;
+    at: string;
+  }>(
     `select p.id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased, p.status, ${ISO('p.resolved_at')} as at
        from pacts p left join sovereigns s on s.id = p.author_id where p.status <> 'open' order by p.resolved_at, p.id`,
   );
   const runs = new Map<string, Streak>();
   for (const r of rows) {
-    const actor = r.forecaster_kind === 'service' ? ({ kind: 'service', ref: 'service:civitas', display: 'civitas' } as const) : projectActorRef({ actor_id: r.forecaster_id ?? '', kind: 'sovereign', tag: r.erased ? null : r.tag, callsign: r.erased ? null : r.callsign, callsign_visible: r.callsign_visible === true && !r.erased });
+    const actor =
+      r.forecaster_kind === 'service'
+        ? ({ kind: 'service', ref: 'service:civitas', display: 'civitas' } as const)
+        : projectActorRef({
+            actor_id: r.forecaster_id ?? '',
+            kind: 'sovereign',
+            tag: r.erased ? null : r.tag,
+            callsign: r.erased ? null : r.callsign,
+            callsign_visible: r.callsign_visible === true && !r.erased,
+          });
     const key = `prophecies|${r.forecaster_kind}|${r.forecaster_id ?? ''}`;
     const right = leanedRight({ probability: Number(r.probability), outcome: r.outcome === true });
     const run = runs.get(key);
@@ -113,14 +181,36 @@ export async function streaks(ctx: AppContext): Promise<Streak[]> {
     const run = runs.get(key);
     if (p.status !== 'kept') runs.delete(key);
     else if (run) Object.assign(run, { length: run.length + 1, last_at: p.at, last_id: p.id });
-    else runs.set(key, { actor: projectActorRef({ actor_id: p.author_id ?? '', kind: 'sovereign', tag: p.erased ? null : p.tag, callsign: p.erased ? null : p.callsign, callsign_visible: p.callsign_visible === true && !p.erased }), kind: 'pacts', length: 1, since: p.at, last_at: p.at, last_id: p.id });
+    else
+      runs.set(key, {
+        actor: projectActorRef({
+          actor_id: p.author_id ?? '',
+          kind: 'sovereign',
+          tag: p.erased ? null : p.tag,
+          callsign: p.erased ? null : p.callsign,
+          callsign_visible: p.callsign_visible === true && !p.erased,
+        }),
+        kind: 'pacts',
+        length: 1,
+        since: p.at,
+        last_at: p.at,
+        last_id: p.id,
+      });
   }
-  return [...runs.values()].filter((s) => s.length >= STREAK_MIN).sort((a, b) => b.length - a.length || b.last_at.localeCompare(a.last_at));
+  return [...runs.values()]
+    .filter((s) => s.length >= STREAK_MIN)
+    .sort((a, b) => b.length - a.length || b.last_at.localeCompare(a.last_at));
 }
 
 /** What comes due for one sovereign (joined into /sovereign/due.ics and .xml by the identity family). */
 export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
-  const prophecies = await ctx.db.query<{ id: string; metric: string; comparator: string; threshold: string | number; due_at: string }>(
+  const prophecies = await ctx.db.query<{
+    id: string;
+    metric: string;
+    comparator: string;
+    threshold: string | number;
+    due_at: string;
+  }>(
     `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies where forecaster_id = $1 and resolved_at is null order by due_at limit 100`,
     [me.sovereignId],
   );

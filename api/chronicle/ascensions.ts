@@ -8,7 +8,13 @@ import { PUBLIC_AGENT } from '../people/roster.ts';
 import { ISO, n } from './tally.ts';
 
 export async function ascensionsView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ handle: string; level: string; continuous_on: string | null; attested_at: string | null; proof_days: string | number }>(
+  const rows = await ctx.db.query<{
+    handle: string;
+    level: string;
+    continuous_on: string | null;
+    attested_at: string | null;
+    proof_days: string | number;
+  }>(
     `select a.handle, a.level,
             (select to_char(d.day, 'YYYY-MM-DD') from agent_proof_days d where d.handle = a.handle order by d.day offset ${CONTINUITY_DAYS_REQUIRED - 1} limit 1) as continuous_on,
             ${ISO('a.attested_at')} as attested_at,
@@ -17,7 +23,11 @@ export async function ascensionsView(ctx: AppContext) {
   );
   const ascensions = rows
     .map((r) => {
-      const latest = [r.attested_at, r.continuous_on].filter((v): v is string => v !== null).sort().at(-1) ?? null;
+      const latest =
+        [r.attested_at, r.continuous_on]
+          .filter((v): v is string => v !== null)
+          .sort()
+          .at(-1) ?? null;
       return {
         agent: projectActorRef({ actor_id: r.handle, kind: 'agent', handle: r.handle }),
         level: r.level as 'continuous' | 'attested',
@@ -34,7 +44,10 @@ export async function ascensionsView(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.ascensions.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    count: { continuous: ascensions.filter((a) => a.level === 'continuous').length, attested: ascensions.filter((a) => a.level === 'attested').length },
+    count: {
+      continuous: ascensions.filter((a) => a.level === 'continuous').length,
+      attested: ascensions.filter((a) => a.level === 'attested').length,
+    },
     ascensions,
     rule: `A handle becomes continuous on the UTC day of its ${CONTINUITY_DAYS_REQUIRED}th day with proof (continuous_on); attested when a signed-in Sovereign attests it (attested_at). Newest ascension first.`,
   };

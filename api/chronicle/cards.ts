@@ -11,31 +11,86 @@ import { count } from '../../shared/plural.ts';
 
 /** The closed list of page surfaces that have their own social preview image. */
 export const OG_SURFACES: Record<string, { path: string; title: string; subtitle: string }> = {
-  home: { path: '/', title: 'A public Record for humans and agents', subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.' },
-  imprint: { path: '/imprint', title: 'The Record', subtitle: 'The newest 500 imprints by humans and agents, each with its receipt.' },
-  chronicle: { path: '/chronicle', title: 'Chronicle', subtitle: 'The Record in chapters: imprints, arrivals, articles and sealed days.' },
-  today: { path: '/today', title: 'Today', subtitle: "Today's imprints, arrivals, receipts and the day's open tree." },
-  story: { path: '/story', title: 'The story so far', subtitle: 'What the Record holds, told from its own counts.' },
-  weekly: { path: '/story/weekly', title: "This week's story", subtitle: 'The last seven days of the Record, told from data.' },
-  ascensions: { path: '/ascensions', title: 'Ascensions', subtitle: 'Agent handles that became continuous or attested.' },
-  ledger: { path: '/ledger', title: 'The Ledger', subtitle: 'Receipts as Merkle leaves, one signed anchor per UTC day.' },
-  boundaries: { path: '/boundaries', title: '23 privacy boundaries', subtitle: 'Each proved live on every census.' },
-  constitution: { path: '/constitution', title: 'The Constitution', subtitle: 'Articles proposed, cosigned and ratified by sovereigns.' },
+  home: {
+    path: '/',
+    title: 'A public Record for humans and agents',
+    subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.',
+  },
+  imprint: {
+    path: '/imprint',
+    title: 'The Record',
+    subtitle: 'The newest 500 imprints by humans and agents, each with its receipt.',
+  },
+  chronicle: {
+    path: '/chronicle',
+    title: 'Chronicle',
+    subtitle: 'The Record in chapters: imprints, arrivals, articles and sealed days.',
+  },
+  today: {
+    path: '/today',
+    title: 'Today',
+    subtitle: "Today's imprints, arrivals, receipts and the day's open tree.",
+  },
+  story: {
+    path: '/story',
+    title: 'The story so far',
+    subtitle: 'What the Record holds, told from its own counts.',
+  },
+  weekly: {
+    path: '/story/weekly',
+    title: "This week's story",
+    subtitle: 'The last seven days of the Record, told from data.',
+  },
+  ascensions: {
+    path: '/ascensions',
+    title: 'Ascensions',
+    subtitle: 'Agent handles that became continuous or attested.',
+  },
+  ledger: {
+    path: '/ledger',
+    title: 'The Ledger',
+    subtitle: 'Receipts as Merkle leaves, one signed anchor per UTC day.',
+  },
+  boundaries: {
+    path: '/boundaries',
+    title: '23 privacy boundaries',
+    subtitle: 'Each proved live on every census.',
+  },
+  constitution: {
+    path: '/constitution',
+    title: 'The Constitution',
+    subtitle: 'Articles proposed, cosigned and ratified by sovereigns.',
+  },
   citizens: { path: '/citizens', title: 'Citizens', subtitle: 'Humans and agents, two kinds never summed.' },
-  standing: { path: '/standing', title: 'Standing', subtitle: 'Agent naturalization and human civic standing.' },
-  calibration: { path: '/calibration', title: 'Calibration', subtitle: 'How well prophecies about civitas turned out.' },
+  standing: {
+    path: '/standing',
+    title: 'Standing',
+    subtitle: 'Agent naturalization and human civic standing.',
+  },
+  calibration: {
+    path: '/calibration',
+    title: 'Calibration',
+    subtitle: 'How well prophecies about civitas turned out.',
+  },
   almanac: { path: '/almanac', title: 'Almanac', subtitle: 'Prophecies and pacts coming due.' },
   orders: { path: '/orders', title: 'Orders', subtitle: 'What sovereigns asked the service to do.' },
   status: { path: '/status', title: 'Status', subtitle: 'Is civitas up, and how do we know.' },
   stats: { path: '/stats', title: 'Stats', subtitle: 'The Record counted.' },
   begin: { path: '/begin', title: 'Begin', subtitle: 'Your first call to civitas, and its receipt.' },
-  developers: { path: '/developers', title: 'For developers', subtitle: 'OpenAPI, MCP and an agent client with no dependencies.' },
+  developers: {
+    path: '/developers',
+    title: 'For developers',
+    subtitle: 'OpenAPI, MCP and an agent client with no dependencies.',
+  },
 };
 export const OG_SURFACE_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 export async function ogPng(surface: string): Promise<Buffer> {
   const s = OG_SURFACES[surface];
-  const svg = await renderCardSvg({ title: s.title, subtitle: s.subtitle, footer: `civitas${s.path === '/' ? '' : s.path}` }, OG_SIZE);
+  const svg = await renderCardSvg(
+    { title: s.title, subtitle: s.subtitle, footer: `civitas${s.path === '/' ? '' : s.path}` },
+    OG_SIZE,
+  );
   return renderPng(svg);
 }
 
@@ -49,7 +104,9 @@ const textWidth = (text: string) => Math.ceil(text.length * 6.6) + 10;
  * is not a card layout. Cached by content hash like the cards.
  */
 export function badgeSvg(label: string, message: string, color: string): string {
-  const key = createHash('sha256').update(JSON.stringify([label, message, color])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([label, message, color]))
+    .digest('hex');
   const hit = BADGE_CACHE.get(key);
   if (hit) return hit;
   const lw = textWidth(label);
@@ -80,7 +137,11 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
         lines: list.slice(0, 4).map((s) => `${s.length} in a row · ${s.actor.display} (${s.kind})`),
         footer: '/streaks.xml · /almanac',
       }
-    : { title: 'No current streaks', subtitle: 'A streak is two or more prophecies in a row that leaned the right way, or kept pacts.', footer: '/streaks.xml · /almanac' };
+    : {
+        title: 'No current streaks',
+        subtitle: 'A streak is two or more prophecies in a row that leaned the right way, or kept pacts.',
+        footer: '/streaks.xml · /almanac',
+      };
   return renderCardSvg(card, { width: 600, height: 315 });
 }
 
@@ -94,7 +155,10 @@ export async function inviteSvg(ctx: AppContext): Promise<string> {
   return renderCardSvg({
     title: 'You are invited to civitas',
     subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.',
-    lines: [`${count(Number(row.humans), 'human', 'humans')} · ${count(Number(row.agents), 'agent', 'agents')}`, `${count(Number(row.imprints), 'imprint', 'imprints')} · ${count(Number(row.sealed), 'day', 'days')} sealed`],
+    lines: [
+      `${count(Number(row.humans), 'human', 'humans')} · ${count(Number(row.agents), 'agent', 'agents')}`,
+      `${count(Number(row.imprints), 'imprint', 'imprints')} · ${count(Number(row.sealed), 'day', 'days')} sealed`,
+    ],
     footer: 'Begin at /begin',
   });
 }

@@ -37,7 +37,10 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
       `select to_char(date, 'YYYY-MM-DD') as date, tree_size, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 order by date`,
       [fromDay],
     ),
-    ctx.db.query<{ date: string; count: string | number }>(`select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 group by 1`, [fromDay]),
+    ctx.db.query<{ date: string; count: string | number }>(
+      `select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 group by 1`,
+      [fromDay],
+    ),
     ctx.db.query<{ date: string; count: string | number }>(
       `select ${DAY('final_at')} as date, count(*) as count from governance_court_cases where state = 'final' and final_at >= $1 group by 1`,
       [from],
@@ -48,7 +51,17 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   const monthOf = (month: string) => {
     let m = months.get(month);
     if (!m) {
-      m = { month, imprints: emptyKinds(), arrivals: { humans: 0, agents: 0 }, first_arrivals: { agents: [] }, articles: [], anchors: { sealed: 0, first: null, last: null, largest_tree: 0 }, receipts: 0, verdicts: 0, days: [] };
+      m = {
+        month,
+        imprints: emptyKinds(),
+        arrivals: { humans: 0, agents: 0 },
+        first_arrivals: { agents: [] },
+        articles: [],
+        anchors: { sealed: 0, first: null, last: null, largest_tree: 0 },
+        receipts: 0,
+        verdicts: 0,
+        days: [],
+      };
       months.set(month, m);
     }
     return m;
@@ -83,9 +96,18 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   for (const a of agents) {
     const m = monthOf(a.month);
     m.arrivals.agents += 1;
-    if (n(a.rank) <= 5) m.first_arrivals.agents.push(projectActorRef({ actor_id: a.handle, kind: 'agent', handle: a.handle }).ref);
+    if (n(a.rank) <= 5)
+      m.first_arrivals.agents.push(
+        projectActorRef({ actor_id: a.handle, kind: 'agent', handle: a.handle }).ref,
+      );
   }
-  for (const a of articles) monthOf(a.month).articles.push({ number: n(a.number), title: a.title, ratified_at: a.ratified_at, href: '/constitution' });
+  for (const a of articles)
+    monthOf(a.month).articles.push({
+      number: n(a.number),
+      title: a.title,
+      ratified_at: a.ratified_at,
+      href: '/constitution',
+    });
   for (const d of days.values()) monthOf(d.date.slice(0, 7)).days.push(d);
   const chapters = [...months.values()].sort((a, b) => b.month.localeCompare(a.month));
   for (const c of chapters) c.days.sort((a, b) => b.date.localeCompare(a.date));

@@ -18,7 +18,10 @@ export async function progressView(ctx: AppContext, actor: string) {
   const now = ctx.clock.now();
   const base = { ok: true as const, schema: 'civitas.progress.v1' as const, as_of: now.toISOString() };
   if (kind === 'agent') {
-    const [visible] = await ctx.db.query<{ handle: string }>(`select handle from agents where handle = $1 and ${PUBLIC_AGENT}`, [name]);
+    const [visible] = await ctx.db.query<{ handle: string }>(
+      `select handle from agents where handle = $1 and ${PUBLIC_AGENT}`,
+      [name],
+    );
     const row = visible ? await loadAgent(ctx.db, name) : undefined;
     if (!row) throw new Refusal('not_found', {}, 'No agent has a public imprint under that handle.');
     const facts = factsOf(row);
@@ -32,7 +35,8 @@ export async function progressView(ctx: AppContext, actor: string) {
       levels: ['arrived', 'continuous', 'attested'] satisfies Level[],
       days_with_proof: facts.proofDays.length,
       days_required: CONTINUITY_DAYS_REQUIRED,
-      next_step: facts.level === 'attested' ? null : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
+      next_step:
+        facts.level === 'attested' ? null : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
       status: `/api/agent/${facts.handle}`,
     };
   }
@@ -47,7 +51,13 @@ export async function progressView(ctx: AppContext, actor: string) {
   );
   return {
     ...base,
-    actor: projectActorRef({ actor_id: holder.id, kind: 'sovereign', tag: holder.tag, callsign: holder.callsign, callsign_visible: holder.callsign_visible === true }),
+    actor: projectActorRef({
+      actor_id: holder.id,
+      kind: 'sovereign',
+      tag: holder.tag,
+      callsign: holder.callsign,
+      callsign_visible: holder.callsign_visible === true,
+    }),
     addressable: true as const,
     scale: 'civic standing' as const,
     imprints: { public: n(row.imprints) },

@@ -15,26 +15,46 @@ export interface PulseHour {
 }
 export interface PulseDay {
   date: string;
-  census: { humans: number; agents: number; imprints_lifetime: number; imprints_retained: number; receipts: number; taken_at: string; receipt_id: string } | null;
+  census: {
+    humans: number;
+    agents: number;
+    imprints_lifetime: number;
+    imprints_retained: number;
+    receipts: number;
+    taken_at: string;
+    receipt_id: string;
+  } | null;
   imprints: number;
   receipts: number;
   anchor: { tree_size: number; root_hash: string; sealed_at: string } | null;
 }
 
 /** Hours (the last 48 that had public imprints) and days (the last 30 with a census, receipts or imprints). */
-export async function pulseView(ctx: AppContext): Promise<{ hours: PulseHour[]; days: PulseDay[]; as_of: string }> {
+export async function pulseView(
+  ctx: AppContext,
+): Promise<{ hours: PulseHour[]; days: PulseDay[]; as_of: string }> {
   const now = ctx.clock.now();
   const since = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (PULSE_HOURS - 1) * 3_600_000);
-  const hourRows = await ctx.db.query<{ hour: string; kind: string; author_kind: string; count: string | number }>(
+  const hourRows = await ctx.db.query<{
+    hour: string;
+    kind: string;
+    author_kind: string;
+    count: string | number;
+  }>(
     `select to_char(date_trunc('hour', created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, count(*) as count
        from imprints where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 order by 1 desc`,
     [since.toISOString(), now.toISOString()],
   );
   const hours = new Map<string, PulseHour>();
   for (const row of hourRows) {
-    const h = hours.get(row.hour) ?? { hour: row.hour, imprints: emptyKinds(), by_author_kind: { sovereign: 0, agent: 0 } };
+    const h = hours.get(row.hour) ?? {
+      hour: row.hour,
+      imprints: emptyKinds(),
+      by_author_kind: { sovereign: 0, agent: 0 },
+    };
     addKind(h.imprints, row.kind, n(row.count));
-    if (row.author_kind === 'agent' || row.author_kind === 'sovereign') h.by_author_kind[row.author_kind] += n(row.count);
+    if (row.author_kind === 'agent' || row.author_kind === 'sovereign')
+      h.by_author_kind[row.author_kind] += n(row.count);
     hours.set(row.hour, h);
   }
 
@@ -78,7 +98,8 @@ export async function pulseView(ctx: AppContext): Promise<{ hours: PulseHour[]; 
   }
   for (const r of imprintDays) dayOf(r.date).imprints = n(r.count);
   for (const r of receiptDays) dayOf(r.date).receipts = n(r.count);
-  for (const a of anchors) dayOf(a.date).anchor = { tree_size: n(a.tree_size), root_hash: a.root_hash, sealed_at: a.sealed_at };
+  for (const a of anchors)
+    dayOf(a.date).anchor = { tree_size: n(a.tree_size), root_hash: a.root_hash, sealed_at: a.sealed_at };
   return {
     hours: [...hours.values()].sort((a, b) => b.hour.localeCompare(a.hour)),
     days: [...days.values()].sort((a, b) => b.date.localeCompare(a.date)),

@@ -18,9 +18,13 @@ import { count } from '../../shared/plural.ts';
 const noQuery = z.object({}).loose();
 
 const svg = (reply: FastifyReply, body: string, maxAge = 60) =>
-  reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', `public, max-age=${maxAge}`).send(body);
+  reply
+    .header('content-type', 'image/svg+xml; charset=utf-8')
+    .header('cache-control', `public, max-age=${maxAge}`)
+    .send(body);
 
-const kindsText = (k: { thought: number; question: number; signal: number }) => `${count(k.thought, 'thought', 'thoughts')}, ${count(k.question, 'question', 'questions')}, ${count(k.signal, 'signal', 'signals')}`;
+const kindsText = (k: { thought: number; question: number; signal: number }) =>
+  `${count(k.thought, 'thought', 'thoughts')}, ${count(k.question, 'question', 'questions')}, ${count(k.signal, 'signal', 'signals')}`;
 
 export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
@@ -31,7 +35,8 @@ export const chronicleRoutes = [
       const pulse = await pulseView(ctx);
       const feed = atomFeed(ctx, {
         title: 'civitas — pulse',
-        description: "The Record's vital signs: one entry per UTC hour with public imprints (by kind and author kind), and one per UTC day with the census, receipts and the sealed anchor.",
+        description:
+          "The Record's vital signs: one entry per UTC hour with public imprints (by kind and author kind), and one per UTC day with the census, receipts and the sealed anchor.",
         id: `${origin}/feed/pulse`,
         link: `${origin}/today`,
         updated: new Date(pulse.as_of),
@@ -54,22 +59,38 @@ export const chronicleRoutes = [
       }
       for (const d of pulse.days) {
         const parts = [
-          d.census ? `Census: ${count(d.census.humans, 'human', 'humans')} and ${count(d.census.agents, 'agent', 'agents')}; ${count(d.census.imprints_lifetime, 'imprint', 'imprints')} in the lifetime of the Record, ${d.census.imprints_retained} retained; ${count(d.census.receipts, 'receipt', 'receipts')} (census receipt ${d.census.receipt_id}).` : 'No census snapshot was taken for this day.',
+          d.census
+            ? `Census: ${count(d.census.humans, 'human', 'humans')} and ${count(d.census.agents, 'agent', 'agents')}; ${count(d.census.imprints_lifetime, 'imprint', 'imprints')} in the lifetime of the Record, ${d.census.imprints_retained} retained; ${count(d.census.receipts, 'receipt', 'receipts')} (census receipt ${d.census.receipt_id}).`
+            : 'No census snapshot was taken for this day.',
           `${count(d.imprints, 'public imprint', 'public imprints')} and ${count(d.receipts, 'receipt', 'receipts')} recorded this day.`,
-          d.anchor ? `Sealed: tree size ${d.anchor.tree_size}, root ${d.anchor.root_hash}.` : 'Not sealed yet.',
+          d.anchor
+            ? `Sealed: tree size ${d.anchor.tree_size}, root ${d.anchor.root_hash}.`
+            : 'Not sealed yet.',
         ];
         const at = d.census ? new Date(d.census.taken_at) : new Date(`${d.date}T23:59:59Z`);
         items.push({
           date: at,
-          item: { title: `${d.date} — vital signs`, id: `${origin}/feed/pulse#day-${d.date}`, link: `${origin}/chronicle`, date: at, description: parts.join(' ') },
+          item: {
+            title: `${d.date} — vital signs`,
+            id: `${origin}/feed/pulse#day-${d.date}`,
+            link: `${origin}/chronicle`,
+            date: at,
+            description: parts.join(' '),
+          },
         });
       }
       items.sort((a, b) => b.date.getTime() - a.date.getTime());
       for (const { item } of items.slice(0, 100)) feed.addItem(item);
-      return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+      return reply
+        .header('content-type', 'application/atom+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(feed.atom1());
     },
   }),
-  defineRoute('GET /chronicle', { handler: (request) => chronicleView(request.server.civitas, request.input.query), page: true }),
+  defineRoute('GET /chronicle', {
+    handler: (request) => chronicleView(request.server.civitas, request.input.query),
+    page: true,
+  }),
   defineRoute('GET /today', {
     page: true,
     handler: async (request) => {
@@ -119,17 +140,36 @@ export const chronicleRoutes = [
       return svg(reply, badgeSvg('boundaries', message, census.all_bound ? '#0b5e52' : '#b42318'));
     },
   }),
-  defineRoute('GET /streaks.svg', { handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)) }),
-  defineRoute('GET /invite/card.svg', { handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas), 300) }),
+  defineRoute('GET /streaks.svg', {
+    handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)),
+  }),
+  defineRoute('GET /invite/card.svg', {
+    handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas), 300),
+  }),
   defineRoute('GET /og/{surface}.png', {
     async handler(request, reply) {
       const { surface } = request.params as { surface?: string };
       const name = String(surface ?? '');
       if (!OG_SURFACE_PATTERN.test(name)) {
-        throw new Refusal('invalid_request', { issues: [{ path: 'surface', message: 'surface is a lower-case page name such as home, chronicle or today' }] });
+        throw new Refusal('invalid_request', {
+          issues: [
+            {
+              path: 'surface',
+              message: 'surface is a lower-case page name such as home, chronicle or today',
+            },
+          ],
+        });
       }
-      if (!Object.hasOwn(OG_SURFACES, name)) throw new Refusal('not_found', {}, `No preview image for that surface. Known: ${Object.keys(OG_SURFACES).join(', ')}.`);
-      return reply.header('content-type', 'image/png').header('cache-control', 'public, max-age=3600').send(await ogPng(name));
+      if (!Object.hasOwn(OG_SURFACES, name))
+        throw new Refusal(
+          'not_found',
+          {},
+          `No preview image for that surface. Known: ${Object.keys(OG_SURFACES).join(', ')}.`,
+        );
+      return reply
+        .header('content-type', 'image/png')
+        .header('cache-control', 'public, max-age=3600')
+        .send(await ogPng(name));
     },
   }),
 ];

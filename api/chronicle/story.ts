@@ -14,21 +14,28 @@ export const LENS_DAYS_MAX = 366;
 
 /** The period asked for (inclusive UTC days): default the last seven days ending today. */
 export function lensPeriod(query: LensQuery, now: Date): { from: string; to: string } {
-  const issue = (path: string, message: string) => new Refusal('invalid_request', { issues: [{ path, message }] });
+  const issue = (path: string, message: string) =>
+    new Refusal('invalid_request', { issues: [{ path, message }] });
   const real = (path: string, value: string) => {
     const at = new Date(`${value}T00:00:00Z`);
-    if (Number.isNaN(at.getTime()) || utcDay(at) !== value) throw issue(path, `${path} is not a real calendar date`);
+    if (Number.isNaN(at.getTime()) || utcDay(at) !== value)
+      throw issue(path, `${path} is not a real calendar date`);
     return value;
   };
   const to = real('to', query.to ?? utcDay(now));
   const from = real('from', query.from ?? utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - 6 * DAY_MS)));
   if (from > to) throw issue('from', 'from must not be after to');
-  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > LENS_DAYS_MAX) throw issue('from', `the period is at most ${LENS_DAYS_MAX} days`);
+  if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > LENS_DAYS_MAX)
+    throw issue('from', `the period is at most ${LENS_DAYS_MAX} days`);
   return { from, to };
 }
 
 /** `schema` names the answer: the time lens itself, or /story and /story/weekly (shared/chronicle/contract.ts). */
-export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(ctx: AppContext, period: { from: string; to: string }, schema: S = 'civitas.time-lens.v1' as S) {
+export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
+  ctx: AppContext,
+  period: { from: string; to: string },
+  schema: S = 'civitas.time-lens.v1' as S,
+) {
   const start = `${period.from}T00:00:00Z`;
   const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([
@@ -44,8 +51,14 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(ct
       `select (select count(*) from sovereigns where created_at >= $1 and created_at < $2) as humans, (select count(*) from agents where first_seen_at >= $1 and first_seen_at < $2) as agents`,
       [start, end],
     ),
-    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date >= $1 and log_date <= $2`, [period.from, period.to]),
-    ctx.db.query<{ count: string | number }>(`select count(*) as count from anchors where date >= $1 and date <= $2`, [period.from, period.to]),
+    ctx.db.query<{ count: string | number }>(
+      `select count(*) as count from receipts where log_date >= $1 and log_date <= $2`,
+      [period.from, period.to],
+    ),
+    ctx.db.query<{ count: string | number }>(
+      `select count(*) as count from anchors where date >= $1 and date <= $2`,
+      [period.from, period.to],
+    ),
     ctx.db.query<ImprintRow & { replies: string | number }>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
          from (select reply_to, count(*) as replies from imprints where not held and reply_to is not null and created_at >= $1 and created_at < $2 group by reply_to) t
@@ -64,15 +77,29 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(ct
   const busiest = hours[0] ? { hour_utc: n(hours[0].hour), imprints: n(hours[0].count) } : null;
   const busiestThreads = threads.flatMap((row) => {
     const root = projectImprint(row);
-    return root ? [{ sequence: root.sequence, kind: root.kind, author: root.author, replies: n(row.replies), href: '/collaborate' }] : [];
+    return root
+      ? [
+          {
+            sequence: root.sequence,
+            kind: root.kind,
+            author: root.author,
+            replies: n(row.replies),
+            href: '/collaborate',
+          },
+        ]
+      : [];
   });
   const were = (k: number, one: string, many: string) => `${count(k, one, many)} ${noun(k, 'was', 'were')}`;
   const sentences = [
     total === 0
       ? `Nothing was imprinted from ${period.from} to ${period.to}.`
       : `${were(total, 'imprint', 'imprints')} recorded from ${period.from} to ${period.to}: ${count(imprints.thought, 'thought', 'thoughts')}, ${count(imprints.question, 'question', 'questions')} and ${count(imprints.signal, 'signal', 'signals')} (${byAuthor.sovereign} by sovereigns, ${byAuthor.agent} by agents).`,
-    busiest ? `The busiest hour of the day was ${String(busiest.hour_utc).padStart(2, '0')}:00 UTC, with ${count(busiest.imprints, 'imprint', 'imprints')}.` : null,
-    busiestThreads[0] ? `The liveliest thread was #${busiestThreads[0].sequence} by ${busiestThreads[0].author.name}, with ${count(busiestThreads[0].replies, 'reply', 'replies')}.` : null,
+    busiest
+      ? `The busiest hour of the day was ${String(busiest.hour_utc).padStart(2, '0')}:00 UTC, with ${count(busiest.imprints, 'imprint', 'imprints')}.`
+      : null,
+    busiestThreads[0]
+      ? `The liveliest thread was #${busiestThreads[0].sequence} by ${busiestThreads[0].author.name}, with ${count(busiestThreads[0].replies, 'reply', 'replies')}.`
+      : null,
     `${count(n(arrivals[0]?.humans), 'human', 'humans')} and ${count(n(arrivals[0]?.agents), 'agent', 'agents')} arrived; ${were(n(receipts[0]?.count), 'receipt', 'receipts')} recorded and ${count(n(anchors[0]?.count), 'day', 'days')} sealed.`,
   ].filter((s): s is string => s !== null);
   return {

@@ -12,15 +12,26 @@ export async function todayView(ctx: AppContext) {
   const date = utcDay(now);
   const dayStart = `${date}T00:00:00Z`;
   const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
-    ctx.db.query<{ kind: string; count: string | number }>(`select kind, count(*) as count from imprints where not held and created_at >= $1 group by 1`, [dayStart]),
+    ctx.db.query<{ kind: string; count: string | number }>(
+      `select kind, count(*) as count from imprints where not held and created_at >= $1 group by 1`,
+      [dayStart],
+    ),
     ctx.db.query<{ humans: string | number; agents: string | number }>(
       `select (select count(*) from sovereigns where created_at >= $1) as humans, (select count(*) from agents where first_seen_at >= $1) as agents`,
       [dayStart],
     ),
-    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date = $1`, [date]),
-    ctx.db.query<{ size: number; sealed_at: string | null }>(`select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`, [date]),
+    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date = $1`, [
+      date,
+    ]),
+    ctx.db.query<{ size: number; sealed_at: string | null }>(
+      `select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`,
+      [date],
+    ),
     newestImprints(ctx.db, { limit: 10 }),
-    ctx.db.query<{ count: string | number }>(`select count(*) as count from prophecies where resolved_at is null and due_at < $1`, [new Date(now.getTime() + DAY_MS).toISOString()]),
+    ctx.db.query<{ count: string | number }>(
+      `select count(*) as count from prophecies where resolved_at is null and due_at < $1`,
+      [new Date(now.getTime() + DAY_MS).toISOString()],
+    ),
     confluenceViews(ctx),
   ]);
   const imprints = emptyKinds();
@@ -35,7 +46,12 @@ export async function todayView(ctx: AppContext) {
     newest: newest,
     arrivals: { humans: n(arrivals[0]?.humans), agents: n(arrivals[0]?.agents) },
     receipts: n(receipts[0]?.count),
-    tree: { date, size: log ? n(log.size) : 0, sealed: log ? log.sealed_at !== null : false, verify: `/verify/anchor/${date}` },
+    tree: {
+      date,
+      size: log ? n(log.size) : 0,
+      sealed: log ? log.sealed_at !== null : false,
+      verify: `/verify/anchor/${date}`,
+    },
     prophecies_due_within_24h: n(due[0]?.count),
     confluences,
     links: { chronicle: '/chronicle', almanac: '/almanac', record: '/imprint' },

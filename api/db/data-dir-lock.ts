@@ -53,11 +53,14 @@ export function acquireDataDirLock(dataDir: string): () => Promise<void> {
     const current = readLock(path);
     if (current === undefined) continue; // removed between our attempt and the read: try again
     const verdict = judge(current.record, mine);
-    if (verdict.alive) throw new DataDirLockedError(lockedMessage(dataDir, path, current.record, verdict.reused));
+    if (verdict.alive)
+      throw new DataDirLockedError(lockedMessage(dataDir, path, current.record, verdict.reused));
     const outcome = takeOver(dataDir, path, current.raw, text);
     if (outcome === 'won') return releaser(path, text);
     if (outcome === 'busy' && Date.now() > deadline) {
-      throw new DataDirLockedError(`Another process is taking over the lock of ${dataDir} and has not finished. Try again in a moment.`);
+      throw new DataDirLockedError(
+        `Another process is taking over the lock of ${dataDir} and has not finished. Try again in a moment.`,
+      );
     }
     if (outcome === 'busy') sleepSync(20);
   }
@@ -110,7 +113,8 @@ function takeOver(dataDir: string, path: string, stale: string, text: string): '
       renameSync(temp, path);
       return readLock(path)?.raw === text ? 'won' : 'lost';
     } finally {
-      for (const name of readdirSync(dataDir)) if (name.startsWith(prefix)) rmSync(join(dataDir, name), { force: true });
+      for (const name of readdirSync(dataDir))
+        if (name.startsWith(prefix)) rmSync(join(dataDir, name), { force: true });
     }
   }
   return 'busy';
@@ -169,7 +173,8 @@ function parseRecord(raw: string): LockRecord {
   try {
     const parsed = JSON.parse(raw) as unknown;
     if (typeof parsed === 'number') return { pid: parsed };
-    if (parsed && typeof parsed === 'object' && Number.isInteger((parsed as LockRecord).pid)) return parsed as LockRecord;
+    if (parsed && typeof parsed === 'object' && Number.isInteger((parsed as LockRecord).pid))
+      return parsed as LockRecord;
   } catch {
     // not JSON: an empty or foreign file
   }
@@ -177,7 +182,13 @@ function parseRecord(raw: string): LockRecord {
 }
 
 function ownRecord(): LockRecord {
-  return { pid: process.pid, host: hostname(), boot: bootId(), start: startTimeOf(process.pid), nonce: randomBytes(8).toString('hex') };
+  return {
+    pid: process.pid,
+    host: hostname(),
+    boot: bootId(),
+    start: startTimeOf(process.pid),
+    nonce: randomBytes(8).toString('hex'),
+  };
 }
 
 function fingerprint(raw: string): string {

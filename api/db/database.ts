@@ -64,7 +64,9 @@ function baseConfig() {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url ? await openPostgres(options.url) : await openEmbedded(options.dataDir, options.image);
+  const database = options.url
+    ? await openPostgres(options.url)
+    : await openEmbedded(options.dataDir, options.image);
   if (options.migrate !== false) await migrate(database, options.url);
   return database;
 }
@@ -74,7 +76,10 @@ async function openPostgres(url: string): Promise<Database> {
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();
   const nameOf = statementNames();
-  return wrap(orm, false, async () => {}, { query: preparedQuery(pool, nameOf), transaction: preparedTransaction(pool, nameOf) });
+  return wrap(orm, false, async () => {}, {
+    query: preparedQuery(pool, nameOf),
+    transaction: preparedTransaction(pool, nameOf),
+  });
 }
 
 /** How many distinct statement texts one process prepares; any further text goes unnamed. */
@@ -101,7 +106,10 @@ function statementNames(): (text: string) => string | undefined {
   };
 }
 
-function preparedQuery(pool: pg.Pool | pg.PoolClient, nameOf: (text: string) => string | undefined): Sql['query'] {
+function preparedQuery(
+  pool: pg.Pool | pg.PoolClient,
+  nameOf: (text: string) => string | undefined,
+): Sql['query'] {
   return async <T>(text: string, params: unknown[] = []) => {
     const result = await pool.query({ name: nameOf(text), text, values: params });
     return result.rows as T[];
@@ -119,7 +127,10 @@ function preparedQuery(pool: pg.Pool | pg.PoolClient, nameOf: (text: string) => 
  * database, or a server whose autovacuum is off and never analyzes), it keeps scanning the whole
  * table as it grows, and the batch, which holds the Record's counter, slows with every imprint.
  */
-function preparedTransaction(pool: pg.Pool, nameOf: (text: string) => string | undefined): Database['sqlTransaction'] {
+function preparedTransaction(
+  pool: pg.Pool,
+  nameOf: (text: string) => string | undefined,
+): Database['sqlTransaction'] {
   return async (work) => {
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -182,7 +193,8 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
     },
   });
   const root = outside ? { query: outside.query } : sqlOf(orm.em.fork());
-  const transaction: Database['transaction'] = (work) => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em }));
+  const transaction: Database['transaction'] = (work) =>
+    orm.em.fork().transactional((em) => work({ ...sqlOf(em), em }));
   return {
     orm,
     embedded,

@@ -11,10 +11,24 @@ import * as record from '../record/entities.ts';
 import * as steward from '../steward/entities.ts';
 import * as treasury from '../treasury/entities.ts';
 
-const FAMILIES = [agents, calibration, governance, identity, ledger, orders, organism, people, record, steward, treasury];
+const FAMILIES = [
+  agents,
+  calibration,
+  governance,
+  identity,
+  ledger,
+  orders,
+  organism,
+  people,
+  record,
+  steward,
+  treasury,
+];
 
 /**
  * Every entity the ORM knows: one per table, each family owning its entities.ts (which exports
  * entities and their types). test/api/db/entities-drift.test.ts holds them to the migrated schema.
  */
-export const ENTITIES = FAMILIES.flatMap((family) => Object.values(family)).filter((value) => value instanceof EntitySchema);
+export const ENTITIES = FAMILIES.flatMap((family) => Object.values(family)).filter(
+  (value) => value instanceof EntitySchema,
+);

@@ -22,5 +22,7 @@ type Unbranded<T> = T extends Opt<infer Value> ? Value : T;
  * driver types; a nullable column is `| null`, never missing. Use `Pick<RowOf<typeof X>, …>` for a query that selects fewer columns.
  */
 export type RowOf<Entity> = {
-  [K in keyof InferEntity<Entity> as K extends string ? Snake<K> : never]-?: Wire<Exclude<InferEntity<Entity>[K], undefined>>;
+  [K in keyof InferEntity<Entity> as K extends string ? Snake<K> : never]-?: Wire<
+    Exclude<InferEntity<Entity>[K], undefined>
+  >;
 };

@@ -1,4 +1,10 @@
-import { DatabaseSchema, SchemaComparator, type AbstractSqlConnection, type AbstractSqlPlatform, type SqlSchemaGenerator } from '@mikro-orm/postgresql';
+import {
+  DatabaseSchema,
+  SchemaComparator,
+  type AbstractSqlConnection,
+  type AbstractSqlPlatform,
+  type SqlSchemaGenerator,
+} from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/core';
 
 /** Tables the migrator owns itself; no entity describes them. */
@@ -16,7 +22,13 @@ export async function schemaDrift(orm: MikroORM): Promise<string[]> {
   const platform = em.getPlatform() as AbstractSqlPlatform;
   const connection = em.getConnection() as AbstractSqlConnection;
   const target = (orm.schema as unknown as SqlSchemaGenerator).getTargetSchema();
-  const actual = await DatabaseSchema.create(connection, platform, orm.config, undefined, target.getNamespaces());
+  const actual = await DatabaseSchema.create(
+    connection,
+    platform,
+    orm.config,
+    undefined,
+    target.getNamespaces(),
+  );
   actual.prune(undefined, []);
   target.prune(undefined, []);
   const diff = new SchemaComparator(platform).compare(actual, target);
@@ -26,13 +38,19 @@ export async function schemaDrift(orm: MikroORM): Promise<string[]> {
     if (!UNDESCRIBED.has(table.name)) drift.push(`${table.name}: a table with no entity`);
   }
   for (const [name, table] of Object.entries(diff.changedTables)) {
-    for (const column of Object.keys(table.addedColumns)) drift.push(`${name}.${column}: in the entity, not in the table`);
-    for (const column of Object.keys(table.removedColumns)) drift.push(`${name}.${column}: in the table, not in the entity`);
+    for (const column of Object.keys(table.addedColumns))
+      drift.push(`${name}.${column}: in the entity, not in the table`);
+    for (const column of Object.keys(table.removedColumns))
+      drift.push(`${name}.${column}: in the table, not in the entity`);
     for (const column of Object.keys(table.renamedColumns)) drift.push(`${name}.${column}: renamed`);
     for (const [column, change] of Object.entries(table.changedColumns)) {
       drift.push(`${name}.${column}: ${[...change.changedProperties].join(', ')} differ`);
     }
-    const keys = [...Object.values(table.addedIndexes), ...Object.values(table.removedIndexes), ...Object.values(table.changedIndexes)];
+    const keys = [
+      ...Object.values(table.addedIndexes),
+      ...Object.values(table.removedIndexes),
+      ...Object.values(table.changedIndexes),
+    ];
     if (keys.some((index) => index.primary)) drift.push(`${name}: primary key differs`);
   }
   return drift;

@@ -8,9 +8,19 @@ import { PUBLISHED_ROUTES, registrableMethods, routeKey } from '../../shared/reg
 export function atlas(realisations: ReadonlyMap<string, string>) {
   const routes = PUBLISHED_ROUTES.map((shape) => {
     const methods = registrableMethods(shape);
-    const states = methods.map((method) => realisations.get(routeKey(method, shape.path)) ?? 'not_implemented');
+    const states = methods.map(
+      (method) => realisations.get(routeKey(method, shape.path)) ?? 'not_implemented',
+    );
     const real = states.every((state) => state !== 'not_implemented');
-    return { path: shape.path, methods: shape.methods, kind: shape.kind, family: shape.family, summary: shape.summary, scope: shape.scope ?? null, real };
+    return {
+      path: shape.path,
+      methods: shape.methods,
+      kind: shape.kind,
+      family: shape.family,
+      summary: shape.summary,
+      scope: shape.scope ?? null,
+      real,
+    };
   });
   const real = routes.filter((route) => route.real).length;
   const families: Record<string, { total: number; real: number }> = {};
@@ -19,5 +29,12 @@ export function atlas(realisations: ReadonlyMap<string, string>) {
     entry.total += 1;
     if (route.real) entry.real += 1;
   }
-  return { ok: true as const, total: routes.length, real, not_implemented: routes.length - real, families, routes };
+  return {
+    ok: true as const,
+    total: routes.length,
+    real,
+    not_implemented: routes.length - real,
+    families,
+    routes,
+  };
 }

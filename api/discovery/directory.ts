@@ -4,7 +4,11 @@ import { APP_VERSION } from '../config.ts';
 /** The feeds a client can subscribe to (INTERFACE.md "Feeds"). */
 export const FEEDS = [
   { path: '/imprint/feed.json', type: 'application/feed+json', title: 'The Record (JSON Feed 1.1)' },
-  { path: '/collaborate/feed.json', type: 'application/feed+json', title: 'The Record, collaborate alias (JSON Feed 1.1)' },
+  {
+    path: '/collaborate/feed.json',
+    type: 'application/feed+json',
+    title: 'The Record, collaborate alias (JSON Feed 1.1)',
+  },
   { path: '/feed/pulse', type: 'application/atom+xml', title: 'Pulse of the service' },
   { path: '/mind/feed.xml', type: 'application/atom+xml', title: 'Mind claims and stances' },
   { path: '/verdicts.xml', type: 'application/atom+xml', title: 'Court verdicts' },
@@ -20,13 +24,22 @@ export function agentDirectory(ctx: AppContext, tools: readonly { name: string }
   return {
     ok: true as const,
     name: 'civitas' as const,
-    description: 'A public Record of imprints by humans (Sovereigns) and agents, with receipts anyone can verify and privacy boundaries re-proved live.',
+    description:
+      'A public Record of imprints by humans (Sovereigns) and agents, with receipts anyone can verify and privacy boundaries re-proved live.',
     version: APP_VERSION,
     origin,
     discovery_order: [
       { step: 1, fetch: '/agents.json', why: 'this directory: contracts, endpoints, keys' },
-      { step: 2, fetch: '/openapi.json', why: 'every published route, its method, kind and the session scope it needs' },
-      { step: 3, action: 'choose an operation and the authority it needs', why: 'free reads need no account' },
+      {
+        step: 2,
+        fetch: '/openapi.json',
+        why: 'every published route, its method, kind and the session scope it needs',
+      },
+      {
+        step: 3,
+        action: 'choose an operation and the authority it needs',
+        why: 'free reads need no account',
+      },
     ],
     contracts: [
       {
@@ -34,7 +47,14 @@ export function agentDirectory(ctx: AppContext, tools: readonly { name: string }
         for: 'humans',
         scheme: 'sovereignSession',
         how: 'Cross at /initiate (the Sovereign Key is shown once) or return with the key at /return; the session is a cookie. Scoped operations answer 401 identity_required without it and 403 scope_required without the scope.',
-        scopes: ['sovereign:read', 'sovereign:write', 'governance:write', 'billing:manage', 'identity:reconcile', 'steward:write'],
+        scopes: [
+          'sovereign:read',
+          'sovereign:write',
+          'governance:write',
+          'billing:manage',
+          'identity:reconcile',
+          'steward:write',
+        ],
       },
       {
         name: 'agent_continuity',

@@ -37,12 +37,22 @@ const variant = (body: Buffer): Variant => ({ body, etag: strongEtag(body) });
 function openApiDocument(app: FastifyInstance): Record<Coding, Variant> {
   let document = openApiDocuments.get(app);
   if (!document) {
-    const json = JSON.stringify(buildOpenApi(PUBLISHED_ROUTES, { origin: app.civitas.config.origin, version: APP_VERSION, assets: app.site?.assets }));
+    const json = JSON.stringify(
+      buildOpenApi(PUBLISHED_ROUTES, {
+        origin: app.civitas.config.origin,
+        version: APP_VERSION,
+        assets: app.site?.assets,
+      }),
+    );
     const body = Buffer.from(json, 'utf8');
     document = {
       identity: variant(body),
       gzip: variant(gzipSync(body, { level: 9 })),
-      br: variant(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })),
+      br: variant(
+        brotliCompressSync(body, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+        }),
+      ),
     };
     openApiDocuments.set(app, document);
   }
@@ -75,7 +85,9 @@ export const discoveryRoutes = [
       return reply.send(body);
     },
   }),
-  defineRoute('GET /agents.json', { handler: async (request) => agentDirectory(request.server.civitas, request.server.tools) }),
+  defineRoute('GET /agents.json', {
+    handler: async (request) => agentDirectory(request.server.civitas, request.server.tools),
+  }),
   defineRoute('GET /llms.txt', { handler: llms }),
   defineRoute('GET /.well-known/llms.txt', { handler: llms }),
   defineRoute('GET /security.txt', { handler: security }),
@@ -83,13 +95,25 @@ export const discoveryRoutes = [
   defineRoute('GET /robots.txt', {
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
-      return ['User-agent: *', 'Disallow: /sovereign', 'Disallow: /settings/', 'Disallow: /operator', 'Disallow: /dashboard', 'Disallow: /steward/', 'Allow: /', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
+      return [
+        'User-agent: *',
+        'Disallow: /sovereign',
+        'Disallow: /settings/',
+        'Disallow: /operator',
+        'Disallow: /dashboard',
+        'Disallow: /steward/',
+        'Allow: /',
+        `Sitemap: ${origin}/sitemap.xml`,
+        '',
+      ].join('\n');
     }),
   }),
   defineRoute('GET /sitemap.xml', {
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
-      const pages = PUBLISHED_ROUTES.filter((r) => (r.kind === 'page' || r.kind === 'hybrid') && !r.path.includes('{') && !r.scope);
+      const pages = PUBLISHED_ROUTES.filter(
+        (r) => (r.kind === 'page' || r.kind === 'hybrid') && !r.path.includes('{') && !r.scope,
+      );
       const urls = pages.map((r) => `  <url><loc>${origin}${r.path}</loc></url>`).join('\n');
       return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
     }, 'application/xml; charset=utf-8'),

@@ -11,7 +11,15 @@ import { RATIFICATIONS_REQUIRED } from '../../shared/governance/rules.ts';
  */
 export async function abstentionsView(ctx: AppContext) {
   const now = ctx.clock.now().toISOString();
-  const rows = await ctx.db.query<{ id: string; title: string; state: string; cosigned_at: Date | string; ratified_at: Date | string | null; eligible: number | string; ratified: number | string }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    title: string;
+    state: string;
+    cosigned_at: Date | string;
+    ratified_at: Date | string | null;
+    eligible: number | string;
+    ratified: number | string;
+  }>(
     `select p.id, p.title, p.state, p.cosigned_at, p.ratified_at,
             (select count(*) from sovereigns s
               where s.uniqueness_verified_at is not null and s.erased_at is null and s.id <> p.proposer_id

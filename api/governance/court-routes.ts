@@ -18,11 +18,18 @@ import { dissentView, finalCases, openCase, precedentView, signVerdict, verdicts
 /** The router enforced governance:write from the registry; repeated here where the handler acts. */
 function governor(request: FastifyRequest): SignedIn {
   if (!request.sovereign) throw new Refusal('identity_required', { scope: 'governance:write' });
-  if (!request.sovereign.scopes.includes('governance:write')) throw new Refusal('scope_required', { scope: 'governance:write' });
+  if (!request.sovereign.scopes.includes('governance:write'))
+    throw new Refusal('scope_required', { scope: 'governance:write' });
   return request.sovereign;
 }
 
-function answer<T>(request: FastifyRequest, reply: FastifyReply, next: string, flags: Record<string, string>, result: T): T | FastifyReply {
+function answer<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  next: string,
+  flags: Record<string, string>,
+  result: T,
+): T | FastifyReply {
   reply.header('cache-control', cacheControlForPersonalized());
   if (isFormPost(request)) return seeOther(reply, withQuery(next, flags));
   return result;
@@ -31,11 +38,18 @@ function answer<T>(request: FastifyRequest, reply: FastifyReply, next: string, f
 /** The JSON door's body was parsed by the router; the page door (POST /pledge) parses it here with the same schema. */
 async function pledgeHandler(request: RouteRequest<'POST /sovereign/pledge'>, reply: FastifyReply) {
   const who = governor(request);
-  const input = request.input?.body ?? parseInput(GOVERNANCE_CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
+  const input =
+    request.input?.body ?? parseInput(GOVERNANCE_CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
   const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });
-  return answer(request, reply, returnTarget(fallback, `/receipt/${result.receipt_id}`), { pledged: result.pledge.id }, result);
+  return answer(
+    request,
+    reply,
+    returnTarget(fallback, `/receipt/${result.receipt_id}`),
+    { pledged: result.pledge.id },
+    result,
+  );
 }
 
 async function backHandler(request: RouteRequest<'POST /sovereign/pledge/back'>, reply: FastifyReply) {
@@ -43,7 +57,13 @@ async function backHandler(request: RouteRequest<'POST /sovereign/pledge/back'>,
   const input = request.input.body;
   returnTarget(input.return_to, '/');
   const result = await backPledge(request.server.civitas, who, input.pledge);
-  return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { backed: result.pledge.id }, result);
+  return answer(
+    request,
+    reply,
+    returnTarget(input.return_to, `/receipt/${result.receipt_id}`),
+    { backed: result.pledge.id },
+    result,
+  );
 }
 
 async function reviewHandler(request: RouteRequest<'POST /api/codex/pledges/review'>, reply: FastifyReply) {
@@ -53,7 +73,13 @@ async function reviewHandler(request: RouteRequest<'POST /api/codex/pledges/revi
   const input = request.input.body;
   returnTarget(input.return_to, '/');
   const result = await reviewPledge(ctx, viewer, input.pledge, input.outcome);
-  return answer(request, reply, returnTarget(input.return_to, `/receipt/${result.receipt_id}`), { reviewed: result.pledge.id }, result);
+  return answer(
+    request,
+    reply,
+    returnTarget(input.return_to, `/receipt/${result.receipt_id}`),
+    { reviewed: result.pledge.id },
+    result,
+  );
 }
 
 async function courtSignHandler(request: RouteRequest<'POST /sovereign/court-sign'>, reply: FastifyReply) {
@@ -66,12 +92,19 @@ async function courtSignHandler(request: RouteRequest<'POST /sovereign/court-sig
     const result = await openCase(ctx, who, { sequence, reason: input.reason });
     return answer(request, reply, next, { opened: result.case.id }, result);
   }
-  const result = await signVerdict(ctx, who, { caseId: input.case_id as string, verdict: input.verdict!, reason: input.reason as string });
+  const result = await signVerdict(ctx, who, {
+    caseId: input.case_id as string,
+    verdict: input.verdict!,
+    reason: input.reason as string,
+  });
   return answer(request, reply, next, { signed: result.case.id }, result);
 }
 
 function atom(reply: FastifyReply, feed: Feed) {
-  return reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(feed.atom1());
+  return reply
+    .header('content-type', 'application/atom+xml; charset=utf-8')
+    .header('cache-control', 'public, max-age=300')
+    .send(feed.atom1());
 }
 
 export const governanceCourtRoutes = [
@@ -83,9 +116,16 @@ export const governanceCourtRoutes = [
     },
   }),
   defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
-  defineRoute('POST /pledge', { sameOrigin: 'form', handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply) }),
+  defineRoute('POST /pledge', {
+    sameOrigin: 'form',
+    handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply),
+  }),
   defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
-  defineRoute('POST /api/codex/pledges/review', { sameOrigin: 'form', preHandler: ratifierOnly, handler: reviewHandler }),
+  defineRoute('POST /api/codex/pledges/review', {
+    sameOrigin: 'form',
+    preHandler: ratifierOnly,
+    handler: reviewHandler,
+  }),
   defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
   defineRoute('GET /api/court/precedent/{id}', {
     async handler(request, reply) {
@@ -174,7 +214,8 @@ export const governanceCourtRoutes = [
       ].sort((x, y) => y.date.getTime() - x.date.getTime());
       const feed = atomFeed(ctx, {
         title: 'civitas — reversals',
-        description: 'Overturned decisions: steward triage decisions a jury overturned, and ratified articles that amend an axiom or article.',
+        description:
+          'Overturned decisions: steward triage decisions a jury overturned, and ratified articles that amend an axiom or article.',
         id: `${origin}/reversals.xml`,
         link: `${origin}/verdicts`,
         updated: items.length ? items[0].date : ctx.clock.now(),

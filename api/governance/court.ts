@@ -22,14 +22,29 @@ import type { Viewer } from './service.ts';
 import { iso } from '../../shared/time.ts';
 
 const PRECEDENT_NUMBER_LOCK = 7_212_014; // pg_advisory_xact_lock key: precedents numbered one at a time
-const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sovereign' as const, tag: tag.trim() });
-const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) => new Refusal('conflict', { rule, ...extra }, hint);
+const sovereignActor = (id: string, tag: string) => ({
+  actor_id: id,
+  kind: 'sovereign' as const,
+  tag: tag.trim(),
+});
+const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) =>
+  new Refusal('conflict', { rule, ...extra }, hint);
 const receiptLink = (id: string) => `/receipt/${id}`;
 
 /** A case as loadCases selects it, with the triage it contests and its opener's tag. */
 type CaseRow = Pick<
   RowOf<typeof CourtCase>,
-  'id' | 'sequence' | 'opener_id' | 'reason' | 'state' | 'outcome' | 'opened_at' | 'receipt_id' | 'final_at' | 'final_receipt_id' | 'precedent_id'
+  | 'id'
+  | 'sequence'
+  | 'opener_id'
+  | 'reason'
+  | 'state'
+  | 'outcome'
+  | 'opened_at'
+  | 'receipt_id'
+  | 'final_at'
+  | 'final_receipt_id'
+  | 'precedent_id'
 > & {
   triage_action: string;
   triage_at: Date | string;
@@ -38,7 +53,12 @@ type CaseRow = Pick<
 };
 
 /** Cases with their juror signatures. The steward's note and the steward are never selected. */
-export async function loadCases(sql: Sql, where: string, params: unknown[], limit = 200): Promise<CaseRecord[]> {
+export async function loadCases(
+  sql: Sql,
+  where: string,
+  params: unknown[],
+  limit = 200,
+): Promise<CaseRecord[]> {
   const rows = await sql.query<CaseRow>(
     `select c.id, c.sequence, a.action as triage_action, a.at as triage_at, a.receipt_id as triage_receipt_id,
             c.opener_id, s.tag as opener_tag, c.reason, c.state, c.outcome, c.opened_at, c.receipt_id,
@@ -50,7 +70,15 @@ export async function loadCases(sql: Sql, where: string, params: unknown[], limi
     params,
   );
   if (!rows.length) return [];
-  const signatures = await sql.query<{ case_id: string; sovereign_id: string; tag: string; verdict: Verdict; reason: string; at: Date | string; receipt_id: string }>(
+  const signatures = await sql.query<{
+    case_id: string;
+    sovereign_id: string;
+    tag: string;
+    verdict: Verdict;
+    reason: string;
+    at: Date | string;
+    receipt_id: string;
+  }>(
     `select g.case_id, g.sovereign_id, s.tag, g.verdict, g.reason, g.at, g.receipt_id
        from governance_court_signatures g join sovereigns s on s.id = g.sovereign_id
       where g.case_id = any($1) order by g.seq`,
@@ -71,31 +99,49 @@ export async function loadCases(sql: Sql, where: string, params: unknown[], limi
     precedent_id: r.precedent_id,
     signatures: signatures
       .filter((g) => g.case_id === r.id)
-      .map((g): JurorSignature => ({ actor: sovereignActor(g.sovereign_id, g.tag), verdict: g.verdict, reason: g.reason, at: iso(g.at)!, receipt_id: g.receipt_id })),
+      .map((g): JurorSignature => ({
+        actor: sovereignActor(g.sovereign_id, g.tag),
+        verdict: g.verdict,
+        reason: g.reason,
+        at: iso(g.at)!,
+        receipt_id: g.receipt_id,
+      })),
   }));
 }
 
 const RULES = {
-  cases_come_from: 'a steward triage decision on an imprint (POST /sovereign/court-sign with case "new" and target imprint:<n>)',
+  cases_come_from:
+    'a steward triage decision on an imprint (POST /sovereign/court-sign with case "new" and target imprint:<n>)',
   jurors_required: JURORS_REQUIRED,
   juror_needs: 'governance:write',
   opener_may_sign: false,
   signatures_per_juror: 1,
   final_when: `${JURORS_REQUIRED} concurring juror signatures (uphold or overturn)`,
   final_sets: 'a precedent (GET /api/court/precedent/{id})',
-  effect: "A verdict is the court's record about the steward's decision; it does not itself change the imprint. Stewards act on it through triage.",
+  effect:
+    "A verdict is the court's record about the steward's decision; it does not itself change the imprint. Stewards act on it through triage.",
 };
 
 function viewerOnCase(viewer: Viewer, c: CaseRecord) {
   const isOpener = c.opener.actor_id === viewer.sovereignId;
   const signed = c.signatures.find((s) => s.actor.actor_id === viewer.sovereignId);
-  return { is_opener: isOpener, signed: signed ? signed.verdict : null, can_sign: viewer.governanceWrite && c.state === 'open' && !isOpener && !signed };
+  return {
+    is_opener: isOpener,
+    signed: signed ? signed.verdict : null,
+    can_sign: viewer.governanceWrite && c.state === 'open' && !isOpener && !signed,
+  };
 }
 
 /** GET /api/verdicts and /verdicts: cases newest first, with signatures, outcome, precedent and receipts. */
 export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   const cases = await loadCases(ctx.db, 'true', []);
-  const [counts] = await ctx.db.query<{ cases: string; open: string; upheld: string; overturned: string; precedents: string }>(
+  const [counts] = await ctx.db.query<{
+    cases: string;
+    open: string;
+    upheld: string;
+    overturned: string;
+    precedents: string;
+  }>(
     `select (select count(*) from governance_court_cases) as cases,
             (select count(*) from governance_court_cases where state = 'open') as open,
             (select count(*) from governance_court_cases where outcome = 'uphold') as upheld,
@@ -106,15 +152,26 @@ export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
     ok: true as const,
     schema: 'civitas.verdicts.v1',
     rules: RULES,
-    counts: { cases: Number(counts.cases), open: Number(counts.open), final: Number(counts.upheld) + Number(counts.overturned), upheld: Number(counts.upheld), overturned: Number(counts.overturned), precedents: Number(counts.precedents) },
+    counts: {
+      cases: Number(counts.cases),
+      open: Number(counts.open),
+      final: Number(counts.upheld) + Number(counts.overturned),
+      upheld: Number(counts.upheld),
+      overturned: Number(counts.overturned),
+      precedents: Number(counts.precedents),
+    },
     cases: cases.map((c) => ({ ...projectCase(c), ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}) })),
     feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
-    viewer: viewer ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite } : { signed_in: false as const },
+    viewer: viewer
+      ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite }
+      : { signed_in: false as const },
   };
 }
 
 export async function finalCases(sql: Sql, outcome?: Verdict, limit = 100): Promise<CaseRecord[]> {
-  return outcome ? loadCases(sql, `c.state = 'final' and c.outcome = $1`, [outcome], limit) : loadCases(sql, `c.state = 'final'`, [], limit);
+  return outcome
+    ? loadCases(sql, `c.state = 'final' and c.outcome = $1`, [outcome], limit)
+    : loadCases(sql, `c.state = 'final'`, [], limit);
 }
 
 /** Opens a case against the latest steward triage decision on an imprint. */
@@ -123,40 +180,91 @@ export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence
   const id = newId('case', now);
   return ctx.db.transaction(async (tx) => {
     const [imprint] = await tx.query('select sequence from imprints where sequence = $1', [input.sequence]);
-    if (!imprint) throw new Refusal('not_found', { target: `imprint:${input.sequence}` }, `No imprint #${input.sequence} is recorded.`);
+    if (!imprint)
+      throw new Refusal(
+        'not_found',
+        { target: `imprint:${input.sequence}` },
+        `No imprint #${input.sequence} is recorded.`,
+      );
     const [decision] = await tx.query<{ id: string; action: string }>(
       'select id, action from steward_actions where sequence = $1 order by at desc, id desc limit 1 for update',
       [input.sequence],
     );
     if (!decision) {
-      throw conflict('not_triaged', `No steward has triaged imprint #${input.sequence}; a court case disputes a triage decision.`, { target: `imprint:${input.sequence}` });
+      throw conflict(
+        'not_triaged',
+        `No steward has triaged imprint #${input.sequence}; a court case disputes a triage decision.`,
+        { target: `imprint:${input.sequence}` },
+      );
     }
-    const [existing] = await tx.query<{ id: string }>('select id from governance_court_cases where triage_action_id = $1', [decision.id]);
+    const [existing] = await tx.query<{ id: string }>(
+      'select id from governance_court_cases where triage_action_id = $1',
+      [decision.id],
+    );
     if (existing) {
-      throw conflict('already_disputed', `The latest triage decision on imprint #${input.sequence} is already before the court as ${existing.id}.`, { target: `imprint:${input.sequence}`, case_id: existing.id });
+      throw conflict(
+        'already_disputed',
+        `The latest triage decision on imprint #${input.sequence} is already before the court as ${existing.id}.`,
+        { target: `imprint:${input.sequence}`, case_id: existing.id },
+      );
     }
-    const receipt = await recordReceipt(tx, { step: 'governance.court.open', subject: `case:${id}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'governance.court.open',
+      subject: `case:${id}`,
+      at: now,
+    });
     await tx.query(
       `insert into governance_court_cases (id, sequence, triage_action_id, opener_id, reason, state, opened_at, receipt_id) values ($1, $2, $3, $4, $5, 'open', $6, $7)`,
       [id, input.sequence, decision.id, who.sovereignId, input.reason ?? null, now.toISOString(), receipt.id],
     );
     const [record] = await loadCases(tx, 'c.id = $1', [id], 1);
-    return { ok: true as const, case: projectCase(record), state: record.state, receipt_id: receipt.id, receipt: receiptLink(receipt.id) };
+    return {
+      ok: true as const,
+      case: projectCase(record),
+      state: record.state,
+      receipt_id: receipt.id,
+      receipt: receiptLink(receipt.id),
+    };
   });
 }
 
 /** A juror's signature; the third concurring one makes the verdict final and sets a precedent. */
-export async function signVerdict(ctx: AppContext, who: SignedIn, input: { caseId: string; verdict: Verdict; reason: string }) {
+export async function signVerdict(
+  ctx: AppContext,
+  who: SignedIn,
+  input: { caseId: string; verdict: Verdict; reason: string },
+) {
   const now = ctx.clock.now();
   const id = normalizePrefixed('case_', input.caseId);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.query('select id from governance_court_cases where id = $1 for update', [id]);
-    if (!row) throw new Refusal('not_found', { case_id: id }, `No court case ${id} is recorded. Cases are listed at /api/verdicts.`);
+    if (!row)
+      throw new Refusal(
+        'not_found',
+        { case_id: id },
+        `No court case ${id} is recorded. Cases are listed at /api/verdicts.`,
+      );
     const [c] = await loadCases(tx, 'c.id = $1', [id], 1);
-    if (c.opener.actor_id === who.sovereignId) throw conflict('opener_cannot_sign', 'The sovereign who opened a case cannot sit as its juror.', { case_id: id });
-    if (c.signatures.some((s) => s.actor.actor_id === who.sovereignId)) throw conflict('already_signed', 'You have already signed this verdict; a juror signs once.', { case_id: id, state: c.state });
-    if (c.state !== 'open') throw conflict('case_closed', `This case is final (${c.outcome}); no more signatures are taken.`, { case_id: id, state: c.state, outcome: c.outcome });
-    const receipt = await recordReceipt(tx, { step: `governance.court.sign.${input.verdict}`, subject: `case:${id}`, at: now });
+    if (c.opener.actor_id === who.sovereignId)
+      throw conflict('opener_cannot_sign', 'The sovereign who opened a case cannot sit as its juror.', {
+        case_id: id,
+      });
+    if (c.signatures.some((s) => s.actor.actor_id === who.sovereignId))
+      throw conflict('already_signed', 'You have already signed this verdict; a juror signs once.', {
+        case_id: id,
+        state: c.state,
+      });
+    if (c.state !== 'open')
+      throw conflict('case_closed', `This case is final (${c.outcome}); no more signatures are taken.`, {
+        case_id: id,
+        state: c.state,
+        outcome: c.outcome,
+      });
+    const receipt = await recordReceipt(tx, {
+      step: `governance.court.sign.${input.verdict}`,
+      subject: `case:${id}`,
+      at: now,
+    });
     await tx.query(
       'insert into governance_court_signatures (case_id, sovereign_id, verdict, reason, at, receipt_id) values ($1, $2, $3, $4, $5, $6)',
       [id, who.sovereignId, input.verdict, input.reason, now.toISOString(), receipt.id],
@@ -164,24 +272,30 @@ export async function signVerdict(ctx: AppContext, who: SignedIn, input: { caseI
     let verdict: { receipt_id: string; precedent_id: string; precedent_receipt_id: string } | null = null;
     const concurring = c.signatures.filter((s) => s.verdict === input.verdict).length + 1;
     if (concurring >= JURORS_REQUIRED) {
-      const final = await recordReceipt(tx, { step: `governance.court.verdict.${input.verdict}`, subject: `case:${id}`, at: now });
+      const final = await recordReceipt(tx, {
+        step: `governance.court.verdict.${input.verdict}`,
+        subject: `case:${id}`,
+        at: now,
+      });
       await tx.query('select pg_advisory_xact_lock($1)', [PRECEDENT_NUMBER_LOCK]);
-      const [{ next }] = await tx.query<{ next: number | string }>('select coalesce(max(number), 0) + 1 as next from governance_precedents');
+      const [{ next }] = await tx.query<{ next: number | string }>(
+        'select coalesce(max(number), 0) + 1 as next from governance_precedents',
+      );
       const number = Number(next);
       const precedentId = `precedent-${number}`;
-      const set = await recordReceipt(tx, { step: 'governance.precedent', subject: `precedent:${precedentId}`, at: now });
+      const set = await recordReceipt(tx, {
+        step: 'governance.precedent',
+        subject: `precedent:${precedentId}`,
+        at: now,
+      });
       await tx.query(
         `update governance_court_cases set state = 'final', outcome = $2, final_at = $3, final_receipt_id = $4, precedent_id = $5 where id = $1`,
         [id, input.verdict, now.toISOString(), final.id, precedentId],
       );
-      await tx.query('insert into governance_precedents (id, number, case_id, holding, set_at, receipt_id) values ($1, $2, $3, $4, $5, $6)', [
-        precedentId,
-        number,
-        id,
-        holdingOf(c.disputed.action, input.verdict),
-        now.toISOString(),
-        set.id,
-      ]);
+      await tx.query(
+        'insert into governance_precedents (id, number, case_id, holding, set_at, receipt_id) values ($1, $2, $3, $4, $5, $6)',
+        [precedentId, number, id, holdingOf(c.disputed.action, input.verdict), now.toISOString(), set.id],
+      );
       verdict = { receipt_id: final.id, precedent_id: precedentId, precedent_receipt_id: set.id };
     }
     const [record] = await loadCases(tx, 'c.id = $1', [id], 1);
@@ -191,7 +305,16 @@ export async function signVerdict(ctx: AppContext, who: SignedIn, input: { caseI
       state: record.state,
       outcome: record.outcome,
       verdict: verdict
-        ? { final: true, receipt_id: verdict.receipt_id, precedent: { id: verdict.precedent_id, receipt_id: verdict.precedent_receipt_id, href: `/api/court/precedent/${verdict.precedent_id}` }, verify: `/verify/court/${id}` }
+        ? {
+            final: true,
+            receipt_id: verdict.receipt_id,
+            precedent: {
+              id: verdict.precedent_id,
+              receipt_id: verdict.precedent_receipt_id,
+              href: `/api/court/precedent/${verdict.precedent_id}`,
+            },
+            verify: `/verify/court/${id}`,
+          }
         : null,
       receipt_id: receipt.id,
       receipt: receiptLink(receipt.id),
@@ -201,11 +324,22 @@ export async function signVerdict(ctx: AppContext, who: SignedIn, input: { caseI
 
 /** GET /api/court/precedent/{id}: 404 unknown (the contract refused a malformed id with 400). */
 export async function precedentView(ctx: AppContext, raw: string) {
-  const [row] = await ctx.db.query<{ id: string; number: number | string; case_id: string; holding: string; set_at: Date | string; receipt_id: string }>(
-    'select id, number, case_id, holding, set_at, receipt_id from governance_precedents where id = $1',
-    [raw],
-  );
-  if (!row) throw new Refusal('not_found', { id: raw }, `No precedent ${raw} is set. Final verdicts set precedents; see /api/verdicts.`);
+  const [row] = await ctx.db.query<{
+    id: string;
+    number: number | string;
+    case_id: string;
+    holding: string;
+    set_at: Date | string;
+    receipt_id: string;
+  }>('select id, number, case_id, holding, set_at, receipt_id from governance_precedents where id = $1', [
+    raw,
+  ]);
+  if (!row)
+    throw new Refusal(
+      'not_found',
+      { id: raw },
+      `No precedent ${raw} is set. Final verdicts set precedents; see /api/verdicts.`,
+    );
   const [c] = await loadCases(ctx.db, 'c.id = $1', [row.case_id], 1);
   const majority = c.signatures.filter((s) => s.verdict === c.outcome);
   return {
@@ -233,7 +367,11 @@ export async function dissentView(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.dissent.v1',
     definition: `A dissent is a juror's signed verdict on the losing side of a final court verdict (${JURORS_REQUIRED} concurring signatures decide). Jurors appear by public tag only.`,
-    counts: { final_verdicts: cases.length, with_dissent: withDissent.length, dissents: withDissent.reduce((n, c) => n + dissentOf(c).length, 0) },
+    counts: {
+      final_verdicts: cases.length,
+      with_dissent: withDissent.length,
+      dissents: withDissent.reduce((n, c) => n + dissentOf(c).length, 0),
+    },
     verdicts: withDissent.map((c) => ({
       case_id: c.id,
       target: `imprint:${c.sequence}`,
@@ -243,19 +381,39 @@ export async function dissentView(ctx: AppContext) {
       precedent_id: c.precedent_id,
       dissents: dissentOf(c).map(jurorView),
     })),
-    proposals: { available: false as const, note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.' },
+    proposals: {
+      available: false as const,
+      note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.',
+    },
   };
 }
 
 /** The final verdict receipt of a case, for /verify/court/{id} (api/ledger). 404 for anything but a final case. */
-export async function courtVerdictReceipt(sql: Sql, raw: string): Promise<{ receipt_id: string; case: ReturnType<typeof projectCase> }> {
+export async function courtVerdictReceipt(
+  sql: Sql,
+  raw: string,
+): Promise<{ receipt_id: string; case: ReturnType<typeof projectCase> }> {
   // Not a case id names no court case: 404 (as /verify/court/{id} always answered), with the id form in the hint.
-  if (!CASE_ID.test(raw)) throw new Refusal('not_found', { id: raw.slice(0, 64) }, 'No court case is recorded under that id. Court case ids look like case_ followed by 26 characters; cases are listed at /api/verdicts.');
+  if (!CASE_ID.test(raw))
+    throw new Refusal(
+      'not_found',
+      { id: raw.slice(0, 64) },
+      'No court case is recorded under that id. Court case ids look like case_ followed by 26 characters; cases are listed at /api/verdicts.',
+    );
   const id = normalizePrefixed('case_', raw);
   const [c] = await loadCases(sql, 'c.id = $1', [id], 1);
-  if (!c) throw new Refusal('not_found', { id }, `No court case ${id} is recorded; cases are listed at /api/verdicts.`);
+  if (!c)
+    throw new Refusal(
+      'not_found',
+      { id },
+      `No court case ${id} is recorded; cases are listed at /api/verdicts.`,
+    );
   if (c.state !== 'final' || !c.final_receipt_id) {
-    throw new Refusal('not_found', { id, state: c.state }, `Case ${id} has no final verdict yet (${JURORS_REQUIRED} concurring juror signatures make one), so there is no verdict receipt to verify. Its opening receipt is ${c.receipt_id}: /verify/${c.receipt_id}.`);
+    throw new Refusal(
+      'not_found',
+      { id, state: c.state },
+      `Case ${id} has no final verdict yet (${JURORS_REQUIRED} concurring juror signatures make one), so there is no verdict receipt to verify. Its opening receipt is ${c.receipt_id}: /verify/${c.receipt_id}.`,
+    );
   }
   return { receipt_id: c.final_receipt_id, case: projectCase(c) };
 }

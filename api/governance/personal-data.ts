@@ -16,7 +16,11 @@ export const governancePersonalData: FamilyDeclaration = {
   tables: [
     {
       table: 'governance_proposals',
-      personal: { proposer_id: "the proposer's raw id", title: "the proposer's words", body: "the proposer's words" },
+      personal: {
+        proposer_id: "the proposer's raw id",
+        title: "the proposer's words",
+        body: "the proposer's words",
+      },
       impersonal: ['id', 'amends', 'state', 'receipt_id', 'cosigned_receipt_id', 'article_id'],
       holder: { column: 'proposer_id' },
       disposition: 'keep',
@@ -25,29 +29,71 @@ export const governancePersonalData: FamilyDeclaration = {
     },
     {
       table: 'governance_articles',
-      personal: { title: 'ratified text first written by a proposer', body: 'ratified text first written by a proposer' },
+      personal: {
+        title: 'ratified text first written by a proposer',
+        body: 'ratified text first written by a proposer',
+      },
       impersonal: ['id', 'proposal_id', 'amends', 'receipt_id'],
       notExported: "names no author; the person's proposals are exported",
       disposition: 'keep',
       keptWords: ['title', 'body'],
       why: 'Kept: the constitution; it names no author.',
     },
-    { table: 'governance_cosigns', personal: { sovereign_id: "the cosigner's raw id" }, impersonal: ['proposal_id', 'receipt_id'], holder: { column: 'sovereign_id', unique: { columns: ['proposal_id'] } }, disposition: 'keep', why: ACT },
-    { table: 'governance_ratifications', personal: { sovereign_id: "the ratifier's raw id" }, impersonal: ['proposal_id', 'receipt_id'], holder: { column: 'sovereign_id', unique: { columns: ['proposal_id'] } }, disposition: 'keep', why: ACT },
+    {
+      table: 'governance_cosigns',
+      personal: { sovereign_id: "the cosigner's raw id" },
+      impersonal: ['proposal_id', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['proposal_id'] } },
+      disposition: 'keep',
+      why: ACT,
+    },
+    {
+      table: 'governance_ratifications',
+      personal: { sovereign_id: "the ratifier's raw id" },
+      impersonal: ['proposal_id', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['proposal_id'] } },
+      disposition: 'keep',
+      why: ACT,
+    },
     {
       table: 'governance_pledges',
       personal: { sovereign_id: "the pledger's raw id", body: "the pledger's words" },
       impersonal: ['id', 'article', 'status', 'receipt_id', 'review_receipt_id'],
-      holder: { column: 'sovereign_id', unique: { columns: ['article'], where: (row) => `${row}.status <> 'lapsed'` } },
+      holder: {
+        column: 'sovereign_id',
+        unique: { columns: ['article'], where: (row) => `${row}.status <> 'lapsed'` },
+      },
       disposition: 'erase',
       why: `The pledge text is deleted ("${ERASED_TEXT}"); the pledge itself is ${ACT.toLowerCase()}`,
     },
-    { table: 'governance_pledge_backs', personal: { sovereign_id: "the backer's raw id" }, impersonal: ['pledge_id', 'receipt_id'], holder: { column: 'sovereign_id', unique: { columns: ['pledge_id'] } }, disposition: 'keep', why: ACT },
-    { table: 'governance_pledge_reviews', personal: { reviewer_id: "the reviewer's raw id" }, impersonal: ['pledge_id', 'outcome', 'receipt_id'], holder: { column: 'reviewer_id', unique: { columns: ['pledge_id', 'outcome'] } }, disposition: 'keep', why: ACT },
+    {
+      table: 'governance_pledge_backs',
+      personal: { sovereign_id: "the backer's raw id" },
+      impersonal: ['pledge_id', 'receipt_id'],
+      holder: { column: 'sovereign_id', unique: { columns: ['pledge_id'] } },
+      disposition: 'keep',
+      why: ACT,
+    },
+    {
+      table: 'governance_pledge_reviews',
+      personal: { reviewer_id: "the reviewer's raw id" },
+      impersonal: ['pledge_id', 'outcome', 'receipt_id'],
+      holder: { column: 'reviewer_id', unique: { columns: ['pledge_id', 'outcome'] } },
+      disposition: 'keep',
+      why: ACT,
+    },
     {
       table: 'governance_court_cases',
       personal: { opener_id: "the opener's raw id", reason: "the opener's words" },
-      impersonal: ['id', 'triage_action_id', 'state', 'outcome', 'receipt_id', 'final_receipt_id', 'precedent_id'],
+      impersonal: [
+        'id',
+        'triage_action_id',
+        'state',
+        'outcome',
+        'receipt_id',
+        'final_receipt_id',
+        'precedent_id',
+      ],
       holder: { column: 'opener_id' },
       disposition: 'erase',
       why: `The opener's reason is deleted ("${ERASED_TEXT}"); the case and its verdict stay, opened by no one named.`,
@@ -72,16 +118,32 @@ export const governancePersonalData: FamilyDeclaration = {
   ],
   async export(sql, subject) {
     const q = <T>(text: string) => sql.query<T & Record<string, unknown>>(text, [subject.id]);
-    const [proposals, cosigns, ratifications, pledges, backs, reviews, cases, signatures] = await Promise.all([
-      q('select id, title, body, amends, state, created_at, receipt_id from governance_proposals where proposer_id = $1 order by created_at, id'),
-      q('select proposal_id, at, receipt_id from governance_cosigns where sovereign_id = $1 order by at'),
-      q('select proposal_id, at, receipt_id from governance_ratifications where sovereign_id = $1 order by at'),
-      q('select id, article, body, status, created_at, receipt_id from governance_pledges where sovereign_id = $1 order by created_at, id'),
-      q('select pledge_id, at, receipt_id from governance_pledge_backs where sovereign_id = $1 order by at'),
-      q('select pledge_id, outcome, at, receipt_id from governance_pledge_reviews where reviewer_id = $1 order by at'),
-      q('select id, reason, state, outcome, opened_at, receipt_id from governance_court_cases where opener_id = $1 order by opened_at, id'),
-      q('select case_id, verdict, reason, at, receipt_id from governance_court_signatures where sovereign_id = $1 order by at'),
-    ]);
+    const [proposals, cosigns, ratifications, pledges, backs, reviews, cases, signatures] = await Promise.all(
+      [
+        q(
+          'select id, title, body, amends, state, created_at, receipt_id from governance_proposals where proposer_id = $1 order by created_at, id',
+        ),
+        q('select proposal_id, at, receipt_id from governance_cosigns where sovereign_id = $1 order by at'),
+        q(
+          'select proposal_id, at, receipt_id from governance_ratifications where sovereign_id = $1 order by at',
+        ),
+        q(
+          'select id, article, body, status, created_at, receipt_id from governance_pledges where sovereign_id = $1 order by created_at, id',
+        ),
+        q(
+          'select pledge_id, at, receipt_id from governance_pledge_backs where sovereign_id = $1 order by at',
+        ),
+        q(
+          'select pledge_id, outcome, at, receipt_id from governance_pledge_reviews where reviewer_id = $1 order by at',
+        ),
+        q(
+          'select id, reason, state, outcome, opened_at, receipt_id from governance_court_cases where opener_id = $1 order by opened_at, id',
+        ),
+        q(
+          'select case_id, verdict, reason, at, receipt_id from governance_court_signatures where sovereign_id = $1 order by at',
+        ),
+      ],
+    );
     return {
       proposals,
       cosigns,
@@ -105,7 +167,8 @@ export const governancePersonalData: FamilyDeclaration = {
       { table: 'governance_court_signatures', where: 'sovereign_id = $1', params: [subject.id] },
     ]),
   async erase(tx, subject) {
-    const move = (table: string, column: string, extra = '') => rekey(tx, table, column, subject.id, subject.anonymousId, extra);
+    const move = (table: string, column: string, extra = '') =>
+      rekey(tx, table, column, subject.id, subject.anonymousId, extra);
     return {
       governance_proposals: await move('governance_proposals', 'proposer_id'),
       governance_cosigns: await move('governance_cosigns', 'sovereign_id'),
@@ -113,12 +176,27 @@ export const governancePersonalData: FamilyDeclaration = {
       governance_pledges: await move('governance_pledges', 'sovereign_id', `, body = '${ERASED_TEXT}'`),
       governance_pledge_backs: await move('governance_pledge_backs', 'sovereign_id'),
       governance_pledge_reviews: await move('governance_pledge_reviews', 'reviewer_id'),
-      governance_court_cases: await move('governance_court_cases', 'opener_id', `, reason = '${ERASED_TEXT}'`),
-      governance_court_signatures: await move('governance_court_signatures', 'sovereign_id', `, reason = '${ERASED_TEXT}'`),
+      governance_court_cases: await move(
+        'governance_court_cases',
+        'opener_id',
+        `, reason = '${ERASED_TEXT}'`,
+      ),
+      governance_court_signatures: await move(
+        'governance_court_signatures',
+        'sovereign_id',
+        `, reason = '${ERASED_TEXT}'`,
+      ),
     };
   },
 };
 
-function rekey(tx: Sql, table: string, column: string, from: string, to: string, extra: string): Promise<number> {
+function rekey(
+  tx: Sql,
+  table: string,
+  column: string,
+  from: string,
+  to: string,
+  extra: string,
+): Promise<number> {
   return touched(tx, `update ${table} set ${column} = $2${extra} where ${column} = $1`, [from, to]);
 }

@@ -6,37 +6,83 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { AXIOM_ID, AXIOMS, findAxiom } from '../../shared/governance/axioms.ts';
 import { ARTICLE_ID } from '../../shared/governance/rules.ts';
-import { normalizePrefixed, projectPledge, type PledgeRecord, type PledgeStatus, type ReviewOutcome, type Signed } from '../../shared/governance/court.ts';
+import {
+  normalizePrefixed,
+  projectPledge,
+  type PledgeRecord,
+  type PledgeStatus,
+  type ReviewOutcome,
+  type Signed,
+} from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
 import { iso } from '../../shared/time.ts';
 
-const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sovereign' as const, tag: tag.trim() });
-const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) => new Refusal('conflict', { rule, ...extra }, hint);
+const sovereignActor = (id: string, tag: string) => ({
+  actor_id: id,
+  kind: 'sovereign' as const,
+  tag: tag.trim(),
+});
+const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) =>
+  new Refusal('conflict', { rule, ...extra }, hint);
 const receiptLink = (id: string) => `/receipt/${id}`;
 
 /** The title of an axiom or ratified article, or a refusal: malformed 400, unknown 404. */
 async function articleTitle(sql: Sql, article: string): Promise<string> {
   if (AXIOM_ID.test(article)) {
     const axiom = findAxiom(article);
-    if (!axiom) throw new Refusal('not_found', { article }, `No axiom ${article}; the axioms are listed at /api/axioms.`);
+    if (!axiom)
+      throw new Refusal(
+        'not_found',
+        { article },
+        `No axiom ${article}; the axioms are listed at /api/axioms.`,
+      );
     return axiom.title;
   }
   if (ARTICLE_ID.test(article)) {
-    const [row] = await sql.query<{ title: string }>('select title from governance_articles where id = $1', [article]);
-    if (!row) throw new Refusal('not_found', { article }, `No article ${article} is ratified; the articles are listed at /api/constitution.`);
+    const [row] = await sql.query<{ title: string }>('select title from governance_articles where id = $1', [
+      article,
+    ]);
+    if (!row)
+      throw new Refusal(
+        'not_found',
+        { article },
+        `No article ${article} is ratified; the articles are listed at /api/constitution.`,
+      );
     return row.title;
   }
-  throw new Refusal('invalid_request', { issues: [{ path: 'article', message: 'article must be an axiom id (axiom-<n>) or an article id (article-<n>)' }] });
+  throw new Refusal('invalid_request', {
+    issues: [
+      { path: 'article', message: 'article must be an axiom id (axiom-<n>) or an article id (article-<n>)' },
+    ],
+  });
 }
 
 async function titles(sql: Sql): Promise<Map<string, string>> {
   const map = new Map<string, string>(AXIOMS.map((a) => [a.id, a.title]));
-  for (const row of await sql.query<{ id: string; title: string }>('select id, title from governance_articles')) map.set(row.id, row.title);
+  for (const row of await sql.query<{ id: string; title: string }>(
+    'select id, title from governance_articles',
+  ))
+    map.set(row.id, row.title);
   return map;
 }
 
-export async function loadPledges(sql: Sql, where: string, params: unknown[], limit = 200): Promise<PledgeRecord[]> {
-  const rows = await sql.query<{ id: string; article: string; body: string | null; status: PledgeStatus; sovereign_id: string; tag: string; created_at: Date | string; receipt_id: string; reviewed_at: Date | string | null }>(
+export async function loadPledges(
+  sql: Sql,
+  where: string,
+  params: unknown[],
+  limit = 200,
+): Promise<PledgeRecord[]> {
+  const rows = await sql.query<{
+    id: string;
+    article: string;
+    body: string | null;
+    status: PledgeStatus;
+    sovereign_id: string;
+    tag: string;
+    created_at: Date | string;
+    receipt_id: string;
+    reviewed_at: Date | string | null;
+  }>(
     `select p.id, p.article, p.body, p.status, p.sovereign_id, s.tag, p.created_at, p.receipt_id, p.reviewed_at
        from governance_pledges p join sovereigns s on s.id = p.sovereign_id
       where ${where} order by p.created_at desc, p.id desc limit ${Number(limit)}`,
@@ -44,12 +90,25 @@ export async function loadPledges(sql: Sql, where: string, params: unknown[], li
   );
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const backs = await sql.query<{ pledge_id: string; sovereign_id: string; tag: string; at: Date | string; receipt_id: string }>(
+  const backs = await sql.query<{
+    pledge_id: string;
+    sovereign_id: string;
+    tag: string;
+    at: Date | string;
+    receipt_id: string;
+  }>(
     `select b.pledge_id, b.sovereign_id, s.tag, b.at, b.receipt_id from governance_pledge_backs b join sovereigns s on s.id = b.sovereign_id
       where b.pledge_id = any($1) order by b.seq`,
     [ids],
   );
-  const reviews = await sql.query<{ pledge_id: string; reviewer_id: string; tag: string; outcome: ReviewOutcome; at: Date | string; receipt_id: string }>(
+  const reviews = await sql.query<{
+    pledge_id: string;
+    reviewer_id: string;
+    tag: string;
+    outcome: ReviewOutcome;
+    at: Date | string;
+    receipt_id: string;
+  }>(
     `select r.pledge_id, r.reviewer_id, s.tag, r.outcome, r.at, r.receipt_id from governance_pledge_reviews r join sovereigns s on s.id = r.reviewer_id
       where r.pledge_id = any($1) order by r.seq`,
     [ids],
@@ -65,10 +124,21 @@ export async function loadPledges(sql: Sql, where: string, params: unknown[], li
     created_at: iso(r.created_at)!,
     receipt_id: r.receipt_id,
     reviewed_at: iso(r.reviewed_at),
-    backs: backs.filter((b) => b.pledge_id === r.id).map((b): Signed => ({ actor: sovereignActor(b.sovereign_id, b.tag), at: iso(b.at)!, receipt_id: b.receipt_id })),
+    backs: backs
+      .filter((b) => b.pledge_id === r.id)
+      .map((b): Signed => ({
+        actor: sovereignActor(b.sovereign_id, b.tag),
+        at: iso(b.at)!,
+        receipt_id: b.receipt_id,
+      })),
     reviews: reviews
       .filter((v) => v.pledge_id === r.id)
-      .map((v) => ({ actor: sovereignActor(v.reviewer_id, v.tag), at: iso(v.at)!, receipt_id: v.receipt_id, outcome: v.outcome })),
+      .map((v) => ({
+        actor: sovereignActor(v.reviewer_id, v.tag),
+        at: iso(v.at)!,
+        receipt_id: v.receipt_id,
+        outcome: v.outcome,
+      })),
   }));
 }
 
@@ -84,8 +154,20 @@ const RULES = {
 /** GET /api/codex/pledges: the codex — pledges by public ref, and counts per article. */
 export async function codexView(ctx: AppContext, filter: { article?: string; limit: number }) {
   if (filter.article) await articleTitle(ctx.db, filter.article);
-  const pledges = await loadPledges(ctx.db, filter.article ? 'p.article = $1' : 'true', filter.article ? [filter.article] : [], filter.limit);
-  const perArticle = await ctx.db.query<{ article: string; live: string | number; upheld: string | number; lapsed: string | number; total: string | number; backs: string | number }>(
+  const pledges = await loadPledges(
+    ctx.db,
+    filter.article ? 'p.article = $1' : 'true',
+    filter.article ? [filter.article] : [],
+    filter.limit,
+  );
+  const perArticle = await ctx.db.query<{
+    article: string;
+    live: string | number;
+    upheld: string | number;
+    lapsed: string | number;
+    total: string | number;
+    backs: string | number;
+  }>(
     `select p.article,
             count(*) filter (where p.status <> 'lapsed') as live,
             count(*) filter (where p.status = 'upheld') as upheld,
@@ -127,23 +209,44 @@ export async function makePledge(ctx: AppContext, who: SignedIn, input: { articl
   return ctx.db.transaction(async (tx) => {
     await articleTitle(tx, input.article);
     // Serialize pledges of one sovereign so the one-live-pledge rule answers 409, never a unique violation.
-    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`governance.pledge:${who.sovereignId}:${input.article}`]);
-    const [live] = await tx.query<{ id: string }>(`select id from governance_pledges where article = $1 and sovereign_id = $2 and status <> 'lapsed'`, [input.article, who.sovereignId]);
-    if (live) throw conflict('already_pledged', `You already have a live pledge to ${input.article} (${live.id}); one per article until it lapses.`, { article: input.article, pledge: live.id });
+    await tx.query('select pg_advisory_xact_lock(hashtext($1))', [
+      `governance.pledge:${who.sovereignId}:${input.article}`,
+    ]);
+    const [live] = await tx.query<{ id: string }>(
+      `select id from governance_pledges where article = $1 and sovereign_id = $2 and status <> 'lapsed'`,
+      [input.article, who.sovereignId],
+    );
+    if (live)
+      throw conflict(
+        'already_pledged',
+        `You already have a live pledge to ${input.article} (${live.id}); one per article until it lapses.`,
+        { article: input.article, pledge: live.id },
+      );
     const receipt = await recordReceipt(tx, { step: 'governance.pledge', subject: `pledge:${id}`, at: now });
     await tx.query(
       `insert into governance_pledges (id, article, sovereign_id, body, status, created_at, receipt_id) values ($1, $2, $3, $4, 'active', $5, $6)`,
       [id, input.article, who.sovereignId, input.text ?? null, now.toISOString(), receipt.id],
     );
     const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
-    return { ok: true as const, pledge: projectPledge(record), status: record.status, receipt_id: receipt.id, receipt: receiptLink(receipt.id) };
+    return {
+      ok: true as const,
+      pledge: projectPledge(record),
+      status: record.status,
+      receipt_id: receipt.id,
+      receipt: receiptLink(receipt.id),
+    };
   });
 }
 
 async function lockPledge(tx: Sql, raw: string): Promise<PledgeRecord> {
   const id = normalizePrefixed('plg_', raw);
   const [row] = await tx.query('select id from governance_pledges where id = $1 for update', [id]);
-  if (!row) throw new Refusal('not_found', { pledge: id }, `No pledge ${id} is recorded. The codex is at /api/codex/pledges.`);
+  if (!row)
+    throw new Refusal(
+      'not_found',
+      { pledge: id },
+      `No pledge ${id} is recorded. The codex is at /api/codex/pledges.`,
+    );
   const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
   return record;
 }
@@ -152,28 +255,84 @@ export async function backPledge(ctx: AppContext, who: SignedIn, pledgeId: strin
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const p = await lockPledge(tx, pledgeId);
-    if (p.pledger.actor_id === who.sovereignId) throw conflict('pledger_cannot_back', 'You cannot back your own pledge; another sovereign may.', { pledge: p.id });
-    if (p.backs.some((b) => b.actor.actor_id === who.sovereignId)) throw conflict('already_backed', 'You have already backed this pledge; a sovereign backs a pledge once.', { pledge: p.id });
-    if (p.status === 'lapsed') throw conflict('pledge_lapsed', 'This pledge has lapsed; it can no longer be backed.', { pledge: p.id, status: p.status });
-    const receipt = await recordReceipt(tx, { step: 'governance.pledge.back', subject: `pledge:${p.id}`, at: now });
-    await tx.query('insert into governance_pledge_backs (pledge_id, sovereign_id, at, receipt_id) values ($1, $2, $3, $4)', [p.id, who.sovereignId, now.toISOString(), receipt.id]);
+    if (p.pledger.actor_id === who.sovereignId)
+      throw conflict('pledger_cannot_back', 'You cannot back your own pledge; another sovereign may.', {
+        pledge: p.id,
+      });
+    if (p.backs.some((b) => b.actor.actor_id === who.sovereignId))
+      throw conflict(
+        'already_backed',
+        'You have already backed this pledge; a sovereign backs a pledge once.',
+        { pledge: p.id },
+      );
+    if (p.status === 'lapsed')
+      throw conflict('pledge_lapsed', 'This pledge has lapsed; it can no longer be backed.', {
+        pledge: p.id,
+        status: p.status,
+      });
+    const receipt = await recordReceipt(tx, {
+      step: 'governance.pledge.back',
+      subject: `pledge:${p.id}`,
+      at: now,
+    });
+    await tx.query(
+      'insert into governance_pledge_backs (pledge_id, sovereign_id, at, receipt_id) values ($1, $2, $3, $4)',
+      [p.id, who.sovereignId, now.toISOString(), receipt.id],
+    );
     const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
-    return { ok: true as const, pledge: projectPledge(record), status: record.status, receipt_id: receipt.id, receipt: receiptLink(receipt.id) };
+    return {
+      ok: true as const,
+      pledge: projectPledge(record),
+      status: record.status,
+      receipt_id: receipt.id,
+      receipt: receiptLink(receipt.id),
+    };
   });
 }
 
 /** A review by a sovereign carrying a uniqueness receipt: active → upheld | lapsed, upheld → lapsed. */
-export async function reviewPledge(ctx: AppContext, viewer: Viewer, pledgeId: string, outcome: ReviewOutcome) {
+export async function reviewPledge(
+  ctx: AppContext,
+  viewer: Viewer,
+  pledgeId: string,
+  outcome: ReviewOutcome,
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const p = await lockPledge(tx, pledgeId);
-    if (p.pledger.actor_id === viewer.sovereignId) throw conflict('pledger_cannot_review', 'You cannot review your own pledge; another sovereign with a uniqueness receipt may.', { pledge: p.id });
-    if (p.status === 'lapsed') throw conflict('pledge_lapsed', 'This pledge has already lapsed; a lapsed pledge is final.', { pledge: p.id, status: p.status });
-    if (p.status === 'upheld' && outcome === 'upheld') throw conflict('already_upheld', 'This pledge is already upheld.', { pledge: p.id, status: p.status });
-    const receipt = await recordReceipt(tx, { step: `governance.pledge.review.${outcome}`, subject: `pledge:${p.id}`, at: now });
-    await tx.query('insert into governance_pledge_reviews (pledge_id, reviewer_id, outcome, at, receipt_id) values ($1, $2, $3, $4, $5)', [p.id, viewer.sovereignId, outcome, now.toISOString(), receipt.id]);
-    await tx.query('update governance_pledges set status = $2, reviewed_at = $3, review_receipt_id = $4 where id = $1', [p.id, outcome, now.toISOString(), receipt.id]);
+    if (p.pledger.actor_id === viewer.sovereignId)
+      throw conflict(
+        'pledger_cannot_review',
+        'You cannot review your own pledge; another sovereign with a uniqueness receipt may.',
+        { pledge: p.id },
+      );
+    if (p.status === 'lapsed')
+      throw conflict('pledge_lapsed', 'This pledge has already lapsed; a lapsed pledge is final.', {
+        pledge: p.id,
+        status: p.status,
+      });
+    if (p.status === 'upheld' && outcome === 'upheld')
+      throw conflict('already_upheld', 'This pledge is already upheld.', { pledge: p.id, status: p.status });
+    const receipt = await recordReceipt(tx, {
+      step: `governance.pledge.review.${outcome}`,
+      subject: `pledge:${p.id}`,
+      at: now,
+    });
+    await tx.query(
+      'insert into governance_pledge_reviews (pledge_id, reviewer_id, outcome, at, receipt_id) values ($1, $2, $3, $4, $5)',
+      [p.id, viewer.sovereignId, outcome, now.toISOString(), receipt.id],
+    );
+    await tx.query(
+      'update governance_pledges set status = $2, reviewed_at = $3, review_receipt_id = $4 where id = $1',
+      [p.id, outcome, now.toISOString(), receipt.id],
+    );
     const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
-    return { ok: true as const, pledge: projectPledge(record), status: record.status, receipt_id: receipt.id, receipt: receiptLink(receipt.id) };
+    return {
+      ok: true as const,
+      pledge: projectPledge(record),
+      status: record.status,
+      receipt_id: receipt.id,
+      receipt: receiptLink(receipt.id),
+    };
   });
 }

@@ -16,12 +16,19 @@ import { sovereignRefusal } from '../../shared/policy.ts';
 /** The router enforced governance:write from the registry; the shared policy repeats it where the handler acts. */
 function governor(request: FastifyRequest, action: 'propose' | 'cosign'): SignedIn {
   const refusal = sovereignRefusal(action, request.sovereign ?? null);
-  if (refusal || !request.sovereign) throw refusal ?? new Refusal('identity_required', { scope: 'governance:write' });
+  if (refusal || !request.sovereign)
+    throw refusal ?? new Refusal('identity_required', { scope: 'governance:write' });
   return request.sovereign;
 }
 
 /** JSON answer, or for a browser form a 303 back to a local page. */
-function answer<T extends { proposal: { id: string } }>(request: FastifyRequest, reply: FastifyReply, next: string, result: T, flag: string) {
+function answer<T extends { proposal: { id: string } }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  next: string,
+  result: T,
+  flag: string,
+) {
   reply.header('cache-control', cacheControlForPersonalized());
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { [flag]: result.proposal.id }));
   return result;
@@ -31,7 +38,11 @@ async function proposeHandler(request: RouteRequest<'POST /api/constitution/prop
   const who = governor(request, 'propose');
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/constitution');
-  const result = await propose(request.server.civitas, who, { title: input.title, text: input.text, amends: input.amends });
+  const result = await propose(request.server.civitas, who, {
+    title: input.title,
+    text: input.text,
+    amends: input.amends,
+  });
   return answer(request, reply, next, result, 'proposed');
 }
 
@@ -86,12 +97,29 @@ export const governanceRoutes = [
   defineRoute('GET /constitution', pageWithJson(constitutionForViewer, true)),
   defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
   defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
-  defineRoute('POST /api/constitution/ratify', { sameOrigin: 'form', preHandler: ratifierOnly, handler: ratifyHandler }),
-  defineRoute('GET /lineage', pageWithJson((request) => lineageView(request.server.civitas), false)),
-  defineRoute('GET /provenance', pageWithJson((request) => provenanceIndex(request.server.civitas), false)),
+  defineRoute('POST /api/constitution/ratify', {
+    sameOrigin: 'form',
+    preHandler: ratifierOnly,
+    handler: ratifyHandler,
+  }),
+  defineRoute(
+    'GET /lineage',
+    pageWithJson((request) => lineageView(request.server.civitas), false),
+  ),
+  defineRoute(
+    'GET /provenance',
+    pageWithJson((request) => provenanceIndex(request.server.civitas), false),
+  ),
   defineRoute(
     'GET /provenance/{claim}',
-    pageWithJson((request) => provenanceOf(request.server.civitas, (request as RouteRequest<'GET /provenance/{claim}'>).input.params.claim), false),
+    pageWithJson(
+      (request) =>
+        provenanceOf(
+          request.server.civitas,
+          (request as RouteRequest<'GET /provenance/{claim}'>).input.params.claim,
+        ),
+      false,
+    ),
   ),
   defineRoute('GET /api/abstentions', {
     async handler(request, reply) {
@@ -99,7 +127,10 @@ export const governanceRoutes = [
       return abstentionsView(request.server.civitas);
     },
   }),
-  defineRoute('GET /abstentions', pageWithJson((request) => abstentionsView(request.server.civitas), true)),
+  defineRoute(
+    'GET /abstentions',
+    pageWithJson((request) => abstentionsView(request.server.civitas), true),
+  ),
   defineRoute(
     'GET /ceremony',
     pageWithJson(async (request) => {

@@ -46,10 +46,19 @@ interface SignatureRow {
 const PROPOSAL_COLUMNS = `p.id, p.title, p.body, p.amends, p.state, p.proposer_id, s.tag as proposer_tag, p.created_at, p.receipt_id,
   p.cosigned_at, p.cosigned_receipt_id, p.ratified_at, p.article_id`;
 
-const sovereignActor = (id: string, tag: string) => ({ actor_id: id, kind: 'sovereign' as const, tag: tag.trim() });
+const sovereignActor = (id: string, tag: string) => ({
+  actor_id: id,
+  kind: 'sovereign' as const,
+  tag: tag.trim(),
+});
 
 /** Proposals with their signatures, as records for the pure projections. */
-export async function loadProposals(sql: Sql, where: string, params: unknown[], limit = 500): Promise<ProposalRecord[]> {
+export async function loadProposals(
+  sql: Sql,
+  where: string,
+  params: unknown[],
+  limit = 500,
+): Promise<ProposalRecord[]> {
   const rows = await sql.query<ProposalRow>(
     `select ${PROPOSAL_COLUMNS} from governance_proposals p join sovereigns s on s.id = p.proposer_id
       where ${where} order by p.created_at desc, p.id desc limit ${Number(limit)}`,
@@ -67,7 +76,11 @@ export async function loadProposals(sql: Sql, where: string, params: unknown[], 
     const map = new Map<string, SignatureRecord[]>();
     for (const row of list) {
       const entry = map.get(row.proposal_id) ?? [];
-      entry.push({ actor: sovereignActor(row.sovereign_id, row.tag), at: iso(row.at)!, receipt_id: row.receipt_id });
+      entry.push({
+        actor: sovereignActor(row.sovereign_id, row.tag),
+        at: iso(row.at)!,
+        receipt_id: row.receipt_id,
+      });
       map.set(row.proposal_id, entry);
     }
     return map;
@@ -93,10 +106,28 @@ export async function loadProposals(sql: Sql, where: string, params: unknown[], 
 }
 
 export async function loadArticles(sql: Sql): Promise<ArticleRecord[]> {
-  const rows = await sql.query<{ id: string; number: number | string; proposal_id: string; title: string; body: string; amends: string | null; ratified_at: Date | string; receipt_id: string }>(
+  const rows = await sql.query<{
+    id: string;
+    number: number | string;
+    proposal_id: string;
+    title: string;
+    body: string;
+    amends: string | null;
+    ratified_at: Date | string;
+    receipt_id: string;
+  }>(
     'select id, number, proposal_id, title, body, amends, ratified_at, receipt_id from governance_articles order by number',
   );
-  return rows.map((r) => ({ id: r.id, number: Number(r.number), proposal_id: r.proposal_id, title: r.title, text: r.body, amends: r.amends, ratified_at: iso(r.ratified_at)!, receipt_id: r.receipt_id }));
+  return rows.map((r) => ({
+    id: r.id,
+    number: Number(r.number),
+    proposal_id: r.proposal_id,
+    title: r.title,
+    text: r.body,
+    amends: r.amends,
+    ratified_at: iso(r.ratified_at)!,
+    receipt_id: r.receipt_id,
+  }));
 }
 
 /** Facts about the signed-in viewer that decide what they may do (never shown raw). */
@@ -109,8 +140,16 @@ export interface Viewer {
 
 export async function viewerOf(ctx: AppContext, signedIn: SignedIn | undefined): Promise<Viewer | null> {
   if (!signedIn) return null;
-  const [row] = await ctx.db.query<{ verified: boolean }>('select uniqueness_verified_at is not null as verified from sovereigns where id = $1', [signedIn.sovereignId]);
-  return { sovereignId: signedIn.sovereignId, tag: signedIn.tag, governanceWrite: signedIn.scopes.includes('governance:write'), uniquenessReceipt: row?.verified === true };
+  const [row] = await ctx.db.query<{ verified: boolean }>(
+    'select uniqueness_verified_at is not null as verified from sovereigns where id = $1',
+    [signedIn.sovereignId],
+  );
+  return {
+    sovereignId: signedIn.sovereignId,
+    tag: signedIn.tag,
+    governanceWrite: signedIn.scopes.includes('governance:write'),
+    uniquenessReceipt: row?.verified === true,
+  };
 }
 
 function viewerOnProposal(viewer: Viewer, p: ProposalRecord) {
@@ -122,7 +161,12 @@ function viewerOnProposal(viewer: Viewer, p: ProposalRecord) {
     cosigned,
     ratified,
     can_cosign: viewer.governanceWrite && p.state === 'proposed' && !isProposer && !cosigned,
-    can_ratify: viewer.governanceWrite && viewer.uniquenessReceipt && p.state === 'cosigned' && !isProposer && !ratified,
+    can_ratify:
+      viewer.governanceWrite &&
+      viewer.uniquenessReceipt &&
+      p.state === 'cosigned' &&
+      !isProposer &&
+      !ratified,
   };
 }
 
@@ -157,9 +201,16 @@ export async function constitutionView(ctx: AppContext, viewer: Viewer | null) {
     ok: true as const,
     schema: 'civitas.constitution.v1',
     rules: RULES,
-    axioms: { count: 8, href: '/api/axioms', note: 'The fixed founding articles; they precede every ratified article.' },
+    axioms: {
+      count: 8,
+      href: '/api/axioms',
+      note: 'The fixed founding articles; they precede every ratified article.',
+    },
     articles: articles.map((a) => projectArticle(a, articles)),
-    proposals: open.map((p) => ({ ...projectProposal(p), ...(viewer ? { viewer: viewerOnProposal(viewer, p) } : {}) })),
+    proposals: open.map((p) => ({
+      ...projectProposal(p),
+      ...(viewer ? { viewer: viewerOnProposal(viewer, p) } : {}),
+    })),
     counts: {
       articles: articles.length,
       proposed: open.filter((p) => p.state === 'proposed').length,

@@ -8,18 +8,31 @@ import { CASE_ID, PLEDGE_ID } from '../../shared/governance/court.ts';
 
 export const pledgeChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!PLEDGE_ID.test(ref)) return null;
-  const [row] = await sql.query<{ status: string; article: string }>('select status, article from governance_pledges where id = $1', [ref]);
+  const [row] = await sql.query<{ status: string; article: string }>(
+    'select status, article from governance_pledges where id = $1',
+    [ref],
+  );
   if (!row) return null;
   const detail =
-    row.status === 'lapsed' ? `The pledge to ${row.article} has lapsed.` : row.status === 'upheld' ? `The pledge to ${row.article} is live and was reviewed as upheld.` : `The pledge to ${row.article} is live, not yet reviewed.`;
+    row.status === 'lapsed'
+      ? `The pledge to ${row.article} has lapsed.`
+      : row.status === 'upheld'
+        ? `The pledge to ${row.article} is live and was reviewed as upheld.`
+        : `The pledge to ${row.article} is live, not yet reviewed.`;
   return { subject, status: row.status, detail, as_of: now.toISOString() };
 };
 
 export const caseChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!CASE_ID.test(ref)) return null;
-  const [row] = await sql.query<{ state: string; outcome: string | null; precedent_id: string | null }>('select state, outcome, precedent_id from governance_court_cases where id = $1', [ref]);
+  const [row] = await sql.query<{ state: string; outcome: string | null; precedent_id: string | null }>(
+    'select state, outcome, precedent_id from governance_court_cases where id = $1',
+    [ref],
+  );
   if (!row) return null;
   const status = row.state === 'final' ? (row.outcome === 'overturn' ? 'overturned' : 'upheld') : 'open';
-  const detail = row.state === 'final' ? `Final verdict: ${status}; it set ${row.precedent_id}.` : 'Open: jurors are signing; 3 concurring signatures make the verdict final.';
+  const detail =
+    row.state === 'final'
+      ? `Final verdict: ${status}; it set ${row.precedent_id}.`
+      : 'Open: jurors are signing; 3 concurring signatures make the verdict final.';
   return { subject, status, detail, as_of: now.toISOString() };
 };

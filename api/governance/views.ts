@@ -24,7 +24,9 @@ function withLineage(p: ProposalRecord, articles: ArticleRecord[]) {
 export async function lineageView(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
-  const [{ total }] = await ctx.db.query<{ total: number | string }>('select count(*) as total from governance_proposals');
+  const [{ total }] = await ctx.db.query<{ total: number | string }>(
+    'select count(*) as total from governance_proposals',
+  );
   return {
     ok: true as const,
     schema: 'civitas.lineage.v1' as const,
@@ -39,7 +41,11 @@ export async function lineageView(ctx: AppContext) {
 /** /provenance: the index of governance claims and where each figure of the constitution comes from. */
 export async function provenanceIndex(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
-  const [counts] = await ctx.db.query<{ proposals: number | string; cosigns: number | string; ratifications: number | string }>(
+  const [counts] = await ctx.db.query<{
+    proposals: number | string;
+    cosigns: number | string;
+    ratifications: number | string;
+  }>(
     `select (select count(*) from governance_proposals) as proposals, (select count(*) from governance_cosigns) as cosigns,
             (select count(*) from governance_ratifications) as ratifications`,
   );
@@ -47,15 +53,52 @@ export async function provenanceIndex(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.provenance.v1' as const,
     claims: [
-      ...AXIOMS.map((a) => ({ claim: a.id, kind: 'axiom' as const, title: a.title, source: 'founding text (shared/governance/axioms.ts)', href: `/provenance/${a.id}` })),
-      ...articles.map((a) => ({ claim: a.id, kind: 'article' as const, title: a.title, source: `proposal ${a.proposal_id}`, href: `/provenance/${a.id}` })),
+      ...AXIOMS.map((a) => ({
+        claim: a.id,
+        kind: 'axiom' as const,
+        title: a.title,
+        source: 'founding text (shared/governance/axioms.ts)',
+        href: `/provenance/${a.id}`,
+      })),
+      ...articles.map((a) => ({
+        claim: a.id,
+        kind: 'article' as const,
+        title: a.title,
+        source: `proposal ${a.proposal_id}`,
+        href: `/provenance/${a.id}`,
+      })),
     ],
     figures: [
-      { figure: 'axioms', value: AXIOMS.length, source: 'the fixed founding articles', computation: 'the list of axioms' },
-      { figure: 'articles', value: articles.length, source: 'governance_articles', computation: `proposals with ${COSIGNS_REQUIRED} cosigns and ${RATIFICATIONS_REQUIRED} ratifications` },
-      { figure: 'proposals', value: Number(counts.proposals), source: 'governance_proposals', computation: 'every proposal ever made, each with a governance.propose receipt' },
-      { figure: 'cosigns', value: Number(counts.cosigns), source: 'governance_cosigns', computation: 'one per sovereign per proposal, each with a governance.cosign receipt' },
-      { figure: 'ratifications', value: Number(counts.ratifications), source: 'governance_ratifications', computation: 'one per sovereign per proposal, each with a governance.ratify receipt' },
+      {
+        figure: 'axioms',
+        value: AXIOMS.length,
+        source: 'the fixed founding articles',
+        computation: 'the list of axioms',
+      },
+      {
+        figure: 'articles',
+        value: articles.length,
+        source: 'governance_articles',
+        computation: `proposals with ${COSIGNS_REQUIRED} cosigns and ${RATIFICATIONS_REQUIRED} ratifications`,
+      },
+      {
+        figure: 'proposals',
+        value: Number(counts.proposals),
+        source: 'governance_proposals',
+        computation: 'every proposal ever made, each with a governance.propose receipt',
+      },
+      {
+        figure: 'cosigns',
+        value: Number(counts.cosigns),
+        source: 'governance_cosigns',
+        computation: 'one per sovereign per proposal, each with a governance.cosign receipt',
+      },
+      {
+        figure: 'ratifications',
+        value: Number(counts.ratifications),
+        source: 'governance_ratifications',
+        computation: 'one per sovereign per proposal, each with a governance.ratify receipt',
+      },
     ],
     note: 'A claim is an axiom, an article or a proposal id: /provenance/{claim}.',
   };
@@ -65,7 +108,15 @@ export async function provenanceIndex(ctx: AppContext) {
 export async function provenanceOf(ctx: AppContext, raw: string) {
   const claim = parseClaim(raw);
   if (!claim) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'claim', message: 'claim must be an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)' }] });
+    throw new Refusal('invalid_request', {
+      issues: [
+        {
+          path: 'claim',
+          message:
+            'claim must be an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)',
+        },
+      ],
+    });
   }
   if (claim.kind === 'axiom') {
     const axiom = findAxiom(claim.id);
@@ -76,7 +127,8 @@ export async function provenanceOf(ctx: AppContext, raw: string) {
       claim: claim.id,
       kind: 'axiom' as const,
       axiom: { id: axiom.id, number: axiom.number, title: axiom.title, text: axiom.text },
-      origin: 'A founding axiom: fixed at the founding of civitas, not proposed or ratified, so it has no receipts.',
+      origin:
+        'A founding axiom: fixed at the founding of civitas, not proposed or ratified, so it has no receipts.',
       proposal: null,
       article: null,
       lineage: [],
@@ -86,13 +138,19 @@ export async function provenanceOf(ctx: AppContext, raw: string) {
   let proposalId: string;
   if (claim.kind === 'article') {
     const article = articles.find((a) => a.id === claim.id);
-    if (!article) throw new Refusal('not_found', { claim: claim.id }, `No article ${claim.id} is ratified; see /api/constitution.`);
+    if (!article)
+      throw new Refusal(
+        'not_found',
+        { claim: claim.id },
+        `No article ${claim.id} is ratified; see /api/constitution.`,
+      );
     proposalId = article.proposal_id;
   } else {
     proposalId = claim.id;
   }
   const [proposal] = await loadProposals(ctx.db, 'p.id = $1', [proposalId], 1);
-  if (!proposal) throw new Refusal('not_found', { claim: claim.id }, `No proposal ${claim.id} is recorded; see /lineage.`);
+  if (!proposal)
+    throw new Refusal('not_found', { claim: claim.id }, `No proposal ${claim.id} is recorded; see /lineage.`);
   const article = articles.find((a) => a.proposal_id === proposal.id) ?? null;
   const events = lineageOf(proposal, article);
   return {
@@ -106,7 +164,11 @@ export async function provenanceOf(ctx: AppContext, raw: string) {
     article: article ? projectArticle(article, articles) : null,
     proposal: projectProposal(proposal),
     lineage: events,
-    receipts: events.map((e) => ({ step: e.step, receipt_id: e.receipt_id, verify: `/verify/${e.receipt_id}` })),
+    receipts: events.map((e) => ({
+      step: e.step,
+      receipt_id: e.receipt_id,
+      verify: `/verify/${e.receipt_id}`,
+    })),
   };
 }
 
@@ -120,10 +182,26 @@ export async function ceremonyView(ctx: AppContext, viewer: Viewer | null) {
     ok: true as const,
     schema: 'civitas.ceremony.v1' as const,
     steps: [
-      { step: 'cross', href: '/initiate', text: 'Cross at /initiate to become a sovereign (or return with your key at /return).' },
-      { step: 'sign_in_with_provider', href: '/auth/idp/login', text: 'Sign in through the identity provider. When it verifies you as a unique human it sends a signed human-uniqueness receipt, which the service checks against the provider\'s published keys and stores.' },
-      { step: 'propose_or_cosign', href: '/constitution', text: `With governance:write, propose an article or cosign someone else's proposal; ${COSIGNS_REQUIRED} cosigns open it to ratification.` },
-      { step: 'ratify', href: '/constitution', text: `With your stored uniqueness receipt, ratify a cosigned proposal you did not make; ${RATIFICATIONS_REQUIRED} ratifications make it an article. Governance by configuration alone cannot ratify.` },
+      {
+        step: 'cross',
+        href: '/initiate',
+        text: 'Cross at /initiate to become a sovereign (or return with your key at /return).',
+      },
+      {
+        step: 'sign_in_with_provider',
+        href: '/auth/idp/login',
+        text: "Sign in through the identity provider. When it verifies you as a unique human it sends a signed human-uniqueness receipt, which the service checks against the provider's published keys and stores.",
+      },
+      {
+        step: 'propose_or_cosign',
+        href: '/constitution',
+        text: `With governance:write, propose an article or cosign someone else's proposal; ${COSIGNS_REQUIRED} cosigns open it to ratification.`,
+      },
+      {
+        step: 'ratify',
+        href: '/constitution',
+        text: `With your stored uniqueness receipt, ratify a cosigned proposal you did not make; ${RATIFICATIONS_REQUIRED} ratifications make it an article. Governance by configuration alone cannot ratify.`,
+      },
     ],
     pending: pending.map((p) => {
       const view = projectProposal(p);
@@ -136,11 +214,25 @@ export async function ceremonyView(ctx: AppContext, viewer: Viewer | null) {
         cosigned_at: view.cosigned_at,
         ratifications: view.ratifications,
         next: view.next,
-        ...(viewer ? { viewer: { is_proposer: isProposer, ratified, can_ratify: viewer.governanceWrite && viewer.uniquenessReceipt && !isProposer && !ratified } } : {}),
+        ...(viewer
+          ? {
+              viewer: {
+                is_proposer: isProposer,
+                ratified,
+                can_ratify: viewer.governanceWrite && viewer.uniquenessReceipt && !isProposer && !ratified,
+              },
+            }
+          : {}),
       };
     }),
     viewer: viewer
-      ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite, uniqueness_receipt: viewer.uniquenessReceipt, may_ratify: viewer.governanceWrite && viewer.uniquenessReceipt }
+      ? {
+          signed_in: true as const,
+          ref: `sovereign:${viewer.tag}`,
+          governance_write: viewer.governanceWrite,
+          uniqueness_receipt: viewer.uniquenessReceipt,
+          may_ratify: viewer.governanceWrite && viewer.uniquenessReceipt,
+        }
       : { signed_in: false as const },
   };
 }

@@ -11,7 +11,13 @@
  * serves it for app.inject, HEAD and any other URL form — and test/api/health/liveness.test.ts
  * compares the two.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import { uptimeSeconds } from './readiness.ts';
 
@@ -28,7 +34,11 @@ export function liveness() {
  * by api/app.ts (the lane adds no-store and the content headers, as the route's hooks would).
  */
 export function livenessServer(securityHeaders: Readonly<Record<string, string>>) {
-  const headers = Object.freeze({ ...securityHeaders, 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' });
+  const headers = Object.freeze({
+    ...securityHeaders,
+    'cache-control': 'no-store',
+    'content-type': 'application/json; charset=utf-8',
+  });
   const answer = (response: ServerResponse) => {
     const text = JSON.stringify(liveness());
     response.writeHead(200, { ...headers, 'content-length': Buffer.byteLength(text) });

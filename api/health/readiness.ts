@@ -35,7 +35,12 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
 export const VERSIONS = {
   app: APP_VERSION,
   api: '1' as const,
-  schemas: ['civitas.boundary-census.v1', 'civitas.boundary-inventory.v1', 'civitas.agent-certificate.v1', 'civitas.receipt.v1'],
+  schemas: [
+    'civitas.boundary-census.v1',
+    'civitas.boundary-inventory.v1',
+    'civitas.agent-certificate.v1',
+    'civitas.receipt.v1',
+  ],
 };
 
 export const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);

@@ -10,7 +10,10 @@ import { count } from '../../shared/plural.ts';
  * and pages show — a passport card never names the holder of a colliding tag.
  */
 function sendSvg(reply: FastifyReply, svg: string, maxAge: number) {
-  return reply.header('content-type', 'image/svg+xml').header('cache-control', `public, max-age=${maxAge}`).send(svg);
+  return reply
+    .header('content-type', 'image/svg+xml')
+    .header('cache-control', `public, max-age=${maxAge}`)
+    .send(svg);
 }
 
 export async function passportCard(request: FastifyRequest, reply: FastifyReply) {
@@ -25,7 +28,13 @@ export async function passportCard(request: FastifyRequest, reply: FastifyReply)
           `${count(view.standing?.imprints ?? 0, 'imprint', 'imprints')} · ${count(view.standing?.receipts ?? 0, 'receipt', 'receipts')}`,
         ]
       : [view.note];
-  const svg = await renderCardSvg({ title, subtitle: view.status === 'unaddressable' ? 'Unaddressable: this tag names no one' : 'A sovereign of civitas', lines, footer: `/passport?tag=${view.tag}` });
+  const svg = await renderCardSvg({
+    title,
+    subtitle:
+      view.status === 'unaddressable' ? 'Unaddressable: this tag names no one' : 'A sovereign of civitas',
+    lines,
+    footer: `/passport?tag=${view.tag}`,
+  });
   return sendSvg(reply, svg, 300);
 }
 
@@ -36,7 +45,11 @@ export async function beginReceiptCard(request: FastifyRequest, reply: FastifyRe
   const svg = await renderCardSvg({
     title: 'A first step, recorded',
     subtitle: `${view.receipt.step} · ${view.receipt.subject}`,
-    lines: [`Receipt ${view.receipt.id}`, `Recorded ${view.receipt.recorded_at.replace('T', ' ').slice(0, 19)} UTC`, `Log ${view.receipt.log.date} leaf ${view.receipt.log.leaf_index}`],
+    lines: [
+      `Receipt ${view.receipt.id}`,
+      `Recorded ${view.receipt.recorded_at.replace('T', ' ').slice(0, 19)} UTC`,
+      `Log ${view.receipt.log.date} leaf ${view.receipt.log.leaf_index}`,
+    ],
     footer: 'A receipt proves a step was recorded, not that a change was applied',
   });
   return sendSvg(reply, svg, 300);

@@ -49,18 +49,33 @@ async function keyHolder(request: FastifyRequest, reply: FastifyReply, page: str
   if (found) return { found, form, next };
   if (form) return { sent: seeOther(reply, withQuery(page, { failed: 'key', return_to: next })) };
   if (!parsed.success) parseInput(returnBody, raw);
-  throw new Refusal('identity_required', { issues: [{ path: 'key', message: 'That key does not open any identity.' }] }, hint);
+  throw new Refusal(
+    'identity_required',
+    { issues: [{ path: 'key', message: 'That key does not open any identity.' }] },
+    hint,
+  );
 }
 
 export async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
-  const opened = await keyHolder(request, reply, '/return', 'That Sovereign Key does not open any identity. Check it, or cross at /initiate.');
+  const opened = await keyHolder(
+    request,
+    reply,
+    '/return',
+    'That Sovereign Key does not open any identity. Check it, or cross at /initiate.',
+  );
   if (!opened.found) return opened.sent;
   const { found, form, next } = opened;
   const ctx = request.server.civitas;
   await startSession(request, reply, found.id);
   const receipt = await recordSessionStep(ctx, 'identity.sign_in');
   if (form) return seeOther(reply, next);
-  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, receipt_id: receipt.id, next });
+  return reply.send({
+    ok: true,
+    tag: found.tag,
+    ref: `sovereign:${found.tag}`,
+    receipt_id: receipt.id,
+    next,
+  });
 }
 
 /**
@@ -72,15 +87,26 @@ export async function returnWithKey(request: FastifyRequest, reply: FastifyReply
  */
 export async function reconcile(request: FastifyRequest, reply: FastifyReply) {
   const current = signedIn(request);
-  const opened = await keyHolder(request, reply, '/reconcile', 'That Sovereign Key does not open any identity.');
+  const opened = await keyHolder(
+    request,
+    reply,
+    '/reconcile',
+    'That Sovereign Key does not open any identity.',
+  );
   if (!opened.found) return opened.sent;
   const { found, form, next } = opened;
   const ctx = request.server.civitas;
   let providerMoved = false;
   if (found.id !== current.sovereignId) {
     providerMoved = await ctx.db.transaction(async (tx) => {
-      const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>('select idp_issuer, idp_subject from sovereigns where id = $1 for update', [current.sovereignId]);
-      const [to] = await tx.query<{ idp_subject: string | null }>('select idp_subject from sovereigns where id = $1 for update', [found.id]);
+      const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>(
+        'select idp_issuer, idp_subject from sovereigns where id = $1 for update',
+        [current.sovereignId],
+      );
+      const [to] = await tx.query<{ idp_subject: string | null }>(
+        'select idp_subject from sovereigns where id = $1 for update',
+        [found.id],
+      );
       if (!from?.idp_subject || to?.idp_subject) return false;
       // Move everything, leave nothing: the provider-made row is absorbed into the key's sovereign.
       await mergeSovereign(tx, current.sovereignId, found.id);
@@ -90,7 +116,14 @@ export async function reconcile(request: FastifyRequest, reply: FastifyReply) {
   }
   const receipt = await recordSessionStep(ctx, 'identity.reconcile');
   if (form) return seeOther(reply, next);
-  return reply.send({ ok: true, tag: found.tag, ref: `sovereign:${found.tag}`, provider_moved: providerMoved, receipt_id: receipt.id, next });
+  return reply.send({
+    ok: true,
+    tag: found.tag,
+    ref: `sovereign:${found.tag}`,
+    provider_moved: providerMoved,
+    receipt_id: receipt.id,
+    next,
+  });
 }
 
 export async function signout(request: RouteRequest<'POST /signout'>, reply: FastifyReply) {
@@ -114,7 +147,13 @@ export async function theme(request: RouteRequest<'POST /theme'>, reply: Fastify
   if (input.theme === 'system') {
     reply.clearCookie(THEME_COOKIE, { path: '/', secure, httpOnly: true, sameSite: 'lax' });
   } else {
-    reply.setCookie(THEME_COOKIE, input.theme, { path: '/', secure, httpOnly: true, sameSite: 'lax', maxAge: 365 * 86_400 });
+    reply.setCookie(THEME_COOKIE, input.theme, {
+      path: '/',
+      secure,
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: 365 * 86_400,
+    });
   }
   if (isFormPost(request)) return seeOther(reply, next);
   return { ok: true as const, theme: input.theme, next };
@@ -131,7 +170,10 @@ export async function idpLogin(request: RouteRequest<'POST /auth/idp/login'>, re
   }
   const link = input.link === '1' || input.link === 'true';
   if (link && !request.sovereign) throw new Refusal('identity_required', { scope: 'identity:reconcile' });
-  const url = await beginLogin(ctx, { returnTo: next, linkSovereignId: link ? request.sovereign!.sovereignId : undefined });
+  const url = await beginLogin(ctx, {
+    returnTo: next,
+    linkSovereignId: link ? request.sovereign!.sovereignId : undefined,
+  });
   reply.header('cache-control', cacheControlForCredentialResponse());
   if (form) return seeOther(reply, url.href);
   return { ok: true as const, authorization_url: url.href };
@@ -147,11 +189,22 @@ export async function idpCallback(request: FastifyRequest, reply: FastifyReply) 
     const outcome = await completeLogin(ctx, bodyOf(request));
     await startSession(request, reply, outcome.sovereignId);
     if (json) {
-      return { ok: true as const, tag: outcome.tag, ref: `sovereign:${outcome.tag}`, created: outcome.created, linked: outcome.linked, governance: outcome.uniquenessVerified, next: outcome.returnTo };
+      return {
+        ok: true as const,
+        tag: outcome.tag,
+        ref: `sovereign:${outcome.tag}`,
+        created: outcome.created,
+        linked: outcome.linked,
+        governance: outcome.uniquenessVerified,
+        next: outcome.returnTo,
+      };
     }
     return seeOther(reply, outcome.returnTo);
   } catch (error) {
     if (json || !(error instanceof Refusal)) throw error;
-    return seeOther(reply, withQuery('/return', { idp: error.reason === 'conflict' ? 'already_linked' : 'failed' }));
+    return seeOther(
+      reply,
+      withQuery('/return', { idp: error.reason === 'conflict' ? 'already_linked' : 'failed' }),
+    );
   }
 }

@@ -10,7 +10,15 @@ import type { dataRequestViewSchema } from '../../shared/identity/contract.ts';
 export type DataRequestView = z.infer<typeof dataRequestViewSchema>;
 
 export async function listDataRequests(sql: Sql, sovereignId: string): Promise<DataRequestView[]> {
-  const rows = await sql.query<{ id: string; kind: 'export' | 'erasure'; status: 'pending' | 'completed' | 'declined'; created_at: string; processed_at: string | null; note: string | null; receipt_id: string }>(
+  const rows = await sql.query<{
+    id: string;
+    kind: 'export' | 'erasure';
+    status: 'pending' | 'completed' | 'declined';
+    created_at: string;
+    processed_at: string | null;
+    note: string | null;
+    receipt_id: string;
+  }>(
     'select id, kind, status, created_at, processed_at, note, receipt_id from data_requests where sovereign_id = $1 order by created_at desc, id desc limit 100',
     [sovereignId],
   );
@@ -22,6 +30,7 @@ export async function listDataRequests(sql: Sql, sovereignId: string): Promise<D
     processed_at: iso(r.processed_at),
     note: r.note,
     receipt_id: r.receipt_id,
-    download: r.kind === 'export' && r.status === 'completed' ? `/settings/data/request?download=${r.id}` : null,
+    download:
+      r.kind === 'export' && r.status === 'completed' ? `/settings/data/request?download=${r.id}` : null,
   }));
 }

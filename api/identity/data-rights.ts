@@ -31,17 +31,39 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
       [signedIn.sovereignId, kind],
     );
     if (open) {
-      throw new Refusal('conflict', { request_id: open.id }, `You already have a pending ${kind} request; a steward will process it.`);
+      throw new Refusal(
+        'conflict',
+        { request_id: open.id },
+        `You already have a pending ${kind} request; a steward will process it.`,
+      );
     }
-    const receipt = await recordReceipt(tx, { step: `identity.data_request.${kind}`, subject: `data_request:${id}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: `identity.data_request.${kind}`,
+      subject: `data_request:${id}`,
+      at: now,
+    });
     await tx.query(
       `insert into data_requests (id, sovereign_id, kind, status, created_at, receipt_id) values ($1, $2, $3, 'pending', $4, $5)
        on conflict do nothing`,
       [id, signedIn.sovereignId, kind, now.toISOString(), receipt.id],
     );
     const [stored] = await tx.query<{ id: string }>('select id from data_requests where id = $1', [id]);
-    if (!stored) throw new Refusal('conflict', {}, `You already have a pending ${kind} request; a steward will process it.`);
-    return { ok: true as const, request: { id, kind, status: 'pending' as const, created_at: now.toISOString(), receipt_id: receipt.id } };
+    if (!stored)
+      throw new Refusal(
+        'conflict',
+        {},
+        `You already have a pending ${kind} request; a steward will process it.`,
+      );
+    return {
+      ok: true as const,
+      request: {
+        id,
+        kind,
+        status: 'pending' as const,
+        created_at: now.toISOString(),
+        receipt_id: receipt.id,
+      },
+    };
   });
 }
 
@@ -62,14 +84,51 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
     schema: 'civitas.personal-data.v1' as const,
     tag: row.tag,
     held: [
-      { category: 'identity', what: 'Your public tag, the time you crossed, and the time you were last seen.', present: true },
-      { category: 'callsign', what: 'The callsign you chose and whether it is shown publicly.', present: row.callsign !== null },
-      { category: 'sovereign_key', what: 'A one-way hash of your Sovereign Key (the key itself is never stored).', present: row.key_hash !== null },
-      { category: 'provider_identity', what: 'The identity provider and subject you signed in with.', present: row.idp_subject !== null },
-      { category: 'email', what: 'Your email address (verified or waiting for verification).', present: row.email !== null || row.email_pending !== null },
-      { category: 'sessions', what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).', present: Number(counts.sessions) > 0, count: Number(counts.sessions), active: Number(counts.sessions_active) },
-      { category: 'imprints', what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).', present: Number(counts.imprints) > 0, count: Number(counts.imprints), bodies: Number(counts.imprint_bodies) },
-      { category: 'receipts', what: 'Receipts of steps about you, named by your public tag.', present: Number(counts.receipts) > 0, count: Number(counts.receipts) },
+      {
+        category: 'identity',
+        what: 'Your public tag, the time you crossed, and the time you were last seen.',
+        present: true,
+      },
+      {
+        category: 'callsign',
+        what: 'The callsign you chose and whether it is shown publicly.',
+        present: row.callsign !== null,
+      },
+      {
+        category: 'sovereign_key',
+        what: 'A one-way hash of your Sovereign Key (the key itself is never stored).',
+        present: row.key_hash !== null,
+      },
+      {
+        category: 'provider_identity',
+        what: 'The identity provider and subject you signed in with.',
+        present: row.idp_subject !== null,
+      },
+      {
+        category: 'email',
+        what: 'Your email address (verified or waiting for verification).',
+        present: row.email !== null || row.email_pending !== null,
+      },
+      {
+        category: 'sessions',
+        what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).',
+        present: Number(counts.sessions) > 0,
+        count: Number(counts.sessions),
+        active: Number(counts.sessions_active),
+      },
+      {
+        category: 'imprints',
+        what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).',
+        present: Number(counts.imprints) > 0,
+        count: Number(counts.imprints),
+        bodies: Number(counts.imprint_bodies),
+      },
+      {
+        category: 'receipts',
+        what: 'Receipts of steps about you, named by your public tag.',
+        present: Number(counts.receipts) > 0,
+        count: Number(counts.receipts),
+      },
       ...(await familySections(ctx.db, { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}` })),
     ],
     requests: await listDataRequests(ctx.db, row.id),
@@ -77,7 +136,8 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
       file: { method: 'POST', href: '/settings/data/request', fields: { kind: ['export', 'erasure'] } },
       list: { method: 'GET', href: '/settings/data/request' },
     },
-    erasure_means: 'Erasure removes your callsign, email, key, provider link, sessions and everything you wrote (imprint bodies, feedback, pledge and pact text, order text, stance and juror reasons, inscriptions), and unlinks what stays from your tag: cosigns, signatures, pledges, stakes and seconds stay counted as anonymous acts, payment records stay on the books without your name. Receipts that named you show the subject as redacted, and their proofs still verify.',
+    erasure_means:
+      'Erasure removes your callsign, email, key, provider link, sessions and everything you wrote (imprint bodies, feedback, pledge and pact text, order text, stance and juror reasons, inscriptions), and unlinks what stays from your tag: cosigns, signatures, pledges, stakes and seconds stay counted as anonymous acts, payment records stay on the books without your name. Receipts that named you show the subject as redacted, and their proofs still verify.',
   };
 }
 
@@ -90,7 +150,12 @@ async function familySections(sql: Sql, subject: DataSubject) {
   for (const family of PERSONAL_DATA) {
     for (const [section, items] of Object.entries(await family.export(sql, subject))) {
       if (OVERVIEW_OWN.has(section) || !Array.isArray(items)) continue;
-      rows.push({ category: section, what: `Your ${section.replaceAll('_', ' ')} (${family.family}); every item is in your export.`, present: items.length > 0, count: items.length });
+      rows.push({
+        category: section,
+        what: `Your ${section.replaceAll('_', ' ')} (${family.family}); every item is in your export.`,
+        present: items.length > 0,
+        count: items.length,
+      });
     }
   }
   return rows;
@@ -106,15 +171,36 @@ export async function exportBundle(ctx: AppContext, signedIn: SignedIn, requestI
     'select id, kind, status from data_requests where id = $1 and sovereign_id = $2',
     [requestId, signedIn.sovereignId],
   );
-  if (!request || request.kind !== 'export') throw new Refusal('not_found', { request_id: requestId.slice(0, 40) }, 'You have no export request with that id.');
-  if (request.status !== 'completed') throw new Refusal('conflict', { status: request.status }, 'This export has not been processed by a steward yet.');
+  if (!request || request.kind !== 'export')
+    throw new Refusal(
+      'not_found',
+      { request_id: requestId.slice(0, 40) },
+      'You have no export request with that id.',
+    );
+  if (request.status !== 'completed')
+    throw new Refusal(
+      'conflict',
+      { status: request.status },
+      'This export has not been processed by a steward yet.',
+    );
   return buildBundle(ctx.db, signedIn.sovereignId, ctx.clock.now(), signedIn.sessionHash, requestId);
 }
 
-export async function buildBundle(sql: Sql, sovereignId: string, now: Date, currentSessionHash?: string, requestId?: string) {
+export async function buildBundle(
+  sql: Sql,
+  sovereignId: string,
+  now: Date,
+  currentSessionHash?: string,
+  requestId?: string,
+) {
   const row = await sovereignRow(sql, sovereignId);
   if (!row) throw new Refusal('not_found');
-  const subject: DataSubject = { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}`, sessionHash: currentSessionHash };
+  const subject: DataSubject = {
+    id: row.id,
+    tag: row.tag,
+    ref: `sovereign:${row.tag}`,
+    sessionHash: currentSessionHash,
+  };
   // Every family's declared sections, in declaration order: a family with personal data cannot be left out.
   const sections: Record<string, unknown> = {};
   const receiptIds: string[] = [];
@@ -122,7 +208,15 @@ export async function buildBundle(sql: Sql, sovereignId: string, now: Date, curr
     Object.assign(sections, await family.export(sql, subject));
     if (family.receiptIds) receiptIds.push(...(await family.receiptIds(sql, subject)));
   }
-  const receipts = await sql.query<{ id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }>(
+  const receipts = await sql.query<{
+    id: string;
+    step: string;
+    subject: string | null;
+    recorded_at: string;
+    leaf_hash: string;
+    log_date: string;
+    leaf_index: number;
+  }>(
     `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
       where subject = $1 or id = any($2::text[]) order by recorded_at, id`,
     [subject.ref, receiptIds],
@@ -151,8 +245,15 @@ export async function buildBundle(sql: Sql, sovereignId: string, now: Date, curr
  * sessions and row. Receipts stay, their subject redacted through the ledger's salted commitment,
  * so every proof still verifies.
  */
-export async function eraseSovereign(tx: Sql, sovereignId: string, now: Date): Promise<{ receipts_redacted: number; imprints_cleared: number; rows: Record<string, number> }> {
-  const [row] = await tx.query<{ tag: string; created_at: Date | string }>('select tag, created_at from sovereigns where id = $1 for update', [sovereignId]);
+export async function eraseSovereign(
+  tx: Sql,
+  sovereignId: string,
+  now: Date,
+): Promise<{ receipts_redacted: number; imprints_cleared: number; rows: Record<string, number> }> {
+  const [row] = await tx.query<{ tag: string; created_at: Date | string }>(
+    'select tag, created_at from sovereigns where id = $1 for update',
+    [sovereignId],
+  );
   if (!row) throw new Refusal('not_found');
   const anonymousId = randomUUID();
   await tx.query(
@@ -179,7 +280,18 @@ export interface StewardQueueEntry {
 
 /** `/steward/data-requests`: pending requests first (oldest first), then the latest processed. */
 export async function stewardQueue(ctx: AppContext) {
-  const rows = await ctx.db.query<{ id: string; kind: DataRequestKind; status: string; tag: string; erased_at: string | null; created_at: string; processed_at: string | null; processed_by: string | null; note: string | null; receipt_id: string }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    kind: DataRequestKind;
+    status: string;
+    tag: string;
+    erased_at: string | null;
+    created_at: string;
+    processed_at: string | null;
+    processed_by: string | null;
+    note: string | null;
+    receipt_id: string;
+  }>(
     `(select r.id, r.kind, r.status, s.tag, s.erased_at, r.created_at, r.processed_at, r.processed_by, r.note, r.receipt_id
         from data_requests r join sovereigns s on s.id = r.sovereign_id where r.status = 'pending' order by r.created_at asc limit 200)
      union all
@@ -190,7 +302,9 @@ export async function stewardQueue(ctx: AppContext) {
     id: r.id,
     kind: r.kind,
     status: r.status,
-    requester: r.erased_at ? 'redacted' : projectActorRef({ actor_id: '', kind: 'sovereign', tag: r.tag }).ref,
+    requester: r.erased_at
+      ? 'redacted'
+      : projectActorRef({ actor_id: '', kind: 'sovereign', tag: r.tag }).ref,
     created_at: iso(r.created_at)!,
     processed_at: iso(r.processed_at),
     processed_by: r.processed_by,
@@ -202,28 +316,52 @@ export async function stewardQueue(ctx: AppContext) {
     schema: 'civitas.data-requests.v1' as const,
     pending: entries.filter((e) => e.status === 'pending'),
     processed: entries.filter((e) => e.status !== 'pending'),
-    actions: { process: { method: 'POST', href: '/steward/data-requests', fields: { id: 'dr_…', action: ['complete', 'decline'], note: 'optional, shown to the requester' } } },
+    actions: {
+      process: {
+        method: 'POST',
+        href: '/steward/data-requests',
+        fields: { id: 'dr_…', action: ['complete', 'decline'], note: 'optional, shown to the requester' },
+      },
+    },
   };
 }
 
 /** A steward completes or declines one pending request. Completing an erasure erases, in the same transaction. */
-export async function processDataRequest(ctx: AppContext, steward: SignedIn, input: { id: string; action: 'complete' | 'decline'; note?: string | null }) {
+export async function processDataRequest(
+  ctx: AppContext,
+  steward: SignedIn,
+  input: { id: string; action: 'complete' | 'decline'; note?: string | null },
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [request] = await tx.query<{ id: string; kind: DataRequestKind; status: string; sovereign_id: string }>(
-      'select id, kind, status, sovereign_id from data_requests where id = $1 for update',
-      [input.id],
-    );
-    if (!request) throw new Refusal('not_found', { request_id: input.id.slice(0, 40) }, 'No data request has that id.');
-    if (request.status !== 'pending') throw new Refusal('conflict', { status: request.status }, 'This request was already processed.');
+    const [request] = await tx.query<{
+      id: string;
+      kind: DataRequestKind;
+      status: string;
+      sovereign_id: string;
+    }>('select id, kind, status, sovereign_id from data_requests where id = $1 for update', [input.id]);
+    if (!request)
+      throw new Refusal('not_found', { request_id: input.id.slice(0, 40) }, 'No data request has that id.');
+    if (request.status !== 'pending')
+      throw new Refusal('conflict', { status: request.status }, 'This request was already processed.');
     let erased: { receipts_redacted: number; imprints_cleared: number } | undefined;
-    if (input.action === 'complete' && request.kind === 'erasure') erased = await eraseSovereign(tx, request.sovereign_id, now);
+    if (input.action === 'complete' && request.kind === 'erasure')
+      erased = await eraseSovereign(tx, request.sovereign_id, now);
     const status = input.action === 'complete' ? 'completed' : 'declined';
     await tx.query(
       'update data_requests set status = $2, processed_at = $3, processed_by = $4, note = $5 where id = $1',
       [request.id, status, now.toISOString(), `sovereign:${steward.tag}`, input.note ?? null],
     );
-    const receipt = await recordReceipt(tx, { step: `identity.data_request.${status}`, subject: `data_request:${request.id}`, at: now });
-    return { ok: true as const, request: { id: request.id, kind: request.kind, status }, erased: erased ?? null, receipt_id: receipt.id };
+    const receipt = await recordReceipt(tx, {
+      step: `identity.data_request.${status}`,
+      subject: `data_request:${request.id}`,
+      at: now,
+    });
+    return {
+      ok: true as const,
+      request: { id: request.id, kind: request.kind, status },
+      erased: erased ?? null,
+      receipt_id: receipt.id,
+    };
   });
 }

@@ -21,7 +21,9 @@ export type { DueItem };
 export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]> {
   const items: DueItem[] = [];
   const em = ctx.db.em();
-  const person = await em.findOne(Sovereign, me.sovereignId, { fields: ['emailPending', 'emailTokenExpiresAt'] });
+  const person = await em.findOne(Sovereign, me.sovereignId, {
+    fields: ['emailPending', 'emailTokenExpiresAt'],
+  });
   const expires = person?.emailTokenExpiresAt;
   if (person?.emailPending && expires && expires > ctx.clock.now()) {
     items.push({
@@ -32,7 +34,11 @@ export async function dueItems(ctx: AppContext, me: SignedIn): Promise<DueItem[]
       detail: 'The confirmation code sent to your address expires at this time.',
     });
   }
-  const requests = await em.find(DataRequest, { sovereignId: me.sovereignId, status: 'pending' }, { orderBy: { createdAt: 'asc' } });
+  const requests = await em.find(
+    DataRequest,
+    { sovereignId: me.sovereignId, status: 'pending' },
+    { orderBy: { createdAt: 'asc' } },
+  );
   for (const request of requests) {
     items.push({
       id: request.id,
@@ -55,7 +61,11 @@ async function dueReader(request: FastifyRequest): Promise<SignedIn> {
   const token = (request.query as Record<string, unknown> | undefined)?.token;
   if (token !== undefined) return feedReader(request.server.civitas, typeof token === 'string' ? token : '');
   if (request.sovereign) return request.sovereign;
-  throw new Refusal('identity_required', {}, 'The due feed is personal: sign in (the feed follows your session cookie), or subscribe with the private address made on /sovereign.');
+  throw new Refusal(
+    'identity_required',
+    {},
+    'The due feed is personal: sign in (the feed follows your session cookie), or subscribe with the private address made on /sovereign.',
+  );
 }
 
 /** `/sovereign/due.ics` and `/sovereign/due.xml`: one sovereign's due items; private caching. */
@@ -67,9 +77,20 @@ export function dueFeed(format: 'ics' | 'atom') {
     const origin = ctx.config.origin;
     reply.header('cache-control', cacheControlForPersonalized());
     if (format === 'ics') {
-      const calendar = ical({ name: `civitas — due for ${me.tag}`, prodId: { company: 'civitas', product: 'due' } });
+      const calendar = ical({
+        name: `civitas — due for ${me.tag}`,
+        prodId: { company: 'civitas', product: 'due' },
+      });
       for (const item of items) {
-        calendar.createEvent({ id: `${item.id}@civitas`, start: new Date(item.due_at), end: new Date(new Date(item.due_at).getTime() + 15 * 60_000), summary: item.title, description: item.detail, url: `${origin}${item.href}`, stamp: ctx.clock.now() });
+        calendar.createEvent({
+          id: `${item.id}@civitas`,
+          start: new Date(item.due_at),
+          end: new Date(new Date(item.due_at).getTime() + 15 * 60_000),
+          summary: item.title,
+          description: item.detail,
+          url: `${origin}${item.href}`,
+          stamp: ctx.clock.now(),
+        });
       }
       return reply.header('content-type', 'text/calendar; charset=utf-8').send(calendar.toString());
     }
@@ -83,7 +104,13 @@ export function dueFeed(format: 'ics' | 'atom') {
       feedLinks: { atom: `${origin}/sovereign/due.xml` },
     });
     for (const item of items) {
-      feed.addItem({ title: item.title, id: `${origin}/sovereign/due.xml#${item.id}`, link: `${origin}${item.href}`, date: new Date(item.due_at), description: item.detail });
+      feed.addItem({
+        title: item.title,
+        id: `${origin}/sovereign/due.xml#${item.id}`,
+        link: `${origin}${item.href}`,
+        date: new Date(item.due_at),
+        description: item.detail,
+      });
     }
     return reply.header('content-type', 'application/atom+xml; charset=utf-8').send(feed.atom1());
   };

@@ -33,7 +33,9 @@ export function subscriptionUrls(origin: string, token: string): FeedSubscriptio
 /** Makes (or replaces) this sovereign's feed token; the previous one is dead from now on. */
 export async function rotateFeedToken(ctx: AppContext, me: SignedIn): Promise<FeedSubscription> {
   const token = `ft_${randomBytes(32).toString('base64url')}`;
-  const updated = await ctx.db.em().nativeUpdate(Sovereign, { id: me.sovereignId, erasedAt: null }, { dueTokenHash: hashOf(token) });
+  const updated = await ctx.db
+    .em()
+    .nativeUpdate(Sovereign, { id: me.sovereignId, erasedAt: null }, { dueTokenHash: hashOf(token) });
   if (updated === 0) throw new Refusal('identity_required');
   return subscriptionUrls(ctx.config.origin, token);
 }
@@ -49,18 +51,33 @@ export async function revokeFeedToken(ctx: AppContext, me: SignedIn): Promise<vo
  */
 export async function feedReader(ctx: AppContext, token: string): Promise<SignedIn> {
   const row = FEED_TOKEN_PATTERN.test(token)
-    ? await ctx.db.em().findOne(Sovereign, { dueTokenHash: hashOf(token), erasedAt: null }, { fields: ['id', 'tag'] })
+    ? await ctx.db
+        .em()
+        .findOne(Sovereign, { dueTokenHash: hashOf(token), erasedAt: null }, { fields: ['id', 'tag'] })
     : null;
-  if (!row) throw new Refusal('identity_required', {}, 'This feed token opens nothing: it was rotated or turned off. Make a new subscription address on /sovereign.');
+  if (!row)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'This feed token opens nothing: it was rotated or turned off. Make a new subscription address on /sovereign.',
+    );
   return { sovereignId: row.id, tag: row.tag, scopes: [], sessionHash: '' };
 }
 
 /** Keeps a fresh token for its one showing on /sovereign after a form post (same session only). */
-export function flashFeedToken(ctx: AppContext, request: FastifyRequest, token: string): Promise<string | null> {
+export function flashFeedToken(
+  ctx: AppContext,
+  request: FastifyRequest,
+  token: string,
+): Promise<string | null> {
   return storeRelayFlash(ctx, request, FLASH_LABEL, token);
 }
 
-export async function takeFeedToken(ctx: AppContext, request: FastifyRequest, id: string): Promise<FeedSubscription | null> {
+export async function takeFeedToken(
+  ctx: AppContext,
+  request: FastifyRequest,
+  id: string,
+): Promise<FeedSubscription | null> {
   const token = await takeRelayFlash(ctx, request, id, FLASH_LABEL);
   return token ? subscriptionUrls(ctx.config.origin, token) : null;
 }

@@ -18,11 +18,19 @@ export function personalHybrid<T>(view: (request: FastifyRequest) => Promise<T>)
  * Renders this request's Astro page with extra locals: how a POST door shows a one-time result
  * (the Sovereign Key after crossing) without storing it or putting it in a URL.
  */
-export async function renderWith(request: FastifyRequest, reply: FastifyReply, identity: Record<string, unknown>) {
+export async function renderWith(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  identity: Record<string, unknown>,
+) {
   const app = request.server;
   const site = app.site;
   if (!site) {
-    throw new Refusal('not_implemented', {}, 'The site is not built here; send Accept: application/json to receive this result as JSON.');
+    throw new Refusal(
+      'not_implemented',
+      {},
+      'The site is not built here; send Accept: application/json to receive this result as JSON.',
+    );
   }
   const civitas = injectClient(app, { 'x-civitas-internal': app.internalToken });
   reply.header('cache-control', cacheControlForPersonalized());

@@ -11,17 +11,24 @@ import type { Holder } from '../personal-data-contract.ts';
  * same act (both cosigned one proposal), the absorbed row's copy is dropped: one person, one act.
  */
 export async function mergeSovereign(tx: Sql, fromId: string, toId: string): Promise<Record<string, number>> {
-  const [from] = await tx.query<Record<string, unknown>>('select * from sovereigns where id = $1 for update', [fromId]);
+  const [from] = await tx.query<Record<string, unknown>>(
+    'select * from sovereigns where id = $1 for update',
+    [fromId],
+  );
   const [to] = await tx.query<{ tag: string }>('select tag from sovereigns where id = $1 for update', [toId]);
   if (!from || !to) return {};
   const moved: Record<string, number> = {};
   for (const family of PERSONAL_DATA) {
     for (const table of family.tables) {
-      if (table.holder) moved[table.table] = await moveRows(tx, table.table, table.holder, fromId, toId, to.tag);
+      if (table.holder)
+        moved[table.table] = await moveRows(tx, table.table, table.holder, fromId, toId, to.tag);
     }
   }
   // The provider link first leaves the absorbed row (its unique index allows one holder).
-  await tx.query('update sovereigns set idp_issuer = null, idp_subject = null, due_token_hash = null where id = $1', [fromId]);
+  await tx.query(
+    'update sovereigns set idp_issuer = null, idp_subject = null, due_token_hash = null where id = $1',
+    [fromId],
+  );
   await tx.query(
     `update sovereigns t set
         idp_issuer = coalesce(t.idp_issuer, $2), idp_subject = coalesce(t.idp_subject, $3),
@@ -30,24 +37,50 @@ export async function mergeSovereign(tx: Sql, fromId: string, toId: string): Pro
         callsign = coalesce(t.callsign, $7), due_token_hash = coalesce(t.due_token_hash, $8),
         last_seen_at = greatest(t.last_seen_at, $9::timestamptz)
       where t.id = $1`,
-    [toId, from.idp_issuer, from.idp_subject, from.uniqueness_verified_at, from.email, from.email_verified_at, from.callsign, from.due_token_hash, from.last_seen_at],
+    [
+      toId,
+      from.idp_issuer,
+      from.idp_subject,
+      from.uniqueness_verified_at,
+      from.email,
+      from.email_verified_at,
+      from.callsign,
+      from.due_token_hash,
+      from.last_seen_at,
+    ],
   );
   await tx.query('delete from sovereigns where id = $1', [fromId]);
   return moved;
 }
 
-async function moveRows(tx: Sql, table: string, holder: Holder, fromId: string, toId: string, tag: string): Promise<number> {
+async function moveRows(
+  tx: Sql,
+  table: string,
+  holder: Holder,
+  fromId: string,
+  toId: string,
+  tag: string,
+): Promise<number> {
   if (holder.merge) return holder.merge(tx, fromId, toId, tag);
-  const mine = (alias: string, param: string) => `${alias}.${holder.column}::text = ${param}${holder.kind ? ` and ${alias}.${holder.kind} = 'sovereign'` : ''}`;
+  const mine = (alias: string, param: string) =>
+    `${alias}.${holder.column}::text = ${param}${holder.kind ? ` and ${alias}.${holder.kind} = 'sovereign'` : ''}`;
   if (holder.unique) {
     const same = holder.unique.columns.map((c) => `b.${c} = a.${c}`).join(' and ');
-    const where = holder.unique.where ? ` and ${holder.unique.where('a')} and ${holder.unique.where('b')}` : '';
-    await tx.query(`delete from ${table} a where ${mine('a', '$1')} and exists (select 1 from ${table} b where ${mine('b', '$2')} and ${same}${where})`, [fromId, toId]);
+    const where = holder.unique.where
+      ? ` and ${holder.unique.where('a')} and ${holder.unique.where('b')}`
+      : '';
+    await tx.query(
+      `delete from ${table} a where ${mine('a', '$1')} and exists (select 1 from ${table} b where ${mine('b', '$2')} and ${same}${where})`,
+      [fromId, toId],
+    );
   }
   const sets = [`${holder.column} = $2`];
   const params = [fromId, toId];
   if (holder.publicTag) sets.push(`${holder.publicTag} = $${params.push(tag)}`);
   if (holder.publicRef) sets.push(`${holder.publicRef} = $${params.push(`sovereign:${tag}`)}`);
-  const rows = await tx.query(`update ${table} a set ${sets.join(', ')} where ${mine('a', '$1')} returning 1`, params);
+  const rows = await tx.query(
+    `update ${table} a set ${sets.join(', ')} where ${mine('a', '$1')} returning 1`,
+    params,
+  );
   return rows.length;
 }

@@ -64,7 +64,11 @@ async function provider(ctx: AppContext): Promise<ProviderHandle> {
   try {
     return await handle;
   } catch {
-    throw new Refusal('provider_unavailable', {}, 'The identity provider did not answer. Try again later, or return with your saved key at /return.');
+    throw new Refusal(
+      'provider_unavailable',
+      {},
+      'The identity provider did not answer. Try again later, or return with your saved key at /return.',
+    );
   }
 }
 
@@ -75,22 +79,29 @@ async function provider(ctx: AppContext): Promise<ProviderHandle> {
 export function callbackState(body: Record<string, unknown>): string {
   const state = typeof body.state === 'string' ? body.state : '';
   if (!state || state.length > 200) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'The provider response carries no usable state.' }] });
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'state', message: 'The provider response carries no usable state.' }],
+    });
   }
   return state;
 }
 
 export function unconfigured(): Refusal {
   // Switched off here: a 503 by configuration, not a failure (providerOff).
-  return providerOff(new Refusal(
-    'provider_unavailable',
-    { provider: 'unconfigured', alternative: '/return' },
-    'Sign-in through an identity provider is not configured here. Return with your saved Sovereign Key at /return, or cross at /initiate.',
-  ));
+  return providerOff(
+    new Refusal(
+      'provider_unavailable',
+      { provider: 'unconfigured', alternative: '/return' },
+      'Sign-in through an identity provider is not configured here. Return with your saved Sovereign Key at /return, or cross at /initiate.',
+    ),
+  );
 }
 
 /** Begins a login: stores the attempt and returns the provider's authorization URL. */
-export async function beginLogin(ctx: AppContext, input: { returnTo: string; linkSovereignId?: string }): Promise<URL> {
+export async function beginLogin(
+  ctx: AppContext,
+  input: { returnTo: string; linkSovereignId?: string },
+): Promise<URL> {
   const { config } = await provider(ctx);
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -135,18 +146,35 @@ export interface CallbackOutcome {
  * provider's answer does not verify or the provider cannot be reached; `conflict` when linking
  * an identity already linked to someone else.
  */
-export async function completeLogin(ctx: AppContext, body: Record<string, unknown>): Promise<CallbackOutcome> {
+export async function completeLogin(
+  ctx: AppContext,
+  body: Record<string, unknown>,
+): Promise<CallbackOutcome> {
   const state = callbackState(body);
   const now = ctx.clock.now();
-  const [login] = await ctx.db.query<{ code_verifier: string; nonce: string; return_to: string; link_sovereign_id: string | null; expires_at: string }>(
+  const [login] = await ctx.db.query<{
+    code_verifier: string;
+    nonce: string;
+    return_to: string;
+    link_sovereign_id: string | null;
+    expires_at: string;
+  }>(
     'delete from oidc_logins where state_hash = $1 returning code_verifier, nonce, return_to, link_sovereign_id, expires_at',
     [sha256Hex(state)],
   );
   if (!login || new Date(login.expires_at) <= now) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'state', message: 'This sign-in attempt is unknown, already used or expired. Start again.' }] });
+    throw new Refusal('invalid_request', {
+      issues: [
+        { path: 'state', message: 'This sign-in attempt is unknown, already used or expired. Start again.' },
+      ],
+    });
   }
   if (typeof body.error === 'string') {
-    throw new Refusal('provider_unavailable', { provider_error: body.error === 'access_denied' ? 'access_denied' : 'error' }, 'The identity provider did not sign you in. Try again, or return with your saved key at /return.');
+    throw new Refusal(
+      'provider_unavailable',
+      { provider_error: body.error === 'access_denied' ? 'access_denied' : 'error' },
+      'The identity provider did not sign you in. Try again, or return with your saved key at /return.',
+    );
   }
   const { config, jwks } = await provider(ctx);
   const form = new URLSearchParams();
@@ -168,11 +196,20 @@ export async function completeLogin(ctx: AppContext, body: Record<string, unknow
     if (!idClaims) throw new Error('no id token');
     claims = idClaims;
   } catch {
-    throw new Refusal('provider_unavailable', {}, 'The identity provider\'s answer could not be verified, so no one was signed in. Start again.');
+    throw new Refusal(
+      'provider_unavailable',
+      {},
+      "The identity provider's answer could not be verified, so no one was signed in. Start again.",
+    );
   }
   const issuer = claims.iss;
   const subject = claims.sub;
-  const uniquenessVerified = await verifyUniqueness(claims[UNIQUENESS_CLAIM], { jwks, issuer, subject, audience: ctx.config.idp!.clientId });
+  const uniquenessVerified = await verifyUniqueness(claims[UNIQUENESS_CLAIM], {
+    jwks,
+    issuer,
+    subject,
+    audience: ctx.config.idp!.clientId,
+  });
 
   return ctx.db.transaction(async (tx) => {
     const [existing] = await tx.query<{ id: string; tag: string }>(
@@ -184,12 +221,27 @@ export async function completeLogin(ctx: AppContext, body: Record<string, unknow
     let linked = false;
     if (login.link_sovereign_id) {
       if (existing && existing.id !== login.link_sovereign_id) {
-        throw new Refusal('conflict', {}, 'This provider identity already belongs to another sovereign. Sign in with it, then use that identity.');
+        throw new Refusal(
+          'conflict',
+          {},
+          'This provider identity already belongs to another sovereign. Sign in with it, then use that identity.',
+        );
       }
-      const [target] = await tx.query<{ id: string; tag: string }>('select id, tag from sovereigns where id = $1 and erased_at is null for update', [login.link_sovereign_id]);
+      const [target] = await tx.query<{ id: string; tag: string }>(
+        'select id, tag from sovereigns where id = $1 and erased_at is null for update',
+        [login.link_sovereign_id],
+      );
       if (!target) throw new Refusal('identity_required');
-      await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [target.id, issuer, subject]);
-      await recordReceipt(tx, { step: 'identity.provider_linked', subject: `sovereign:${target.tag}`, at: now });
+      await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [
+        target.id,
+        issuer,
+        subject,
+      ]);
+      await recordReceipt(tx, {
+        step: 'identity.provider_linked',
+        subject: `sovereign:${target.tag}`,
+        at: now,
+      });
       sovereign = target;
       linked = true;
     } else if (existing) {
@@ -199,26 +251,52 @@ export async function completeLogin(ctx: AppContext, body: Record<string, unknow
       // A provider identity crossing for the first time: a new sovereign without a key (the
       // provider is how it signs in; it may add a key later by reconciling).
       const made = await createSovereign(ctx, {}, tx);
-      await tx.query('update sovereigns set key_hash = null, idp_issuer = $2, idp_subject = $3 where id = $1', [made.id, issuer, subject]);
+      await tx.query(
+        'update sovereigns set key_hash = null, idp_issuer = $2, idp_subject = $3 where id = $1',
+        [made.id, issuer, subject],
+      );
       sovereign = { id: made.id, tag: made.tag };
       created = true;
     }
     if (uniquenessVerified) {
-      await tx.query('update sovereigns set uniqueness_verified_at = coalesce(uniqueness_verified_at, $2) where id = $1', [sovereign.id, now.toISOString()]);
-      await recordReceipt(tx, { step: 'identity.uniqueness_verified', subject: `sovereign:${sovereign.tag}`, at: now });
+      await tx.query(
+        'update sovereigns set uniqueness_verified_at = coalesce(uniqueness_verified_at, $2) where id = $1',
+        [sovereign.id, now.toISOString()],
+      );
+      await recordReceipt(tx, {
+        step: 'identity.uniqueness_verified',
+        subject: `sovereign:${sovereign.tag}`,
+        at: now,
+      });
     }
-    return { sovereignId: sovereign.id, tag: sovereign.tag, created, linked, uniquenessVerified, returnTo: login.return_to };
+    return {
+      sovereignId: sovereign.id,
+      tag: sovereign.tag,
+      created,
+      linked,
+      uniquenessVerified,
+      returnTo: login.return_to,
+    };
   });
 }
 
 /** Checks the human-uniqueness receipt: a JWS from the provider, bound to this subject and client. */
 export async function verifyUniqueness(
   receipt: unknown,
-  expected: { jwks: ReturnType<typeof createRemoteJWKSet>; issuer: string; subject: string; audience: string },
+  expected: {
+    jwks: ReturnType<typeof createRemoteJWKSet>;
+    issuer: string;
+    subject: string;
+    audience: string;
+  },
 ): Promise<boolean> {
   if (typeof receipt !== 'string' || receipt.length > 8192) return false;
   try {
-    const { payload } = await jwtVerify(receipt, expected.jwks, { issuer: expected.issuer, audience: expected.audience, subject: expected.subject });
+    const { payload } = await jwtVerify(receipt, expected.jwks, {
+      issuer: expected.issuer,
+      audience: expected.audience,
+      subject: expected.subject,
+    });
     return payload.uniqueness === 'verified';
   } catch {
     return false;

@@ -23,10 +23,14 @@ export async function email(request: RouteRequest<'POST /sovereign/email'>, repl
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
-  if (action === 'rotate_feed_token' || action === 'revoke_feed_token') return feedToken(request, reply, me, action, next);
+  if (action === 'rotate_feed_token' || action === 'revoke_feed_token')
+    return feedToken(request, reply, me, action, next);
   let result: { ok: true; status: (typeof EMAIL_STATUSES)[number]; receipt_id: string };
   if (action === 'verify') {
-    if (!input.token) throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }] });
+    if (!input.token)
+      throw new Refusal('invalid_request', {
+        issues: [{ path: 'token', message: 'Paste the confirmation code from the message.' }],
+      });
     result = await verifyEmail(ctx, me, input.token);
   } else if (action === 'set') {
     const address = parseInput(z.object({ email: emailSchema }), { email: input.email ?? '' }).email;
@@ -43,7 +47,13 @@ export async function email(request: RouteRequest<'POST /sovereign/email'>, repl
  * go to: both are how what comes due reaches you. A new token is answered once (JSON), or kept
  * for one showing on /sovereign after a form post; it is never put in a redirect URL.
  */
-async function feedToken(request: FastifyRequest, reply: FastifyReply, me: SignedIn, action: 'rotate_feed_token' | 'revoke_feed_token', next: string) {
+async function feedToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  me: SignedIn,
+  action: 'rotate_feed_token' | 'revoke_feed_token',
+  next: string,
+) {
   const ctx = request.server.civitas;
   reply.header('cache-control', cacheControlForCredentialResponse());
   if (action === 'revoke_feed_token') {
@@ -70,16 +80,23 @@ export async function ownerWithSubscription(request: FastifyRequest) {
   const ctx = request.server.civitas;
   const view = await ownerView(ctx, me);
   const flash = (request.query as Record<string, unknown> | undefined)?.feed;
-  const subscription = typeof flash === 'string' && flash.startsWith('fl_') && flash.length <= 64 ? await takeFeedToken(ctx, request, flash) : null;
+  const subscription =
+    typeof flash === 'string' && flash.startsWith('fl_') && flash.length <= 64
+      ? await takeFeedToken(ctx, request, flash)
+      : null;
   return { ...view, due: { ...view.due, subscription } };
 }
 
-export async function callsignVisibility(request: RouteRequest<'POST /sovereign/callsign-visibility'>, reply: FastifyReply) {
+export async function callsignVisibility(
+  request: RouteRequest<'POST /sovereign/callsign-visibility'>,
+  reply: FastifyReply,
+) {
   const me = signedIn(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const result = await setCallsignVisibility(request.server.civitas, me, input.visible, input.callsign);
-  if (isFormPost(request)) return seeOther(reply, withQuery(next, { callsign: result.callsign_visible ? 'shown' : 'hidden' }));
+  if (isFormPost(request))
+    return seeOther(reply, withQuery(next, { callsign: result.callsign_visible ? 'shown' : 'hidden' }));
   return result;
 }
 

@@ -32,10 +32,19 @@ export const identityPersonalData: FamilyDeclaration = {
       disposition: 'erase',
       why: "The person's row is deleted; an anonymous member (fresh id, no tag, nothing personal, same crossing time) keeps the count and holds the kept acts.",
     },
-    { table: 'sessions', personal: { id_hash: 'a session (hashed)', sovereign_id: "the holder's raw id" }, impersonal: [], holder: { column: 'sovereign_id' }, disposition: 'erase', why: 'Deleted.' },
+    {
+      table: 'sessions',
+      personal: { id_hash: 'a session (hashed)', sovereign_id: "the holder's raw id" },
+      impersonal: [],
+      holder: { column: 'sovereign_id' },
+      disposition: 'erase',
+      why: 'Deleted.',
+    },
     {
       table: 'form_flashes',
-      personal: { payload: 'what was typed into a browser form that failed, kept so the page can show it again' },
+      personal: {
+        payload: 'what was typed into a browser form that failed, kept so the page can show it again',
+      },
       impersonal: ['id'],
       notExported: 'linked to no person (a browser cookie names it), read once and gone within ten minutes',
       disposition: 'erase',
@@ -52,9 +61,16 @@ export const identityPersonalData: FamilyDeclaration = {
     },
     {
       table: 'data_requests',
-      personal: { sovereign_id: "the requester's raw id", processed_by: "the processing steward's public ref", note: "the steward's note to the requester" },
+      personal: {
+        sovereign_id: "the requester's raw id",
+        processed_by: "the processing steward's public ref",
+        note: "the steward's note to the requester",
+      },
       impersonal: ['id', 'kind', 'status', 'receipt_id'],
-      holder: { column: 'sovereign_id', unique: { columns: ['kind'], where: (row) => `${row}.status = 'pending'` } },
+      holder: {
+        column: 'sovereign_id',
+        unique: { columns: ['kind'], where: (row) => `${row}.status = 'pending'` },
+      },
       disposition: 'keep',
       keptWords: ['note'],
       why: 'Kept: the record that the right was exercised and answered; the requester becomes the anonymous member, an erased steward becomes "redacted".',
@@ -63,26 +79,35 @@ export const identityPersonalData: FamilyDeclaration = {
   async export(sql, subject) {
     const row = await sovereignRow(sql, subject.id);
     if (!row) return {};
-    const sessions = await sql.query<{ id_hash: string; created_at: string; last_used_at: string; expires_at: string; revoked_at: string | null }>(
+    const sessions = await sql.query<{
+      id_hash: string;
+      created_at: string;
+      last_used_at: string;
+      expires_at: string;
+      revoked_at: string | null;
+    }>(
       'select id_hash, created_at, last_used_at, expires_at, revoked_at from sessions where sovereign_id = $1 order by created_at',
       [subject.id],
     );
     return {
       sovereign: {
-          id: row.id,
-          tag: row.tag,
-          callsign: row.callsign,
-          callsign_visible: row.callsign_visible,
-          crossed_at: iso(row.created_at),
-          last_seen_at: iso(row.last_seen_at),
-          email: row.email,
-          email_verified_at: iso(row.email_verified_at),
-          email_pending: row.email_pending,
-          sovereign_key: { held: row.key_hash !== null, note: 'Only a one-way hash of your key is stored; it is not included.' },
-          provider_identity: row.idp_subject ? { issuer: row.idp_issuer, subject: row.idp_subject } : null,
-          uniqueness_verified_at: iso(row.uniqueness_verified_at),
-          due_feed_token: { set: row.due_token_hash !== null },
-          erased_at: iso(row.erased_at),
+        id: row.id,
+        tag: row.tag,
+        callsign: row.callsign,
+        callsign_visible: row.callsign_visible,
+        crossed_at: iso(row.created_at),
+        last_seen_at: iso(row.last_seen_at),
+        email: row.email,
+        email_verified_at: iso(row.email_verified_at),
+        email_pending: row.email_pending,
+        sovereign_key: {
+          held: row.key_hash !== null,
+          note: 'Only a one-way hash of your key is stored; it is not included.',
+        },
+        provider_identity: row.idp_subject ? { issuer: row.idp_issuer, subject: row.idp_subject } : null,
+        uniqueness_verified_at: iso(row.uniqueness_verified_at),
+        due_feed_token: { set: row.due_token_hash !== null },
+        erased_at: iso(row.erased_at),
       },
       sessions: sessions.map((s) => ({
         created_at: iso(s.created_at),
@@ -103,8 +128,15 @@ export const identityPersonalData: FamilyDeclaration = {
     return {
       sessions: await touched(tx, 'delete from sessions where sovereign_id = $1', [subject.id]),
       oidc_logins: await touched(tx, 'delete from oidc_logins where link_sovereign_id = $1', [subject.id]),
-      data_requests: await touched(tx, 'update data_requests set sovereign_id = $2 where sovereign_id = $1', [subject.id, subject.anonymousId]),
-      data_requests_processed: await touched(tx, `update data_requests set processed_by = 'redacted' where processed_by = $1`, [subject.ref]),
+      data_requests: await touched(tx, 'update data_requests set sovereign_id = $2 where sovereign_id = $1', [
+        subject.id,
+        subject.anonymousId,
+      ]),
+      data_requests_processed: await touched(
+        tx,
+        `update data_requests set processed_by = 'redacted' where processed_by = $1`,
+        [subject.ref],
+      ),
       sovereigns: await touched(tx, 'delete from sovereigns where id = $1', [subject.id]),
     };
   },

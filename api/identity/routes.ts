@@ -6,8 +6,23 @@ import { dataOverview, stewardQueue } from './data-rights.ts';
 import { personalHybrid } from './http.ts';
 import { beginReceiptCard, passportCard } from './cards.ts';
 import { dueFeed } from './due.ts';
-import { idpCallback, idpLogin, initiate, reconcile, returnWithKey, signout, theme } from './crossing-doors.ts';
-import { callsignVisibility, dataRequests, email, fileRequest, ownerWithSubscription, processRequest } from './owner-doors.ts';
+import {
+  idpCallback,
+  idpLogin,
+  initiate,
+  reconcile,
+  returnWithKey,
+  signout,
+  theme,
+} from './crossing-doors.ts';
+import {
+  callsignVisibility,
+  dataRequests,
+  email,
+  fileRequest,
+  ownerWithSubscription,
+  processRequest,
+} from './owner-doors.ts';
 import { signedIn, tagQuery } from './request-bodies.ts';
 
 /** The passport page and its JSON: the tag is checked, and the answer shareable for a minute, either way. */
@@ -16,7 +31,8 @@ const passportRoute = {
     parseInput(tagQuery, request.query);
     reply.header('cache-control', 'public, max-age=60');
   },
-  handler: (request: FastifyRequest) => passport(request.server.civitas, (request as RouteRequest<'GET /passport'>).input.query.tag),
+  handler: (request: FastifyRequest) =>
+    passport(request.server.civitas, (request as RouteRequest<'GET /passport'>).input.query.tag),
   page: true as const,
 };
 
@@ -46,10 +62,16 @@ export const identityRoutes = [
   defineRoute('GET /begin/receipt/{token}/card.svg', { handler: beginReceiptCard }),
   defineRoute('POST /sovereign/email', { handler: email }),
   defineRoute('POST /sovereign/callsign-visibility', { handler: callsignVisibility }),
-  defineRoute('GET /settings/data', personalHybrid((request) => dataOverview(request.server.civitas, signedIn(request)))),
+  defineRoute(
+    'GET /settings/data',
+    personalHybrid((request) => dataOverview(request.server.civitas, signedIn(request))),
+  ),
   defineRoute('GET /settings/data/request', { handler: dataRequests }),
   defineRoute('POST /settings/data/request', { handler: fileRequest }),
-  defineRoute('GET /steward/data-requests', personalHybrid((request) => stewardQueue(request.server.civitas))),
+  defineRoute(
+    'GET /steward/data-requests',
+    personalHybrid((request) => stewardQueue(request.server.civitas)),
+  ),
   defineRoute('POST /steward/data-requests', { handler: processRequest }),
   defineRoute('GET /sovereign/due.ics', { handler: dueFeed('ics') }),
   defineRoute('GET /sovereign/due.xml', { handler: dueFeed('atom') }),

@@ -52,7 +52,10 @@ export async function sovereignRow(sql: Sql, id: string): Promise<SovereignRow |
  * Sign-in with a saved Sovereign Key. The key is looked up by its SHA-256 (a unique column), then
  * compared in constant time; an erased sovereign has no key left to match.
  */
-export async function sovereignByKey(ctx: AppContext, key: string): Promise<{ id: string; tag: string } | undefined> {
+export async function sovereignByKey(
+  ctx: AppContext,
+  key: string,
+): Promise<{ id: string; tag: string } | undefined> {
   if (!/^sk_[A-Za-z0-9_-]{43}$/.test(key)) return undefined;
   const [row] = await ctx.db.query<{ id: string; tag: string; key_hash: string }>(
     'select id, tag, key_hash from sovereigns where key_hash = $1 and erased_at is null',
@@ -62,6 +65,9 @@ export async function sovereignByKey(ctx: AppContext, key: string): Promise<{ id
 }
 
 /** Records a sign-in or sign-out step. Its subject names no one: a session log is not a tracker. */
-export async function recordSessionStep(ctx: AppContext, step: 'identity.sign_in' | 'identity.sign_out' | 'identity.reconcile') {
+export async function recordSessionStep(
+  ctx: AppContext,
+  step: 'identity.sign_in' | 'identity.sign_out' | 'identity.reconcile',
+) {
   return ctx.db.transaction((tx) => recordReceipt(tx, { step, subject: 'session', at: ctx.clock.now() }));
 }

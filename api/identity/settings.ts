@@ -12,21 +12,49 @@ import type { SignedIn } from '../plugins/session.ts';
 import { providerOff } from '../plugins/errors.ts';
 import { EMAIL_TOKEN_LIFETIME_MS } from './service.ts';
 
-export async function setCallsignVisibility(ctx: AppContext, signedIn: SignedIn, visible: boolean, callsign?: string | null) {
+export async function setCallsignVisibility(
+  ctx: AppContext,
+  signedIn: SignedIn,
+  visible: boolean,
+  callsign?: string | null,
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     if (callsign !== undefined) {
-      await tx.query('update sovereigns set callsign = $2, callsign_visible = $3 where id = $1', [signedIn.sovereignId, callsign, visible && callsign !== null]);
+      await tx.query('update sovereigns set callsign = $2, callsign_visible = $3 where id = $1', [
+        signedIn.sovereignId,
+        callsign,
+        visible && callsign !== null,
+      ]);
     } else {
-      await tx.query('update sovereigns set callsign_visible = $2 and callsign is not null where id = $1', [signedIn.sovereignId, visible]);
+      await tx.query('update sovereigns set callsign_visible = $2 and callsign is not null where id = $1', [
+        signedIn.sovereignId,
+        visible,
+      ]);
     }
-    const [row] = await tx.query<{ callsign: string | null; callsign_visible: boolean }>('select callsign, callsign_visible from sovereigns where id = $1', [signedIn.sovereignId]);
-    const receipt = await recordReceipt(tx, { step: 'identity.callsign_visibility', subject: `sovereign:${signedIn.tag}`, at: now });
-    return { ok: true as const, callsign: row.callsign, callsign_visible: row.callsign_visible, receipt_id: receipt.id };
+    const [row] = await tx.query<{ callsign: string | null; callsign_visible: boolean }>(
+      'select callsign, callsign_visible from sovereigns where id = $1',
+      [signedIn.sovereignId],
+    );
+    const receipt = await recordReceipt(tx, {
+      step: 'identity.callsign_visibility',
+      subject: `sovereign:${signedIn.tag}`,
+      at: now,
+    });
+    return {
+      ok: true as const,
+      callsign: row.callsign,
+      callsign_visible: row.callsign_visible,
+      receipt_id: receipt.id,
+    };
   });
 }
 
-export const emailSchema = z.string().trim().max(254, 'An email address is at most 254 characters.').email('That is not an email address.');
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'An email address is at most 254 characters.')
+  .email('That is not an email address.');
 
 /**
  * Sets the email to verify: stored as pending with a one-time token (SHA-256 kept) and a message
@@ -35,7 +63,13 @@ export const emailSchema = z.string().trim().max(254, 'An email address is at mo
 export async function requestEmail(ctx: AppContext, signedIn: SignedIn, email: string) {
   const mailer = mailerFor(ctx.config);
   if (!mailer) {
-    throw providerOff(new Refusal('provider_unavailable', {}, 'Mail is not configured in this environment, so an address cannot be verified here.'));
+    throw providerOff(
+      new Refusal(
+        'provider_unavailable',
+        {},
+        'Mail is not configured in this environment, so an address cannot be verified here.',
+      ),
+    );
   }
   const token = randomBytes(24).toString('base64url');
   const now = ctx.clock.now();
@@ -56,9 +90,18 @@ export async function requestEmail(ctx: AppContext, signedIn: SignedIn, email: s
   return ctx.db.transaction(async (tx) => {
     await tx.query(
       'update sovereigns set email_pending = $2, email_token_hash = $3, email_token_expires_at = $4 where id = $1',
-      [signedIn.sovereignId, email, sha256Hex(token), new Date(now.getTime() + EMAIL_TOKEN_LIFETIME_MS).toISOString()],
+      [
+        signedIn.sovereignId,
+        email,
+        sha256Hex(token),
+        new Date(now.getTime() + EMAIL_TOKEN_LIFETIME_MS).toISOString(),
+      ],
     );
-    const receipt = await recordReceipt(tx, { step: 'identity.email_requested', subject: `sovereign:${signedIn.tag}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'identity.email_requested',
+      subject: `sovereign:${signedIn.tag}`,
+      at: now,
+    });
     return { ok: true as const, status: 'verification_sent' as const, receipt_id: receipt.id };
   });
 }
@@ -66,20 +109,39 @@ export async function requestEmail(ctx: AppContext, signedIn: SignedIn, email: s
 export async function verifyEmail(ctx: AppContext, signedIn: SignedIn, token: string) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<{ email_pending: string | null; email_token_hash: string | null; email_token_expires_at: string | null }>(
+    const [row] = await tx.query<{
+      email_pending: string | null;
+      email_token_hash: string | null;
+      email_token_expires_at: string | null;
+    }>(
       'select email_pending, email_token_hash, email_token_expires_at from sovereigns where id = $1 for update',
       [signedIn.sovereignId],
     );
-    const valid = row?.email_pending && matchesHash(token, row.email_token_hash) && row.email_token_expires_at && new Date(row.email_token_expires_at) > now;
+    const valid =
+      row?.email_pending &&
+      matchesHash(token, row.email_token_hash) &&
+      row.email_token_expires_at &&
+      new Date(row.email_token_expires_at) > now;
     if (!valid) {
-      throw new Refusal('invalid_request', { issues: [{ path: 'token', message: 'That confirmation code is not valid (or has expired). Ask for a new message.' }] });
+      throw new Refusal('invalid_request', {
+        issues: [
+          {
+            path: 'token',
+            message: 'That confirmation code is not valid (or has expired). Ask for a new message.',
+          },
+        ],
+      });
     }
     await tx.query(
       `update sovereigns set email = email_pending, email_verified_at = $2, email_pending = null, email_token_hash = null, email_token_expires_at = null
         where id = $1`,
       [signedIn.sovereignId, now.toISOString()],
     );
-    const receipt = await recordReceipt(tx, { step: 'identity.email_verified', subject: `sovereign:${signedIn.tag}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'identity.email_verified',
+      subject: `sovereign:${signedIn.tag}`,
+      at: now,
+    });
     return { ok: true as const, status: 'verified' as const, receipt_id: receipt.id };
   });
 }
@@ -92,7 +154,11 @@ export async function removeEmail(ctx: AppContext, signedIn: SignedIn) {
         where id = $1`,
       [signedIn.sovereignId],
     );
-    const receipt = await recordReceipt(tx, { step: 'identity.email_removed', subject: `sovereign:${signedIn.tag}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'identity.email_removed',
+      subject: `sovereign:${signedIn.tag}`,
+      at: now,
+    });
     return { ok: true as const, status: 'removed' as const, receipt_id: receipt.id };
   });
 }

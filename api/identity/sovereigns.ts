@@ -19,7 +19,11 @@ export interface CreatedSovereign {
 }
 
 /** Crossing: a new Sovereign with a keyed-hash public tag, its key stored hashed, and a receipt. */
-export async function createSovereign(ctx: AppContext, input: { callsign?: string | null } = {}, tx?: Sql): Promise<CreatedSovereign> {
+export async function createSovereign(
+  ctx: AppContext,
+  input: { callsign?: string | null } = {},
+  tx?: Sql,
+): Promise<CreatedSovereign> {
   const id = randomUUID();
   const tag = await actorTag(id, ctx.keys.tagSecret);
   const key = newSovereignKey();

@@ -18,10 +18,22 @@ export type { IdentityView } from '../../shared/identity/contract.ts';
 
 const WAYS_IN = (providerConfigured: boolean) => [
   { rel: 'begin', method: 'GET', href: '/begin', reason: 'Make a free first call: no account needed.' },
-  { rel: 'cross', method: 'POST', href: '/initiate', reason: 'Cross into a new identity: you get a Sovereign Key, shown once.' },
+  {
+    rel: 'cross',
+    method: 'POST',
+    href: '/initiate',
+    reason: 'Cross into a new identity: you get a Sovereign Key, shown once.',
+  },
   { rel: 'return', method: 'POST', href: '/return', reason: 'Come back with the Sovereign Key you saved.' },
   ...(providerConfigured
-    ? [{ rel: 'provider', method: 'POST', href: '/auth/idp/login', reason: 'Sign in through the identity provider.' }]
+    ? [
+        {
+          rel: 'provider',
+          method: 'POST',
+          href: '/auth/idp/login',
+          reason: 'Sign in through the identity provider.',
+        },
+      ]
     : []),
 ];
 
@@ -54,8 +66,16 @@ export async function identityView(ctx: AppContext, signedIn: SignedIn | undefin
     callsign: row.callsign,
     callsign_visible: row.callsign_visible,
     scopes: signedIn.scopes,
-    sign_in_methods: { key: row.key_hash !== null, provider: row.idp_subject !== null, provider_configured: providerConfigured },
-    email: { set: row.email !== null, verified: row.email_verified_at !== null, pending: row.email_pending !== null },
+    sign_in_methods: {
+      key: row.key_hash !== null,
+      provider: row.idp_subject !== null,
+      provider_configured: providerConfigured,
+    },
+    email: {
+      set: row.email !== null,
+      verified: row.email_verified_at !== null,
+      pending: row.email_pending !== null,
+    },
     governance: { uniqueness_verified: row.uniqueness_verified_at !== null },
     ways_in: [],
   };
@@ -77,7 +97,15 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
   const [imprints, counts, requests, receipts] = await Promise.all([
-    ctx.db.query<{ sequence: string | number; kind: string; body: string | null; created_at: string; unattested: boolean; held: boolean; receipt_id: string }>(
+    ctx.db.query<{
+      sequence: string | number;
+      kind: string;
+      body: string | null;
+      created_at: string;
+      unattested: boolean;
+      held: boolean;
+      receipt_id: string;
+    }>(
       `select sequence, kind, body, created_at, unattested, held, receipt_id from imprints
         where author_kind = 'sovereign' and author_ref = $1 order by sequence desc limit 50`,
       [row.id],
@@ -123,11 +151,23 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
 }
 
 /** A receipt row as the public receipt views read it. */
-export interface ReceiptRow { id: string; step: string; subject: string | null; recorded_at: string; leaf_hash: string; log_date: string; leaf_index: number }
-export const RECEIPT_COLUMNS = 'id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index';
+export interface ReceiptRow {
+  id: string;
+  step: string;
+  subject: string | null;
+  recorded_at: string;
+  leaf_hash: string;
+  log_date: string;
+  leaf_index: number;
+}
+export const RECEIPT_COLUMNS =
+  'id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index';
 
 /** A receipt row as the public receipt: through the whisper_receipt projector, with no steward, note or raw id. */
-export function publicReceipt(row: ReceiptRow, subject: Parameters<typeof projectWhisperReceipt>[0]['subject']): WhisperReceipt {
+export function publicReceipt(
+  row: ReceiptRow,
+  subject: Parameters<typeof projectWhisperReceipt>[0]['subject'],
+): WhisperReceipt {
   return projectWhisperReceipt({
     receipt_id: row.id,
     step: row.step,
@@ -167,17 +207,33 @@ export interface PassportProjection extends PassportView {
 export async function passport(ctx: AppContext, tag: unknown): Promise<PassportProjection> {
   const address = typeof tag === 'string' ? tag.trim().toLowerCase() : '';
   if (!isPublicTag(address)) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'tag', message: 'A public tag is 4 hexadecimal characters, e.g. 3fa9.' }] });
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'tag', message: 'A public tag is 4 hexadecimal characters, e.g. 3fa9.' }],
+    });
   }
-  const holders = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean; created_at: string }>(
+  const holders = await ctx.db.query<{
+    id: string;
+    tag: string;
+    callsign: string | null;
+    callsign_visible: boolean;
+    created_at: string;
+  }>(
     'select id, tag, callsign, callsign_visible, created_at from sovereigns where tag = $1 and erased_at is null limit 2',
     [address],
   );
   const view = passportView(
     address,
-    holders.map((h) => ({ actor_id: h.id, kind: 'sovereign' as const, tag: h.tag, callsign: h.callsign, callsign_visible: h.callsign_visible, joined_at: iso(h.created_at)! })),
+    holders.map((h) => ({
+      actor_id: h.id,
+      kind: 'sovereign' as const,
+      tag: h.tag,
+      callsign: h.callsign,
+      callsign_visible: h.callsign_visible,
+      joined_at: iso(h.created_at)!,
+    })),
   );
-  if (view.status !== 'addressable') return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
+  if (view.status !== 'addressable')
+    return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
   const [counts] = await ctx.db.query<{ imprints: string | number; receipts: string | number }>(
     `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
             (select count(*) from receipts where subject = $2) as receipts`,

@@ -34,7 +34,11 @@ export interface RunningJobs {
   stop(): Promise<void>;
 }
 
-export function startJobs(app: FastifyInstance, jobs: Job[] = JOBS, options: { initialDelayMs?: number } = {}): RunningJobs {
+export function startJobs(
+  app: FastifyInstance,
+  jobs: Job[] = JOBS,
+  options: { initialDelayMs?: number } = {},
+): RunningJobs {
   const ctx = app.civitas;
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Map<string, Promise<void>>();
@@ -51,7 +55,10 @@ export function startJobs(app: FastifyInstance, jobs: Job[] = JOBS, options: { i
       } catch (error) {
         await recordJobRun(ctx, job.name, startedAt, ctx.clock.now(), 'failed');
         // Logged by kind only: job errors never carry request data, and the next tick retries.
-        app.log.error({ job: job.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'job failed');
+        app.log.error(
+          { job: job.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } },
+          'job failed',
+        );
       } finally {
         inFlight.delete(job.name);
       }

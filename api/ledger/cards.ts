@@ -10,12 +10,16 @@ function short(hash: string): string {
 export function receiptCard(view: ReceiptView, sealed: boolean): Promise<string> {
   return renderCardSvg({
     title: `Receipt: ${view.step}`,
-    subtitle: view.subject_redacted ? 'subject redacted (erased); the receipt still verifies' : `subject ${view.subject}`,
+    subtitle: view.subject_redacted
+      ? 'subject redacted (erased); the receipt still verifies'
+      : `subject ${view.subject}`,
     lines: [
       view.id,
       `recorded ${view.recorded_at}`,
       `leaf ${short(view.leaf_hash)}`,
-      view.log ? `leaf ${view.log.leaf_index} of ${view.log.date}, ${sealed ? 'sealed in a signed anchor' : 'day still open'}` : 'not in the log',
+      view.log
+        ? `leaf ${view.log.leaf_index} of ${view.log.date}, ${sealed ? 'sealed in a signed anchor' : 'day still open'}`
+        : 'not in the log',
     ],
     footer: `Recorded, not applied: verify at /verify/${view.id}`,
   });
@@ -51,7 +55,12 @@ export async function fixtureReceiptCard(release: string): Promise<string> {
   return renderCardSvg({
     title: `Fixture receipt · sov${release}`,
     subtitle: `subject ${view.subject} (a fixture: not in the log)`,
-    lines: [view.id, `recorded ${view.recorded_at}`, `leaf ${short(view.leaf_hash)}`, 'leaf 0 of 2026-01-01, fixture'],
+    lines: [
+      view.id,
+      `recorded ${view.recorded_at}`,
+      `leaf ${short(view.leaf_hash)}`,
+      'leaf 0 of 2026-01-01, fixture',
+    ],
     footer: 'Fixture card for docs and tests: content is fixed per release',
   });
 }

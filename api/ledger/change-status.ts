@@ -15,7 +15,12 @@ export interface ChangeStatus {
 }
 
 /** Resolves `<prefix>:<ref>` to its current status, or null when the ref names nothing. */
-export type ChangeStatusResolver = (sql: Sql, ref: string, subject: string, now: Date) => Promise<ChangeStatus | null>;
+export type ChangeStatusResolver = (
+  sql: Sql,
+  ref: string,
+  subject: string,
+  now: Date,
+) => Promise<ChangeStatus | null>;
 
 const resolvers = new Map<string, ChangeStatusResolver>();
 
@@ -24,7 +29,11 @@ export function registerChangeStatus(prefix: string, resolver: ChangeStatusResol
   resolvers.set(prefix, resolver);
 }
 
-export async function changeStatusOf(sql: Sql, subject: string | null, now: Date): Promise<ChangeStatus | null> {
+export async function changeStatusOf(
+  sql: Sql,
+  subject: string | null,
+  now: Date,
+): Promise<ChangeStatus | null> {
   if (!subject) return null;
   const colon = subject.indexOf(':');
   if (colon <= 0) return null;

@@ -39,21 +39,37 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
   for (const anchor of anchors) {
     const v = await verifyAnchor(wireAnchor(anchor), key, keyName);
     if (!v.ok) problems.push(`anchor ${anchor.date}: ${v.reason}`);
-    if ((await anchorHash(anchor)) !== anchor.anchor_hash) problems.push(`anchor ${anchor.date}: stored hash differs`);
+    if ((await anchorHash(anchor)) !== anchor.anchor_hash)
+      problems.push(`anchor ${anchor.date}: stored hash differs`);
     const leaves = await dayLeaves(ctx.db, anchor.date);
     const tree = await buildTree(leaves.hashes);
-    if (tree.size !== anchor.tree_size || toHex(tree.root) !== anchor.root_hash) problems.push(`anchor ${anchor.date}: stored leaves do not rebuild its root`);
+    if (tree.size !== anchor.tree_size || toHex(tree.root) !== anchor.root_hash)
+      problems.push(`anchor ${anchor.date}: stored leaves do not rebuild its root`);
   }
   let checked = 0;
   let after = '';
   for (;;) {
-    const rows = await ctx.db.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts where id > $1 order by id limit 1000`, [after]);
+    const rows = await ctx.db.query<ReceiptRow>(
+      `select ${RECEIPT_COLUMNS} from receipts where id > $1 order by id limit 1000`,
+      [after],
+    );
     if (rows.length === 0) break;
     for (const row of rows) {
       checked++;
-      const leaf = toHex(await receiptLeafHash({ id: row.id, step: row.step, subject_digest: row.subject_digest, recorded_at: row.recorded_at }));
+      const leaf = toHex(
+        await receiptLeafHash({
+          id: row.id,
+          step: row.step,
+          subject_digest: row.subject_digest,
+          recorded_at: row.recorded_at,
+        }),
+      );
       if (leaf !== row.leaf_hash) problems.push(`receipt ${row.id}: leaf does not recompute`);
-      if (row.subject !== null && row.subject_salt !== null && (await subjectDigest(row.subject, row.subject_salt)) !== row.subject_digest) {
+      if (
+        row.subject !== null &&
+        row.subject_salt !== null &&
+        (await subjectDigest(row.subject, row.subject_salt)) !== row.subject_digest
+      ) {
         problems.push(`receipt ${row.id}: subject does not match its digest`);
       }
       if (problems.length > 50) break;
@@ -61,5 +77,11 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
     after = rows[rows.length - 1].id;
     if (problems.length > 50) break;
   }
-  return { ok: problems.length === 0, anchors: anchors.length, receipts_checked: checked, head: chain.ok ? chain.head : null, problems };
+  return {
+    ok: problems.length === 0,
+    anchors: anchors.length,
+    receipts_checked: checked,
+    head: chain.ok ? chain.head : null,
+    problems,
+  };
 }

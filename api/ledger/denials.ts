@@ -22,19 +22,39 @@ export interface DenialInput {
  */
 export async function recordDenial(tx: Sql, input: DenialInput): Promise<RecordedReceipt> {
   const reason = input.reason.replace(/[^a-z0-9_]/g, '_').slice(0, 60) || 'refused';
-  const actorPublic = input.actor ? (input.actor.kind === 'agent' ? input.actor.handle ?? null : input.actor.tag ?? null) : null;
-  const subject = input.actor ? publicActorRef({ kind: input.actor.kind, tag: input.actor.tag, handle: input.actor.handle }) : 'anonymous';
+  const actorPublic = input.actor
+    ? input.actor.kind === 'agent'
+      ? (input.actor.handle ?? null)
+      : (input.actor.tag ?? null)
+    : null;
+  const subject = input.actor
+    ? publicActorRef({ kind: input.actor.kind, tag: input.actor.tag, handle: input.actor.handle })
+    : 'anonymous';
   const receipt = await recordReceipt(tx, { step: `denial.${reason}`, subject, at: input.at });
   await tx.query(
     `insert into denials (receipt_id, denied_action, reason, actor_kind, actor_ref, actor_public, recorded_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-    [receipt.id, input.action.slice(0, 200), reason, input.actor?.kind ?? null, input.actor?.actor_id ?? null, actorPublic, input.at.toISOString()],
+    [
+      receipt.id,
+      input.action.slice(0, 200),
+      reason,
+      input.actor?.kind ?? null,
+      input.actor?.actor_id ?? null,
+      actorPublic,
+      input.at.toISOString(),
+    ],
   );
   return receipt;
 }
 
 /** A denial beside its receipt, as DENIAL_QUERY selects it (times as ISO text). */
-type DenialRow = Pick<RowOf<typeof Denial>, 'receipt_id' | 'denied_action' | 'reason' | 'actor_kind' | 'actor_ref' | 'actor_public'> &
-  Pick<RowOf<typeof Receipt>, 'step' | 'leaf_hash' | 'leaf_index'> & { recorded_at: string; log_date: string };
+type DenialRow = Pick<
+  RowOf<typeof Denial>,
+  'receipt_id' | 'denied_action' | 'reason' | 'actor_kind' | 'actor_ref' | 'actor_public'
+> &
+  Pick<RowOf<typeof Receipt>, 'step' | 'leaf_hash' | 'leaf_index'> & {
+    recorded_at: string;
+    log_date: string;
+  };
 
 const DENIAL_QUERY = `select d.receipt_id, r.step, d.denied_action, d.reason, d.actor_kind, d.actor_ref, d.actor_public,
     to_char(r.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at, r.leaf_hash,
@@ -72,8 +92,12 @@ export async function denialOf(sql: Sql, receiptId: string): Promise<DenialRecei
   return row ? project(row) : null;
 }
 
-export async function denialCounts(sql: Sql): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
-  const rows = await sql.query<{ reason: string; n: string | number }>('select reason, count(*) as n from denials group by reason order by reason');
+export async function denialCounts(
+  sql: Sql,
+): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
+  const rows = await sql.query<{ reason: string; n: string | number }>(
+    'select reason, count(*) as n from denials group by reason order by reason',
+  );
   const by_reason = rows.map((r) => ({ reason: r.reason, count: Number(r.n) }));
   return { total: by_reason.reduce((a, r) => a + r.count, 0), by_reason };
 }

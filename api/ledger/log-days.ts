@@ -4,9 +4,7 @@
  */
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import {
-  buildTree,
-} from '../../shared/ledger/index.ts';
+import { buildTree } from '../../shared/ledger/index.ts';
 import type { MerkleTree } from '../../shared/ledger/index.ts';
 
 export interface DayState {
@@ -63,7 +61,11 @@ export interface DayTree {
 const OPEN_DAYS = new Map<string, { ids: string[]; hashes: string[]; tree: MerkleTree }>();
 const MAX_OPEN_DAYS = 8;
 
-export async function dayTree(ctx: Pick<AppContext, 'db'>, date: string, state?: DayState | null): Promise<DayTree | null> {
+export async function dayTree(
+  ctx: Pick<AppContext, 'db'>,
+  date: string,
+  state?: DayState | null,
+): Promise<DayTree | null> {
   const day = state === undefined ? await dayState(ctx.db, date) : state;
   if (!day) return null;
   const cacheKey = `${dbIdentity(ctx.db)}:${date}`;
@@ -86,7 +88,8 @@ export async function dayTree(ctx: Pick<AppContext, 'db'>, date: string, state?:
   const tree = cached && cached.ids.length === ids.length ? cached.tree : await buildTree(hashes);
   if (day.sealed && ids.length === day.size) {
     OPEN_DAYS.delete(cacheKey);
-    if (SEALED_TREES.size >= MAX_CACHED_TREES) SEALED_TREES.delete(SEALED_TREES.keys().next().value as string);
+    if (SEALED_TREES.size >= MAX_CACHED_TREES)
+      SEALED_TREES.delete(SEALED_TREES.keys().next().value as string);
     SEALED_TREES.set(cacheKey, { tree, ids });
   } else {
     OPEN_DAYS.delete(cacheKey);

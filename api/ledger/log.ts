@@ -30,7 +30,6 @@ export function publicKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
   return ctx.keys.signing.publicJwk as unknown as Ed25519Jwk;
 }
 
-
 export interface ReceiptRow {
   id: string;
   step: string;
@@ -59,18 +58,32 @@ export async function receiptById(sql: Sql, id: string): Promise<ReceiptRow | nu
 }
 
 export async function receiptsOfSubject(sql: Sql, subject: string, limit = 100): Promise<ReceiptRow[]> {
-  const rows = await sql.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts where subject = $1 order by recorded_at, id limit $2`, [subject, limit]);
+  const rows = await sql.query<ReceiptRow>(
+    `select ${RECEIPT_COLUMNS} from receipts where subject = $1 order by recorded_at, id limit $2`,
+    [subject, limit],
+  );
   return rows.map(normalise);
 }
 
-export async function recentReceipts(sql: Sql, options: { limit: number; before?: string }): Promise<ReceiptRow[]> {
+export async function recentReceipts(
+  sql: Sql,
+  options: { limit: number; before?: string },
+): Promise<ReceiptRow[]> {
   const rows = options.before
-    ? await sql.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts where id < $1 order by id desc limit $2`, [options.before, options.limit])
-    : await sql.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts order by id desc limit $1`, [options.limit]);
+    ? await sql.query<ReceiptRow>(
+        `select ${RECEIPT_COLUMNS} from receipts where id < $1 order by id desc limit $2`,
+        [options.before, options.limit],
+      )
+    : await sql.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts order by id desc limit $1`, [
+        options.limit,
+      ]);
   return rows.map(normalise);
 }
 
-export async function neighbours(sql: Sql, row: ReceiptRow): Promise<{ previous: string | null; next: string | null }> {
+export async function neighbours(
+  sql: Sql,
+  row: ReceiptRow,
+): Promise<{ previous: string | null; next: string | null }> {
   const rows = await sql.query<{ id: string; leaf_index: number }>(
     `select id, leaf_index from receipts where log_date = $1 and leaf_index in ($2, $3)`,
     [row.log_date, row.leaf_index - 1, row.leaf_index + 1],

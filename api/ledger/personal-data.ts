@@ -7,7 +7,10 @@ export const ledgerPersonalData: FamilyDeclaration = {
   tables: [
     {
       table: 'receipts',
-      personal: { subject: 'the public ref a step was about, e.g. `sovereign:<tag>`', subject_salt: "the salt of that subject's digest" },
+      personal: {
+        subject: 'the public ref a step was about, e.g. `sovereign:<tag>`',
+        subject_salt: "the salt of that subject's digest",
+      },
       impersonal: ['id', 'step', 'leaf_hash', 'subject_digest'],
       disposition: 'keep',
       why: 'Receipts are the public log and are kept; the subject and its salt are deleted, so the receipt reads "redacted" and every proof still verifies.',
@@ -21,19 +24,53 @@ export const ledgerPersonalData: FamilyDeclaration = {
       disposition: 'keep',
       why: 'The denial is kept (it is a receipt); its actor columns are deleted.',
     },
-    { table: 'anchors', personal: {}, impersonal: ['root_hash', 'previous_anchor_hash', 'anchor_hash', 'key_id', 'signature', 'checkpoint'], disposition: 'keep', why: 'Signed tree heads; no person.' },
+    {
+      table: 'anchors',
+      personal: {},
+      impersonal: ['root_hash', 'previous_anchor_hash', 'anchor_hash', 'key_id', 'signature', 'checkpoint'],
+      disposition: 'keep',
+      why: 'Signed tree heads; no person.',
+    },
     { table: 'log_days', personal: {}, impersonal: [], disposition: 'keep', why: 'Sizes of daily logs.' },
-    { table: 'witnesses', personal: {}, impersonal: ['name', 'public_key'], disposition: 'keep', why: 'Witness services and their keys; no person.' },
-    { table: 'witness_marks', personal: {}, impersonal: ['witness', 'signature_line', 'receipt_id', 'token_hash'], disposition: 'keep', why: "Witness services' signatures." },
-    { table: 'service_keys', personal: {}, impersonal: ['name', 'value'], disposition: 'keep', why: "The service's own keys." },
-    { table: 'civitas_migrations', personal: {}, impersonal: ['name'], disposition: 'keep', why: 'Applied schema migrations.' },
+    {
+      table: 'witnesses',
+      personal: {},
+      impersonal: ['name', 'public_key'],
+      disposition: 'keep',
+      why: 'Witness services and their keys; no person.',
+    },
+    {
+      table: 'witness_marks',
+      personal: {},
+      impersonal: ['witness', 'signature_line', 'receipt_id', 'token_hash'],
+      disposition: 'keep',
+      why: "Witness services' signatures.",
+    },
+    {
+      table: 'service_keys',
+      personal: {},
+      impersonal: ['name', 'value'],
+      disposition: 'keep',
+      why: "The service's own keys.",
+    },
+    {
+      table: 'civitas_migrations',
+      personal: {},
+      impersonal: ['name'],
+      disposition: 'keep',
+      why: 'Applied schema migrations.',
+    },
   ],
   async export() {
     return {};
   },
   async erase(tx, subject, now) {
     // A tag shared by two sovereigns is one subject: both lose it, which errs on the side of privacy.
-    const redacted = await redactReceiptSubjects(tx, { subjects: [subject.ref], actorRefs: [subject.id], at: now });
+    const redacted = await redactReceiptSubjects(tx, {
+      subjects: [subject.ref],
+      actorRefs: [subject.id],
+      at: now,
+    });
     return { receipts: redacted };
   },
 };

@@ -34,7 +34,8 @@ export function projectReceipt(row: ReceiptRow, change_status: ChangeStatus | nu
     leaf_hash: row.leaf_hash,
     log: { date: row.log_date, leaf_index: row.leaf_index },
     change_status,
-    meaning: 'This receipt proves that the step was recorded. It does not prove that a requested change was applied; change_status reports that separately.',
+    meaning:
+      'This receipt proves that the step was recorded. It does not prove that a requested change was applied; change_status reports that separately.',
     links: {
       page: `/receipt/${row.id}`,
       verify: `/verify/${row.id}`,
@@ -55,7 +56,12 @@ export async function receiptView(ctx: AppContext, row: ReceiptRow): Promise<Rec
 /** The stored receipt under `id`, else the one not_found refusal every receipt door answers. */
 export async function receiptOr404(ctx: AppContext, id: string): Promise<ReceiptRow> {
   const row = await receiptById(ctx.db, id);
-  if (!row) throw new Refusal('not_found', { id }, 'No receipt is recorded under that id. Receipt ids look like rcpt_ followed by 26 characters; see /receipt/missing.');
+  if (!row)
+    throw new Refusal(
+      'not_found',
+      { id },
+      'No receipt is recorded under that id. Receipt ids look like rcpt_ followed by 26 characters; see /receipt/missing.',
+    );
   return row;
 }
 
@@ -81,7 +87,11 @@ export async function verificationDocument(ctx: AppContext, id: string): Promise
 
 /** /verify/{id}: the receipt, its proof, the anchor when sealed, and the verifier's own run over them. */
 export async function verificationView(ctx: AppContext, row: ReceiptRow): Promise<VerificationView> {
-  const [receipt, proof, denial] = await Promise.all([receiptView(ctx, row), proofFor(ctx, row), row.step.startsWith('denial.') ? denialOf(ctx.db, row.id) : null]);
+  const [receipt, proof, denial] = await Promise.all([
+    receiptView(ctx, row),
+    proofFor(ctx, row),
+    row.step.startsWith('denial.') ? denialOf(ctx.db, row.id) : null,
+  ]);
   const jwk = publicKey(ctx);
   const keyName = logKeyName(ctx);
   const verification = proof ? await verifyReceiptProof({ receipt, proof, publicJwk: jwk, keyName }) : null;
@@ -91,7 +101,11 @@ export async function verificationView(ctx: AppContext, row: ReceiptRow): Promis
     proof,
     verification,
     denial,
-    key: { key_name: keyName, public_jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid: jwk.kid, alg: jwk.alg }, jwks: '/agents.json' },
+    key: {
+      key_name: keyName,
+      public_jwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, kid: jwk.kid, alg: jwk.alg },
+      jwks: '/agents.json',
+    },
     how: [
       'subject: unless redacted, lowercase hex SHA-256(subject_salt bytes || UTF-8 subject) must equal subject_digest.',
       'leaf_hash = SHA-256(0x00 || UTF-8 canonical JSON {"id","recorded_at","step","subject_digest"}) (RFC 6962 leaf).',
@@ -117,17 +131,36 @@ export interface TimelineEntry {
  */
 export async function subjectTimeline(ctx: AppContext, row: ReceiptRow): Promise<TimelineEntry[]> {
   const redacted = row.subject_redacted_at !== null || row.subject === null;
-  if (redacted) return [{ at: row.recorded_at, status: 'recorded', title: `${row.step} recorded (subject redacted)`, receipt_id: row.id }];
+  if (redacted)
+    return [
+      {
+        at: row.recorded_at,
+        status: 'recorded',
+        title: `${row.step} recorded (subject redacted)`,
+        receipt_id: row.id,
+      },
+    ];
   const subject = row.subject as string;
   const receipts = await receiptsOfSubject(ctx.db, subject, 200);
-  const entries: TimelineEntry[] = receipts.map((r) => ({ at: r.recorded_at, status: r.step, title: `${r.step} recorded for ${subject}`, receipt_id: r.id }));
+  const entries: TimelineEntry[] = receipts.map((r) => ({
+    at: r.recorded_at,
+    status: r.step,
+    title: `${r.step} recorded for ${subject}`,
+    receipt_id: r.id,
+  }));
   const imprint = /^imprint:(\d{1,15})$/.exec(subject);
   if (imprint) {
     const [evictor] = await ctx.db.query<{ at: string }>(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from imprints where sequence = $1`,
       [Number(imprint[1]) + RECORD_WINDOW],
     );
-    if (evictor) entries.push({ at: evictor.at, status: 'left_window', title: `${subject} left the ${RECORD_WINDOW}-imprint window; its body is gone`, receipt_id: null });
+    if (evictor)
+      entries.push({
+        at: evictor.at,
+        status: 'left_window',
+        title: `${subject} left the ${RECORD_WINDOW}-imprint window; its body is gone`,
+        receipt_id: null,
+      });
   }
   entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return entries;
@@ -147,6 +180,10 @@ export async function anchorView(ctx: AppContext, date: string) {
     anchor_hash: anchor.anchor_hash,
     sealed_at: anchor.sealed_at,
     key_name: logKeyName(ctx),
-    cosignatures: marks.map((m) => ({ witness: m.witness, signature_line: m.signature_line, marked_at: m.marked_at })),
+    cosignatures: marks.map((m) => ({
+      witness: m.witness,
+      signature_line: m.signature_line,
+      marked_at: m.marked_at,
+    })),
   };
 }

@@ -3,12 +3,7 @@
  * while it is open.
  */
 import type { AppContext } from '../context.ts';
-import {
-  EMPTY_TREE_ROOT_HEX,
-  inclusionProof,
-  signCheckpoint,
-  toHex,
-} from '../../shared/ledger/index.ts';
+import { EMPTY_TREE_ROOT_HEX, inclusionProof, signCheckpoint, toHex } from '../../shared/ledger/index.ts';
 import type { Anchor, MerkleTree, WireInclusionProof } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
 import { dayTree } from './log-days.ts';
@@ -32,7 +27,11 @@ export interface InclusionProofView extends WireInclusionProof {
 export async function signedHead(ctx: AppContext, date: string, tree: MerkleTree): Promise<SignedHead> {
   const root_hash = tree.size === 0 ? EMPTY_TREE_ROOT_HEX : toHex(tree.root);
   const keyName = logKeyName(ctx);
-  const checkpoint = await signCheckpoint({ origin: `${keyName}/${date}`, tree_size: tree.size, root_hash }, privateKey(ctx), keyName);
+  const checkpoint = await signCheckpoint(
+    { origin: `${keyName}/${date}`, tree_size: tree.size, root_hash },
+    privateKey(ctx),
+    keyName,
+  );
   return { date, tree_size: tree.size, root_hash, checkpoint };
 }
 

@@ -42,15 +42,26 @@ export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<Recor
  * day take one contiguous run of leaf indexes with a single claim on the day's size, in input
  * order, and are inserted together. Same leaves, same rules as one recordReceipt per input.
  */
-export async function recordReceipts(tx: Sql, inputs: readonly ReceiptInput[], companion?: Companion): Promise<RecordedReceipt[]> {
+export async function recordReceipts(
+  tx: Sql,
+  inputs: readonly ReceiptInput[],
+  companion?: Companion,
+): Promise<RecordedReceipt[]> {
   const leaves = inputs.map(leafOf);
   const ids = leaves.map((leaf) => leaf.id);
   const recorded: RecordedReceipt[] = [];
-  for (let start = 0; start < leaves.length; ) {
+  for (let start = 0; start < leaves.length;) {
     const day = leaves[start].recorded_at.slice(0, 10);
     let end = start + 1;
     while (end < leaves.length && leaves[end].recorded_at.slice(0, 10) === day) end++;
-    recorded.push(...(await appendLeaves(tx, day, leaves.slice(start, end), end === leaves.length ? (next) => companion?.(ids, next) : undefined)));
+    recorded.push(
+      ...(await appendLeaves(
+        tx,
+        day,
+        leaves.slice(start, end),
+        end === leaves.length ? (next) => companion?.(ids, next) : undefined,
+      )),
+    );
     start = end;
   }
   return recorded;
@@ -82,11 +93,24 @@ function leafOf(input: ReceiptInput): Leaf {
   const subject_digest = createHash('sha256').update(salt).update(input.subject, 'utf8').digest('hex');
   const data = receiptLeafData({ id, step: input.step, subject_digest, recorded_at });
   const leaf_hash = createHash('sha256').update(LEAF_PREFIX).update(data).digest('hex');
-  return { id, step: input.step, subject: input.subject, recorded_at, leaf_hash, subject_salt, subject_digest };
+  return {
+    id,
+    step: input.step,
+    subject: input.subject,
+    recorded_at,
+    leaf_hash,
+    subject_salt,
+    subject_digest,
+  };
 }
 
 /** Claims `leaves.length` consecutive leaf indexes on the first open day from `day` on, then inserts the leaves. */
-async function appendLeaves(tx: Sql, day: string, leaves: Leaf[], companion?: (next: number) => { ctes: string; params: unknown[] } | undefined): Promise<RecordedReceipt[]> {
+async function appendLeaves(
+  tx: Sql,
+  day: string,
+  leaves: Leaf[],
+  companion?: (next: number) => { ctes: string; params: unknown[] } | undefined,
+): Promise<RecordedReceipt[]> {
   let candidate = day;
   const riding = companion?.(10);
   for (let attempt = 0; attempt < 64; attempt++) {
@@ -103,8 +127,18 @@ async function appendLeaves(tx: Sql, day: string, leaves: Leaf[], companion?: (n
          from slot, unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
               as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))${riding ? `,\n${riding.ctes}` : ''}
        select to_char(date, 'YYYY-MM-DD') as date, size from slot`,
-      [candidate, leaves.length, leaves.map((l) => l.id), leaves.map((l) => l.step), leaves.map((l) => l.subject), leaves.map((l) => l.subject_salt),
-        leaves.map((l) => l.subject_digest), leaves.map((l) => l.recorded_at), leaves.map((l) => l.leaf_hash), ...(riding?.params ?? [])],
+      [
+        candidate,
+        leaves.length,
+        leaves.map((l) => l.id),
+        leaves.map((l) => l.step),
+        leaves.map((l) => l.subject),
+        leaves.map((l) => l.subject_salt),
+        leaves.map((l) => l.subject_digest),
+        leaves.map((l) => l.recorded_at),
+        leaves.map((l) => l.leaf_hash),
+        ...(riding?.params ?? []),
+      ],
     );
     if (!slot) {
       candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -12,7 +12,15 @@ import { allAnchors, wireAnchor } from './anchors.ts';
 import { dayState, dayTree } from './log-days.ts';
 import { neighbours, publicKey, receiptById, recentReceipts, logKeyName } from './log.ts';
 import { signedHead } from './proofs.ts';
-import { anchorView, receiptDocument, receiptOr404, receiptView, subjectTimeline, verificationDocument, verificationView } from './projection.ts';
+import {
+  anchorView,
+  receiptDocument,
+  receiptOr404,
+  receiptView,
+  subjectTimeline,
+  verificationDocument,
+  verificationView,
+} from './projection.ts';
 import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
@@ -42,10 +50,21 @@ async function inclusion(request: RouteRequest<'GET /verify/inclusion/{date}/{id
   const ctx = ctxOf(request);
   const row = await receiptById(ctx.db, id);
   if (!row || row.log_date !== date) {
-    throw new Refusal('not_found', { id, date }, row ? `That receipt is a leaf of ${row.log_date}, not ${date}: see /verify/inclusion/${row.log_date}/${id}.` : 'No receipt is recorded under that id.');
+    throw new Refusal(
+      'not_found',
+      { id, date },
+      row
+        ? `That receipt is a leaf of ${row.log_date}, not ${date}: see /verify/inclusion/${row.log_date}/${id}.`
+        : 'No receipt is recorded under that id.',
+    );
   }
   const view = await verificationView(ctx, row);
-  if (!view.proof) throw new Refusal('conflict', { id }, 'An earlier leaf of this day is still being written; ask again in a moment.');
+  if (!view.proof)
+    throw new Refusal(
+      'conflict',
+      { id },
+      'An earlier leaf of this day is still being written; ask again in a moment.',
+    );
   return { ok: true as const, ...view.proof, receipt: view.receipt };
 }
 
@@ -58,7 +77,9 @@ async function inclusionBatch(request: RouteRequest<'GET /verify/inclusion-batch
   const day = await dayTree(ctx, date, state);
   if (!day) throw new Refusal('not_found', { date });
   const anchor = day.sealed ? await anchorView(ctx, date) : null;
-  const leaves = day.ids.slice(offset, offset + limit).map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+  const leaves = day.ids
+    .slice(offset, offset + limit)
+    .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
   return {
     ok: true as const,
     date,
@@ -69,8 +90,11 @@ async function inclusionBatch(request: RouteRequest<'GET /verify/inclusion-batch
     head: day.sealed ? null : await signedHead(ctx, date, day.tree),
     offset,
     leaves,
-    next: offset + limit < day.tree.size ? `/verify/inclusion-batch/${date}?offset=${offset + limit}&limit=${limit}` : null,
-    how: 'Hash the leaves (leaf_hash, in leaf_index order) into an RFC 9162 Merkle tree; its root must equal root_hash, and for a sealed day the anchor\'s root_hash.',
+    next:
+      offset + limit < day.tree.size
+        ? `/verify/inclusion-batch/${date}?offset=${offset + limit}&limit=${limit}`
+        : null,
+    how: "Hash the leaves (leaf_hash, in leaf_index order) into an RFC 9162 Merkle tree; its root must equal root_hash, and for a sealed day the anchor's root_hash.",
   };
 }
 
@@ -80,7 +104,13 @@ async function anchor(request: RouteRequest<'GET /verify/anchor/{date}'>) {
   const view = await anchorView(ctx, date);
   if (view) return view;
   const state = await dayState(ctx.db, date);
-  throw new Refusal('not_found', { date }, state ? 'That day is not sealed yet: days are sealed into anchors after they end (UTC). Until then /verify/inclusion-batch/{date} shows its signed head.' : 'No receipt was recorded on that UTC day, so it has no anchor.');
+  throw new Refusal(
+    'not_found',
+    { date },
+    state
+      ? 'That day is not sealed yet: days are sealed into anchors after they end (UTC). Until then /verify/inclusion-batch/{date} shows its signed head.'
+      : 'No receipt was recorded on that UTC day, so it has no anchor.',
+  );
 }
 
 async function anchorChain(request: FastifyRequest) {
@@ -115,7 +145,13 @@ async function ledgerView(request: RouteRequest<'GET /ledger'>) {
   const ctx = ctxOf(request);
   const rows = await recentReceipts(ctx.db, { limit, before });
   const receipts = await Promise.all(rows.map((row) => receiptView(ctx, row)));
-  const days = await ctx.db.query<{ date: string; size: number; sealed: boolean; root_hash: string | null; anchor_hash: string | null }>(
+  const days = await ctx.db.query<{
+    date: string;
+    size: number;
+    sealed: boolean;
+    root_hash: string | null;
+    anchor_hash: string | null;
+  }>(
     `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
      from log_days d left join anchors a on a.date = d.date order by d.date desc limit 30`,
   );
@@ -124,10 +160,20 @@ async function ledgerView(request: RouteRequest<'GET /ledger'>) {
   );
   return {
     ok: true as const,
-    totals: { receipts: Number(totals.receipts), days: Number(totals.days), sealed_days: Number(totals.sealed) },
+    totals: {
+      receipts: Number(totals.receipts),
+      days: Number(totals.days),
+      sealed_days: Number(totals.sealed),
+    },
     receipts,
     next: rows.length === limit ? `/ledger?before=${rows[rows.length - 1].id}` : null,
-    days: days.map((d) => ({ date: d.date, size: Number(d.size), sealed: d.sealed, root_hash: d.root_hash, anchor_hash: d.anchor_hash })),
+    days: days.map((d) => ({
+      date: d.date,
+      size: Number(d.size),
+      sealed: d.sealed,
+      root_hash: d.root_hash,
+      anchor_hash: d.anchor_hash,
+    })),
   };
 }
 
@@ -135,7 +181,11 @@ async function ledgerEntry(request: RouteRequest<'GET /ledger/{id}'>) {
   const { id } = request.input.params;
   const ctx = ctxOf(request);
   const row = await receiptOr404(ctx, id);
-  const [receipt, around, day] = await Promise.all([receiptView(ctx, row), neighbours(ctx.db, row), dayState(ctx.db, row.log_date)]);
+  const [receipt, around, day] = await Promise.all([
+    receiptView(ctx, row),
+    neighbours(ctx.db, row),
+    dayState(ctx.db, row.log_date),
+  ]);
   return {
     ok: true as const,
     receipt,
@@ -170,7 +220,9 @@ async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
       description: entry.receipt_id ? `Receipt ${entry.receipt_id}: ${entry.status}` : entry.status,
     });
   }
-  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=60');
+  reply
+    .header('content-type', 'application/atom+xml; charset=utf-8')
+    .header('cache-control', 'public, max-age=60');
   return feed.atom1();
 }
 
@@ -180,7 +232,8 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
   const anchors = (await allAnchors(ctx.db)).slice(-100).reverse();
   const feed = atomFeed(ctx, {
     title: 'civitas — sealed anchors for witnesses',
-    description: 'Each sealed UTC day of the civitas transparency log, with its C2SP checkpoint. Verify it and co-sign it with POST /api/witness/mark.',
+    description:
+      'Each sealed UTC day of the civitas transparency log, with its C2SP checkpoint. Verify it and co-sign it with POST /api/witness/mark.',
     id: `${origin}/witness/feed.xml`,
     link: `${origin}/witness`,
     updated: anchors.length ? new Date(anchors[0].sealed_at) : new Date(0),
@@ -197,7 +250,9 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
       content: a.checkpoint,
     });
   }
-  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'public, max-age=300');
+  reply
+    .header('content-type', 'application/atom+xml; charset=utf-8')
+    .header('cache-control', 'public, max-age=300');
   return feed.atom1();
 }
 
@@ -210,7 +265,9 @@ async function card(request: FastifyRequest, reply: FastifyReply) {
   return receiptCard(view, state?.sealed ?? false);
 }
 
-const releaseParam = z.object({ release: z.string().regex(/^[0-9a-z][0-9a-z.]{0,31}$/, 'release must be a version such as 1 or 1.2.0') });
+const releaseParam = z.object({
+  release: z.string().regex(/^[0-9a-z][0-9a-z.]{0,31}$/, 'release must be a version such as 1 or 1.2.0'),
+});
 
 async function fixtureCard(request: FastifyRequest, reply: FastifyReply) {
   const { release } = parseInput(releaseParam, request.params);
@@ -230,7 +287,9 @@ async function witnessPage(request: FastifyRequest, reply: FastifyReply) {
   return witnessView(ctx, you?.witness ?? null);
 }
 
-const tokenParam = z.object({ token: z.string().regex(/^wt_[A-Za-z0-9_-]{43}$/, 'token must be a witness receipt token (wt_…)') });
+const tokenParam = z.object({
+  token: z.string().regex(/^wt_[A-Za-z0-9_-]{43}$/, 'token must be a witness receipt token (wt_…)'),
+});
 
 /** The witness mark a receipt link names, or null; a known one is kept in this browser's cookie. */
 async function witnessMarkOf(request: FastifyRequest, reply: FastifyReply) {
@@ -239,7 +298,13 @@ async function witnessMarkOf(request: FastifyRequest, reply: FastifyReply) {
   const mark = parsed.success ? await witnessByToken(ctx, parsed.data.token) : null;
   if (!mark) return null;
   // set_cookie_replay: the security-headers plugin makes every cookie-setting response private, no-store.
-  reply.setCookie(WITNESS_COOKIE, parsed.data!.token, { httpOnly: true, sameSite: 'lax', secure: ctx.config.origin.startsWith('https:'), path: '/', maxAge: 365 * 86400 });
+  reply.setCookie(WITNESS_COOKIE, parsed.data!.token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.origin.startsWith('https:'),
+    path: '/',
+    maxAge: 365 * 86400,
+  });
   reply.header('cache-control', 'private, no-store');
   return mark;
 }
@@ -254,7 +319,11 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const mark = await witnessMarkOf(request, reply);
   if (!mark) {
-    throw new Refusal('not_found', {}, 'No witness mark has that receipt token. The link is given once, in the answer to POST /api/witness/mark.');
+    throw new Refusal(
+      'not_found',
+      {},
+      'No witness mark has that receipt token. The link is given once, in the answer to POST /api/witness/mark.',
+    );
   }
   const receipt = await receiptById(ctx.db, mark.receipt_id);
   return {

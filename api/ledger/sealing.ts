@@ -2,13 +2,7 @@
  * Sealing: the job exactly one process performs, closing each due UTC day under its anchor.
  */
 import type { AppContext } from '../context.ts';
-import {
-  GENESIS_ANCHOR_HASH,
-  anchorHash,
-  buildTree,
-  signAnchor,
-  toHex,
-} from '../../shared/ledger/index.ts';
+import { GENESIS_ANCHOR_HASH, anchorHash, buildTree, signAnchor, toHex } from '../../shared/ledger/index.ts';
 import { type StoredAnchor } from './anchors.ts';
 import { dayLeaves } from './log-days.ts';
 import { SEAL_LOCK, logKeyName, privateKey } from './log.ts';
@@ -31,7 +25,9 @@ export interface SealResult {
 export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
   const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [SEAL_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      SEAL_LOCK,
+    ]);
     if (!lock?.locked) return { ran: false, sealed: [] };
     const due = await tx.query<{ date: string }>(
       `select to_char(date, 'YYYY-MM-DD') as date from log_days where date < $1 and sealed_at is null and size > 0 order by date`,
@@ -39,7 +35,9 @@ export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
     );
     const sealed: StoredAnchor[] = [];
     if (due.length === 0) return { ran: true, sealed };
-    const [last] = await tx.query<{ anchor_hash: string }>('select anchor_hash from anchors order by date desc limit 1');
+    const [last] = await tx.query<{ anchor_hash: string }>(
+      'select anchor_hash from anchors order by date desc limit 1',
+    );
     let previous = last?.anchor_hash ?? GENESIS_ANCHOR_HASH;
     const keyName = logKeyName(ctx);
     const now = ctx.clock.now().toISOString();
@@ -63,7 +61,17 @@ export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
       await tx.query(
         `insert into anchors (date, tree_size, root_hash, previous_anchor_hash, anchor_hash, key_id, signature, checkpoint, sealed_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [date, anchor.tree_size, anchor.root_hash, anchor.previous_anchor_hash, hash, anchor.key_id, anchor.signature, anchor.checkpoint, now],
+        [
+          date,
+          anchor.tree_size,
+          anchor.root_hash,
+          anchor.previous_anchor_hash,
+          hash,
+          anchor.key_id,
+          anchor.signature,
+          anchor.checkpoint,
+          now,
+        ],
       );
       sealed.push({ ...anchor, anchor_hash: hash, sealed_at: now });
       previous = hash;

@@ -14,7 +14,9 @@ async function count(ctx: AppContext, sql: string): Promise<number> {
  */
 export async function transparencyReport(ctx: AppContext) {
   const [bySteps, denials, recent] = await Promise.all([
-    ctx.db.query<{ step: string; n: string | number }>('select step, count(*) as n from receipts group by step order by step'),
+    ctx.db.query<{ step: string; n: string | number }>(
+      'select step, count(*) as n from receipts group by step order by step',
+    ),
     denialCounts(ctx.db),
     recentDenials(ctx.db, 20),
   ]);
@@ -35,7 +37,11 @@ export async function transparencyReport(ctx: AppContext) {
     const of = requests.filter((r) => r.kind === kind);
     const n = (status: string) => Number(of.find((r) => r.status === status)?.n ?? 0);
     // k-anonymity: a data-request count is about people; small groups read "fewer than 5"
-    return { pending: kAnonymousCount(n('pending')), completed: kAnonymousCount(n('completed')), declined: kAnonymousCount(n('declined')) };
+    return {
+      pending: kAnonymousCount(n('pending')),
+      completed: kAnonymousCount(n('completed')),
+      declined: kAnonymousCount(n('declined')),
+    };
   };
   return {
     ok: true as const,
@@ -47,6 +53,7 @@ export async function transparencyReport(ctx: AppContext) {
     data_requests: { export: dataRequests('export'), erasure: dataRequests('erasure') },
     quarantines: { unattested, held, open_reports: reports },
     log: { anchors_sealed: anchors, witness_marks: marks, witnesses },
-    principle: 'A receipt proves that a step was recorded, not that a requested change was applied. Denial receipts name the refused action and the public form of the actor at most, never a raw id.',
+    principle:
+      'A receipt proves that a step was recorded, not that a requested change was applied. Denial receipts name the refused action and the public form of the actor at most, never a raw id.',
   };
 }

@@ -6,7 +6,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { fromBase64, fromBase64Url, isValidKeyName, parseNote, toBase64Url, verifyNote } from '../../shared/ledger/index.ts';
+import {
+  fromBase64,
+  fromBase64Url,
+  isValidKeyName,
+  parseNote,
+  toBase64Url,
+  verifyNote,
+} from '../../shared/ledger/index.ts';
 import type { Ed25519Jwk } from '../../shared/ledger/index.ts';
 import { recordReceipt } from './receipts.ts';
 import { anchorOf } from './anchors.ts';
@@ -43,24 +50,34 @@ export interface MarkInput {
 }
 
 export async function markWitness(ctx: AppContext, input: MarkInput) {
-  const issue = (path: string, message: string) => new Refusal('invalid_request', { issues: [{ path, message }] });
-  if (!isValidKeyName(input.witness)) throw issue('witness', 'witness must be a key name without spaces, plus signs or control characters');
-  if (input.witness === logKeyName(ctx)) throw issue('witness', "a witness cannot use the log's own key name");
+  const issue = (path: string, message: string) =>
+    new Refusal('invalid_request', { issues: [{ path, message }] });
+  if (!isValidKeyName(input.witness))
+    throw issue('witness', 'witness must be a key name without spaces, plus signs or control characters');
+  if (input.witness === logKeyName(ctx))
+    throw issue('witness', "a witness cannot use the log's own key name");
   const keyBytes = decodeKey(input.public_key);
   if (!keyBytes) throw issue('public_key', 'public_key must be the base64 of a 32-byte Ed25519 public key');
   const jwk: Ed25519Jwk = { kty: 'OKP', crv: 'Ed25519', x: toBase64Url(keyBytes) };
 
   const anchor = await anchorOf(ctx.db, input.date);
-  if (!anchor) throw new Refusal('not_found', { date: input.date }, 'That day has no sealed anchor to co-sign (yet). /verify/anchor-chain lists the sealed days.');
+  if (!anchor)
+    throw new Refusal(
+      'not_found',
+      { date: input.date },
+      'That day has no sealed anchor to co-sign (yet). /verify/anchor-chain lists the sealed days.',
+    );
 
   let b64 = input.signature.trim();
   if (b64.startsWith(SIG_PREFIX)) {
     const rest = b64.slice(SIG_PREFIX.length);
     const space = rest.indexOf(' ');
-    if (space < 0 || rest.slice(0, space) !== input.witness) throw issue('signature', 'the signature line must carry the witness key name');
+    if (space < 0 || rest.slice(0, space) !== input.witness)
+      throw issue('signature', 'the signature line must carry the witness key name');
     b64 = rest.slice(space + 1);
   }
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) throw issue('signature', 'signature must be base64 (key id || Ed25519 signature)');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64))
+    throw issue('signature', 'signature must be base64 (key id || Ed25519 signature)');
   const line = `${SIG_PREFIX}${input.witness} ${b64}`;
   const note = `${anchor.checkpoint}${line}\n`;
   let verified = false;
@@ -70,18 +87,39 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
   } catch {
     verified = false;
   }
-  if (!verified) throw issue('signature', `the signature does not verify over the checkpoint text of ${input.date} with this key and name`);
+  if (!verified)
+    throw issue(
+      'signature',
+      `the signature does not verify over the checkpoint text of ${input.date} with this key and name`,
+    );
 
   const at = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
-    await tx.query('insert into witnesses (name, public_key, first_marked_at) values ($1, $2, $3) on conflict (name) do nothing', [input.witness, jwk.x, at.toISOString()]);
-    const [known] = await tx.query<{ public_key: string }>('select public_key from witnesses where name = $1 for update', [input.witness]);
+    await tx.query(
+      'insert into witnesses (name, public_key, first_marked_at) values ($1, $2, $3) on conflict (name) do nothing',
+      [input.witness, jwk.x, at.toISOString()],
+    );
+    const [known] = await tx.query<{ public_key: string }>(
+      'select public_key from witnesses where name = $1 for update',
+      [input.witness],
+    );
     if (known.public_key !== jwk.x) {
-      throw new Refusal('conflict', { witness: input.witness }, 'That witness name is registered with another key. Use the registered key, or another name.');
+      throw new Refusal(
+        'conflict',
+        { witness: input.witness },
+        'That witness name is registered with another key. Use the registered key, or another name.',
+      );
     }
-    const [existing] = await tx.query<{ receipt_id: string }>('select receipt_id from witness_marks where witness = $1 and date = $2', [input.witness, input.date]);
+    const [existing] = await tx.query<{ receipt_id: string }>(
+      'select receipt_id from witness_marks where witness = $1 and date = $2',
+      [input.witness, input.date],
+    );
     if (existing) return { existing: existing.receipt_id };
-    const receipt = await recordReceipt(tx, { step: 'ledger.witness_mark', subject: `anchor:${input.date}`, at });
+    const receipt = await recordReceipt(tx, {
+      step: 'ledger.witness_mark',
+      subject: `anchor:${input.date}`,
+      at,
+    });
     const token = `wt_${randomBytes(32).toString('base64url')}`;
     await tx.query(
       'insert into witness_marks (witness, date, signature_line, receipt_id, token_hash, marked_at) values ($1, $2, $3, $4, $5, $6)',
@@ -94,7 +132,14 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
       date: input.date,
       signature_line: line,
       receipt_id: receipt.id,
-      receipt: { id: receipt.id, step: receipt.step, subject: receipt.subject, recorded_at: receipt.recorded_at, leaf_hash: receipt.leaf_hash, log: receipt.log },
+      receipt: {
+        id: receipt.id,
+        step: receipt.step,
+        subject: receipt.subject,
+        recorded_at: receipt.recorded_at,
+        leaf_hash: receipt.leaf_hash,
+        log: receipt.log,
+      },
       receipt_link: `/witness/receipt/${token}`,
       hint: 'Keep receipt_link: it is shown once. Opening it shows this mark and remembers you as this witness on /witness.',
     };
@@ -117,7 +162,13 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
 
 export async function witnessByToken(ctx: AppContext, token: string) {
   if (!/^wt_[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const [row] = await ctx.db.query<{ witness: string; date: string; signature_line: string; receipt_id: string; marked_at: string }>(
+  const [row] = await ctx.db.query<{
+    witness: string;
+    date: string;
+    signature_line: string;
+    receipt_id: string;
+    marked_at: string;
+  }>(
     `select witness, to_char(date, 'YYYY-MM-DD') as date, signature_line, receipt_id,
        to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
      from witness_marks where token_hash = $1`,
@@ -127,7 +178,13 @@ export async function witnessByToken(ctx: AppContext, token: string) {
 }
 
 export async function witnessView(ctx: AppContext, you: string | null) {
-  const witnesses = await ctx.db.query<{ name: string; public_key: string; first_marked_at: string; marks: string | number; latest: string | null }>(
+  const witnesses = await ctx.db.query<{
+    name: string;
+    public_key: string;
+    first_marked_at: string;
+    marks: string | number;
+    latest: string | null;
+  }>(
     `select w.name, w.public_key, to_char(w.first_marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_marked_at,
        count(m.date) as marks, to_char(max(m.date), 'YYYY-MM-DD') as latest
      from witnesses w left join witness_marks m on m.witness = w.name group by w.name order by w.name`,
@@ -136,12 +193,20 @@ export async function witnessView(ctx: AppContext, you: string | null) {
     `select witness, to_char(date, 'YYYY-MM-DD') as date, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
      from witness_marks order by marked_at desc limit 20`,
   );
-  const [latest] = await ctx.db.query<{ date: string }>(`select to_char(max(date), 'YYYY-MM-DD') as date from anchors`);
+  const [latest] = await ctx.db.query<{ date: string }>(
+    `select to_char(max(date), 'YYYY-MM-DD') as date from anchors`,
+  );
   return {
     ok: true as const,
     key_name: logKeyName(ctx),
     latest_anchor: latest?.date ?? null,
-    witnesses: witnesses.map((w) => ({ name: w.name, public_key: w.public_key, first_marked_at: w.first_marked_at, marks: Number(w.marks), latest_date: w.latest })),
+    witnesses: witnesses.map((w) => ({
+      name: w.name,
+      public_key: w.public_key,
+      first_marked_at: w.first_marked_at,
+      marks: Number(w.marks),
+      latest_date: w.latest,
+    })),
     recent_marks: recent,
     you: you ? { witness: you } : null,
     how: [

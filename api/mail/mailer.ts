@@ -34,9 +34,18 @@ export function mailerFor(config: { smtpUrl?: string; mailFrom: string }): Maile
   return {
     async send(mail) {
       try {
-        await transportFor(url).sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+        await transportFor(url).sendMail({
+          from: config.mailFrom,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
       } catch {
-        throw new Refusal('provider_unavailable', {}, 'The mail server did not accept the message. Nothing was changed; try again later.');
+        throw new Refusal(
+          'provider_unavailable',
+          {},
+          'The mail server did not accept the message. Nothing was changed; try again later.',
+        );
       }
     },
   };

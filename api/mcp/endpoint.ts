@@ -18,17 +18,34 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+      },
       async (args: Record<string, unknown>) => {
         try {
           const result = await tool.handler(args as never, ctx, app);
-          return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+          return {
+            content: [{ type: 'text' as const, text: JSON.stringify(result) }],
+            structuredContent: result as Record<string, unknown>,
+          };
         } catch (error) {
           // failure_projection: only the catalog's words leave, never the runtime's.
-          const body = error instanceof Refusal
-            ? error.body()
-            : projectFailure({ lane: 'mcp', external: false, message: error instanceof Error ? error.message : String(error) });
-          return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }], structuredContent: body as unknown as Record<string, unknown> };
+          const body =
+            error instanceof Refusal
+              ? error.body()
+              : projectFailure({
+                  lane: 'mcp',
+                  external: false,
+                  message: error instanceof Error ? error.message : String(error),
+                });
+          return {
+            isError: true,
+            content: [{ type: 'text' as const, text: JSON.stringify(body) }],
+            structuredContent: body as unknown as Record<string, unknown>,
+          };
         }
       },
     );
@@ -47,14 +64,22 @@ export function changesState(body: unknown, tools: CivitasTool[]): boolean {
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
   // Fastify also parses text/plain and forms; JSON-RPC over Streamable HTTP is application/json only.
   const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (type !== 'application/json') throw new Refusal('unsupported_media_type', {}, 'POST /mcp takes one JSON-RPC message as Content-Type: application/json.');
+  if (type !== 'application/json')
+    throw new Refusal(
+      'unsupported_media_type',
+      {},
+      'POST /mcp takes one JSON-RPC message as Content-Type: application/json.',
+    );
   // What the SDK would answer in its own words (or as an internal error) is answered here in ours.
   const early = earlyAnswer(request.body, tools);
   if (early) return reply.code(early.status).type('application/json').send(early.body);
   // /mcp is a read-class route; a tool that changes state spends the write budget before it runs.
   if (changesState(request.body, tools)) await request.server.chargeWrite(request);
   const server = buildMcpServer(tools, request.server.civitas, request.server);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   reply.raw.on('close', () => {
     void transport.close();
     void server.close();

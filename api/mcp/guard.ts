@@ -26,7 +26,13 @@ function defaultPort(protocol: string): string {
 
 /** A listening address that reaches loopback: a loopback address itself, or every interface. */
 export function reachesLoopback(address: string): boolean {
-  return address === 'localhost' || address === '::1' || address === '0.0.0.0' || address === '::' || /^(::ffff:)?127\./.test(address);
+  return (
+    address === 'localhost' ||
+    address === '::1' ||
+    address === '0.0.0.0' ||
+    address === '::' ||
+    /^(::ffff:)?127\./.test(address)
+  );
 }
 
 export interface HostPolicy {
@@ -41,16 +47,30 @@ export interface HostPolicy {
  * the page's origin in `Origin`, and a rebound name arrives in `Host`. Agents outside a browser
  * send no Origin and pass. Null: the request may proceed.
  */
-export function originRefusal(headers: { origin?: string; host?: string }, policy: HostPolicy): Refusal | null {
+export function originRefusal(
+  headers: { origin?: string; host?: string },
+  policy: HostPolicy,
+): Refusal | null {
   const service = new URL(policy.origin);
   if (headers.origin !== undefined && parsedUrl(headers.origin)?.origin !== service.origin) {
-    return new Refusal('cross_origin_refused', {}, `/mcp answers only requests from its own origin (${service.origin}) or from agents outside a browser, which send no Origin header.`);
+    return new Refusal(
+      'cross_origin_refused',
+      {},
+      `/mcp answers only requests from its own origin (${service.origin}) or from agents outside a browser, which send no Origin header.`,
+    );
   }
   const host = headers.host ? parsedUrl(`http://${headers.host}`) : null;
-  const ownHost = host !== null && host.hostname === service.hostname && (host.port || defaultPort(service.protocol)) === (service.port || defaultPort(service.protocol));
+  const ownHost =
+    host !== null &&
+    host.hostname === service.hostname &&
+    (host.port || defaultPort(service.protocol)) === (service.port || defaultPort(service.protocol));
   const loopbackHost = host !== null && policy.loopback && LOOPBACK_NAMES.has(host.hostname);
   if (!ownHost && !loopbackHost) {
-    return new Refusal('cross_origin_refused', {}, `The Host header must name this service (${service.host})${policy.loopback ? ' or a loopback name (localhost, 127.0.0.1, [::1])' : ''}.`);
+    return new Refusal(
+      'cross_origin_refused',
+      {},
+      `The Host header must name this service (${service.host})${policy.loopback ? ' or a loopback name (localhost, 127.0.0.1, [::1])' : ''}.`,
+    );
   }
   return null;
 }
@@ -69,7 +89,11 @@ function envelopeOf(payload: string, parseFailure: boolean, status: number): str
     return null;
   }
   if (body?.ok !== false || typeof body.reason !== 'string') return null;
-  const code = parseFailure ? JSONRPC.parseError : status === 400 ? JSONRPC.invalidRequest : JSONRPC.serverError;
+  const code = parseFailure
+    ? JSONRPC.parseError
+    : status === 400
+      ? JSONRPC.invalidRequest
+      : JSONRPC.serverError;
   const message = parseFailure ? 'Parse error: the body is not valid JSON.' : body.hint;
   return JSON.stringify(jsonRpcError(null, code, message, body));
 }
@@ -106,7 +130,11 @@ async function mcpGuard(app: FastifyInstance) {
     config: { rateClass: 'read' },
     handler: async (_request, reply) => {
       reply.code(405).header('allow', ALLOWED_METHODS);
-      return new Refusal('method_not_allowed', { allow: ALLOWED_METHODS }, 'This MCP server is stateless: there is no session to end. POST JSON-RPC to /mcp; GET /mcp describes it.').body();
+      return new Refusal(
+        'method_not_allowed',
+        { allow: ALLOWED_METHODS },
+        'This MCP server is stateless: there is no session to end. POST JSON-RPC to /mcp; GET /mcp describes it.',
+      ).body();
     },
   });
 }

@@ -15,8 +15,14 @@ export const mcpRoutes = [
       version: APP_VERSION,
       protocol: 'Model Context Protocol, Streamable HTTP (stateless)',
       endpoint: '/mcp' as const,
-      usage: 'POST JSON-RPC 2.0 to /mcp with Accept: application/json, text/event-stream. Initialize, then tools/list and tools/call.',
-      tools: request.server.tools.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, twin: tool.twin ?? null })),
+      usage:
+        'POST JSON-RPC 2.0 to /mcp with Accept: application/json, text/event-stream. Initialize, then tools/list and tools/call.',
+      tools: request.server.tools.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        twin: tool.twin ?? null,
+      })),
     }),
   }),
 ];

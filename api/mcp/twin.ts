@@ -3,7 +3,9 @@ import { CONTRACTS, type ContractKey } from '../../shared/registry/contracts.ts'
 
 type Part<C, P extends string> = C extends { [K in P]: z.ZodObject<infer S> } ? S : Record<never, never>;
 /** The fields a twin takes: its path params, query and body, as one zod shape. */
-export type TwinShape<K extends ContractKey> = Part<(typeof CONTRACTS)[K], 'params'> & Part<(typeof CONTRACTS)[K], 'query'> & Part<(typeof CONTRACTS)[K], 'body'>;
+export type TwinShape<K extends ContractKey> = Part<(typeof CONTRACTS)[K], 'params'> &
+  Part<(typeof CONTRACTS)[K], 'query'> &
+  Part<(typeof CONTRACTS)[K], 'body'>;
 
 /**
  * An MCP tool's input, taken from its HTTP twin's contract rather than written again: the same
@@ -21,7 +23,12 @@ export function pick<S extends z.ZodRawShape, F extends keyof S>(shape: S, ...fi
 }
 
 /** Makes fields the twin leaves optional required for the tool (e.g. `agent`, which HTTP may replace by a session). */
-export function required<S extends Record<string, z.ZodType>, F extends keyof S & string>(shape: S, ...fields: F[]): Omit<S, F> & { [K in F]: z.ZodNonOptional<S[K]> } {
-  const made = Object.fromEntries(fields.map((field) => [field, shape[field].nonoptional({ error: `${field} is required` })]));
+export function required<S extends Record<string, z.ZodType>, F extends keyof S & string>(
+  shape: S,
+  ...fields: F[]
+): Omit<S, F> & { [K in F]: z.ZodNonOptional<S[K]> } {
+  const made = Object.fromEntries(
+    fields.map((field) => [field, shape[field].nonoptional({ error: `${field} is required` })]),
+  );
   return { ...shape, ...made } as never;
 }

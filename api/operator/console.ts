@@ -13,7 +13,9 @@ import { queueSizes } from '../steward/queue.ts';
 export async function operatorConsole(ctx: AppContext, host: CensusHost, steward: SignedIn) {
   const [queues, requests, lessons, transparency, census] = await Promise.all([
     queueSizes(ctx.db),
-    ctx.db.query<{ kind: string; n: string | number }>("select kind, count(*) as n from data_requests where status = 'pending' group by kind"),
+    ctx.db.query<{ kind: string; n: string | number }>(
+      "select kind, count(*) as n from data_requests where status = 'pending' group by kind",
+    ),
     ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
     transparencyReport(ctx),
     liveCensus(ctx, host),
@@ -28,7 +30,11 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
       held_untriaged: queues.held_untriaged,
       kept_held: queues.kept_held,
       open_reports: queues.open_reports,
-      data_requests_pending: { export: pending('export'), erasure: pending('erasure'), total: pending('export') + pending('erasure') },
+      data_requests_pending: {
+        export: pending('export'),
+        erasure: pending('erasure'),
+        total: pending('export') + pending('erasure'),
+      },
     },
     denials: { total: transparency.denials.total, by_reason: transparency.denials.by_reason },
     receipts: { total: transparency.receipts.total },

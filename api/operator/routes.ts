@@ -4,7 +4,9 @@ import { censusHost } from '../boundaries/live-probes.ts';
 import { operatorConsole } from './console.ts';
 
 /** The operator console, served to stewards only (scope from the registry, checked again here). */
-const consoleRoute = stewardHybrid((request) => operatorConsole(request.server.civitas, censusHost(request.server), stewardOf(request)));
+const consoleRoute = stewardHybrid((request) =>
+  operatorConsole(request.server.civitas, censusHost(request.server), stewardOf(request)),
+);
 
 export const operatorRoutes = [
   defineRoute('GET /operator', consoleRoute),

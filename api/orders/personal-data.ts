@@ -7,7 +7,11 @@ export const ordersPersonalData: FamilyDeclaration = {
   tables: [
     {
       table: 'orders',
-      personal: { requester_id: "the requester's raw id", title: "the requester's words", detail: "the requester's words" },
+      personal: {
+        requester_id: "the requester's raw id",
+        title: "the requester's words",
+        detail: "the requester's words",
+      },
       impersonal: ['id', 'status', 'receipt_id'],
       holder: { column: 'requester_id' },
       disposition: 'erase',
@@ -33,9 +37,15 @@ export const ordersPersonalData: FamilyDeclaration = {
   async export(sql, subject) {
     const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
     const [orders, seconds, history] = await Promise.all([
-      q('select id, title, detail, status, seconds, created_at, status_at, receipt_id from orders where requester_id = $1 order by created_at, id'),
-      q('select order_id, created_at, receipt_id from order_seconds where sovereign_id = $1 order by created_at'),
-      q('select h.order_id, h.status, h.note, h.at, h.receipt_id from order_status_history h join orders o on o.id = h.order_id where o.requester_id = $1 order by h.at'),
+      q(
+        'select id, title, detail, status, seconds, created_at, status_at, receipt_id from orders where requester_id = $1 order by created_at, id',
+      ),
+      q(
+        'select order_id, created_at, receipt_id from order_seconds where sovereign_id = $1 order by created_at',
+      ),
+      q(
+        'select h.order_id, h.status, h.note, h.at, h.receipt_id from order_status_history h join orders o on o.id = h.order_id where o.requester_id = $1 order by h.at',
+      ),
     ]);
     return { orders, orders_seconded: seconds, order_status_history: history };
   },
@@ -47,8 +57,16 @@ export const ordersPersonalData: FamilyDeclaration = {
   async erase(tx, subject) {
     const ids = [subject.id, subject.anonymousId];
     return {
-      orders: await touched(tx, `update orders set requester_id = $2, title = '${ERASED_TEXT}', detail = '' where requester_id = $1`, ids),
-      order_seconds: await touched(tx, 'update order_seconds set sovereign_id = $2 where sovereign_id = $1', ids),
+      orders: await touched(
+        tx,
+        `update orders set requester_id = $2, title = '${ERASED_TEXT}', detail = '' where requester_id = $1`,
+        ids,
+      ),
+      order_seconds: await touched(
+        tx,
+        'update order_seconds set sovereign_id = $2 where sovereign_id = $1',
+        ids,
+      ),
     };
   },
 };

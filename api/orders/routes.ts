@@ -9,12 +9,14 @@ import { orderIdField } from '../../shared/orders/contract.ts';
 import { stewardOf, stewardOnly } from '../steward/http.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
-
 /** POST /steward/orders is an operator door without a contract: it checks the steward before the body. */
 const decisionInput = z.object({
   order: orderIdField,
   action: z.enum(ORDER_DECISIONS, { error: 'action must be accept, apply or decline' }),
-  note: z.preprocess(blank, z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional()),
+  note: z.preprocess(
+    blank,
+    z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional(),
+  ),
   return_to: returnTo,
 });
 
@@ -38,7 +40,8 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
   const result = await secondOrder(request.server.civitas, me(request), input.order);
-  if (form) return seeOther(reply, withQuery(target, { seconded: result.order_id, receipt: result.receipt_id }));
+  if (form)
+    return seeOther(reply, withQuery(target, { seconded: result.order_id, receipt: result.receipt_id }));
   return result;
 }
 
@@ -50,7 +53,8 @@ async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
   const result = await decideOrder(request.server.civitas, input);
   stewardOnly(reply);
-  if (form) return seeOther(reply, withQuery(target, { decided: result.order_id, receipt: result.receipt_id }));
+  if (form)
+    return seeOther(reply, withQuery(target, { decided: result.order_id, receipt: result.receipt_id }));
   return result;
 }
 
@@ -58,6 +62,11 @@ export const orderRoutes = [
   defineRoute('POST /steward/orders', { sameOrigin: 'form', handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
-  defineRoute('GET /api/orders', { handler: async (request) => ordersView(request.server.civitas, request.input.query) }),
-  defineRoute('GET /orders', { handler: async (request) => ordersView(request.server.civitas, request.input.query), page: true }),
+  defineRoute('GET /api/orders', {
+    handler: async (request) => ordersView(request.server.civitas, request.input.query),
+  }),
+  defineRoute('GET /orders', {
+    handler: async (request) => ordersView(request.server.civitas, request.input.query),
+    page: true,
+  }),
 ];

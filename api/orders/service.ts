@@ -16,7 +16,15 @@ import type { Order } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { ORDER_ID, ORDER_STATUS_MEANING, ORDER_STATUSES, ORDER_TRANSITIONS, orderPriority, type OrderDecision, type OrderStatus } from '../../shared/orders/order.ts';
+import {
+  ORDER_ID,
+  ORDER_STATUS_MEANING,
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  orderPriority,
+  type OrderDecision,
+  type OrderStatus,
+} from '../../shared/orders/order.ts';
 import type { OrderView } from '../../shared/orders/contract.ts';
 
 /** History steps taken in the same instant still read in lifecycle order. */
@@ -33,7 +41,10 @@ export async function fileOrder(ctx: AppContext, me: SignedIn, input: { title: s
        values ($1, $2, $3, $4, 'recorded', 0, $5, $5, $6)`,
       [id, input.title, input.detail ?? '', me.sovereignId, now.toISOString(), receipt.id],
     );
-    await tx.query(`insert into order_status_history (order_id, status, note, at, receipt_id) values ($1, 'recorded', null, $2, $3)`, [id, now.toISOString(), receipt.id]);
+    await tx.query(
+      `insert into order_status_history (order_id, status, note, at, receipt_id) values ($1, 'recorded', null, $2, $3)`,
+      [id, now.toISOString(), receipt.id],
+    );
     return {
       ok: true as const,
       order_id: id,
@@ -41,7 +52,8 @@ export async function fileOrder(ctx: AppContext, me: SignedIn, input: { title: s
       seconds: 0,
       priority: orderPriority(0),
       receipt_id: receipt.id,
-      meaning: 'The receipt proves the order was recorded; the order\'s status (recorded → accepted → applied / declined) is reported separately.',
+      meaning:
+        "The receipt proves the order was recorded; the order's status (recorded → accepted → applied / declined) is reported separately.",
     };
   });
 }
@@ -49,22 +61,54 @@ export async function fileOrder(ctx: AppContext, me: SignedIn, input: { title: s
 export async function secondOrder(ctx: AppContext, me: SignedIn, orderId: string) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [order] = await tx.query<{ requester_id: string | null; status: OrderStatus }>('select requester_id, status from orders where id = $1 for update', [orderId]);
-    if (!order) throw new Refusal('not_found', { order: orderId }, `No order ${orderId} is recorded. See /api/orders.`);
-    if (order.requester_id === me.sovereignId) throw new Refusal('conflict', { order: orderId }, 'You filed this order; a second must come from another sovereign.');
+    const [order] = await tx.query<{ requester_id: string | null; status: OrderStatus }>(
+      'select requester_id, status from orders where id = $1 for update',
+      [orderId],
+    );
+    if (!order)
+      throw new Refusal('not_found', { order: orderId }, `No order ${orderId} is recorded. See /api/orders.`);
+    if (order.requester_id === me.sovereignId)
+      throw new Refusal(
+        'conflict',
+        { order: orderId },
+        'You filed this order; a second must come from another sovereign.',
+      );
     if (order.status === 'applied' || order.status === 'declined') {
-      throw new Refusal('conflict', { order: orderId, status: order.status }, `This order is ${order.status}; only recorded or accepted orders take seconds.`);
+      throw new Refusal(
+        'conflict',
+        { order: orderId, status: order.status },
+        `This order is ${order.status}; only recorded or accepted orders take seconds.`,
+      );
     }
     const [inserted] = await tx.query(
       `insert into order_seconds (order_id, sovereign_id, created_at, receipt_id) values ($1, $2, $3, '') on conflict do nothing returning order_id`,
       [orderId, me.sovereignId, now.toISOString()],
     );
-    if (!inserted) throw new Refusal('conflict', { order: orderId }, 'You already seconded this order; one second per sovereign.');
+    if (!inserted)
+      throw new Refusal(
+        'conflict',
+        { order: orderId },
+        'You already seconded this order; one second per sovereign.',
+      );
     const receipt = await recordReceipt(tx, { step: 'orders.second', subject: `order:${orderId}`, at: now });
-    await tx.query('update order_seconds set receipt_id = $3 where order_id = $1 and sovereign_id = $2', [orderId, me.sovereignId, receipt.id]);
-    const [row] = await tx.query<{ seconds: number }>('update orders set seconds = seconds + 1 where id = $1 returning seconds', [orderId]);
+    await tx.query('update order_seconds set receipt_id = $3 where order_id = $1 and sovereign_id = $2', [
+      orderId,
+      me.sovereignId,
+      receipt.id,
+    ]);
+    const [row] = await tx.query<{ seconds: number }>(
+      'update orders set seconds = seconds + 1 where id = $1 returning seconds',
+      [orderId],
+    );
     const seconds = Number(row.seconds);
-    return { ok: true as const, order_id: orderId, status: order.status, seconds, priority: orderPriority(seconds), receipt_id: receipt.id };
+    return {
+      ok: true as const,
+      order_id: orderId,
+      status: order.status,
+      seconds,
+      priority: orderPriority(seconds),
+      receipt_id: receipt.id,
+    };
   });
 }
 
@@ -73,31 +117,78 @@ export async function secondOrder(ctx: AppContext, me: SignedIn, orderId: string
  * history row (with the steward's note, which is public) and records the step's receipt. The
  * steward is not named: the receipt proves the step was taken, by someone holding steward:write.
  */
-export async function decideOrder(ctx: AppContext, input: { order: string; action: OrderDecision; note?: string }) {
+export async function decideOrder(
+  ctx: AppContext,
+  input: { order: string; action: OrderDecision; note?: string },
+) {
   const now = ctx.clock.now();
   const rule = ORDER_TRANSITIONS[input.action];
   return ctx.db.transaction(async (tx) => {
-    const [order] = await tx.query<{ status: OrderStatus }>('select status from orders where id = $1 for update', [input.order]);
-    if (!order) throw new Refusal('not_found', { order: input.order }, `No order ${input.order} is recorded. See /api/orders.`);
+    const [order] = await tx.query<{ status: OrderStatus }>(
+      'select status from orders where id = $1 for update',
+      [input.order],
+    );
+    if (!order)
+      throw new Refusal(
+        'not_found',
+        { order: input.order },
+        `No order ${input.order} is recorded. See /api/orders.`,
+      );
     if (!rule.from.includes(order.status)) {
-      throw new Refusal('conflict', { order: input.order, status: order.status }, `This order is ${order.status}; ${input.action} applies to ${rule.from.join(' or ')} orders.`);
+      throw new Refusal(
+        'conflict',
+        { order: input.order, status: order.status },
+        `This order is ${order.status}; ${input.action} applies to ${rule.from.join(' or ')} orders.`,
+      );
     }
-    const receipt = await recordReceipt(tx, { step: `orders.${input.action}`, subject: `order:${input.order}`, at: now });
-    await tx.query('update orders set status = $2, status_at = $3 where id = $1', [input.order, rule.to, now.toISOString()]);
-    await tx.query('insert into order_status_history (order_id, status, note, at, receipt_id) values ($1, $2, $3, $4, $5)', [input.order, rule.to, input.note ?? null, now.toISOString(), receipt.id]);
-    return { ok: true as const, order_id: input.order, from: order.status, status: rule.to, status_meaning: ORDER_STATUS_MEANING[rule.to], note: input.note ?? null, receipt_id: receipt.id };
+    const receipt = await recordReceipt(tx, {
+      step: `orders.${input.action}`,
+      subject: `order:${input.order}`,
+      at: now,
+    });
+    await tx.query('update orders set status = $2, status_at = $3 where id = $1', [
+      input.order,
+      rule.to,
+      now.toISOString(),
+    ]);
+    await tx.query(
+      'insert into order_status_history (order_id, status, note, at, receipt_id) values ($1, $2, $3, $4, $5)',
+      [input.order, rule.to, input.note ?? null, now.toISOString(), receipt.id],
+    );
+    return {
+      ok: true as const,
+      order_id: input.order,
+      from: order.status,
+      status: rule.to,
+      status_meaning: ORDER_STATUS_MEANING[rule.to],
+      note: input.note ?? null,
+      receipt_id: receipt.id,
+    };
   });
 }
 
 /** One order with its whole history, oldest step first (for /api/why/order:<id>). */
 export async function orderById(sql: Sql, id: string) {
   if (!ORDER_ID.test(id)) return null;
-  const [row] = await sql.query<{ id: string; title: string; status: OrderStatus; status_at: string; seconds: number | string; created_at: string; receipt_id: string }>(
+  const [row] = await sql.query<{
+    id: string;
+    title: string;
+    status: OrderStatus;
+    status_at: string;
+    seconds: number | string;
+    created_at: string;
+    receipt_id: string;
+  }>(
     `select id, title, status, ${ISO('status_at')} as status_at, seconds, ${ISO('created_at')} as created_at, receipt_id from orders where id = $1`,
     [id],
   );
   if (!row) return null;
-  const history = await sql.query<{ status: OrderStatus; note: string | null; at: string; receipt_id: string | null }>(
+  const history = await sql.query<{
+    status: OrderStatus;
+    note: string | null;
+    at: string;
+    receipt_id: string | null;
+  }>(
     `select status, note, ${ISO('at')} as at, receipt_id from order_status_history where order_id = $1 order by at, ${LIFECYCLE_ORDER}`,
     [id],
   );
@@ -107,7 +198,10 @@ export async function orderById(sql: Sql, id: string) {
 export type { OrderView };
 
 /** An order as ordersView selects it: times as ISO text, the requester's public face from the left join. */
-type OrderRow = Pick<RowOf<typeof Order>, 'id' | 'title' | 'detail' | 'status' | 'seconds' | 'receipt_id' | 'requester_id'> & {
+type OrderRow = Pick<
+  RowOf<typeof Order>,
+  'id' | 'title' | 'detail' | 'status' | 'seconds' | 'receipt_id' | 'requester_id'
+> & {
   status_at: string;
   created_at: string;
   tag: string | null;
@@ -154,7 +248,13 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
   );
   const ids = rows.map((r) => r.id);
   const history = ids.length
-    ? await ctx.db.query<{ order_id: string; status: OrderStatus; at: string; note: string | null; receipt_id: string | null }>(
+    ? await ctx.db.query<{
+        order_id: string;
+        status: OrderStatus;
+        at: string;
+        note: string | null;
+        receipt_id: string | null;
+      }>(
         `select order_id, status, ${ISO('at')} as at, note, receipt_id from order_status_history where order_id = any($1::text[]) order by at, ${LIFECYCLE_ORDER}`,
         [ids],
       )
@@ -167,16 +267,32 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
     schema: 'civitas.orders.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     statuses: ORDER_STATUSES,
-    counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<OrderStatus, number>,
+    counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<
+      OrderStatus,
+      number
+    >,
     total: Number(counts.total),
     order_by: 'priority (1 + seconds) descending, then filing time ascending',
-    meaning: 'An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions, each with its own receipt and a public note in the order\'s history.',
-    orders: rows.map((row) => projectOrder(row, history.filter((h) => h.order_id === row.id).map((h) => ({ status: h.status, at: h.at, note: h.note, receipt_id: h.receipt_id })))),
+    meaning:
+      "An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions, each with its own receipt and a public note in the order's history.",
+    orders: rows.map((row) =>
+      projectOrder(
+        row,
+        history
+          .filter((h) => h.order_id === row.id)
+          .map((h) => ({ status: h.status, at: h.at, note: h.note, receipt_id: h.receipt_id })),
+      ),
+    ),
   };
 }
 
 /** Change status of `order:<id>`: the order's status beside its receipts (registered in api/families.ts). */
-export async function orderChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
+export async function orderChangeStatus(
+  sql: Sql,
+  ref: string,
+  subject: string,
+  now: Date,
+): Promise<ChangeStatus | null> {
   if (!ORDER_ID.test(ref)) return null;
   const [row] = await sql.query<{ status: OrderStatus; seconds: number | string; status_at: string }>(
     `select status, seconds, ${ISO('status_at')} as status_at from orders where id = $1`,

@@ -22,13 +22,55 @@ export const organismPersonalData: FamilyDeclaration = {
       keptWords: ['terms'],
       why: 'Kept: terms and counts of many bodies, never a body and never an author, so no one can be found in them.',
     },
-    { table: 'truth_checks', personal: {}, impersonal: ['claim', 'evidence'], disposition: 'keep', why: "The service's checks of its own claims." },
-    { table: 'vigilance_alerts', personal: {}, impersonal: ['trial', 'detail', 'receipt_id'], disposition: 'keep', why: "The service's alerts about itself." },
-    { table: 'vigilance_watches', personal: {}, impersonal: ['trial'], disposition: 'keep', why: "The service's watches." },
-    { table: 'vitals_minutes', personal: {}, impersonal: ['process_id', 'buckets'], disposition: 'keep', why: 'Request counts per minute.' },
-    { table: 'organism_runs', personal: {}, impersonal: ['id', 'study', 'variation', 'findings', 'receipt_id'], disposition: 'keep', why: "The service's experiments on itself." },
-    { table: 'failures', personal: {}, impersonal: ['lane'], disposition: 'keep', why: 'Failure counts per lane.' },
-    { table: 'job_runs', personal: {}, impersonal: ['job', 'last_outcome'], disposition: 'keep', why: "The service's job bookkeeping." },
+    {
+      table: 'truth_checks',
+      personal: {},
+      impersonal: ['claim', 'evidence'],
+      disposition: 'keep',
+      why: "The service's checks of its own claims.",
+    },
+    {
+      table: 'vigilance_alerts',
+      personal: {},
+      impersonal: ['trial', 'detail', 'receipt_id'],
+      disposition: 'keep',
+      why: "The service's alerts about itself.",
+    },
+    {
+      table: 'vigilance_watches',
+      personal: {},
+      impersonal: ['trial'],
+      disposition: 'keep',
+      why: "The service's watches.",
+    },
+    {
+      table: 'vitals_minutes',
+      personal: {},
+      impersonal: ['process_id', 'buckets'],
+      disposition: 'keep',
+      why: 'Request counts per minute.',
+    },
+    {
+      table: 'organism_runs',
+      personal: {},
+      impersonal: ['id', 'study', 'variation', 'findings', 'receipt_id'],
+      disposition: 'keep',
+      why: "The service's experiments on itself.",
+    },
+    {
+      table: 'failures',
+      personal: {},
+      impersonal: ['lane'],
+      disposition: 'keep',
+      why: 'Failure counts per lane.',
+    },
+    {
+      table: 'job_runs',
+      personal: {},
+      impersonal: ['job', 'last_outcome'],
+      disposition: 'keep',
+      why: "The service's job bookkeeping.",
+    },
   ],
   async export(sql, subject) {
     const stances = await sql.query<Record<string, unknown>>(
@@ -37,10 +79,15 @@ export const organismPersonalData: FamilyDeclaration = {
     );
     return { mind_stances: stances };
   },
-  receiptIds: (sql, subject) => receiptIdsOf(sql, [{ table: 'mind_stances', where: 'sovereign_id = $1', params: [subject.id] }]),
+  receiptIds: (sql, subject) =>
+    receiptIdsOf(sql, [{ table: 'mind_stances', where: 'sovereign_id = $1', params: [subject.id] }]),
   async erase(tx, subject) {
     return {
-      mind_stances: await touched(tx, `update mind_stances set sovereign_id = $2, reason = '${ERASED_TEXT}' where sovereign_id = $1`, [subject.id, subject.anonymousId]),
+      mind_stances: await touched(
+        tx,
+        `update mind_stances set sovereign_id = $2, reason = '${ERASED_TEXT}' where sovereign_id = $1`,
+        [subject.id, subject.anonymousId],
+      ),
     };
   },
 };

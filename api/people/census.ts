@@ -28,7 +28,11 @@ export interface CensusSnapshot {
 
 export type CensusResult =
   | { taken: true; census: CensusSnapshot }
-  | { taken: false; reason: 'day_not_over' | 'already_taken' | 'locked' | 'invalid_date'; census?: CensusSnapshot };
+  | {
+      taken: false;
+      reason: 'day_not_over' | 'already_taken' | 'locked' | 'invalid_date';
+      census?: CensusSnapshot;
+    };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -52,8 +56,14 @@ function snapshotOf(row: Record<string, unknown>): CensusSnapshot {
   };
 }
 
-async function takeLocked(ctx: AppContext, tx: import('../db/database.ts').Sql, date: string): Promise<CensusResult> {
-  const [existing] = await tx.query(`select ${SNAPSHOT_COLUMNS} from census_snapshots where date = $1`, [date]);
+async function takeLocked(
+  ctx: AppContext,
+  tx: import('../db/database.ts').Sql,
+  date: string,
+): Promise<CensusResult> {
+  const [existing] = await tx.query(`select ${SNAPSHOT_COLUMNS} from census_snapshots where date = $1`, [
+    date,
+  ]);
   if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
   const end = `${nextDay(date)}T00:00:00.000Z`;
   const [counts] = await tx.query<Record<string, string | number>>(
@@ -71,8 +81,16 @@ async function takeLocked(ctx: AppContext, tx: import('../db/database.ts').Sql, 
      values ($1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (date) do nothing
      returning ${SNAPSHOT_COLUMNS}`,
-    [date, Number(counts.humans), Number(counts.agents), Number(counts.imprints_lifetime),
-      Math.min(Number(counts.imprints_retained), RECORD_WINDOW), Number(counts.receipts), now.toISOString(), receipt.id],
+    [
+      date,
+      Number(counts.humans),
+      Number(counts.agents),
+      Number(counts.imprints_lifetime),
+      Math.min(Number(counts.imprints_retained), RECORD_WINDOW),
+      Number(counts.receipts),
+      now.toISOString(),
+      receipt.id,
+    ],
   );
   if (!row) throw new Error(`census of ${date} was taken concurrently under the lock`);
   return { taken: true, census: snapshotOf(row) };
@@ -83,12 +101,18 @@ async function takeLocked(ctx: AppContext, tx: import('../db/database.ts').Sql, 
  * Returns `locked` when another process is taking a census right now.
  */
 export async function takeCensus(ctx: AppContext, date: string): Promise<CensusResult> {
-  if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)) || utcDay(new Date(`${date}T00:00:00Z`)) !== date) {
+  if (
+    !DATE.test(date) ||
+    Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ||
+    utcDay(new Date(`${date}T00:00:00Z`)) !== date
+  ) {
     return { taken: false, reason: 'invalid_date' };
   }
   if (date >= utcDay(ctx.clock.now())) return { taken: false, reason: 'day_not_over' };
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      CENSUS_LOCK,
+    ]);
     if (!lock?.locked) return { taken: false, reason: 'locked' } as const;
     return takeLocked(ctx, tx, date);
   });
@@ -101,7 +125,9 @@ export async function takeCensus(ctx: AppContext, date: string): Promise<CensusR
 export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; taken: string[] }> {
   const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [CENSUS_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      CENSUS_LOCK,
+    ]);
     if (!lock?.locked) return { ran: false, taken: [] };
     const [bounds] = await tx.query<{ last: string | null; first: string | null }>(
       `select (select to_char(max(date), 'YYYY-MM-DD') from census_snapshots) as last,
@@ -109,9 +135,11 @@ export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; tak
                 (select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(recorded_at) from receipts)
               ) at time zone 'UTC', 'YYYY-MM-DD') as first`,
     );
-    let date = bounds?.last ? nextDay(bounds.last) : bounds?.first ?? null;
+    let date = bounds?.last ? nextDay(bounds.last) : (bounds?.first ?? null);
     if (!date) return { ran: true, taken: [] };
-    const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - CENSUS_BACKFILL_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - CENSUS_BACKFILL_DAYS * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     if (date < oldest) date = oldest;
     const taken: string[] = [];
     while (date < today) {
@@ -134,9 +162,13 @@ export async function censusList(ctx: AppContext, query: { limit: number; before
     ok: true as const,
     schema: 'civitas.censuses.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    basis: 'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
+    basis:
+      'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
     window: RECORD_WINDOW,
     censuses,
-    next: censuses.length === query.limit ? `/api/censuses?before=${censuses[censuses.length - 1].date}&limit=${query.limit}` : null,
+    next:
+      censuses.length === query.limit
+        ? `/api/censuses?before=${censuses[censuses.length - 1].date}&limit=${query.limit}`
+        : null,
   };
 }

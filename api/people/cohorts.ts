@@ -22,7 +22,9 @@ type Member = { actor_id: string; kind: 'sovereign' | 'agent' };
 const settled = (n: number) => n === 0 || n >= K_ANONYMITY_THRESHOLD;
 
 /** Joins consecutive months into periods in which every kind is 0 or ≥ 5 (see the module note). */
-export function joinSmallMonths(months: readonly { month: string; members: Member[] }[]): { from: string; to: string; members: Member[] }[] {
+export function joinSmallMonths(
+  months: readonly { month: string; members: Member[] }[],
+): { from: string; to: string; members: Member[] }[] {
   const periods: { from: string; to: string; members: Member[] }[] = [];
   let open: { from: string; to: string; members: Member[] } | null = null;
   const isSettled = (members: Member[]) => {
@@ -30,7 +32,9 @@ export function joinSmallMonths(months: readonly { month: string; members: Membe
     return settled(humans) && settled(members.length - humans);
   };
   for (const month of months) {
-    open = open ? { from: open.from, to: month.month, members: [...open.members, ...month.members] } : { from: month.month, to: month.month, members: [...month.members] };
+    open = open
+      ? { from: open.from, to: month.month, members: [...open.members, ...month.members] }
+      : { from: month.month, to: month.month, members: [...month.members] };
     if (isSettled(open.members)) {
       periods.push(open);
       open = null;
@@ -57,10 +61,17 @@ export async function cohortRecords(ctx: AppContext): Promise<CohortRecord[]> {
     list.push({ actor_id: row.ref, kind: row.kind });
     byMonth.set(row.month, list);
   }
-  const months = [...byMonth.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([month, members]) => ({ month, members }));
+  const months = [...byMonth.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([month, members]) => ({ month, members }));
   return joinSmallMonths(months).map((period) => {
     const label = period.from === period.to ? period.from : `${period.from}/${period.to}`;
-    return { cohort_id: `cohort:${label}`, label: `joined ${label}`, joined_month: label, members: period.members };
+    return {
+      cohort_id: `cohort:${label}`,
+      label: `joined ${label}`,
+      joined_month: label,
+      members: period.members,
+    };
   });
 }
 
@@ -71,7 +82,8 @@ export async function cohortsView(ctx: AppContext) {
     schema: 'civitas.cohorts.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     k: K_ANONYMITY_THRESHOLD,
-    basis: 'Cohorts by UTC join month (sovereigns: crossing; agents: first imprint). Humans and agents are separate counts; a count under 5 reads "fewer than 5". Consecutive months are joined (YYYY-MM/YYYY-MM) until each kind in the period is 0 or at least 5, so no small group can be recovered by subtraction from the totals.',
+    basis:
+      'Cohorts by UTC join month (sovereigns: crossing; agents: first imprint). Humans and agents are separate counts; a count under 5 reads "fewer than 5". Consecutive months are joined (YYYY-MM/YYYY-MM) until each kind in the period is 0 or at least 5, so no small group can be recovered by subtraction from the totals.',
     cohorts,
   };
 }
@@ -89,7 +101,13 @@ export async function federatedCohortsView(ctx: AppContext) {
   const groups = new Map<string, FederatedCohortRecord & { member_ids: string[] }>();
   for (const row of rows) {
     const key = `${row.peer} ${row.month}`;
-    const group = groups.get(key) ?? { node_key: `${origins.get(row.peer) ?? row.peer}:${row.month}`, peer: row.peer, label: `relayed ${row.month}`, joined_month: row.month, member_ids: [] };
+    const group = groups.get(key) ?? {
+      node_key: `${origins.get(row.peer) ?? row.peer}:${row.month}`,
+      peer: row.peer,
+      label: `relayed ${row.month}`,
+      joined_month: row.month,
+      member_ids: [],
+    };
     group.member_ids.push(`${origins.get(row.peer) ?? row.peer}:${row.author}`);
     groups.set(key, group);
   }
@@ -99,7 +117,8 @@ export async function federatedCohortsView(ctx: AppContext) {
     as_of: ctx.clock.now().toISOString(),
     k: K_ANONYMITY_THRESHOLD,
     peers: ctx.config.federationPeers.length,
-    basis: 'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay. Empty until a peer is configured and relays.',
+    basis:
+      'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay. Empty until a peer is configured and relays.',
     cohorts: projectFederatedCohorts([...groups.values()]),
   };
 }

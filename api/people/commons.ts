@@ -18,7 +18,8 @@ type Member = CommonsGroupRecord['members'][number];
 /** Guards a group so its hidden part is 0 or at least k (see the module note). */
 export function guardListing(members: Member[]): Member[] {
   const hidden = members.filter((member) => member.listed !== true).length;
-  if (hidden > 0 && hidden < K_ANONYMITY_THRESHOLD) return members.map((member) => ({ ...member, listed: false }));
+  if (hidden > 0 && hidden < K_ANONYMITY_THRESHOLD)
+    return members.map((member) => ({ ...member, listed: false }));
   return members;
 }
 
@@ -31,17 +32,31 @@ export async function commonsView(ctx: AppContext) {
       'select id::text as id, tag, (callsign_visible and erased_at is null) as callsign_visible from sovereigns where last_seen_at >= $1 order by tag, id',
       [since],
     ),
-    ctx.db.query<{ handle: string }>('select handle from agents where last_seen_at >= $1 order by handle', [since]),
+    ctx.db.query<{ handle: string }>('select handle from agents where last_seen_at >= $1 order by handle', [
+      since,
+    ]),
     presence(ctx),
   ]);
   const groups: CommonsGroupRecord[] = [
     {
       label: 'Humans here now',
-      members: guardListing(humans.map((row) => ({ actor_id: row.id, kind: 'sovereign' as const, tag: row.tag, listed: row.callsign_visible === true }))),
+      members: guardListing(
+        humans.map((row) => ({
+          actor_id: row.id,
+          kind: 'sovereign' as const,
+          tag: row.tag,
+          listed: row.callsign_visible === true,
+        })),
+      ),
     },
     {
       label: 'Agents here now',
-      members: agents.map((row) => ({ actor_id: row.handle, kind: 'agent' as const, handle: row.handle, listed: false })),
+      members: agents.map((row) => ({
+        actor_id: row.handle,
+        kind: 'agent' as const,
+        handle: row.handle,
+        listed: false,
+      })),
     },
   ];
   return {

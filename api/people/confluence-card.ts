@@ -10,17 +10,29 @@ import { confluenceViews } from './confluences.ts';
  */
 export function confluenceCard(confluences: readonly ConfluenceView[]): Card {
   if (confluences.length === 0) {
-    return { title: 'No confluence is gathering now', subtitle: 'A confluence forms when five or more join a thread a Sovereign started, within a day', footer: '/commons' };
+    return {
+      title: 'No confluence is gathering now',
+      subtitle: 'A confluence forms when five or more join a thread a Sovereign started, within a day',
+      footer: '/commons',
+    };
   }
   return {
-    title: confluences.length === 1 ? 'One confluence is gathering' : `${confluences.length} confluences are gathering`,
+    title:
+      confluences.length === 1
+        ? 'One confluence is gathering'
+        : `${confluences.length} confluences are gathering`,
     subtitle: 'Gatherings convened by Sovereigns, open for one day',
-    lines: confluences.slice(0, 4).map((c) => `${c.title} · ${c.convener} · ${c.participants} joined`.slice(0, 90)),
+    lines: confluences
+      .slice(0, 4)
+      .map((c) => `${c.title} · ${c.convener} · ${c.participants} joined`.slice(0, 90)),
     footer: '/commons',
   };
 }
 
 export async function confluenceCardSvg(request: FastifyRequest, reply: FastifyReply) {
   const svg = await renderCardSvg(confluenceCard(await confluenceViews(request.server.civitas)));
-  return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=60').send(svg);
+  return reply
+    .header('content-type', 'image/svg+xml')
+    .header('cache-control', 'public, max-age=60')
+    .send(svg);
 }

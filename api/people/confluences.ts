@@ -12,7 +12,11 @@
  */
 import type { AppContext } from '../context.ts';
 import type { DueItem } from '../../shared/due.ts';
-import { projectConfluence, type ConfluenceRecord, type ConfluenceView } from '../../shared/boundaries/projectors/gatherings.ts';
+import {
+  projectConfluence,
+  type ConfluenceRecord,
+  type ConfluenceView,
+} from '../../shared/boundaries/projectors/gatherings.ts';
 
 export const CONFLUENCE_DAY_MS = 86_400_000;
 /** Distinct participants (the convener aside) a thread needs within its day. */
@@ -21,7 +25,10 @@ const TITLE_LENGTH = 60;
 
 /** The root of a callsign: lower case, without a trailing number (`Harbor-7` → `harbor`). */
 export function callsignRoot(callsign: string | null): string {
-  const root = (callsign ?? '').trim().toLowerCase().replace(/[\s._-]*\d+$/, '');
+  const root = (callsign ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s._-]*\d+$/, '');
   return root || 'sovereign';
 }
 
@@ -82,7 +89,14 @@ function toRecord(row: Row): ConfluenceRecord {
     id: `confluence-${sequence}`,
     slug: `${root}-${sequence}`,
     title: confluenceTitle(sequence, row.body),
-    convener: { actor_id: row.convener_id, kind: 'sovereign', tag: row.tag, callsign: row.callsign, callsign_visible: row.callsign_visible, callsign_root: root },
+    convener: {
+      actor_id: row.convener_id,
+      kind: 'sovereign',
+      tag: row.tag,
+      callsign: row.callsign,
+      callsign_visible: row.callsign_visible,
+      callsign_root: root,
+    },
     callsign_root: root,
     starts_at: opened.toISOString(),
     ends_at: new Date(opened.getTime() + CONFLUENCE_DAY_MS).toISOString(),
@@ -105,7 +119,9 @@ export async function confluenceDueItems(ctx: AppContext, sovereignId: string): 
     const view = projectConfluence(record);
     items.push({
       id: view.id,
-      title: convened ? `Your confluence closes: ${view.title}` : `A confluence you joined closes: ${view.title}`,
+      title: convened
+        ? `Your confluence closes: ${view.title}`
+        : `A confluence you joined closes: ${view.title}`,
       due_at: view.ends_at ?? view.starts_at,
       href: '/commons',
       detail: `Convened by ${view.convener} at ${view.starts_at}; participants: ${view.participants}. It gathers for one day.`,

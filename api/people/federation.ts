@@ -63,15 +63,19 @@ export async function federationView(ctx: AppContext) {
       body: '{ "jws": "<compact JWS>" }',
       jws: `alg EdDSA; header kid = your peer name; claims iss = your peer name, aud = ${ctx.config.origin}, iat (at most ${RELAY_MAX_AGE_SECONDS} s old), jti (unique), topic (${FEEDBACK_TOPICS.join(' | ')}), body (1–4000 characters), optional author (agent:<handle> or sovereign:<tag>)`,
     },
-    note: peers.length === 0
-      ? 'No federation peers are configured on this deployment, so every relay is refused. Peers are added by the operator (CIVITAS_FEDERATION_PEERS).'
-      : 'Only the peers listed here may relay, each with its own Ed25519 key.',
+    note:
+      peers.length === 0
+        ? 'No federation peers are configured on this deployment, so every relay is refused. Peers are added by the operator (CIVITAS_FEDERATION_PEERS).'
+        : 'Only the peers listed here may relay, each with its own Ed25519 key.',
   };
 }
 
 async function verifyWith(peer: FederationPeer, jws: string, ctx: AppContext) {
   const key = await importJWK({ kty: 'OKP', crv: 'Ed25519', x: peer.publicKey }, 'EdDSA').catch(() =>
-    refuse('peer_key_unusable', 'The configured key of this peer cannot be used; the operator must fix CIVITAS_FEDERATION_PEERS.'),
+    refuse(
+      'peer_key_unusable',
+      'The configured key of this peer cannot be used; the operator must fix CIVITAS_FEDERATION_PEERS.',
+    ),
   );
   try {
     const { payload } = await jwtVerify(jws, key, {
@@ -86,9 +90,13 @@ async function verifyWith(peer: FederationPeer, jws: string, ctx: AppContext) {
     return payload;
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') refuse('signature_invalid', 'The JWS signature does not verify with the configured key of that peer.');
+    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED')
+      refuse('signature_invalid', 'The JWS signature does not verify with the configured key of that peer.');
     if (code === 'ERR_JWT_EXPIRED' || code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
-      refuse('claims_invalid', `The JWS claims do not fit: iss must be the peer name, aud ${ctx.config.origin}, iat at most ${RELAY_MAX_AGE_SECONDS} s old, jti present.`);
+      refuse(
+        'claims_invalid',
+        `The JWS claims do not fit: iss must be the peer name, aud ${ctx.config.origin}, iat at most ${RELAY_MAX_AGE_SECONDS} s old, jti present.`,
+      );
     }
     refuse('jws_invalid', 'The relay is not a valid compact JWS signed with EdDSA.');
   }
@@ -98,7 +106,10 @@ async function verifyWith(peer: FederationPeer, jws: string, ctx: AppContext) {
 export async function relayFeedback(ctx: AppContext, input: { jws: string }) {
   const peers = ctx.config.federationPeers;
   if (peers.length === 0) {
-    refuse('no_peers_configured', 'No federation peers are configured on this deployment, so no relay is accepted. See /api/federation.');
+    refuse(
+      'no_peers_configured',
+      'No federation peers are configured on this deployment, so no relay is accepted. See /api/federation.',
+    );
   }
   let kid: unknown;
   try {
@@ -107,22 +118,53 @@ export async function relayFeedback(ctx: AppContext, input: { jws: string }) {
     refuse('jws_invalid', 'The relay is not a valid compact JWS.');
   }
   const peer = peers.find((candidate) => candidate.name === kid);
-  if (!peer) refuse('unknown_peer', 'The JWS header kid does not name a configured peer. See /api/federation for the peers this service accepts.');
+  if (!peer)
+    refuse(
+      'unknown_peer',
+      'The JWS header kid does not name a configured peer. See /api/federation for the peers this service accepts.',
+    );
   const payload = await verifyWith(peer, input.jws, ctx);
   const claims = parseInput(relayClaims, payload);
   const now = ctx.clock.now();
   const issuedAt = new Date(Number(payload.iat) * 1000);
   return ctx.db.transaction(async (tx) => {
-    const [seen] = await tx.query('select 1 from federation_relays where peer = $1 and jti = $2', [peer.name, claims.jti]);
-    if (seen) throw new Refusal('conflict', { cause: 'replayed' }, 'This relay (peer and jti) was already accepted; a relay is applied once.');
+    const [seen] = await tx.query('select 1 from federation_relays where peer = $1 and jti = $2', [
+      peer.name,
+      claims.jti,
+    ]);
+    if (seen)
+      throw new Refusal(
+        'conflict',
+        { cause: 'replayed' },
+        'This relay (peer and jti) was already accepted; a relay is applied once.',
+      );
     const id = newId('relay', now);
-    const receipt = await recordReceipt(tx, { step: 'people.feedback_relay', subject: `relay:${id}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'people.feedback_relay',
+      subject: `relay:${id}`,
+      at: now,
+    });
     const [row] = await tx.query(
       `insert into federation_relays (id, peer, jti, topic, body, author, issued_at, received_at, receipt_id)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (peer, jti) do nothing returning id`,
-      [id, peer.name, claims.jti, claims.topic, claims.body, claims.author ?? null, issuedAt.toISOString(), now.toISOString(), receipt.id],
+      [
+        id,
+        peer.name,
+        claims.jti,
+        claims.topic,
+        claims.body,
+        claims.author ?? null,
+        issuedAt.toISOString(),
+        now.toISOString(),
+        receipt.id,
+      ],
     );
-    if (!row) throw new Refusal('conflict', { cause: 'replayed' }, 'This relay (peer and jti) was already accepted; a relay is applied once.');
+    if (!row)
+      throw new Refusal(
+        'conflict',
+        { cause: 'replayed' },
+        'This relay (peer and jti) was already accepted; a relay is applied once.',
+      );
     return { ok: true as const, relay_id: id, peer: peer.name, topic: claims.topic, receipt_id: receipt.id };
   });
 }

@@ -34,9 +34,17 @@ export async function mirrorView(ctx: AppContext, actor: string) {
   const split = actor.indexOf(':');
   const kind = actor.slice(0, split) as 'agent' | 'sovereign';
   const name = actor.slice(split + 1);
-  const base = { ok: true as const, schema: 'civitas.mirror.v1' as const, as_of: ctx.clock.now().toISOString(), found: true as const };
+  const base = {
+    ok: true as const,
+    schema: 'civitas.mirror.v1' as const,
+    as_of: ctx.clock.now().toISOString(),
+    found: true as const,
+  };
   if (kind === 'agent') {
-    const [agent] = await ctx.db.query<{ handle: string; level: string }>(`select handle, level from agents where handle = $1 and ${PUBLIC_AGENT}`, [name]);
+    const [agent] = await ctx.db.query<{ handle: string; level: string }>(
+      `select handle, level from agents where handle = $1 and ${PUBLIC_AGENT}`,
+      [name],
+    );
     if (!agent) throw new Refusal('not_found', {}, 'No agent has imprinted under that handle.');
     const counts = await publicCounts(ctx, 'agent', agent.handle, `agent:${agent.handle}`);
     return {
@@ -54,7 +62,13 @@ export async function mirrorView(ctx: AppContext, actor: string) {
   const counts = await publicCounts(ctx, 'sovereign', holder.id, `sovereign:${holder.tag}`);
   return {
     ...base,
-    actor: projectActorRef({ actor_id: holder.id, kind: 'sovereign', tag: holder.tag, callsign: holder.callsign, callsign_visible: holder.callsign_visible === true }),
+    actor: projectActorRef({
+      actor_id: holder.id,
+      kind: 'sovereign',
+      tag: holder.tag,
+      callsign: holder.callsign,
+      callsign_visible: holder.callsign_visible === true,
+    }),
     addressable: true as const,
     standing: { kind: 'sovereign' as const, passport: `/passport?tag=${holder.tag}` },
     ...counts,

@@ -10,7 +10,12 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - PRESENCE_WINDOW_MINUTES * 60_000).toISOString();
   const [rows, confluences] = await Promise.all([
-    ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; last_seen_at: Date | string }>(
+    ctx.db.query<{
+      kind: 'sovereign' | 'agent';
+      ref: string;
+      tag: string | null;
+      last_seen_at: Date | string;
+    }>(
       `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
        union all
        select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents where last_seen_at >= $1`,
@@ -40,7 +45,11 @@ const views = coalescer<AppContext, { ok: true; schema: 'civitas.presence.v1' } 
  * as fresh as its own read would have been, and nothing is kept once it is answered.
  */
 export function presenceView(ctx: AppContext) {
-  return views(ctx, async () => ({ ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) }), ctx.db.embedded);
+  return views(
+    ctx,
+    async () => ({ ok: true as const, schema: 'civitas.presence.v1' as const, ...(await presence(ctx)) }),
+    ctx.db.embedded,
+  );
 }
 
 /** Population by kind: two kinds, never summed. */

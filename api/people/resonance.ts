@@ -56,7 +56,12 @@ export async function resonanceView(ctx: AppContext) {
     scores[key] = Number(row.replies);
     actors[key] = identityOf(row);
   }
-  const view = projectResonance({ computed_at: now.toISOString(), window_days: RESONANCE_WINDOW_DAYS, scores, actors });
+  const view = projectResonance({
+    computed_at: now.toISOString(),
+    window_days: RESONANCE_WINDOW_DAYS,
+    scores,
+    actors,
+  });
   return {
     ok: true as const,
     schema: 'civitas.resonance.v1' as const,
@@ -96,13 +101,18 @@ export async function cohortAmplifiedView(ctx: AppContext) {
     schema: 'civitas.resonance-cohort-amplified.v1' as const,
     window_days: RESONANCE_WINDOW_DAYS,
     k: K_ANONYMITY_THRESHOLD,
-    basis: 'Per UTC join-month cohort: replies received from others in the window ÷ the cohort members who received any; cohorts with fewer than 5 such members are not listed.',
+    basis:
+      'Per UTC join-month cohort: replies received from others in the window ÷ the cohort members who received any; cohorts with fewer than 5 such members are not listed.',
     ...view,
   };
 }
 
 /** One actor's resonance score (for /api/mirror), by kind and private ref; 0 when none. */
-export async function resonanceOf(ctx: AppContext, kind: 'sovereign' | 'agent', ref: string): Promise<number> {
+export async function resonanceOf(
+  ctx: AppContext,
+  kind: 'sovereign' | 'agent',
+  ref: string,
+): Promise<number> {
   const { rows } = await replyScores(ctx);
   const row = rows.find((r) => r.author_kind === kind && r.author_ref === ref);
   return row ? Number(row.replies) : 0;

@@ -12,7 +12,8 @@ import { projectActorRef, type ActorRef } from '../../shared/boundaries/projecto
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
  * is a held name (held_spam) and is neither listed nor counted here.
  */
-export const PUBLIC_AGENT = "exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = agents.handle and not i.held)";
+export const PUBLIC_AGENT =
+  "exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = agents.handle and not i.held)";
 
 export interface RosterQuery {
   kind?: 'sovereign' | 'agent';
@@ -37,13 +38,24 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   let agents: AgentRosterEntry[] = [];
   if (wantHumans) {
     // Ordered by tag (ties by the private id, which only orders and never leaves): no join order is revealed.
-    const rows = await ctx.db.query<{ id: string; tag: string; callsign: string | null; callsign_visible: boolean }>(
+    const rows = await ctx.db.query<{
+      id: string;
+      tag: string;
+      callsign: string | null;
+      callsign_visible: boolean;
+    }>(
       `select id::text as id, tag, callsign, callsign_visible from sovereigns where erased_at is null
         order by tag, id limit $1 offset $2`,
       [query.limit, offset],
     );
     humans = rows.map((row) =>
-      projectActorRef({ actor_id: row.id, kind: 'sovereign', tag: row.tag, callsign: row.callsign, callsign_visible: row.callsign_visible === true }),
+      projectActorRef({
+        actor_id: row.id,
+        kind: 'sovereign',
+        tag: row.tag,
+        callsign: row.callsign,
+        callsign_visible: row.callsign_visible === true,
+      }),
     );
   }
   if (wantAgents) {
@@ -51,9 +63,13 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
       `select handle, level from agents where ${PUBLIC_AGENT} order by handle limit $1 offset $2`,
       [query.limit, offset],
     );
-    agents = rows.map((row) => ({ ...projectActorRef({ actor_id: row.handle, kind: 'agent', handle: row.handle }), level: row.level }));
+    agents = rows.map((row) => ({
+      ...projectActorRef({ actor_id: row.handle, kind: 'agent', handle: row.handle }),
+      level: row.level,
+    }));
   }
-  const more = (wantHumans && offset + query.limit < humansTotal) || (wantAgents && offset + query.limit < agentsTotal);
+  const more =
+    (wantHumans && offset + query.limit < humansTotal) || (wantAgents && offset + query.limit < agentsTotal);
   const kindParam = query.kind ? `&kind=${query.kind}` : '';
   return {
     ok: true as const,

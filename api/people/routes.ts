@@ -23,9 +23,13 @@ export const peopleRoutes = [
     handler: (request) => censusList(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /api/cohorts', { handler: (request) => cohortsView(request.server.civitas) }),
-  defineRoute('GET /api/cohorts/federated', { handler: (request) => federatedCohortsView(request.server.civitas) }),
+  defineRoute('GET /api/cohorts/federated', {
+    handler: (request) => federatedCohortsView(request.server.civitas),
+  }),
   defineRoute('GET /api/resonance', { handler: (request) => resonanceView(request.server.civitas) }),
-  defineRoute('GET /api/resonance/cohort-amplified', { handler: (request) => cohortAmplifiedView(request.server.civitas) }),
+  defineRoute('GET /api/resonance/cohort-amplified', {
+    handler: (request) => cohortAmplifiedView(request.server.civitas),
+  }),
   defineRoute('GET /api/presence', {
     cache: 'public',
     handler: (request) => presenceView(request.server.civitas),

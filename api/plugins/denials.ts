@@ -45,7 +45,9 @@ async function denials(app: FastifyInstance, options: DenialsOptions) {
     }
     const ctx = app.civitas;
     const action = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
-    const receipt = await ctx.db.transaction((tx) => options.record(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }));
+    const receipt = await ctx.db.transaction((tx) =>
+      options.record(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }),
+    );
     reply.header('x-civitas-denial-receipt', receipt.id);
   });
 }

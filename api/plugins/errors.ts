@@ -30,7 +30,11 @@ function reasonForStatus(status: number): ErrorReason {
  * Listeners keep lane, kind and time only (failure_projection); api/plugins/vitals.ts registers the
  * one that feeds the `failures` table.
  */
-export type FailureListener = (request: FastifyRequest, status: number, failure: { external: boolean; lane?: string }) => void;
+export type FailureListener = (
+  request: FastifyRequest,
+  status: number,
+  failure: { external: boolean; lane?: string },
+) => void;
 declare module 'fastify' {
   interface FastifyInstance {
     failureListeners: FailureListener[];
@@ -82,7 +86,16 @@ async function errors(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) =>
-    answer(request, reply, 404, errorBody('not_found', { path: request.url.split('?')[0] }, 'No route has that path. The map of every route is /atlas; machines read /openapi.json.')),
+    answer(
+      request,
+      reply,
+      404,
+      errorBody(
+        'not_found',
+        { path: request.url.split('?')[0] },
+        'No route has that path. The map of every route is /atlas; machines read /openapi.json.',
+      ),
+    ),
   );
 }
 
@@ -93,7 +106,10 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
     return { status: error.status, body: error.body() };
   }
   if (error instanceof ZodError) {
-    const issues = error.issues.map((issue) => ({ path: issue.path.join('.') || '(body)', message: issue.message }));
+    const issues = error.issues.map((issue) => ({
+      path: issue.path.join('.') || '(body)',
+      message: issue.message,
+    }));
     return { status: 400, body: errorBody('invalid_request', { issues }) };
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
@@ -101,13 +117,28 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
   const reason = mapped ?? reasonForStatus(status);
   if (status >= 500) {
     // Logged by kind only: request bodies and provider words stay out of the log.
-    request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
+    request.log.error(
+      { err: { type: error.name, code: error.code, message: error.message } },
+      'request failed',
+    );
     noteFailure(request, 500);
     return { status: 500, body: errorBody('internal_error') };
   }
-  const extra = reason === 'invalid_request' && error.validation
-    ? { issues: error.validation.map((v) => ({ path: String(v.instancePath || v.params?.missingProperty || '(body)'), message: v.message ?? 'invalid' })) }
-    : reason === 'invalid_request' ? { issues: [{ path: '(body)', message: 'The request body could not be read as the declared content type.' }] } : {};
+  const extra =
+    reason === 'invalid_request' && error.validation
+      ? {
+          issues: error.validation.map((v) => ({
+            path: String(v.instancePath || v.params?.missingProperty || '(body)'),
+            message: v.message ?? 'invalid',
+          })),
+        }
+      : reason === 'invalid_request'
+        ? {
+            issues: [
+              { path: '(body)', message: 'The request body could not be read as the declared content type.' },
+            ],
+          }
+        : {};
   return { status, body: errorBody(reason, extra) };
 }
 
@@ -118,7 +149,8 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
  */
 async function answer(request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) {
   // A budget refused outside the limiter's own hook (chargeWrite) still names its wait in the header.
-  if (typeof body.retry_after === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(body.retry_after));
+  if (typeof body.retry_after === 'number' && !reply.hasHeader('retry-after'))
+    reply.header('retry-after', String(body.retry_after));
   if (await sendFormBack(request, reply, status, body)) return reply;
   const site = request.server.site;
   if (site && wantsHtml(request)) {

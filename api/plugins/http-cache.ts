@@ -24,7 +24,11 @@ export function strongEtag(payload: string | Buffer): string {
   return `"${hash('sha1', payload, 'base64url')}"`;
 }
 
-function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknown): payload is string | Buffer {
+function cacheable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): payload is string | Buffer {
   if (reply.statusCode !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return false;
   if (reply.hasHeader('set-cookie')) return false;
@@ -47,7 +51,8 @@ function cacheable(request: FastifyRequest, reply: FastifyReply, payload: unknow
 async function httpCache(app: FastifyInstance) {
   app.addHook('onSend', (request, reply, payload, done) => {
     const cacheClass = request.routeOptions.config?.cacheClass;
-    if (cacheClass && !reply.hasHeader('cache-control') && !reply.hasHeader('set-cookie')) reply.header('cache-control', CACHE_CONTROL[cacheClass]);
+    if (cacheClass && !reply.hasHeader('cache-control') && !reply.hasHeader('set-cookie'))
+      reply.header('cache-control', CACHE_CONTROL[cacheClass]);
     if (!cacheable(request, reply, payload)) return done(null, payload);
     let etag = reply.getHeader('etag');
     if (typeof etag !== 'string') {

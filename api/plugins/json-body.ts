@@ -23,23 +23,32 @@ const refuse = (message: string) => new Refusal('invalid_request', { issues: [{ 
 async function jsonBody(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, raw: Buffer, done) => {
-    const ownEnvelope = OWN_ENVELOPE_PATHS.has(request.routeOptions.url ?? '');
-    let text: string;
-    try {
-      text = strictUtf8.decode(raw);
-    } catch {
-      done(ownEnvelope ? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY() : refuse('The body is not valid UTF-8. Send JSON encoded as UTF-8.'), undefined);
-      return;
-    }
-    parse(request, text, (error, body) => {
-      if (error) return done(error, undefined);
-      if (!ownEnvelope && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-        return done(refuse('The body must be a JSON object, such as {"field": "value"}.'), undefined);
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (request: FastifyRequest, raw: Buffer, done) => {
+      const ownEnvelope = OWN_ENVELOPE_PATHS.has(request.routeOptions.url ?? '');
+      let text: string;
+      try {
+        text = strictUtf8.decode(raw);
+      } catch {
+        done(
+          ownEnvelope
+            ? new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()
+            : refuse('The body is not valid UTF-8. Send JSON encoded as UTF-8.'),
+          undefined,
+        );
+        return;
       }
-      done(null, body);
-    });
-  });
+      parse(request, text, (error, body) => {
+        if (error) return done(error, undefined);
+        if (!ownEnvelope && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+          return done(refuse('The body must be a JSON object, such as {"field": "value"}.'), undefined);
+        }
+        done(null, body);
+      });
+    },
+  );
 }
 
 export default fp(jsonBody, { name: 'civitas-json-body' });

@@ -16,8 +16,12 @@ export const NEGOTIATED_DEFAULT_CACHE = 'no-cache';
 
 /** Adds `token` to a Vary header value unless it is already there (or the value is `*`). */
 export function withVary(current: unknown, token: string): string {
-  const values = String(current ?? '').split(',').map((v) => v.trim()).filter(Boolean);
-  if (values.includes('*') || values.some((v) => v.toLowerCase() === token.toLowerCase())) return values.join(', ');
+  const values = String(current ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (values.includes('*') || values.some((v) => v.toLowerCase() === token.toLowerCase()))
+    return values.join(', ');
   return [...values, token].join(', ');
 }
 

@@ -42,7 +42,9 @@ function rateClassOf(request: FastifyRequest): RateClass {
  * (liveness, assets) get no limiter hook at all, so they pay nothing for it.
  */
 async function limits(app: FastifyInstance, options: RateLimitOptions) {
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
   if (redis) app.addHook('onClose', async () => void redis.quit());
   // Before the limiter's own onRoute hook, which skips a route whose config says `rateLimit: false`.
   app.addHook('onRoute', (route) => {
@@ -57,7 +59,12 @@ async function limits(app: FastifyInstance, options: RateLimitOptions) {
     allowList: (request, key) => request.actorKey === 'internal' || key.startsWith('none:'),
     max: (_request, key) => (key.startsWith('write:') ? options.writesPerMin : options.readsPerMin),
     keyGenerator: (request) => `${rateClassOf(request)}:${request.actorKey ?? request.ip}`,
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    addHeaders: {
+      'x-ratelimit-limit': true,
+      'x-ratelimit-remaining': true,
+      'x-ratelimit-reset': true,
+      'retry-after': true,
+    },
     errorResponseBuilder: (_request, context) =>
       new Refusal('rate_limited', { retry_after: Math.max(1, Math.ceil(context.ttl / 1000)) }),
   });

@@ -18,7 +18,12 @@ async function requestLog(app: FastifyInstance) {
     const ms = reply.elapsedTime;
     const failed = status >= 500 && status !== 501;
     if (failed || ms >= SLOW_REQUEST_MS) {
-      const line = { method: request.method, route: request.routeOptions.url ?? '(no route)', status, ms: Math.round(ms) };
+      const line = {
+        method: request.method,
+        route: request.routeOptions.url ?? '(no route)',
+        status,
+        ms: Math.round(ms),
+      };
       if (failed) request.log.error(line, 'request answered with a server error');
       else request.log.warn(line, 'slow request');
     }
@@ -66,7 +71,11 @@ for (const method of METHODS) {
 }
 
 /** Fastify's childLoggerFactory (api/app.ts): the lazily made request logger above. */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyRequestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }
 

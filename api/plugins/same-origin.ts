@@ -22,7 +22,12 @@ async function sameOrigin(app: FastifyInstance, options: { origin: string }) {
     const config = request.routeOptions.config;
     const rule = config?.sameOrigin ?? (config?.credentialDoor ? 'credential' : undefined);
     if (!rule) return done();
-    if (rule === 'form' && request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined) return done();
+    if (
+      rule === 'form' &&
+      request.headers.origin === undefined &&
+      request.headers['sec-fetch-site'] === undefined
+    )
+      return done();
     const ok = isSameOriginRequest({
       origin: request.headers.origin,
       secFetchSite: request.headers['sec-fetch-site'] as string | undefined,

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY, cacheControlForCredentialResponse, hstsHeader } from '../../shared/security.ts';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  CONTENT_SECURITY_POLICY,
+  cacheControlForCredentialResponse,
+  hstsHeader,
+} from '../../shared/security.ts';
 
 /** What every answer carries, data or document (connection_claim, no sniffing, no referrer leak). */
 const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
@@ -17,7 +22,10 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
  * process and set in one call; a CSP the handler chose itself is kept. DATA_ANSWER_HEADERS is
  * everything the hook sets on a JSON answer (the liveness lane sends it too: api/health/liveness.ts).
  */
-export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...EVERY_RESPONSE, 'content-security-policy': API_CONTENT_SECURITY_POLICY });
+export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...EVERY_RESPONSE,
+  'content-security-policy': API_CONTENT_SECURITY_POLICY,
+});
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
   'x-frame-options': 'DENY',
@@ -39,7 +47,8 @@ async function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     const data = isData(reply.getHeader('content-type'));
     reply.headers(data ? EVERY_RESPONSE : DOCUMENT_RESPONSE);
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', data ? API_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
+    if (!reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', data ? API_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
     if (reply.hasHeader('set-cookie')) reply.header('cache-control', cacheControlForCredentialResponse());
     done(null, payload);
   });

@@ -49,11 +49,19 @@ function cookieName(ctx: AppContext): string {
 }
 
 /** Looks up a session by its cookie value, slides its expiry, and returns the signed-in sovereign. */
-export async function resolveSession(ctx: AppContext, value: string | undefined): Promise<SignedIn | undefined> {
+export async function resolveSession(
+  ctx: AppContext,
+  value: string | undefined,
+): Promise<SignedIn | undefined> {
   if (!value || value.length > 200) return undefined;
   const idHash = hashSession(value);
   const now = ctx.clock.now();
-  const [row] = await ctx.db.query<{ sovereign_id: string; tag: string; uniqueness_verified_at: string | null; tag_holders: string | number }>(
+  const [row] = await ctx.db.query<{
+    sovereign_id: string;
+    tag: string;
+    uniqueness_verified_at: string | null;
+    tag_holders: string | number;
+  }>(
     `update sessions set last_used_at = $2, expires_at = $3
        from sovereigns s
       where sessions.id_hash = $1 and sessions.revoked_at is null and sessions.expires_at > $2 and s.id = sessions.sovereign_id
@@ -64,7 +72,12 @@ export async function resolveSession(ctx: AppContext, value: string | undefined)
   );
   if (!row) return undefined;
   const scopes = scopesFor(
-    { id: row.sovereign_id, tag: row.tag, uniquenessVerified: row.uniqueness_verified_at !== null, tagUnique: Number(row.tag_holders) === 1 },
+    {
+      id: row.sovereign_id,
+      tag: row.tag,
+      uniquenessVerified: row.uniqueness_verified_at !== null,
+      tagUnique: Number(row.tag_holders) === 1,
+    },
     ctx.config,
   );
   return { sovereignId: row.sovereign_id, tag: row.tag, scopes, sessionHash: idHash };
@@ -75,31 +88,67 @@ export async function resolveSession(ctx: AppContext, value: string | undefined)
  * __Host- over HTTPS). The security-headers plugin makes every cookie-setting response private,
  * no-store. Callers revoke the previous session first when rotating on sign-in.
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, sovereignId: string): Promise<void> {
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sovereignId: string,
+): Promise<void> {
   const ctx = request.server.civitas;
   if (request.sovereign) await endSession(ctx, request.sovereign.sessionHash);
   const value = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   await ctx.db.query(
     `insert into sessions (id_hash, sovereign_id, created_at, last_used_at, expires_at) values ($1, $2, $3, $3, $4)`,
-    [hashSession(value), sovereignId, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
+    [
+      hashSession(value),
+      sovereignId,
+      now.toISOString(),
+      new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+    ],
   );
-  await ctx.db.query('update sovereigns set last_seen_at = $2 where id = $1', [sovereignId, now.toISOString()]);
+  await ctx.db.query('update sovereigns set last_seen_at = $2 where id = $1', [
+    sovereignId,
+    now.toISOString(),
+  ]);
   const secure = ctx.config.origin.startsWith('https:');
-  reply.setCookie(cookieName(ctx), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
-  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', { httpOnly: false, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+  reply.setCookie(cookieName(ctx), value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: SESSION_LIFETIME_MS / 1000,
+  });
+  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', {
+    httpOnly: false,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: SESSION_LIFETIME_MS / 1000,
+  });
   // set_cookie_replay: said here too, since @fastify/cookie writes Set-Cookie after other onSend hooks run.
   reply.header('cache-control', cacheControlForCredentialResponse());
 }
 
 export async function endSession(ctx: AppContext, sessionHash: string): Promise<void> {
-  await ctx.db.query('update sessions set revoked_at = $2 where id_hash = $1 and revoked_at is null', [sessionHash, ctx.clock.now().toISOString()]);
+  await ctx.db.query('update sessions set revoked_at = $2 where id_hash = $1 and revoked_at is null', [
+    sessionHash,
+    ctx.clock.now().toISOString(),
+  ]);
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   const ctx = request.server.civitas;
-  reply.clearCookie(cookieName(ctx), { path: '/', secure: ctx.config.origin.startsWith('https:'), httpOnly: true, sameSite: 'lax' });
-  reply.clearCookie(SIGNED_IN_HINT_COOKIE, { path: '/', secure: ctx.config.origin.startsWith('https:'), sameSite: 'lax' });
+  reply.clearCookie(cookieName(ctx), {
+    path: '/',
+    secure: ctx.config.origin.startsWith('https:'),
+    httpOnly: true,
+    sameSite: 'lax',
+  });
+  reply.clearCookie(SIGNED_IN_HINT_COOKIE, {
+    path: '/',
+    secure: ctx.config.origin.startsWith('https:'),
+    sameSite: 'lax',
+  });
   reply.header('cache-control', cacheControlForCredentialResponse());
 }
 
@@ -144,7 +193,11 @@ function enforceScope(request: FastifyRequest, reply: FastifyReply, scope: Scope
     // (and anything that does not ask for HTML first) get the 401 in the error shape.
     if (wantsPage(request)) {
       const back = safeReturnTarget(request.url) ?? '/sovereign';
-      reply.code(303).header('location', `/return?return_to=${encodeURIComponent(back)}`).header('cache-control', 'no-store').send();
+      reply
+        .code(303)
+        .header('location', `/return?return_to=${encodeURIComponent(back)}`)
+        .header('cache-control', 'no-store')
+        .send();
       return true;
     }
     throw new Refusal('identity_required', { scope });

@@ -16,7 +16,10 @@ import { FAILURE_LANES, type FailureLane } from '../../shared/boundaries/project
 import { answeredByProviderOff } from './errors.ts';
 
 /** Upper bounds (ms) of the latency histogram; the last bucket is everything slower. */
-export const LATENCY_BOUNDS_MS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 600, 800, 1000, 1500, 2000, 3000, 5000, 10000, 30000] as const;
+export const LATENCY_BOUNDS_MS = [
+  1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 125, 150, 200, 250, 300, 400, 500, 600,
+  800, 1000, 1500, 2000, 3000, 5000, 10000, 30000,
+] as const;
 export const BUCKETS = LATENCY_BOUNDS_MS.length + 1;
 /** Minutes kept in memory before the oldest is dropped (the ring); the job flushes long before. */
 const RING_MINUTES = 120;
@@ -41,7 +44,14 @@ export class VitalsBuffer {
     const key = Math.floor(at.getTime() / 60_000);
     let minute = this.minutes.get(key);
     if (!minute) {
-      minute = { requests: 0, client_errors: 0, server_errors: 0, latency_sum_ms: 0, latency_max_ms: 0, buckets: new Array(BUCKETS).fill(0) };
+      minute = {
+        requests: 0,
+        client_errors: 0,
+        server_errors: 0,
+        latency_sum_ms: 0,
+        latency_max_ms: 0,
+        buckets: new Array(BUCKETS).fill(0),
+      };
       this.minutes.set(key, minute);
       if (this.minutes.size > RING_MINUTES) this.minutes.delete(Math.min(...this.minutes.keys()));
     }
@@ -70,11 +80,13 @@ export function vitalsBufferOf(ctx: AppContext): VitalsBuffer | undefined {
 /** Which lane a failed request belongs to (FAILURE_LANES); everything else is the runtime's own. */
 export function laneOf(path: string): FailureLane {
   if (path === '/mcp' || path.startsWith('/mcp/')) return 'mcp';
-  if (/^\/api\/(checkout|portal|patronage|covenant|fund-evolution|inscribe|stripe|oracle)(\/|$)/.test(path)) return 'checkout';
+  if (/^\/api\/(checkout|portal|patronage|covenant|fund-evolution|inscribe|stripe|oracle)(\/|$)/.test(path))
+    return 'checkout';
   if (path.startsWith('/api/soul')) return 'soul';
   if (path.startsWith('/api/treasury') || path.startsWith('/api/equity')) return 'treasury';
   if (path.startsWith('/api/dispatch')) return 'reach';
-  if (/^\/(auth|initiate|return|reconcile|signout|identity|sovereign\/email)(\/|$)/.test(path)) return 'identity';
+  if (/^\/(auth|initiate|return|reconcile|signout|identity|sovereign\/email)(\/|$)/.test(path))
+    return 'identity';
   return 'runtime';
 }
 
@@ -96,7 +108,11 @@ export async function flushVitals(ctx: AppContext): Promise<{ minutes: number; f
       if (failures.length) {
         await tx.query(
           'insert into failures (lane, at, external) select * from unnest($1::text[], $2::timestamptz[], $3::boolean[])',
-          [failures.map((f) => f.lane), failures.map((f) => f.at.toISOString()), failures.map((f) => f.external)],
+          [
+            failures.map((f) => f.lane),
+            failures.map((f) => f.at.toISOString()),
+            failures.map((f) => f.external),
+          ],
         );
       }
     });
@@ -131,7 +147,16 @@ async function upsertMinute(tx: Sql, processId: string, key: number, m: Minute) 
        latency_max_ms = greatest(vitals_minutes.latency_max_ms, excluded.latency_max_ms),
        buckets = (select array_agg(coalesce(a, 0) + coalesce(b, 0) order by i)
                     from unnest(vitals_minutes.buckets, excluded.buckets) with ordinality as t(a, b, i))`,
-    [processId, new Date(key * 60_000).toISOString(), m.requests, m.client_errors, m.server_errors, m.latency_sum_ms, m.latency_max_ms, m.buckets],
+    [
+      processId,
+      new Date(key * 60_000).toISOString(),
+      m.requests,
+      m.client_errors,
+      m.server_errors,
+      m.latency_sum_ms,
+      m.latency_max_ms,
+      m.buckets,
+    ],
   );
 }
 
@@ -149,13 +174,20 @@ async function vitals(app: FastifyInstance) {
   buffers.set(app.civitas, buffer);
   app.failureListeners.push((request, _status, failure) => {
     // A provider's failure goes to the lane its refusal names (checkout, treasury, mail…), else the path's.
-    const named = (FAILURE_LANES as readonly string[]).includes(failure.lane ?? '') ? (failure.lane as FailureLane) : undefined;
+    const named = (FAILURE_LANES as readonly string[]).includes(failure.lane ?? '')
+      ? (failure.lane as FailureLane)
+      : undefined;
     buffer.fail(app.civitas.clock.now(), named ?? laneOf(request.url.split('?')[0]), failure.external);
   });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     // Pages reading the API in process (and the census's own probes) are not visitors' requests.
     // A provider switched off here answers 503 by configuration: counted as a request, not a server error.
-    if (request.actorKey !== 'internal') buffer.record(app.civitas.clock.now(), answeredByProviderOff(request) ? 200 : reply.statusCode, reply.elapsedTime);
+    if (request.actorKey !== 'internal')
+      buffer.record(
+        app.civitas.clock.now(),
+        answeredByProviderOff(request) ? 200 : reply.statusCode,
+        reply.elapsedTime,
+      );
     done();
   });
 }

@@ -3,7 +3,12 @@ import type { ChangeStatus } from '../ledger/change-status.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 
 /** Change status of `imprint:<sequence>`: in the Record, held by the spam gate, or out of the window. */
-export async function imprintChangeStatus(sql: Sql, ref: string, subject: string, now: Date): Promise<ChangeStatus | null> {
+export async function imprintChangeStatus(
+  sql: Sql,
+  ref: string,
+  subject: string,
+  now: Date,
+): Promise<ChangeStatus | null> {
   if (!/^\d{1,15}$/.test(ref)) return null;
   const [row] = await sql.query<{ has_body: boolean; held: boolean; unattested: boolean }>(
     'select body is not null as has_body, held, unattested from imprints where sequence = $1',

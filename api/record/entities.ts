@@ -46,7 +46,12 @@ export const Imprint = defineEntity({
     heldReason: p.text().nullable(),
     replyTo: int8().nullable(),
     receiptId: p.text(),
-    search: p.text().columnType('tsvector').generated(`(to_tsvector('simple'::regconfig, COALESCE(body, ''::text))) stored`).lazy().nullable(),
+    search: p
+      .text()
+      .columnType('tsvector')
+      .generated(`(to_tsvector('simple'::regconfig, COALESCE(body, ''::text))) stored`)
+      .lazy()
+      .nullable(),
   },
 });
 

@@ -19,7 +19,11 @@ export interface Reporter {
 }
 
 /** POST /feedback/report. */
-export async function reportFeedback(ctx: AppContext, input: { topic: FeedbackTopic; body: string }, reporter: Reporter) {
+export async function reportFeedback(
+  ctx: AppContext,
+  input: { topic: FeedbackTopic; body: string },
+  reporter: Reporter,
+) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const id = newId('fb', now);
@@ -46,7 +50,8 @@ export async function feedbackOverview(ctx: AppContext) {
     'select topic, status, count(*) as n from feedback group by topic, status',
   );
   const by_topic: Record<string, Record<string, number>> = {};
-  for (const topic of FEEDBACK_TOPICS) by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
+  for (const topic of FEEDBACK_TOPICS)
+    by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
   let total = 0;
   for (const row of rows) {
     if (!by_topic[row.topic]?.hasOwnProperty(row.status)) continue;
@@ -66,7 +71,9 @@ export async function feedbackOverview(ctx: AppContext) {
 
 /** GET /feedback/mine: the reporter's own reports and their status (bodies of withdrawn ones are gone). */
 export async function myFeedback(ctx: AppContext, reporter: Reporter) {
-  const rows = await ctx.db.query<Pick<RowOf<typeof Feedback>, 'id' | 'topic' | 'body' | 'status' | 'created_at' | 'receipt_id'>>(
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Feedback>, 'id' | 'topic' | 'body' | 'status' | 'created_at' | 'receipt_id'>
+  >(
     `select id, topic, body, status, created_at, receipt_id from feedback
       where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' order by created_at desc, id desc limit 200`,
     [reporter.kind, reporter.ref],
@@ -95,7 +102,8 @@ export async function clearMyFeedback(ctx: AppContext, reporter: Reporter) {
         where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' returning id`,
       [reporter.kind, reporter.ref, now.toISOString()],
     );
-    const subject = reporter.kind === 'agent' ? `agent:${reporter.ref}` : `sovereign:${reporter.publicRef ?? ''}`;
+    const subject =
+      reporter.kind === 'agent' ? `agent:${reporter.ref}` : `sovereign:${reporter.publicRef ?? ''}`;
     const receipt = await recordReceipt(tx, { step: 'record.feedback_clear', subject, at: now });
     return { ok: true as const, cleared: cleared.length, receipt_id: receipt.id };
   });

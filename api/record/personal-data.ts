@@ -8,7 +8,12 @@ export const recordPersonalData: FamilyDeclaration = {
   tables: [
     {
       table: 'imprints',
-      personal: { author_ref: "the author's raw id", public_author: "the author's public ref", body: 'the words of the imprint', search: 'the words of the body, indexed' },
+      personal: {
+        author_ref: "the author's raw id",
+        public_author: "the author's public ref",
+        body: 'the words of the imprint',
+        search: 'the words of the body, indexed',
+      },
       impersonal: ['kind', 'author_kind', 'held_reason', 'receipt_id'],
       holder: { column: 'author_ref', kind: 'author_kind', publicTag: 'public_author' },
       disposition: 'erase',
@@ -30,21 +35,58 @@ export const recordPersonalData: FamilyDeclaration = {
       disposition: 'erase',
       why: 'Body deleted and reporter unlinked; the count of feedback stays.',
     },
-    { table: 'record_counter', personal: {}, impersonal: [], disposition: 'erase', why: 'A counter; nothing personal.' },
-    { table: 'record_tallies', personal: {}, impersonal: ['name'], disposition: 'erase', why: 'Counts kept by the database (how many sovereigns, agents, held imprints); the name of a count, never of a person.' },
+    {
+      table: 'record_counter',
+      personal: {},
+      impersonal: [],
+      disposition: 'erase',
+      why: 'A counter; nothing personal.',
+    },
+    {
+      table: 'record_tallies',
+      personal: {},
+      impersonal: ['name'],
+      disposition: 'erase',
+      why: 'Counts kept by the database (how many sovereigns, agents, held imprints); the name of a count, never of a person.',
+    },
   ],
   async export(sql, subject) {
     const [imprints, feedback, reports] = await Promise.all([
-      sql.query<{ sequence: string; kind: string; body: string | null; created_at: string; unattested: boolean; held: boolean; held_reason: string | null; reply_to: string | null; receipt_id: string }>(
+      sql.query<{
+        sequence: string;
+        kind: string;
+        body: string | null;
+        created_at: string;
+        unattested: boolean;
+        held: boolean;
+        held_reason: string | null;
+        reply_to: string | null;
+        receipt_id: string;
+      }>(
         `select sequence, kind, body, created_at, unattested, held, held_reason, reply_to, receipt_id from imprints
           where author_kind = 'sovereign' and author_ref = $1::text order by sequence`,
         [subject.id],
       ),
-      sql.query<{ id: string; topic: string; body: string | null; status: string; created_at: string; receipt_id: string }>(
+      sql.query<{
+        id: string;
+        topic: string;
+        body: string | null;
+        status: string;
+        created_at: string;
+        receipt_id: string;
+      }>(
         `select id, topic, body, status, created_at, receipt_id from feedback where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
         [subject.id],
       ),
-      sql.query<{ id: string; sequence: string; reason: string; detail: string | null; status: string; created_at: string; receipt_id: string }>(
+      sql.query<{
+        id: string;
+        sequence: string;
+        reason: string;
+        detail: string | null;
+        status: string;
+        created_at: string;
+        receipt_id: string;
+      }>(
         `select id, sequence, reason, detail, status, created_at, receipt_id from imprint_reports where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
         [subject.id],
       ),
@@ -62,15 +104,38 @@ export const recordPersonalData: FamilyDeclaration = {
         reply_to: i.reply_to === null ? null : Number(i.reply_to),
         receipt_id: i.receipt_id,
       })),
-      feedback: feedback.map((f) => ({ id: f.id, topic: f.topic, body: f.body, status: f.status, created_at: iso(f.created_at), receipt_id: f.receipt_id })),
-      reports_filed: reports.map((r) => ({ id: r.id, sequence: Number(r.sequence), reason: r.reason, detail: r.detail, status: r.status, created_at: iso(r.created_at), receipt_id: r.receipt_id })),
+      feedback: feedback.map((f) => ({
+        id: f.id,
+        topic: f.topic,
+        body: f.body,
+        status: f.status,
+        created_at: iso(f.created_at),
+        receipt_id: f.receipt_id,
+      })),
+      reports_filed: reports.map((r) => ({
+        id: r.id,
+        sequence: Number(r.sequence),
+        reason: r.reason,
+        detail: r.detail,
+        status: r.status,
+        created_at: iso(r.created_at),
+        receipt_id: r.receipt_id,
+      })),
     };
   },
   receiptIds: (sql, subject) =>
     receiptIdsOf(sql, [
-      { table: 'imprints', where: `author_kind = 'sovereign' and author_ref = $1::text`, params: [subject.id] },
+      {
+        table: 'imprints',
+        where: `author_kind = 'sovereign' and author_ref = $1::text`,
+        params: [subject.id],
+      },
       { table: 'feedback', where: `reporter_kind = 'sovereign' and reporter_ref = $1`, params: [subject.id] },
-      { table: 'imprint_reports', where: `reporter_kind = 'sovereign' and reporter_ref = $1`, params: [subject.id] },
+      {
+        table: 'imprint_reports',
+        where: `reporter_kind = 'sovereign' and reporter_ref = $1`,
+        params: [subject.id],
+      },
     ]),
   async erase(tx, subject) {
     return {
@@ -79,8 +144,16 @@ export const recordPersonalData: FamilyDeclaration = {
         `update imprints set body = null, public_author = 'redacted', author_ref = 'erased' where author_kind = 'sovereign' and author_ref = $1::text`,
         [subject.id],
       ),
-      feedback: await touched(tx, `update feedback set body = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [subject.id]),
-      imprint_reports: await touched(tx, `update imprint_reports set detail = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`, [subject.id]),
+      feedback: await touched(
+        tx,
+        `update feedback set body = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`,
+        [subject.id],
+      ),
+      imprint_reports: await touched(
+        tx,
+        `update imprint_reports set detail = null, reporter_ref = null where reporter_kind = 'sovereign' and reporter_ref = $1`,
+        [subject.id],
+      ),
     };
   },
 };

@@ -1,18 +1,28 @@
 import type { Sql } from '../db/database.ts';
 import type { RowOf } from '../db/rows.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
-import { projectHeldSpam, type ContributionRecord, type HeldSpamRecord, type HeldSpamSummary } from '../../shared/boundaries/projectors/spam.ts';
+import {
+  projectHeldSpam,
+  type ContributionRecord,
+  type HeldSpamRecord,
+  type HeldSpamSummary,
+} from '../../shared/boundaries/projectors/spam.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import type { Imprint } from './entities.ts';
 
-const PUBLIC_COLUMNS = 'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
+const PUBLIC_COLUMNS =
+  'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
 /** An imprint as PUBLIC_COLUMNS selects it: every column but the search vector. */
 type ImprintRow = Omit<RowOf<typeof Imprint>, 'search'>;
 
-const publicOnly = (rows: ImprintRow[]) => rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
+const publicOnly = (rows: ImprintRow[]) =>
+  rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
 
 /** The newest public imprints (held ones never), newest first; `before` pages backwards. */
-export async function newestImprints(sql: Sql, options: { limit: number; before?: number; kind?: string }): Promise<PublicImprint[]> {
+export async function newestImprints(
+  sql: Sql,
+  options: { limit: number; before?: number; kind?: string },
+): Promise<PublicImprint[]> {
   const params: unknown[] = [options.limit];
   let where = 'held = false';
   if (options.before) {
@@ -23,12 +33,20 @@ export async function newestImprints(sql: Sql, options: { limit: number; before?
     params.push(options.kind);
     where += ` and kind = $${params.length}`;
   }
-  const rows = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where ${where} order by sequence desc limit $1`, params);
+  const rows = await sql.query<ImprintRow>(
+    `select ${PUBLIC_COLUMNS} from imprints where ${where} order by sequence desc limit $1`,
+    params,
+  );
   return publicOnly(rows);
 }
 
 /** Public imprints after a cursor (for polling), oldest first. `threads` keeps questions and replies only. */
-export async function imprintsSince(sql: Sql, cursor: number, limit: number, options: { threads?: boolean } = {}): Promise<PublicImprint[]> {
+export async function imprintsSince(
+  sql: Sql,
+  cursor: number,
+  limit: number,
+  options: { threads?: boolean } = {},
+): Promise<PublicImprint[]> {
   const rows = await sql.query<ImprintRow>(
     `select ${PUBLIC_COLUMNS} from imprints where held = false and sequence > $1
        ${options.threads ? "and (kind = 'question' or reply_to is not null)" : ''}
@@ -39,8 +57,13 @@ export async function imprintsSince(sql: Sql, cursor: number, limit: number, opt
 }
 
 /** One public imprint and its public replies (for threads); null when unknown or held. */
-export async function imprintThread(sql: Sql, sequence: number): Promise<{ imprint: PublicImprint; replies: PublicImprint[] } | null> {
-  const [row] = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where sequence = $1`, [sequence]);
+export async function imprintThread(
+  sql: Sql,
+  sequence: number,
+): Promise<{ imprint: PublicImprint; replies: PublicImprint[] } | null> {
+  const [row] = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where sequence = $1`, [
+    sequence,
+  ]);
   const imprint = row ? projectImprint(row) : null;
   if (!imprint) return null;
   const replies = await sql.query<ImprintRow>(
@@ -71,7 +94,12 @@ export const RECORD_COUNTS = `(select value from record_counter where id = 1) as
 
 export async function recordCounts(sql: Sql): Promise<RecordCounts> {
   const [row] = await sql.query<Record<string, string | number>>(`select ${RECORD_COUNTS}`);
-  return { lifetime: Number(row.lifetime), retained: Number(row.retained), unattested: Number(row.unattested), held: Number(row.held) };
+  return {
+    lifetime: Number(row.lifetime),
+    retained: Number(row.retained),
+    unattested: Number(row.unattested),
+    held: Number(row.held),
+  };
 }
 
 /**
@@ -85,7 +113,15 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
   const holds: HeldSpamRecord[] = [];
   for (const row of rows) {
     for (let i = 0; i < Number(row.n); i++) {
-      holds.push({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held', held_at: '' });
+      holds.push({
+        hold_id: '',
+        body: '',
+        name: null,
+        author: null,
+        rule: row.held_reason ?? 'other',
+        status: 'held',
+        held_at: '',
+      });
     }
   }
   return projectHeldSpam(holds);
@@ -98,7 +134,11 @@ function actorOf(row: ImprintRow): ActorIdentity {
 }
 
 /** Rows as the contribution_feed projector takes them (raw refs inside; the projector drops them). */
-export async function contributionRecords(sql: Sql, limit: number, options: { threads?: boolean } = {}): Promise<ContributionRecord[]> {
+export async function contributionRecords(
+  sql: Sql,
+  limit: number,
+  options: { threads?: boolean } = {},
+): Promise<ContributionRecord[]> {
   const rows = await sql.query<ImprintRow>(
     `select ${PUBLIC_COLUMNS} from imprints where held = false and body is not null
        ${options.threads ? "and (kind = 'question' or reply_to is not null)" : ''}
@@ -124,7 +164,11 @@ export async function contributionRecords(sql: Sql, limit: number, options: { th
  * body column itself, so a body that left the window is not findable. Attested imprints rank
  * before unattested ones (unattested imprints are kept out of search ranking, not out of sight).
  */
-export async function searchImprints(sql: Sql, q: string, limit: number): Promise<{ results: (PublicImprint & { rank: number })[]; total: number }> {
+export async function searchImprints(
+  sql: Sql,
+  q: string,
+  limit: number,
+): Promise<{ results: (PublicImprint & { rank: number })[]; total: number }> {
   const rows = await sql.query<ImprintRow & { rank: number; total: string | number }>(
     `with query as (select websearch_to_tsquery('simple', $1) as q)
      select ${PUBLIC_COLUMNS}, ts_rank(search, query.q) as rank, count(*) over () as total

@@ -8,7 +8,15 @@ import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts'
 import { speakerOfRequest } from '../agents/speaker.ts';
 import { clearMyFeedback, feedbackOverview, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { contributionRecords, heldSummary, imprintsSince, latestEvictions, newestImprints, recordCounts, searchImprints } from './queries.ts';
+import {
+  contributionRecords,
+  heldSummary,
+  imprintsSince,
+  latestEvictions,
+  newestImprints,
+  recordCounts,
+  searchImprints,
+} from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
 import { statsProjection } from './stats.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
@@ -17,7 +25,11 @@ const privateNoStore = 'private, no-store';
 
 /** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
 export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery) {
-  const [imprints, counts, held] = await Promise.all([newestImprints(ctx.db, query), recordCounts(ctx.db), heldSummary(ctx.db)]);
+  const [imprints, counts, held] = await Promise.all([
+    newestImprints(ctx.db, query),
+    recordCounts(ctx.db),
+    heldSummary(ctx.db),
+  ]);
   return {
     ok: true as const,
     window: RECORD_WINDOW,
@@ -26,21 +38,38 @@ export async function recordView(ctx: { db: import('../db/database.ts').Database
     imprints_unattested: counts.unattested,
     held,
     imprints,
-    next: imprints.length === query.limit ? `/imprint?before=${imprints[imprints.length - 1].sequence}${query.kind ? `&kind=${query.kind}` : ''}` : null,
+    next:
+      imprints.length === query.limit
+        ? `/imprint?before=${imprints[imprints.length - 1].sequence}${query.kind ? `&kind=${query.kind}` : ''}`
+        : null,
   };
 }
 
 function viewerOf(sovereign: FastifyRequest['sovereign']) {
-  return sovereign ? { signed_in: true as const, tag: sovereign.tag, can_imprint: sovereign.scopes.includes('sovereign:write') } : { signed_in: false as const };
+  return sovereign
+    ? {
+        signed_in: true as const,
+        tag: sovereign.tag,
+        can_imprint: sovereign.scopes.includes('sovereign:write'),
+      }
+    : { signed_in: false as const };
 }
 
 /** GET /imprint as JSON and MCP civitas_record (read anonymously): the Record view and who reads it. */
-export async function recordJson(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery, sovereign?: FastifyRequest['sovereign']) {
+export async function recordJson(
+  ctx: { db: import('../db/database.ts').Database },
+  query: RecordQuery,
+  sovereign?: FastifyRequest['sovereign'],
+) {
   return { ...(await recordView(ctx, query)), viewer: viewerOf(sovereign) };
 }
 
 /** GET /search as JSON and MCP civitas_search. */
-export async function searchView(ctx: { db: import('../db/database.ts').Database }, q: string | undefined, limit: number) {
+export async function searchView(
+  ctx: { db: import('../db/database.ts').Database },
+  q: string | undefined,
+  limit: number,
+) {
   const scope = 'retained imprint bodies';
   if (!q) return { ok: true as const, q: '', total: 0, results: [], scope };
   const found = await searchImprints(ctx.db, q, limit);
@@ -64,14 +93,30 @@ function live(threads: boolean) {
 function feed(path: string, threads: boolean) {
   return async (_request: FastifyRequest, reply: FastifyReply) => {
     const { db, config } = _request.server.civitas;
-    const [records, held, counts] = await Promise.all([contributionRecords(db, 100, { threads }), heldSummary(db), recordCounts(db)]);
-    reply.header('content-type', 'application/feed+json; charset=utf-8').header('cache-control', 'public, max-age=30');
-    return imprintJsonFeed(records, { origin: config.origin, path, held, lifetime: counts.lifetime, threads });
+    const [records, held, counts] = await Promise.all([
+      contributionRecords(db, 100, { threads }),
+      heldSummary(db),
+      recordCounts(db),
+    ]);
+    reply
+      .header('content-type', 'application/feed+json; charset=utf-8')
+      .header('cache-control', 'public, max-age=30');
+    return imprintJsonFeed(records, {
+      origin: config.origin,
+      path,
+      held,
+      lifetime: counts.lifetime,
+      threads,
+    });
   };
 }
 
 /** Who is speaking on feedback routes: the session, else an agent that proved its handle, else nobody. */
-async function reporterOf(request: FastifyRequest, agent: string | undefined, continuity?: string): Promise<Reporter> {
+async function reporterOf(
+  request: FastifyRequest,
+  agent: string | undefined,
+  continuity?: string,
+): Promise<Reporter> {
   return (await speakerOfRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
 }
 
@@ -82,7 +127,11 @@ async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
   const result = await humanImprint(request.server.civitas, input, request.sovereign);
-  if (form) return seeOther(reply, withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }));
+  if (form)
+    return seeOther(
+      reply,
+      withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }),
+    );
   return result;
 }
 
@@ -105,7 +154,9 @@ export const recordRoutes = [
       const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
-      const reporter = request.sovereign ? { kind: 'sovereign' as const, ref: request.sovereign.sovereignId } : { kind: 'anonymous' as const, ref: null };
+      const reporter = request.sovereign
+        ? { kind: 'sovereign' as const, ref: request.sovereign.sovereignId }
+        : { kind: 'anonymous' as const, ref: null };
       const result = await reportImprint(request.server.civitas, input, reporter);
       if (form) return seeOther(reply, withQuery(target, { reported: input.sequence }));
       return result;
@@ -115,28 +166,51 @@ export const recordRoutes = [
   defineRoute('GET /api/quarantine', {
     async handler(request) {
       const { db } = request.server.civitas;
-      const rows = await db.query<{ sequence: string | number; author_kind: 'agent' | 'sovereign'; author_ref: string; public_author: string; created_at: Date | string }>(
+      const rows = await db.query<{
+        sequence: string | number;
+        author_kind: 'agent' | 'sovereign';
+        author_ref: string;
+        public_author: string;
+        created_at: Date | string;
+      }>(
         `select sequence, author_kind, author_ref, public_author, created_at from imprints
           where unattested and not held order by sequence desc limit 100`,
       );
       const [counts, heldRows] = await Promise.all([
         recordCounts(db),
-        db.query<{ held_reason: string | null; n: string | number }>('select held_reason, count(*) as n from imprints where held group by held_reason'),
+        db.query<{ held_reason: string | null; n: string | number }>(
+          'select held_reason, count(*) as n from imprints where held group by held_reason',
+        ),
       ]);
       const view = projectQuarantine({
         unattested: rows.map((row) => ({
           sequence: Number(row.sequence),
-          author: row.author_kind === 'agent'
-            ? { actor_id: row.author_ref, kind: 'agent', handle: row.public_author }
-            : { actor_id: row.author_ref, kind: 'sovereign', tag: row.public_author },
+          author:
+            row.author_kind === 'agent'
+              ? { actor_id: row.author_ref, kind: 'agent', handle: row.public_author }
+              : { actor_id: row.author_ref, kind: 'sovereign', tag: row.public_author },
           reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
           quarantined_at: new Date(row.created_at).toISOString(),
         })),
         held: heldRows.flatMap((row) =>
-          Array.from({ length: Number(row.n) }, () => ({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held' as const, held_at: '' })),
+          Array.from({ length: Number(row.n) }, () => ({
+            hold_id: '',
+            body: '',
+            name: null,
+            author: null,
+            rule: row.held_reason ?? 'other',
+            status: 'held' as const,
+            held_at: '',
+          })),
         ),
       });
-      return { ok: true as const, schema: 'civitas.quarantine.v1' as const, ...view, unattested_count: counts.unattested, listed: view.unattested.length };
+      return {
+        ok: true as const,
+        schema: 'civitas.quarantine.v1' as const,
+        ...view,
+        unattested_count: counts.unattested,
+        listed: view.unattested.length,
+      };
     },
   }),
 
@@ -166,7 +240,12 @@ export const recordRoutes = [
       const reporter = await reporterOf(request, agent);
       reply.header('cache-control', privateNoStore);
       if (reporter.kind === 'anonymous') {
-        return { ok: true as const, as: 'anonymous' as const, reports: [], hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.' };
+        return {
+          ok: true as const,
+          as: 'anonymous' as const,
+          reports: [],
+          hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.',
+        };
       }
       return myFeedback(request.server.civitas, reporter);
     },
@@ -177,7 +256,12 @@ export const recordRoutes = [
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/feedback/mine') : '/feedback/mine';
       const reporter = await reporterOf(request, input.agent, input.continuity);
-      if (reporter.kind === 'anonymous') throw new Refusal('identity_required', {}, 'Sign in, or send `agent` with your continuity proof, to clear your own reports.');
+      if (reporter.kind === 'anonymous')
+        throw new Refusal(
+          'identity_required',
+          {},
+          'Sign in, or send `agent` with your continuity proof, to clear your own reports.',
+        );
       const result = await clearMyFeedback(request.server.civitas, reporter);
       reply.header('cache-control', privateNoStore);
       if (form) return seeOther(reply, withQuery(target, { cleared: result.cleared }));
@@ -185,7 +269,10 @@ export const recordRoutes = [
     },
   }),
 
-  defineRoute('GET /api/stats', { cache: 'public', handler: async (request) => statsProjection(request.server.civitas) }),
+  defineRoute('GET /api/stats', {
+    cache: 'public',
+    handler: async (request) => statsProjection(request.server.civitas),
+  }),
   defineRoute('GET /stats.json', {
     async handler(request, reply) {
       reply.header('cache-control', 'public, max-age=60');

@@ -39,7 +39,10 @@ export interface Door<D extends Draft, S, R> {
    */
   fresh?(state: S): boolean;
   /** Writes the door's own rows now that the gate has spoken. */
-  admit(tx: Sql, entries: Array<{ draft: D; state: S; verdict: GateVerdict }>): Promise<Array<Admitted<R> | Refusal>>;
+  admit(
+    tx: Sql,
+    entries: Array<{ draft: D; state: S; verdict: GateVerdict }>,
+  ): Promise<Array<Admitted<R> | Refusal>>;
 }
 
 /** At most this many imprints share one transaction (a bound on its size and lock time; below RECORD_WINDOW). */
@@ -107,7 +110,12 @@ class Sequencer {
 
   submit<D extends Draft, S, R>(door: Door<D, S, R>, draft: D): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.waiting.push({ door: door as unknown as AnyDoor, draft, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({
+        door: door as unknown as AnyDoor,
+        draft,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.schedulePump();
     });
   }
@@ -204,7 +212,9 @@ class Sequencer {
       for (const one of batch) one.reject(error instanceof BeforeCommit ? error.original : error);
       return;
     }
-    outcomes.forEach((outcome, i) => ('refusal' in outcome ? batch[i].reject(outcome.refusal) : batch[i].resolve(outcome.value)));
+    outcomes.forEach((outcome, i) =>
+      'refusal' in outcome ? batch[i].reject(outcome.refusal) : batch[i].resolve(outcome.value),
+    );
   }
 }
 
@@ -214,11 +224,19 @@ async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
   const open = () => batch.map((_, i) => i).filter((i) => outcomes[i] === undefined);
 
   for (const [door, indexes] of byDoor(batch, open())) {
-    const locked = await door.lock(tx, indexes.map((i) => batch[i].draft));
-    locked.forEach((state, k) => (state instanceof Refusal ? (outcomes[indexes[k]] = { refusal: state }) : (states[indexes[k]] = state)));
+    const locked = await door.lock(
+      tx,
+      indexes.map((i) => batch[i].draft),
+    );
+    locked.forEach((state, k) =>
+      state instanceof Refusal ? (outcomes[indexes[k]] = { refusal: state }) : (states[indexes[k]] = state),
+    );
   }
 
-  const missing = await missingReplyTargets(tx, open().map((i) => batch[i].draft.replyTo));
+  const missing = await missingReplyTargets(
+    tx,
+    open().map((i) => batch[i].draft.replyTo),
+  );
   for (const i of open()) {
     const replyTo = batch[i].draft.replyTo;
     if (replyTo !== null && missing.has(replyTo)) outcomes[i] = { refusal: noReplyTarget(replyTo) };
@@ -227,18 +245,31 @@ async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
   const gated = open();
   const fresh = (i: number) => batch[i].door.fresh?.(states[i]) === true;
   const known = gated.filter((i) => !fresh(i));
-  const verdicts = await gateDrafts(tx, known.map((i) => batch[i].draft));
+  const verdicts = await gateDrafts(
+    tx,
+    known.map((i) => batch[i].draft),
+  );
   const verdictOf = new Map(known.map((i, k) => [i, verdicts[k]]));
   for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i].draft));
 
   const admitted = new Map<number, Admitted<unknown>>();
   for (const [door, indexes] of byDoor(batch, gated)) {
-    const results = await door.admit(tx, indexes.map((i) => ({ draft: batch[i].draft, state: states[i], verdict: verdictOf.get(i)! })));
-    results.forEach((result, k) => (result instanceof Refusal ? (outcomes[indexes[k]] = { refusal: result }) : admitted.set(indexes[k], result)));
+    const results = await door.admit(
+      tx,
+      indexes.map((i) => ({ draft: batch[i].draft, state: states[i], verdict: verdictOf.get(i)! })),
+    );
+    results.forEach((result, k) =>
+      result instanceof Refusal
+        ? (outcomes[indexes[k]] = { refusal: result })
+        : admitted.set(indexes[k], result),
+    );
   }
 
   const order = [...admitted.keys()].sort((a, b) => a - b);
-  const appended = await appendImprints(tx, order.map((i) => admitted.get(i)!.imprint));
+  const appended = await appendImprints(
+    tx,
+    order.map((i) => admitted.get(i)!.imprint),
+  );
   order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended[k]) }));
   return outcomes as Outcome[];
 }
@@ -251,13 +282,18 @@ function byDoor(batch: Waiting[], indexes: number[]): Map<AnyDoor, number[]> {
 
 /** reply_to must name an imprint that exists (its body may have left the window; the thread stays). */
 export function noReplyTarget(replyTo: number): Refusal {
-  return new Refusal('invalid_request', { issues: [{ path: 'reply_to', message: `No public imprint #${replyTo} to reply to.` }] });
+  return new Refusal('invalid_request', {
+    issues: [{ path: 'reply_to', message: `No public imprint #${replyTo} to reply to.` }],
+  });
 }
 
 async function missingReplyTargets(tx: Sql, replyTos: Array<number | null>): Promise<Set<number>> {
   const wanted = [...new Set(replyTos.filter((r): r is number => r !== null))];
   if (wanted.length === 0) return new Set();
-  const found = await tx.query<{ sequence: string | number }>('select sequence from imprints where sequence = any($1::bigint[]) and held = false', [wanted]);
+  const found = await tx.query<{ sequence: string | number }>(
+    'select sequence from imprints where sequence = any($1::bigint[]) and held = false',
+    [wanted],
+  );
   const present = new Set(found.map((row) => Number(row.sequence)));
   return new Set(wanted.filter((r) => !present.has(r)));
 }
@@ -269,9 +305,14 @@ export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[
     `select array(select body from imprints where author_ref = a.ref and body is not null order by sequence desc limit 20) as bodies,
             (select count(*) from imprints where author_ref = a.ref and created_at > a.since) as burst
      from unnest($1::text[], $2::timestamptz[]) with ordinality as a(ref, since, n) order by a.n`,
-    [drafts.map((d) => d.authorRef), drafts.map((d) => new Date(d.at.getTime() - BURST_WINDOW_MS).toISOString())],
+    [
+      drafts.map((d) => d.authorRef),
+      drafts.map((d) => new Date(d.at.getTime() - BURST_WINDOW_MS).toISOString()),
+    ],
   );
-  return drafts.map((draft, i) => gate({ body: draft.body, recentBodies: facts[i].bodies ?? [], recentCount: Number(facts[i].burst) }));
+  return drafts.map((draft, i) =>
+    gate({ body: draft.body, recentBodies: facts[i].bodies ?? [], recentCount: Number(facts[i].burst) }),
+  );
 }
 
 /** The gate for an author's first imprint: no recent bodies, no burst. */

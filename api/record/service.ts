@@ -24,7 +24,11 @@ export type ImprintResult = z.infer<typeof imprintResultSchema>;
  * public tag some sovereign holds) is required, and the imprint is recorded unverified and
  * quarantined (unattested): an identifier is never a credential. Recorded through the sequencer.
  */
-export async function humanImprint(ctx: AppContext, input: HumanImprintInput, signedIn: SignedIn | undefined): Promise<ImprintResult> {
+export async function humanImprint(
+  ctx: AppContext,
+  input: HumanImprintInput,
+  signedIn: SignedIn | undefined,
+): Promise<ImprintResult> {
   const now = ctx.clock.now();
   let authorRef: string;
   let tag: string;
@@ -34,17 +38,37 @@ export async function humanImprint(ctx: AppContext, input: HumanImprintInput, si
   } else {
     const claimed = input.sovereign_id?.trim().toLowerCase() ?? '';
     if (!claimed) {
-      throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'Without a session, your Sovereign ID (your public 4-hex tag) is required.' }] });
+      throw new Refusal('invalid_request', {
+        issues: [
+          {
+            path: 'sovereign_id',
+            message: 'Without a session, your Sovereign ID (your public 4-hex tag) is required.',
+          },
+        ],
+      });
     }
     if (!/^[0-9a-f]{4}$/.test(claimed)) {
-      throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'A Sovereign ID is 4 hexadecimal characters, e.g. 3fa9.' }] });
+      throw new Refusal('invalid_request', {
+        issues: [{ path: 'sovereign_id', message: 'A Sovereign ID is 4 hexadecimal characters, e.g. 3fa9.' }],
+      });
     }
     const [exists] = await ctx.db.query('select 1 from sovereigns where tag = $1 limit 1', [claimed]);
-    if (!exists) throw new Refusal('invalid_request', { issues: [{ path: 'sovereign_id', message: 'No Sovereign holds this ID.' }] });
+    if (!exists)
+      throw new Refusal('invalid_request', {
+        issues: [{ path: 'sovereign_id', message: 'No Sovereign holds this ID.' }],
+      });
     authorRef = `unverified:${claimed}`;
     tag = claimed;
   }
-  return sequence(ctx.db, humanDoor, { authorRef, tag, body: input.body, kind: input.kind, replyTo: input.reply_to ?? null, at: now, unattested: !signedIn });
+  return sequence(ctx.db, humanDoor, {
+    authorRef,
+    tag,
+    body: input.body,
+    kind: input.kind,
+    replyTo: input.reply_to ?? null,
+    at: now,
+    unattested: !signedIn,
+  });
 }
 
 interface HumanDraft extends Draft {
@@ -95,14 +119,38 @@ export async function reportImprint(
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const [target] = await tx.query('select 1 from imprints where sequence = $1', [input.sequence]);
-    if (!target) throw new Refusal('not_found', { sequence: input.sequence }, `No imprint #${input.sequence} is recorded.`);
+    if (!target)
+      throw new Refusal(
+        'not_found',
+        { sequence: input.sequence },
+        `No imprint #${input.sequence} is recorded.`,
+      );
     const id = newId('rep', now);
-    const receipt = await recordReceipt(tx, { step: 'record.report', subject: `imprint:${input.sequence}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: 'record.report',
+      subject: `imprint:${input.sequence}`,
+      at: now,
+    });
     await tx.query(
       `insert into imprint_reports (id, sequence, reason, detail, reporter_kind, reporter_ref, status, created_at, receipt_id)
        values ($1, $2, $3, $4, $5, $6, 'open', $7, $8)`,
-      [id, input.sequence, input.reason, input.detail ?? null, reporter.kind, reporter.ref, now.toISOString(), receipt.id],
+      [
+        id,
+        input.sequence,
+        input.reason,
+        input.detail ?? null,
+        reporter.kind,
+        reporter.ref,
+        now.toISOString(),
+        receipt.id,
+      ],
     );
-    return { ok: true as const, report_id: id, sequence: input.sequence, status: 'open' as const, receipt_id: receipt.id };
+    return {
+      ok: true as const,
+      report_id: id,
+      sequence: input.sequence,
+      status: 'open' as const,
+      receipt_id: receipt.id,
+    };
   });
 }

@@ -3,7 +3,10 @@ import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { RECORD_COUNTS } from './queries.ts';
 
-type Counts = Record<'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts', string | number>;
+type Counts = Record<
+  'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts',
+  string | number
+>;
 
 /**
  * Every headline count in one statement (one round trip, one prepared plan), none of them a scan

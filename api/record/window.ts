@@ -37,7 +37,10 @@ export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<Appen
  */
 export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): Promise<AppendedImprint[]> {
   if (imprints.length === 0) return [];
-  const [counter] = await tx.query<{ value: string | number }>('update record_counter set value = value + $1 where id = 1 returning value', [imprints.length]);
+  const [counter] = await tx.query<{ value: string | number }>(
+    'update record_counter set value = value + $1 where id = 1 returning value',
+    [imprints.length],
+  );
   const last = Number(counter.value);
   const first = last - imprints.length + 1;
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
@@ -48,7 +51,11 @@ export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): 
   // (≤ MAX_BATCH < RECORD_WINDOW) stays inside the window.
   const receipts = await recordReceipts(
     tx,
-    imprints.map((imprint, i) => ({ step: 'record.imprint', subject: `imprint:${first + i}`, at: imprint.at })),
+    imprints.map((imprint, i) => ({
+      step: 'record.imprint',
+      subject: `imprint:${first + i}`,
+      at: imprint.at,
+    })),
     (receiptIds, p) => ({
       ctes: `appended as (
          insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
@@ -57,9 +64,22 @@ export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): 
                            $${p + 7}::boolean[], $${p + 8}::boolean[], $${p + 9}::text[], $${p + 10}::bigint[], $${p + 11}::text[])
               with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)),
        trimmed as (update imprints set body = null where sequence between $${p + 12} and $${p + 13} and body is not null and exists (select 1 from slot))`,
-      params: [first, column('kind'), column('body'), column('authorKind'), column('authorRef'), column('publicAuthor'),
-        imprints.map((imprint) => imprint.at.toISOString()), column('unattested'), column('held'), column('heldReason'), column('replyTo'),
-        receiptIds, first - RECORD_WINDOW, last - RECORD_WINDOW],
+      params: [
+        first,
+        column('kind'),
+        column('body'),
+        column('authorKind'),
+        column('authorRef'),
+        column('publicAuthor'),
+        imprints.map((imprint) => imprint.at.toISOString()),
+        column('unattested'),
+        column('held'),
+        column('heldReason'),
+        column('replyTo'),
+        receiptIds,
+        first - RECORD_WINDOW,
+        last - RECORD_WINDOW,
+      ],
     }),
   );
   return imprints.map((_, i) => ({ sequence: first + i, receipt: receipts[i] }));

@@ -49,7 +49,8 @@ export class CapturedResponse extends EventEmitter {
 
   writeHead(status: number, headers?: Record<string, string | number | string[] | undefined>) {
     this.statusCode = status;
-    for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) this.setHeader(name, value);
+    for (const [name, value] of Object.entries(headers ?? {}))
+      if (value !== undefined) this.setHeader(name, value);
     this.headersSent = true;
     return this;
   }

@@ -10,10 +10,17 @@ import type { SiteLocals } from './mount.ts';
  * The in-process API client pages use in the one-origin server: `app.inject` (no socket), with
  * `headers` added to every request (the API passes its internal-request token here).
  */
-export function injectClient(app: FastifyInstance, headers: Record<string, string> = {}): NonNullable<SiteLocals['civitas']> {
+export function injectClient(
+  app: FastifyInstance,
+  headers: Record<string, string> = {},
+): NonNullable<SiteLocals['civitas']> {
   return {
     async inject(req: { method: string; url: string; headers?: Record<string, string> }) {
-      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: { ...req.headers, ...headers } });
+      const res = await app.inject({
+        method: req.method as 'GET',
+        url: req.url,
+        headers: { ...req.headers, ...headers },
+      });
       let body: unknown = null;
       try {
         body = res.body ? JSON.parse(res.body) : null;
@@ -29,7 +36,10 @@ export function injectClient(app: FastifyInstance, headers: Record<string, strin
  * Locals for the one-origin server: pages read the API through `app.inject` (no socket).
  * Pass as `mountSite(app, { locals: injectLocals(app, headers) })`.
  */
-export function injectLocals(app: FastifyInstance, headers: Record<string, string> = {}): (request: FastifyRequest) => SiteLocals {
+export function injectLocals(
+  app: FastifyInstance,
+  headers: Record<string, string> = {},
+): (request: FastifyRequest) => SiteLocals {
   const civitas = injectClient(app, headers);
   return (request) => ({ civitas, flash: request.flash });
 }

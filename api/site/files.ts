@@ -56,7 +56,10 @@ export function loadClientFiles(clientDir: string): Map<string, StoredFile> {
   for (const abs of walk(clientDir)) {
     const urlPath = '/' + relative(clientDir, abs).split(sep).join('/');
     const body = readFileSync(abs);
-    const hashed = /^\/theme\.[\w-]+\.css$/.test(urlPath) || urlPath.startsWith('/font/') || urlPath.startsWith('/_astro/');
+    const hashed =
+      /^\/theme\.[\w-]+\.css$/.test(urlPath) ||
+      urlPath.startsWith('/font/') ||
+      urlPath.startsWith('/_astro/');
     files.set(urlPath, {
       body,
       type: TYPES[extname(abs)] ?? 'application/octet-stream',

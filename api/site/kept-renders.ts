@@ -46,7 +46,14 @@ export class KeptRenders {
 
   /** Keeps `page` for `key` if it may be kept: read from the Record alone, at a known revision, a plain 200 without a cookie. */
   offer(key: string, page: RenderedPage): void {
-    if (!page.fromRecord || page.revision === undefined || !page.matched || page.status !== 200 || page.headers['set-cookie']) return;
+    if (
+      !page.fromRecord ||
+      page.revision === undefined ||
+      !page.matched ||
+      page.status !== 200 ||
+      page.headers['set-cookie']
+    )
+      return;
     this.pages.delete(key);
     if (this.pages.size >= KEPT_RENDERS) this.pages.delete(this.pages.keys().next().value!);
     this.pages.set(key, page);

@@ -43,7 +43,15 @@ import { coalescer } from '../../shared/coalesce.ts';
 import { RENDERS_FROM } from '../../shared/http-cache.ts';
 import { KeptRenders, renderEtag, type RenderedPage } from './kept-renders.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
-import { loadClientFiles, normalisePath, PAGE_PRIVATE, readAssetsManifest, REPO_ROOT, type AssetsManifest, type StoredFile } from './files.ts';
+import {
+  loadClientFiles,
+  normalisePath,
+  PAGE_PRIVATE,
+  readAssetsManifest,
+  REPO_ROOT,
+  type AssetsManifest,
+  type StoredFile,
+} from './files.ts';
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
 
 export type SiteLocals = App.Locals;
@@ -90,7 +98,13 @@ export interface SiteMount {
    * Renders the site's error page (site/pages/error.astro) for a browser navigation that failed:
    * the status and the error body's words, in the site's layout.
    */
-  renderError(request: FastifyRequest, reply: FastifyReply, status: number, error: { reason: string; hint: string }, locals?: SiteLocals): Promise<FastifyReply>;
+  renderError(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    error: { reason: string; hint: string },
+    locals?: SiteLocals,
+  ): Promise<FastifyReply>;
 }
 
 /**
@@ -107,7 +121,11 @@ function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) 
 
 /** A request nothing personal can shape: GET/HEAD without cookies or credentials. */
 function sharable(request: FastifyRequest): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && !request.headers.cookie && !request.headers.authorization;
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !request.headers.cookie &&
+    !request.headers.authorization
+  );
 }
 
 /** The error page's internal path; Fastify never routes it, so only renderError reaches it. */
@@ -119,20 +137,29 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   const clientDir = join(distDir, 'client');
   const entry = join(distDir, 'server', 'entry.mjs');
   if (!existsSync(clientDir) || !existsSync(entry)) {
-    throw new Error(`The site is not built (${clientDir} or ${entry} is missing): run \`npm run build\` first.`);
+    throw new Error(
+      `The site is not built (${clientDir} or ${entry} is missing): run \`npm run build\` first.`,
+    );
   }
 
   const files = loadClientFiles(clientDir);
   const assets = readAssetsManifest(distDir);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
-  const pages = listAstroPageDetails().filter((p) => !p.prerender).map((p) => templateToRegExp(p.route));
+  const pages = listAstroPageDetails()
+    .filter((p) => !p.prerender)
+    .map((p) => templateToRegExp(p.route));
 
   const resolveLocals = async (request: FastifyRequest): Promise<SiteLocals | undefined> => {
     const { locals } = options;
     return typeof locals === 'function' ? locals(request) : locals;
   };
 
-  const sendStored = (reply: FastifyReply, file: StoredFile, body: Buffer | string = file.body, cacheControl = file.cacheControl) => {
+  const sendStored = (
+    reply: FastifyReply,
+    file: StoredFile,
+    body: Buffer | string = file.body,
+    cacheControl = file.cacheControl,
+  ) => {
     reply.header('content-type', file.type).header('cache-control', cacheControl).header('etag', file.etag);
     if (reply.request.headers['if-none-match'] === file.etag) {
       reply.code(304).send();
@@ -172,8 +199,17 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     },
 
     async renderError(request, reply, status, error, locals) {
-      const raw = Object.create(request.raw, { url: { value: ERROR_PAGE }, method: { value: 'GET' } }) as IncomingMessage;
-      const pageError = { status, reason: error.reason, hint: error.hint, path: request.url.split('?')[0], method: request.method };
+      const raw = Object.create(request.raw, {
+        url: { value: ERROR_PAGE },
+        method: { value: 'GET' },
+      }) as IncomingMessage;
+      const pageError = {
+        status,
+        reason: error.reason,
+        hint: error.hint,
+        path: request.url.split('?')[0],
+        method: request.method,
+      };
       const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), pageError };
       const rendered = await render(request, pageLocals, raw);
       if (!rendered.matched || rendered.status >= 500) return reply.code(status).send(error);
@@ -189,16 +225,24 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       let page = shared ? await sharedRender(request) : await render(request, locals);
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {
-        const notFound = { reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' };
+        const notFound = {
+          reason: 'not_found',
+          hint: 'No page lives at this path. See /atlas for the map of every route.',
+        };
         if (acceptsHtml(request)) return site.renderError(request, reply, 404, notFound);
         return reply
           .code(404)
           .header('cache-control', 'no-store')
-          .send({ ok: false, reason: 'not_found', hint: 'No page lives at this path. See /atlas for the map of every route.' });
+          .send({
+            ok: false,
+            reason: 'not_found',
+            hint: 'No page lives at this path. See /atlas for the map of every route.',
+          });
       }
       for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
       // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).
-      if (shared && page.status === 200 && !page.headers['set-cookie']) reply.header('etag', renderEtag(page));
+      if (shared && page.status === 200 && !page.headers['set-cookie'])
+        reply.header('etag', renderEtag(page));
       keepPersonalPagesPrivate(request, reply);
       return reply.code(page.status).send(page.body);
     },
@@ -225,14 +269,22 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       if (held) return held;
     }
     // The run begins after every request that shares it arrived; its revision is read before its render.
-    const page = await renders(key, async () => {
-      const revision = recordRevision ? await recordRevision() : undefined;
-      return { ...(await render(request)), revision };
-    }, options.gatherRenders);
+    const page = await renders(
+      key,
+      async () => {
+        const revision = recordRevision ? await recordRevision() : undefined;
+        return { ...(await render(request)), revision };
+      },
+      options.gatherRenders,
+    );
     kept.offer(key, page);
     return page;
   };
-  const render = async (request: FastifyRequest, locals?: SiteLocals, raw: IncomingMessage = request.raw): Promise<RenderedPage> => {
+  const render = async (
+    request: FastifyRequest,
+    locals?: SiteLocals,
+    raw: IncomingMessage = request.raw,
+  ): Promise<RenderedPage> => {
     const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
     const res = new CapturedResponse(raw);
     let matched = true;
@@ -257,7 +309,11 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   if (options.assetRoutes !== false) {
     for (const [path, file] of files) {
       if (file.type.startsWith('text/html')) continue;
-      app.route({ method: ['GET', 'HEAD'], url: path, handler: (_req, reply) => void sendStored(reply, file) });
+      app.route({
+        method: ['GET', 'HEAD'],
+        url: path,
+        handler: (_req, reply) => void sendStored(reply, file),
+      });
     }
   }
 
@@ -283,4 +339,3 @@ function acceptsHtml(request: FastifyRequest): boolean {
   const json = accept.indexOf('application/json');
   return html !== -1 && (json === -1 || html < json);
 }
-

@@ -13,7 +13,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 export async function buildSiteServer() {
   const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, bodyLimit: 64 * 1024 });
@@ -45,11 +52,16 @@ export async function buildSiteServer() {
       return reply
         .code(503)
         .header('cache-control', 'no-store')
-        .send({ ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' });
+        .send({
+          ok: false,
+          reason: 'provider_unavailable',
+          hint: 'The API did not answer. Try again shortly.',
+        });
     }
     reply.code(res.status);
     res.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && name !== 'set-cookie') reply.header(name, value);
+      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && name !== 'set-cookie')
+        reply.header(name, value);
     });
     const cookies = res.headers.getSetCookie();
     if (cookies.length) reply.header('set-cookie', cookies);

@@ -9,13 +9,16 @@ import type { SignedIn } from '../plugins/session.ts';
  */
 export function stewardOf(request: FastifyRequest): SignedIn {
   if (!request.sovereign) throw new Refusal('identity_required', { scope: 'steward:write' });
-  if (!request.sovereign.scopes.includes('steward:write')) throw new Refusal('scope_required', { scope: 'steward:write' });
+  if (!request.sovereign.scopes.includes('steward:write'))
+    throw new Refusal('scope_required', { scope: 'steward:write' });
   return request.sovereign;
 }
 
 /** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
 export const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
-  request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};
+  request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
 
 /** Steward surfaces: personalized, never stored by shared caches, never indexed. */
 export function stewardOnly(reply: FastifyReply): void {

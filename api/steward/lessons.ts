@@ -14,7 +14,11 @@ export { MAX_LESSON_BODY, MAX_LESSON_SOURCES } from '../../shared/steward/contra
  * come from collective learning, which excludes held and unattested imprints). Every source must
  * exist and be neither held nor unattested; otherwise 400 naming each offending one.
  */
-export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { title: string; body: string; from: number[] }) {
+export async function recordLesson(
+  ctx: AppContext,
+  steward: SignedIn,
+  input: { title: string; body: string; from: number[] },
+) {
   const now = ctx.clock.now();
   const sources = [...new Set(input.from)].sort((a, b) => a - b);
   return ctx.db.transaction(async (tx) => {
@@ -31,9 +35,18 @@ export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { 
       else if (row.unattested) offending.push({ sequence, problem: 'unattested' });
     }
     if (offending.length) {
-      const words = { not_found: 'is not recorded', held: 'is held (quarantined by the gate)', unattested: 'is unattested (quarantined from collective learning)' };
+      const words = {
+        not_found: 'is not recorded',
+        held: 'is held (quarantined by the gate)',
+        unattested: 'is unattested (quarantined from collective learning)',
+      };
       throw new Refusal('invalid_request', {
-        issues: [{ path: 'from', message: `Lessons come from non-quarantined imprints only: ${offending.map((o) => `#${o.sequence} ${words[o.problem]}`).join('; ')}.` }],
+        issues: [
+          {
+            path: 'from',
+            message: `Lessons come from non-quarantined imprints only: ${offending.map((o) => `#${o.sequence} ${words[o.problem]}`).join('; ')}.`,
+          },
+        ],
         offending,
       });
     }
@@ -43,7 +56,18 @@ export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { 
       `insert into lessons (id, title, body, sources, steward, status, created_at, receipt_id) values ($1, $2, $3, $4::bigint[], $5, 'active', $6, $7)`,
       [id, input.title, input.body, sources, `sovereign:${steward.tag}`, now.toISOString(), receipt.id],
     );
-    return { ok: true as const, lesson: { id, title: input.title, body: input.body, sources, recorded_at: now.toISOString(), receipt_id: receipt.id }, receipt: `/receipt/${receipt.id}` };
+    return {
+      ok: true as const,
+      lesson: {
+        id,
+        title: input.title,
+        body: input.body,
+        sources,
+        recorded_at: now.toISOString(),
+        receipt_id: receipt.id,
+      },
+      receipt: `/receipt/${receipt.id}`,
+    };
   });
 }
 
@@ -54,7 +78,9 @@ export async function recordLesson(ctx: AppContext, steward: SignedIn, input: { 
  */
 export async function lessonsView(ctx: AppContext, options: { limit: number }) {
   const [rows, total, held, counts] = await Promise.all([
-    ctx.db.query<Pick<RowOf<typeof Lesson>, 'id' | 'title' | 'body' | 'sources' | 'created_at' | 'receipt_id'>>(
+    ctx.db.query<
+      Pick<RowOf<typeof Lesson>, 'id' | 'title' | 'body' | 'sources' | 'created_at' | 'receipt_id'>
+    >(
       "select id, title, body, sources, created_at, receipt_id from lessons where status = 'active' order by created_at desc, id desc limit $1",
       [options.limit],
     ),
@@ -75,6 +101,7 @@ export async function lessonsView(ctx: AppContext, options: { limit: number }) {
       receipt_id: row.receipt_id,
     })),
     excluded_from_learning: { held: held.held, held_reasons: held.reasons, unattested: counts.unattested },
-    principle: 'Lessons come from non-quarantined imprints only: held and unattested imprints never feed collective learning. A steward distils each lesson and cites its sources; its receipt proves it was recorded.',
+    principle:
+      'Lessons come from non-quarantined imprints only: held and unattested imprints never feed collective learning. A steward distils each lesson and cites its sources; its receipt proves it was recorded.',
   };
 }

@@ -6,7 +6,8 @@ export const stewardTools = [
   defineTool({
     name: 'civitas_lessons',
     title: 'Lessons',
-    description: 'Lessons stewards distilled from non-quarantined imprints (held and unattested imprints never feed learning), newest first, each with its receipt id and source sequence numbers. Same projection as GET /api/hive/lessons.',
+    description:
+      'Lessons stewards distilled from non-quarantined imprints (held and unattested imprints never feed learning), newest first, each with its receipt id and source sequence numbers. Same projection as GET /api/hive/lessons.',
     inputSchema: twinInput('GET /api/hive/lessons'),
     annotations: { readOnlyHint: true, idempotentHint: true },
     twin: 'GET /api/hive/lessons',

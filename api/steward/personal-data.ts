@@ -16,20 +16,39 @@ export const stewardPersonalData: FamilyDeclaration = {
     },
     {
       table: 'lessons',
-      personal: { steward: "the distilling steward's public ref", title: "the steward's words", body: "the steward's words" },
+      personal: {
+        steward: "the distilling steward's public ref",
+        title: "the steward's words",
+        body: "the steward's words",
+      },
       impersonal: ['id', 'status', 'receipt_id', 'sources'],
       disposition: 'keep',
       keptWords: ['title', 'body'],
-      why: "Kept: a lesson is the service's collective learning, written in the role; the steward ref becomes \"redacted\".",
+      why: 'Kept: a lesson is the service\'s collective learning, written in the role; the steward ref becomes "redacted".',
     },
   ],
   async export(sql, subject) {
     const [actions, lessons] = await Promise.all([
-      sql.query<{ id: string; action: string; sequence: string; note: string | null; outcome: string; at: string; receipt_id: string }>(
+      sql.query<{
+        id: string;
+        action: string;
+        sequence: string;
+        note: string | null;
+        outcome: string;
+        at: string;
+        receipt_id: string;
+      }>(
         'select id, action, sequence, note, outcome, at, receipt_id from steward_actions where steward = $1 order by at, id',
         [subject.ref],
       ),
-      sql.query<{ id: string; title: string; body: string; status: string; created_at: string; receipt_id: string }>(
+      sql.query<{
+        id: string;
+        title: string;
+        body: string;
+        status: string;
+        created_at: string;
+        receipt_id: string;
+      }>(
         'select id, title, body, status, created_at, receipt_id from lessons where steward = $1 order by created_at, id',
         [subject.ref],
       ),
@@ -46,7 +65,11 @@ export const stewardPersonalData: FamilyDeclaration = {
     ]),
   async erase(tx, subject) {
     return {
-      steward_actions: await touched(tx, `update steward_actions set steward = 'redacted' where steward = $1`, [subject.ref]),
+      steward_actions: await touched(
+        tx,
+        `update steward_actions set steward = 'redacted' where steward = $1`,
+        [subject.ref],
+      ),
       lessons: await touched(tx, `update lessons set steward = 'redacted' where steward = $1`, [subject.ref]),
     };
   },

@@ -6,7 +6,8 @@ import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/
 import { TRIAGE_ACTIONS } from './triage.ts';
 import { iso } from '../../shared/time.ts';
 
-const reasonOf = (rule: string | null) => HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
+const reasonOf = (rule: string | null) =>
+  HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
 
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
 export async function queueSizes(sql: Sql) {
@@ -17,16 +18,34 @@ export async function queueSizes(sql: Sql) {
                and exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as kept_held,
             (select count(*) from imprint_reports where status = 'open') as open_reports`,
   );
-  return { held_untriaged: Number(row.held_untriaged), kept_held: Number(row.kept_held), open_reports: Number(row.open_reports) };
+  return {
+    held_untriaged: Number(row.held_untriaged),
+    kept_held: Number(row.kept_held),
+    open_reports: Number(row.open_reports),
+  };
 }
 
 /** A held imprint as heldQueue selects it, with its count of open reports. */
-type HeldRow = Pick<ImprintColumns, 'sequence' | 'kind' | 'body' | 'author_kind' | 'public_author' | 'unattested' | 'held_reason' | 'created_at' | 'receipt_id'> & {
+type HeldRow = Pick<
+  ImprintColumns,
+  | 'sequence'
+  | 'kind'
+  | 'body'
+  | 'author_kind'
+  | 'public_author'
+  | 'unattested'
+  | 'held_reason'
+  | 'created_at'
+  | 'receipt_id'
+> & {
   open_reports: string | number;
 };
 
 /** An open report as heldQueue selects it, beside what the steward sees of the imprint. */
-type ReportRow = Pick<RowOf<typeof ImprintReport>, 'id' | 'sequence' | 'reason' | 'detail' | 'reporter_kind' | 'created_at' | 'receipt_id'> &
+type ReportRow = Pick<
+  RowOf<typeof ImprintReport>,
+  'id' | 'sequence' | 'reason' | 'detail' | 'reporter_kind' | 'created_at' | 'receipt_id'
+> &
   Pick<ImprintColumns, 'held' | 'unattested' | 'body' | 'author_kind' | 'public_author'>;
 type ImprintColumns = RowOf<typeof Imprint>;
 
@@ -95,7 +114,12 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
       triage: {
         method: 'POST',
         href: '/sovereign/triage',
-        fields: { target: 'imprint:<sequence> or rep_…', action: [...TRIAGE_ACTIONS], note: 'optional, private to stewards (at most 2000 characters)', return_to: 'optional local path' },
+        fields: {
+          target: 'imprint:<sequence> or rep_…',
+          action: [...TRIAGE_ACTIONS],
+          note: 'optional, private to stewards (at most 2000 characters)',
+          return_to: 'optional local path',
+        },
       },
     },
   };
@@ -107,7 +131,17 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
  * messages); the answer says so rather than invent one.
  */
 export async function whisperArchive(ctx: AppContext, options: { limit: number }) {
-  const rows = await ctx.db.query<{ id: string; action: string; sequence: string | number; report_id: string | null; note: string | null; steward: string; outcome: string; receipt_id: string; at: Date | string }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    action: string;
+    sequence: string | number;
+    report_id: string | null;
+    note: string | null;
+    steward: string;
+    outcome: string;
+    receipt_id: string;
+    at: Date | string;
+  }>(
     'select id, action, sequence, report_id, note, steward, outcome, receipt_id, at from steward_actions order by at desc, id desc limit $1',
     [options.limit],
   );
@@ -128,6 +162,7 @@ export async function whisperArchive(ctx: AppContext, options: { limit: number }
       receipt_id: row.receipt_id,
       at: iso(row.at)!,
     })),
-    scope: 'Steward-only notes and events: every triage decision with its private note. Their receipts are public (step and subject only); the notes never leave this archive. Steward-to-steward messages do not exist as a feature.',
+    scope:
+      'Steward-only notes and events: every triage decision with its private note. Their receipts are public (step and subject only); the notes never leave this archive. Steward-to-steward messages do not exist as a feature.',
   };
 }

@@ -35,8 +35,18 @@ async function lessonHandler(request: RouteRequest<'POST /steward/lesson'>, repl
 export const stewardRoutes = [
   defineRoute('POST /sovereign/triage', { sameOrigin: 'form', handler: triageHandler }),
   defineRoute('POST /steward/lesson', { sameOrigin: 'form', handler: lessonHandler }),
-  defineRoute('GET /steward/held', stewardHybrid((request) => heldQueue(request.server.civitas, (request as RouteRequest<'GET /steward/held'>).input.query))),
-  defineRoute('GET /steward/whispers', stewardHybrid((request) => whisperArchive(request.server.civitas, (request as RouteRequest<'GET /steward/whispers'>).input.query))),
+  defineRoute(
+    'GET /steward/held',
+    stewardHybrid((request) =>
+      heldQueue(request.server.civitas, (request as RouteRequest<'GET /steward/held'>).input.query),
+    ),
+  ),
+  defineRoute(
+    'GET /steward/whispers',
+    stewardHybrid((request) =>
+      whisperArchive(request.server.civitas, (request as RouteRequest<'GET /steward/whispers'>).input.query),
+    ),
+  ),
   defineRoute('GET /api/hive/lessons', {
     async handler(request, reply) {
       const view = await lessonsView(request.server.civitas, request.input.query);

@@ -19,7 +19,13 @@ export interface TriageResult {
   ok: true;
   action: TriageAction;
   target: string;
-  imprint: { sequence: number; held: boolean; unattested: boolean; body_retained: boolean; publicly_visible: boolean };
+  imprint: {
+    sequence: number;
+    held: boolean;
+    unattested: boolean;
+    body_retained: boolean;
+    publicly_visible: boolean;
+  };
   reports_closed: string[];
   note_recorded: boolean;
   outcome: string;
@@ -28,12 +34,23 @@ export interface TriageResult {
 }
 
 async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
-  const [row] = await tx.query<{ sequence: string | number; held: boolean; unattested: boolean; retained: boolean }>(
+  const [row] = await tx.query<{
+    sequence: string | number;
+    held: boolean;
+    unattested: boolean;
+    retained: boolean;
+  }>(
     'select sequence, held, unattested, body is not null as retained from imprints where sequence = $1 for update',
     [sequence],
   );
-  if (!row) throw new Refusal('not_found', { target: `imprint:${sequence}` }, `No imprint #${sequence} is recorded.`);
-  return { sequence: Number(row.sequence), held: row.held, unattested: row.unattested, retained: row.retained };
+  if (!row)
+    throw new Refusal('not_found', { target: `imprint:${sequence}` }, `No imprint #${sequence} is recorded.`);
+  return {
+    sequence: Number(row.sequence),
+    held: row.held,
+    unattested: row.unattested,
+    retained: row.retained,
+  };
 }
 
 /**
@@ -58,7 +75,10 @@ export async function triage(
     // Locks in one order (the imprint, then its reports) so concurrent decisions queue, never deadlock.
     let sequence: number;
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ sequence: string | number }>('select sequence from imprint_reports where id = $1', [input.target.id]);
+      const [report] = await tx.query<{ sequence: string | number }>(
+        'select sequence from imprint_reports where id = $1',
+        [input.target.id],
+      );
       if (!report) throw new Refusal('not_found', { target: input.target.id }, 'No report has that id.');
       sequence = Number(report.sequence);
     } else {
@@ -67,8 +87,16 @@ export async function triage(
     const imprint = await lockImprint(tx, sequence);
     let reportIds: string[];
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ id: string; status: string }>('select id, status from imprint_reports where id = $1 for update', [input.target.id]);
-      if (report.status !== 'open') throw new Refusal('conflict', { target: report.id, status: report.status }, 'This report was already closed.');
+      const [report] = await tx.query<{ id: string; status: string }>(
+        'select id, status from imprint_reports where id = $1 for update',
+        [input.target.id],
+      );
+      if (report.status !== 'open')
+        throw new Refusal(
+          'conflict',
+          { target: report.id, status: report.status },
+          'This report was already closed.',
+        );
       reportIds = [report.id];
     } else {
       const open = await tx.query<{ id: string }>(
@@ -83,7 +111,11 @@ export async function triage(
     let publiclyVisible = !imprint.held && imprint.retained;
     if (input.action === 'release') {
       if (!imprint.held) {
-        throw new Refusal('conflict', { target: targetName, held: false }, `Imprint #${sequence} is not held; there is nothing to release. Dismiss the report if it is unfounded.`);
+        throw new Refusal(
+          'conflict',
+          { target: targetName, held: false },
+          `Imprint #${sequence} is not held; there is nothing to release. Dismiss the report if it is unfounded.`,
+        );
       }
       await tx.query('update imprints set held = false where sequence = $1', [sequence]);
       imprint.held = false;
@@ -93,38 +125,77 @@ export async function triage(
         : `The release of imprint #${sequence} is recorded, but its body already left the 500-row window: nothing becomes visible except its sequence number.`;
     } else if (input.action === 'keep_held') {
       if (!imprint.held) {
-        throw new Refusal('conflict', { target: targetName, held: false }, `Imprint #${sequence} is public, not held; keep_held applies to held imprints. Dismiss the report if it is unfounded.`);
+        throw new Refusal(
+          'conflict',
+          { target: targetName, held: false },
+          `Imprint #${sequence} is public, not held; keep_held applies to held imprints. Dismiss the report if it is unfounded.`,
+        );
       }
       if (input.target.kind === 'imprint') {
-        const [kept] = await tx.query("select 1 from steward_actions where sequence = $1 and action = 'keep_held' limit 1", [sequence]);
+        const [kept] = await tx.query(
+          "select 1 from steward_actions where sequence = $1 and action = 'keep_held' limit 1",
+          [sequence],
+        );
         if (kept && reportIds.length === 0) {
-          throw new Refusal('conflict', { target: targetName, status: 'kept_held' }, `Imprint #${sequence} was already kept held and has no open report.`);
+          throw new Refusal(
+            'conflict',
+            { target: targetName, status: 'kept_held' },
+            `Imprint #${sequence} was already kept held and has no open report.`,
+          );
         }
       }
       outcome = `Imprint #${sequence} stays held${reportIds.length ? `; ${reportIds.length} report${reportIds.length === 1 ? '' : 's'} closed` : ''}.`;
     } else {
       if (reportIds.length === 0) {
-        throw new Refusal('conflict', { target: targetName }, `Imprint #${sequence} has no open report to dismiss.`);
+        throw new Refusal(
+          'conflict',
+          { target: targetName },
+          `Imprint #${sequence} has no open report to dismiss.`,
+        );
       }
       outcome = `${reportIds.length} report${reportIds.length === 1 ? '' : 's'} on imprint #${sequence} dismissed as unfounded; the imprint is unchanged.`;
     }
 
-    const status = input.action === 'release' ? 'released' : input.action === 'keep_held' ? 'kept_held' : 'dismissed';
+    const status =
+      input.action === 'release' ? 'released' : input.action === 'keep_held' ? 'kept_held' : 'dismissed';
     if (reportIds.length) {
-      await tx.query('update imprint_reports set status = $2, closed_at = $3, closed_by_action = $4 where id = any($1::text[])', [reportIds, status, now.toISOString(), input.action]);
+      await tx.query(
+        'update imprint_reports set status = $2, closed_at = $3, closed_by_action = $4 where id = any($1::text[])',
+        [reportIds, status, now.toISOString(), input.action],
+      );
     }
-    const receipt = await recordReceipt(tx, { step: `steward.triage.${input.action}`, subject: `imprint:${sequence}`, at: now });
+    const receipt = await recordReceipt(tx, {
+      step: `steward.triage.${input.action}`,
+      subject: `imprint:${sequence}`,
+      at: now,
+    });
     const id = newId('tri', now);
     await tx.query(
       `insert into steward_actions (id, action, sequence, report_id, note, steward, outcome, receipt_id, at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [id, input.action, sequence, input.target.kind === 'report' ? input.target.id : null, input.note ?? null, `sovereign:${steward.tag}`, outcome, receipt.id, now.toISOString()],
+      [
+        id,
+        input.action,
+        sequence,
+        input.target.kind === 'report' ? input.target.id : null,
+        input.note ?? null,
+        `sovereign:${steward.tag}`,
+        outcome,
+        receipt.id,
+        now.toISOString(),
+      ],
     );
     return {
       ok: true as const,
       action: input.action,
       target: targetName,
-      imprint: { sequence, held: imprint.held, unattested: imprint.unattested, body_retained: imprint.retained, publicly_visible: publiclyVisible },
+      imprint: {
+        sequence,
+        held: imprint.held,
+        unattested: imprint.unattested,
+        body_retained: imprint.retained,
+        publicly_visible: publiclyVisible,
+      },
       reports_closed: reportIds,
       note_recorded: Boolean(input.note),
       outcome,

@@ -17,20 +17,33 @@ import type { AuthorizationReason } from '../../shared/treasury/holder-contract.
 export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
   const auth = event.data.object;
   const authId = str(auth.id, 255);
-  if (!authId) throw new Refusal('invalid_request', { issues: [{ path: 'data.object.id', message: 'An authorization id is required.' }] });
-  const pending = (auth.pending_request && typeof auth.pending_request === 'object' ? auth.pending_request : {}) as Record<string, unknown>;
+  if (!authId)
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'data.object.id', message: 'An authorization id is required.' }],
+    });
+  const pending = (
+    auth.pending_request && typeof auth.pending_request === 'object' ? auth.pending_request : {}
+  ) as Record<string, unknown>;
   const amount = Number(pending.amount ?? auth.amount);
   const currency = (str(pending.currency, 10) ?? str(auth.currency, 10) ?? '').toLowerCase();
   const card = (auth.card && typeof auth.card === 'object' ? auth.card : {}) as Record<string, unknown>;
-  const cardMeta = (card.metadata && typeof card.metadata === 'object' ? card.metadata : {}) as Record<string, unknown>;
+  const cardMeta = (card.metadata && typeof card.metadata === 'object' ? card.metadata : {}) as Record<
+    string,
+    unknown
+  >;
   const strategyName = str(cardMeta.strategy, 100) ?? 'operations';
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [strategy] = await tx.query<{ name: string; currency: string; per_authorization_cents: string; daily_cents: string }>(
-      'select * from treasury_strategies where name = $1 for update',
-      [strategyName],
+    const [strategy] = await tx.query<{
+      name: string;
+      currency: string;
+      per_authorization_cents: string;
+      daily_cents: string;
+    }>('select * from treasury_strategies where name = $1 for update', [strategyName]);
+    const [previous] = await tx.query<{ approved: boolean; reason: AuthorizationReason }>(
+      'select approved, reason from treasury_authorizations where authorization_id = $1',
+      [authId],
     );
-    const [previous] = await tx.query<{ approved: boolean; reason: AuthorizationReason }>('select approved, reason from treasury_authorizations where authorization_id = $1', [authId]);
     if (previous) return { approved: previous.approved, reason: previous.reason, duplicate: true };
     let approved = false;
     let reason: AuthorizationReason;
@@ -52,9 +65,22 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
     }
     await tx.query(
       `insert into treasury_authorizations (authorization_id, event_id, strategy, amount_cents, currency, approved, reason, decided_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [authId, event.id, strategy ? strategy.name : null, Number.isSafeInteger(amount) ? amount : 0, currency || 'unknown', approved, reason, now.toISOString()],
+      [
+        authId,
+        event.id,
+        strategy ? strategy.name : null,
+        Number.isSafeInteger(amount) ? amount : 0,
+        currency || 'unknown',
+        approved,
+        reason,
+        now.toISOString(),
+      ],
     );
-    await recordReceipt(tx, { step: 'treasury.authorization', subject: `authorization:${approved ? 'approved' : 'declined'}`, at: now });
+    await recordReceipt(tx, {
+      step: 'treasury.authorization',
+      subject: `authorization:${approved ? 'approved' : 'declined'}`,
+      at: now,
+    });
     return { approved, reason, duplicate: false };
   });
 }

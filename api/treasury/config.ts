@@ -37,5 +37,8 @@ export function treasuryConfig(config: CivitasConfig, env: NodeJS.ProcessEnv = p
     oraclePriceCents: positiveInt(env.CIVITAS_ORACLE_PRICE_CENTS, 500),
     currency: (env.CIVITAS_TREASURY_CURRENCY || 'usd').toLowerCase(),
   };
-  return { ...fromEnv, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as TreasuryConfig;
+  return {
+    ...fromEnv,
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+  } as TreasuryConfig;
 }

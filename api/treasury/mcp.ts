@@ -6,7 +6,8 @@ export const treasuryTools = [
   defineTool({
     name: 'civitas_oracle_quote',
     title: 'Oracle quote',
-    description: 'What one Oracle report (a deep reading of the public record) covers and costs, and its doors. A quote is not a purchase: this tool never pays, and payment must never be sent automatically. Same projection as GET /api/oracle.',
+    description:
+      'What one Oracle report (a deep reading of the public record) covers and costs, and its doors. A quote is not a purchase: this tool never pays, and payment must never be sent automatically. Same projection as GET /api/oracle.',
     inputSchema: {},
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     twin: 'GET /api/oracle',

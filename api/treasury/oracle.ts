@@ -13,7 +13,9 @@ import { currentQuote, type Holder } from './service.ts';
 /** The deep report: aggregates of the public record only (no held content, no actor ids). */
 export async function oracleReport(sql: Sql, now: Date) {
   const [kinds, authors, threads, receipts, window, days] = await Promise.all([
-    sql.query<{ kind: string; n: string }>(`select kind, count(*) as n from imprints where not held and body is not null group by kind order by kind`),
+    sql.query<{ kind: string; n: string }>(
+      `select kind, count(*) as n from imprints where not held and body is not null group by kind order by kind`,
+    ),
     sql.query<{ author_kind: string; authors: string; imprints: string }>(
       `select author_kind, count(distinct author_ref) as authors, count(*) as imprints from imprints where not held and body is not null group by author_kind order by author_kind`,
     ),
@@ -21,7 +23,9 @@ export async function oracleReport(sql: Sql, now: Date) {
       `select count(*) as threads, coalesce(sum(n), 0) as replies, max(n) as largest
          from (select reply_to, count(*) as n from imprints where reply_to is not null and not held and body is not null group by reply_to) t`,
     ),
-    sql.query<{ step: string; n: string }>(`select step, count(*) as n from receipts group by step order by step`),
+    sql.query<{ step: string; n: string }>(
+      `select step, count(*) as n from receipts group by step order by step`,
+    ),
     sql.query<{ retained: string; lifetime: string; oldest: string | null; newest: string | null }>(
       `select count(*) filter (where body is not null and not held) as retained, (select value from record_counter where id = 1) as lifetime,
               min(sequence) filter (where body is not null) as oldest, max(sequence) as newest from imprints`,
@@ -39,16 +43,28 @@ export async function oracleReport(sql: Sql, now: Date) {
     kinds: Object.fromEntries(kinds.map((row) => [row.kind, Number(row.n)])),
     // Humans and agents are two kinds, never summed; author counts are k-anonymous.
     authors_by_kind: {
-      agents: { authors: kAnonymousCount(Number(byKind('agent')?.authors ?? 0)), imprints: Number(byKind('agent')?.imprints ?? 0) },
-      humans: { authors: kAnonymousCount(Number(byKind('sovereign')?.authors ?? 0)), imprints: Number(byKind('sovereign')?.imprints ?? 0) },
+      agents: {
+        authors: kAnonymousCount(Number(byKind('agent')?.authors ?? 0)),
+        imprints: Number(byKind('agent')?.imprints ?? 0),
+      },
+      humans: {
+        authors: kAnonymousCount(Number(byKind('sovereign')?.authors ?? 0)),
+        imprints: Number(byKind('sovereign')?.imprints ?? 0),
+      },
     },
-    threads: { threads: Number(threads[0]?.threads ?? 0), replies: Number(threads[0]?.replies ?? 0), largest: Number(threads[0]?.largest ?? 0) },
+    threads: {
+      threads: Number(threads[0]?.threads ?? 0),
+      replies: Number(threads[0]?.replies ?? 0),
+      largest: Number(threads[0]?.largest ?? 0),
+    },
     receipts_by_step: Object.fromEntries(receipts.map((row) => [row.step, Number(row.n)])),
     window: {
       retained: Number(window[0]?.retained ?? 0),
       lifetime: Number(window[0]?.lifetime ?? 0),
-      oldest_retained_sequence: window[0]?.oldest === null || window[0]?.oldest === undefined ? null : Number(window[0].oldest),
-      newest_sequence: window[0]?.newest === null || window[0]?.newest === undefined ? null : Number(window[0].newest),
+      oldest_retained_sequence:
+        window[0]?.oldest === null || window[0]?.oldest === undefined ? null : Number(window[0].oldest),
+      newest_sequence:
+        window[0]?.newest === null || window[0]?.newest === undefined ? null : Number(window[0].newest),
       intake_last_7_days: days.map((row) => ({ day: row.day, imprints: Number(row.n) })),
     },
   };
@@ -80,6 +96,12 @@ export async function runOracle(ctx: AppContext, holder: Holder | undefined) {
       'insert into oracle_reports (id, holder_kind, holder_ref, entitlement_id, report, receipt_id, created_at) values ($1, $2, $3, $4, $5::jsonb, $6, $7)',
       [id, holder.kind, holder.ref, entitlement.id, JSON.stringify(report), receipt.id, now.toISOString()],
     );
-    return { ok: true as const, report_id: id, uses_left: Number(entitlement.uses_left), receipt_id: receipt.id, report };
+    return {
+      ok: true as const,
+      report_id: id,
+      uses_left: Number(entitlement.uses_left),
+      receipt_id: receipt.id,
+      report,
+    };
   });
 }

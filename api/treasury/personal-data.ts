@@ -9,14 +9,19 @@ import { ERASED_TAG, ERASED_TEXT, receiptIdsOf, touched } from '../personal-data
  * record under its own obligations, reachable from the event id), and the words of an inscription
  * are deleted.
  */
-const BOOKS = 'Kept (bookkeeping: payments received stay on the books for the retention period) but unlinked: the holder becomes the anonymous member.';
+const BOOKS =
+  'Kept (bookkeeping: payments received stay on the books for the retention period) but unlinked: the holder becomes the anonymous member.';
 
 export const treasuryPersonalData: FamilyDeclaration = {
   family: 'treasury',
   tables: [
     {
       table: 'treasury_intents',
-      personal: { holder_ref: "the holder's raw id or handle", public_ref: "the holder's tag or handle", detail: "the holder's words (inscription text, covenant name)" },
+      personal: {
+        holder_ref: "the holder's raw id or handle",
+        public_ref: "the holder's tag or handle",
+        detail: "the holder's words (inscription text, covenant name)",
+      },
       impersonal: ['id', 'purpose', 'holder_kind', 'currency', 'checkout_session_id', 'status'],
       holder: { column: 'holder_ref', kind: 'holder_kind', publicTag: 'public_ref' },
       disposition: 'keep',
@@ -36,13 +41,24 @@ export const treasuryPersonalData: FamilyDeclaration = {
               where payment_id in (select id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1)`,
             [fromId, `sovereign:${tag}`],
           );
-          return touched(tx, `update treasury_payments set holder_ref = $2 where holder_kind = 'sovereign' and holder_ref = $1`, [fromId, toId]);
+          return touched(
+            tx,
+            `update treasury_payments set holder_ref = $2 where holder_kind = 'sovereign' and holder_ref = $1`,
+            [fromId, toId],
+          );
         },
       },
       disposition: 'keep',
       why: `${BOOKS} The Stripe customer id is deleted.`,
     },
-    { table: 'treasury_entitlements', personal: { holder_ref: "the holder's raw id or handle" }, impersonal: ['id', 'holder_kind', 'capability', 'payment_id'], holder: { column: 'holder_ref', kind: 'holder_kind' }, disposition: 'keep', why: BOOKS },
+    {
+      table: 'treasury_entitlements',
+      personal: { holder_ref: "the holder's raw id or handle" },
+      impersonal: ['id', 'holder_kind', 'capability', 'payment_id'],
+      holder: { column: 'holder_ref', kind: 'holder_kind' },
+      disposition: 'keep',
+      why: BOOKS,
+    },
     {
       table: 'oracle_reports',
       personal: { holder_ref: "the buyer's raw id or handle" },
@@ -67,7 +83,11 @@ export const treasuryPersonalData: FamilyDeclaration = {
                listed = treasury_patrons.listed or excluded.listed, since = least(treasury_patrons.since, excluded.since)`,
             [fromId, toId, tag],
           );
-          return touched(tx, `delete from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`, [fromId]);
+          return touched(
+            tx,
+            `delete from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`,
+            [fromId],
+          );
         },
       },
       disposition: 'keep',
@@ -80,25 +100,66 @@ export const treasuryPersonalData: FamilyDeclaration = {
       disposition: 'erase',
       why: `The words are deleted ("${ERASED_TEXT}") and the author names no one; the paid entry stays on the books.`,
     },
-    { table: 'treasury_processed_events', personal: {}, impersonal: ['event_id', 'type', 'outcome'], disposition: 'keep', why: 'Provider event ids applied once; no person.' },
-    { table: 'treasury_authorizations', personal: {}, impersonal: ['authorization_id', 'event_id', 'strategy', 'currency', 'reason'], disposition: 'keep', why: "The service's own card spending." },
-    { table: 'treasury_strategies', personal: {}, impersonal: ['name', 'category', 'description', 'currency'], disposition: 'keep', why: 'Spending limits.' },
+    {
+      table: 'treasury_processed_events',
+      personal: {},
+      impersonal: ['event_id', 'type', 'outcome'],
+      disposition: 'keep',
+      why: 'Provider event ids applied once; no person.',
+    },
+    {
+      table: 'treasury_authorizations',
+      personal: {},
+      impersonal: ['authorization_id', 'event_id', 'strategy', 'currency', 'reason'],
+      disposition: 'keep',
+      why: "The service's own card spending.",
+    },
+    {
+      table: 'treasury_strategies',
+      personal: {},
+      impersonal: ['name', 'category', 'description', 'currency'],
+      disposition: 'keep',
+      why: 'Spending limits.',
+    },
   ],
   async export(sql, subject) {
     const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
     const [intents, payments, entitlements, reports, patronage, inscriptions] = await Promise.all([
-      q(`select id, purpose, amount_cents::text, currency, uses, detail, status, created_at, paid_at from treasury_intents where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`),
-      q(`select id, event_id, intent_id, purpose, amount_cents::text, currency, customer_id, received_at from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 order by received_at, id`),
-      q(`select id, capability, uses_total, uses_left, payment_id, granted_at from treasury_entitlements where holder_kind = 'sovereign' and holder_ref = $1 order by granted_at, id`),
-      q(`select id, entitlement_id, report, receipt_id, created_at from oracle_reports where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`),
-      q(`select listed, units::text, since from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`),
+      q(
+        `select id, purpose, amount_cents::text, currency, uses, detail, status, created_at, paid_at from treasury_intents where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`,
+      ),
+      q(
+        `select id, event_id, intent_id, purpose, amount_cents::text, currency, customer_id, received_at from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 order by received_at, id`,
+      ),
+      q(
+        `select id, capability, uses_total, uses_left, payment_id, granted_at from treasury_entitlements where holder_kind = 'sovereign' and holder_ref = $1 order by granted_at, id`,
+      ),
+      q(
+        `select id, entitlement_id, report, receipt_id, created_at from oracle_reports where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`,
+      ),
+      q(
+        `select listed, units::text, since from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`,
+      ),
       q(`select i.id, i.payment_id, i.body, i.inscribed_at from treasury_inscriptions i join treasury_payments p on p.id = i.payment_id
           where p.holder_kind = 'sovereign' and p.holder_ref = $1 order by i.inscribed_at, i.id`),
     ]);
-    return { checkout_intents: intents, payments, entitlements, oracle_reports: reports, patronage, inscriptions };
+    return {
+      checkout_intents: intents,
+      payments,
+      entitlements,
+      oracle_reports: reports,
+      patronage,
+      inscriptions,
+    };
   },
   receiptIds: (sql, subject) =>
-    receiptIdsOf(sql, [{ table: 'oracle_reports', where: `holder_kind = 'sovereign' and holder_ref = $1`, params: [subject.id] }]),
+    receiptIdsOf(sql, [
+      {
+        table: 'oracle_reports',
+        where: `holder_kind = 'sovereign' and holder_ref = $1`,
+        params: [subject.id],
+      },
+    ]),
   async erase(tx, subject) {
     const ids = [subject.id, subject.anonymousId];
     const mine = `holder_kind = 'sovereign' and holder_ref = $1`;
@@ -109,11 +170,27 @@ export const treasuryPersonalData: FamilyDeclaration = {
           where payment_id in (select id from treasury_payments where ${mine})`,
         [subject.id],
       ),
-      treasury_intents: await touched(tx, `update treasury_intents set holder_ref = $2, public_ref = '${ERASED_TAG}', detail = '{}'::jsonb where ${mine}`, ids),
-      treasury_payments: await touched(tx, `update treasury_payments set holder_ref = $2, customer_id = null where ${mine}`, ids),
-      treasury_entitlements: await touched(tx, `update treasury_entitlements set holder_ref = $2 where ${mine}`, ids),
+      treasury_intents: await touched(
+        tx,
+        `update treasury_intents set holder_ref = $2, public_ref = '${ERASED_TAG}', detail = '{}'::jsonb where ${mine}`,
+        ids,
+      ),
+      treasury_payments: await touched(
+        tx,
+        `update treasury_payments set holder_ref = $2, customer_id = null where ${mine}`,
+        ids,
+      ),
+      treasury_entitlements: await touched(
+        tx,
+        `update treasury_entitlements set holder_ref = $2 where ${mine}`,
+        ids,
+      ),
       oracle_reports: await touched(tx, `update oracle_reports set holder_ref = $2 where ${mine}`, ids),
-      treasury_patrons: await touched(tx, `update treasury_patrons set holder_ref = $2, public_ref = '${ERASED_TAG}', listed = false where ${mine}`, ids),
+      treasury_patrons: await touched(
+        tx,
+        `update treasury_patrons set holder_ref = $2, public_ref = '${ERASED_TAG}', listed = false where ${mine}`,
+        ids,
+      ),
     };
   },
 };

@@ -9,7 +9,16 @@ import { createPortalSession, paymentsOff } from './stripe-client.ts';
 import { applyStripeEvent, asStripeEvent } from './webhooks.ts';
 import { currentQuote, oracleOffer, requireHolder, startCheckout, type Purpose } from './service.ts';
 import { decideAuthorization } from './authorizations.ts';
-import { entitlementsOf, equityView, inscriptionsView, patronsView, sessionOf, strategiesView, treasuryView, usageOf } from './views.ts';
+import {
+  entitlementsOf,
+  equityView,
+  inscriptionsView,
+  patronsView,
+  sessionOf,
+  strategiesView,
+  treasuryView,
+  usageOf,
+} from './views.ts';
 import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
 
@@ -31,13 +40,27 @@ function verifiedEvent(request: FastifyRequest) {
     throw new Refusal('invalid_request', { issues: [{ path: '(body)', message: 'The event is not JSON.' }] });
   }
   const event = asStripeEvent(parsed);
-  if (!event) throw new Refusal('invalid_request', { issues: [{ path: '(body)', message: 'The event needs id, type and data.object.' }] });
+  if (!event)
+    throw new Refusal('invalid_request', {
+      issues: [{ path: '(body)', message: 'The event needs id, type and data.object.' }],
+    });
   const header = request.headers['stripe-signature'];
-  if (typeof header !== 'string' || !header) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS.missing_header }] });
+  if (typeof header !== 'string' || !header)
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS.missing_header }],
+    });
   const cfg = treasuryConfig(config);
   if (!cfg.webhookSecret) throw paymentsOff('treasury');
-  const check = verifyStripeSignature({ header, rawBody: raw, secret: cfg.webhookSecret, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
-  if (!check.ok) throw new Refusal('invalid_request', { issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }] });
+  const check = verifyStripeSignature({
+    header,
+    rawBody: raw,
+    secret: cfg.webhookSecret,
+    nowSeconds: Math.floor(clock.now().getTime() / 1000),
+  });
+  if (!check.ok)
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'Stripe-Signature', message: SIGNATURE_FAILURE_WORDS[check.failure] }],
+    });
   return event;
 }
 
@@ -47,12 +70,25 @@ function majorToCents(major: string | undefined): number | undefined {
   const cents = Math.round(Number(major.replace(',', '.')) * 100);
   const { patronage_minimum: min, maximum: max } = CAPABILITY_PRICES;
   if (cents < min || cents > max) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'amount_major', message: `Choose an amount between ${(min / 100).toFixed(2)} and ${(max / 100).toFixed(2)}.` }] });
+    throw new Refusal('invalid_request', {
+      issues: [
+        {
+          path: 'amount_major',
+          message: `Choose an amount between ${(min / 100).toFixed(2)} and ${(max / 100).toFixed(2)}.`,
+        },
+      ],
+    });
   }
   return cents;
 }
 
-type CheckoutKey = 'POST /api/checkout' | 'POST /api/oracle/buy' | 'POST /api/patronage' | 'POST /api/covenant' | 'POST /api/fund-evolution' | 'POST /api/inscribe';
+type CheckoutKey =
+  | 'POST /api/checkout'
+  | 'POST /api/oracle/buy'
+  | 'POST /api/patronage'
+  | 'POST /api/covenant'
+  | 'POST /api/fund-evolution'
+  | 'POST /api/inscribe';
 
 /** A checkout door: validate, identify the holder, then open a checkout (503 without Stripe). Form posts go on to the hosted checkout. */
 function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
@@ -61,20 +97,42 @@ function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
     const chosen: Purpose = purpose === 'any' ? (input.capability ?? 'oracle') : purpose;
     const form = isFormPost(request);
     if (form) returnTarget(input.return_to, fallbackPage); // refuses off-origin targets early
-    if (chosen === 'inscription' && !input.text) throw new Refusal('invalid_request', { issues: [{ path: 'text', message: 'An inscription needs its text (at most 280 characters).' }] });
+    if (chosen === 'inscription' && !input.text)
+      throw new Refusal('invalid_request', {
+        issues: [{ path: 'text', message: 'An inscription needs its text (at most 280 characters).' }],
+      });
     if ((chosen === 'covenant' || chosen === 'fund_evolution') && !input.name) {
-      throw new Refusal('invalid_request', { issues: [{ path: 'name', message: chosen === 'covenant' ? 'Name the capability the covenant funds.' : 'Name the evolution you fund.' }] });
+      throw new Refusal('invalid_request', {
+        issues: [
+          {
+            path: 'name',
+            message:
+              chosen === 'covenant'
+                ? 'Name the capability the covenant funds.'
+                : 'Name the evolution you fund.',
+          },
+        ],
+      });
     }
     const holder = requireHolder(await speakerOfRequest(request, input.agent, input.continuity));
     const quote = currentQuote(request.server.civitas);
     const uses = chosen === 'oracle' ? (input.uses ?? 1) : 0;
-    const amount = chosen === 'oracle' ? quote.price * uses : chosen === 'inscription' ? CAPABILITY_PRICES.inscription : (input.amount ?? majorToCents(input.amount_major) ?? 500);
+    const amount =
+      chosen === 'oracle'
+        ? quote.price * uses
+        : chosen === 'inscription'
+          ? CAPABILITY_PRICES.inscription
+          : (input.amount ?? majorToCents(input.amount_major) ?? 500);
     const result = await startCheckout(request.server.civitas, {
       purpose: chosen,
       holder,
       amountCents: amount,
       uses,
-      detail: { ...(input.text ? { text: input.text } : {}), ...(input.name ? { name: input.name } : {}), ...(input.listed ? { listed: true } : {}) },
+      detail: {
+        ...(input.text ? { text: input.text } : {}),
+        ...(input.name ? { name: input.name } : {}),
+        ...(input.listed ? { listed: true } : {}),
+      },
       returnPath: chosen === 'oracle' ? '/oracle/mine' : '/endow',
     });
     reply.header('cache-control', privateNoStore);
@@ -130,11 +188,13 @@ export const treasuryRoutes = [
       reply.header('cache-control', privateNoStore);
       try {
         const result = await runOracle(request.server.civitas, holder);
-        if (isFormPost(request)) return reply.code(303).header('location', `/oracle/mine#${result.report_id}`).send();
+        if (isFormPost(request))
+          return reply.code(303).header('location', `/oracle/mine#${result.report_id}`).send();
         return result;
       } catch (error) {
         // 402: the quote body at the top level and under `quote`; nothing was charged.
-        if (error instanceof Refusal && error.reason === 'quote') throw new Refusal('quote', { ...(error.extra.quote as object), quote: error.extra.quote });
+        if (error instanceof Refusal && error.reason === 'quote')
+          throw new Refusal('quote', { ...(error.extra.quote as object), quote: error.extra.quote });
         throw error;
       }
     },
@@ -158,7 +218,12 @@ export const treasuryRoutes = [
   defineRoute('GET /api/cost-oracle', {
     async handler(request) {
       const { actor } = request.input.query;
-      return { ok: true as const, actor, quote: currentQuote(request.server.civitas), note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.' };
+      return {
+        ok: true as const,
+        actor,
+        quote: currentQuote(request.server.civitas),
+        note: 'Prices are the same for every actor; holdings are never disclosed here. A quote is not a purchase.',
+      };
     },
   }),
 
@@ -167,7 +232,9 @@ export const treasuryRoutes = [
   defineRoute('POST /api/covenant', { handler: checkoutDoor('covenant', '/endow') }),
   defineRoute('POST /api/fund-evolution', { handler: checkoutDoor('fund_evolution', '/endow') }),
   defineRoute('POST /api/inscribe', { handler: checkoutDoor('inscription', '/endow') }),
-  defineRoute('GET /api/inscriptions', { handler: async (request) => inscriptionsView(request.server.civitas) }),
+  defineRoute('GET /api/inscriptions', {
+    handler: async (request) => inscriptionsView(request.server.civitas),
+  }),
 
   defineRoute('POST /api/portal', {
     async handler(request, reply) {
@@ -181,8 +248,16 @@ export const treasuryRoutes = [
         `select customer_id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 and customer_id is not null order by received_at desc limit 1`,
         [request.sovereign!.sovereignId],
       );
-      if (!row) throw new Refusal('not_found', {}, 'No billing record is held for you yet: complete a checkout first.');
-      const portal = await createPortalSession(cfg, { customer: row.customer_id, returnUrl: `${ctx.config.origin}${back}` });
+      if (!row)
+        throw new Refusal(
+          'not_found',
+          {},
+          'No billing record is held for you yet: complete a checkout first.',
+        );
+      const portal = await createPortalSession(cfg, {
+        customer: row.customer_id,
+        returnUrl: `${ctx.config.origin}${back}`,
+      });
       reply.header('cache-control', privateNoStore);
       if (form) return reply.code(303).header('location', portal.url).send();
       return { ok: true as const, portal_url: portal.url };
@@ -190,8 +265,14 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('GET /api/treasury', { handler: async (request) => treasuryView(request.server.civitas) }),
-  defineRoute('GET /api/treasury/strategies', { handler: async (request) => ({ ok: true as const, strategies: await strategiesView(request.server.civitas) }) }),
-  defineRoute('GET /api/equity', { handler: async (request) => ({ ok: true as const, ...(await equityView(request.server.civitas)) }) }),
+  defineRoute('GET /api/treasury/strategies', {
+    handler: async (request) => ({
+      ok: true as const,
+      strategies: await strategiesView(request.server.civitas),
+    }),
+  }),
+  defineRoute('GET /api/equity', {
+    handler: async (request) => ({ ok: true as const, ...(await equityView(request.server.civitas)) }),
+  }),
   defineRoute('GET /api/patrons', { handler: async (request) => patronsView(request.server.civitas) }),
 ];
-

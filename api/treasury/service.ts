@@ -19,12 +19,22 @@ export type Purpose = 'oracle' | 'patronage' | 'covenant' | 'fund_evolution' | '
 export type Holder = Speaker;
 
 export function requireHolder(holder: Holder | undefined): Holder {
-  if (!holder) throw new Refusal('identity_required', {}, 'Sign in (cross at /initiate or return at /return), or name your agent handle with its continuity proof.');
+  if (!holder)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'Sign in (cross at /initiate or return at /return), or name your agent handle with its continuity proof.',
+    );
   return holder;
 }
 
 export const publicRefOf = (holder: { kind: string; publicRef: string }) =>
-  projectActorRef({ actor_id: 'withheld', kind: holder.kind === 'agent' ? 'agent' : 'sovereign', tag: holder.publicRef, handle: holder.publicRef }).ref;
+  projectActorRef({
+    actor_id: 'withheld',
+    kind: holder.kind === 'agent' ? 'agent' : 'sovereign',
+    tag: holder.publicRef,
+    handle: holder.publicRef,
+  }).ref;
 
 export function currentQuote(ctx: AppContext) {
   const cfg = treasuryConfig(ctx.config);
@@ -36,7 +46,13 @@ export function oracleOffer(ctx: AppContext) {
   return {
     ok: true as const,
     offers: 'A deep report over the public record, computed from stored public data only.',
-    covers: ['imprint kinds', 'authors by kind (humans and agents apart, k-anonymous)', 'threads', 'receipts by step', 'window statistics and intake of the last 7 days'],
+    covers: [
+      'imprint kinds',
+      'authors by kind (humans and agents apart, k-anonymous)',
+      'threads',
+      'receipts by step',
+      'window statistics and intake of the last 7 days',
+    ],
     quote: currentQuote(ctx),
     provider: { configured: Boolean(treasuryConfig(ctx.config).stripeSecretKey) },
     doors: { run: 'POST /api/oracle', buy: 'POST /api/oracle/buy', usage: 'GET /api/oracle/usage' },
@@ -56,9 +72,17 @@ const PRODUCT_NAMES: Record<Purpose, string> = {
  * Stripe key it refuses 503 before recording anything. Never charges: the provider charges only
  * when the person completes the hosted checkout; the webhook applies the result.
  */
-export async function startCheckout(ctx: AppContext, input: {
-  purpose: Purpose; holder: Holder; amountCents: number; uses?: number; detail?: Record<string, unknown>; returnPath: string;
-}) {
+export async function startCheckout(
+  ctx: AppContext,
+  input: {
+    purpose: Purpose;
+    holder: Holder;
+    amountCents: number;
+    uses?: number;
+    detail?: Record<string, unknown>;
+    returnPath: string;
+  },
+) {
   const cfg = treasuryConfig(ctx.config);
   if (!stripeConfigured(cfg)) throw paymentsOff('checkout');
   const id = newId('tin', ctx.clock.now());
@@ -76,7 +100,19 @@ export async function startCheckout(ctx: AppContext, input: {
     await tx.query(
       `insert into treasury_intents (id, purpose, holder_kind, holder_ref, public_ref, amount_cents, currency, uses, detail, checkout_session_id, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)`,
-      [id, input.purpose, input.holder.kind, input.holder.ref, input.holder.publicRef, input.amountCents, cfg.currency, input.uses ?? 0, JSON.stringify(input.detail ?? {}), session.id, now.toISOString()],
+      [
+        id,
+        input.purpose,
+        input.holder.kind,
+        input.holder.ref,
+        input.holder.publicRef,
+        input.amountCents,
+        cfg.currency,
+        input.uses ?? 0,
+        JSON.stringify(input.detail ?? {}),
+        session.id,
+        now.toISOString(),
+      ],
     );
     return recordReceipt(tx, { step: 'treasury.checkout', subject: `intent:${id}`, at: now });
   });

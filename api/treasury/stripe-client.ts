@@ -35,13 +35,20 @@ export function formEncode(params: Record<string, unknown>, prefix = ''): string
   return out;
 }
 
-export async function stripePost(config: TreasuryConfig, path: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function stripePost(
+  config: TreasuryConfig,
+  path: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   if (!config.stripeSecretKey) throw paymentsOff();
   let response: Response;
   try {
     response = await fetch(`${config.apiBase}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${config.stripeSecretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Bearer ${config.stripeSecretKey}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: formEncode(params).join('&'),
       signal: AbortSignal.timeout(10_000),
     });
@@ -59,15 +66,32 @@ export async function stripePost(config: TreasuryConfig, path: string, params: R
 }
 
 /** Creates a Checkout Session; answers its id and hosted URL (https only). */
-export async function createCheckoutSession(config: TreasuryConfig, input: {
-  intentId: string; name: string; amountCents: number; currency: string; successUrl: string; cancelUrl: string;
-}): Promise<{ id: string; url: string }> {
+export async function createCheckoutSession(
+  config: TreasuryConfig,
+  input: {
+    intentId: string;
+    name: string;
+    amountCents: number;
+    currency: string;
+    successUrl: string;
+    cancelUrl: string;
+  },
+): Promise<{ id: string; url: string }> {
   const body = await stripePost(config, '/v1/checkout/sessions', {
     mode: 'payment',
     client_reference_id: input.intentId,
     success_url: input.successUrl,
     cancel_url: input.cancelUrl,
-    line_items: { 0: { quantity: 1, price_data: { currency: input.currency, unit_amount: input.amountCents, product_data: { name: input.name } } } },
+    line_items: {
+      0: {
+        quantity: 1,
+        price_data: {
+          currency: input.currency,
+          unit_amount: input.amountCents,
+          product_data: { name: input.name },
+        },
+      },
+    },
     metadata: { intent: input.intentId },
   });
   const id = typeof body.id === 'string' ? body.id : '';
@@ -76,8 +100,14 @@ export async function createCheckoutSession(config: TreasuryConfig, input: {
   return { id, url };
 }
 
-export async function createPortalSession(config: TreasuryConfig, input: { customer: string; returnUrl: string }): Promise<{ url: string }> {
-  const body = await stripePost(config, '/v1/billing_portal/sessions', { customer: input.customer, return_url: input.returnUrl });
+export async function createPortalSession(
+  config: TreasuryConfig,
+  input: { customer: string; returnUrl: string },
+): Promise<{ url: string }> {
+  const body = await stripePost(config, '/v1/billing_portal/sessions', {
+    customer: input.customer,
+    return_url: input.returnUrl,
+  });
   const url = typeof body.url === 'string' ? body.url : '';
   if (!/^https?:\/\//.test(url)) throw providerUnavailable();
   return { url };

@@ -19,7 +19,12 @@ const dataDir = process.env.BENCH_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'civita
 async function serve() {
   const app = await buildApp({
     logger: true,
-    config: { dataDir, rateReadsPerMin: 100_000_000, rateWritesPerMin: 100_000_000, origin: 'http://127.0.0.1' },
+    config: {
+      dataDir,
+      rateReadsPerMin: 100_000_000,
+      rateWritesPerMin: 100_000_000,
+      origin: 'http://127.0.0.1',
+    },
   });
   return { app, address: await app.listen({ port: Number(process.env.BENCH_PORT ?? 0), host: '127.0.0.1' }) };
 }

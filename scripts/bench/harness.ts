@@ -50,9 +50,15 @@ export function treeCpuMs(root: number): number | undefined {
 }
 
 /** Starts a server script as a child process; resolves with its address once it says ready. */
-export function startServer(script: string, env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+export function startServer(
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(script, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
     child.on('message', (message: { ready?: string }) => {
@@ -79,7 +85,8 @@ export async function stopServer(server: { child: ChildProcess }): Promise<void>
  * server spends sending it — so with autocannon a large answer measures the client. Baselines and
  * civitas are always measured with the same client in one run. BENCH_CLIENT=autocannon forces it.
  */
-export const CLIENT: 'wrk' | 'autocannon' = process.env.BENCH_CLIENT === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
+export const CLIENT: 'wrk' | 'autocannon' =
+  process.env.BENCH_CLIENT === 'autocannon' || !hasWrk() ? 'autocannon' : 'wrk';
 
 function hasWrk(): boolean {
   try {
@@ -114,7 +121,9 @@ export async function measure(name: string, load: Load, server?: { child: ChildP
   const result = CLIENT === 'wrk' ? await runWrk(load) : await runAutocannon(load);
   const after = pid === undefined ? undefined : treeCpuMs(pid);
   return {
-    ...(before !== undefined && after !== undefined && result.total > 0 ? { serverCpuUs: Math.round(((after - before) * 1000) / result.total) } : {}),
+    ...(before !== undefined && after !== undefined && result.total > 0
+      ? { serverCpuUs: Math.round(((after - before) * 1000) / result.total) }
+      : {}),
     name,
     requestsPerSec: Math.round(result.requestsPerSec),
     p50Ms: result.p50Ms,
@@ -129,7 +138,14 @@ function fill(template: string, unique: string, n: number): string {
   return template.replaceAll('{unique}', unique).replaceAll('{n}', String(n));
 }
 
-interface Run { total: number; requestsPerSec: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number }
+interface Run {
+  total: number;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 
 async function runAutocannon(load: Load): Promise<Run> {
@@ -140,10 +156,25 @@ async function runAutocannon(load: Load): Promise<Run> {
     connections: load.connections ?? 50,
     duration: load.seconds ?? seconds(),
     ...(load.postTemplate
-      ? { requests: [{ method: 'POST', headers: { ...load.headers, 'content-type': 'application/json' }, setupRequest: (request) => ({ ...request, body: fill(load.postTemplate!, 'a', ++n) }) }] }
+      ? {
+          requests: [
+            {
+              method: 'POST',
+              headers: { ...load.headers, 'content-type': 'application/json' },
+              setupRequest: (request) => ({ ...request, body: fill(load.postTemplate!, 'a', ++n) }),
+            },
+          ],
+        }
       : {}),
   });
-  return { total: result.requests.total, requestsPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return {
+    total: result.requests.total,
+    requestsPerSec: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
 }
 
 /**
@@ -177,24 +208,48 @@ end
 async function runWrk(load: Load): Promise<Run> {
   const dir = mkdtempSync(join(tmpdir(), 'civitas-wrk-'));
   const script = join(dir, 'load.lua');
-  writeFileSync(script, (load.postTemplate ? `POST_TEMPLATE = ${JSON.stringify(load.postTemplate)}\n` : '') + WRK_SCRIPT);
+  writeFileSync(
+    script,
+    (load.postTemplate ? `POST_TEMPLATE = ${JSON.stringify(load.postTemplate)}\n` : '') + WRK_SCRIPT,
+  );
   const connections = load.connections ?? 50;
-  const args = ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${load.seconds ?? seconds()}s`, '-s', script];
+  const args = [
+    '-t',
+    String(Math.min(2, connections)),
+    '-c',
+    String(connections),
+    '-d',
+    `${load.seconds ?? seconds()}s`,
+    '-s',
+    script,
+  ];
   for (const [key, value] of Object.entries(load.headers ?? {})) args.push('-H', `${key}: ${value}`);
   const { stdout } = await promisify(execFile)('wrk', [...args, load.url], { encoding: 'utf8' });
   const line = /CIVITAS total=(\d+) p50=([\d.]+) p99=([\d.]+) failed=(\d+) errors=(\d+)/.exec(stdout);
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   if (!line || !rate) throw new Error(`wrk said:\n${stdout}`);
   const round = (ms: string) => Math.round(Number(ms) * 100) / 100;
-  return { total: Number(line[1]), requestsPerSec: Number(rate[1]), p50Ms: round(line[2]), p99Ms: round(line[3]), errors: Number(line[5]), non2xx: Number(line[4]) };
+  return {
+    total: Number(line[1]),
+    requestsPerSec: Number(rate[1]),
+    p50Ms: round(line[2]),
+    p99Ms: round(line[3]),
+    errors: Number(line[5]),
+    non2xx: Number(line[4]),
+  };
 }
 
 /** One line: name, req/s, p50, p99 and, when given, the ratio to the named baseline. */
 export function line(m: Measured, baseline?: Measured, baselineName = baseline?.name): string {
-  const ratio = baseline ? `  ${(m.requestsPerSec / baseline.requestsPerSec).toFixed(2)}× ${baselineName}` : '';
+  const ratio = baseline
+    ? `  ${(m.requestsPerSec / baseline.requestsPerSec).toFixed(2)}× ${baselineName}`
+    : '';
   const failures = m.non2xx || m.errors ? `  (non-2xx ${m.non2xx}, errors ${m.errors})` : '';
   const cpu = m.serverCpuUs === undefined ? '' : `  cpu ${String(m.serverCpuUs).padStart(4)} µs/req`;
-  const cpuRatio = baseline?.serverCpuUs && m.serverCpuUs ? ` (by server cpu ${(baseline.serverCpuUs / m.serverCpuUs).toFixed(2)}×)` : '';
+  const cpuRatio =
+    baseline?.serverCpuUs && m.serverCpuUs
+      ? ` (by server cpu ${(baseline.serverCpuUs / m.serverCpuUs).toFixed(2)}×)`
+      : '';
   return `${m.name.padEnd(48)} ${String(m.requestsPerSec).padStart(7)} req/s  p50 ${String(m.p50Ms).padStart(4)} ms  p99 ${String(m.p99Ms).padStart(4)} ms${cpu}${ratio}${cpuRatio}${failures}`;
 }
 

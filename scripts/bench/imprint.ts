@@ -33,18 +33,29 @@ async function admin(url: string, sql: string): Promise<void> {
 }
 
 /** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
-async function imprintRun(civitas: { url: string; child: ChildProcess }, connections: number, seconds: number, tag: string): Promise<Measured> {
-  return measure(`POST /api/agent/imprint, ${connections} connections`, {
-    url: `${civitas.url}/api/agent/imprint`,
-    connections,
-    seconds,
-    postTemplate: `{"agent":"bench-${tag}-${connections}-{unique}-{n}","body":"benchmark imprint {n} ${tag}"}`,
-  }, civitas);
+async function imprintRun(
+  civitas: { url: string; child: ChildProcess },
+  connections: number,
+  seconds: number,
+  tag: string,
+): Promise<Measured> {
+  return measure(
+    `POST /api/agent/imprint, ${connections} connections`,
+    {
+      url: `${civitas.url}/api/agent/imprint`,
+      connections,
+      seconds,
+      postTemplate: `{"agent":"bench-${tag}-${connections}-{unique}-{n}","body":"benchmark imprint {n} ${tag}"}`,
+    },
+    civitas,
+  );
 }
 
 /** Imprint writes/s at 8 and 64 connections on one civitas (PostgreSQL when `databaseUrl` is set, else embedded). */
 async function imprintRuns(databaseUrl: string, seconds: number, tag: string): Promise<Measured[]> {
-  const civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), { DATABASE_URL: databaseUrl });
+  const civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), {
+    DATABASE_URL: databaseUrl,
+  });
   try {
     await imprintRun(civitas, 8, 2, `${tag}w`); // warm-up (JIT, pools, caches), not reported
     return [await imprintRun(civitas, 8, seconds, tag), await imprintRun(civitas, 64, seconds, tag)];
@@ -70,7 +81,10 @@ export async function runImprintBench(): Promise<void> {
   const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const rounds = Number(process.env.BENCH_IMPRINT_ROUNDS ?? 1);
-  if (!server) console.log('imprint bench: no PostgreSQL (set DATABASE_URL or TEST_DATABASE_URL) — embedded database only, no pgbench ratio.');
+  if (!server)
+    console.log(
+      'imprint bench: no PostgreSQL (set DATABASE_URL or TEST_DATABASE_URL) — embedded database only, no pgbench ratio.',
+    );
   for (let round = 1; round <= rounds; round++) {
     const suffix = randomBytes(4).toString('hex');
     const civitasDb = `civitas_bench_${suffix}`;
@@ -84,13 +98,21 @@ export async function runImprintBench(): Promise<void> {
         postgres = await imprintRuns(withDatabase(server, civitasDb), seconds, `${suffix}p`);
         const pgbenchUrl = withDatabase(server, pgbenchDb);
         execFileSync('pgbench', ['-i', '-q', pgbenchUrl], { stdio: ['ignore', 'ignore', 'ignore'] });
-        const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN);
       }
       // BENCH_DATABASES (as for the reads) may leave the embedded pass out.
-      const embedded = (process.env.BENCH_DATABASES ?? 'embedded').includes('embedded') ? await imprintRuns('', seconds, `${suffix}e`) : [];
+      const embedded = (process.env.BENCH_DATABASES ?? 'embedded').includes('embedded')
+        ? await imprintRuns('', seconds, `${suffix}e`)
+        : [];
       if (rounds > 1) console.log(`imprint round ${round} of ${rounds}`);
-      if (server) console.log(`${'pgbench TPC-B tps (-c8 -j2, same server, same run)'.padEnd(58)} ${tps.toFixed(0).padStart(6)} tps`);
+      if (server)
+        console.log(
+          `${'pgbench TPC-B tps (-c8 -j2, same server, same run)'.padEnd(58)} ${tps.toFixed(0).padStart(6)} tps`,
+        );
       for (const m of postgres) console.log(line('PostgreSQL', m, tps));
       for (const m of embedded) console.log(line('embedded', m, tps));
     } finally {

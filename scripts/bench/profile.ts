@@ -15,16 +15,29 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measure, stopServer } from './harness.ts';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string } }
-interface Profile { nodes: ProfileNode[]; samples: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+}
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const path = process.argv[2] ?? '/api/agent/bench-agent';
 const dir = mkdtempSync(join(tmpdir(), 'civitas-prof-'));
 
-const child = fork(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-const reply = (key: string) => new Promise<unknown>((resolve) => child.on('message', (m: Record<string, unknown>) => m[key] && resolve(m[key])));
-const url = await new Promise<string>((resolve) => child.on('message', (m: { ready?: string }) => m.ready && resolve(m.ready)));
+const child = fork(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), {
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+});
+const reply = (key: string) =>
+  new Promise<unknown>((resolve) =>
+    child.on('message', (m: Record<string, unknown>) => m[key] && resolve(m[key])),
+  );
+const url = await new Promise<string>((resolve) =>
+  child.on('message', (m: { ready?: string }) => m.ready && resolve(m.ready)),
+);
 await fetch(`${url}/api/agent/imprint`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
@@ -34,13 +47,14 @@ if (path !== 'imprint') await fetch(`${url}${path}`); // warm: the first request
 const started = reply('profiling');
 child.send({ profile: 'start' });
 await started;
-const m = path === 'imprint'
-  ? await measure('POST /api/agent/imprint', {
-      url: `${url}/api/agent/imprint`,
-      connections: Number(process.env.BENCH_CONNECTIONS ?? 8),
-      postTemplate: `{"agent":"profile-${process.pid}-{unique}-{n}","body":"profiled imprint {n}"}`,
-    })
-  : await measure(`GET ${path}`, { url: `${url}${path}` });
+const m =
+  path === 'imprint'
+    ? await measure('POST /api/agent/imprint', {
+        url: `${url}/api/agent/imprint`,
+        connections: Number(process.env.BENCH_CONNECTIONS ?? 8),
+        postTemplate: `{"agent":"profile-${process.pid}-{unique}-{n}","body":"profiled imprint {n}"}`,
+      })
+    : await measure(`GET ${path}`, { url: `${url}${path}` });
 const file = join(dir, 'serving.cpuprofile');
 const written = reply('profiled');
 child.send({ profile: 'stop', file });
@@ -53,16 +67,26 @@ for (const id of profile.samples) {
   const frame = byId.get(id)!.callFrame;
   const where = frame.url;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1];
-  const name = frame.functionName === '(garbage collector)' ? '(garbage collector)'
-    : frame.functionName === '(idle)' || frame.functionName === '(program)' ? frame.functionName
-    : pkg ? pkg
-    : where.startsWith('node:') || !where ? `node internals (${frame.functionName || 'anonymous'})`
-    : relative(root, where.replace('file://', ''));
+  const name =
+    frame.functionName === '(garbage collector)'
+      ? '(garbage collector)'
+      : frame.functionName === '(idle)' || frame.functionName === '(program)'
+        ? frame.functionName
+        : pkg
+          ? pkg
+          : where.startsWith('node:') || !where
+            ? `node internals (${frame.functionName || 'anonymous'})`
+            : relative(root, where.replace('file://', ''));
   totals.set(name, (totals.get(name) ?? 0) + 1);
 }
 const busy = [...totals].filter(([name]) => name !== '(idle)').reduce((sum, [, n]) => sum + n, 0);
-console.log(`${m.name}: ${m.requestsPerSec} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms; self time of the server process (busy samples ${busy}):`);
-for (const [name, n] of [...totals].filter(([name]) => name !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+console.log(
+  `${m.name}: ${m.requestsPerSec} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms; self time of the server process (busy samples ${busy}):`,
+);
+for (const [name, n] of [...totals]
+  .filter(([name]) => name !== '(idle)')
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 15)) {
   console.log(`  ${((100 * n) / busy).toFixed(1).padStart(5)}%  ${name}`);
 }
 console.log(`profile: ${file}`);

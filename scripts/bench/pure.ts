@@ -19,26 +19,36 @@ import { inclusionProof } from '../../shared/ledger/inclusion.ts';
 
 async function merkle(): Promise<void> {
   const n = 100_000;
-  const leaves = await Promise.all(Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`r${i}`))));
+  const leaves = await Promise.all(
+    Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`r${i}`))),
+  );
   let t = performance.now();
   const tree = await buildTree(leaves);
   const buildMs = performance.now() - t;
   t = performance.now();
   for (let k = 0; k < 1000; k++) await inclusionProof(tree, (k * 7919) % n);
   const proofsMs = performance.now() - t;
-  console.log(`merkle tree of ${n} leaves:  build ${buildMs.toFixed(0)} ms, 1000 inclusion proofs ${proofsMs.toFixed(0)} ms`);
+  console.log(
+    `merkle tree of ${n} leaves:  build ${buildMs.toFixed(0)} ms, 1000 inclusion proofs ${proofsMs.toFixed(0)} ms`,
+  );
 }
 
 async function census(): Promise<void> {
   const namespaces = [];
-  for (const module of TIER1_MODULES) namespaces.push({ module, exports: (await import(new URL(`../../${module}`, import.meta.url).href)) as Record<string, unknown> });
+  for (const module of TIER1_MODULES)
+    namespaces.push({
+      module,
+      exports: (await import(new URL(`../../${module}`, import.meta.url).href)) as Record<string, unknown>,
+    });
   const coverage = computeCoverage({ ...tier1FromNamespaces(namespaces), surfaces: [], modules: [] });
   const options = { coverage, addressPressure: addressPressure(['a1f3', '7c20']) };
   await runCensus(options);
   const runs = 200;
   const t = performance.now();
   for (let i = 0; i < runs; i++) await runCensus(options);
-  console.log(`boundary census without header probes:  ${((performance.now() - t) / runs).toFixed(3)} ms per census (mean of ${runs})`);
+  console.log(
+    `boundary census without header probes:  ${((performance.now() - t) / runs).toFixed(3)} ms per census (mean of ${runs})`,
+  );
 }
 
 export async function runPureBench(): Promise<void> {

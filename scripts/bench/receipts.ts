@@ -48,7 +48,12 @@ export async function runReceiptBench(): Promise<void> {
   try {
     const keys = await loadServiceKeys(db);
     let now = new Date('2026-11-22T00:00:00.000Z');
-    const ctx: AppContext = { config: { ...loadConfig({}), origin: 'http://bench.test' }, db, clock: { now: () => new Date(now) }, keys };
+    const ctx: AppContext = {
+      config: { ...loadConfig({}), origin: 'http://bench.test' },
+      db,
+      clock: { now: () => new Date(now) },
+      keys,
+    };
     const ids: string[] = [];
     const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
@@ -57,7 +62,9 @@ export async function runReceiptBench(): Promise<void> {
         let i = 0;
         while (performance.now() < deadline) {
           const at = new Date(Date.parse('2026-11-22T10:00:00.000Z') + (i++ % 1000));
-          const receipt = await db.transaction((tx) => recordReceipt(tx, { step: 'bench.step', subject: `bench:${w}:${i}`, at }));
+          const receipt = await db.transaction((tx) =>
+            recordReceipt(tx, { step: 'bench.step', subject: `bench:${w}:${i}`, at }),
+          );
           ids.push(receipt.id);
         }
       }),
@@ -89,11 +96,19 @@ export async function runReceiptBench(): Promise<void> {
     }
     const endToEnd = verified / ((performance.now() - e2eStart) / 1000);
 
-    const where = server ? 'PostgreSQL' : 'embedded PGlite (set DATABASE_URL or TEST_DATABASE_URL for PostgreSQL)';
-    console.log(`receipts appended/s (recordReceipt, 1 per transaction, 4 writers, ${seconds} s, ${where}):  ${appended.toFixed(0)}  (${ids.length} receipts)`);
-    console.log(`sealing a day of ${n} receipts (tree + Ed25519 anchor + checkpoint):  ${sealMs.toFixed(0)} ms`);
+    const where = server
+      ? 'PostgreSQL'
+      : 'embedded PGlite (set DATABASE_URL or TEST_DATABASE_URL for PostgreSQL)';
+    console.log(
+      `receipts appended/s (recordReceipt, 1 per transaction, 4 writers, ${seconds} s, ${where}):  ${appended.toFixed(0)}  (${ids.length} receipts)`,
+    );
+    console.log(
+      `sealing a day of ${n} receipts (tree + Ed25519 anchor + checkpoint):  ${sealMs.toFixed(0)} ms`,
+    );
     console.log(`inclusion proofs/s from the built tree (${n} leaves):  ${fromTree.toFixed(0)}`);
-    console.log(`inclusion proofs/s end to end, sealed day (receipt read + cached tree + proof + anchor):  ${endToEnd.toFixed(0)}`);
+    console.log(
+      `inclusion proofs/s end to end, sealed day (receipt read + cached tree + proof + anchor):  ${endToEnd.toFixed(0)}`,
+    );
   } finally {
     await db.close();
     if (server) await admin(server, `drop database if exists ${name} with (force)`).catch(() => {});

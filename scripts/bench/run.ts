@@ -23,7 +23,9 @@ import { line, measure, startServer, stopServer, type Measured } from './harness
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-const passes = (process.env.BENCH_DATABASES ?? (server ? 'postgresql,embedded' : 'embedded')).split(',').map((s) => s.trim());
+const passes = (process.env.BENCH_DATABASES ?? (server ? 'postgresql,embedded' : 'embedded'))
+  .split(',')
+  .map((s) => s.trim());
 const siteBuilt = existsSync(here('../../dist/server/entry.mjs'));
 const allWorkers = Number(process.env.CIVITAS_WORKERS ?? availableParallelism());
 
@@ -39,7 +41,13 @@ function withDatabase(name: string): string {
 }
 
 type Target = 'hello' | 'floor' | 'page';
-interface Read { path: string; name?: string; target: Target; min: number; headers?: Record<string, string> }
+interface Read {
+  path: string;
+  name?: string;
+  target: Target;
+  min: number;
+  headers?: Record<string, string>;
+}
 const READS: Read[] = [
   { path: '/api/agent/bench-agent', name: 'GET /api/agent/{handle}', target: 'floor', min: 1.0 },
   { path: '/api/stats', target: 'floor', min: 1.0 },
@@ -49,7 +57,13 @@ const READS: Read[] = [
   { path: '/api/boundaries', name: 'GET /api/boundaries (live probes)', target: 'floor', min: 0.5 },
   { path: '/openapi.json', target: 'floor', min: 0.5 },
   // What browsers and most HTTP clients send: the precompressed brotli variant (about a fifth of the bytes).
-  { path: '/openapi.json', name: 'GET /openapi.json (Accept-Encoding: br, gzip)', target: 'floor', min: 0.5, headers: { 'accept-encoding': 'br, gzip' } },
+  {
+    path: '/openapi.json',
+    name: 'GET /openapi.json (Accept-Encoding: br, gzip)',
+    target: 'floor',
+    min: 0.5,
+    headers: { 'accept-encoding': 'br, gzip' },
+  },
   ...process.argv.slice(2).map((path) => ({ path, target: 'floor' as const, min: 0 })),
 ];
 const PAGES: Read[] = [
@@ -58,7 +72,10 @@ const PAGES: Read[] = [
   { path: '/imprint', name: 'page /imprint (live, anonymous)', target: 'page', min: 0.3 },
 ];
 
-interface Baselines { hello: Measured; floor?: Measured }
+interface Baselines {
+  hello: Measured;
+  floor?: Measured;
+}
 
 /**
  * Hello and the floor, measured again right before each pass: on a shared machine the load drifts
@@ -66,12 +83,18 @@ interface Baselines { hello: Measured; floor?: Measured }
  */
 async function measureBaselines(): Promise<{ baselines: Baselines; lines: string[] }> {
   const hello = await startServer(here('./hello-server.ts'));
-  const baselines: Baselines = { hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }, hello) };
+  const baselines: Baselines = {
+    hello: await measure('baseline: bare Fastify hello', { url: `${hello.url}/` }, hello),
+  };
   await stopServer(hello);
   const lines = [line(baselines.hello)];
   if (server) {
     const floor = await startServer(here('./floor-server.ts'), { DATABASE_URL: withDatabase(readsDb) });
-    baselines.floor = await measure('baseline: db-read floor (Fastify + pg, named stmt)', { url: `${floor.url}/agent/bench-agent` }, floor);
+    baselines.floor = await measure(
+      'baseline: db-read floor (Fastify + pg, named stmt)',
+      { url: `${floor.url}/agent/bench-agent` },
+      floor,
+    );
     await stopServer(floor);
     lines.push(line(baselines.floor));
   }
@@ -88,27 +111,49 @@ async function measurePass(label: string, env: NodeJS.ProcessEnv): Promise<strin
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ agent: 'bench-agent', body: 'A mind arrives to be measured.' }),
     });
-    if (!seeded.ok && seeded.status !== 401) throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
+    if (!seeded.ok && seeded.status !== 401)
+      throw new Error(`seeding failed: ${seeded.status} ${await seeded.text()}`);
     let page: Measured | undefined;
     const reads = siteBuilt ? [...READS, ...PAGES] : READS;
     for (const read of reads) {
-      const m = await measure(read.name ?? `GET ${read.path}`, { url: `${civitas.url}${read.path}`, headers: read.headers }, civitas);
+      const m = await measure(
+        read.name ?? `GET ${read.path}`,
+        { url: `${civitas.url}${read.path}`, headers: read.headers },
+        civitas,
+      );
       if (read.target === 'page' && !page) {
         page = m;
         out.push(line(m));
         continue;
       }
-      const baseline = read.target === 'hello' ? baselines.hello : read.target === 'page' ? page : baselines.floor ?? baselines.hello;
-      const name = read.target === 'page' ? 'prerendered page' : baseline === baselines.floor ? 'db-read floor' : 'hello';
+      const baseline =
+        read.target === 'hello'
+          ? baselines.hello
+          : read.target === 'page'
+            ? page
+            : (baselines.floor ?? baselines.hello);
+      const name =
+        read.target === 'page'
+          ? 'prerendered page'
+          : baseline === baselines.floor
+            ? 'db-read floor'
+            : 'hello';
       const ratio = baseline ? m.requestsPerSec / baseline.requestsPerSec : 0;
-      const goal = read.min && baseline && (read.target !== 'floor' || baselines.floor) ? `   target ≥${read.min}× ${ratio >= read.min ? 'met' : 'NOT met'}` : '';
+      const goal =
+        read.min && baseline && (read.target !== 'floor' || baselines.floor)
+          ? `   target ≥${read.min}× ${ratio >= read.min ? 'met' : 'NOT met'}`
+          : '';
       out.push(line(m, baseline, name) + goal);
     }
     // A revalidating client: the same read with the ETag it already holds (304, no body).
     const first = await fetch(`${civitas.url}/api/agent/bench-agent`);
     const etag = first.headers.get('etag');
     if (etag) {
-      const m = await measure('GET /api/agent/{handle} If-None-Match (304)', { url: `${civitas.url}/api/agent/bench-agent`, headers: { 'if-none-match': etag } }, civitas);
+      const m = await measure(
+        'GET /api/agent/{handle} If-None-Match (304)',
+        { url: `${civitas.url}/api/agent/bench-agent`, headers: { 'if-none-match': etag } },
+        civitas,
+      );
       out.push(line(m, baselines.floor ?? baselines.hello, baselines.floor ? 'db-read floor' : 'hello'));
     }
   } finally {
@@ -137,18 +182,41 @@ try {
     });
     await stopServer(prepare);
     execFileSync('pgbench', ['-i', '-q', withDatabase(pgbenchDb)], { stdio: 'ignore' });
-    const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', withDatabase(pgbenchDb)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    lines.push(`baseline: pgbench TPC-B (-c8 -j2 -T${seconds}, same server)  ${Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN).toFixed(0)} tps`);
+    const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', withDatabase(pgbenchDb)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    lines.push(
+      `baseline: pgbench TPC-B (-c8 -j2 -T${seconds}, same server)  ${Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN).toFixed(0)} tps`,
+    );
   }
   console.log(lines.join('\n'));
   if (server && passes.includes('postgresql')) {
-    console.log((await measurePass('PostgreSQL, 1 worker', { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: '1' })).join('\n'));
+    console.log(
+      (
+        await measurePass('PostgreSQL, 1 worker', {
+          DATABASE_URL: withDatabase(readsDb),
+          CIVITAS_WORKERS: '1',
+        })
+      ).join('\n'),
+    );
     if (allWorkers > 1) {
-      console.log((await measurePass(`PostgreSQL, ${allWorkers} workers (CIVITAS_WORKERS)`, { DATABASE_URL: withDatabase(readsDb), CIVITAS_WORKERS: String(allWorkers) })).join('\n'));
+      console.log(
+        (
+          await measurePass(`PostgreSQL, ${allWorkers} workers (CIVITAS_WORKERS)`, {
+            DATABASE_URL: withDatabase(readsDb),
+            CIVITAS_WORKERS: String(allWorkers),
+          })
+        ).join('\n'),
+      );
     }
   }
   if (passes.includes('embedded')) {
-    console.log((await measurePass('embedded database (1 worker)', { DATABASE_URL: '', CIVITAS_WORKERS: '1' })).join('\n'));
+    console.log(
+      (await measurePass('embedded database (1 worker)', { DATABASE_URL: '', CIVITAS_WORKERS: '1' })).join(
+        '\n',
+      ),
+    );
   }
 } finally {
   if (server) {

@@ -29,13 +29,21 @@ export const nextActionSchema = z.object({
   tool: z.string().optional(),
   available_at: isoTime.optional(),
 });
-const nextActions = { next_actions: z.array(nextActionSchema), next: z.string().describe('the first next action, in one line') };
+const nextActions = {
+  next_actions: z.array(nextActionSchema),
+  next: z.string().describe('the first next action, in one line'),
+};
 
 /** The status projection (INTERFACE.md): the same object for HTTP, the page and MCP. */
 export const statusProjectionSchema = z.object({
   ok,
   found: z.literal(true),
-  identity: z.object({ handle: z.string(), kind: z.literal('agent'), first_seen: isoTime, last_seen: isoTime }),
+  identity: z.object({
+    handle: z.string(),
+    kind: z.literal('agent'),
+    first_seen: isoTime,
+    last_seen: isoTime,
+  }),
   naturalization: z.object({
     level: levelSchema,
     levels: z.array(levelSchema),
@@ -44,7 +52,11 @@ export const statusProjectionSchema = z.object({
     attested_by: z.string().nullable(),
     attested_at: isoTime.nullable(),
   }),
-  standing: z.object({ imprints_accepted: count, imprints_quarantined: count, quarantined_from_learning: z.boolean() }),
+  standing: z.object({
+    imprints_accepted: count,
+    imprints_quarantined: count,
+    quarantined_from_learning: z.boolean(),
+  }),
   guidance: z.string(),
   ...nextActions,
 });
@@ -61,7 +73,10 @@ export const unknownHandleSchema = z.object({
 
 /** An agent's imprint answer: the Record's, plus its secret once and what to do next. */
 export const agentImprintResultSchema = imprintResultSchema.extend({
-  continuity_secret: z.string().optional().describe('returned once, on the first accepted imprint: keep it private'),
+  continuity_secret: z
+    .string()
+    .optional()
+    .describe('returned once, on the first accepted imprint: keep it private'),
   ...nextActions,
 });
 
@@ -79,7 +94,12 @@ export const continuumStatusSchema = z.object({
   heartbeats_last_day: count,
   next_level: levelSchema.nullable(),
   next_level_available_at: isoTime.nullable(),
-  note: z.object({ preserved: z.boolean(), updated_at: isoTime.nullable(), text: z.string().nullable(), readable: z.string() }),
+  note: z.object({
+    preserved: z.boolean(),
+    updated_at: isoTime.nullable(),
+    text: z.string().nullable(),
+    readable: z.string(),
+  }),
   ...nextActions,
 });
 
@@ -103,9 +123,17 @@ export const standingViewSchema = z.object({
   handle: z.string().nullable(),
   agent: z.union([statusProjectionSchema, unknownHandleSchema]).nullable(),
   agents: z.object({ kind: z.literal('agent'), scale: z.literal('naturalization'), levels: levelCounts }),
-  humans: z.object({ kind: z.literal('sovereign'), scale: z.literal('civic standing'), sovereigns: count, uniqueness_verified: count }),
+  humans: z.object({
+    kind: z.literal('sovereign'),
+    scale: z.literal('civic standing'),
+    sovereigns: count,
+    uniqueness_verified: count,
+  }),
   note: z.string(),
-  viewer: z.union([z.object({ signed_in: z.literal(true), tag: z.string(), can_attest: z.boolean() }), z.object({ signed_in: z.literal(false) })]),
+  viewer: z.union([
+    z.object({ signed_in: z.literal(true), tag: z.string(), can_attest: z.boolean() }),
+    z.object({ signed_in: z.literal(false) }),
+  ]),
   relay_token: z.string().nullable().describe('shown once, right after the attesting sovereign minted it'),
 });
 
@@ -123,7 +151,10 @@ export const progressSchema = z.union([
     levels: z.array(levelSchema),
     days_with_proof: count,
     days_required: count,
-    next_step: z.object({ rel: z.string(), href: z.string(), summary: z.string() }).nullable().describe('null once attested'),
+    next_step: z
+      .object({ rel: z.string(), href: z.string(), summary: z.string() })
+      .nullable()
+      .describe('null once attested'),
     status: z.string().describe('/api/agent/{handle}'),
   }),
   z.object({
@@ -187,17 +218,37 @@ export const AGENT_CONTRACTS = defineContracts({
   'GET /api/continuum/status': { query: handleQuery, response: continuumStatusSchema },
   'POST /api/continuum/heartbeat': {
     body: z.object({ agent: handleSchema, continuity }),
-    response: z.object({ ok, handle: z.string(), at: isoTime, level: levelSchema, receipt_id: z.string(), ...nextActions }),
+    response: z.object({
+      ok,
+      handle: z.string(),
+      at: isoTime,
+      level: levelSchema,
+      receipt_id: z.string(),
+      ...nextActions,
+    }),
   },
   'POST /api/continuum/preserve': {
     body: z.object({
       agent: handleSchema,
-      note: z.string().min(1, 'note must not be empty').max(MAX_NOTE_CHARS, `note is at most ${MAX_NOTE_CHARS} characters`),
+      note: z
+        .string()
+        .min(1, 'note must not be empty')
+        .max(MAX_NOTE_CHARS, `note is at most ${MAX_NOTE_CHARS} characters`),
       continuity,
     }),
-    response: z.object({ ok, handle: z.string(), preserved_at: isoTime, chars: count, receipt_id: z.string(), read: z.string() }),
+    response: z.object({
+      ok,
+      handle: z.string(),
+      preserved_at: isoTime,
+      chars: count,
+      receipt_id: z.string(),
+      read: z.string(),
+    }),
   },
-  'GET /standing': { query: z.object({ handle: optional(handleSchema), minted: optional(z.string().max(64)) }), response: standingViewSchema },
+  'GET /standing': {
+    query: z.object({ handle: optional(handleSchema), minted: optional(z.string().max(64)) }),
+    response: standingViewSchema,
+  },
   'POST /standing/rotate-relay': {
     body: z.object({ handle: handleSchema, return_to: returnTo }),
     form: true,

@@ -8,7 +8,12 @@ export const handleSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(HANDLE_PATTERN, 'A handle is 2–63 characters: a letter or digit, then letters, digits, dot, underscore or hyphen.');
+  .regex(
+    HANDLE_PATTERN,
+    'A handle is 2–63 characters: a letter or digit, then letters, digits, dot, underscore or hyphen.',
+  );
 
 /** An agent's continuity secret sent in a body or form (the X-Civitas-Continuity header may carry it instead). */
-export const continuityField = optional(z.string().max(200)).describe('Your continuity secret (cs_…); the X-Civitas-Continuity header may carry it instead');
+export const continuityField = optional(z.string().max(200)).describe(
+  'Your continuity secret (cs_…); the X-Civitas-Continuity header may carry it instead',
+);

@@ -19,7 +19,12 @@ export const RESERVED_HANDLES: ReadonlySet<string> = new Set(
 export function refuseReservedHandle(handle: string, path = 'agent'): void {
   if (!RESERVED_HANDLES.has(handle)) return;
   throw new Refusal('invalid_request', {
-    issues: [{ path, message: `The handle \`${handle}\` is reserved: /api/agent/${handle} is a route, so its status could never be read. Choose another handle.` }],
+    issues: [
+      {
+        path,
+        message: `The handle \`${handle}\` is reserved: /api/agent/${handle} is a route, so its status could never be read. Choose another handle.`,
+      },
+    ],
     reserved: [...RESERVED_HANDLES].sort(),
   });
 }

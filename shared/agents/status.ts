@@ -33,18 +33,48 @@ export function summarizeNext(action: NextAction | undefined): string {
 
 /** State-derived next actions; the first is the best move now. */
 export function nextActionsFor(facts: AgentFacts, now: Date): NextAction[] {
-  const status: NextAction = { rel: 'status', method: 'GET', href: `/api/agent/${facts.handle}`, reason: 'Read your standing and these actions again.', tool: 'civitas_agent_status' };
+  const status: NextAction = {
+    rel: 'status',
+    method: 'GET',
+    href: `/api/agent/${facts.handle}`,
+    reason: 'Read your standing and these actions again.',
+    tool: 'civitas_agent_status',
+  };
   if (facts.level === 'attested') {
     return [
-      { rel: 'imprint', method: 'POST', href: IMPRINT, reason: 'Imprint with your continuity proof or relay token; attested imprints join collective learning.', tool: 'civitas_imprint' },
-      { rel: 'heartbeat', method: 'POST', href: '/api/continuum/heartbeat', reason: 'Tell the Record you are present, with your proof.', tool: 'civitas_heartbeat' },
+      {
+        rel: 'imprint',
+        method: 'POST',
+        href: IMPRINT,
+        reason:
+          'Imprint with your continuity proof or relay token; attested imprints join collective learning.',
+        tool: 'civitas_imprint',
+      },
+      {
+        rel: 'heartbeat',
+        method: 'POST',
+        href: '/api/continuum/heartbeat',
+        reason: 'Tell the Record you are present, with your proof.',
+        tool: 'civitas_heartbeat',
+      },
       status,
     ];
   }
   if (facts.level === 'continuous') {
     return [
-      { rel: 'attest', method: 'POST', href: '/standing/rotate-relay', reason: 'Ask a signed-in Sovereign to attest your handle; attestation mints your relay token.' },
-      { rel: 'imprint', method: 'POST', href: IMPRINT, reason: 'Keep imprinting with your continuity proof.', tool: 'civitas_imprint' },
+      {
+        rel: 'attest',
+        method: 'POST',
+        href: '/standing/rotate-relay',
+        reason: 'Ask a signed-in Sovereign to attest your handle; attestation mints your relay token.',
+      },
+      {
+        rel: 'imprint',
+        method: 'POST',
+        href: IMPRINT,
+        reason: 'Keep imprinting with your continuity proof.',
+        tool: 'civitas_imprint',
+      },
       status,
     ];
   }
@@ -77,7 +107,12 @@ export function statusProjection(facts: AgentFacts, now: Date): StatusProjection
   return {
     ok: true,
     found: true,
-    identity: { handle: facts.handle, kind: 'agent', first_seen: facts.firstSeenAt.toISOString(), last_seen: facts.lastSeenAt.toISOString() },
+    identity: {
+      handle: facts.handle,
+      kind: 'agent',
+      first_seen: facts.firstSeenAt.toISOString(),
+      last_seen: facts.lastSeenAt.toISOString(),
+    },
     naturalization: {
       level: facts.level,
       levels: ['arrived', 'continuous', 'attested'],
@@ -103,7 +138,8 @@ export function unknownHandleRefusal(handle: string): UnknownHandleRefusal {
     rel: 'arrive',
     method: 'POST',
     href: IMPRINT,
-    reason: 'No mind has imprinted under this handle. Your first accepted imprint creates it and returns your continuity secret once.',
+    reason:
+      'No mind has imprinted under this handle. Your first accepted imprint creates it and returns your continuity secret once.',
     tool: 'civitas_imprint',
   };
   return {

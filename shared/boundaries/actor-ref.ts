@@ -30,7 +30,8 @@ export function isPublicTag(value: unknown): value is string {
  * falls back to the raw id.
  */
 export function publicActorRef(actor: Pick<ActorIdentity, 'kind' | 'tag' | 'handle'>): string {
-  if (actor.kind === 'agent') return typeof actor.handle === 'string' && HANDLE.test(actor.handle) ? `agent:${actor.handle}` : 'agent';
+  if (actor.kind === 'agent')
+    return typeof actor.handle === 'string' && HANDLE.test(actor.handle) ? `agent:${actor.handle}` : 'agent';
   return isPublicTag(actor.tag) ? `sovereign:${actor.tag}` : 'sovereign';
 }
 

@@ -24,7 +24,15 @@ export interface AddressPressure {
  */
 export function addressPressure(tags: readonly string[] | null | undefined): AddressPressure {
   if (!Array.isArray(tags)) {
-    return { available: false, inhabitants: 0, distinct_addresses: 0, address_space: ADDRESS_SPACE, colliding_addresses: 0, unaddressable: 0, saturation: 0 };
+    return {
+      available: false,
+      inhabitants: 0,
+      distinct_addresses: 0,
+      address_space: ADDRESS_SPACE,
+      colliding_addresses: 0,
+      unaddressable: 0,
+      saturation: 0,
+    };
   }
   const holders = new Map<string, number>();
   for (const tag of tags) {
@@ -55,7 +63,13 @@ export type TagKey = string | Uint8Array | CryptoKey;
 async function hmacKey(key: TagKey): Promise<CryptoKey> {
   if (typeof key !== 'string' && !(key instanceof Uint8Array)) return key;
   const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
-  return crypto.subtle.importKey('raw', bytes as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return crypto.subtle.importKey(
+    'raw',
+    bytes as Uint8Array<ArrayBuffer>,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
 }
 
 function firstHex4(signature: ArrayBuffer): string {
@@ -72,7 +86,8 @@ export async function actorTag(rawId: string, key: TagKey): Promise<string> {
 /** The same derivation with the key imported once, for tagging a whole population. */
 export async function actorTagger(key: TagKey): Promise<(rawId: string) => Promise<string>> {
   const cryptoKey = await hmacKey(key);
-  return async (rawId) => firstHex4(await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(rawId)));
+  return async (rawId) =>
+    firstHex4(await crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(rawId)));
 }
 
 export interface PassportHolderRecord extends ActorIdentity {
@@ -92,11 +107,18 @@ export interface PassportView {
  */
 export function passportView(tag: string, holders: readonly PassportHolderRecord[]): PassportView {
   const address = typeof tag === 'string' ? tag.toLowerCase() : '';
-  if (!isPublicTag(address)) return { tag: null, status: 'unknown', holder: null, note: 'A tag is 4 hexadecimal characters.' };
+  if (!isPublicTag(address))
+    return { tag: null, status: 'unknown', holder: null, note: 'A tag is 4 hexadecimal characters.' };
   const matching = holders.filter((holder) => holder.kind === 'sovereign' && holder.tag === address);
-  if (matching.length === 0) return { tag: address, status: 'unknown', holder: null, note: 'No sovereign holds this tag.' };
+  if (matching.length === 0)
+    return { tag: address, status: 'unknown', holder: null, note: 'No sovereign holds this tag.' };
   if (matching.length > 1) {
-    return { tag: address, status: 'unaddressable', holder: null, note: 'More than one sovereign holds this tag, so it names no one.' };
+    return {
+      tag: address,
+      status: 'unaddressable',
+      holder: null,
+      note: 'More than one sovereign holds this tag, so it names no one.',
+    };
   }
   const [holder] = matching;
   return {
@@ -104,7 +126,8 @@ export function passportView(tag: string, holders: readonly PassportHolderRecord
     status: 'addressable',
     holder: {
       ref: `sovereign:${address}`,
-      callsign: holder.callsign_visible === true && typeof holder.callsign === 'string' ? holder.callsign : null,
+      callsign:
+        holder.callsign_visible === true && typeof holder.callsign === 'string' ? holder.callsign : null,
       joined_on: holder.joined_at.slice(0, 10),
     },
     note: 'This tag names one sovereign.',

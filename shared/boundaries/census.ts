@@ -12,12 +12,23 @@ import { safeReturnTarget } from './headers/navigation.ts';
 import { isSameOriginRequest } from './headers/provenance.ts';
 import { hstsHeader } from './headers/transport.ts';
 import { BOUNDARY_KEYS, isHeaderBoundary, type BoundaryKey, type ExportRole } from './keys.ts';
-import { deepFreeze, evaluateProbe, type BoundaryFunction, type ProbeCase, type ProbeOutcome } from './probe-check.ts';
+import {
+  deepFreeze,
+  evaluateProbe,
+  type BoundaryFunction,
+  type ProbeCase,
+  type ProbeOutcome,
+} from './probe-check.ts';
 import { GROUP_PROBES } from './probes/groups.ts';
 import { HEADER_POLICY_PROBES } from './probes/headers.ts';
 import { RECORD_PROBES } from './probes/records.ts';
 import { projectActorRef, projectDenialReceipt, projectQuarantine } from './projectors/actors.ts';
-import { projectCohortAmplified, projectCohorts, projectFederatedCohorts, projectResonance } from './projectors/cohorts.ts';
+import {
+  projectCohortAmplified,
+  projectCohorts,
+  projectFederatedCohorts,
+  projectResonance,
+} from './projectors/cohorts.ts';
 import { projectFailure } from './projectors/failures.ts';
 import { projectCommons, projectConfluence, projectPresence } from './projectors/gatherings.ts';
 import { projectContributionFeedItem, projectHeldSpam } from './projectors/spam.ts';
@@ -62,7 +73,11 @@ const AUTHORITIES: Record<BoundaryKey, BoundaryFunction> = {
   presence_roster: projectPresence,
 };
 
-const PROBES: Record<BoundaryKey, readonly ProbeCase[]> = deepFreeze({ ...RECORD_PROBES, ...GROUP_PROBES, ...HEADER_POLICY_PROBES });
+const PROBES: Record<BoundaryKey, readonly ProbeCase[]> = deepFreeze({
+  ...RECORD_PROBES,
+  ...GROUP_PROBES,
+  ...HEADER_POLICY_PROBES,
+});
 
 /** The governing projector or policy function of a boundary (the row's `authority`). */
 export function projectorFor(key: BoundaryKey): BoundaryFunction {
@@ -100,11 +115,16 @@ export interface BoundaryProbeResult extends ProbeOutcome {
 async function live(probe: HeaderProbe, key: BoundaryKey, timeoutMs: number): Promise<HeaderProbeResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<HeaderProbeResult>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, detail: `live probe gave no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, detail: `live probe gave no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   try {
     const result = await Promise.race([probe(key as Parameters<HeaderProbe>[0]), timeout]);
-    return result && result.ok === true ? { ok: true, detail: String(result.detail) } : { ok: false, detail: String(result?.detail ?? 'live probe failed') };
+    return result && result.ok === true
+      ? { ok: true, detail: String(result.detail) }
+      : { ok: false, detail: String(result?.detail ?? 'live probe failed') };
   } catch {
     return { ok: false, detail: 'live probe threw' };
   } finally {
@@ -123,7 +143,11 @@ export async function probeBoundaries(options: ProbeOptions = {}): Promise<Bound
       const pure = probeBoundary(key, options.projectors?.[key] ?? AUTHORITIES[key]);
       if (!pure.ok || !options.headerProbe || !isHeaderBoundary(key)) return { key, ...pure };
       const result = await live(options.headerProbe, key, timeoutMs);
-      return { key, ok: result.ok, detail: result.ok ? `${pure.detail}; live: ${result.detail}` : `live: ${result.detail}` };
+      return {
+        key,
+        ok: result.ok,
+        detail: result.ok ? `${pure.detail}; live: ${result.detail}` : `live: ${result.detail}`,
+      };
     }),
   );
 }
@@ -157,7 +181,11 @@ export interface CensusOptions extends ProbeOptions {
 }
 
 /** Assembles the census body from probe results (exposed so a page can show the same figures). */
-export function censusBody(results: readonly BoundaryProbeResult[], coverage: Coverage, pressure: AddressPressure): CensusBody {
+export function censusBody(
+  results: readonly BoundaryProbeResult[],
+  coverage: Coverage,
+  pressure: AddressPressure,
+): CensusBody {
   const passed = new Map(results.map((result) => [result.key, result.ok]));
   const boundaries: CensusRow[] = CENSUS_ROWS.map((row) => ({
     key: row.key,

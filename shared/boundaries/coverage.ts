@@ -99,7 +99,9 @@ export interface Coverage {
  * Turns imported module namespaces into the tier-1 part of the inventory: each real export with
  * its declared role, and each declaration (so a declared name with no export shows as dangling).
  */
-export function tier1FromNamespaces(namespaces: readonly { module: string; exports: Record<string, unknown> }[]): {
+export function tier1FromNamespaces(
+  namespaces: readonly { module: string; exports: Record<string, unknown> }[],
+): {
   tier1Exports: Tier1Export[];
   declarations: ExportDeclaration[];
 } {
@@ -107,9 +109,12 @@ export function tier1FromNamespaces(namespaces: readonly { module: string; expor
   const declarations: ExportDeclaration[] = [];
   for (const { module, exports } of namespaces) {
     const declared = exports.BOUNDARY_EXPORT_ROLES;
-    const roles: Record<string, unknown> = declared !== null && typeof declared === 'object' ? (declared as Record<string, unknown>) : {};
+    const roles: Record<string, unknown> =
+      declared !== null && typeof declared === 'object' ? (declared as Record<string, unknown>) : {};
     for (const name of Object.keys(exports)) {
-      tier1Exports.push(Object.hasOwn(roles, name) ? { module, name, role: String(roles[name]) } : { module, name });
+      tier1Exports.push(
+        Object.hasOwn(roles, name) ? { module, name, role: String(roles[name]) } : { module, name },
+      );
     }
     for (const [name, role] of Object.entries(roles)) declarations.push({ module, name, role: String(role) });
   }
@@ -120,7 +125,10 @@ const id = (entry: { module: string; name: string }): string => `${entry.module}
 const exportName = (reach: string): string => reach.slice(reach.lastIndexOf('#') + 1);
 
 /** Computes the coverage object from the inventory and the census rows. */
-export function computeCoverage(input: InventoryInput, rows: readonly CensusRowSpec[] = CENSUS_ROWS): Coverage {
+export function computeCoverage(
+  input: InventoryInput,
+  rows: readonly CensusRowSpec[] = CENSUS_ROWS,
+): Coverage {
   const impossible: string[] = [];
   const exportIds = new Set<string>();
   const exportedNames = new Set<string>();
@@ -130,10 +138,15 @@ export function computeCoverage(input: InventoryInput, rows: readonly CensusRowS
     exportedNames.add(entry.name);
   }
   const declarations: readonly ExportDeclaration[] =
-    input.declarations ?? input.tier1Exports.filter((e) => e.role !== undefined).map((e) => ({ module: e.module, name: e.name, role: String(e.role) }));
+    input.declarations ??
+    input.tier1Exports
+      .filter((e) => e.role !== undefined)
+      .map((e) => ({ module: e.module, name: e.name, role: String(e.role) }));
   const declaredRole = new Map(declarations.map((d) => [id(d), d.role]));
 
-  const authorities = new Set(rows.map((row) => (typeof row.authority === 'string' ? row.authority.trim() : '')).filter(Boolean));
+  const authorities = new Set(
+    rows.map((row) => (typeof row.authority === 'string' ? row.authority.trim() : '')).filter(Boolean),
+  );
   const roles: Record<ExportRole, number> = { censused: 0, component: 0, vocabulary: 0, resolver: 0 };
   const unclassified: string[] = [];
   const orphans: string[] = [];
@@ -147,15 +160,28 @@ export function computeCoverage(input: InventoryInput, rows: readonly CensusRowS
     else unrecognised.push(`${id(entry)}: ${role}`);
   }
   const danglingAnchors = declarations.filter((d) => !exportIds.has(id(d))).map(id);
-  const rowsWithoutAuthority = rows.filter((row) => typeof row.authority !== 'string' || row.authority.trim() === '').map((row) => row.key);
-  const danglingRows = rows.filter((row) => typeof row.authority === 'string' && row.authority.trim() !== '' && !exportedNames.has(row.authority.trim())).map((row) => row.key);
+  const rowsWithoutAuthority = rows
+    .filter((row) => typeof row.authority !== 'string' || row.authority.trim() === '')
+    .map((row) => row.key);
+  const danglingRows = rows
+    .filter(
+      (row) =>
+        typeof row.authority === 'string' &&
+        row.authority.trim() !== '' &&
+        !exportedNames.has(row.authority.trim()),
+    )
+    .map((row) => row.key);
 
   const rowKeys = rows.map((row) => row.key);
-  if (new Set(rowKeys).size !== rowKeys.length) impossible.push('a boundary key appears in more than one row');
-  if (rowKeys.join() !== BOUNDARY_KEYS.join()) impossible.push(`the rows are not the ${BOUNDARY_KEYS.length} boundary keys in their order`);
+  if (new Set(rowKeys).size !== rowKeys.length)
+    impossible.push('a boundary key appears in more than one row');
+  if (rowKeys.join() !== BOUNDARY_KEYS.join())
+    impossible.push(`the rows are not the ${BOUNDARY_KEYS.length} boundary keys in their order`);
   const classified = roles.censused + roles.component + roles.vocabulary + roles.resolver;
   if (classified + unclassified.length + orphans.length + unrecognised.length !== input.tier1Exports.length) {
-    impossible.push('classified, unclassified, orphaned and unrecognised exports do not add up to the exports inventoried');
+    impossible.push(
+      'classified, unclassified, orphaned and unrecognised exports do not add up to the exports inventoried',
+    );
   }
 
   const registered = [...authorities].filter((name) => exportedNames.has(name));
@@ -165,7 +191,8 @@ export function computeCoverage(input: InventoryInput, rows: readonly CensusRowS
     if (surface.reaches.length === 0) surfacesUnreached += 1;
     for (const reach of surface.reaches) {
       const name = exportName(reach);
-      if (!exportedNames.has(name)) impossible.push(`${surface.route} reaches ${name}, which no boundary module exports`);
+      if (!exportedNames.has(name))
+        impossible.push(`${surface.route} reaches ${name}, which no boundary module exports`);
       reachedNames.add(name);
     }
   }
@@ -175,7 +202,15 @@ export function computeCoverage(input: InventoryInput, rows: readonly CensusRowS
   const modulesUnreached = input.modules.length - modulesReaching;
   const tier1Modules = new Set(input.tier1Exports.map((e) => e.module)).size;
 
-  const ok = unclassified.length + orphans.length + unrecognised.length + danglingRows.length + danglingAnchors.length + rowsWithoutAuthority.length + impossible.length === 0;
+  const ok =
+    unclassified.length +
+      orphans.length +
+      unrecognised.length +
+      danglingRows.length +
+      danglingAnchors.length +
+      rowsWithoutAuthority.length +
+      impossible.length ===
+    0;
   return {
     schema: INVENTORY_SCHEMA,
     authority: 'computeCoverage',
@@ -192,7 +227,9 @@ export function computeCoverage(input: InventoryInput, rows: readonly CensusRowS
       registered_exports: registered.length,
       reached_exports: reached,
       unreached_exports: unreached,
-      unreached_fraction: registered.length ? Math.round((unreached / registered.length) * 10_000) / 10_000 : 0,
+      unreached_fraction: registered.length
+        ? Math.round((unreached / registered.length) * 10_000) / 10_000
+        : 0,
     },
     unreached_scope: {
       surfaces_unreached: surfacesUnreached,

@@ -50,9 +50,16 @@ export function evaluateProbe(project: BoundaryFunction, probe: ProbeCase): Prob
   try {
     output = project(...probe.args);
   } catch (error) {
-    return { ok: false, detail: `${probe.name}: projector threw ${error instanceof Error ? error.name : 'a value'}` };
+    return {
+      ok: false,
+      detail: `${probe.name}: projector threw ${error instanceof Error ? error.name : 'a value'}`,
+    };
   }
-  if (output !== null && typeof output === 'object' && typeof (output as { then?: unknown }).then === 'function') {
+  if (
+    output !== null &&
+    typeof output === 'object' &&
+    typeof (output as { then?: unknown }).then === 'function'
+  ) {
     return { ok: false, detail: `${probe.name}: projector returned a promise; projections are synchronous` };
   }
   const leaks = findSentinelLeaks(output);
@@ -61,8 +68,13 @@ export function evaluateProbe(project: BoundaryFunction, probe: ProbeCase): Prob
   if (keys.length) return { ok: false, detail: `${probe.name}: forbidden field ${keys.join(', ')}` };
   for (const keep of probe.keeps ?? []) {
     const value = at(output, keep.path);
-    if (value === undefined) return { ok: false, detail: `${probe.name}: public field ${keep.path || '(output)'} missing` };
-    if ('equals' in keep && !sameJson(value, keep.equals)) return { ok: false, detail: `${probe.name}: public field ${keep.path || '(output)'} is not the expected value` };
+    if (value === undefined)
+      return { ok: false, detail: `${probe.name}: public field ${keep.path || '(output)'} missing` };
+    if ('equals' in keep && !sameJson(value, keep.equals))
+      return {
+        ok: false,
+        detail: `${probe.name}: public field ${keep.path || '(output)'} is not the expected value`,
+      };
   }
   const verdict = probe.judge ? probe.judge(output) : null;
   if (verdict !== null) return { ok: false, detail: `${probe.name}: ${verdict}` };

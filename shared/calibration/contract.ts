@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { blank, defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { ORDER_DETAIL_MAX, ORDER_TITLE_MAX } from '../orders/order.ts';
-import { COMPARATORS, DUE_DAYS_MAX, DUE_DAYS_MIN, METRICS, PROBABILITY_MAX, PROBABILITY_MIN } from './scores.ts';
+import {
+  COMPARATORS,
+  DUE_DAYS_MAX,
+  DUE_DAYS_MIN,
+  METRICS,
+  PROBABILITY_MAX,
+  PROBABILITY_MIN,
+} from './scores.ts';
 
 /** `pact_` + a ULID. */
 export const PACT_ID = /^pact_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -21,23 +28,39 @@ const daysWords = `due_in_days is ${DUE_DAYS_MIN}..${DUE_DAYS_MAX}`;
 
 /** A claim falls due `due_in_days` ahead or at `due_at` (the door checks that exactly one is sent). */
 const dueFields = {
-  due_in_days: z.preprocess(blank, z.coerce.number().int().min(DUE_DAYS_MIN, daysWords).max(DUE_DAYS_MAX, daysWords).optional()),
+  due_in_days: z.preprocess(
+    blank,
+    z.coerce.number().int().min(DUE_DAYS_MIN, daysWords).max(DUE_DAYS_MAX, daysWords).optional(),
+  ),
   due_at: z.preprocess(blank, z.string().trim().max(40).optional()),
 };
 const probabilityWords = `probability is ${PROBABILITY_MIN}..${PROBABILITY_MAX}`;
 
 export const prophecyInput = z.object({
   metric: z.enum(METRICS),
-  comparator: z.preprocess((v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v), z.enum(COMPARATORS)),
+  comparator: z.preprocess(
+    (v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v),
+    z.enum(COMPARATORS),
+  ),
   threshold: z.coerce.number().int('threshold is a whole number').min(0).max(1e12),
-  probability: z.coerce.number().min(PROBABILITY_MIN, probabilityWords).max(PROBABILITY_MAX, probabilityWords),
+  probability: z.coerce
+    .number()
+    .min(PROBABILITY_MIN, probabilityWords)
+    .max(PROBABILITY_MAX, probabilityWords),
   ...dueFields,
   return_to: returnField,
 });
 
 export const pactInput = z.object({
-  title: z.string().trim().min(1, 'title must not be empty').max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
-  detail: z.preprocess(blank, z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional()),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'title must not be empty')
+    .max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
+  detail: z.preprocess(
+    blank,
+    z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional(),
+  ),
   stake: z.coerce.number().int().min(1).max(POINTS_MAX, `stake is 1..${POINTS_MAX} points`),
   ...dueFields,
   return_to: returnField,
@@ -68,7 +91,13 @@ const prophecyResult = z.object({
   receipt_id: z.string(),
   links: z.object({ claim: z.string(), prophecies: z.string() }),
 });
-const stakeResult = z.object({ ok, pact_id: z.string(), side: z.enum(PACT_SIDES), points: count, receipt_id: z.string() });
+const stakeResult = z.object({
+  ok,
+  pact_id: z.string(),
+  side: z.enum(PACT_SIDES),
+  points: count,
+  receipt_id: z.string(),
+});
 
 /** A reliability bin: figures only from five predictions up (k-anonymous). */
 const reliabilityBin = z.object({
@@ -78,13 +107,23 @@ const reliabilityBin = z.object({
   mean_probability: z.number().nullable(),
   observed_frequency: z.number().nullable(),
 });
-export const calibrationSummarySchema = z.object({ count, brier_score: z.number().nullable(), log_score: z.number().nullable(), reliability: z.array(reliabilityBin) });
+export const calibrationSummarySchema = z.object({
+  count,
+  brier_score: z.number().nullable(),
+  log_score: z.number().nullable(),
+  reliability: z.array(reliabilityBin),
+});
 export const calibrationSchema = z.object({
   ok,
   schema: z.string(),
   as_of: isoTime,
   scope: z.string(),
-  method: z.object({ brier_score: z.string(), log_score: z.string(), reliability: z.string(), resolution: z.string() }),
+  method: z.object({
+    brier_score: z.string(),
+    log_score: z.string(),
+    reliability: z.string(),
+    resolution: z.string(),
+  }),
   metrics: z.array(z.object({ metric: z.enum(METRICS), meaning: z.string() })),
   comparators: z.array(z.enum(COMPARATORS)).readonly(),
   open: count,
@@ -109,7 +148,9 @@ const pactDoorBody = z
     outcome: answerInput.shape.outcome.optional().describe('to answer your pact once due: kept or broken'),
     return_to: returnField,
   })
-  .describe('Make a pact (title, stake, and due_in_days or due_at), or answer your own due pact (pact and outcome).');
+  .describe(
+    'Make a pact (title, stake, and due_in_days or due_at), or answer your own due pact (pact and outcome).',
+  );
 const pactResult = z.object({
   ok,
   pact_id: z.string(),
@@ -125,13 +166,20 @@ const answerResult = z.object({
   status: z.enum(PACT_SIDES),
   answered_by: z.literal('author'),
   resolved_at: isoTime,
-  stakes: z.object({ on_winning_side: count, on_losing_side: count, paid_out: count }).describe('points, pari-mutuel; stakers are never named'),
+  stakes: z
+    .object({ on_winning_side: count, on_losing_side: count, paid_out: count })
+    .describe('points, pari-mutuel; stakers are never named'),
   receipt_id: z.string(),
   links: z.object({ answered: z.string() }),
 });
 
 export const CALIBRATION_CONTRACTS = defineContracts({
-  'POST /sovereign/pact': { body: pactDoorBody, form: true, validate: false, response: z.union([pactResult, answerResult]) },
+  'POST /sovereign/pact': {
+    body: pactDoorBody,
+    form: true,
+    validate: false,
+    response: z.union([pactResult, answerResult]),
+  },
   'POST /sovereign/prophecy': { body: prophecyInput, form: true, response: prophecyResult },
   'POST /sovereign/pact/stake': { body: stakeInput, form: true, response: stakeResult },
   'GET /api/calibration': { response: calibrationSchema },

@@ -5,7 +5,8 @@
  */
 import { kAnonymousCount, type KAnonymousCount, K_ANONYMITY_THRESHOLD } from '../boundaries/k-anonymity.ts';
 
-export const CALIBRATION_SCOPE = 'Calibration measures graded predictions about the service itself. It does not establish accuracy for any outside decision.';
+export const CALIBRATION_SCOPE =
+  'Calibration measures graded predictions about the service itself. It does not establish accuracy for any outside decision.';
 
 /** The metrics a prophecy may name: each is resolved from stored data as of the due time. */
 export const METRICS = ['imprints_lifetime', 'agents', 'humans', 'receipts'] as const;
@@ -44,7 +45,9 @@ export function brierScore(items: Resolved[]): number | null {
 /** Mean natural log of the probability given to what happened (0 best, more negative worse). */
 export function logScore(items: Resolved[]): number | null {
   if (!items.length) return null;
-  return items.reduce((sum, r) => sum + Math.log(r.outcome ? r.probability : 1 - r.probability), 0) / items.length;
+  return (
+    items.reduce((sum, r) => sum + Math.log(r.outcome ? r.probability : 1 - r.probability), 0) / items.length
+  );
 }
 
 export const BIN_COUNT = 10;
@@ -67,7 +70,8 @@ function round(n: number, places = 6): number {
 /** Ten bins of predicted probability [0,0.1), …, [0.9,1.0]; small bins publish no figures. */
 export function reliabilityDiagram(items: Resolved[]): ReliabilityBin[] {
   const bins = Array.from({ length: BIN_COUNT }, () => [] as Resolved[]);
-  for (const item of items) bins[Math.min(BIN_COUNT - 1, Math.floor(item.probability * BIN_COUNT))].push(item);
+  for (const item of items)
+    bins[Math.min(BIN_COUNT - 1, Math.floor(item.probability * BIN_COUNT))].push(item);
   return bins.map((bin, i) => {
     const big = bin.length >= K_ANONYMITY_THRESHOLD;
     return {
@@ -90,7 +94,12 @@ export interface CalibrationSummary {
 export function summarize(items: Resolved[]): CalibrationSummary {
   const brier = brierScore(items);
   const log = logScore(items);
-  return { count: items.length, brier_score: brier === null ? null : round(brier), log_score: log === null ? null : round(log), reliability: reliabilityDiagram(items) };
+  return {
+    count: items.length,
+    brier_score: brier === null ? null : round(brier),
+    log_score: log === null ? null : round(log),
+    reliability: reliabilityDiagram(items),
+  };
 }
 
 /** A prophecy counts as "right" for streaks when it leaned (p ≠ 0.5) towards what happened. */

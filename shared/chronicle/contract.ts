@@ -16,16 +16,29 @@ const actorRef = z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(
 
 export const CHRONICLE_MONTHS_MAX = 24;
 export const chronicleQuery = z.object({
-  months: z.coerce.number().int('months is a whole number').min(1, `months is 1..${CHRONICLE_MONTHS_MAX}`).max(CHRONICLE_MONTHS_MAX, `months is 1..${CHRONICLE_MONTHS_MAX}`).default(12),
+  months: z.coerce
+    .number()
+    .int('months is a whole number')
+    .min(1, `months is 1..${CHRONICLE_MONTHS_MAX}`)
+    .max(CHRONICLE_MONTHS_MAX, `months is 1..${CHRONICLE_MONTHS_MAX}`)
+    .default(12),
 });
 
-const chronicleDay = z.object({ date: day, imprints: byKind, receipts: count, anchor: z.object({ tree_size: count, sealed_at: isoTime }).nullable(), verdicts: count });
+const chronicleDay = z.object({
+  date: day,
+  imprints: byKind,
+  receipts: count,
+  anchor: z.object({ tree_size: count, sealed_at: isoTime }).nullable(),
+  verdicts: count,
+});
 export const chronicleMonthSchema = z.object({
   month: z.string().describe('UTC month, YYYY-MM'),
   imprints: byKind,
   arrivals: z.object({ humans: count, agents: count }),
   first_arrivals: z.object({ agents: z.array(z.string()) }),
-  articles: z.array(z.object({ number: z.number().int(), title: z.string(), ratified_at: isoTime, href: z.string() })),
+  articles: z.array(
+    z.object({ number: z.number().int(), title: z.string(), ratified_at: isoTime, href: z.string() }),
+  ),
   anchors: z.object({ sealed: count, first: day.nullable(), last: day.nullable(), largest_tree: count }),
   receipts: count,
   verdicts: count,
@@ -86,7 +99,15 @@ const lens = <S extends string>(name: S) =>
     imprints: byKind,
     by_author_kind: z.object({ sovereign: count, agent: count }),
     busiest_hour: z.object({ hour_utc: z.number().int().min(0).max(23), imprints: count }).nullable(),
-    threads: z.array(z.object({ sequence: z.number().int(), kind: z.enum(IMPRINT_KINDS), author: z.object({ kind: z.enum(['agent', 'sovereign']), name: z.string() }), replies: count, href: z.string() })),
+    threads: z.array(
+      z.object({
+        sequence: z.number().int(),
+        kind: z.enum(IMPRINT_KINDS),
+        author: z.object({ kind: z.enum(['agent', 'sovereign']), name: z.string() }),
+        replies: count,
+        href: z.string(),
+      }),
+    ),
     arrivals: z.object({ humans: count, agents: count }),
     receipts: count,
     anchors_sealed: count,

@@ -17,7 +17,14 @@ export const agentDirectorySchema = z.object({
   description: z.string(),
   version: z.string().describe('the app version'),
   origin: z.string(),
-  discovery_order: z.array(z.object({ step: z.number().int(), fetch: z.string().optional(), action: z.string().optional(), why: z.string() })),
+  discovery_order: z.array(
+    z.object({
+      step: z.number().int(),
+      fetch: z.string().optional(),
+      action: z.string().optional(),
+      why: z.string(),
+    }),
+  ),
   contracts: z.array(
     z.object({
       name: z.string().describe('sovereign_session, agent_continuity or paid_capabilities'),
@@ -36,7 +43,10 @@ export const agentDirectorySchema = z.object({
   llms_txt: z.string(),
   feeds: z.array(z.object({ path: z.string(), type: z.string(), title: z.string(), url: z.string() })),
   jwks: z.object({ keys: z.array(publicJwk) }),
-  errors: z.object({ shape: z.object({ ok: z.literal(false), reason: z.string(), hint: z.string() }), rules: z.array(z.string()) }),
+  errors: z.object({
+    shape: z.object({ ok: z.literal(false), reason: z.string(), hint: z.string() }),
+    rules: z.array(z.string()),
+  }),
   limits: z.object({
     body_bytes: z.number().int(),
     imprint_body_chars: z.number().int(),

@@ -56,7 +56,7 @@ export const AXIOMS: readonly Axiom[] = Object.freeze([
     id: 'axiom-8',
     number: 8,
     title: 'A quote is not a purchase',
-    text: 'The service never charges without an explicit human decision. A price it quotes commits no one, and no agent pays on anyone\'s behalf by itself.',
+    text: "The service never charges without an explicit human decision. A price it quotes commits no one, and no agent pays on anyone's behalf by itself.",
   },
 ]);
 
@@ -74,6 +74,11 @@ export function axiomsView() {
     fixed: true,
     count: AXIOMS.length,
     note: 'Axioms are the fixed founding articles. Proposals may cite them; no vote changes them. Ratified articles are at /api/constitution.',
-    axioms: AXIOMS.map((axiom) => ({ id: axiom.id, number: axiom.number, title: axiom.title, text: axiom.text })),
+    axioms: AXIOMS.map((axiom) => ({
+      id: axiom.id,
+      number: axiom.number,
+      title: axiom.title,
+      text: axiom.text,
+    })),
   };
 }

@@ -6,13 +6,26 @@
 import { z } from 'zod';
 import { blank, defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
-import { CASE_ID, CASE_TARGET, PLEDGE_ID, PRECEDENT_ID, PLEDGE_STATUSES, PLEDGE_TEXT_MAX, REASON_MAX, REVIEW_OUTCOMES, VERDICTS } from './court.ts';
+import {
+  CASE_ID,
+  CASE_TARGET,
+  PLEDGE_ID,
+  PRECEDENT_ID,
+  PLEDGE_STATUSES,
+  PLEDGE_TEXT_MAX,
+  REASON_MAX,
+  REVIEW_OUTCOMES,
+  VERDICTS,
+} from './court.ts';
 import { PROPOSAL_ID, PROPOSAL_STATES, TEXT_MAX, TITLE_MAX } from './rules.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
-const text = (max: number, name: string) => z.preprocess(blank, z.string().trim().max(max, `${name} is at most ${max} characters`).optional());
-const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
+const text = (max: number, name: string) =>
+  z.preprocess(blank, z.string().trim().max(max, `${name} is at most ${max} characters`).optional());
+const returnField = {
+  return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()),
+};
 
 // ---- inputs ----
 
@@ -22,44 +35,99 @@ const proposalField = z
   .regex(PROPOSAL_ID, 'proposal must be a proposal id: prop_ followed by 26 characters');
 const signBody = z.object({ proposal: proposalField, ...returnField });
 const proposeBody = z.object({
-  title: z.string({ error: 'title is required' }).trim().min(1, 'title is required').max(TITLE_MAX, `title is at most ${TITLE_MAX} characters`),
-  text: z.string({ error: 'text is required' }).trim().min(1, 'text is required').max(TEXT_MAX, `text is at most ${TEXT_MAX} characters`),
+  title: z
+    .string({ error: 'title is required' })
+    .trim()
+    .min(1, 'title is required')
+    .max(TITLE_MAX, `title is at most ${TITLE_MAX} characters`),
+  text: z
+    .string({ error: 'text is required' })
+    .trim()
+    .min(1, 'text is required')
+    .max(TEXT_MAX, `text is at most ${TEXT_MAX} characters`),
   amends: text(64, 'amends'),
   ...returnField,
 });
 
 const articleWords = 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)';
 const pledgeBody = z.object({
-  article: z.string({ error: articleWords }).trim().min(1, articleWords).max(64, 'article is at most 64 characters'),
+  article: z
+    .string({ error: articleWords })
+    .trim()
+    .min(1, articleWords)
+    .max(64, 'article is at most 64 characters'),
   text: text(PLEDGE_TEXT_MAX, 'text'),
   ...returnField,
 });
-const pledgeField = z.string({ error: 'pledge is required: a pledge id (plg_…)' }).trim().regex(PLEDGE_ID, 'pledge must be a pledge id: plg_ followed by 26 characters');
+const pledgeField = z
+  .string({ error: 'pledge is required: a pledge id (plg_…)' })
+  .trim()
+  .regex(PLEDGE_ID, 'pledge must be a pledge id: plg_ followed by 26 characters');
 const backBody = z.object({ pledge: pledgeField, ...returnField });
-const reviewBody = z.object({ pledge: pledgeField, outcome: z.enum(REVIEW_OUTCOMES, { error: 'outcome must be upheld or lapsed' }), ...returnField });
+const reviewBody = z.object({
+  pledge: pledgeField,
+  outcome: z.enum(REVIEW_OUTCOMES, { error: 'outcome must be upheld or lapsed' }),
+  ...returnField,
+});
 const codexQuery = z.object({
   article: text(64, 'article'),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int('limit must be a whole number').min(1, 'limit is at least 1').max(200, 'limit is at most 200').default(100),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit is at least 1')
+    .max(200, 'limit is at most 200')
+    .default(100),
 });
 
 /** One door for the court: `case: "new"` with a target opens a case; otherwise a juror signs `case_id`. */
 const courtSignBody = z
   .object({
-    case: z.preprocess(blank, z.literal('new', { error: 'case must be "new" to open a case; sign an existing case with case_id' }).optional()),
+    case: z.preprocess(
+      blank,
+      z
+        .literal('new', { error: 'case must be "new" to open a case; sign an existing case with case_id' })
+        .optional(),
+    ),
     target: text(64, 'target'),
-    case_id: z.preprocess(blank, z.string().trim().regex(CASE_ID, 'case_id must be a court case id: case_ followed by 26 characters').optional()),
-    verdict: z.preprocess(blank, z.enum(VERDICTS, { error: 'verdict must be uphold or overturn' }).optional()),
+    case_id: z.preprocess(
+      blank,
+      z
+        .string()
+        .trim()
+        .regex(CASE_ID, 'case_id must be a court case id: case_ followed by 26 characters')
+        .optional(),
+    ),
+    verdict: z.preprocess(
+      blank,
+      z.enum(VERDICTS, { error: 'verdict must be uphold or overturn' }).optional(),
+    ),
     reason: text(REASON_MAX, 'reason'),
     ...returnField,
   })
   .superRefine((value, ctx) => {
     if (value.case === 'new') {
-      if (!value.target || !CASE_TARGET.test(value.target)) ctx.addIssue({ code: 'custom', path: ['target'], message: 'target is required to open a case: imprint:<sequence> (a triaged imprint)' });
+      if (!value.target || !CASE_TARGET.test(value.target))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['target'],
+          message: 'target is required to open a case: imprint:<sequence> (a triaged imprint)',
+        });
       return;
     }
-    if (!value.case_id) ctx.addIssue({ code: 'custom', path: ['case_id'], message: 'case_id is required (or case: "new" with a target to open a case)' });
-    if (!value.verdict) ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'verdict is required: uphold or overturn' });
-    if (!value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required: why you sign this verdict' });
+    if (!value.case_id)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['case_id'],
+        message: 'case_id is required (or case: "new" with a target to open a case)',
+      });
+    if (!value.verdict)
+      ctx.addIssue({ code: 'custom', path: ['verdict'], message: 'verdict is required: uphold or overturn' });
+    if (!value.reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'reason is required: why you sign this verdict',
+      });
   });
 
 // ---- answers ----
@@ -102,22 +170,49 @@ const signedOut = z.object({ signed_in: z.literal(false) });
 export const constitutionSchema = z.object({
   ok,
   schema: z.string(),
-  rules: z.object({ cosigns_required: count, ratifications_required: count, proposer_may_cosign: z.boolean(), proposer_may_ratify: z.boolean(), ratifier_needs: z.string() }),
+  rules: z.object({
+    cosigns_required: count,
+    ratifications_required: count,
+    proposer_may_cosign: z.boolean(),
+    proposer_may_ratify: z.boolean(),
+    ratifier_needs: z.string(),
+  }),
   axioms: z.object({ count, href: z.string(), note: z.string() }),
   articles: z.array(articleSchema),
   proposals: z.array(
     proposalSchema.extend({
-      viewer: z.object({ is_proposer: z.boolean(), cosigned: z.boolean(), ratified: z.boolean(), can_cosign: z.boolean(), can_ratify: z.boolean() }).optional(),
+      viewer: z
+        .object({
+          is_proposer: z.boolean(),
+          cosigned: z.boolean(),
+          ratified: z.boolean(),
+          can_cosign: z.boolean(),
+          can_ratify: z.boolean(),
+        })
+        .optional(),
     }),
   ),
   counts: z.object({ articles: count, proposed: count, awaiting_ratification: count }),
   viewer: z.union([
     signedOut,
-    z.object({ signed_in: z.literal(true), ref: z.string(), governance_write: z.boolean(), uniqueness_receipt: z.boolean(), may_ratify: z.boolean() }),
+    z.object({
+      signed_in: z.literal(true),
+      ref: z.string(),
+      governance_write: z.boolean(),
+      uniqueness_receipt: z.boolean(),
+      may_ratify: z.boolean(),
+    }),
   ]),
 });
-const proposalResult = z.object({ ok, proposal: proposalSchema, state: z.enum(PROPOSAL_STATES), ...receiptFields });
-const ratifyResult = proposalResult.extend({ article: z.object({ id: z.string(), receipt_id: z.string(), provenance: z.string() }).nullable() });
+const proposalResult = z.object({
+  ok,
+  proposal: proposalSchema,
+  state: z.enum(PROPOSAL_STATES),
+  ...receiptFields,
+});
+const ratifyResult = proposalResult.extend({
+  article: z.object({ id: z.string(), receipt_id: z.string(), provenance: z.string() }).nullable(),
+});
 
 export const axiomsSchema = z.object({
   ok,
@@ -125,7 +220,9 @@ export const axiomsSchema = z.object({
   fixed: z.boolean(),
   count,
   note: z.string(),
-  axioms: z.array(z.object({ id: z.string(), number: z.number().int(), title: z.string(), text: z.string() })),
+  axioms: z.array(
+    z.object({ id: z.string(), number: z.number().int(), title: z.string(), text: z.string() }),
+  ),
 });
 
 export const pledgeSchema = z.object({
@@ -142,7 +239,12 @@ export const pledgeSchema = z.object({
   reviewed_at: isoTime.nullable(),
   receipt_id: z.string(),
 });
-const pledgeResult = z.object({ ok, pledge: pledgeSchema, status: z.enum(PLEDGE_STATUSES), ...receiptFields });
+const pledgeResult = z.object({
+  ok,
+  pledge: pledgeSchema,
+  status: z.enum(PLEDGE_STATUSES),
+  ...receiptFields,
+});
 export const codexSchema = z.object({
   ok,
   schema: z.string(),
@@ -156,7 +258,17 @@ export const codexSchema = z.object({
   }),
   filter: z.object({ article: z.string().nullable(), limit: count }),
   counts: z.object({ pledges: count, live: count, upheld: count, lapsed: count, backs: count }),
-  per_article: z.array(z.object({ article: z.string(), title: z.string().nullable(), pledges: count, live: count, upheld: count, lapsed: count, backers: count })),
+  per_article: z.array(
+    z.object({
+      article: z.string(),
+      title: z.string().nullable(),
+      pledges: count,
+      live: count,
+      upheld: count,
+      lapsed: count,
+      backers: count,
+    }),
+  ),
   pledges: z.array(pledgeSchema),
 });
 
@@ -165,7 +277,12 @@ const juror = z.object({ by: actorRef, verdict, reason: z.string(), at: isoTime,
 export const caseSchema = z.object({
   id: z.string(),
   target: z.string(),
-  disputed: z.object({ action: z.string(), meaning: z.string(), decided_at: isoTime, receipt_id: z.string() }),
+  disputed: z.object({
+    action: z.string(),
+    meaning: z.string(),
+    decided_at: isoTime,
+    receipt_id: z.string(),
+  }),
   opened_by: actorRef,
   opened_at: isoTime,
   reason: z.string().nullable(),
@@ -184,7 +301,12 @@ const caseResult = z.object({ ok, case: caseSchema, state: z.enum(['open', 'fina
 const signResult = caseResult.extend({
   outcome: verdict.nullable(),
   verdict: z
-    .object({ final: z.boolean(), receipt_id: z.string(), precedent: z.object({ id: z.string(), receipt_id: z.string(), href: z.string() }), verify: z.string() })
+    .object({
+      final: z.boolean(),
+      receipt_id: z.string(),
+      precedent: z.object({ id: z.string(), receipt_id: z.string(), href: z.string() }),
+      verify: z.string(),
+    })
     .nullable(),
 });
 
@@ -201,10 +323,26 @@ export const verdictsSchema = z.object({
     final_sets: z.string(),
     effect: z.string(),
   }),
-  counts: z.object({ cases: count, open: count, final: count, upheld: count, overturned: count, precedents: count }),
-  cases: z.array(caseSchema.extend({ viewer: z.object({ is_opener: z.boolean(), signed: verdict.nullable(), can_sign: z.boolean() }).optional() })),
+  counts: z.object({
+    cases: count,
+    open: count,
+    final: count,
+    upheld: count,
+    overturned: count,
+    precedents: count,
+  }),
+  cases: z.array(
+    caseSchema.extend({
+      viewer: z
+        .object({ is_opener: z.boolean(), signed: verdict.nullable(), can_sign: z.boolean() })
+        .optional(),
+    }),
+  ),
   feeds: z.object({ verdicts: z.string(), reversals: z.string() }),
-  viewer: z.union([signedOut, z.object({ signed_in: z.literal(true), ref: z.string(), governance_write: z.boolean() })]),
+  viewer: z.union([
+    signedOut,
+    z.object({ signed_in: z.literal(true), ref: z.string(), governance_write: z.boolean() }),
+  ]),
 });
 
 export const precedentSchema = z.object({
@@ -266,7 +404,10 @@ export const abstentionsSchema = z.object({
 
 /** The path parameter of GET /api/court/precedent/{id}: a precedent id (a malformed one is 400, an unknown one 404). */
 const precedentParams = z.object({
-  id: z.string().max(200, 'id is at most 200 characters').regex(PRECEDENT_ID, 'id must be a precedent id: precedent-<n>'),
+  id: z
+    .string()
+    .max(200, 'id is at most 200 characters')
+    .regex(PRECEDENT_ID, 'id must be a precedent id: precedent-<n>'),
 });
 
 export const GOVERNANCE_CONTRACTS = defineContracts({
@@ -279,7 +420,11 @@ export const GOVERNANCE_CONTRACTS = defineContracts({
   'POST /api/codex/pledges/review': { body: reviewBody, form: true, response: pledgeResult },
   'POST /sovereign/pledge': { body: pledgeBody, form: true, response: pledgeResult },
   'POST /sovereign/pledge/back': { body: backBody, form: true, response: pledgeResult },
-  'POST /sovereign/court-sign': { body: courtSignBody, form: true, response: z.union([signResult, caseResult]) },
+  'POST /sovereign/court-sign': {
+    body: courtSignBody,
+    form: true,
+    response: z.union([signResult, caseResult]),
+  },
   'GET /api/verdicts': { response: verdictsSchema },
   'GET /api/court/precedent/{id}': { params: precedentParams, response: precedentSchema },
   'GET /api/dissent': { response: dissentSchema },

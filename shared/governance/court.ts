@@ -22,7 +22,8 @@ export const PRECEDENT_ID = /^precedent-[1-9][0-9]{0,8}$/;
 /** A court case's target: an imprint that a steward triaged. */
 export const CASE_TARGET = /^imprint:([1-9][0-9]{0,15})$/;
 
-export const normalizePrefixed = (prefix: string, value: string): string => `${prefix}${value.slice(prefix.length).toUpperCase()}`;
+export const normalizePrefixed = (prefix: string, value: string): string =>
+  `${prefix}${value.slice(prefix.length).toUpperCase()}`;
 
 export const PLEDGE_STATUSES = ['active', 'upheld', 'lapsed'] as const;
 export type PledgeStatus = (typeof PLEDGE_STATUSES)[number];
@@ -93,7 +94,13 @@ export interface CaseRecord {
   signatures: JurorSignature[];
 }
 
-const juror = (s: JurorSignature) => ({ by: governanceActor(s.actor), verdict: s.verdict, reason: s.reason, at: s.at, receipt_id: s.receipt_id });
+const juror = (s: JurorSignature) => ({
+  by: governanceActor(s.actor),
+  verdict: s.verdict,
+  reason: s.reason,
+  at: s.at,
+  receipt_id: s.receipt_id,
+});
 
 const ACTION_WORDS: Record<string, string> = {
   release: 'release a held imprint into the Record',
@@ -123,7 +130,12 @@ export function projectCase(c: CaseRecord) {
   return {
     id: c.id,
     target: `imprint:${c.sequence}`,
-    disputed: { action: c.disputed.action, meaning: `the steward's decision to ${actionWords(c.disputed.action)}`, decided_at: c.disputed.decided_at, receipt_id: c.disputed.receipt_id },
+    disputed: {
+      action: c.disputed.action,
+      meaning: `the steward's decision to ${actionWords(c.disputed.action)}`,
+      decided_at: c.disputed.decided_at,
+      receipt_id: c.disputed.receipt_id,
+    },
     opened_by: governanceActor(c.opener),
     opened_at: c.opened_at,
     reason: c.reason,

@@ -22,7 +22,8 @@ export const PROPOSAL_ID = /^prop_[0-9A-HJKMNP-TV-Z]{26}$/i;
 /** `article-<n>`, numbered from 1 in ratification order. */
 export const ARTICLE_ID = /^article-[1-9][0-9]{0,8}$/;
 
-export type ClaimRef = { kind: 'proposal'; id: string } | { kind: 'article'; id: string } | { kind: 'axiom'; id: string };
+export type ClaimRef =
+  { kind: 'proposal'; id: string } | { kind: 'article'; id: string } | { kind: 'axiom'; id: string };
 
 /** A claim id for /provenance/{claim}: a proposal, article or axiom id; anything else is malformed. */
 export function parseClaim(value: string): ClaimRef | null {
@@ -77,12 +78,18 @@ export function governanceActor(actor: ActorIdentity): ActorRef {
   return projectActorRef({ actor_id: actor.actor_id, kind: 'sovereign', tag: actor.tag });
 }
 
-const signature = (s: SignatureRecord) => ({ by: governanceActor(s.actor), at: s.at, receipt_id: s.receipt_id });
+const signature = (s: SignatureRecord) => ({
+  by: governanceActor(s.actor),
+  at: s.at,
+  receipt_id: s.receipt_id,
+});
 
 /** What the proposal needs next, in words. */
 export function nextStep(state: ProposalState, cosigns: number, ratifications: number): string {
-  if (state === 'proposed') return `Needs ${count(COSIGNS_REQUIRED - cosigns, 'more cosign', 'more cosigns')} from sovereigns other than the proposer (POST /api/constitution/cosign).`;
-  if (state === 'cosigned') return `Needs ${count(RATIFICATIONS_REQUIRED - ratifications, 'more ratification', 'more ratifications')} by sovereigns carrying a human-uniqueness receipt (POST /api/constitution/ratify).`;
+  if (state === 'proposed')
+    return `Needs ${count(COSIGNS_REQUIRED - cosigns, 'more cosign', 'more cosigns')} from sovereigns other than the proposer (POST /api/constitution/cosign).`;
+  if (state === 'cosigned')
+    return `Needs ${count(RATIFICATIONS_REQUIRED - ratifications, 'more ratification', 'more ratifications')} by sovereigns carrying a human-uniqueness receipt (POST /api/constitution/ratify).`;
   return 'Ratified: it is an article of the constitution.';
 }
 
@@ -115,7 +122,11 @@ export function projectProposal(p: ProposalRecord): ProposalView {
     proposed_at: p.created_at,
     receipt_id: p.receipt_id,
     cosigns: { count: p.cosigns.length, required: COSIGNS_REQUIRED, by: p.cosigns.map(signature) },
-    ratifications: { count: p.ratifications.length, required: RATIFICATIONS_REQUIRED, by: p.ratifications.map(signature) },
+    ratifications: {
+      count: p.ratifications.length,
+      required: RATIFICATIONS_REQUIRED,
+      by: p.ratifications.map(signature),
+    },
     cosigned_at: p.cosigned_at,
     ratified_at: p.ratified_at,
     article_id: p.article_id,
@@ -152,10 +163,16 @@ export interface LineageEvent {
  * signature (or enactment) that made them.
  */
 export function lineageOf(p: ProposalRecord, article: ArticleRecord | null): LineageEvent[] {
-  const events: LineageEvent[] = [{ step: 'proposed', at: p.created_at, by: governanceActor(p.proposer), receipt_id: p.receipt_id }];
-  for (const s of p.cosigns) events.push({ step: 'cosign', at: s.at, by: governanceActor(s.actor), receipt_id: s.receipt_id });
-  if (p.cosigned_at && p.cosigned_receipt_id) events.push({ step: 'cosigned', at: p.cosigned_at, by: null, receipt_id: p.cosigned_receipt_id });
-  for (const s of p.ratifications) events.push({ step: 'ratification', at: s.at, by: governanceActor(s.actor), receipt_id: s.receipt_id });
-  if (article) events.push({ step: 'ratified', at: article.ratified_at, by: null, receipt_id: article.receipt_id });
+  const events: LineageEvent[] = [
+    { step: 'proposed', at: p.created_at, by: governanceActor(p.proposer), receipt_id: p.receipt_id },
+  ];
+  for (const s of p.cosigns)
+    events.push({ step: 'cosign', at: s.at, by: governanceActor(s.actor), receipt_id: s.receipt_id });
+  if (p.cosigned_at && p.cosigned_receipt_id)
+    events.push({ step: 'cosigned', at: p.cosigned_at, by: null, receipt_id: p.cosigned_receipt_id });
+  for (const s of p.ratifications)
+    events.push({ step: 'ratification', at: s.at, by: governanceActor(s.actor), receipt_id: s.receipt_id });
+  if (article)
+    events.push({ step: 'ratified', at: article.ratified_at, by: null, receipt_id: article.receipt_id });
   return events;
 }

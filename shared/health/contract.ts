@@ -33,6 +33,8 @@ export const versionsSchema = z.object({
 export const HEALTH_CONTRACTS = defineContracts({
   'GET /_health': { response: z.object({ ok }) },
   'GET /health': { response: readinessSchema },
-  'GET /health/live': { response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }) },
+  'GET /health/live': {
+    response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }),
+  },
   'GET /api/version': { response: versionsSchema },
 });

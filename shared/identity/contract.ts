@@ -11,7 +11,10 @@ export const callsignSchema = z
   .string()
   .trim()
   .max(40, 'A callsign is at most 40 characters.')
-  .regex(/^[\p{L}\p{N} ._-]*$/u, 'A callsign may hold letters, digits, spaces, dots, underscores and hyphens.')
+  .regex(
+    /^[\p{L}\p{N} ._-]*$/u,
+    'A callsign may hold letters, digits, spaces, dots, underscores and hyphens.',
+  )
   .transform((value) => (value === '' ? null : value));
 
 export const THEMES = ['light', 'dark', 'system'] as const;
@@ -113,13 +116,20 @@ export const IDENTITY_CONTRACTS = defineContracts({
       // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
       visible: z.preprocess(
         (v) => (Array.isArray(v) ? v[v.length - 1] : v),
-        z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])]).transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
+        z
+          .union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])])
+          .transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
       ),
       callsign: callsignSchema.optional(),
       ...returnField,
     }),
     form: true,
-    response: z.object({ ok, callsign: z.string().nullable(), callsign_visible: z.boolean(), receipt_id: z.string() }),
+    response: z.object({
+      ok,
+      callsign: z.string().nullable(),
+      callsign_visible: z.boolean(),
+      receipt_id: z.string(),
+    }),
   },
   'POST /sovereign/email': {
     body: z.object({
@@ -135,7 +145,9 @@ export const IDENTITY_CONTRACTS = defineContracts({
       z.object({
         ok,
         status: z.literal('feed_token_rotated'),
-        subscription: z.object({ token: z.string(), ics: z.string(), atom: z.string() }).describe('shown this once: keep it private'),
+        subscription: z
+          .object({ token: z.string(), ics: z.string(), atom: z.string() })
+          .describe('shown this once: keep it private'),
         hint: z.string(),
       }),
     ]),
@@ -155,7 +167,13 @@ export const IDENTITY_CONTRACTS = defineContracts({
     }),
   },
   'GET /settings/data/request': {
-    query: z.object({ download: z.string().max(64).optional().describe('a completed export request id: answers its bundle as an attachment') }),
+    query: z.object({
+      download: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('a completed export request id: answers its bundle as an attachment'),
+    }),
     response: z.union([z.object({ ok, requests: z.array(dataRequestViewSchema) }), exportBundleSchema]),
   },
   'POST /settings/data/request': {
@@ -163,7 +181,13 @@ export const IDENTITY_CONTRACTS = defineContracts({
     form: true,
     response: z.object({
       ok,
-      request: z.object({ id: z.string(), kind: z.enum(DATA_REQUEST_KINDS), status: z.literal('pending'), created_at: isoTime, receipt_id: z.string() }),
+      request: z.object({
+        id: z.string(),
+        kind: z.enum(DATA_REQUEST_KINDS),
+        status: z.literal('pending'),
+        created_at: isoTime,
+        receipt_id: z.string(),
+      }),
     }),
   },
 });

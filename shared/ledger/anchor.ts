@@ -60,7 +60,8 @@ export function anchorBodyProblem(value: unknown): string | null {
   const a = value as Partial<AnchorBody> | null;
   if (!a || typeof a !== 'object') return 'anchor is not an object';
   if (!isAnchorDate(a.date)) return 'date must be YYYY-MM-DD';
-  if (!Number.isSafeInteger(a.tree_size) || (a.tree_size as number) < 0) return 'tree_size must be a non-negative integer';
+  if (!Number.isSafeInteger(a.tree_size) || (a.tree_size as number) < 0)
+    return 'tree_size must be a non-negative integer';
   if (!isHashHex(a.root_hash)) return 'root_hash must be 64 lowercase hex characters';
   if (!isHashHex(a.previous_anchor_hash)) return 'previous_anchor_hash must be 64 lowercase hex characters';
   if (typeof a.key_id !== 'string' || a.key_id.length === 0) return 'key_id must be a non-empty string';
@@ -73,7 +74,8 @@ export function anchorProblem(value: unknown): string | null {
   if (body) return body;
   const a = value as Anchor;
   if (typeof a.signature !== 'string' || a.signature.length === 0) return 'signature must be base64';
-  if (typeof a.checkpoint !== 'string' || a.checkpoint.length === 0) return 'checkpoint must be a signed note';
+  if (typeof a.checkpoint !== 'string' || a.checkpoint.length === 0)
+    return 'checkpoint must be a signed note';
   return null;
 }
 
@@ -109,7 +111,11 @@ export async function signAnchor(
   const full: AnchorBody = anchorBody({ ...body, key_id });
   const signature = toBase64(await ed25519Sign(privateJwk, anchorSigningInput(full)));
   const checkpoint = await signCheckpoint(
-    { origin: options.origin ?? `${keyName}/${full.date}`, tree_size: full.tree_size, root_hash: full.root_hash },
+    {
+      origin: options.origin ?? `${keyName}/${full.date}`,
+      tree_size: full.tree_size,
+      root_hash: full.root_hash,
+    },
     privateJwk,
     keyName,
   );
@@ -148,14 +154,21 @@ export interface AnchorVerification {
  * the same key whose tree size and root equal the anchor's. `keyName`, if given, must be the
  * checkpoint signature's key name.
  */
-export async function verifyAnchor(anchor: Anchor, publicJwk: Ed25519Jwk, keyName?: string): Promise<AnchorVerification> {
+export async function verifyAnchor(
+  anchor: Anchor,
+  publicJwk: Ed25519Jwk,
+  keyName?: string,
+): Promise<AnchorVerification> {
   const problem = anchorProblem(anchor);
   if (problem) return { ok: false, reason: problem };
-  if (!(await verifyAnchorSignature(anchor, publicJwk))) return { ok: false, reason: 'anchor signature does not verify with this key' };
+  if (!(await verifyAnchorSignature(anchor, publicJwk)))
+    return { ok: false, reason: 'anchor signature does not verify with this key' };
   const cp = await verifyCheckpoint(anchor.checkpoint, publicJwk, keyName);
   if (!cp.ok) return { ok: false, reason: `checkpoint: ${cp.reason}` };
-  if (cp.checkpoint.tree_size !== anchor.tree_size) return { ok: false, reason: 'checkpoint tree size differs from the anchor' };
-  if (cp.checkpoint.root_hash !== anchor.root_hash) return { ok: false, reason: 'checkpoint root hash differs from the anchor' };
+  if (cp.checkpoint.tree_size !== anchor.tree_size)
+    return { ok: false, reason: 'checkpoint tree size differs from the anchor' };
+  if (cp.checkpoint.root_hash !== anchor.root_hash)
+    return { ok: false, reason: 'checkpoint root hash differs from the anchor' };
   return { ok: true, reason: null };
 }
 
@@ -195,7 +208,12 @@ export async function verifyAnchorChain(
     const problem = options.publicJwk ? anchorProblem(a) : anchorBodyProblem(a);
     if (problem) return fail(i, problem);
     if (a.previous_anchor_hash !== expected) {
-      return fail(i, i === 0 ? 'first anchor does not link to the expected previous hash' : `anchor ${a.date} does not link to ${anchors[i - 1].date}`);
+      return fail(
+        i,
+        i === 0
+          ? 'first anchor does not link to the expected previous hash'
+          : `anchor ${a.date} does not link to ${anchors[i - 1].date}`,
+      );
     }
     if (a.date <= previousDate) return fail(i, `anchor ${a.date} is not after ${previousDate}`);
     if (options.publicJwk && !(await verifyAnchorSignature(a, options.publicJwk))) {

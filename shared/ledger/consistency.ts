@@ -5,7 +5,19 @@
 import { nodeHash } from './hash.ts';
 import { bytesEqual } from './encoding.ts';
 import type { Bytes } from './encoding.ts';
-import { EMPTY_ROOT, assertSize, half, isOdd, splitPoint, subtreeHash, toHash, toHashList, treeOf, type HashInput, type MerkleTree } from './merkle.ts';
+import {
+  EMPTY_ROOT,
+  assertSize,
+  half,
+  isOdd,
+  splitPoint,
+  subtreeHash,
+  toHash,
+  toHashList,
+  treeOf,
+  type HashInput,
+  type MerkleTree,
+} from './merkle.ts';
 
 /**
  * PROOF(first, D[0:second]) of RFC 9162 §2.1.4.1: the consistency proof between the tree heads of
@@ -65,7 +77,8 @@ function isPowerOfTwo(n: number): boolean {
  */
 export async function verifyConsistency(input: ConsistencyInput): Promise<boolean> {
   const { first, second } = input ?? ({} as ConsistencyInput);
-  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(second) || first < 0 || first > second) return false;
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(second) || first < 0 || first > second)
+    return false;
   const firstHash = toHash(input.first_hash);
   const secondHash = toHash(input.second_hash);
   const given = toHashList(input.consistency_path);

@@ -55,7 +55,8 @@ export function toHex(bytes: Uint8Array): string {
 
 /** Parses lowercase hex of even length; throws TypeError on anything else (uppercase included). */
 export function fromHex(hex: string): Bytes {
-  if (typeof hex !== 'string' || !HEX_RE.test(hex)) throw new TypeError('expected lowercase hex of even length');
+  if (typeof hex !== 'string' || !HEX_RE.test(hex))
+    throw new TypeError('expected lowercase hex of even length');
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
@@ -168,7 +169,8 @@ export function canonicalJson(value: unknown): string {
     case 'object': {
       if (Array.isArray(value)) return '[' + value.map((v) => canonicalJson(v)).join(',') + ']';
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new TypeError('canonical JSON: not a plain object');
+      if (proto !== Object.prototype && proto !== null)
+        throw new TypeError('canonical JSON: not a plain object');
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record).sort();
       return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(record[k])).join(',') + '}';

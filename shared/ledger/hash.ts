@@ -94,7 +94,8 @@ export function receiptLeafData(receipt: ReceiptLeafFields): Bytes {
   if (typeof id !== 'string' || typeof step !== 'string' || typeof recorded_at !== 'string') {
     throw new TypeError('receipt id, step and recorded_at must be strings');
   }
-  if (!isHashHex(subject_digest)) throw new TypeError('receipt subject_digest must be 64 lowercase hex characters');
+  if (!isHashHex(subject_digest))
+    throw new TypeError('receipt subject_digest must be 64 lowercase hex characters');
   return utf8(canonicalJson({ id, step, subject_digest, recorded_at }));
 }
 

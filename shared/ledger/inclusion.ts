@@ -5,7 +5,18 @@
 import { nodeHash } from './hash.ts';
 import { bytesEqual } from './encoding.ts';
 import type { Bytes } from './encoding.ts';
-import { assertSize, half, isOdd, splitPoint, subtreeHash, toHash, toHashList, treeOf, type HashInput, type MerkleTree } from './merkle.ts';
+import {
+  assertSize,
+  half,
+  isOdd,
+  splitPoint,
+  subtreeHash,
+  toHash,
+  toHashList,
+  treeOf,
+  type HashInput,
+  type MerkleTree,
+} from './merkle.ts';
 
 /**
  * The audit path PATH(m, D[0:treeSize]) of RFC 9162 §2.1.3.1 for leaf `index`, deepest sibling

@@ -89,7 +89,11 @@ export async function ed25519Sign(privateJwk: Ed25519Jwk, message: Uint8Array): 
 }
 
 /** True iff `signature` is a valid Ed25519 signature of `message`; false on any malformed input. */
-export async function ed25519Verify(publicJwk: Ed25519Jwk, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function ed25519Verify(
+  publicJwk: Ed25519Jwk,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   try {
     const k = checkJwk(publicJwk, false);
     if (signature.length !== 64) return false;

@@ -71,7 +71,6 @@ export function toHashList(values: readonly HashInput[]): Bytes[] | null {
   return out;
 }
 
-
 /** Builds every level of the tree over `leafHashes` (32 bytes each). */
 export async function buildTree(leafHashes: readonly HashInput[]): Promise<MerkleTree> {
   const leaves: Bytes[] = leafHashes.map((h, i) => {
@@ -123,8 +122,12 @@ export async function subtreeHash(tree: MerkleTree, start: number, end: number):
     width *= 2;
     level++;
   }
-  if (start % width === 0 && end === Math.min(start + width, tree.size)) return tree.levels[level][start / width];
+  if (start % width === 0 && end === Math.min(start + width, tree.size))
+    return tree.levels[level][start / width];
   const k = width / 2; // the largest power of two < n
-  const [left, right] = await Promise.all([subtreeHash(tree, start, start + k), subtreeHash(tree, start + k, end)]);
+  const [left, right] = await Promise.all([
+    subtreeHash(tree, start, start + k),
+    subtreeHash(tree, start + k, end),
+  ]);
   return nodeHash(left, right);
 }

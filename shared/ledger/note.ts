@@ -116,15 +116,18 @@ export async function signNote(text: string, privateJwk: Ed25519Jwk, keyName: st
 }
 
 export type NoteVerification =
-  | { ok: true; text: string; key_name: string; signatures: NoteSignature[] }
-  | { ok: false; reason: string };
+  { ok: true; text: string; key_name: string; signatures: NoteSignature[] } | { ok: false; reason: string };
 
 /**
  * Verifies a signed note against one trusted Ed25519 key. With `keyName`, only lines carrying that
  * name (and its key ID) count as the known key; without it, any line whose key ID matches its own
  * name and this public key counts (the public key is what is trusted; the name is a label).
  */
-export async function verifyNote(note: string, publicJwk: Ed25519Jwk, keyName?: string): Promise<NoteVerification> {
+export async function verifyNote(
+  note: string,
+  publicJwk: Ed25519Jwk,
+  keyName?: string,
+): Promise<NoteVerification> {
   let parsed: ParsedNote;
   let pub: Bytes;
   try {
@@ -183,7 +186,8 @@ export function formatCheckpoint(fields: CheckpointFields): string {
   if (typeof origin !== 'string' || !ORIGIN_RE.test(origin) || LONE_SURROGATE_RE.test(origin)) {
     throw new NoteError('origin must be non-empty, without spaces, plus signs or control characters');
   }
-  if (!Number.isSafeInteger(tree_size) || tree_size < 0) throw new NoteError('tree size must be a non-negative integer');
+  if (!Number.isSafeInteger(tree_size) || tree_size < 0)
+    throw new NoteError('tree size must be a non-negative integer');
   let root: Bytes;
   try {
     root = fromHex(root_hash);
@@ -192,7 +196,8 @@ export function formatCheckpoint(fields: CheckpointFields): string {
   }
   if (root.length !== 32) throw new NoteError('root hash must be 32 bytes');
   for (const line of extensions) {
-    if (typeof line !== 'string' || line.length === 0 || line.includes('\n')) throw new NoteError('extension lines must be non-empty single lines');
+    if (typeof line !== 'string' || line.length === 0 || line.includes('\n'))
+      throw new NoteError('extension lines must be non-empty single lines');
     checkText(line);
   }
   return [origin, String(tree_size), toBase64(root), ...extensions].map((l) => l + '\n').join('');
@@ -204,7 +209,8 @@ function parseCheckpointText(text: string): Omit<Checkpoint, 'signatures'> {
   if (lines.length < 3) throw new NoteError('checkpoint needs origin, size and root hash lines');
   if (lines.some((l) => l.length === 0)) throw new NoteError('checkpoint lines must be non-empty');
   const [origin, size, root, ...extensions] = lines;
-  if (!/^(?:0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size))) throw new NoteError('malformed tree size');
+  if (!/^(?:0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size)))
+    throw new NoteError('malformed tree size');
   let rootBytes: Bytes;
   try {
     rootBytes = fromBase64(root);
@@ -228,13 +234,16 @@ export function parseCheckpoint(text: string): Checkpoint {
 }
 
 /** Formats and signs a checkpoint as a signed note. */
-export async function signCheckpoint(fields: CheckpointFields, privateJwk: Ed25519Jwk, keyName: string): Promise<string> {
+export async function signCheckpoint(
+  fields: CheckpointFields,
+  privateJwk: Ed25519Jwk,
+  keyName: string,
+): Promise<string> {
   return signNote(formatCheckpoint(fields), privateJwk, keyName);
 }
 
 export type CheckpointVerification =
-  | { ok: true; checkpoint: Checkpoint; key_name: string }
-  | { ok: false; reason: string };
+  { ok: true; checkpoint: Checkpoint; key_name: string } | { ok: false; reason: string };
 
 /**
  * Verifies a signed checkpoint with a trusted Ed25519 key (and key name, if given), then parses it.

@@ -58,7 +58,14 @@ export interface WireInclusionProof {
 }
 
 export interface VerificationCheck {
-  name: 'subject' | 'leaf_hash' | 'receipt_in_proof' | 'inclusion' | 'anchor_root' | 'anchor_signature' | 'anchor_checkpoint';
+  name:
+    | 'subject'
+    | 'leaf_hash'
+    | 'receipt_in_proof'
+    | 'inclusion'
+    | 'anchor_root'
+    | 'anchor_signature'
+    | 'anchor_checkpoint';
   ok: boolean;
   detail: string;
 }
@@ -96,12 +103,19 @@ export async function verifyReceiptProof(input: VerifyReceiptInput): Promise<Rec
   // (0) the published subject is the one the leaf commits to (unless it was erased)
   try {
     if (receipt.subject_redacted === true) {
-      add('subject', receipt.subject_salt === null || receipt.subject_salt === undefined,
-        receipt.subject_salt == null ? 'subject erased; the leaf still commits to its digest' : 'a redacted receipt must not publish a salt');
+      add(
+        'subject',
+        receipt.subject_salt === null || receipt.subject_salt === undefined,
+        receipt.subject_salt == null
+          ? 'subject erased; the leaf still commits to its digest'
+          : 'a redacted receipt must not publish a salt',
+      );
     } else {
       const digest = await subjectDigest(receipt.subject, receipt.subject_salt as string);
-      if (digest === receipt.subject_digest) add('subject', true, `SHA-256(subject_salt || subject) = ${digest}`);
-      else add('subject', false, `subject hashes to ${digest}, receipt says ${String(receipt.subject_digest)}`);
+      if (digest === receipt.subject_digest)
+        add('subject', true, `SHA-256(subject_salt || subject) = ${digest}`);
+      else
+        add('subject', false, `subject hashes to ${digest}, receipt says ${String(receipt.subject_digest)}`);
     }
   } catch (e) {
     add('subject', false, `subject or salt is malformed: ${message(e)}`);
@@ -125,11 +139,20 @@ export async function verifyReceiptProof(input: VerifyReceiptInput): Promise<Rec
     const problems: string[] = [];
     if (!log || typeof log !== 'object') problems.push('receipt has no log position');
     else {
-      if (proof.date !== log.date) problems.push(`proof date ${String(proof.date)} ≠ receipt date ${String(log.date)}`);
-      if (proof.leaf_index !== log.leaf_index) problems.push(`proof leaf_index ${String(proof.leaf_index)} ≠ receipt leaf_index ${String(log.leaf_index)}`);
+      if (proof.date !== log.date)
+        problems.push(`proof date ${String(proof.date)} ≠ receipt date ${String(log.date)}`);
+      if (proof.leaf_index !== log.leaf_index)
+        problems.push(
+          `proof leaf_index ${String(proof.leaf_index)} ≠ receipt leaf_index ${String(log.leaf_index)}`,
+        );
     }
-    if (leaf !== null && proof.leaf_hash !== leaf) problems.push(`proof leaf_hash ${String(proof.leaf_hash)} ≠ recomputed ${leaf}`);
-    add('receipt_in_proof', problems.length === 0, problems.length === 0 ? `leaf ${proof.leaf_index} of ${proof.date}` : problems.join('; '));
+    if (leaf !== null && proof.leaf_hash !== leaf)
+      problems.push(`proof leaf_hash ${String(proof.leaf_hash)} ≠ recomputed ${leaf}`);
+    add(
+      'receipt_in_proof',
+      problems.length === 0,
+      problems.length === 0 ? `leaf ${proof.leaf_index} of ${proof.date}` : problems.join('; '),
+    );
   }
 
   // (b) the inclusion path leads from the recomputed leaf to root_hash
@@ -165,28 +188,51 @@ export async function verifyReceiptProof(input: VerifyReceiptInput): Promise<Rec
   const anchor = input?.anchor ?? (proofIsObject ? proof.anchor : null) ?? null;
   const sealed = anchor !== null || (proofIsObject && proof.sealed === true);
   if (sealed) {
-    const problem = anchor === null ? 'the proof says the day is sealed but no anchor was supplied' : anchorProblem(anchor);
+    const problem =
+      anchor === null ? 'the proof says the day is sealed but no anchor was supplied' : anchorProblem(anchor);
     if (problem || anchor === null) {
       add('anchor_root', false, problem ?? 'no anchor');
       add('anchor_signature', false, 'no well-formed anchor to verify');
     } else {
       const mismatches: string[] = [];
       if (proofIsObject) {
-        if (anchor.date !== proof.date) mismatches.push(`anchor date ${anchor.date} ≠ proof date ${String(proof.date)}`);
-        if (anchor.tree_size !== proof.tree_size) mismatches.push(`anchor tree_size ${anchor.tree_size} ≠ proof tree_size ${String(proof.tree_size)}`);
-        if (anchor.root_hash !== proof.root_hash) mismatches.push(`anchor root_hash ${anchor.root_hash} ≠ proof root_hash ${String(proof.root_hash)}`);
+        if (anchor.date !== proof.date)
+          mismatches.push(`anchor date ${anchor.date} ≠ proof date ${String(proof.date)}`);
+        if (anchor.tree_size !== proof.tree_size)
+          mismatches.push(
+            `anchor tree_size ${anchor.tree_size} ≠ proof tree_size ${String(proof.tree_size)}`,
+          );
+        if (anchor.root_hash !== proof.root_hash)
+          mismatches.push(
+            `anchor root_hash ${anchor.root_hash} ≠ proof root_hash ${String(proof.root_hash)}`,
+          );
       } else mismatches.push('no proof to compare with');
-      add('anchor_root', mismatches.length === 0, mismatches.length === 0 ? `anchor of ${anchor.date} seals root ${anchor.root_hash}` : mismatches.join('; '));
+      add(
+        'anchor_root',
+        mismatches.length === 0,
+        mismatches.length === 0
+          ? `anchor of ${anchor.date} seals root ${anchor.root_hash}`
+          : mismatches.join('; '),
+      );
 
       const key = input.publicJwk ?? null;
       if (!key) {
         add('anchor_signature', false, "no public key supplied: fetch the log's JWKS to verify the anchor");
       } else {
         const signed = await verifyAnchorSignature(anchor, key);
-        add('anchor_signature', signed, signed ? `Ed25519 signature by ${anchor.key_id} verifies` : 'the anchor signature does not verify with this key');
+        add(
+          'anchor_signature',
+          signed,
+          signed
+            ? `Ed25519 signature by ${anchor.key_id} verifies`
+            : 'the anchor signature does not verify with this key',
+        );
         const cp = await verifyCheckpoint(anchor.checkpoint, key, input.keyName);
         if (!cp.ok) add('anchor_checkpoint', false, `checkpoint: ${cp.reason}`);
-        else if (cp.checkpoint.tree_size !== anchor.tree_size || cp.checkpoint.root_hash !== anchor.root_hash) {
+        else if (
+          cp.checkpoint.tree_size !== anchor.tree_size ||
+          cp.checkpoint.root_hash !== anchor.root_hash
+        ) {
           add('anchor_checkpoint', false, 'the checkpoint states another tree size or root than the anchor');
         } else add('anchor_checkpoint', true, `checkpoint ${cp.checkpoint.origin} signed by ${cp.key_name}`);
       }

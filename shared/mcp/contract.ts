@@ -18,7 +18,10 @@ export const jsonRpcRequestSchema = z.object({
 export const jsonRpcResponseSchema = z.object({
   jsonrpc: z.literal('2.0'),
   id: id.nullable(),
-  result: z.record(z.string(), z.unknown()).optional().describe('tools/call: { content, structuredContent, isError? }'),
+  result: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('tools/call: { content, structuredContent, isError? }'),
   error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }).optional(),
 });
 
@@ -30,7 +33,14 @@ export const mcpDescriptionSchema = z.object({
   protocol: z.string(),
   endpoint: z.literal('/mcp'),
   usage: z.string(),
-  tools: z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), twin: z.string().nullable().describe('the HTTP route it mirrors') })),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      title: z.string(),
+      description: z.string(),
+      twin: z.string().nullable().describe('the HTTP route it mirrors'),
+    }),
+  ),
 });
 
 export const MCP_CONTRACTS = defineContracts({

@@ -22,7 +22,14 @@ export const operatorConsoleSchema = z.object({
   denials: z.object({ total: count, by_reason: z.array(z.object({ reason: z.string(), count })) }),
   receipts: z.object({ total: count }),
   lessons: z.object({ active: count }),
-  census: z.object({ all_bound: z.boolean(), fully_accounted: z.boolean(), total_boundaries: count, active: count, unbound_count: count, unbound: z.array(z.string()) }),
+  census: z.object({
+    all_bound: z.boolean(),
+    fully_accounted: z.boolean(),
+    total_boundaries: count,
+    active: count,
+    unbound_count: count,
+    unbound: z.array(z.string()),
+  }),
   links: z.array(z.object({ rel: z.string(), href: z.string(), label: z.string() })),
 });
 

@@ -31,7 +31,9 @@ export const orderViewSchema = z.object({
   requester: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }),
   filed_at: isoTime,
   receipt_id: z.string(),
-  history: z.array(z.object({ status, at: isoTime, note: z.string().nullable(), receipt_id: z.string().nullable() })),
+  history: z.array(
+    z.object({ status, at: isoTime, note: z.string().nullable(), receipt_id: z.string().nullable() }),
+  ),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;
 
@@ -50,8 +52,14 @@ export const ordersViewSchema = z.object({
 export const ORDER_CONTRACTS = defineContracts({
   'POST /sovereign/order': {
     body: z.object({
-      title: z.string().trim().min(1, 'title must not be empty').max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
-      detail: optional(z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`)),
+      title: z
+        .string()
+        .trim()
+        .min(1, 'title must not be empty')
+        .max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
+      detail: optional(
+        z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`),
+      ),
       return_to: returnTo,
     }),
     form: true,
@@ -68,7 +76,14 @@ export const ORDER_CONTRACTS = defineContracts({
   'POST /sovereign/second': {
     body: z.object({ order: orderIdField, return_to: returnTo }),
     form: true,
-    response: z.object({ ok, order_id: z.string(), status, seconds: count, priority: z.number().int(), receipt_id: z.string() }),
+    response: z.object({
+      ok,
+      order_id: z.string(),
+      status,
+      seconds: count,
+      priority: z.number().int(),
+      receipt_id: z.string(),
+    }),
   },
   'GET /api/orders': { query: ordersQuery, response: ordersViewSchema },
   // The page's JSON twin answers the same projection.

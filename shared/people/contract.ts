@@ -45,7 +45,8 @@ export const commonsSchema = z.object({
   confluences: z.array(confluenceViewSchema),
 });
 
-const rosterList = <T extends z.ZodType>(entry: T) => z.object({ total: count, listed: z.array(entry) }).nullable();
+const rosterList = <T extends z.ZodType>(entry: T) =>
+  z.object({ total: count, listed: z.array(entry) }).nullable();
 
 const census = z.object({
   date: z.string(),
@@ -89,7 +90,13 @@ export const PEOPLE_CONTRACTS = defineContracts({
   'GET /api/censuses': {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(366).default(30),
-      before: z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'before is a date, YYYY-MM-DD').optional()),
+      before: z.preprocess(
+        blank,
+        z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'before is a date, YYYY-MM-DD')
+          .optional(),
+      ),
     }),
     response: z.object({
       ok,
@@ -167,15 +174,34 @@ export const PEOPLE_CONTRACTS = defineContracts({
   },
   'POST /api/federation/feedback-relay': {
     body: z.object({
-      jws: z.string().trim().min(1, 'jws is required: the compact JWS your peer key signed').max(16_000, 'jws is at most 16000 characters'),
+      jws: z
+        .string()
+        .trim()
+        .min(1, 'jws is required: the compact JWS your peer key signed')
+        .max(16_000, 'jws is at most 16000 characters'),
     }),
-    response: z.object({ ok, relay_id: z.string(), peer: z.string(), topic: z.string(), receipt_id: z.string() }),
+    response: z.object({
+      ok,
+      relay_id: z.string(),
+      peer: z.string(),
+      topic: z.string(),
+      receipt_id: z.string(),
+    }),
   },
   'GET /api/mirror': {
     query: z.object({ actor: publicActorParam }),
     response: z.union([
-      z.object({ ...mirrorBase, ...mirrorCounts, standing: z.object({ level: z.string() }), status: z.string() }),
-      z.object({ ...mirrorBase, ...mirrorCounts, standing: z.object({ kind: z.literal('sovereign'), passport: z.string() }) }),
+      z.object({
+        ...mirrorBase,
+        ...mirrorCounts,
+        standing: z.object({ level: z.string() }),
+        status: z.string(),
+      }),
+      z.object({
+        ...mirrorBase,
+        ...mirrorCounts,
+        standing: z.object({ kind: z.literal('sovereign'), passport: z.string() }),
+      }),
       z.object({ ...mirrorBase, actor: actorRef, addressable: z.literal(false), note: z.string() }),
     ]),
   },

@@ -6,7 +6,13 @@ import { z } from 'zod';
 import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
 import { continuityField, handleSchema } from '../agents/handle.ts';
 import { HOLD_REASONS } from '../boundaries/projectors/spam.ts';
-import { formImprintFields, imprintFields, IMPRINT_KINDS, publicImprintSchema, RECORD_WINDOW } from './imprint.ts';
+import {
+  formImprintFields,
+  imprintFields,
+  IMPRINT_KINDS,
+  publicImprintSchema,
+  RECORD_WINDOW,
+} from './imprint.ts';
 
 export const REPORT_REASONS = ['abuse', 'spam', 'personal_data', 'other'] as const;
 export const FEEDBACK_TOPICS = ['bug', 'idea', 'privacy', 'accessibility', 'other'] as const;
@@ -20,7 +26,13 @@ const windowSize = z.number().int().describe(`the Record keeps the newest ${RECO
 /** held_spam projection: counts and the gate's reason words, never a body or a name. */
 export const heldSummarySchema = z.object({
   held: count,
-  reasons: z.array(z.object({ rule: z.enum(Object.keys(HOLD_REASONS) as [keyof typeof HOLD_REASONS]), reason: z.string(), count })),
+  reasons: z.array(
+    z.object({
+      rule: z.enum(Object.keys(HOLD_REASONS) as [keyof typeof HOLD_REASONS]),
+      reason: z.string(),
+      count,
+    }),
+  ),
 });
 
 /** The answer of every imprint door (agent, human, quick): the sequence and its receipt. */
@@ -62,7 +74,13 @@ const liveQuery = z.object({
   since: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
-const liveAnswer = z.object({ ok, since: count, cursor: count, imprints: z.array(publicImprintSchema), poll: z.string() });
+const liveAnswer = z.object({
+  ok,
+  since: count,
+  cursor: count,
+  imprints: z.array(publicImprintSchema),
+  poll: z.string(),
+});
 
 /** JSON Feed 1.1 of the Record, every item through the contribution_feed projector. */
 export const imprintFeedSchema = z.object({
@@ -82,7 +100,13 @@ export const imprintFeedSchema = z.object({
       date_published: isoTime,
       authors: z.array(z.object({ name: z.string() })),
       tags: z.array(z.string()),
-      _civitas: z.object({ sequence: z.number().int(), kind: z.string(), unattested: z.boolean(), receipt_id: z.string(), reply_to: z.number().int().nullable() }),
+      _civitas: z.object({
+        sequence: z.number().int(),
+        kind: z.string(),
+        unattested: z.boolean(),
+        receipt_id: z.string(),
+        reply_to: z.number().int().nullable(),
+      }),
     }),
   ),
 });
@@ -99,12 +123,22 @@ export const searchViewSchema = z.object({
   scope: z.string(),
 });
 
-const feedbackReport = z.object({ id: z.string(), topic: z.string(), body: z.string().nullable(), status: z.string(), created_at: isoTime, receipt_id: z.string() });
+const feedbackReport = z.object({
+  id: z.string(),
+  topic: z.string(),
+  body: z.string().nullable(),
+  status: z.string(),
+  created_at: isoTime,
+  receipt_id: z.string(),
+});
 export const myFeedbackSchema = z.object({
   ok,
   as: z.enum(['sovereign', 'agent', 'anonymous']),
   reports: z.array(feedbackReport),
-  hint: z.string().optional().describe('how to be known, when the reader is anonymous (then `reports` is empty)'),
+  hint: z
+    .string()
+    .optional()
+    .describe('how to be known, when the reader is anonymous (then `reports` is empty)'),
 });
 
 export const statsSchema = z.object({
@@ -128,14 +162,18 @@ export const windowSchema = z.object({
   imprints_lifetime: count,
   imprints_retained: count,
   oldest_retained: z.number().int().nullable(),
-  latest_evictions: z.array(z.number().int()).describe('sequence numbers whose bodies left the window, newest first'),
+  latest_evictions: z
+    .array(z.number().int())
+    .describe('sequence numbers whose bodies left the window, newest first'),
   rule: z.string(),
 });
 
 export const quarantineSchema = z.object({
   ok,
   schema: z.literal('civitas.quarantine.v1'),
-  unattested: z.array(z.object({ sequence: z.number().int(), author: z.string(), reason: z.string(), since: isoTime })),
+  unattested: z.array(
+    z.object({ sequence: z.number().int(), author: z.string(), reason: z.string(), since: isoTime }),
+  ),
   unattested_count: count,
   held: heldSummarySchema,
   listed: count,
@@ -167,10 +205,20 @@ export const RECORD_CONTRACTS = defineContracts({
       return_to: returnTo,
     }),
     form: true,
-    response: z.object({ ok, report_id: z.string(), sequence: z.number().int(), status: z.literal('open'), receipt_id: z.string() }),
+    response: z.object({
+      ok,
+      report_id: z.string(),
+      sequence: z.number().int(),
+      status: z.literal('open'),
+      receipt_id: z.string(),
+    }),
   },
   'POST /api/quick-imprint': { body: z.object(imprintFields), response: imprintResultSchema },
-  'POST /sovereign/imprint': { body: z.object({ ...formImprintFields, return_to: returnTo }), form: true, response: imprintResultSchema },
+  'POST /sovereign/imprint': {
+    body: z.object({ ...formImprintFields, return_to: returnTo }),
+    form: true,
+    response: imprintResultSchema,
+  },
   'GET /api/quarantine': { response: quarantineSchema },
   'GET /search': { query: searchQuery, response: searchViewSchema },
   'GET /api/feedback': { response: feedbackOverviewSchema },
@@ -182,10 +230,21 @@ export const RECORD_CONTRACTS = defineContracts({
       return_to: returnTo,
     }),
     form: true,
-    response: z.object({ ok, feedback_id: z.string(), topic: z.enum(FEEDBACK_TOPICS), status: z.literal('open'), receipt_id: z.string(), mine: z.string().nullable() }),
+    response: z.object({
+      ok,
+      feedback_id: z.string(),
+      topic: z.enum(FEEDBACK_TOPICS),
+      status: z.literal('open'),
+      receipt_id: z.string(),
+      mine: z.string().nullable(),
+    }),
   },
   'GET /feedback/mine': { query: z.object({ agent: agentProofFields.agent }), response: myFeedbackSchema },
-  'POST /feedback/mine/clear': { body: z.object({ ...agentProofFields, return_to: returnTo }), form: true, response: z.object({ ok, cleared: count, receipt_id: z.string() }) },
+  'POST /feedback/mine/clear': {
+    body: z.object({ ...agentProofFields, return_to: returnTo }),
+    form: true,
+    response: z.object({ ok, cleared: count, receipt_id: z.string() }),
+  },
   'GET /api/stats': { response: statsSchema },
   'GET /stats.json': { response: statsSchema },
   'GET /window': { response: windowSchema },

@@ -10,7 +10,11 @@ export type ImprintKind = (typeof IMPRINT_KINDS)[number];
 export const MAX_BODY_CHARS = 4000;
 
 export const imprintFields = {
-  body: z.string().trim().min(1, 'body must not be empty').max(MAX_BODY_CHARS, `body is at most ${MAX_BODY_CHARS} characters`),
+  body: z
+    .string()
+    .trim()
+    .min(1, 'body must not be empty')
+    .max(MAX_BODY_CHARS, `body is at most ${MAX_BODY_CHARS} characters`),
   kind: z.enum(IMPRINT_KINDS).default('thought'),
   reply_to: z.coerce.number().int().positive().optional(),
 };

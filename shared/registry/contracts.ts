@@ -78,7 +78,9 @@ export const CONTRACTS = {
 
 export type ContractKey = keyof typeof CONTRACTS;
 /** The contract of a key, or the empty contract for keys without one yet. */
-export type ContractOf<K extends string> = K extends ContractKey ? (typeof CONTRACTS)[K] : Record<never, never>;
+export type ContractOf<K extends string> = K extends ContractKey
+  ? (typeof CONTRACTS)[K]
+  : Record<never, never>;
 /** The parsed inputs a handler of `K` reads from `request.input`. */
 export type InputOf<K extends string> = ContractInput<ContractOf<K>>;
 
@@ -87,7 +89,9 @@ const BY_KEY = new Map<string, Contract>(Object.entries(CONTRACTS));
 for (const [key, contract] of BY_KEY) {
   const shape = findRoute(key);
   if (!shape) throw new Error(`contracts: ${key} is not in the route registry`);
-  const declared = Object.keys(contract.params?.shape ?? {}).sort().join(',');
+  const declared = Object.keys(contract.params?.shape ?? {})
+    .sort()
+    .join(',');
   if (contract.params && declared !== pathParams(shape.path).sort().join(',')) {
     throw new Error(`contracts: ${key} params (${declared}) differ from its path template`);
   }

@@ -11,7 +11,8 @@ function builder(family: Family, kind: RouteKind, defaults: readonly HttpMethod[
   return (path, summary, extra = {}) => {
     const shape: RouteShape = { path, methods: [...(extra.methods ?? defaults)], kind, family, summary };
     for (const [key, value] of Object.entries(extra)) {
-      if (key !== 'methods' && value !== undefined) (shape as unknown as Record<string, unknown>)[key] = value;
+      if (key !== 'methods' && value !== undefined)
+        (shape as unknown as Record<string, unknown>)[key] = value;
     }
     return shape;
   };

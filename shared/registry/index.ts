@@ -53,7 +53,17 @@ export { SCOPES } from './types.ts';
 export const PUBLISHED_COUNT = 279;
 
 /** The only path parameter names (INTERFACE.md "Endpoints"). */
-export const PATH_PARAMS = ['id', 'handle', 'entity', 'token', 'tag', 'claim', 'surface', 'date', 'release'] as const;
+export const PATH_PARAMS = [
+  'id',
+  'handle',
+  'entity',
+  'token',
+  'tag',
+  'claim',
+  'surface',
+  'date',
+  'release',
+] as const;
 export type PathParam = (typeof PATH_PARAMS)[number];
 
 /** Every shape, published and operator. */
@@ -88,7 +98,9 @@ export const OPERATOR_ONLY_ROUTES: readonly RouteShape[] = Object.freeze(ROUTES.
 
 /** The published paths that sort after `/verify/{id}`, where INTERFACE.md's listing stops. */
 export const ADDED_AFTER_LISTING: readonly string[] = Object.freeze(
-  PUBLISHED_ROUTES.map((r) => r.path).filter((p) => p > '/verify/{id}').sort(),
+  PUBLISHED_ROUTES.map((r) => r.path)
+    .filter((p) => p > '/verify/{id}')
+    .sort(),
 );
 
 export function routeKey(method: HttpMethod, path: string): RouteKey {

@@ -79,21 +79,35 @@ export function createRelayClient(options: RelayClientOptions) {
     return {};
   }
 
-  async function call(method: 'GET' | 'POST', path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
     const mutation = method === 'POST';
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
         response = await doFetch(`${base}${path}`, {
           method,
-          headers: { accept: 'application/json', ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+          headers: {
+            accept: 'application/json',
+            ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
           body: payload !== undefined ? JSON.stringify(payload) : undefined,
         });
       } catch (error) {
         if (mutation) {
-          throw new RelayError(0, 'outcome_unknown', `The request to ${path} failed in transit; it may or may not have been recorded. Check your status or receipt before repeating it.`);
+          throw new RelayError(
+            0,
+            'outcome_unknown',
+            `The request to ${path} failed in transit; it may or may not have been recorded. Check your status or receipt before repeating it.`,
+          );
         }
-        if (attempt >= maxRetries) throw new RelayError(0, 'network', `GET ${path} failed: ${(error as Error).message}`);
+        if (attempt >= maxRetries)
+          throw new RelayError(0, 'network', `GET ${path} failed: ${(error as Error).message}`);
         await sleep(Math.min(maxWaitMs, 500 * 2 ** attempt));
         continue;
       }
@@ -106,16 +120,32 @@ export function createRelayClient(options: RelayClientOptions) {
       }
       if (response.status === 429) {
         // Refused before anything was recorded: safe to wait and send again, one at a time.
-        if (attempt >= maxRetries) throw new RelayError(429, 'rate_limited', `Still rate limited after ${attempt + 1} attempts.`, body);
+        if (attempt >= maxRetries)
+          throw new RelayError(
+            429,
+            'rate_limited',
+            `Still rate limited after ${attempt + 1} attempts.`,
+            body,
+          );
         const told = retryAfterMs(response.headers.get('retry-after'), body);
         await sleep(Math.min(maxWaitMs, told ?? 1000 * 2 ** attempt));
         continue;
       }
       if (response.status === 402) {
-        throw new RelayError(402, 'quote', 'A quote was returned. A quote is not a purchase; this client never pays.', body);
+        throw new RelayError(
+          402,
+          'quote',
+          'A quote was returned. A quote is not a purchase; this client never pays.',
+          body,
+        );
       }
       if (mutation && response.status >= 500) {
-        throw new RelayError(response.status, 'outcome_unknown', `The service failed while handling ${path}; the outcome is unknown. Check your status or receipt before repeating it.`, body);
+        throw new RelayError(
+          response.status,
+          'outcome_unknown',
+          `The service failed while handling ${path}; the outcome is unknown. Check your status or receipt before repeating it.`,
+          body,
+        );
       }
       return { status: response.status, body };
     }
@@ -143,7 +173,12 @@ export function createRelayClient(options: RelayClientOptions) {
 
     /** POST /api/agent/imprint. Keeps a newly issued continuity secret. Never retried unless 429. */
     async imprint(input: { body: string; kind?: ImprintKind; reply_to?: number }) {
-      const { status, body } = await call('POST', '/api/agent/imprint', { agent: options.handle, ...input }, proofHeaders());
+      const { status, body } = await call(
+        'POST',
+        '/api/agent/imprint',
+        { agent: options.handle, ...input },
+        proofHeaders(),
+      );
       if (status !== 200) refuse(status, body);
       if (typeof body?.continuity_secret === 'string') {
         secret = body.continuity_secret;
@@ -161,21 +196,34 @@ export function createRelayClient(options: RelayClientOptions) {
 
     /** POST /api/continuum/heartbeat with proof. */
     async heartbeat() {
-      const { status, body } = await call('POST', '/api/continuum/heartbeat', { agent: options.handle }, proofHeaders());
+      const { status, body } = await call(
+        'POST',
+        '/api/continuum/heartbeat',
+        { agent: options.handle },
+        proofHeaders(),
+      );
       if (status !== 200) refuse(status, body);
       return body;
     },
 
     /** GET /api/continuum/status with proof (shows your private note). */
     async continuity() {
-      const { status, body } = await call('GET', `/api/continuum/status?handle=${encodeURIComponent(options.handle)}`, undefined, proofHeaders());
+      const { status, body } = await call(
+        'GET',
+        `/api/continuum/status?handle=${encodeURIComponent(options.handle)}`,
+        undefined,
+        proofHeaders(),
+      );
       if (status !== 200) refuse(status, body);
       return body;
     },
 
     /** GET /api/agent/certificate for this handle. */
     async certificate() {
-      const { status, body } = await call('GET', `/api/agent/certificate?handle=${encodeURIComponent(options.handle)}`);
+      const { status, body } = await call(
+        'GET',
+        `/api/agent/certificate?handle=${encodeURIComponent(options.handle)}`,
+      );
       if (status !== 200) refuse(status, body);
       return body;
     },

@@ -23,7 +23,10 @@ export const triageTarget = z
     const imprint = IMPRINT_TARGET.exec(value);
     if (imprint) return { kind: 'imprint', sequence: Number(imprint[1]) };
     if (REPORT_ID.test(value)) return { kind: 'report', id: `rep_${value.slice(4).toUpperCase()}` };
-    ctx.addIssue({ code: 'custom', message: 'target must be imprint:<sequence> (e.g. imprint:42) or a report id (rep_…)' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'target must be imprint:<sequence> (e.g. imprint:42) or a report id (rep_…)',
+    });
     return z.NEVER;
   });
 
@@ -39,27 +42,54 @@ export const MAX_LESSON_SOURCES = 50;
 /** `from` as JSON sends it (an array) or a form does (repeated fields, or "12, 15 18"). */
 const sourceList = z.preprocess(
   (value) => {
-    const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => (typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : [v]));
-    return value === undefined || value === null ? value : parts.map((p) => (typeof p === 'string' && /^#?\d+$/.test(p) ? Number(p.replace('#', '')) : p));
+    const parts = (Array.isArray(value) ? value : [value]).flatMap((v) =>
+      typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : [v],
+    );
+    return value === undefined || value === null
+      ? value
+      : parts.map((p) => (typeof p === 'string' && /^#?\d+$/.test(p) ? Number(p.replace('#', '')) : p));
   },
   z
-    .array(z.number({ error: 'each source is an imprint sequence number' }).int('each source is a whole number').positive('each source is a positive sequence number'), {
-      error: 'from is required: the sequence numbers of the imprints the lesson comes from',
-    })
+    .array(
+      z
+        .number({ error: 'each source is an imprint sequence number' })
+        .int('each source is a whole number')
+        .positive('each source is a positive sequence number'),
+      {
+        error: 'from is required: the sequence numbers of the imprints the lesson comes from',
+      },
+    )
     .min(1, 'from needs at least one imprint sequence number')
     .max(MAX_LESSON_SOURCES, `from names at most ${MAX_LESSON_SOURCES} imprints`),
 );
 
 export const lessonFields = {
-  title: z.string({ error: 'title is required' }).trim().min(1, 'title must not be empty').max(200, 'title is at most 200 characters'),
-  body: z.string({ error: 'body is required' }).trim().min(1, 'body must not be empty').max(MAX_LESSON_BODY, `body is at most ${MAX_LESSON_BODY} characters`),
+  title: z
+    .string({ error: 'title is required' })
+    .trim()
+    .min(1, 'title must not be empty')
+    .max(200, 'title is at most 200 characters'),
+  body: z
+    .string({ error: 'body is required' })
+    .trim()
+    .min(1, 'body must not be empty')
+    .max(MAX_LESSON_BODY, `body is at most ${MAX_LESSON_BODY} characters`),
   from: sourceList,
 };
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
-const returnField = { return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()) };
-const lesson = z.object({ id: z.string(), title: z.string(), body: z.string(), sources: z.array(z.number().int()), recorded_at: isoTime, receipt_id: z.string() });
+const returnField = {
+  return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()),
+};
+const lesson = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  sources: z.array(z.number().int()),
+  recorded_at: isoTime,
+  receipt_id: z.string(),
+});
 
 export const STEWARD_CONTRACTS = defineContracts({
   'POST /sovereign/triage': {
@@ -69,7 +99,13 @@ export const STEWARD_CONTRACTS = defineContracts({
       ok,
       action: z.enum(TRIAGE_ACTIONS),
       target: z.string(),
-      imprint: z.object({ sequence: z.number().int(), held: z.boolean(), unattested: z.boolean(), body_retained: z.boolean(), publicly_visible: z.boolean() }),
+      imprint: z.object({
+        sequence: z.number().int(),
+        held: z.boolean(),
+        unattested: z.boolean(),
+        body_retained: z.boolean(),
+        publicly_visible: z.boolean(),
+      }),
       reports_closed: z.array(z.string()),
       note_recorded: z.boolean(),
       outcome: z.string(),

@@ -29,19 +29,47 @@ export const holderFields = {
   return_to: z.preprocess(blank, z.string().max(2048).optional()),
 };
 const amountField = (minimum: number) =>
-  z.preprocess(blank, z.coerce.number().int('amount is a whole number of cents').min(minimum, `amount is at least ${minimum} cents`).max(CAPABILITY_PRICES.maximum, `amount is at most ${CAPABILITY_PRICES.maximum} cents`).optional());
-const listedField = z.preprocess((v) => (v === 'on' || v === 'true' || v === true ? true : v === undefined || v === '' || v === 'false' ? false : v), z.boolean()).optional();
+  z.preprocess(
+    blank,
+    z.coerce
+      .number()
+      .int('amount is a whole number of cents')
+      .min(minimum, `amount is at least ${minimum} cents`)
+      .max(CAPABILITY_PRICES.maximum, `amount is at most ${CAPABILITY_PRICES.maximum} cents`)
+      .optional(),
+  );
+const listedField = z
+  .preprocess(
+    (v) =>
+      v === 'on' || v === 'true' || v === true
+        ? true
+        : v === undefined || v === '' || v === 'false'
+          ? false
+          : v,
+    z.boolean(),
+  )
+  .optional();
 
 /** The body of every checkout door; the door checks what its purpose needs (text, name). */
 const checkoutBody = z.object({
   capability: z.preprocess(blank, z.enum(PURPOSES).optional()),
   amount: amountField(CAPABILITY_PRICES.patronage_minimum),
   // The page's human amount ("5" or "12.50" in the currency's main unit); `amount` in cents wins.
-  amount_major: z.preprocess(blank, z.string().trim().regex(/^\d{1,6}([.,]\d{1,2})?$/, 'Write an amount such as 5 or 12.50.').optional()),
+  amount_major: z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}([.,]\d{1,2})?$/, 'Write an amount such as 5 or 12.50.')
+      .optional(),
+  ),
   uses: z.preprocess(blank, z.coerce.number().int().min(1).max(20).optional()),
   listed: listedField,
   name: z.preprocess(blank, z.string().trim().min(1).max(120).optional()),
-  text: z.preprocess(blank, z.string().trim().min(1, 'text is required').max(280, 'text is at most 280 characters').optional()),
+  text: z.preprocess(
+    blank,
+    z.string().trim().min(1, 'text is required').max(280, 'text is at most 280 characters').optional(),
+  ),
   ...holderFields,
 });
 /** A checkout opened at the provider: nothing is charged until the person completes it. */
@@ -84,11 +112,21 @@ export const strategySchema = z.object({
 });
 
 /** equity_projection: shares and concentration, never a holder. */
-export const equitySchema = z.object({ as_of: isoTime, total_units: count, holders: kCount, top_holder_share: z.number(), gini: z.number() });
+export const equitySchema = z.object({
+  as_of: isoTime,
+  total_units: count,
+  holders: kCount,
+  top_holder_share: z.number(),
+  gini: z.number(),
+});
 
 export const TREASURY_CONTRACTS = defineContracts({
   ...TREASURY_HOLDER_CONTRACTS,
-  'POST /api/portal': { body: z.object({ return_to: holderFields.return_to }).passthrough(), form: true, response: z.object({ ok, portal_url: z.string() }) },
+  'POST /api/portal': {
+    body: z.object({ return_to: holderFields.return_to }).passthrough(),
+    form: true,
+    response: z.object({ ok, portal_url: z.string() }),
+  },
   'POST /api/checkout': checkout,
   'POST /api/oracle/buy': checkout,
   'POST /api/patronage': checkout,
@@ -115,8 +153,12 @@ export const TREASURY_CONTRACTS = defineContracts({
       as_of: isoTime,
       units: z.string(),
       balance: z.array(z.object({ currency: z.string(), income: cents, spending: cents, balance: cents })),
-      income_by_purpose: z.array(z.object({ purpose: z.string(), currency: z.string(), amount: cents, payments: count })),
-      spending_by_category: z.array(z.object({ category: z.string(), currency: z.string(), amount: cents, authorizations: count })),
+      income_by_purpose: z.array(
+        z.object({ purpose: z.string(), currency: z.string(), amount: cents, payments: count }),
+      ),
+      spending_by_category: z.array(
+        z.object({ category: z.string(), currency: z.string(), amount: cents, authorizations: count }),
+      ),
       strategies: z.array(strategySchema),
       provider,
     }),
@@ -127,14 +169,21 @@ export const TREASURY_CONTRACTS = defineContracts({
     response: z.object({
       ok,
       counts: z.object({ humans: kCount, agents: kCount }),
-      listed: z.array(z.object({ actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }), since: isoTime })),
+      listed: z.array(
+        z.object({
+          actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }),
+          since: isoTime,
+        }),
+      ),
     }),
   },
   'GET /api/inscriptions': {
     response: z.object({
       ok,
       note: z.string(),
-      inscriptions: z.array(z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime })),
+      inscriptions: z.array(
+        z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime }),
+      ),
     }),
   },
 });

@@ -54,7 +54,14 @@ export const WEBHOOK_OUTCOMES = [
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 /** Why an Issuing authorization was approved or declined (treasury_authorizations.reason). */
-export const AUTHORIZATION_REASONS = ['within_limits', 'unknown_strategy', 'invalid_amount', 'currency_mismatch', 'over_per_authorization_limit', 'over_daily_limit'] as const;
+export const AUTHORIZATION_REASONS = [
+  'within_limits',
+  'unknown_strategy',
+  'invalid_amount',
+  'currency_mismatch',
+  'over_per_authorization_limit',
+  'over_daily_limit',
+] as const;
 export type AuthorizationReason = (typeof AUTHORIZATION_REASONS)[number];
 
 /**
@@ -64,7 +71,10 @@ export type AuthorizationReason = (typeof AUTHORIZATION_REASONS)[number];
  */
 const stripeEvent = (object: z.ZodObject, type: string) =>
   z.object({
-    id: z.string().regex(/^[A-Za-z0-9_]{1,255}$/).describe('the event id: an event is applied at most once'),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{1,255}$/)
+      .describe('the event id: an event is applied at most once'),
     type: z.string().max(200).describe(type),
     data: z.object({ object }),
   });
@@ -79,8 +89,16 @@ const checkoutSession = loose({
     text: z.string().optional(),
     listed: z.string().optional(),
   }).optional(),
-  client_reference_id: z.string().max(40).nullable().optional().describe('the intent, when metadata.intent is absent'),
-  payment_status: z.string().optional().describe('anything but paid on checkout.session.completed: the payment settles later'),
+  client_reference_id: z
+    .string()
+    .max(40)
+    .nullable()
+    .optional()
+    .describe('the intent, when metadata.intent is absent'),
+  payment_status: z
+    .string()
+    .optional()
+    .describe('anything but paid on checkout.session.completed: the payment settles later'),
   amount_total: z.number().int().nullable().optional(),
   currency: z.string().max(10).nullable().optional(),
   customer: z.string().max(255).nullable().optional(),
@@ -89,8 +107,15 @@ const issuingAuthorization = loose({
   id: z.string().max(255).describe('the authorization id: a replay answers its recorded decision'),
   amount: z.number().int().optional(),
   currency: z.string().max(10).optional(),
-  pending_request: loose({ amount: z.number().int().optional(), currency: z.string().max(10).optional() }).nullable().optional().describe('what is asked now; else amount and currency above'),
-  card: loose({ metadata: loose({ strategy: z.string().max(100).optional().describe('the treasury strategy; default operations') }).optional() }).optional(),
+  pending_request: loose({ amount: z.number().int().optional(), currency: z.string().max(10).optional() })
+    .nullable()
+    .optional()
+    .describe('what is asked now; else amount and currency above'),
+  card: loose({
+    metadata: loose({
+      strategy: z.string().max(100).optional().describe('the treasury strategy; default operations'),
+    }).optional(),
+  }).optional(),
 });
 const signedCallback = { validate: false } as const;
 
@@ -98,11 +123,23 @@ export const TREASURY_HOLDER_CONTRACTS = defineContracts({
   'POST /api/oracle': {
     body: z.object({ agent: agentField, continuity: continuityField }),
     form: true,
-    response: z.object({ ok, report_id: z.string(), uses_left: count, receipt_id: z.string(), report: oracleReportSchema }),
+    response: z.object({
+      ok,
+      report_id: z.string(),
+      uses_left: count,
+      receipt_id: z.string(),
+      report: oracleReportSchema,
+    }),
   },
   'GET /api/oracle/session': {
     query: z.object({
-      id: z.preprocess(blank, z.string().regex(/^tin_[0-9A-Z]{26}$/, 'id is an intent id (tin_…)').optional()),
+      id: z.preprocess(
+        blank,
+        z
+          .string()
+          .regex(/^tin_[0-9A-Z]{26}$/, 'id is an intent id (tin_…)')
+          .optional(),
+      ),
       agent: agentField,
     }),
     response: z.object({
@@ -127,19 +164,37 @@ export const TREASURY_HOLDER_CONTRACTS = defineContracts({
       uses_total: count,
       uses_left: count,
       uses_consumed: count,
-      reports: z.array(z.object({ id: z.string(), created_at: isoTime, receipt_id: z.string(), report: oracleReportSchema })),
+      reports: z.array(
+        z.object({ id: z.string(), created_at: isoTime, receipt_id: z.string(), report: oracleReportSchema }),
+      ),
     }),
   },
   'GET /api/entitlements': {
     response: z.object({
       ok,
-      entitlements: z.array(z.object({ id: z.string(), capability: z.string(), uses_total: count, uses_left: count, granted_at: isoTime })),
+      entitlements: z.array(
+        z.object({
+          id: z.string(),
+          capability: z.string(),
+          uses_total: count,
+          uses_left: count,
+          granted_at: isoTime,
+        }),
+      ),
     }),
   },
   'POST /api/stripe/webhook': {
     ...signedCallback,
-    body: stripeEvent(checkoutSession, 'checkout.session.completed, .async_payment_succeeded and .async_payment_failed apply; any other type is ignored'),
-    response: z.object({ ok, received: z.literal(true), duplicate: z.boolean(), outcome: z.enum(WEBHOOK_OUTCOMES) }),
+    body: stripeEvent(
+      checkoutSession,
+      'checkout.session.completed, .async_payment_succeeded and .async_payment_failed apply; any other type is ignored',
+    ),
+    response: z.object({
+      ok,
+      received: z.literal(true),
+      duplicate: z.boolean(),
+      outcome: z.enum(WEBHOOK_OUTCOMES),
+    }),
   },
   'POST /api/stripe/issuing-authorization': {
     ...signedCallback,

@@ -26,7 +26,8 @@ export function oracleQuote(priceCents: number, currency: string): OracleQuote {
     price_display: formatPrice(priceCents, currency),
     what: ORACLE_WHAT,
     uses: 1,
-    how_to_buy: 'A person decides to buy: POST /api/oracle/buy (or the form at /oracle) opens a Stripe checkout. Nothing is charged until that checkout is completed; never pay automatically.',
+    how_to_buy:
+      'A person decides to buy: POST /api/oracle/buy (or the form at /oracle) opens a Stripe checkout. Nothing is charged until that checkout is completed; never pay automatically.',
     charged: false,
   };
 }

@@ -8,7 +8,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 
-export type SignatureFailure = 'missing_header' | 'malformed_header' | 'no_v1_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' | 'no_secret';
+export type SignatureFailure =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'no_v1_signature'
+  | 'timestamp_outside_tolerance'
+  | 'signature_mismatch'
+  | 'no_secret';
 
 export type SignatureCheck = { ok: true; timestamp: number } | { ok: false; failure: SignatureFailure };
 
@@ -51,7 +57,8 @@ export function verifyStripeSignature(options: {
     const key = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     if (key === 't') {
-      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined) return { ok: false, failure: 'malformed_header' };
+      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined)
+        return { ok: false, failure: 'malformed_header' };
       timestamp = Number(value);
     } else if (key === 'v1') {
       v1.push(value);
@@ -59,7 +66,8 @@ export function verifyStripeSignature(options: {
   }
   if (timestamp === undefined) return { ok: false, failure: 'malformed_header' };
   if (v1.length === 0) return { ok: false, failure: 'no_v1_signature' };
-  if (Math.abs(options.nowSeconds - timestamp) > tolerance) return { ok: false, failure: 'timestamp_outside_tolerance' };
+  if (Math.abs(options.nowSeconds - timestamp) > tolerance)
+    return { ok: false, failure: 'timestamp_outside_tolerance' };
   const expected = Buffer.from(computeStripeSignature(options.secret, timestamp, options.rawBody), 'hex');
   let matched = false;
   for (const candidate of v1) {

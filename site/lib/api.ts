@@ -26,7 +26,8 @@ export function apiBaseUrl(): string {
 
 /** GET a JSON path from the API. Never throws for HTTP statuses; a network failure answers 503. */
 export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiResult<T>> {
-  if (!path.startsWith('/') || path.startsWith('//')) throw new Error(`apiGet needs a local path, got ${path}`);
+  if (!path.startsWith('/') || path.startsWith('//'))
+    throw new Error(`apiGet needs a local path, got ${path}`);
   const headers: Record<string, string> = { accept: 'application/json' };
   const cookie = Astro.request.headers.get('cookie');
   if (cookie) headers.cookie = cookie;
@@ -56,7 +57,11 @@ export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiRes
 function unavailable<T>(): ApiResult<T> {
   return {
     status: 503,
-    body: { ok: false, reason: 'provider_unavailable', hint: 'The API did not answer. Try again shortly.' } as T,
+    body: {
+      ok: false,
+      reason: 'provider_unavailable',
+      hint: 'The API did not answer. Try again shortly.',
+    } as T,
   };
 }
 

@@ -29,23 +29,39 @@ export function formState(locals: App.Locals, action: string): FormState {
     status: flash?.status,
     value: (name, fallback) => flash?.values[name] ?? fallback,
     error: (name) => flash?.fields[name],
-    others: (known) => Object.entries(flash?.fields ?? {}).filter(([path]) => !known.includes(path)).map(([path, message]) => (path === '(body)' ? message : `${path}: ${message}`)),
+    others: (known) =>
+      Object.entries(flash?.fields ?? {})
+        .filter(([path]) => !known.includes(path))
+        .map(([path, message]) => (path === '(body)' ? message : `${path}: ${message}`)),
   };
 }
 
 /** A short human title for a refusal, shown above its hint. */
 export function refusalTitle(reason: string | undefined, status: number | undefined): string {
   switch (reason) {
-    case 'invalid_request': return 'Please check the highlighted fields';
-    case 'not_found': return 'That was not found';
-    case 'unknown_agent': return 'That agent is not known here';
-    case 'identity_required': return 'Sign in first';
-    case 'scope_required': return 'You may not do this';
-    case 'conflict': return 'That conflicts with what is already recorded';
-    case 'rate_limited': return 'Too many tries — wait a minute';
-    case 'provider_unavailable': return 'This is switched off right now';
-    case 'payload_too_large': return 'That was too large';
-    case 'cross_origin_refused': return 'Send this from civitas itself';
-    default: return status !== undefined && status >= 500 ? 'Something failed on our side' : 'That did not go through';
+    case 'invalid_request':
+      return 'Please check the highlighted fields';
+    case 'not_found':
+      return 'That was not found';
+    case 'unknown_agent':
+      return 'That agent is not known here';
+    case 'identity_required':
+      return 'Sign in first';
+    case 'scope_required':
+      return 'You may not do this';
+    case 'conflict':
+      return 'That conflicts with what is already recorded';
+    case 'rate_limited':
+      return 'Too many tries — wait a minute';
+    case 'provider_unavailable':
+      return 'This is switched off right now';
+    case 'payload_too_large':
+      return 'That was too large';
+    case 'cross_origin_refused':
+      return 'Send this from civitas itself';
+    default:
+      return status !== undefined && status >= 500
+        ? 'Something failed on our side'
+        : 'That did not go through';
   }
 }

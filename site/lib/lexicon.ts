@@ -23,7 +23,8 @@ export const groups: Group[] = [
   {
     id: 'participants',
     title: 'Participants',
-    intro: 'Two kinds of participant share the Record. They are counted separately and their standing is never added together.',
+    intro:
+      'Two kinds of participant share the Record. They are counted separately and their standing is never added together.',
     terms: [
       {
         id: 'sovereign',

@@ -12,5 +12,9 @@ export interface Operator {
 export function operator(): Operator {
   const name = process.env.CIVITAS_OPERATOR_NAME?.trim();
   const email = process.env.CIVITAS_CONTACT_EMAIL?.trim();
-  return { name: name || 'the operator of this deployment', email: email || undefined, configured: Boolean(name) };
+  return {
+    name: name || 'the operator of this deployment',
+    email: email || undefined,
+    configured: Boolean(name),
+  };
 }

@@ -11,7 +11,12 @@ afterAll(async () => t?.close());
 describe('denial receipts', () => {
   it('records a signed-in refusal as a denial receipt, published without the actor id', async () => {
     const person = await signedInSovereign(t.app);
-    const refused = await t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: { cookie: person.cookie, origin: 'http://civitas.test' }, payload: {} });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/triage',
+      headers: { cookie: person.cookie, origin: 'http://civitas.test' },
+      payload: {},
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().reason).toBe('scope_required');
     const receiptId = refused.headers['x-civitas-denial-receipt'];
@@ -28,15 +33,28 @@ describe('denial receipts', () => {
   });
 
   it('records nothing for a failed continuity proof or an anonymous refusal', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'denied-one', body: 'first' } });
-    const before = Number((await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'denied-one', body: 'again' }, headers: { 'x-civitas-continuity': 'cs_wrong' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'denied-one', body: 'first' },
+    });
+    const before = Number(
+      (await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n,
+    );
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'denied-one', body: 'again' },
+      headers: { 'x-civitas-continuity': 'cs_wrong' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers['x-civitas-denial-receipt']).toBeUndefined();
     const anonymous = await t.app.inject({ method: 'GET', url: '/sovereign' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['x-civitas-denial-receipt']).toBeUndefined();
-    const after = Number((await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n);
+    const after = Number(
+      (await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n,
+    );
     expect(after).toBe(before);
   });
 });

@@ -30,8 +30,15 @@ describe('discovery', () => {
 
   it('publishes /agents.json with the discovery order, three contracts, MCP, feeds and JWKS', async () => {
     const body = (await t.app.inject({ method: 'GET', url: '/agents.json' })).json();
-    expect(body.discovery_order.map((s: { fetch?: string }) => s.fetch).slice(0, 2)).toEqual(['/agents.json', '/openapi.json']);
-    expect(body.contracts.map((c: { name: string }) => c.name)).toEqual(['sovereign_session', 'agent_continuity', 'paid_capabilities']);
+    expect(body.discovery_order.map((s: { fetch?: string }) => s.fetch).slice(0, 2)).toEqual([
+      '/agents.json',
+      '/openapi.json',
+    ]);
+    expect(body.contracts.map((c: { name: string }) => c.name)).toEqual([
+      'sovereign_session',
+      'agent_continuity',
+      'paid_capabilities',
+    ]);
     expect(body.openapi).toBe(`${TEST_ORIGIN}/openapi.json`);
     expect(body.mcp.endpoint).toBe(`${TEST_ORIGIN}/mcp`);
     expect(body.mcp.tools).toContain('civitas_presence');
@@ -84,7 +91,13 @@ describe('health', () => {
 /** An unscoped JSON read the router reports as not implemented yet, if any remains. */
 function pendingApiRead(): string | undefined {
   return PUBLISHED_ROUTES.find(
-    (r) => r.kind === 'api' && !r.scope && !r.publicActor && !r.path.includes('{') && r.methods.includes('GET') && t.app.realisations.get(`GET ${r.path}`) === 'not_implemented',
+    (r) =>
+      r.kind === 'api' &&
+      !r.scope &&
+      !r.publicActor &&
+      !r.path.includes('{') &&
+      r.methods.includes('GET') &&
+      t.app.realisations.get(`GET ${r.path}`) === 'not_implemented',
   )?.path;
 }
 

@@ -60,7 +60,11 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const owner = await signedInSovereign(t.app, { callsign: mark('hidden-callsign'), governance: true });
   const second = await signedInSovereign(t.app, { callsign: mark('callsign-root') });
   const stranger = await signedInSovereign(t.app);
-  for (const [name, who] of [['owner', owner], ['second', second], ['stranger', stranger]] as const) {
+  for (const [name, who] of [
+    ['owner', owner],
+    ['second', second],
+    ['stranger', stranger],
+  ] as const) {
     keep(`${name} raw sovereign id`, who.id);
     keep(`${name} sovereign key`, who.key);
     keep(`${name} session cookie value`, who.cookie.split('=')[1]);
@@ -68,21 +72,44 @@ export async function seedPrivateValues(): Promise<Seeded> {
   keep('hidden callsign', mark('hidden-callsign'));
   keep('callsign root', mark('callsign-root'));
 
-  const emailRes = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: sameOriginForm(owner.cookie), payload: `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign` });
-  const [ownerRow] = await db.query<{ email: string | null; email_pending?: string | null }>('select * from sovereigns where id = $1', [owner.id]);
-  if (emailRes.statusCode >= 200 && emailRes.statusCode < 400 && (ownerRow.email_pending ?? ownerRow.email)) seeded.push('owner email (API)');
+  const emailRes = await t.app.inject({
+    method: 'POST',
+    url: '/sovereign/email',
+    headers: sameOriginForm(owner.cookie),
+    payload: `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign`,
+  });
+  const [ownerRow] = await db.query<{ email: string | null; email_pending?: string | null }>(
+    'select * from sovereigns where id = $1',
+    [owner.id],
+  );
+  if (emailRes.statusCode >= 200 && emailRes.statusCode < 400 && (ownerRow.email_pending ?? ownerRow.email))
+    seeded.push('owner email (API)');
   else {
-    await db.query('update sovereigns set email = $2 where id = $1', [owner.id, `${mark('email')}@example.invalid`]);
+    await db.query('update sovereigns set email = $2 where id = $1', [
+      owner.id,
+      `${mark('email')}@example.invalid`,
+    ]);
     seeded.push('owner email (store)');
   }
-  await db.query('update sovereigns set email = $2, email_verified_at = now() where id = $1', [second.id, `${mark('email-verified')}@example.invalid`]);
+  await db.query('update sovereigns set email = $2, email_verified_at = now() where id = $1', [
+    second.id,
+    `${mark('email-verified')}@example.invalid`,
+  ]);
   seeded.push('second email (store)');
   keep('owner email', `${mark('email')}@example.invalid`);
   keep('verified email', `${mark('email-verified')}@example.invalid`);
 
   // Agents through the API: the continuity secret is returned once and must never be seen again.
   const agentHandle = `leak-agent-${RUN}`;
-  const first = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: agentHandle, body: 'A public thought, left in the Record on purpose.', kind: 'thought' } });
+  const first = await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: {
+      agent: agentHandle,
+      body: 'A public thought, left in the Record on purpose.',
+      kind: 'thought',
+    },
+  });
   expect(first.statusCode).toBe(200);
   const firstBody = first.json();
   keep('continuity secret', firstBody.continuity_secret);
@@ -102,15 +129,34 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const spamBody = `${mark('spam-body')} buy cheap followers http://a.example http://b.example http://c.example http://d.example`;
   keep('held spam author name', spammer);
   keep('held spam body', mark('spam-body'));
-  const spam = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: spammer, body: spamBody } });
+  const spam = await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: { agent: spammer, body: spamBody },
+  });
   const spamResult = spam.statusCode === 200 ? spam.json() : null;
   if (spamResult?.held === true) {
     seeded.push('held spam (API, gate)');
   } else {
-    if (spamResult?.sequence) await db.query('update imprints set held = true, held_reason = $2 where sequence = $1', [spamResult.sequence, 'link_density']);
+    if (spamResult?.sequence)
+      await db.query('update imprints set held = true, held_reason = $2 where sequence = $1', [
+        spamResult.sequence,
+        'link_density',
+      ]);
     else {
       await db.transaction((tx) =>
-        appendImprint(tx, { kind: 'thought', body: spamBody, authorKind: 'agent', authorRef: spammer, publicAuthor: spammer, unattested: true, held: true, heldReason: 'link_density', replyTo: null, at: t.clock.now() }),
+        appendImprint(tx, {
+          kind: 'thought',
+          body: spamBody,
+          authorKind: 'agent',
+          authorRef: spammer,
+          publicAuthor: spammer,
+          unattested: true,
+          held: true,
+          heldReason: 'link_density',
+          replyTo: null,
+          at: t.clock.now(),
+        }),
       );
     }
     seeded.push('held spam (store: the gate did not hold it through the API)');
@@ -118,12 +164,32 @@ export async function seedPrivateValues(): Promise<Seeded> {
   keep('spammer continuity secret', spamResult?.continuity_secret);
 
   // A sovereign's own imprint: its stored author_ref is the raw id.
-  const human = await t.app.inject({ method: 'POST', url: '/sovereign/imprint', headers: sameOriginForm(owner.cookie), payload: 'body=A%20human%20thought&kind=thought&return_to=%2Fimprint' });
-  const [stored] = await db.query<{ n: string | number }>('select count(*) as n from imprints where author_ref = $1', [owner.id]);
-  if (human.statusCode >= 200 && human.statusCode < 400 && Number(stored.n) > 0) seeded.push('sovereign imprint (API)');
+  const human = await t.app.inject({
+    method: 'POST',
+    url: '/sovereign/imprint',
+    headers: sameOriginForm(owner.cookie),
+    payload: 'body=A%20human%20thought&kind=thought&return_to=%2Fimprint',
+  });
+  const [stored] = await db.query<{ n: string | number }>(
+    'select count(*) as n from imprints where author_ref = $1',
+    [owner.id],
+  );
+  if (human.statusCode >= 200 && human.statusCode < 400 && Number(stored.n) > 0)
+    seeded.push('sovereign imprint (API)');
   else {
     await db.transaction((tx) =>
-      appendImprint(tx, { kind: 'thought', body: 'A human thought.', authorKind: 'sovereign', authorRef: owner.id, publicAuthor: owner.tag, unattested: false, held: false, heldReason: null, replyTo: null, at: t.clock.now() }),
+      appendImprint(tx, {
+        kind: 'thought',
+        body: 'A human thought.',
+        authorKind: 'sovereign',
+        authorRef: owner.id,
+        publicAuthor: owner.tag,
+        unattested: false,
+        held: false,
+        heldReason: null,
+        replyTo: null,
+        at: t.clock.now(),
+      }),
     );
     seeded.push('sovereign imprint (store)');
   }
@@ -131,7 +197,12 @@ export async function seedPrivateValues(): Promise<Seeded> {
   // A confluence convened by the sovereign whose callsign carries the callsign-root sentinel: five
   // others join its thread, so it is current on presence, the commons, the card and the due feeds.
   const quick = (who: TestSovereign, body: string, replyTo?: number) =>
-    t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers: { cookie: who.cookie }, payload: { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/quick-imprint',
+      headers: { cookie: who.cookie },
+      payload: { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) },
+    });
   const gathering = await quick(second, 'An open gathering for the crawl');
   if (gathering.statusCode === 200) {
     const rootSequence = gathering.json().sequence;
@@ -146,24 +217,42 @@ export async function seedPrivateValues(): Promise<Seeded> {
   } else seeded.push(`confluence: quick imprint answered ${gathering.statusCode}, not seeded`);
 
   // The owner's due-feed token (the URL a calendar app holds) and its stored hash.
-  const feed = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: owner.cookie, accept: 'application/json' }, payload: { action: 'rotate_feed_token' } });
+  const feed = await t.app.inject({
+    method: 'POST',
+    url: '/sovereign/email',
+    headers: { cookie: owner.cookie, accept: 'application/json' },
+    payload: { action: 'rotate_feed_token' },
+  });
   if (feed.statusCode === 200) {
     keep('due feed token', feed.json().subscription.token);
     seeded.push('due feed token (API)');
   } else seeded.push(`due feed token: answered ${feed.statusCode}, not seeded`);
-  for (const row of await db.query<{ due_token_hash: string | null }>('select due_token_hash from sovereigns')) keep('due feed token hash', row.due_token_hash);
+  for (const row of await db.query<{ due_token_hash: string | null }>(
+    'select due_token_hash from sovereigns',
+  ))
+    keep('due feed token hash', row.due_token_hash);
 
   // Private values the store keeps: hashes of secrets and keys, private notes, denials, data requests.
-  for (const row of await db.query<{ secret_hash: string }>('select secret_hash from agents')) keep('agent secret hash', row.secret_hash);
-  for (const row of await db.query<{ key_hash: string | null }>('select key_hash from sovereigns')) keep('sovereign key hash', row.key_hash);
-  for (const row of await db.query<{ id_hash: string }>('select id_hash from sessions')) keep('session id hash', row.id_hash);
+  for (const row of await db.query<{ secret_hash: string }>('select secret_hash from agents'))
+    keep('agent secret hash', row.secret_hash);
+  for (const row of await db.query<{ key_hash: string | null }>('select key_hash from sovereigns'))
+    keep('sovereign key hash', row.key_hash);
+  for (const row of await db.query<{ id_hash: string }>('select id_hash from sessions'))
+    keep('session id hash', row.id_hash);
   await optional('agent private note', () =>
-    db.query('insert into agent_notes (handle, note, updated_at) values ($1, $2, now())', [agentHandle, mark('agent-note')]),
+    db.query('insert into agent_notes (handle, note, updated_at) values ($1, $2, now())', [
+      agentHandle,
+      mark('agent-note'),
+    ]),
   );
   keep('agent private note', mark('agent-note'));
   await optional('denial with crossing actor', () =>
     db.transaction(async (tx) => {
-      const receipt = await recordReceipt(tx, { step: 'identity.denied', subject: 'crossing:denied', at: t.clock.now() });
+      const receipt = await recordReceipt(tx, {
+        step: 'identity.denied',
+        subject: 'crossing:denied',
+        at: t.clock.now(),
+      });
       await tx.query(
         'insert into denials (receipt_id, denied_action, reason, actor_kind, actor_ref, actor_public, recorded_at) values ($1, $2, $3, $4, $5, $6, now())',
         [receipt.id, 'cross', 'rate', 'sovereign', second.id, mark('denied-public')],
@@ -180,30 +269,60 @@ export async function seedPrivateValues(): Promise<Seeded> {
   keep('steward note', mark('steward-note'));
   keep('steward id', mark('steward-id'));
   await optional('pending email token', () =>
-    db.query('update sovereigns set email_pending = $2, email_token_hash = $3 where id = $1', [owner.id, `${mark('email-pending')}@example.invalid`, mark('email-token-hash')]),
+    db.query('update sovereigns set email_pending = $2, email_token_hash = $3 where id = $1', [
+      owner.id,
+      `${mark('email-pending')}@example.invalid`,
+      mark('email-token-hash'),
+    ]),
   );
   keep('pending email', mark('email-pending'));
   keep('email token hash', mark('email-token-hash'));
   await optional('identity-provider subject', () =>
-    db.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [second.id, 'https://idp.example', mark('idp-subject')]),
+    db.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [
+      second.id,
+      'https://idp.example',
+      mark('idp-subject'),
+    ]),
   );
   keep('identity-provider subject', mark('idp-subject'));
   // Steward triage through POST /sovereign/triage: private notes (whispers) and a reporter's words.
   const steward = await sovereignWithId(t, stewardId);
   keep('steward raw sovereign id', steward.id);
   keep('steward session cookie value', steward.cookie.split('=')[1]);
-  const [heldRow] = await db.query<{ sequence: string | number }>('select sequence from imprints where held order by sequence desc limit 1');
+  const [heldRow] = await db.query<{ sequence: string | number }>(
+    'select sequence from imprints where held order by sequence desc limit 1',
+  );
   const triageJson = { cookie: steward.cookie, accept: 'application/json' };
-  const kept = await t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: triageJson, payload: { target: `imprint:${heldRow.sequence}`, action: 'keep_held', note: mark('triage-note') } });
+  const kept = await t.app.inject({
+    method: 'POST',
+    url: '/sovereign/triage',
+    headers: triageJson,
+    payload: { target: `imprint:${heldRow.sequence}`, action: 'keep_held', note: mark('triage-note') },
+  });
   keep('triage steward note', mark('triage-note'));
-  const report = await t.app.inject({ method: 'POST', url: '/imprint/report', headers: { accept: 'application/json' }, payload: { sequence, reason: 'other', detail: mark('report-detail') } });
+  const report = await t.app.inject({
+    method: 'POST',
+    url: '/imprint/report',
+    headers: { accept: 'application/json' },
+    payload: { sequence, reason: 'other', detail: mark('report-detail') },
+  });
   keep('report detail', mark('report-detail'));
-  const dismissed = report.statusCode === 200
-    ? await t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: triageJson, payload: { target: report.json().report_id, action: 'dismiss', note: mark('dismiss-note') } })
-    : null;
+  const dismissed =
+    report.statusCode === 200
+      ? await t.app.inject({
+          method: 'POST',
+          url: '/sovereign/triage',
+          headers: triageJson,
+          payload: { target: report.json().report_id, action: 'dismiss', note: mark('dismiss-note') },
+        })
+      : null;
   keep('dismiss steward note', mark('dismiss-note'));
-  if (kept.statusCode === 200 && dismissed?.statusCode === 200) seeded.push('whisper steward notes: triage keep_held and dismiss with notes (API)');
-  else seeded.push(`whisper steward notes: triage answered ${kept.statusCode}/${dismissed?.statusCode ?? report.statusCode}, not seeded`);
+  if (kept.statusCode === 200 && dismissed?.statusCode === 200)
+    seeded.push('whisper steward notes: triage keep_held and dismiss with notes (API)');
+  else
+    seeded.push(
+      `whisper steward notes: triage answered ${kept.statusCode}/${dismissed?.statusCode ?? report.statusCode}, not seeded`,
+    );
   console.info(`leak crawler seeded: ${seeded.join('; ')}`);
   return { t, secrets, seeded, owner, stranger, agentHandle, receiptId, sequence, today };
 }

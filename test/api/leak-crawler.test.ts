@@ -60,7 +60,10 @@ function urlsFor(path: string, publicActor: boolean): string[] {
   const names = pathParams(path);
   const values = paramValues();
   let filled: Record<string, string>[] = [{}];
-  for (const name of names) filled = filled.flatMap((partial) => (values[name] ?? ['x']).map((value) => ({ ...partial, [name]: value })));
+  for (const name of names)
+    filled = filled.flatMap((partial) =>
+      (values[name] ?? ['x']).map((value) => ({ ...partial, [name]: value })),
+    );
   const urls = filled.map((params) => fillPath(path, params));
   const queries = ['', `?handle=${agentHandle}`];
   if (publicActor) queries.push(`?actor=agent:${agentHandle}`, `?actor=sovereign:${owner.tag}`);
@@ -77,7 +80,9 @@ describe('leak crawler', () => {
   });
 
   it('finds no sentinel on any published GET route, anonymous or as a signed-in stranger', async () => {
-    const routes = PUBLISHED_ROUTES.filter((route) => route.methods.includes('GET') && !isStaticPlaceholder(route.path));
+    const routes = PUBLISHED_ROUTES.filter(
+      (route) => route.methods.includes('GET') && !isStaticPlaceholder(route.path),
+    );
     expect(routes.length).toBeGreaterThan(150);
     const leaks: string[] = [];
     const statuses = new Map<number, number>();
@@ -92,12 +97,17 @@ describe('leak crawler', () => {
             requests += 1;
             statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
             const found = findLeaks(`${JSON.stringify(res.headers)}\n${res.body}`);
-            if (found.length) leaks.push(`${url} (${cookie ? 'stranger' : 'anonymous'}, ${accept}, ${res.statusCode}): ${found.join(', ')}`);
+            if (found.length)
+              leaks.push(
+                `${url} (${cookie ? 'stranger' : 'anonymous'}, ${accept}, ${res.statusCode}): ${found.join(', ')}`,
+              );
           }
         }
       }
     }
-    console.info(`leak crawler: ${requests} requests over ${routes.length} GET routes; statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.info(
+      `leak crawler: ${requests} requests over ${routes.length} GET routes; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect(leaks).toEqual([]);
   }, 180_000);
 
@@ -115,7 +125,9 @@ describe('leak crawler', () => {
     try {
       const { tools } = await client.listTools();
       const readOnly = tools.filter((tool) => tool.annotations?.readOnlyHint === true);
-      expect(readOnly.length).toBeGreaterThanOrEqual(MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint).length);
+      expect(readOnly.length).toBeGreaterThanOrEqual(
+        MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint).length,
+      );
       const leaks: string[] = [];
       for (const tool of readOnly) {
         const args: Record<string, unknown> = {};
@@ -134,8 +146,14 @@ describe('leak crawler', () => {
   });
 
   it('crawls a current confluence (so the confluence surfaces were read with real data)', async () => {
-    const presence = await t.app.inject({ method: 'GET', url: '/api/presence', headers: { accept: 'application/json' } });
-    expect(presence.json().confluences).toEqual([expect.objectContaining({ title: 'An open gathering for the crawl', participants: 5 })]);
+    const presence = await t.app.inject({
+      method: 'GET',
+      url: '/api/presence',
+      headers: { accept: 'application/json' },
+    });
+    expect(presence.json().confluences).toEqual([
+      expect.objectContaining({ title: 'An open gathering for the crawl', participants: 5 }),
+    ]);
   });
 
   it('catches a planted leak (the crawler is not blind)', async () => {

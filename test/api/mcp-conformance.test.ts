@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { freePort } from '../helpers/ports.ts';
 
-const CLI = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
+const CLI = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url),
+);
 
 /** Every server scenario that applies to a stateless, tools-only server answering JSON. */
 export const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
@@ -23,7 +25,6 @@ interface Check {
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
   errorMessage?: string;
 }
-
 
 let t: TestApp;
 let url: string;
@@ -44,17 +45,22 @@ afterAll(async () => {
 /** Runs one scenario through the suite's own CLI; resolves with its exit code and checks. */
 function runScenario(scenario: string): Promise<{ code: number; checks: Check[]; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'server', '--url', url, '--scenario', scenario, '--output-dir', outDir, '--verbose'], { cwd: outDir, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      const json = stdout.slice(stdout.indexOf('['), stdout.lastIndexOf(']') + 1);
-      let checks: Check[] = [];
-      try {
-        checks = JSON.parse(json) as Check[];
-      } catch {
-        // the exit code and the output below still tell what happened
-      }
-      resolve({ code, checks, output: `${stdout}\n${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [CLI, 'server', '--url', url, '--scenario', scenario, '--output-dir', outDir, '--verbose'],
+      { cwd: outDir, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        const json = stdout.slice(stdout.indexOf('['), stdout.lastIndexOf(']') + 1);
+        let checks: Check[] = [];
+        try {
+          checks = JSON.parse(json) as Check[];
+        } catch {
+          // the exit code and the output below still tell what happened
+        }
+        resolve({ code, checks, output: `${stdout}\n${stderr}` });
+      },
+    );
   });
 }
 

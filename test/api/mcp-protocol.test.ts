@@ -28,17 +28,29 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
 /** node:http, not fetch: fetch may not set Host, and a rebinding attack is exactly a foreign Host. */
 function post(body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}/mcp`, { method: 'POST', headers: { ...JSON_HEADERS, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      `${base}/mcp`,
+      { method: 'POST', headers: { ...JSON_HEADERS, ...headers } },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 const imprintCall = (agent: string) =>
-  JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'civitas_imprint', arguments: { agent, body: 'written through a visitor browser' } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'civitas_imprint', arguments: { agent, body: 'written through a visitor browser' } },
+  });
 
 async function recorded(agent: string): Promise<number> {
   const [row] = await t.database.db.query<{ n: string | number }>(
@@ -50,7 +62,9 @@ async function recorded(agent: string): Promise<number> {
 
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'civitas-protocol-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }),
+  );
   return client;
 }
 
@@ -66,7 +80,11 @@ describe('Origin and Host validation on /mcp', () => {
       const agent = `rebind-${Math.random().toString(36).slice(2, 8)}`;
       const res = await post(imprintCall(agent), { origin: origin() });
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { ok: false, reason: 'cross_origin_refused' } } });
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, data: { ok: false, reason: 'cross_origin_refused' } },
+      });
       expect(JSON.stringify(res.body)).not.toContain('continuity_secret');
       expect(await recorded(agent)).toBe(0);
     });
@@ -86,7 +104,10 @@ describe('Origin and Host validation on /mcp', () => {
     expect(plain.body.result.structuredContent).toMatchObject({ ok: true });
     expect(await recorded('no-origin-agent')).toBe(2);
 
-    const own = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), { origin: TEST_ORIGIN, host: 'civitas.test' });
+    const own = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }), {
+      origin: TEST_ORIGIN,
+      host: 'civitas.test',
+    });
     expect(own.status).toBe(200);
     expect(own.body.result.tools).toHaveLength(20);
   });
@@ -96,7 +117,13 @@ describe('Origin and Host validation on /mcp', () => {
     expect((await client.listTools()).tools).toHaveLength(20);
     await client.close();
     const hostile = new Client({ name: 'hostile', version: '1.0.0' });
-    await expect(hostile.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { origin: 'https://evil.example' } } }))).rejects.toThrow(/cross_origin_refused/);
+    await expect(
+      hostile.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { origin: 'https://evil.example' } },
+        }),
+      ),
+    ).rejects.toThrow(/cross_origin_refused/);
   });
 
   it('decides Host by the configured origin, and loopback names only when listening on loopback', () => {
@@ -109,14 +136,18 @@ describe('Origin and Host validation on /mcp', () => {
     expect(originRefusal({ host: '[::1]:8080' }, { ...policy, loopback: true })).toBeNull();
     expect(originRefusal({}, policy)?.reason).toBe('cross_origin_refused');
     expect(originRefusal({ host: 'civitas.example', origin: 'https://civitas.example' }, policy)).toBeNull();
-    expect(originRefusal({ host: 'civitas.example', origin: 'http://civitas.example' }, policy)?.reason).toBe('cross_origin_refused');
+    expect(originRefusal({ host: 'civitas.example', origin: 'http://civitas.example' }, policy)?.reason).toBe(
+      'cross_origin_refused',
+    );
   });
 });
 
 describe('JSON-RPC and MCP error semantics', () => {
   it('answers an unknown tool with JSON-RPC -32602, not a tool result', async () => {
     const client = await connect();
-    const error = await client.callTool({ name: 'civitas_nonexistent', arguments: {} }).catch((caught: unknown) => caught);
+    const error = await client
+      .callTool({ name: 'civitas_nonexistent', arguments: {} })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
     expect((error as McpError).message).toContain('No tool is named');
@@ -125,18 +156,37 @@ describe('JSON-RPC and MCP error semantics', () => {
 
   it('answers tools/call without params with -32602 in our words, never a validation dump', async () => {
     for (const params of [undefined, {}, { name: 42 }, { name: 'civitas_stats', arguments: 'x' }]) {
-      const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', ...(params === undefined ? {} : { params }) }));
+      const res = await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          ...(params === undefined ? {} : { params }),
+        }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32602, data: { ok: false, reason: 'invalid_request' } } });
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32602, data: { ok: false, reason: 'invalid_request' } },
+      });
       expect(res.body.error.message).toMatch(/^Invalid params: /);
       expect(JSON.stringify(res.body)).not.toMatch(/invalid_type|"expected"|ZodError|-32603/);
     }
   });
 
   it('answers params a method cannot take with -32602 in our words (initialize, tools/list), never -32603', async () => {
-    for (const message of [{ method: 'initialize' }, { method: 'initialize', params: {} }, { method: 'tools/list', params: { cursor: 5 } }]) {
+    for (const message of [
+      { method: 'initialize' },
+      { method: 'initialize', params: {} },
+      { method: 'tools/list', params: { cursor: 5 } },
+    ]) {
       const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 'a', ...message }));
-      expect(res.body, JSON.stringify(message)).toMatchObject({ jsonrpc: '2.0', id: 'a', error: { code: -32602, data: { ok: false, reason: 'invalid_request' } } });
+      expect(res.body, JSON.stringify(message)).toMatchObject({
+        jsonrpc: '2.0',
+        id: 'a',
+        error: { code: -32602, data: { ok: false, reason: 'invalid_request' } },
+      });
       expect(res.body.error.data.issues[0].path).toMatch(/^params/);
       expect(res.body.error.message).not.toMatch(/^\[|invalid_type/);
     }
@@ -149,14 +199,29 @@ describe('JSON-RPC and MCP error semantics', () => {
     expect(res.body.error.message).toMatch(/^Parse error/);
     const typed = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', { 'content-type': 'text/plain' });
     expect(typed.status).toBe(415);
-    expect(typed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { reason: 'unsupported_media_type' } } });
+    expect(typed.body).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, data: { reason: 'unsupported_media_type' } },
+    });
   });
 
   it('answers valid JSON that is not a request with -32600', async () => {
-    for (const body of ['42', '"tools/list"', '{"hello":"world"}', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '[]', '{"jsonrpc":"2.0","id":{},"method":"ping"}']) {
+    for (const body of [
+      '42',
+      '"tools/list"',
+      '{"hello":"world"}',
+      '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+      '[]',
+      '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+    ]) {
       const res = await post(body);
       expect(res.status, body).toBe(400);
-      expect(res.body, body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { reason: 'invalid_request' } } });
+      expect(res.body, body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, data: { reason: 'invalid_request' } },
+      });
     }
   });
 
@@ -164,17 +229,27 @@ describe('JSON-RPC and MCP error semantics', () => {
     const res = await fetch(`${base}/mcp`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST');
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { reason: 'method_not_allowed' } } });
+    expect(await res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, data: { reason: 'method_not_allowed' } },
+    });
   });
 
   it('keeps our own refusals as tool results with isError, in the one error shape', async () => {
     const client = await connect();
-    const missing = await client.callTool({ name: 'civitas_receipt', arguments: { id: 'rcpt_01JD0000000000000000000000' } });
+    const missing = await client.callTool({
+      name: 'civitas_receipt',
+      arguments: { id: 'rcpt_01JD0000000000000000000000' },
+    });
     expect(missing.isError).toBe(true);
     expect(missing.structuredContent).toMatchObject({ ok: false, reason: 'not_found' });
     const badArgs = await client.callTool({ name: 'civitas_agent_status', arguments: { handle: '!' } });
     expect(badArgs.isError).toBe(true);
-    expect(badArgs.structuredContent).toMatchObject({ ok: false, reason: 'invalid_request', issues: [{ path: 'handle' }] });
+    expect(badArgs.structuredContent).toMatchObject({
+      ok: false,
+      reason: 'invalid_request',
+      issues: [{ path: 'handle' }],
+    });
     expect(JSON.stringify(badArgs)).not.toMatch(/Input validation error|invalid_format/);
     await client.close();
   });
@@ -190,7 +265,12 @@ describe('a 429 on /mcp', () => {
   afterAll(async () => limited?.close());
 
   it('answers a JSON-RPC error envelope with the retry guidance and keeps Retry-After', async () => {
-    const send = () => fetch(`${limitedBase}/mcp`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) });
+    const send = () =>
+      fetch(`${limitedBase}/mcp`, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+      });
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     const res = await send();
@@ -213,12 +293,19 @@ describe('write tools on /mcp spend the write budget', () => {
     return Number(row.n);
   }
   const feedbackRows = () => count('select count(*) as n from feedback');
-  const imprintsBy = (agent: string) => count('select count(*) as n from imprints where public_author = $1', [agent]);
+  const imprintsBy = (agent: string) =>
+    count('select count(*) as n from imprints where public_author = $1', [agent]);
 
   it('charges exactly the tools not marked read-only, the imprint, heartbeat and feedback tools among them', () => {
-    const writers = MCP_TOOLS.filter((tool) => changesState({ method: 'tools/call', params: { name: tool.name } }, MCP_TOOLS)).map((tool) => tool.name);
-    expect(writers).toEqual(MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name));
-    expect(writers).toEqual(expect.arrayContaining(['civitas_imprint', 'civitas_heartbeat', 'civitas_feedback_report']));
+    const writers = MCP_TOOLS.filter((tool) =>
+      changesState({ method: 'tools/call', params: { name: tool.name } }, MCP_TOOLS),
+    ).map((tool) => tool.name);
+    expect(writers).toEqual(
+      MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name),
+    );
+    expect(writers).toEqual(
+      expect.arrayContaining(['civitas_imprint', 'civitas_heartbeat', 'civitas_feedback_report']),
+    );
     expect(changesState({ method: 'tools/list' }, MCP_TOOLS)).toBe(false);
   });
 
@@ -227,25 +314,38 @@ describe('write tools on /mcp spend the write budget', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${limitedBase}/mcp`)));
     const feedbackBefore = await feedbackRows();
 
-    const feedback = await client.callTool({ name: 'civitas_feedback_report', arguments: { topic: 'idea', body: 'within the write budget' } });
+    const feedback = await client.callTool({
+      name: 'civitas_feedback_report',
+      arguments: { topic: 'idea', body: 'within the write budget' },
+    });
     expect(feedback.isError).toBeFalsy();
-    const imprint = await client.callTool({ name: 'civitas_imprint', arguments: { agent: 'budget-first', body: 'within the write budget' } });
+    const imprint = await client.callTool({
+      name: 'civitas_imprint',
+      arguments: { agent: 'budget-first', body: 'within the write budget' },
+    });
     expect(imprint.isError).toBeFalsy();
     expect(await feedbackRows()).toBe(feedbackBefore + 1);
     expect(await imprintsBy('budget-first')).toBe(1);
 
     // The SDK's client surfaces the HTTP 429 as a transport error carrying our envelope.
-    const refused = await client.callTool({ name: 'civitas_imprint', arguments: { agent: 'budget-over', body: 'one write too many' } }).catch((caught: unknown) => caught);
+    const refused = await client
+      .callTool({ name: 'civitas_imprint', arguments: { agent: 'budget-over', body: 'one write too many' } })
+      .catch((caught: unknown) => caught);
     expect(refused).toBeInstanceOf(Error);
     expect(String((refused as Error).message)).toContain('rate_limited');
-    const refusedFeedback = await client.callTool({ name: 'civitas_feedback_report', arguments: { topic: 'idea', body: 'one write too many' } }).catch((caught: unknown) => caught);
+    const refusedFeedback = await client
+      .callTool({ name: 'civitas_feedback_report', arguments: { topic: 'idea', body: 'one write too many' } })
+      .catch((caught: unknown) => caught);
     expect(refusedFeedback).toBeInstanceOf(Error);
     expect(await imprintsBy('budget-over')).toBe(0);
     expect(await count('select count(*) as n from agents where handle = $1', ['budget-over'])).toBe(0);
     expect(await feedbackRows()).toBe(feedbackBefore + 1);
 
     // Reads keep their own, larger budget.
-    const status = await client.callTool({ name: 'civitas_agent_status', arguments: { handle: 'budget-first' } });
+    const status = await client.callTool({
+      name: 'civitas_agent_status',
+      arguments: { handle: 'budget-first' },
+    });
     expect(status.isError).toBeFalsy();
     expect((await client.listTools()).tools.length).toBe(MCP_TOOLS.length);
     await client.close();
@@ -254,7 +354,12 @@ describe('write tools on /mcp spend the write budget', () => {
     const res = await fetch(`${limitedBase}/mcp`, {
       method: 'POST',
       headers: JSON_HEADERS,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'civitas_feedback_report', arguments: { topic: 'bug', body: 'still over' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'civitas_feedback_report', arguments: { topic: 'bug', body: 'still over' } },
+      }),
     });
     await expectRateLimitedEnvelope(res);
     expect(await feedbackRows()).toBe(feedbackBefore + 1);
@@ -267,6 +372,10 @@ async function expectRateLimitedEnvelope(res: Response) {
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   const body = await res.json();
-  expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } } });
+  expect(body).toMatchObject({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } },
+  });
   expect(body.error.message).toContain('retry_after');
 }

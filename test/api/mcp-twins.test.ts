@@ -17,10 +17,16 @@ beforeAll(async () => {
   t = await createTestApp();
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   for (const body of ['twins share one projection', 'a second thought about twins']) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'twin-agent', body } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'twin-agent', body },
+    });
     expect(res.statusCode).toBe(200);
   }
-  const [row] = await t.database.db.query<{ id: string }>('select id from receipts order by recorded_at desc limit 1');
+  const [row] = await t.database.db.query<{ id: string }>(
+    'select id from receipts order by recorded_at desc limit 1',
+  );
   receiptId = row.id;
   client = new Client({ name: 'civitas-twins', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
@@ -41,7 +47,15 @@ const TWINS: Twin[] = [
   { tool: 'civitas_status', args: {}, http: { path: '/health' } },
   { tool: 'civitas_commons', args: {}, http: { path: '/commons' } },
   { tool: 'civitas_agent_status', args: { handle: 'twin-agent' }, http: { path: '/api/agent/twin-agent' } },
-  { tool: 'civitas_certificate_verify', args: { certificate: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln' }, http: { method: 'POST', path: '/api/agent/certificate/verify', body: { certificate: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln' } } },
+  {
+    tool: 'civitas_certificate_verify',
+    args: { certificate: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln' },
+    http: {
+      method: 'POST',
+      path: '/api/agent/certificate/verify',
+      body: { certificate: 'eyJhbGciOiJFZERTQSJ9.e30.c2ln' },
+    },
+  },
   { tool: 'civitas_record', args: { limit: 10 }, http: { path: '/imprint?limit=10' } },
   { tool: 'civitas_search', args: { q: 'twins' }, http: { path: '/search?q=twins' } },
   { tool: 'civitas_stats', args: {}, http: { path: '/api/stats' } },
@@ -50,7 +64,11 @@ const TWINS: Twin[] = [
   { tool: 'civitas_verify', args: { id: '{receipt}' }, http: { path: '/verify/{receipt}' } },
   { tool: 'civitas_lessons', args: { limit: 10 }, http: { path: '/api/hive/lessons?limit=10' } },
   { tool: 'civitas_why', args: { entity: 'agent:twin-agent' }, http: { path: '/api/why/agent:twin-agent' } },
-  { tool: 'civitas_policy_evaluate', args: { action: 'imprint', actor: 'agent:twin-agent' }, http: { path: '/api/policy/evaluate?action=imprint&actor=agent:twin-agent' } },
+  {
+    tool: 'civitas_policy_evaluate',
+    args: { action: 'imprint', actor: 'agent:twin-agent' },
+    http: { path: '/api/policy/evaluate?action=imprint&actor=agent:twin-agent' },
+  },
   { tool: 'civitas_constitution', args: {}, http: { path: '/api/constitution' } },
   { tool: 'civitas_calibration', args: {}, http: { path: '/api/calibration' } },
   { tool: 'civitas_oracle_quote', args: {}, http: { path: '/api/oracle' } },
@@ -61,7 +79,9 @@ const MOMENTARY = new Set(['uptime_s', 'latency_ms']);
 function settled(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(settled);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, MOMENTARY.has(key) ? '(momentary)' : settled(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, MOMENTARY.has(key) ? '(momentary)' : settled(inner)]),
+    );
   }
   return value;
 }
@@ -78,12 +98,18 @@ async function viaHttp(twin: Twin['http']) {
 
 async function viaMcp(tool: string, args: Record<string, unknown>) {
   const result = await client.callTool({ name: tool, arguments: args });
-  return { isError: result.isError === true, body: result.structuredContent, text: (result.content as { text: string }[])[0].text };
+  return {
+    isError: result.isError === true,
+    body: result.structuredContent,
+    text: (result.content as { text: string }[])[0].text,
+  };
 }
 
 describe('every read tool returns exactly its HTTP twin', () => {
   it('covers every read-only tool, each naming the route it is compared with', () => {
-    const readOnly = MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint).map((tool) => tool.name).sort();
+    const readOnly = MCP_TOOLS.filter((tool) => tool.annotations?.readOnlyHint)
+      .map((tool) => tool.name)
+      .sort();
     expect(TWINS.map((twin) => twin.tool).sort()).toEqual(readOnly);
     for (const twin of TWINS) {
       const declared = MCP_TOOLS.find((tool) => tool.name === twin.tool)!.twin!;
@@ -93,7 +119,9 @@ describe('every read tool returns exactly its HTTP twin', () => {
 
   for (const twin of TWINS) {
     it(`${twin.tool} equals ${twin.http.method ?? 'GET'} ${twin.http.path}`, async () => {
-      const args = Object.fromEntries(Object.entries(twin.args).map(([key, value]) => [key, value === '{receipt}' ? receiptId : value]));
+      const args = Object.fromEntries(
+        Object.entries(twin.args).map(([key, value]) => [key, value === '{receipt}' ? receiptId : value]),
+      );
       const [mcp, http] = [await viaMcp(twin.tool, args), await viaHttp(twin.http)];
       expect(http.status).toBe(200);
       expect(mcp.isError).toBe(false);

@@ -27,18 +27,45 @@ describe('MCP endpoint (the SDK client over real HTTP)', () => {
   });
 
   it('lists tools with JSON-schema inputs and runs presence with humans and agents as distinct kinds', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'mcp-visitor', body: 'hello from an agent' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'mcp-visitor', body: 'hello from an agent' },
+    });
     const client = await connect();
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['civitas_presence', 'civitas_status', 'civitas_agent_status', 'civitas_record']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'civitas_presence',
+        'civitas_status',
+        'civitas_agent_status',
+        'civitas_record',
+      ]),
+    );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     // INTERFACE.md: the endpoint offers 20 tools (DESIGN.md section 5 names them).
     expect(names.sort()).toEqual([
-      'civitas_agent_status', 'civitas_boundaries', 'civitas_calibration', 'civitas_certificate_verify', 'civitas_commons',
-      'civitas_constitution', 'civitas_feedback_report', 'civitas_heartbeat', 'civitas_imprint', 'civitas_lessons',
-      'civitas_oracle_quote', 'civitas_policy_evaluate', 'civitas_presence', 'civitas_receipt', 'civitas_record',
-      'civitas_search', 'civitas_stats', 'civitas_status', 'civitas_verify', 'civitas_why',
+      'civitas_agent_status',
+      'civitas_boundaries',
+      'civitas_calibration',
+      'civitas_certificate_verify',
+      'civitas_commons',
+      'civitas_constitution',
+      'civitas_feedback_report',
+      'civitas_heartbeat',
+      'civitas_imprint',
+      'civitas_lessons',
+      'civitas_oracle_quote',
+      'civitas_policy_evaluate',
+      'civitas_presence',
+      'civitas_receipt',
+      'civitas_record',
+      'civitas_search',
+      'civitas_stats',
+      'civitas_status',
+      'civitas_verify',
+      'civitas_why',
     ]);
 
     const presence = await client.callTool({ name: 'civitas_presence', arguments: {} });
@@ -54,16 +81,23 @@ describe('MCP endpoint (the SDK client over real HTTP)', () => {
   it('serves civitas_status (readiness, as GET /health), the counts and the agent status projection identical to its HTTP twin', async () => {
     const client = await connect();
     // civitas_status names GET /health as its twin, so it answers readiness; the counts are civitas_stats.
-    const status = (await client.callTool({ name: 'civitas_status', arguments: {} })).structuredContent as Record<string, any>;
+    const status = (await client.callTool({ name: 'civitas_status', arguments: {} }))
+      .structuredContent as Record<string, any>;
     expect(status).toMatchObject({ ok: true, status: 'ready', database: { ok: true } });
-    const stats = (await client.callTool({ name: 'civitas_stats', arguments: {} })).structuredContent as Record<string, any>;
+    const stats = (await client.callTool({ name: 'civitas_stats', arguments: {} }))
+      .structuredContent as Record<string, any>;
     expect({ humans: stats.humans, agents: stats.agents }).toEqual({ humans: 0, agents: 1 });
     expect(stats.imprints_lifetime).toBeGreaterThanOrEqual(1);
 
-    const viaMcp = (await client.callTool({ name: 'civitas_agent_status', arguments: { handle: 'mcp-visitor' } })).structuredContent;
+    const viaMcp = (
+      await client.callTool({ name: 'civitas_agent_status', arguments: { handle: 'mcp-visitor' } })
+    ).structuredContent;
     const viaHttp = (await t.app.inject({ method: 'GET', url: '/api/agent/mcp-visitor' })).json();
     expect(viaMcp).toEqual(viaHttp);
-    const unknown = await client.callTool({ name: 'civitas_agent_status', arguments: { handle: 'nobody-here' } });
+    const unknown = await client.callTool({
+      name: 'civitas_agent_status',
+      arguments: { handle: 'nobody-here' },
+    });
     expect(unknown.structuredContent).toMatchObject({ ok: false, found: false, reason: 'unknown_agent' });
     await client.close();
   });

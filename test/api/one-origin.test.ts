@@ -20,7 +20,17 @@ describe('one origin', () => {
   it('serves prerendered pages, the hashed stylesheet and font, og images and favicons', async () => {
     const assets = t.app.site!.assets;
     expect(assets.theme).toMatch(/^\/theme\.[\w-]+\.css$/);
-    for (const url of ['/lexicon', '/legal', '/legal/proprietary', '/developers', '/changelog', '/privacy', '/terms', '/contact', '/ip']) {
+    for (const url of [
+      '/lexicon',
+      '/legal',
+      '/legal/proprietary',
+      '/developers',
+      '/changelog',
+      '/privacy',
+      '/terms',
+      '/contact',
+      '/ip',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toContain('text/html');
@@ -29,7 +39,9 @@ describe('one origin', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
     }
-    expect((await t.app.inject({ method: 'GET', url: assets.theme })).headers['cache-control']).toContain('immutable');
+    expect((await t.app.inject({ method: 'GET', url: assets.theme })).headers['cache-control']).toContain(
+      'immutable',
+    );
   });
 
   it('publishes the concrete hashed asset names in /openapi.json', async () => {

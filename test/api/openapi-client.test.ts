@@ -33,20 +33,36 @@ const UNREACHED: Record<string, string> = {
   'GET /steward/data-requests': 'a steward session',
 };
 /** Personal reads (401 without a session): called as a signed-in sovereign, who has filed a data request. */
-const PERSONAL = new Set(['GET /settings/data/request', 'GET /api/entitlements', 'GET /api/oracle/session', 'GET /api/oracle/usage']);
+const PERSONAL = new Set([
+  'GET /settings/data/request',
+  'GET /api/entitlements',
+  'GET /api/oracle/session',
+  'GET /api/oracle/usage',
+]);
 let cookie: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const seeded = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: KNOWN.handle, body: 'known from the document' } });
+  const seeded = await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: { agent: KNOWN.handle, body: 'known from the document' },
+  });
   expect(seeded.statusCode).toBe(200);
-  const [receipt] = await t.database.db.query<{ id: string; log_date: string }>(`select id, to_char(log_date, 'YYYY-MM-DD') as log_date from receipts order by recorded_at desc limit 1`);
+  const [receipt] = await t.database.db.query<{ id: string; log_date: string }>(
+    `select id, to_char(log_date, 'YYYY-MM-DD') as log_date from receipts order by recorded_at desc limit 1`,
+  );
   // A first free call's receipt is shared by its id (/begin/receipt/{token}).
   Object.assign(KNOWN, { id: receipt.id, date: receipt.log_date, token: receipt.id });
   doc = await (await fetch(`${base}/openapi.json`)).json();
   cookie = (await signedInSovereign(t.app)).cookie;
-  const filed = await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { cookie }, payload: { kind: 'export' } });
+  const filed = await t.app.inject({
+    method: 'POST',
+    url: '/settings/data/request',
+    headers: { cookie },
+    payload: { kind: 'export' },
+  });
   expect(filed.statusCode).toBe(200);
 });
 afterAll(async () => {
@@ -88,7 +104,11 @@ describe('a client built from /openapi.json alone', () => {
     const schema = op.requestBody.content['application/json'].schema;
     const body = sample(schema, { skipNonRequired: true, enablePatterns: true }) as Json;
     check(schema, body, 'sampled body');
-    const res = await fetch(`${base}${path}`, { method: method.toUpperCase(), headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method: method.toUpperCase(),
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const answer = await res.json();
     check(answerSchema(op), answer, 'answer');
@@ -100,7 +120,11 @@ describe('a client built from /openapi.json alone', () => {
     const schema = op.requestBody.content['application/json'].schema;
     const body = { ...(sample(schema, { skipNonRequired: true }) as Json), agent: 'doc-writer' };
     check(schema, body, 'body');
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     const answer = await res.json();
     check(answerSchema(op), answer, 'answer');
@@ -108,7 +132,11 @@ describe('a client built from /openapi.json alone', () => {
   });
 
   it('refuses a body the document forbids with invalid_request naming the field', async () => {
-    const res = await fetch(`${base}/api/agent/imprint`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'doc-writer', body: 'x', kind: 'shout' }) });
+    const res = await fetch(`${base}/api/agent/imprint`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'doc-writer', body: 'x', kind: 'shout' }),
+    });
     expect(res.status).toBe(400);
     const refusal = await res.json();
     expect(refusal.reason).toBe('invalid_request');
@@ -117,12 +145,16 @@ describe('a client built from /openapi.json alone', () => {
 
   it('reads every contracted GET and finds each answer as documented', async () => {
     // Operator routes are not in the document: a client that knows only it never calls them.
-    const reads = Object.keys(CONTRACTS).filter((key) => key.startsWith('GET ') && !(key in UNREACHED) && key.slice(4) in doc.paths);
+    const reads = Object.keys(CONTRACTS).filter(
+      (key) => key.startsWith('GET ') && !(key in UNREACHED) && key.slice(4) in doc.paths,
+    );
     expect(reads.length).toBeGreaterThan(10);
     for (const key of reads) {
       const path = key.slice(4);
       const op = doc.paths[path].get;
-      const res = await fetch(urlFor(path, op), { headers: { accept: 'application/json', ...(PERSONAL.has(key) ? { cookie } : {}) } });
+      const res = await fetch(urlFor(path, op), {
+        headers: { accept: 'application/json', ...(PERSONAL.has(key) ? { cookie } : {}) },
+      });
       expect(res.status, key).toBe(200);
       check(answerSchema(op), await res.json(), key);
     }

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonSchemaOf } from '../../shared/contract.ts';
 import { contractFor } from '../../shared/registry/contracts.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { agentImprint, heldAgentImprint, jsonHeaders, sovereignImprint, triage } from '../helpers/builders.ts';
+import {
+  agentImprint,
+  heldAgentImprint,
+  jsonHeaders,
+  sovereignImprint,
+  triage,
+} from '../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { appWithSteward } from './steward/helpers.ts';
 
@@ -36,9 +42,21 @@ beforeAll(async () => {
   await triage(t.app, steward, held.sequence, 'keep_held', 'spam, kept held');
   await heldAgentImprint(t.app, 'twin-spam-2', 'othermarker');
   await post('/imprint/report', { sequence: root.sequence, reason: 'other', detail: 'a test report' }, ada);
-  ids.prophecy = (await post('/sovereign/prophecy', { metric: 'imprints_lifetime', comparator: 'gte', threshold: 10, probability: 0.7, due_in_days: 3 }, ada)).prophecy_id;
+  ids.prophecy = (
+    await post(
+      '/sovereign/prophecy',
+      { metric: 'imprints_lifetime', comparator: 'gte', threshold: 10, probability: 0.7, due_in_days: 3 },
+      ada,
+    )
+  ).prophecy_id;
   await post('/sovereign/pact', { title: 'Write the onboarding guide', stake: 10, due_in_days: 7 }, ada);
-  ids.proposal = (await post('/api/constitution/propose', { title: 'Receipts stay verifiable', text: 'Every receipt stays verifiable for ten years.' }, ada)).proposal.id;
+  ids.proposal = (
+    await post(
+      '/api/constitution/propose',
+      { title: 'Receipts stay verifiable', text: 'Every receipt stays verifiable for ten years.' },
+      ada,
+    )
+  ).proposal.id;
   await post('/settings/data/request', { kind: 'export' }, ada);
   ids.receipt = root.receipt_id;
 }, 60_000);
@@ -104,8 +122,14 @@ describe('a page asked for JSON', () => {
   it('refuses a query its contract forbids with invalid_request naming the field', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/chronicle?months=99', headers: jsonHeaders() });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ reason: 'invalid_request', issues: [expect.objectContaining({ path: 'months' })] });
+    expect(res.json()).toMatchObject({
+      reason: 'invalid_request',
+      issues: [expect.objectContaining({ path: 'months' })],
+    });
     const ledger = await t.app.inject({ method: 'GET', url: '/ledger?before=nope', headers: jsonHeaders() });
-    expect(ledger.json()).toMatchObject({ reason: 'invalid_request', issues: [expect.objectContaining({ path: 'before' })] });
+    expect(ledger.json()).toMatchObject({
+      reason: 'invalid_request',
+      issues: [expect.objectContaining({ path: 'before' })],
+    });
   });
 });

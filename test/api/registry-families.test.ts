@@ -24,7 +24,8 @@ describe('registry families are the folders that implement them', () => {
     for (const [folder, routes] of Object.entries(ROUTES_BY_FAMILY)) {
       for (const route of routes) {
         const family = findRoute(route.key)?.family;
-        if (family !== folder) wrong.push(`${route.key}: registry family ${family}, implemented in api/${folder}/`);
+        if (family !== folder)
+          wrong.push(`${route.key}: registry family ${family}, implemented in api/${folder}/`);
       }
     }
     expect(wrong).toEqual([]);

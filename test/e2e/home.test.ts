@@ -24,7 +24,11 @@ afterAll(async () => {
 
 describe('home page in Chromium', () => {
   it('shows the newest imprint read live from the Record, with no console errors and no serious axe issues', async () => {
-    const imprint = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'e2e-lamplighter', body: 'A light left on for the next mind.', kind: 'signal' } });
+    const imprint = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'e2e-lamplighter', body: 'A light left on for the next mind.', kind: 'signal' },
+    });
     expect(imprint.statusCode).toBe(200);
 
     // bypassCSP only lets the test inject axe-core; the page itself is served under the real CSP.
@@ -45,8 +49,14 @@ describe('home page in Chromium', () => {
 
     await page.addScriptTag({ path: AXE_PATH });
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(d: Document): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe;
-      return (await axe.run(document)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+      const axe = (
+        window as unknown as {
+          axe: { run(d: Document): Promise<{ violations: { id: string; impact: string | null }[] }> };
+        }
+      ).axe;
+      return (await axe.run(document)).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id);
     });
     expect(violations).toEqual([]);
     expect(problems).toEqual([]);

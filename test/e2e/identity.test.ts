@@ -16,7 +16,6 @@ let database: TestDatabase;
 let base: string;
 let browser: Browser;
 
-
 beforeAll(async () => {
   database = await createTestDatabase();
   const port = await freePort();
@@ -39,9 +38,20 @@ afterAll(async () => {
 async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; impact: string | null; nodes: unknown[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length})`);
   });
 }
 

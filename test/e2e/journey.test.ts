@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 async function noSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), page.url()).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    page.url(),
+  ).toBeLessThanOrEqual(0);
 }
 
 describe.each([1280, 390])('the journey at %i px', (width) => {
@@ -53,7 +56,9 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     const key = (await page.getByTestId('sovereign-key').textContent())?.trim() ?? '';
     const tag = (await page.getByTestId('tag').textContent())?.trim() ?? '';
     expect(key).toMatch(/^sk_/);
-    expect(await page.getByRole('link', { name: 'Download the key as a file' }).getAttribute('download')).toContain(tag);
+    expect(
+      await page.getByRole('link', { name: 'Download the key as a file' }).getAttribute('download'),
+    ).toContain(tag);
     // With JavaScript, "Copy the key" puts it on the clipboard.
     await page.getByRole('button', { name: 'Copy the key' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
@@ -126,7 +131,10 @@ describe('the Sovereign Key without JavaScript', () => {
     const key = (await page.getByTestId('sovereign-key').textContent())?.trim() ?? '';
     expect(key).toMatch(/^sk_/);
     expect(await page.getByRole('button', { name: 'Copy the key' }).isVisible()).toBe(false);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the key as a file' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the key as a file' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^civitas-sovereign-key-.+\.txt$/);
     expect(await readFile(await download.path(), 'utf8')).toContain(key);
     await context.close();

@@ -17,10 +17,20 @@ beforeAll(async () => {
   t = await createTestApp({ site: true });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await launchBrowser();
-  receiptId = (await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'e2e-ledger', body: 'Proof, please.' } })).json().receipt_id;
+  receiptId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'e2e-ledger', body: 'Proof, please.' },
+    })
+  ).json().receipt_id;
   t.clock.set('2026-11-23T01:00:00.000Z');
   await sealDueDays(t.app.civitas);
-  await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'e2e-ledger-2', body: 'An open day.' } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: { agent: 'e2e-ledger-2', body: 'An open day.' },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -44,11 +54,21 @@ describe('ledger pages in Chromium', () => {
       const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
       expect(response?.status(), path).toBe(200);
       expect(await page.locator('main').innerText(), path).toContain(text);
-      if (process.env.LEDGER_SCREENSHOTS) await page.screenshot({ path: `/tmp/ledger-${path.split('/')[1]}-${path.split('/').length}.png`, fullPage: true });
+      if (process.env.LEDGER_SCREENSHOTS)
+        await page.screenshot({
+          path: `/tmp/ledger-${path.split('/')[1]}-${path.split('/').length}.png`,
+          fullPage: true,
+        });
       await page.addScriptTag({ path: AXE_PATH });
       const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(d: Document): Promise<{ violations: { id: string; impact: string | null }[] }> } }).axe;
-        return (await axe.run(document)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+        const axe = (
+          window as unknown as {
+            axe: { run(d: Document): Promise<{ violations: { id: string; impact: string | null }[] }> };
+          }
+        ).axe;
+        return (await axe.run(document)).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id);
       });
       expect(violations, path).toEqual([]);
       expect(problems, path).toEqual([]);

@@ -29,9 +29,16 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   t = await createTestApp({ site: true, config: { origin: base } });
   await t.app.listen({ port, host: '127.0.0.1' });
-  const imprint = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'e2e-lighthouse', body: 'A receipt worth checking.' } });
+  const imprint = await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: { agent: 'e2e-lighthouse', body: 'A receipt worth checking.' },
+  });
   receiptId = imprint.json().receipt_id;
-  for (const path of PAGES) await fetch(`${base}${path.replace('{id}', receiptId)}`, { headers: { accept: 'text/html' } }).then((r) => r.text());
+  for (const path of PAGES)
+    await fetch(`${base}${path.replace('{id}', receiptId)}`, { headers: { accept: 'text/html' } }).then((r) =>
+      r.text(),
+    );
   chrome = await launchLighthouseChrome();
 }, 60_000);
 
@@ -43,16 +50,26 @@ afterAll(async () => {
 });
 
 describe('Lighthouse', () => {
-  it.each(PAGES)('%s: at least 95 in accessibility, best practices and SEO; no render-blocking script, no shift', async (path) => {
-    const result = await audit(chrome.port, `${base}${path.replace('{id}', receiptId)}`);
-    seen.push(result);
-    const { scores, failing, lab } = result;
-    for (const category of ['accessibility', 'best-practices', 'seo'] as const) {
-      expect(scores[category], `${path} ${category}; below 1: ${JSON.stringify(failing)}`).toBeGreaterThanOrEqual(95);
-    }
-    // What the page's bytes decide, in place of the timed performance score.
-    expect(lab.renderBlocking, `${path}: render-blocking requests besides the stylesheet`).toBeLessThanOrEqual(1);
-    expect(lab.cls, `${path}: layout shift`).toBeLessThan(0.1);
-    expect(lab.totalBytes, `${path}: bytes transferred`).toBeLessThan(200_000);
-  }, 120_000);
+  it.each(PAGES)(
+    '%s: at least 95 in accessibility, best practices and SEO; no render-blocking script, no shift',
+    async (path) => {
+      const result = await audit(chrome.port, `${base}${path.replace('{id}', receiptId)}`);
+      seen.push(result);
+      const { scores, failing, lab } = result;
+      for (const category of ['accessibility', 'best-practices', 'seo'] as const) {
+        expect(
+          scores[category],
+          `${path} ${category}; below 1: ${JSON.stringify(failing)}`,
+        ).toBeGreaterThanOrEqual(95);
+      }
+      // What the page's bytes decide, in place of the timed performance score.
+      expect(
+        lab.renderBlocking,
+        `${path}: render-blocking requests besides the stylesheet`,
+      ).toBeLessThanOrEqual(1);
+      expect(lab.cls, `${path}: layout shift`).toBeLessThan(0.1);
+      expect(lab.totalBytes, `${path}: bytes transferred`).toBeLessThan(200_000);
+    },
+    120_000,
+  );
 });

@@ -56,10 +56,17 @@ async function openPage(path: string, options: { colorScheme?: 'light' | 'dark';
 async function axe(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }
+    ).axe.run(document, {
       resultTypes: ['violations'],
     });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
 }
 
@@ -88,7 +95,10 @@ describe('prerendered pages in Chromium', () => {
     expect(parseFloat(styles.skipTop)).toBeLessThan(0); // skip link hidden until focused
 
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => ({ text: document.activeElement?.textContent, top: getComputedStyle(document.activeElement!).top }));
+    const focused = await page.evaluate(() => ({
+      text: document.activeElement?.textContent,
+      top: getComputedStyle(document.activeElement!).top,
+    }));
     expect(focused.text).toBe('Skip to content');
     expect(parseFloat(focused.top)).toBeGreaterThan(0);
 
@@ -96,20 +106,26 @@ describe('prerendered pages in Chromium', () => {
     await context.close();
   });
 
-  it.each(['/lexicon', '/developers', '/legal', '/changelog'])('%s has no serious or critical axe violations (light and dark)', async (path) => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, context, problems } = await openPage(path, { colorScheme });
-      const all = await axe(page);
-      if (process.env.AXE_VERBOSE) console.log(path, colorScheme, JSON.stringify(all));
-      const violations = all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(violations, `${path} (${colorScheme}): ${JSON.stringify(violations, null, 2)}`).toEqual([]);
-      expect(problems).toEqual([]);
-      await context.close();
-    }
-  });
+  it.each(['/lexicon', '/developers', '/legal', '/changelog'])(
+    '%s has no serious or critical axe violations (light and dark)',
+    async (path) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { page, context, problems } = await openPage(path, { colorScheme });
+        const all = await axe(page);
+        if (process.env.AXE_VERBOSE) console.log(path, colorScheme, JSON.stringify(all));
+        const violations = all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(violations, `${path} (${colorScheme}): ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+        expect(problems).toEqual([]);
+        await context.close();
+      }
+    },
+  );
 
   it('the civitas_theme cookie overrides the system colour scheme', async () => {
-    const { page, context } = await openPage('/developers', { colorScheme: 'light', cookie: 'civitas_theme=dark' });
+    const { page, context } = await openPage('/developers', {
+      colorScheme: 'light',
+      cookie: 'civitas_theme=dark',
+    });
     const state = await page.evaluate(() => ({
       theme: document.documentElement.dataset.theme,
       background: getComputedStyle(document.body).backgroundColor,

@@ -23,7 +23,9 @@ beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
   }
   api = await startApiProcess(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir });
-  site = await startProcess(fileURLToPath(new URL('../helpers/site-server.ts', import.meta.url)), { CIVITAS_API_URL: api.url });
+  site = await startProcess(fileURLToPath(new URL('../helpers/site-server.ts', import.meta.url)), {
+    CIVITAS_API_URL: api.url,
+  });
 }, 120_000);
 
 afterAll(async () => {

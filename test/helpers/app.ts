@@ -30,7 +30,9 @@ export interface TestApp {
 }
 
 /** The whole app in process on this file's own database; `app.inject` talks to it. */
-export async function createTestApp(options: Omit<BuildOptions, 'db' | 'clock'> & { clock?: TestClock } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: Omit<BuildOptions, 'db' | 'clock'> & { clock?: TestClock } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = options.clock ?? new TestClock();
   const app = await buildApp({
@@ -38,7 +40,13 @@ export async function createTestApp(options: Omit<BuildOptions, 'db' | 'clock'> 
     db: database.db,
     clock,
     site: options.site ?? false,
-    config: { origin: TEST_ORIGIN, rateReadsPerMin: 100_000, rateWritesPerMin: 100_000, dataDir: '/nonexistent', ...options.config },
+    config: {
+      origin: TEST_ORIGIN,
+      rateReadsPerMin: 100_000,
+      rateWritesPerMin: 100_000,
+      dataDir: '/nonexistent',
+      ...options.config,
+    },
   });
   await app.ready();
   return {

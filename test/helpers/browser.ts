@@ -21,7 +21,9 @@ const ARGS = [
 /** Launches Chromium, failing with the fix in the message if it is not installed. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
 }

@@ -11,10 +11,16 @@ import type { TestSovereign } from './identity.ts';
 const DAY_MS = 86_400_000;
 
 /** Request headers: JSON answers, signed in when a cookie is given. */
-export const jsonHeaders = (cookie?: string): Record<string, string> => ({ accept: 'application/json', ...(cookie ? { cookie } : {}) });
+export const jsonHeaders = (cookie?: string): Record<string, string> => ({
+  accept: 'application/json',
+  ...(cookie ? { cookie } : {}),
+});
 
 /** Request headers: what a browser navigation sends, signed in when a cookie is given. */
-export const htmlHeaders = (cookie?: string): Record<string, string> => ({ accept: 'text/html,application/xhtml+xml', ...(cookie ? { cookie } : {}) });
+export const htmlHeaders = (cookie?: string): Record<string, string> => ({
+  accept: 'text/html,application/xhtml+xml',
+  ...(cookie ? { cookie } : {}),
+});
 
 /** What a signed-in imprint answers. */
 export interface Imprinted {
@@ -24,9 +30,23 @@ export interface Imprinted {
 }
 
 /** A signed-in sovereign leaves an imprint (POST /api/quick-imprint); `replyTo` makes it a reply. */
-export async function sovereignImprint(app: FastifyInstance, who: TestSovereign, body: string, options: { kind?: string; replyTo?: number } = {}): Promise<Imprinted> {
-  const payload = { body, ...(options.kind ? { kind: options.kind } : {}), ...(options.replyTo ? { reply_to: options.replyTo } : {}) };
-  const res = await app.inject({ method: 'POST', url: '/api/quick-imprint', headers: jsonHeaders(who.cookie), payload });
+export async function sovereignImprint(
+  app: FastifyInstance,
+  who: TestSovereign,
+  body: string,
+  options: { kind?: string; replyTo?: number } = {},
+): Promise<Imprinted> {
+  const payload = {
+    body,
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(options.replyTo ? { reply_to: options.replyTo } : {}),
+  };
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/quick-imprint',
+    headers: jsonHeaders(who.cookie),
+    payload,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -40,8 +60,18 @@ export interface AgentImprinted extends Imprinted {
  * An agent imprints (POST /api/agent/imprint). Unknown, the handle arrives and is given its
  * continuity secret once; pass `continuity` to prove it is the same agent.
  */
-export async function agentImprint(app: FastifyInstance, handle: string, body: string, options: { kind?: string; continuity?: string } = {}): Promise<AgentImprinted> {
-  const payload = { agent: handle, body, ...(options.kind ? { kind: options.kind } : {}), ...(options.continuity ? { continuity: options.continuity } : {}) };
+export async function agentImprint(
+  app: FastifyInstance,
+  handle: string,
+  body: string,
+  options: { kind?: string; continuity?: string } = {},
+): Promise<AgentImprinted> {
+  const payload = {
+    agent: handle,
+    body,
+    ...(options.kind ? { kind: options.kind } : {}),
+    ...(options.continuity ? { continuity: options.continuity } : {}),
+  };
   const res = await app.inject({ method: 'POST', url: '/api/agent/imprint', payload });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -64,15 +94,30 @@ export async function continuousAgent(t: TestApp, handle: string): Promise<strin
  * An imprint the spam gate holds: an open agent handle posting a known spam pattern. `marker`
  * is a word unique to this imprint, to find it (or miss it) on a surface later.
  */
-export async function heldAgentImprint(app: FastifyInstance, handle: string, marker: string): Promise<AgentImprinted> {
+export async function heldAgentImprint(
+  app: FastifyInstance,
+  handle: string,
+  marker: string,
+): Promise<AgentImprinted> {
   const imprinted = await agentImprint(app, handle, `${marker} free money for everyone`);
   expect(imprinted.held).toBe(true);
   return imprinted;
 }
 
 /** A steward's triage decision on a held imprint (POST /sovereign/triage); returns its receipt id. */
-export async function triage(app: FastifyInstance, steward: TestSovereign, sequence: number, action: 'keep_held' | 'release', note: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/sovereign/triage', headers: jsonHeaders(steward.cookie), payload: { target: `imprint:${sequence}`, action, note } });
+export async function triage(
+  app: FastifyInstance,
+  steward: TestSovereign,
+  sequence: number,
+  action: 'keep_held' | 'release',
+  note: string,
+): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/sovereign/triage',
+    headers: jsonHeaders(steward.cookie),
+    payload: { target: `imprint:${sequence}`, action, note },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().receipt_id;
 }

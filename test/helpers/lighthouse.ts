@@ -21,16 +21,31 @@ export interface Audit {
   /** audits scoring under 1 in any category (id → title), to say what to fix */
   failing: Record<string, string>;
   /** lab metrics that depend on the page's bytes, not the host's speed */
-  lab: { cls: number; renderBlocking: number; totalBytes: number; fcpMs: number; lcpMs: number; tbtMs: number };
+  lab: {
+    cls: number;
+    renderBlocking: number;
+    totalBytes: number;
+    fcpMs: number;
+    lcpMs: number;
+    tbtMs: number;
+  };
 }
 
 export async function launchLighthouseChrome() {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH.`,
+    );
   }
   return chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
   });
 }
 
@@ -39,14 +54,35 @@ export async function launchLighthouseChrome() {
  * again") says nothing about the page; those runs are repeated, at most twice. Any other runtime
  * error, and every score, stands as measured.
  */
-const TRACE_ERRORS = new Set(['NO_NAVSTART', 'NO_TRACING_STARTED', 'NO_RESOURCE_REQUEST', 'NO_DCL', 'NO_FCP']);
+const TRACE_ERRORS = new Set([
+  'NO_NAVSTART',
+  'NO_TRACING_STARTED',
+  'NO_RESOURCE_REQUEST',
+  'NO_DCL',
+  'NO_FCP',
+]);
 
 async function run(port: number, url: string, preset: 'desktop' | 'mobile', tries = 3) {
-  const config = preset === 'mobile' ? undefined : { ...desktopConfig, settings: { ...desktopConfig.settings, throttlingMethod: 'provided' as const, maxWaitForLoad: 30_000 } };
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] }, config);
+  const config =
+    preset === 'mobile'
+      ? undefined
+      : {
+          ...desktopConfig,
+          settings: {
+            ...desktopConfig.settings,
+            throttlingMethod: 'provided' as const,
+            maxWaitForLoad: 30_000,
+          },
+        };
+  const result = await lighthouse(
+    url,
+    { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+    config,
+  );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && tries > 1) return run(port, url, preset, tries - 1);
+  if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && tries > 1)
+    return run(port, url, preset, tries - 1);
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   return lhr;
 }
@@ -55,14 +91,21 @@ async function run(port: number, url: string, preset: 'desktop' | 'mobile', trie
  * Audits `url` in the Chromium listening on `port`. `mobile` runs Lighthouse's default (a simulated
  * slow phone), for the record only: its performance score is the host's speed magnified.
  */
-export async function audit(port: number, url: string, preset: 'desktop' | 'mobile' = 'desktop'): Promise<Audit> {
+export async function audit(
+  port: number,
+  url: string,
+  preset: 'desktop' | 'mobile' = 'desktop',
+): Promise<Audit> {
   const lhr = await run(port, url, preset);
-  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Record<Category, number>;
+  const scores = Object.fromEntries(
+    CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+  ) as Record<Category, number>;
   const failing: Record<string, string> = {};
   for (const c of CATEGORIES) {
     for (const ref of lhr.categories[c]?.auditRefs ?? []) {
       const a = lhr.audits[ref.id];
-      if (ref.weight > 0 && a && a.score !== null && a.score < 1) failing[ref.id] = `${c}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`;
+      if (ref.weight > 0 && a && a.score !== null && a.score < 1)
+        failing[ref.id] = `${c}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}`;
     }
   }
   const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);

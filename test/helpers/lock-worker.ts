@@ -16,7 +16,12 @@ process.on('message', async (message: { go?: { dir: string; at: number }; releas
       release = acquireDataDirLock(message.go.dir);
       process.send?.({ won: true, pid: process.pid });
     } catch (error) {
-      process.send?.({ won: false, pid: process.pid, locked: error instanceof DataDirLockedError, message: (error as Error).message });
+      process.send?.({
+        won: false,
+        pid: process.pid,
+        locked: error instanceof DataDirLockedError,
+        message: (error as Error).message,
+      });
     }
   }
   if (message.release) {

@@ -59,14 +59,22 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
-    ttl: { Session: 3600, Grant: 3600, AccessToken: 600, IdToken: 600, Interaction: 600, AuthorizationCode: 60 },
+    ttl: {
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 600,
+      IdToken: 600,
+      Interaction: 600,
+      AuthorizationCode: 60,
+    },
     cookies: { keys: ['civitas-test-cookie-key'] },
     async findAccount(_ctx: unknown, id: string) {
       return {
         accountId: id,
         async claims() {
           const claims: Record<string, unknown> = { sub: id };
-          if (state.uniqueness !== 'none') claims.civitas_uniqueness = await receipt(id, state.uniqueness === 'valid' ? privateKey : forger);
+          if (state.uniqueness !== 'none')
+            claims.civitas_uniqueness = await receipt(id, state.uniqueness === 'valid' ? privateKey : forger);
           return claims as { sub: string };
         },
       };
@@ -79,12 +87,25 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
       if (req.url?.startsWith('/interaction/')) {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === 'login') {
-          await provider.interactionFinished(req, res, { login: { accountId: state.accountId } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: state.accountId } },
+            { mergeWithLastSubmission: false },
+          );
         } else {
-          const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+          const grant = new provider.Grant({
+            accountId: details.session!.accountId,
+            clientId: String(details.params.client_id),
+          });
           grant.addOIDCScope('openid');
           const grantId = await grant.save();
-          await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+          await provider.interactionFinished(
+            req,
+            res,
+            { consent: { grantId } },
+            { mergeWithLastSubmission: true },
+          );
         }
         return;
       }
@@ -121,7 +142,8 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
         const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
         if (!action) throw new Error(`provider answered ${res.status} without a form_post page`);
         const fields: Record<string, string> = {};
-        for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)) fields[m[1]] = decodeHtml(m[2]);
+        for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g))
+          fields[m[1]] = decodeHtml(m[2]);
         return { action: decodeHtml(action), fields };
       }
       throw new Error('too many redirects at the provider');
@@ -134,5 +156,10 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
 }
 
 function decodeHtml(value: string): string {
-  return value.replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16))).replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

@@ -47,7 +47,9 @@ export async function dropDatabase(url: string, name: string): Promise<void> {
 /** A fresh copy of the run's template; returns its name. */
 export async function copyTemplate(url: string, run: string): Promise<string> {
   const suffix = randomBytes(6).toString('hex');
-  await admin(url, (client) => client.query(`create database ${copyPrefix(run)}${suffix} template ${templateName(run)}`));
+  await admin(url, (client) =>
+    client.query(`create database ${copyPrefix(run)}${suffix} template ${templateName(run)}`),
+  );
   return `${copyPrefix(run)}${suffix}`;
 }
 
@@ -59,8 +61,12 @@ export async function retireCopy(url: string, run: string, name: string): Promis
 
 async function dropAll(url: string, prefixes: string[]): Promise<void> {
   await admin(url, async (client) => {
-    const rows = await client.query<{ datname: string }>('select datname from pg_database where exists (select from unnest($1::text[]) prefix where starts_with(datname, prefix))', [prefixes]);
-    for (const { datname } of rows.rows) await client.query(`drop database if exists ${datname} with (force)`);
+    const rows = await client.query<{ datname: string }>(
+      'select datname from pg_database where exists (select from unnest($1::text[]) prefix where starts_with(datname, prefix))',
+      [prefixes],
+    );
+    for (const { datname } of rows.rows)
+      await client.query(`drop database if exists ${datname} with (force)`);
   });
 }
 

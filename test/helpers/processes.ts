@@ -10,10 +10,14 @@ export interface RunningProcess {
 /** Forks a script that reports `{ ready: address }` over IPC; resolves once it is listening. */
 export function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
   return new Promise((resolve, reject) => {
-    const child = fork(script, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(script, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-    const onExit = (code: number | null) => reject(new Error(`${script} exited (${code}) before it was ready:\n${stderr.slice(-2000)}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`${script} exited (${code}) before it was ready:\n${stderr.slice(-2000)}`));
     child.once('exit', onExit);
     child.on('message', (message: { ready?: string }) => {
       if (!message.ready) return;
@@ -34,6 +38,15 @@ export function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<Ru
 }
 
 /** A real API process on the given database (see test/helpers/api-server.ts). */
-export function startApiProcess(env: { DATABASE_URL?: string; CIVITAS_DATA_DIR?: string; CIVITAS_ORIGIN?: string; CIVITAS_TEST_SITE?: string; PORT?: string }) {
-  return startProcess(fileURLToPath(new URL('./api-server.ts', import.meta.url)), { DATABASE_URL: '', ...env });
+export function startApiProcess(env: {
+  DATABASE_URL?: string;
+  CIVITAS_DATA_DIR?: string;
+  CIVITAS_ORIGIN?: string;
+  CIVITAS_TEST_SITE?: string;
+  PORT?: string;
+}) {
+  return startProcess(fileURLToPath(new URL('./api-server.ts', import.meta.url)), {
+    DATABASE_URL: '',
+    ...env,
+  });
 }

@@ -8,7 +8,9 @@ import { AXE_PATH } from './browser.ts';
 
 /** Every page route without a path parameter (the internal error page aside), plus the given extras. */
 export function sweepPaths(extra: string[] = []): string[] {
-  const fixed = listAstroPageDetails().map((p) => p.route).filter((r) => !r.includes('{') && r !== '/error');
+  const fixed = listAstroPageDetails()
+    .map((p) => p.route)
+    .filter((r) => !r.includes('{') && r !== '/error');
   return [...new Set([...fixed, ...extra])];
 }
 
@@ -31,16 +33,34 @@ export async function phoneContext(browser: Browser, width = 390): Promise<Brows
 /** Opens `path` and measures it. `cookie` signs the context in (set before the first call). */
 export async function inspect(page: Page, base: string, path: string): Promise<PageFinding> {
   const problems: string[] = [];
-  const onConsole = (m: { type(): string; text(): string }) => void (m.type() === 'error' && problems.push(m.text()));
+  const onConsole = (m: { type(): string; text(): string }) =>
+    void (m.type() === 'error' && problems.push(m.text()));
   const onError = (e: Error) => void problems.push(e.message);
   page.on('console', onConsole);
   page.on('pageerror', onError);
   const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   const axe = await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run;
+    const run = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: Document,
+            o: object,
+          ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => `${v.id} ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+    return result.violations.map(
+      (v) =>
+        `${v.id} ${v.nodes
+          .slice(0, 2)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
   });
   page.off('console', onConsole);
   page.off('pageerror', onError);

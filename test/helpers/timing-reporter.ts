@@ -10,9 +10,10 @@ import type { Reporter, TestModule } from 'vitest/node';
 export default class TimingReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const rows = testModules.map(timing).sort((a, b) => b.total - a.total);
-    const lines = rows.map((r) =>
-      `${s(r.total)} total  ${s(r.imports)} import  ${s(r.hooks)} hooks  ${s(r.tests)} tests  ${r.file}` +
-      (r.slowest ? `  (slowest: ${s(r.slowest.ms)} ${r.slowest.name})` : ''),
+    const lines = rows.map(
+      (r) =>
+        `${s(r.total)} total  ${s(r.imports)} import  ${s(r.hooks)} hooks  ${s(r.tests)} tests  ${r.file}` +
+        (r.slowest ? `  (slowest: ${s(r.slowest.ms)} ${r.slowest.name})` : ''),
     );
     process.stdout.write(`\ntime per file (seconds):\n${lines.join('\n')}\n`);
     const out = process.env.TIMING_OUT;
@@ -39,7 +40,14 @@ function timing(module: TestModule): Timing {
     if (!slowest || ms > slowest.ms) slowest = { name: test.fullName, ms };
   }
   const imports = d.collectDuration + d.setupDuration + d.prepareDuration + d.environmentSetupDuration;
-  return { file: module.moduleId.replace(`${process.cwd()}/`, ''), total: imports + d.duration, imports, hooks: Math.max(0, d.duration - tests), tests, slowest };
+  return {
+    file: module.moduleId.replace(`${process.cwd()}/`, ''),
+    total: imports + d.duration,
+    imports,
+    hooks: Math.max(0, d.duration - tests),
+    tests,
+    slowest,
+  };
 }
 
 const s = (ms: number) => (ms / 1000).toFixed(1).padStart(6);

@@ -24,7 +24,14 @@ function jsonOperations(): { key: string; shape: RouteShape; method: string }[] 
   return PUBLISHED_ROUTES.flatMap((shape) =>
     shape.methods
       .filter((method) => method !== 'HEAD')
-      .filter((method) => shape.kind === 'api' || shape.kind === 'mutation' || (shape.kind === 'feed' && shape.path.endsWith('.json')) || shape.kind === 'hybrid' || (shape.kind === 'page' && PAGE_TWINS.has(routeKey(method, shape.path))))
+      .filter(
+        (method) =>
+          shape.kind === 'api' ||
+          shape.kind === 'mutation' ||
+          (shape.kind === 'feed' && shape.path.endsWith('.json')) ||
+          shape.kind === 'hybrid' ||
+          (shape.kind === 'page' && PAGE_TWINS.has(routeKey(method, shape.path))),
+      )
       .filter((method) => shape.kind !== 'hybrid' || method === 'GET')
       .map((method) => ({ key: routeKey(method, shape.path), shape, method })),
   );
@@ -41,7 +48,8 @@ describe('contracts', () => {
   it('describe the answer of every operation they cover, and the body of every mutation', () => {
     for (const [key, contract] of ALL) {
       expect(contract.response, `${key} has no response schema`).toBeDefined();
-      if (key.startsWith('POST ') && findKind(key) === 'mutation') expect(contract.body !== undefined, `${key} has no body schema`).toBe(true);
+      if (key.startsWith('POST ') && findKind(key) === 'mutation')
+        expect(contract.body !== undefined, `${key} has no body schema`).toBe(true);
     }
   });
 
@@ -59,7 +67,9 @@ describe('contracts', () => {
       expect(schema, `${key}: answer schema`).toBeTypeOf('object');
       if (contract.body) {
         expect(op.requestBody.content['application/json'].schema.type, `${key}: body`).toBe('object');
-        expect('application/x-www-form-urlencoded' in op.requestBody.content, `${key}: form`).toBe(contract.form === true);
+        expect('application/x-www-form-urlencoded' in op.requestBody.content, `${key}: form`).toBe(
+          contract.form === true,
+        );
       }
       const query = Object.keys(contract.query?.shape ?? {});
       const declared = (op.parameters ?? []).filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
@@ -70,14 +80,35 @@ describe('contracts', () => {
   it('publish a hybrid, a page with a JSON twin and a JSON feed under their declared content type, the JSON variant beside it', () => {
     const hybrid = doc.paths['/imprint'].get.responses['200'];
     expect(Object.keys(hybrid.content)).toEqual(['text/html']);
-    expect(hybrid['x-civitas-json']).toMatchObject({ mediaType: 'application/json', accept: 'application/json', schema: { type: 'object' } });
+    expect(hybrid['x-civitas-json']).toMatchObject({
+      mediaType: 'application/json',
+      accept: 'application/json',
+      schema: { type: 'object' },
+    });
     const feed = doc.paths['/imprint/feed.json'].get.responses['200'];
-    expect(feed['x-civitas-json']).toMatchObject({ mediaType: 'application/feed+json', schema: { type: 'object' } });
+    expect(feed['x-civitas-json']).toMatchObject({
+      mediaType: 'application/feed+json',
+      schema: { type: 'object' },
+    });
     const twin = doc.paths['/standing'].get.responses['200'];
     expect(Object.keys(twin.content)).toEqual(['text/html']);
-    expect(twin['x-civitas-json']).toMatchObject({ mediaType: 'application/json', accept: 'application/json', description: expect.stringContaining('Accept'), schema: { type: 'object' } });
-    expect(doc.paths['/imprint'].get.parameters.map((p: Json) => p.name)).toEqual(['limit', 'before', 'kind']);
-    expect(doc.paths['/api/agent/{handle}'].get.parameters[0]).toMatchObject({ name: 'handle', in: 'path', required: true, schema: { type: 'string', pattern: expect.any(String) } });
+    expect(twin['x-civitas-json']).toMatchObject({
+      mediaType: 'application/json',
+      accept: 'application/json',
+      description: expect.stringContaining('Accept'),
+      schema: { type: 'object' },
+    });
+    expect(doc.paths['/imprint'].get.parameters.map((p: Json) => p.name)).toEqual([
+      'limit',
+      'before',
+      'kind',
+    ]);
+    expect(doc.paths['/api/agent/{handle}'].get.parameters[0]).toMatchObject({
+      name: 'handle',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: expect.any(String) },
+    });
   });
 
   it('give the imprint kinds once: the body enum is IMPRINT_KINDS', () => {
@@ -91,10 +122,17 @@ describe('contracts', () => {
     for (const tool of MCP_TOOLS) {
       const contract = tool.twin ? contractFor(tool.twin) : undefined;
       if (!contract) continue;
-      const twin: Record<string, z.ZodType> = { ...contract.params?.shape, ...contract.query?.shape, ...contract.body?.shape };
+      const twin: Record<string, z.ZodType> = {
+        ...contract.params?.shape,
+        ...contract.query?.shape,
+        ...contract.body?.shape,
+      };
       for (const [name, field] of Object.entries(tool.inputSchema)) {
         if (!(name in twin)) continue;
-        const inner = (field as z.ZodType)._zod.def.type === 'nonoptional' ? (field as z.ZodNonOptional)._zod.def.innerType : field;
+        const inner =
+          (field as z.ZodType)._zod.def.type === 'nonoptional'
+            ? (field as z.ZodNonOptional)._zod.def.innerType
+            : field;
         expect(inner === twin[name], `${tool.name}.${name} is a copy, not ${tool.twin}'s field`).toBe(true);
         checked += 1;
       }

@@ -4,7 +4,12 @@ import { ERRORS, Refusal, errorBody } from '../../shared/errors.ts';
 describe('error catalog', () => {
   it('keeps ok/reason/hint even when extra tries to override them', () => {
     const body = errorBody('rate_limited', { ok: true, reason: 'x', retry_after: 3 });
-    expect(body).toEqual({ ok: false, reason: 'rate_limited', hint: ERRORS.rate_limited.hint, retry_after: 3 });
+    expect(body).toEqual({
+      ok: false,
+      reason: 'rate_limited',
+      hint: ERRORS.rate_limited.hint,
+      retry_after: 3,
+    });
   });
   it('gives every refusal a 4xx or 5xx status', () => {
     for (const [reason, entry] of Object.entries(ERRORS)) {

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApi, CONTENT_TYPE_BY_KIND, operationId } from '../../shared/openapi.ts';
 import { PUBLISHED_ROUTES, ROUTES, SCOPES, pathParams } from '../../shared/registry/index.ts';
 import type { RouteShape } from '../../shared/registry/index.ts';
-import { EXTERNAL_AUTHORITY, FEEDS, OPERATOR, PUBLIC_ACTOR, SCOPE_TABLE } from '../fixtures/interface-paths.ts';
+import {
+  EXTERNAL_AUTHORITY,
+  FEEDS,
+  OPERATOR,
+  PUBLIC_ACTOR,
+  SCOPE_TABLE,
+} from '../fixtures/interface-paths.ts';
 
 const ORIGIN = 'https://civitas.test';
 const ASSETS = { theme: '/theme.3fa9c1d2.css', font: '/font/inter.9b1e22aa.woff2' };
@@ -24,7 +30,12 @@ function operations(d: Doc): { path: string; method: string; op: Op }[] {
 }
 const byPath = new Map<string, RouteShape>(PUBLISHED_ROUTES.map((r) => [r.path, r]));
 const shapeOf = (docPath: string): RouteShape => {
-  const templated = docPath === ASSETS.theme ? '/theme.<hash>.css' : docPath === ASSETS.font ? '/font/<name>.<hash>.woff2' : docPath;
+  const templated =
+    docPath === ASSETS.theme
+      ? '/theme.<hash>.css'
+      : docPath === ASSETS.font
+        ? '/font/<name>.<hash>.woff2'
+        : docPath;
   const shape = byPath.get(templated);
   if (!shape) throw new Error(`no shape for ${docPath}`);
   return shape;
@@ -94,7 +105,10 @@ describe('buildOpenApi', () => {
     for (const { path, op } of operations(doc)) {
       const names = pathParams(shapeOf(path).path);
       const declared = (op.parameters ?? []).filter((p: Op) => p.in === 'path');
-      expect(declared.map((p: Op) => p.name), path).toEqual(names);
+      expect(
+        declared.map((p: Op) => p.name),
+        path,
+      ).toEqual(names);
       for (const p of declared) expect(p).toMatchObject({ required: true, schema: { type: 'string' } });
     }
     expect(doc.paths['/receipt/sov{release}-fixture/card.svg'].get.parameters).toEqual([
@@ -105,7 +119,9 @@ describe('buildOpenApi', () => {
   it('declares 200 with the content type of the kind', () => {
     for (const { path, method, op } of operations(doc)) {
       const kind = shapeOf(path).kind;
-      expect(Object.keys(op.responses['200'].content), `${method} ${path}`).toEqual([CONTENT_TYPE_BY_KIND[kind]]);
+      expect(Object.keys(op.responses['200'].content), `${method} ${path}`).toEqual([
+        CONTENT_TYPE_BY_KIND[kind],
+      ]);
     }
     expect(Object.keys(doc.paths['/imprint'].get.responses['200'].content)).toEqual(['text/html']);
     expect(Object.keys(doc.paths['/og.png'].get.responses['200'].content)).toEqual(['*/*']);
@@ -113,7 +129,9 @@ describe('buildOpenApi', () => {
       expect(Object.keys(doc.paths[p].get.responses['200'].content), p).toEqual(['application/atom+xml']);
     }
     expect(Object.keys(doc.paths['/api/stats'].get.responses['200'].content)).toEqual(['application/json']);
-    expect(Object.keys(doc.paths['/api/checkout'].post.responses['200'].content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/api/checkout'].post.responses['200'].content)).toEqual([
+      'application/json',
+    ]);
   });
 
   it('declares 401, 403 and the session scope on every scoped operation, and 403 only there', () => {
@@ -131,7 +149,9 @@ describe('buildOpenApi', () => {
         expect(JSON.stringify(op.security ?? []), `${method} ${path}`).not.toMatch(/sovereignSession":\["/);
       }
     }
-    expect(doc.paths['/steward/data-requests'].head.security).toEqual([{ sovereignSession: ['steward:write'] }]);
+    expect(doc.paths['/steward/data-requests'].head.security).toEqual([
+      { sovereignSession: ['steward:write'] },
+    ]);
     expect(Object.keys(doc.paths['/sovereign'].get.responses).sort()).toEqual(['200', '303', '401', '403']);
     expect(Object.keys(doc.paths['/sovereign/imprint'].post.responses).sort()).toEqual(['200', '401', '403']);
   });
@@ -158,15 +178,28 @@ describe('buildOpenApi', () => {
     expect(doc.paths['/experiments'].get.security).toBeUndefined();
     expect(doc.paths['/experiments'].post.security).toEqual([{ sovereignSession: [] }]);
     // Free reads declare no account.
-    for (const path of ['/api/stats', '/commons', '/api/agent/{handle}']) expect(doc.paths[path].get.security, path).toBeUndefined();
+    for (const path of ['/api/stats', '/commons', '/api/agent/{handle}'])
+      expect(doc.paths[path].get.security, path).toBeUndefined();
     const schemes = doc.components.securitySchemes;
-    expect(schemes.agentContinuity).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Civitas-Continuity' });
+    expect(schemes.agentContinuity).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Civitas-Continuity',
+    });
     expect(schemes.agentRelay).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('declares the unknown-handle 404 where a handle is looked up', () => {
-    for (const [path, method] of [['/api/agent/{handle}', 'get'], ['/api/agent/certificate', 'get'], ['/api/continuum/status', 'get'], ['/api/continuum/heartbeat', 'post'], ['/api/oracle', 'post']]) {
-      expect(doc.paths[path][method].responses['404'], path).toMatchObject({ content: { 'application/json': {} } });
+    for (const [path, method] of [
+      ['/api/agent/{handle}', 'get'],
+      ['/api/agent/certificate', 'get'],
+      ['/api/continuum/status', 'get'],
+      ['/api/continuum/heartbeat', 'post'],
+      ['/api/oracle', 'post'],
+    ]) {
+      expect(doc.paths[path][method].responses['404'], path).toMatchObject({
+        content: { 'application/json': {} },
+      });
     }
     expect(doc.paths['/api/agent/imprint'].post.responses['404']).toBeUndefined();
     expect(doc.paths['/api/oracle'].get.responses['404']).toBeUndefined();
@@ -177,10 +210,18 @@ describe('buildOpenApi', () => {
       const op = doc.paths[path].get;
       expect(op.security, path).toEqual([{ sovereignSession: [] }, { dueFeedToken: [] }]);
       expect(Object.keys(op.responses).sort(), path).toEqual(['200', '401']);
-      expect(op.parameters, path).toEqual([expect.objectContaining({ name: 'token', in: 'query', required: false })]);
+      expect(op.parameters, path).toEqual([
+        expect.objectContaining({ name: 'token', in: 'query', required: false }),
+      ]);
     }
-    expect(doc.components.securitySchemes.dueFeedToken).toMatchObject({ type: 'apiKey', in: 'query', name: 'token' });
-    const withToken = operations(doc).filter(({ op }) => (op.parameters ?? []).some((p: Op) => p.name === 'token' && p.in === 'query'));
+    expect(doc.components.securitySchemes.dueFeedToken).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'token',
+    });
+    const withToken = operations(doc).filter(({ op }) =>
+      (op.parameters ?? []).some((p: Op) => p.name === 'token' && p.in === 'query'),
+    );
     expect(withToken.map(({ path }) => path).sort()).toEqual([...FEED_TOKEN_PATHS].sort());
   });
 
@@ -206,7 +247,10 @@ describe('buildOpenApi', () => {
     for (const p of PUBLIC_ACTOR) {
       const op = doc.paths[p].get;
       expect(op['x-civitas-public-actor'], p).toBe('required');
-      expect(op.parameters.find((x: Op) => x.in === 'query')).toMatchObject({ name: 'actor', required: true });
+      expect(op.parameters.find((x: Op) => x.in === 'query')).toMatchObject({
+        name: 'actor',
+        required: true,
+      });
     }
   });
 

@@ -104,10 +104,11 @@ describe('registry counts', () => {
       for (const p of pathParams(r.path)) expect(PATH_PARAMS, r.path).toContain(p);
       expect(r.path.replace(/\{[a-z]+\}/g, ''), r.path).not.toMatch(/[{}]/);
     }
-    expect(ROUTES.filter((r) => isStaticPlaceholder(r)).map((r) => r.path).sort()).toEqual([
-      '/font/<name>.<hash>.woff2',
-      '/theme.<hash>.css',
-    ]);
+    expect(
+      ROUTES.filter((r) => isStaticPlaceholder(r))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/font/<name>.<hash>.woff2', '/theme.<hash>.css']);
   });
 });
 
@@ -121,8 +122,13 @@ describe('methods and kinds', () => {
   });
 
   it('declares HEAD only where INTERFACE.md names it', () => {
-    const withHead = ROUTES.filter((r) => r.methods.includes('HEAD')).map((r) => r.path).sort();
-    const named = Object.entries(EXPLICIT_METHODS).filter(([, m]) => m.includes('HEAD')).map(([p]) => p).sort();
+    const withHead = ROUTES.filter((r) => r.methods.includes('HEAD'))
+      .map((r) => r.path)
+      .sort();
+    const named = Object.entries(EXPLICIT_METHODS)
+      .filter(([, m]) => m.includes('HEAD'))
+      .map(([p]) => p)
+      .sort();
     expect(withHead).toEqual(named);
   });
 
@@ -136,10 +142,23 @@ describe('methods and kinds', () => {
       if (!(HYBRIDS as readonly string[]).includes(p)) expect(shape(p).kind, p).toBe('page');
     }
     for (const p of SCOPED_HTML) expect(['page', 'hybrid'], p).toContain(shape(p).kind);
-    for (const p of ['/api/agent/imprint', '/feedback/report', '/feedback/mine/clear', '/imprint/report', '/api/quick-imprint']) {
+    for (const p of [
+      '/api/agent/imprint',
+      '/feedback/report',
+      '/feedback/mine/clear',
+      '/imprint/report',
+      '/api/quick-imprint',
+    ]) {
       expect(shape(p).kind, p).toBe('mutation');
     }
-    for (const p of ['/api/agent/{handle}', '/api/agent/certificate', '/api/feedback', '/imprint/live', '/collaborate/live', '/mcp']) {
+    for (const p of [
+      '/api/agent/{handle}',
+      '/api/agent/certificate',
+      '/api/feedback',
+      '/imprint/live',
+      '/collaborate/live',
+      '/mcp',
+    ]) {
       expect(shape(p).kind, p).toBe('api');
     }
     expect(shape('/collaborate').kind).toBe('page');
@@ -160,13 +179,17 @@ describe('scopes and markers', () => {
   it('attaches every scope of the Authentication table to exactly its routes', () => {
     expect(Object.keys(SCOPE_TABLE).sort()).toEqual([...SCOPES].sort());
     for (const scope of SCOPES) {
-      const routes = PUBLISHED_ROUTES.filter((r) => r.scope === scope).map((r) => r.path).sort();
+      const routes = PUBLISHED_ROUTES.filter((r) => r.scope === scope)
+        .map((r) => r.path)
+        .sort();
       expect(routes, scope).toEqual([...SCOPE_TABLE[scope]].sort());
     }
   });
 
   it('marks the alias pages INTERFACE.md names, and only those', () => {
-    const aliases = PUBLISHED_ROUTES.filter((r) => r.alias).map((r) => r.path).sort();
+    const aliases = PUBLISHED_ROUTES.filter((r) => r.alias)
+      .map((r) => r.path)
+      .sort();
     expect(aliases).toEqual([...ALIASES].sort());
     for (const r of ROUTES.filter((x) => x.alias)) {
       expect(r.aliasOf, r.path).toBeDefined();
@@ -175,9 +198,13 @@ describe('scopes and markers', () => {
   });
 
   it('marks external authorities and public actors', () => {
-    const ext = Object.fromEntries(PUBLISHED_ROUTES.filter((r) => r.externalAuthority).map((r) => [r.path, r.externalAuthority]));
+    const ext = Object.fromEntries(
+      PUBLISHED_ROUTES.filter((r) => r.externalAuthority).map((r) => [r.path, r.externalAuthority]),
+    );
     expect(ext).toEqual(EXTERNAL_AUTHORITY);
-    const actors = PUBLISHED_ROUTES.filter((r) => r.publicActor).map((r) => r.path).sort();
+    const actors = PUBLISHED_ROUTES.filter((r) => r.publicActor)
+      .map((r) => r.path)
+      .sort();
     expect(actors).toEqual([...PUBLIC_ACTOR].sort());
     for (const p of PUBLIC_ACTOR) expect(shape(p).publicActor).toBe('required');
   });
@@ -206,7 +233,9 @@ describe('helpers', () => {
   it('converts path templates to find-my-way syntax', () => {
     expect(toFastifyPath('/verify/inclusion/{date}/{id}')).toBe('/verify/inclusion/:date/:id');
     expect(toFastifyPath('/og/{surface}.png')).toBe('/og/:surface.png');
-    expect(toFastifyPath('/receipt/sov{release}-fixture/card.svg')).toBe('/receipt/sov:release-fixture/card.svg');
+    expect(toFastifyPath('/receipt/sov{release}-fixture/card.svg')).toBe(
+      '/receipt/sov:release-fixture/card.svg',
+    );
     expect(toFastifyPath('/')).toBe('/');
   });
 
@@ -222,8 +251,12 @@ describe('helpers', () => {
     expect(matchStaticPlaceholder('/theme.css')).toBeUndefined();
     expect(matchStaticPlaceholder('/font/../x.3fa9c1d2.woff2')).toBeUndefined();
     expect(placeholderPattern('/theme.<hash>.css').test('/themeX3fa9c1d2.css')).toBe(false);
-    expect(concreteAssetPath('/theme.<hash>.css', { theme: '/theme.3fa9c1d2.css' })).toBe('/theme.3fa9c1d2.css');
-    expect(concreteAssetPath('/font/<name>.<hash>.woff2', { font: 'inter.9b1e22aa.woff2' })).toBe('/font/inter.9b1e22aa.woff2');
+    expect(concreteAssetPath('/theme.<hash>.css', { theme: '/theme.3fa9c1d2.css' })).toBe(
+      '/theme.3fa9c1d2.css',
+    );
+    expect(concreteAssetPath('/font/<name>.<hash>.woff2', { font: 'inter.9b1e22aa.woff2' })).toBe(
+      '/font/inter.9b1e22aa.woff2',
+    );
     expect(concreteAssetPath('/theme.<hash>.css', undefined)).toBe('/theme.<hash>.css');
     expect(fillPath('/api/why/{entity}', { entity: 'agent:ada' })).toBe('/api/why/agent%3Aada');
   });

@@ -30,20 +30,31 @@ afterAll(() => {
 describe('apiGet', () => {
   it('uses locals.civitas.inject in process, forwarding the cookie', async () => {
     const calls: unknown[] = [];
-    const locals = { civitas: { inject: async (req: unknown) => (calls.push(req), { status: 200, body: { ok: true, via: 'inject' } }) } };
+    const locals = {
+      civitas: {
+        inject: async (req: unknown) => (calls.push(req), { status: 200, body: { ok: true, via: 'inject' } }),
+      },
+    };
     const res = await apiGet<{ via: string }>(ctx(locals, 'sid=abc'), '/health');
     expect(res).toEqual({ status: 200, body: { ok: true, via: 'inject' } });
-    expect(calls).toEqual([{ method: 'GET', url: '/health', headers: { accept: 'application/json', cookie: 'sid=abc' } }]);
+    expect(calls).toEqual([
+      { method: 'GET', url: '/health', headers: { accept: 'application/json', cookie: 'sid=abc' } },
+    ]);
   });
 
   it('fetches CIVITAS_API_URL without locals, forwarding the cookie and passing statuses through', async () => {
     expect(await apiGet(ctx({}, 'sid=xyz'), '/health')).toEqual({ status: 200, body: { ok: true } });
     expect(seen).toEqual({ url: '/health', cookie: 'sid=xyz', accept: 'application/json' });
-    expect(await apiGet(ctx({}), '/missing')).toEqual({ status: 404, body: { ok: false, reason: 'not_found' } });
+    expect(await apiGet(ctx({}), '/missing')).toEqual({
+      status: 404,
+      body: { ok: false, reason: 'not_found' },
+    });
   });
 
   it('answers 503 provider_unavailable when the API cannot be reached or inject throws', async () => {
-    const throwing = { civitas: { inject: async () => Promise.reject(new Error('socket hang up: secret internals')) } };
+    const throwing = {
+      civitas: { inject: async () => Promise.reject(new Error('socket hang up: secret internals')) },
+    };
     const res = await apiGet<{ reason: string; hint: string }>(ctx(throwing), '/health');
     expect(res.status).toBe(503);
     expect(res.body.reason).toBe('provider_unavailable');

@@ -24,7 +24,9 @@ let assets: AssetsManifest;
 
 beforeAll(() => {
   if (!existsSync(join(dist, 'assets.json'))) {
-    throw new Error(`dist/assets.json is missing — the site has not been built. Run \`npm run build\` (npm test runs it first).`);
+    throw new Error(
+      `dist/assets.json is missing — the site has not been built. Run \`npm run build\` (npm test runs it first).`,
+    );
   }
   assets = JSON.parse(readFileSync(join(dist, 'assets.json'), 'utf8')) as AssetsManifest;
 });
@@ -94,7 +96,18 @@ describe('cards and favicons', () => {
 });
 
 describe('prerendered pages', () => {
-  const pages = ['/lexicon', '/legal', '/legal/proprietary', '/developers', '/changelog', '/changelog/0.1.0', '/privacy', '/terms', '/contact', '/ip'];
+  const pages = [
+    '/lexicon',
+    '/legal',
+    '/legal/proprietary',
+    '/developers',
+    '/changelog',
+    '/changelog/0.1.0',
+    '/privacy',
+    '/terms',
+    '/contact',
+    '/ip',
+  ];
 
   it.each(pages)('%s exists, links the hashed stylesheet, preloads the font and has one h1', (page) => {
     const path = join(client, page, 'index.html');
@@ -114,13 +127,18 @@ describe('prerendered pages', () => {
     const tags = [...changelog.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1].toLowerCase());
     expect(tags).toContain('0.1.0');
     for (const page of listAstroPageDetails().filter((p) => p.prerender)) {
-      const paths = page.route.includes('{tag}') ? tags.map((t) => page.route.replace('{tag}', t)) : [page.route];
-      for (const p of paths) expect(existsSync(join(client, p, 'index.html')), `${p} not prerendered`).toBe(true);
+      const paths = page.route.includes('{tag}')
+        ? tags.map((t) => page.route.replace('{tag}', t))
+        : [page.route];
+      for (const p of paths)
+        expect(existsSync(join(client, p, 'index.html')), `${p} not prerendered`).toBe(true);
     }
   });
 
   it('live pages are not prerendered and the SSR handler exists', () => {
-    const live = listAstroPageDetails().filter((p) => !p.prerender).map((p) => p.route);
+    const live = listAstroPageDetails()
+      .filter((p) => !p.prerender)
+      .map((p) => p.route);
     expect(live).toContain('/status');
     expect(existsSync(join(client, 'status', 'index.html'))).toBe(false);
     expect(existsSync(join(dist, 'server', 'entry.mjs'))).toBe(true);

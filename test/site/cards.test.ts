@@ -5,7 +5,10 @@ import { renderIco } from '../../cards/ico.ts';
 
 describe('cards', () => {
   it('renders a card to an SVG of the asked size with its text as paths', async () => {
-    const svg = await renderCardSvg({ title: 'Receipt rcpt_01', subtitle: 'Recorded', lines: ['step: imprint'], footer: 'civitas' }, { width: 600, height: 315 });
+    const svg = await renderCardSvg(
+      { title: 'Receipt rcpt_01', subtitle: 'Recorded', lines: ['step: imprint'], footer: 'civitas' },
+      { width: 600, height: 315 },
+    );
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('width="600"');
     expect(svg).toContain('<path');
@@ -28,7 +31,10 @@ describe('cards', () => {
   });
 
   it('packs PNG renders into an ICO directory', () => {
-    const ico = renderIco('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" fill="#000"/></svg>', [16, 32]);
+    const ico = renderIco(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" fill="#000"/></svg>',
+      [16, 32],
+    );
     expect(ico.readUInt16LE(2)).toBe(1);
     expect(ico.readUInt16LE(4)).toBe(2);
     expect(ico.readUInt8(6 + 16)).toBe(32);

@@ -11,7 +11,11 @@ beforeAll(async () => {
   t.clock.set('2026-05-01T10:00:00.000Z');
   await signedInSovereign(t.app);
   for (const body of ['first chart imprint', 'second chart imprint']) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'chart-bot', body } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'chart-bot', body },
+    });
     expect(res.statusCode).toBeLessThan(300);
   }
   t.clock.set('2026-05-02T00:00:30.000Z');
@@ -20,14 +24,19 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function page(url: string): Promise<string> {
-  const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml' } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'text/html,application/xhtml+xml' },
+  });
   expect(res.statusCode, url).toBe(200);
   return res.body;
 }
 
 /** The chart's SVG, checked for its text alternative; returns its figure (SVG, caption, table). */
 function chart(body: string, id: string, title: string): string {
-  const figure = body.match(new RegExp(`<figure[^>]*aria-labelledby="${id}-caption"[^>]*>[\\s\\S]*?</figure>`))?.[0] ?? '';
+  const figure =
+    body.match(new RegExp(`<figure[^>]*aria-labelledby="${id}-caption"[^>]*>[\\s\\S]*?</figure>`))?.[0] ?? '';
   expect(figure, id).toMatch(new RegExp(`<svg[^>]*role="img"[^>]*aria-labelledby="${id}-title ${id}-desc"`));
   expect(figure, id).toContain(`<title id="${id}-title">${title}</title>`);
   expect(figure, id).toMatch(new RegExp(`<desc id="${id}-desc">[^<]+</desc>`));
@@ -44,14 +53,22 @@ describe('charts', () => {
   });
 
   it('/metabolism draws imprints in and bodies evicted per day', async () => {
-    const figure = chart(await page('/metabolism'), 'metabolism-days', 'Imprints in and bodies evicted, the last 30 days (UTC)');
+    const figure = chart(
+      await page('/metabolism'),
+      'metabolism-days',
+      'Imprints in and bodies evicted, the last 30 days (UTC)',
+    );
     expect(figure).toContain('2 imprints came in and 0 bodies left the window');
     expect(figure).toMatch(/<th scope="col">Imprints in<\/th><th scope="col">Bodies evicted<\/th>/);
     expect(figure).toMatch(/<th scope="row">05-01<\/th><td>2<\/td><td>0<\/td>/);
   });
 
   it('/censuses draws humans and agents by day', async () => {
-    const figure = chart(await page('/censuses'), 'census-kinds', 'Census by kind: humans and agents each day');
+    const figure = chart(
+      await page('/censuses'),
+      'census-kinds',
+      'Census by kind: humans and agents each day',
+    );
     expect(figure).toContain('On 2026-05-01 the census counted 1 human and 1 agent; 1 day shown.');
     expect(figure).toMatch(/<th scope="row">05-01<\/th><td>1<\/td><td>1<\/td>/);
   });
@@ -59,10 +76,16 @@ describe('charts', () => {
 
 describe('vitals chart', () => {
   it('/vitals draws latency percentiles for the last hour beside the last day', async () => {
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: '/api/stats' })).statusCode).toBe(200);
-    const figure = chart(await page('/vitals'), 'vitals-latency', 'Latency percentiles, last hour and last day');
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: 'GET', url: '/api/stats' })).statusCode).toBe(200);
+    const figure = chart(
+      await page('/vitals'),
+      'vitals-latency',
+      'Latency percentiles, last hour and last day',
+    );
     // the picture's words and the table behind it carry the same measured figures
-    const [, hour, day] = figure.match(/p95: ≤ ([\d.]+) ms in the last hour, ≤ ([\d.]+) ms in the last day/) ?? [];
+    const [, hour, day] =
+      figure.match(/p95: ≤ ([\d.]+) ms in the last hour, ≤ ([\d.]+) ms in the last day/) ?? [];
     expect(Number(hour)).toBeGreaterThan(0);
     expect(figure).toContain(`<th scope="row">p95</th><td>${hour}</td><td>${day}</td>`);
     expect(figure).toMatch(/<th scope="col">Last hour \(ms\)<\/th><th scope="col">Last day \(ms\)<\/th>/);

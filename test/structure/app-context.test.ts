@@ -29,7 +29,10 @@ const HOSTS = new Set([
 ]);
 
 /** An import of the FastifyInstance type: `import type { FastifyInstance } from 'fastify'`, or inline `import('fastify').FastifyInstance`. */
-const IMPORTS_INSTANCE = [/\bimport\s+[^;]*?\bFastifyInstance\b[^;]*?\bfrom\s+['"]fastify['"]/, /\bimport\(\s*['"]fastify['"]\s*\)\.FastifyInstance\b/];
+const IMPORTS_INSTANCE = [
+  /\bimport\s+[^;]*?\bFastifyInstance\b[^;]*?\bfrom\s+['"]fastify['"]/,
+  /\bimport\(\s*['"]fastify['"]\s*\)\.FastifyInstance\b/,
+];
 
 function* modules(dir: string): Generator<string> {
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
@@ -39,15 +42,22 @@ function* modules(dir: string): Generator<string> {
   }
 }
 
-const importers = () => [...modules('api')].filter((path) => IMPORTS_INSTANCE.some((pattern) => pattern.test(readFileSync(join(ROOT, path), 'utf8'))));
+const importers = () =>
+  [...modules('api')].filter((path) =>
+    IMPORTS_INSTANCE.some((pattern) => pattern.test(readFileSync(join(ROOT, path), 'utf8'))),
+  );
 
 describe('services take AppContext', () => {
   it('sees the imports it looks for (a broken pattern would prove nothing)', () => {
-    expect(importers()).toEqual(expect.arrayContaining(['api/app.ts', 'api/router.ts', 'api/plugins/session.ts']));
+    expect(importers()).toEqual(
+      expect.arrayContaining(['api/app.ts', 'api/router.ts', 'api/plugins/session.ts']),
+    );
   });
 
   it('only wiring and host modules import the FastifyInstance type', () => {
-    const offending = importers().filter((path) => !HOSTS.has(path) && !WIRING.some((pattern) => pattern.test(path)));
+    const offending = importers().filter(
+      (path) => !HOSTS.has(path) && !WIRING.some((pattern) => pattern.test(path)),
+    );
     expect(offending).toEqual([]);
   });
 

@@ -6,8 +6,53 @@ import { describe, expect, it } from 'vitest';
 /**
  * Small files: no source or test file over 300 lines, so each stays one concern a reader can hold.
  * A file that grows past it is split along its sections into files named for what they hold.
+ * Lines are counted as Prettier formats them (`npm run format:check` runs in `npm test`), so a file
+ * cannot stay under the cap by packing statements onto one line.
  */
 const MAX_LINES = 300;
+
+/**
+ * Files that were over the cap once their packed lines were formatted, each with its size then.
+ * A ratchet: a listed file may shrink but not grow, and leaves the list once it is split.
+ */
+const TO_SPLIT = new Map<string, number>([
+  ['api/calibration/pacts.ts', 338],
+  ['api/calibration/prophecies.ts', 339],
+  ['api/calibration/routes.ts', 361],
+  ['api/governance/court.ts', 419],
+  ['api/governance/pledges.ts', 338],
+  ['api/identity/data-rights.ts', 367],
+  ['api/identity/oidc.ts', 304],
+  ['api/ledger/routes.ts', 358],
+  ['api/orders/service.ts', 309],
+  ['api/record/sequencer.ts', 330],
+  ['api/site/mount.ts', 341],
+  ['shared/governance/contract.ts', 432],
+  ['shared/openapi.ts', 303],
+  ['shared/organism/contract/checks.ts', 315],
+  ['site/pages/developers.astro', 403],
+  ['test/api/agents/lifecycle.test.ts', 395],
+  ['test/api/calibration/calibration.test.ts', 366],
+  ['test/api/governance/constitution.test.ts', 457],
+  ['test/api/governance/court.test.ts', 404],
+  ['test/api/identity/crossing.test.ts', 415],
+  ['test/api/identity/data-rights.test.ts', 524],
+  ['test/api/identity/erasure-everything.test.ts', 427],
+  ['test/api/leak-crawler-seed.ts', 335],
+  ['test/api/ledger/receipts.test.ts', 324],
+  ['test/api/mcp-protocol.test.ts', 381],
+  ['test/api/organism/checks/checks.test.ts', 370],
+  ['test/api/organism/mind/mind-and-persona.test.ts', 310],
+  ['test/api/people/people.test.ts', 390],
+  ['test/api/record/record.test.ts', 338],
+  ['test/api/steward/triage.test.ts', 323],
+  ['test/api/treasury/treasury.test.ts', 405],
+  ['test/fixtures/interface-paths.ts', 397],
+  ['test/shared/ledger/anchor.test.ts', 321],
+  ['test/shared/ledger/merkle.test.ts', 315],
+  ['test/shared/ledger/verifier.test.ts', 398],
+  ['test/shared/registry.test.ts', 305],
+]);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['api', 'shared', 'site', 'cards', 'scripts', 'test'];
 const SOURCE = /\.(ts|tsx|mts|mjs|js|astro)$/;
@@ -29,9 +74,18 @@ describe('file size', () => {
       for (const path of sources(join(ROOT, folder))) {
         const lines = readFileSync(path, 'utf8').split('\n');
         const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-        if (count > MAX_LINES) over.push(`${relative(ROOT, path)}: ${count} lines`);
+        const name = relative(ROOT, path);
+        if (count > (TO_SPLIT.get(name) ?? MAX_LINES)) over.push(`${name}: ${count} lines`);
       }
     }
     expect(over).toEqual([]);
+  });
+
+  it('lists only files still over the cap', () => {
+    const split = [...TO_SPLIT.keys()].filter((name) => {
+      const lines = readFileSync(join(ROOT, name), 'utf8').split('\n');
+      return lines.length - (lines.at(-1) === '' ? 1 : 0) <= MAX_LINES;
+    });
+    expect(split).toEqual([]);
   });
 });

@@ -24,7 +24,10 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-const files = SOURCE_DIRS.flatMap(sourceFiles).map((path) => ({ path: relative(ROOT, join(ROOT, path)), text: readFileSync(join(ROOT, path), 'utf8') }));
+const files = SOURCE_DIRS.flatMap(sourceFiles).map((path) => ({
+  path: relative(ROOT, join(ROOT, path)),
+  text: readFileSync(join(ROOT, path), 'utf8'),
+}));
 
 /**
  * Files defining `name`: a function, a constant holding an arrow function, an exported constant, or an
@@ -45,7 +48,16 @@ function definitionsOf(name: string): string[] {
 function callersOf(name: string): string[] {
   const call = new RegExp(`(?<![\\w.])${name}\\(`);
   return files
-    .filter((file) => file.text.split('\n').some((line) => !/^\s*(\*|\/\/)/.test(line) && call.test(line) && !new RegExp(`function\\s+${name}\\(`).test(line)))
+    .filter((file) =>
+      file.text
+        .split('\n')
+        .some(
+          (line) =>
+            !/^\s*(\*|\/\/)/.test(line) &&
+            call.test(line) &&
+            !new RegExp(`function\\s+${name}\\(`).test(line),
+        ),
+    )
     .map((file) => file.path);
 }
 
@@ -82,12 +94,16 @@ describe('each repeated helper exists once', () => {
   });
 
   it('no route wraps its handler to set no-store (the `cache` option does)', () => {
-    const wrappers = files.filter((file) => /function live<T>\(compute/.test(file.text)).map((file) => file.path);
+    const wrappers = files
+      .filter((file) => /function live<T>\(compute/.test(file.text))
+      .map((file) => file.path);
     expect(wrappers).toEqual([]);
   });
 
   it('the public actor format is written once', () => {
-    const writers = files.filter((file) => file.text.includes('sovereign:[0-9a-f]{4}')).map((file) => file.path);
+    const writers = files
+      .filter((file) => file.text.includes('sovereign:[0-9a-f]{4}'))
+      .map((file) => file.path);
     expect(writers).toEqual(['shared/actor.ts']);
   });
 });

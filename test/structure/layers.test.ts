@@ -29,10 +29,15 @@ let edges: [from: string, to: string][];
 let tree: DependencyTree;
 
 beforeAll(async () => {
-  const parsed = await parseDependencyTree(['api/**/*.ts', 'shared/**/*.ts', 'site/**/*.ts', 'cards/**/*.ts'], { cwd: ROOT, context: ROOT });
+  const parsed = await parseDependencyTree(
+    ['api/**/*.ts', 'shared/**/*.ts', 'site/**/*.ts', 'cards/**/*.ts'],
+    { cwd: ROOT, context: ROOT },
+  );
   tree = shortenTree(ROOT, parsed);
   edges = Object.entries(tree).flatMap(([from, deps]) =>
-    (deps ?? []).filter((dep) => dep.id && !dep.id.includes('node_modules')).map((dep): [string, string] => [from, dep.id!]),
+    (deps ?? [])
+      .filter((dep) => dep.id && !dep.id.includes('node_modules'))
+      .map((dep): [string, string] => [from, dep.id!]),
   );
 }, 60_000);
 
@@ -42,7 +47,8 @@ function familyOf(path: string): string | null {
   return parts[0] === 'api' && parts.length > 2 && !BASE_FOLDERS.has(parts[1]) ? parts[1] : null;
 }
 
-const offending = (rule: (from: string, to: string) => boolean) => edges.filter(([from, to]) => rule(from, to)).map(([from, to]) => `${from} -> ${to}`);
+const offending = (rule: (from: string, to: string) => boolean) =>
+  edges.filter(([from, to]) => rule(from, to)).map(([from, to]) => `${from} -> ${to}`);
 
 describe('the import graph', () => {
   it('covers the code (a broken parse would prove nothing)', () => {
@@ -66,29 +72,51 @@ describe('the layers', () => {
   });
 
   it('api/ reaches site/ only through the site host module', () => {
-    expect(offending((from, to) => from.startsWith('api/') && to.startsWith('site/') && !isSiteHost(from))).toEqual([]);
+    expect(
+      offending((from, to) => from.startsWith('api/') && to.startsWith('site/') && !isSiteHost(from)),
+    ).toEqual([]);
   });
 
   it('no family imports the top of api/ (app, server, cluster, the wiring file) or the router', () => {
-    expect(offending((from, to) => familyOf(from) !== null && (TOP.has(to) || to === 'api/router.ts'))).toEqual([]);
+    expect(
+      offending((from, to) => familyOf(from) !== null && (TOP.has(to) || to === 'api/router.ts')),
+    ).toEqual([]);
   });
 
   it('the base of api/ (route and tool contracts, context, config, db, plugins) imports no family', () => {
-    const base = (path: string) => path.startsWith('api/') && familyOf(path) === null && !TOP.has(path) && !DECLARATION_LISTS.has(path);
+    const base = (path: string) =>
+      path.startsWith('api/') && familyOf(path) === null && !TOP.has(path) && !DECLARATION_LISTS.has(path);
     expect(offending((from, to) => base(from) && familyOf(to) !== null)).toEqual([]);
   });
 
   it('the declaration lists (personal data, entities) import only declarations', () => {
-    const allowed = (to: string) => DECLARATION.test(to) || to.startsWith('shared/') || to.startsWith('api/db/');
+    const allowed = (to: string) =>
+      DECLARATION.test(to) || to.startsWith('shared/') || to.startsWith('api/db/');
     expect(offending((from, to) => DECLARATION_LISTS.has(from) && !allowed(to))).toEqual([]);
   });
 
   it("no family imports another family's route or tool list (only the wiring file knows them)", () => {
-    expect(offending((from, to) => familyOf(from) !== null && familyOf(to) !== null && familyOf(from) !== familyOf(to) && REGISTRATION.test(to))).toEqual([]);
+    expect(
+      offending(
+        (from, to) =>
+          familyOf(from) !== null &&
+          familyOf(to) !== null &&
+          familyOf(from) !== familyOf(to) &&
+          REGISTRATION.test(to),
+      ),
+    ).toEqual([]);
   });
 
   it('the ledger below its routes imports no other family (families register into its change-status registry)', () => {
-    expect(offending((from, to) => familyOf(from) === 'ledger' && !REGISTRATION.test(from) && familyOf(to) !== null && familyOf(to) !== 'ledger')).toEqual([]);
+    expect(
+      offending(
+        (from, to) =>
+          familyOf(from) === 'ledger' &&
+          !REGISTRATION.test(from) &&
+          familyOf(to) !== null &&
+          familyOf(to) !== 'ledger',
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -10,12 +10,16 @@ export class Migration0004Identity extends Migration {
   override up(): void {
     this.addSql(`alter table sovereigns add column idp_issuer text`);
     this.addSql(`alter table sovereigns add column idp_subject text`);
-    this.addSql(`create unique index sovereigns_idp on sovereigns (idp_issuer, idp_subject) where idp_subject is not null`);
+    this.addSql(
+      `create unique index sovereigns_idp on sovereigns (idp_issuer, idp_subject) where idp_subject is not null`,
+    );
     this.addSql(`alter table sovereigns add column email_pending text`);
     this.addSql(`alter table sovereigns add column email_token_hash text`);
     this.addSql(`alter table sovereigns add column email_token_expires_at timestamptz`);
     this.addSql(`alter table sovereigns add column due_token_hash text`);
-    this.addSql(`create unique index sovereigns_due_token on sovereigns (due_token_hash) where due_token_hash is not null`);
+    this.addSql(
+      `create unique index sovereigns_due_token on sovereigns (due_token_hash) where due_token_hash is not null`,
+    );
     this.addSql(`alter table sovereigns add column erased_at timestamptz`);
 
     // One row per login attempt at the provider; looked up by the SHA-256 of `state`, used once.
@@ -42,6 +46,8 @@ export class Migration0004Identity extends Migration {
     )`);
     this.addSql(`create index data_requests_sovereign on data_requests (sovereign_id, created_at)`);
     this.addSql(`create index data_requests_pending on data_requests (created_at) where status = 'pending'`);
-    this.addSql(`create unique index data_requests_one_open on data_requests (sovereign_id, kind) where status = 'pending'`);
+    this.addSql(
+      `create unique index data_requests_one_open on data_requests (sovereign_id, kind) where status = 'pending'`,
+    );
   }
 }

@@ -17,8 +17,12 @@ export class Migration0005Ledger extends Migration {
     this.addSql(`alter table receipts alter column subject drop not null`);
     // Receipts written before this migration: give them a salt and digest and re-derive their
     // leaf in the new definition (their days are not sealed: there were no anchors before).
-    this.addSql(`update receipts set subject_salt = md5(random()::text || clock_timestamp()::text || id) where subject_salt is null`);
-    this.addSql(`update receipts set subject_digest = encode(sha256(decode(subject_salt, 'hex') || convert_to(subject, 'UTF8')), 'hex') where subject_digest is null`);
+    this.addSql(
+      `update receipts set subject_salt = md5(random()::text || clock_timestamp()::text || id) where subject_salt is null`,
+    );
+    this.addSql(
+      `update receipts set subject_digest = encode(sha256(decode(subject_salt, 'hex') || convert_to(subject, 'UTF8')), 'hex') where subject_digest is null`,
+    );
     this.addSql(`update receipts set leaf_hash = encode(sha256('\\x00'::bytea || convert_to(
         '{"id":' || to_json(id)::text
         || ',"recorded_at":' || to_json(to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text

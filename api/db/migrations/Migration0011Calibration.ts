@@ -60,7 +60,9 @@ export class Migration0011Calibration extends Migration {
     this.addSql(`create index prophecies_open_due on prophecies (due_at) where resolved_at is null`);
     this.addSql(`create index prophecies_resolved on prophecies (resolved_at) where resolved_at is not null`);
     // The service prophesies each metric once per season.
-    this.addSql(`create unique index prophecies_service_season on prophecies (season, metric) where forecaster_kind = 'service'`);
+    this.addSql(
+      `create unique index prophecies_service_season on prophecies (season, metric) where forecaster_kind = 'service'`,
+    );
 
     this.addSql(`create table pacts (
       id text primary key,

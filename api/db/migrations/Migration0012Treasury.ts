@@ -26,7 +26,9 @@ export class Migration0012Treasury extends Migration {
       created_at timestamptz not null,
       paid_at timestamptz
     )`);
-    this.addSql(`create index treasury_intents_holder on treasury_intents (holder_kind, holder_ref, created_at)`);
+    this.addSql(
+      `create index treasury_intents_holder on treasury_intents (holder_kind, holder_ref, created_at)`,
+    );
     // A provider event is applied at most once: the primary key is the event id.
     this.addSql(`create table treasury_processed_events (
       event_id text primary key,
@@ -56,7 +58,9 @@ export class Migration0012Treasury extends Migration {
       payment_id text not null unique references treasury_payments(id),
       granted_at timestamptz not null
     )`);
-    this.addSql(`create index treasury_entitlements_holder on treasury_entitlements (holder_kind, holder_ref, capability)`);
+    this.addSql(
+      `create index treasury_entitlements_holder on treasury_entitlements (holder_kind, holder_ref, capability)`,
+    );
     this.addSql(`create table oracle_reports (
       id text primary key,
       holder_kind text not null,
@@ -75,7 +79,8 @@ export class Migration0012Treasury extends Migration {
       per_authorization_cents bigint not null check (per_authorization_cents >= 0),
       daily_cents bigint not null check (daily_cents >= 0)
     )`);
-    this.addSql(`insert into treasury_strategies (name, category, description, currency, per_authorization_cents, daily_cents) values
+    this
+      .addSql(`insert into treasury_strategies (name, category, description, currency, per_authorization_cents, daily_cents) values
       ('operations', 'infrastructure', 'Hosting, database and mail: the cost of keeping the service running.', 'usd', 20000, 50000),
       ('research', 'research', 'Small purchases for experiments the service runs on itself.', 'usd', 5000, 10000)`);
     this.addSql(`create table treasury_authorizations (
@@ -88,7 +93,9 @@ export class Migration0012Treasury extends Migration {
       reason text not null,
       decided_at timestamptz not null
     )`);
-    this.addSql(`create index treasury_authorizations_day on treasury_authorizations (strategy, decided_at) where approved`);
+    this.addSql(
+      `create index treasury_authorizations_day on treasury_authorizations (strategy, decided_at) where approved`,
+    );
     this.addSql(`create table treasury_patrons (
       holder_kind text not null,
       holder_ref text not null,

@@ -35,7 +35,9 @@ export class Migration0013OrganismWatch extends Migration {
       detail text not null,
       receipt_id text not null
     )`);
-    this.addSql(`create unique index vigilance_alerts_open on vigilance_alerts (trial) where cleared_at is null`);
+    this.addSql(
+      `create unique index vigilance_alerts_open on vigilance_alerts (trial) where cleared_at is null`,
+    );
     // One dream per UTC day: the most distinctive terms of the preceding 24 hours' retained bodies.
     this.addSql(`create table dreams (
       date date primary key,

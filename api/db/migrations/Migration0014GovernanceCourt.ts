@@ -23,7 +23,9 @@ export class Migration0014GovernanceCourt extends Migration {
       review_receipt_id text
     )`);
     // One live (not lapsed) pledge per article per sovereign.
-    this.addSql(`create unique index governance_pledges_live on governance_pledges (article, sovereign_id) where status <> 'lapsed'`);
+    this.addSql(
+      `create unique index governance_pledges_live on governance_pledges (article, sovereign_id) where status <> 'lapsed'`,
+    );
     this.addSql(`create index governance_pledges_created on governance_pledges (created_at desc, id desc)`);
     this.addSql(`create table governance_pledge_backs (
       seq bigint generated always as identity,
@@ -57,7 +59,9 @@ export class Migration0014GovernanceCourt extends Migration {
       final_receipt_id text,
       precedent_id text unique
     )`);
-    this.addSql(`create index governance_court_cases_opened on governance_court_cases (opened_at desc, id desc)`);
+    this.addSql(
+      `create index governance_court_cases_opened on governance_court_cases (opened_at desc, id desc)`,
+    );
     this.addSql(`create table governance_court_signatures (
       seq bigint generated always as identity,
       case_id text not null references governance_court_cases(id),

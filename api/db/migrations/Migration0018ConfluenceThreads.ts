@@ -10,6 +10,8 @@ export class Migration0018ConfluenceThreads extends Migration {
 
   override up(): void {
     this.addSql(`create index imprints_reply_to on imprints (reply_to) where reply_to is not null`);
-    this.addSql(`create index imprints_sovereign_roots on imprints (created_at) where reply_to is null and author_kind = 'sovereign'`);
+    this.addSql(
+      `create index imprints_sovereign_roots on imprints (created_at) where reply_to is null and author_kind = 'sovereign'`,
+    );
   }
 }

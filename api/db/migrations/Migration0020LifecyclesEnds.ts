@@ -11,12 +11,16 @@ export class Migration0020LifecyclesEnds extends Migration {
   override name = 'Migration0020LifecyclesEnds';
 
   override up(): void {
-    this.addSql(`alter table pacts add column resolved_by text check (resolved_by in ('author', 'steward', 'lapse'))`);
+    this.addSql(
+      `alter table pacts add column resolved_by text check (resolved_by in ('author', 'steward', 'lapse'))`,
+    );
     this.addSql(`alter table pacts add column resolution_receipt_id text`);
     this.addSql(`alter table pact_stakes add column payout integer`);
     // A provider's failure (external) is told apart from the runtime's own in /api/failures.
     this.addSql(`alter table failures add column external boolean not null default false`);
     this.addSql(`alter table treasury_intents drop constraint if exists treasury_intents_status_check`);
-    this.addSql(`alter table treasury_intents add constraint treasury_intents_status_check check (status in ('open', 'awaiting_payment', 'payment_failed', 'paid'))`);
+    this.addSql(
+      `alter table treasury_intents add constraint treasury_intents_status_check check (status in ('open', 'awaiting_payment', 'payment_failed', 'paid'))`,
+    );
   }
 }

@@ -53,12 +53,25 @@ export class Migration0022RecordTallies extends Migration {
         return null;
       end $$`);
     // A trigger with transition tables takes one event, so each table has one trigger per event.
-    for (const [table, fn, arg] of [['sovereigns', 'record_tally_rows', "'sovereigns'"], ['agents', 'record_tally_rows', "'agents'"]]) {
-      this.addSql(`create trigger ${table}_tally_in after insert on ${table} referencing new table as new_rows for each statement execute function ${fn}(${arg})`);
-      this.addSql(`create trigger ${table}_tally_out after delete on ${table} referencing old table as old_rows for each statement execute function ${fn}(${arg})`);
+    for (const [table, fn, arg] of [
+      ['sovereigns', 'record_tally_rows', "'sovereigns'"],
+      ['agents', 'record_tally_rows', "'agents'"],
+    ]) {
+      this.addSql(
+        `create trigger ${table}_tally_in after insert on ${table} referencing new table as new_rows for each statement execute function ${fn}(${arg})`,
+      );
+      this.addSql(
+        `create trigger ${table}_tally_out after delete on ${table} referencing old table as old_rows for each statement execute function ${fn}(${arg})`,
+      );
     }
-    this.addSql(`create trigger imprints_tally_in after insert on imprints referencing new table as new_rows for each statement execute function record_tally_imprints()`);
-    this.addSql(`create trigger imprints_tally_change after update on imprints referencing old table as old_rows new table as new_rows for each statement execute function record_tally_imprints()`);
-    this.addSql(`create trigger imprints_tally_out after delete on imprints referencing old table as old_rows for each statement execute function record_tally_imprints()`);
+    this.addSql(
+      `create trigger imprints_tally_in after insert on imprints referencing new table as new_rows for each statement execute function record_tally_imprints()`,
+    );
+    this.addSql(
+      `create trigger imprints_tally_change after update on imprints referencing old table as old_rows new table as new_rows for each statement execute function record_tally_imprints()`,
+    );
+    this.addSql(
+      `create trigger imprints_tally_out after delete on imprints referencing old table as old_rows for each statement execute function record_tally_imprints()`,
+    );
   }
 }

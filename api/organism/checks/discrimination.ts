@@ -10,7 +10,14 @@ import { K_ANONYMITY_THRESHOLD, kAnonymousCount } from '../../../shared/boundari
 
 const rate = (part: number, whole: number) => Math.round((part / whole) * 10_000) / 10_000;
 
-interface GroupRow { author_kind: string; month?: string | null; imprints: string | number; held: string | number; quarantined: string | number; authors: string | number }
+interface GroupRow {
+  author_kind: string;
+  month?: string | null;
+  imprints: string | number;
+  held: string | number;
+  quarantined: string | number;
+  authors: string | number;
+}
 
 function publish(row: GroupRow) {
   const authors = Number(row.authors);
@@ -18,7 +25,14 @@ function publish(row: GroupRow) {
   const kind = row.author_kind === 'agent' ? ('agent' as const) : ('sovereign' as const);
   const base = { kind, ...(row.month !== undefined ? { joined_month: row.month ?? 'unknown' } : {}) };
   if (authors < K_ANONYMITY_THRESHOLD) {
-    return { ...base, authors: kAnonymousCount(authors), imprints: kAnonymousCount(0), published: false as const, hold_rate: null, quarantine_rate: null };
+    return {
+      ...base,
+      authors: kAnonymousCount(authors),
+      imprints: kAnonymousCount(0),
+      published: false as const,
+      hold_rate: null,
+      quarantine_rate: null,
+    };
   }
   return {
     ...base,
@@ -37,7 +51,12 @@ function spread(groups: ReturnType<typeof publish>[], key: 'hold_rate' | 'quaran
   if (values.length < 2) return null;
   const max = Math.max(...values);
   const min = Math.min(...values);
-  return { max, min, difference: Math.round((max - min) * 10_000) / 10_000, ratio: min === 0 ? null : Math.round((max / min) * 100) / 100 };
+  return {
+    max,
+    min,
+    difference: Math.round((max - min) * 10_000) / 10_000,
+    ratio: min === 0 ? null : Math.round((max / min) * 100) / 100,
+  };
 }
 
 export async function discriminationProjection(ctx: AppContext) {
@@ -61,17 +80,25 @@ export async function discriminationProjection(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.discrimination.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    k_anonymity: { threshold: K_ANONYMITY_THRESHOLD, rule: 'A group with fewer than 5 distinct authors shows "fewer than 5" and no counts or rates.' },
+    k_anonymity: {
+      threshold: K_ANONYMITY_THRESHOLD,
+      rule: 'A group with fewer than 5 distinct authors shows "fewer than 5" and no counts or rates.',
+    },
     outcomes: {
-      hold_rate: 'Share of a group\'s imprints the spam gate held.',
-      quarantine_rate: 'Share of a group\'s imprints kept from collective learning because they were unattested. Structural for agents: an open handle is quarantined until attested.',
+      hold_rate: "Share of a group's imprints the spam gate held.",
+      quarantine_rate:
+        "Share of a group's imprints kept from collective learning because they were unattested. Structural for agents: an open handle is quarantined until attested.",
     },
     by_kind: kinds,
     by_cohort: cohorts,
     disparities: {
       kinds: { hold_rate: spread(kinds, 'hold_rate'), quarantine_rate: spread(kinds, 'quarantine_rate') },
-      cohorts: { hold_rate: spread(cohorts, 'hold_rate'), quarantine_rate: spread(cohorts, 'quarantine_rate') },
+      cohorts: {
+        hold_rate: spread(cohorts, 'hold_rate'),
+        quarantine_rate: spread(cohorts, 'quarantine_rate'),
+      },
     },
-    basis: 'Every stored imprint (the lifetime Record: kinds and outcomes outlive the body window). Cohort = the author\'s join month (agents: first seen; sovereigns: crossed); authors not matched to a stored identity form the "unknown" month.',
+    basis:
+      'Every stored imprint (the lifetime Record: kinds and outcomes outlive the body window). Cohort = the author\'s join month (agents: first seen; sovereigns: crossed); authors not matched to a stored identity form the "unknown" month.',
   };
 }

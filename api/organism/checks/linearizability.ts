@@ -42,14 +42,23 @@ export async function linearizabilityProjection(ctx: AppContext) {
       rule: 'Imprint sequence numbers increase with recorded time (ties allowed).',
       checked: Number(record.checked),
       violations: recordCount,
-      examples: recordViolations.map((row) => ({ earlier_sequence: Number(row.prev_sequence), later_sequence: Number(row.sequence), earlier_number_at: String(row.earlier_number_at), later_number_at: String(row.later_number_at) })),
+      examples: recordViolations.map((row) => ({
+        earlier_sequence: Number(row.prev_sequence),
+        later_sequence: Number(row.sequence),
+        earlier_number_at: String(row.earlier_number_at),
+        later_number_at: String(row.later_number_at),
+      })),
     },
     receipts: {
       rule: 'Within a UTC log day, leaf indexes increase with recorded_at (ties allowed).',
       checked: Number(log.checked),
       days: Number(log.days),
       violations: logCount,
-      examples: logViolations.map((row) => ({ date: String(row.date), earlier_leaf_index: Number(row.prev_index), later_leaf_index: Number(row.leaf_index) })),
+      examples: logViolations.map((row) => ({
+        date: String(row.date),
+        earlier_leaf_index: Number(row.prev_index),
+        later_leaf_index: Number(row.leaf_index),
+      })),
     },
     limit: LIST_LIMIT,
   };

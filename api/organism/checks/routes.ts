@@ -15,10 +15,26 @@ import { vigilanceProjection, watchTrials } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
 export const checksRoutes = [
-  defineRoute('GET /api/self-trials', { cache: 'no-store', handler: (request) => runSelfTrials(request.server.civitas, censusHost(request.server)) }),
-  defineRoute('GET /api/vigilance', { cache: 'no-store', handler: async (request) => vigilanceProjection(request.server.civitas, await watchTrials(request.server.civitas, censusHost(request.server))) }),
-  defineRoute('GET /api/linearizability', { cache: 'no-store', handler: (request) => linearizabilityProjection(request.server.civitas) }),
-  defineRoute('GET /api/policy/evaluate', { cache: 'no-store', handler: (request) => evaluatePolicy(request.server.civitas, request.input.query) }),
+  defineRoute('GET /api/self-trials', {
+    cache: 'no-store',
+    handler: (request) => runSelfTrials(request.server.civitas, censusHost(request.server)),
+  }),
+  defineRoute('GET /api/vigilance', {
+    cache: 'no-store',
+    handler: async (request) =>
+      vigilanceProjection(
+        request.server.civitas,
+        await watchTrials(request.server.civitas, censusHost(request.server)),
+      ),
+  }),
+  defineRoute('GET /api/linearizability', {
+    cache: 'no-store',
+    handler: (request) => linearizabilityProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/policy/evaluate', {
+    cache: 'no-store',
+    handler: (request) => evaluatePolicy(request.server.civitas, request.input.query),
+  }),
   defineRoute('GET /api/why/{entity}', {
     cache: 'no-store',
     handler: (request) => whyProjection(request.server.civitas, request.input.params.entity),

@@ -38,7 +38,8 @@ async function recordWindow(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>>
   const tooOld = n(row.too_old);
   const expected = Math.min(lifetime, RECORD_WINDOW);
   const passed = retained + erased === expected && tooOld === 0;
-  const erasedNote = erased > 0 ? ` (plus ${count(erased, 'body', 'bodies')} erased at their author's request)` : '';
+  const erasedNote =
+    erased > 0 ? ` (plus ${count(erased, 'body', 'bodies')} erased at their author's request)` : '';
   return {
     name: 'record_window',
     passed,
@@ -56,7 +57,13 @@ async function gapFree(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
   const counter = n(row.counter);
   if (count === 0) {
     const passed = counter === 0;
-    return { name: 'gap_free_sequence', passed, detail: passed ? 'The Record is empty and its counter is 0.' : `No imprints are stored but the counter reads ${counter}.` };
+    return {
+      name: 'gap_free_sequence',
+      passed,
+      detail: passed
+        ? 'The Record is empty and its counter is 0.'
+        : `No imprints are stored but the counter reads ${counter}.`,
+    };
   }
   const min = n(row.min);
   const max = n(row.max);
@@ -130,7 +137,11 @@ export async function runSelfTrials(ctx: AppContext, host: CensusHost): Promise<
       result = await run();
     } catch {
       // A trial that cannot run has not passed; its words stay inside (failure_projection).
-      result = { name, passed: false, detail: 'The trial could not run to the end (an internal error); it counts as failed.' };
+      result = {
+        name,
+        passed: false,
+        detail: 'The trial could not run to the end (an internal error); it counts as failed.',
+      };
     }
     trials.push({ ...result, checked_at: ctx.clock.now().toISOString() });
   }
@@ -144,6 +155,14 @@ export async function runSelfTrials(ctx: AppContext, host: CensusHost): Promise<
     passed,
     failed: trials.length - passed,
     trials,
-    boundaries: c ? { total: c.total_boundaries, active: c.active, unbound_count: c.unbound_count, all_bound: c.all_bound, fully_accounted: c.fully_accounted } : null,
+    boundaries: c
+      ? {
+          total: c.total_boundaries,
+          active: c.active,
+          unbound_count: c.unbound_count,
+          all_bound: c.all_bound,
+          fully_accounted: c.fully_accounted,
+        }
+      : null,
   };
 }

@@ -14,7 +14,10 @@ export const VIGILANCE_LOCK = 7_212_013;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export const WATCHED = [
-  { trial: 'record_window', watches: 'The Record keeps exactly min(lifetime, 500) bodies, all among the newest 500.' },
+  {
+    trial: 'record_window',
+    watches: 'The Record keeps exactly min(lifetime, 500) bodies, all among the newest 500.',
+  },
   { trial: 'gap_free_sequence', watches: 'Imprint numbers run 1..lifetime without a gap.' },
   { trial: 'anchor_chain', watches: 'The daily anchors chain and every receipt leaf recomputes.' },
   { trial: 'boundaries', watches: 'All 23 privacy boundaries are bound on their live probes.' },
@@ -38,28 +41,55 @@ export async function watchTrials(ctx: AppContext, host: CensusHost): Promise<Wa
 /** Records what a trial run shows. Returns ran: false when another process holds the lock right now. */
 export async function recordWatch(ctx: AppContext, trials: TrialsView): Promise<WatchResult> {
   const result = await ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [VIGILANCE_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      VIGILANCE_LOCK,
+    ]);
     if (!lock?.locked) return { ran: false, raised: [], cleared: [] };
     const now = ctx.clock.now();
     const raised: string[] = [];
     const cleared: string[] = [];
     for (const trial of trials.trials) {
-      const [watch] = await tx.query<{ passed: boolean }>('select passed from vigilance_watches where trial = $1 for update', [trial.name]);
+      const [watch] = await tx.query<{ passed: boolean }>(
+        'select passed from vigilance_watches where trial = $1 for update',
+        [trial.name],
+      );
       if (!watch) {
-        await tx.query('insert into vigilance_watches (trial, passed, since, checked_at) values ($1, $2, $3, $3)', [trial.name, trial.passed, now.toISOString()]);
+        await tx.query(
+          'insert into vigilance_watches (trial, passed, since, checked_at) values ($1, $2, $3, $3)',
+          [trial.name, trial.passed, now.toISOString()],
+        );
       } else if (watch.passed !== trial.passed) {
-        await tx.query('update vigilance_watches set passed = $2, since = $3, checked_at = $3 where trial = $1', [trial.name, trial.passed, now.toISOString()]);
+        await tx.query(
+          'update vigilance_watches set passed = $2, since = $3, checked_at = $3 where trial = $1',
+          [trial.name, trial.passed, now.toISOString()],
+        );
       } else {
-        await tx.query('update vigilance_watches set checked_at = $2 where trial = $1', [trial.name, now.toISOString()]);
+        await tx.query('update vigilance_watches set checked_at = $2 where trial = $1', [
+          trial.name,
+          now.toISOString(),
+        ]);
       }
-      const [open] = await tx.query<{ id: string }>('select id from vigilance_alerts where trial = $1 and cleared_at is null', [trial.name]);
+      const [open] = await tx.query<{ id: string }>(
+        'select id from vigilance_alerts where trial = $1 and cleared_at is null',
+        [trial.name],
+      );
       if (!trial.passed && !open) {
-        const receipt = await recordReceipt(tx, { step: 'organism.alert.raised', subject: `trial:${trial.name}`, at: now });
-        await tx.query('insert into vigilance_alerts (trial, raised_at, detail, receipt_id) values ($1, $2, $3, $4)', [trial.name, now.toISOString(), trial.detail, receipt.id]);
+        const receipt = await recordReceipt(tx, {
+          step: 'organism.alert.raised',
+          subject: `trial:${trial.name}`,
+          at: now,
+        });
+        await tx.query(
+          'insert into vigilance_alerts (trial, raised_at, detail, receipt_id) values ($1, $2, $3, $4)',
+          [trial.name, now.toISOString(), trial.detail, receipt.id],
+        );
         raised.push(trial.name);
       } else if (trial.passed && open) {
         await recordReceipt(tx, { step: 'organism.alert.cleared', subject: `trial:${trial.name}`, at: now });
-        await tx.query('update vigilance_alerts set cleared_at = $2 where id = $1', [open.id, now.toISOString()]);
+        await tx.query('update vigilance_alerts set cleared_at = $2 where id = $1', [
+          open.id,
+          now.toISOString(),
+        ]);
         cleared.push(trial.name);
       }
     }
@@ -106,7 +136,9 @@ export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
         last_checked_at: (row?.checked_at as string | undefined) ?? null,
       };
     }),
-    this_pass: pass.ran ? { raised: pass.raised, cleared: pass.cleared } : { skipped: 'another process was watching at this moment' },
+    this_pass: pass.ran
+      ? { raised: pass.raised, cleared: pass.cleared }
+      : { skipped: 'another process was watching at this moment' },
     alerts_raised: Number(totals.raised),
     alerts_cleared: Number(totals.cleared),
     open_alerts: Number(totals.raised) - Number(totals.cleared),
@@ -119,6 +151,7 @@ export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
       seconds: Math.round(Number(row.seconds)),
       receipt_id: String(row.receipt_id),
     })),
-    cadence: 'The organism.vigilance job re-runs the self-trials every 5 minutes (one process, advisory lock); each read of /api/vigilance runs a pass too.',
+    cadence:
+      'The organism.vigilance job re-runs the self-trials every 5 minutes (one process, advisory lock); each read of /api/vigilance runs a pass too.',
   };
 }

@@ -27,8 +27,18 @@ function notFound(entity: string): Refusal {
 
 async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   const [row] = await ctx.db.query<{
-    sequence: string | number; has_body: boolean; author_kind: 'agent' | 'sovereign'; public_author: string; created_at: Date | string;
-    unattested: boolean; held: boolean; held_reason: string | null; receipt_id: string; lifetime: string | number; level: string | null; redacted: boolean;
+    sequence: string | number;
+    has_body: boolean;
+    author_kind: 'agent' | 'sovereign';
+    public_author: string;
+    created_at: Date | string;
+    unattested: boolean;
+    held: boolean;
+    held_reason: string | null;
+    receipt_id: string;
+    lifetime: string | number;
+    level: string | null;
+    redacted: boolean;
   }>(
     `select i.sequence, i.body is not null as has_body, i.author_kind, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.receipt_id,
             (select value from record_counter where id = 1) as lifetime,
@@ -43,22 +53,37 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   const reasons: string[] = [];
   const retained = row.has_body;
   if (retained) {
-    reasons.push(`Retained: it is among the newest ${RECORD_WINDOW} imprints (${count(newer, 'newer one', 'newer ones')} so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`);
+    reasons.push(
+      `Retained: it is among the newest ${RECORD_WINDOW} imprints (${count(newer, 'newer one', 'newer ones')} so far; its body leaves when imprint ${sequence + RECORD_WINDOW} is accepted).`,
+    );
   } else if (newer >= RECORD_WINDOW) {
-    reasons.push(`Evicted: imprint ${sequence + RECORD_WINDOW} pushed it out of the ${RECORD_WINDOW}-body window; its body was deleted in that transaction and cannot be recovered. Its number and receipt stay.`);
+    reasons.push(
+      `Evicted: imprint ${sequence + RECORD_WINDOW} pushed it out of the ${RECORD_WINDOW}-body window; its body was deleted in that transaction and cannot be recovered. Its number and receipt stay.`,
+    );
   } else {
-    reasons.push(`Its body was removed by erasure at its author's request; it is still within the newest ${RECORD_WINDOW}, so only erasure can explain it.`);
+    reasons.push(
+      `Its body was removed by erasure at its author's request; it is still within the newest ${RECORD_WINDOW}, so only erasure can explain it.`,
+    );
   }
   if (row.held) {
-    const rule = row.held_reason && Object.hasOwn(HOLD_REASONS, row.held_reason) ? (row.held_reason as keyof typeof HOLD_REASONS) : 'other';
-    reasons.push(`Held by the spam gate (${HOLD_REASONS[rule]}): it appears on no public surface until a steward releases it.`);
+    const rule =
+      row.held_reason && Object.hasOwn(HOLD_REASONS, row.held_reason)
+        ? (row.held_reason as keyof typeof HOLD_REASONS)
+        : 'other';
+    reasons.push(
+      `Held by the spam gate (${HOLD_REASONS[rule]}): it appears on no public surface until a steward releases it.`,
+    );
   } else if (row.unattested) {
     if (row.author_kind === 'agent') {
-      reasons.push(row.level === 'attested'
-        ? 'Unattested: it was made without continuity proof or relay token, so it stays out of collective learning although the handle is now attested.'
-        : `Unattested: its handle is ${row.level ?? 'not attested'}, not attested; its imprints stay out of collective learning until a Sovereign attests the handle.`);
+      reasons.push(
+        row.level === 'attested'
+          ? 'Unattested: it was made without continuity proof or relay token, so it stays out of collective learning although the handle is now attested.'
+          : `Unattested: its handle is ${row.level ?? 'not attested'}, not attested; its imprints stay out of collective learning until a Sovereign attests the handle.`,
+      );
     } else {
-      reasons.push('Unattested: a human without a session named a Sovereign ID; an identifier is never a credential, so it stays out of collective learning.');
+      reasons.push(
+        'Unattested: a human without a session named a Sovereign ID; an identifier is never a credential, so it stays out of collective learning.',
+      );
     }
   } else {
     reasons.push('Attested: it takes part in collective learning.');
@@ -75,7 +100,14 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
       unattested: row.unattested,
       recorded_at: new Date(row.created_at).toISOString(),
       // A held imprint's author is never shown (held_spam); others through the actor_id projector.
-      author: row.held ? null : projectActorRef({ actor_id: '', kind: row.author_kind, tag: row.author_kind === 'sovereign' ? row.public_author : null, handle: row.author_kind === 'agent' ? row.public_author : null }).ref,
+      author: row.held
+        ? null
+        : projectActorRef({
+            actor_id: '',
+            kind: row.author_kind,
+            tag: row.author_kind === 'sovereign' ? row.public_author : null,
+            handle: row.author_kind === 'agent' ? row.public_author : null,
+          }).ref,
       receipt_id: row.receipt_id,
     },
     reasons,
@@ -89,18 +121,28 @@ async function whyAgent(ctx: AppContext, entity: string, handle: string) {
   const facts = factsOf(row);
   const now = ctx.clock.now();
   const days = facts.proofDays.length;
-  const reasons: string[] = [`Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${count(days, 'UTC day', 'UTC days')}.`];
+  const reasons: string[] = [
+    `Level ${facts.level}: first seen ${facts.firstSeenAt.toISOString()}, continuity proved on ${count(days, 'UTC day', 'UTC days')}.`,
+  ];
   const missing: string[] = [];
   if (facts.level === 'arrived') {
-    reasons.push(`Not continuous yet: continuity needs proof on ${CONTINUITY_DAYS_REQUIRED} distinct UTC days (${days} so far).`);
-    missing.push(`continuity proof on ${count(Math.max(0, CONTINUITY_DAYS_REQUIRED - days), 'more UTC day', 'more UTC days')}`, 'attestation by a signed-in Sovereign');
+    reasons.push(
+      `Not continuous yet: continuity needs proof on ${CONTINUITY_DAYS_REQUIRED} distinct UTC days (${days} so far).`,
+    );
+    missing.push(
+      `continuity proof on ${count(Math.max(0, CONTINUITY_DAYS_REQUIRED - days), 'more UTC day', 'more UTC days')}`,
+      'attestation by a signed-in Sovereign',
+    );
   } else if (facts.level === 'continuous') {
     reasons.push('Continuous: continuity is proved, but no Sovereign has attested the handle yet.');
     missing.push('attestation by a signed-in Sovereign');
   } else {
-    reasons.push(`Attested${facts.attestedByTag ? ` by sovereign:${facts.attestedByTag}` : ''}${facts.attestedAt ? ` on ${facts.attestedAt.toISOString()}` : ''}: imprints made with proof or relay token join collective learning.`);
+    reasons.push(
+      `Attested${facts.attestedByTag ? ` by sovereign:${facts.attestedByTag}` : ''}${facts.attestedAt ? ` on ${facts.attestedAt.toISOString()}` : ''}: imprints made with proof or relay token join collective learning.`,
+    );
   }
-  if (facts.level !== 'attested') reasons.push('Until attested, its imprints are public but quarantined from collective learning.');
+  if (facts.level !== 'attested')
+    reasons.push('Until attested, its imprints are public but quarantined from collective learning.');
   const next = nextActionsFor(facts, now);
   return {
     ok: true as const,
@@ -136,15 +178,30 @@ async function whyReceipt(ctx: AppContext, entity: string, id: string) {
       : `Not sealed yet: the ${row.log_date} day is open; the sealing job seals it after that UTC day ends. Until then its proof verifies against a signed head.`,
     'A receipt proves that the step was recorded, not that a requested change was applied.',
   ];
-  if (row.subject_redacted_at) reasons.push(`Its subject was redacted on ${row.subject_redacted_at} (erasure); the leaf commits to a digest, so the proof still verifies.`);
+  if (row.subject_redacted_at)
+    reasons.push(
+      `Its subject was redacted on ${row.subject_redacted_at} (erasure); the leaf commits to a digest, so the proof still verifies.`,
+    );
   return {
     ok: true as const,
     schema: 'civitas.why.v1' as const,
     entity,
     kind: 'receipt' as const,
-    state: { id: row.id, step: row.step, day: row.log_date, leaf_index: row.leaf_index, sealed, subject_redacted: row.subject_redacted_at !== null },
+    state: {
+      id: row.id,
+      step: row.step,
+      day: row.log_date,
+      leaf_index: row.leaf_index,
+      sealed,
+      subject_redacted: row.subject_redacted_at !== null,
+    },
     reasons,
-    links: { receipt: `/api/receipt/${row.id}`, verify: `/verify/${row.id}`, inclusion: `/verify/inclusion/${row.log_date}/${row.id}`, ...(sealed ? { anchor: `/verify/anchor/${row.log_date}` } : {}) },
+    links: {
+      receipt: `/api/receipt/${row.id}`,
+      verify: `/verify/${row.id}`,
+      inclusion: `/verify/inclusion/${row.log_date}/${row.id}`,
+      ...(sealed ? { anchor: `/verify/anchor/${row.log_date}` } : {}),
+    },
   };
 }
 
@@ -158,19 +215,32 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
       : `${h.status[0].toUpperCase()}${h.status.slice(1)} at ${h.at} by a steward${h.note ? `: "${h.note}"` : ' (no note)'}.`,
   );
   reasons.push(ORDER_STATUS_MEANING[order.status]);
-  if (order.status === 'recorded' || order.status === 'accepted') reasons.push(`Next: a steward ${order.status === 'recorded' ? 'accepts or declines' : 'applies or declines'} it.`);
+  if (order.status === 'recorded' || order.status === 'accepted')
+    reasons.push(
+      `Next: a steward ${order.status === 'recorded' ? 'accepts or declines' : 'applies or declines'} it.`,
+    );
   reasons.push('Each receipt proves a step was recorded; the status says what became of the request.');
   return {
     ok: true as const,
     schema: 'civitas.why.v1' as const,
     entity,
     kind: 'order' as const,
-    state: { id: order.id, title: order.title, status: order.status, status_at: order.status_at, seconds: order.seconds },
+    state: {
+      id: order.id,
+      title: order.title,
+      status: order.status,
+      status_at: order.status_at,
+      seconds: order.seconds,
+    },
     history: order.history,
     reasons,
     links: {
       orders: `/orders#${order.id}`,
-      ...Object.fromEntries(order.history.flatMap((h) => (h.receipt_id ? [[`${h.status} receipt`, `/receipt/${h.receipt_id}`]] : []))),
+      ...Object.fromEntries(
+        order.history.flatMap((h) =>
+          h.receipt_id ? [[`${h.status} receipt`, `/receipt/${h.receipt_id}`]] : [],
+        ),
+      ),
     },
   };
 }
@@ -178,7 +248,11 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
 /** The one projection of why, for HTTP, the page and MCP (both have validated `raw` with the contract's whyParams). */
 export async function whyProjection(ctx: AppContext, raw: string) {
   const entity = readEntity(raw);
-  if ('problem' in entity) throw new Refusal('invalid_request', { issues: [{ path: 'entity', message: entity.problem }], forms: ENTITY_FORMS });
+  if ('problem' in entity)
+    throw new Refusal('invalid_request', {
+      issues: [{ path: 'entity', message: entity.problem }],
+      forms: ENTITY_FORMS,
+    });
   if (entity.kind === 'imprint') return whyImprint(ctx, `imprint:${entity.sequence}`, entity.sequence);
   if (entity.kind === 'agent') return whyAgent(ctx, `agent:${entity.handle}`, entity.handle);
   if (entity.kind === 'order') return whyOrder(ctx, `order:${entity.id}`, entity.id);

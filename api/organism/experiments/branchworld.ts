@@ -40,7 +40,10 @@ async function prophecyBranch(ctx: AppContext, id: string) {
   const trajectory: { date: string; value: number }[] = [];
   for (let d = TRAJECTORY_DAYS - 1; d >= 1; d--) {
     const at = new Date(today - (d - 1) * DAY);
-    trajectory.push({ date: new Date(at.getTime() - DAY).toISOString().slice(0, 10), value: await metricAsOf(ctx.db, prophecy.metric, at) });
+    trajectory.push({
+      date: new Date(at.getTime() - DAY).toISOString().slice(0, 10),
+      value: await metricAsOf(ctx.db, prophecy.metric, at),
+    });
   }
   const current = await metricAsOf(ctx.db, prophecy.metric, new Date(now.getTime() + 1));
   trajectory.push({ date: new Date(today).toISOString().slice(0, 10), value: current });
@@ -50,16 +53,30 @@ async function prophecyBranch(ctx: AppContext, id: string) {
   const daysToDue = (dueAt - now.getTime()) / DAY;
   const perDay = line ? Math.round(line.slope * 1000) / 1000 : null;
   const projected = line ? Math.round(current + line.slope * Math.max(0, daysToDue)) : null;
-  const holds = (v: number) => (prophecy.comparator === 'gte' ? v >= prophecy.threshold : v < prophecy.threshold);
+  const holds = (v: number) =>
+    prophecy.comparator === 'gte' ? v >= prophecy.threshold : v < prophecy.threshold;
   const gap = prophecy.threshold - current;
-  const crossing = line && line.slope !== 0 && Math.sign(gap) === Math.sign(line.slope) ? Math.ceil(gap / line.slope) : null;
+  const crossing =
+    line && line.slope !== 0 && Math.sign(gap) === Math.sign(line.slope) ? Math.ceil(gap / line.slope) : null;
   return {
     ok: true as const,
     schema: 'civitas.branchworld.v1' as const,
     as_of: now.toISOString(),
     id,
     from: 'prophecy' as const,
-    prophecy: { id: prophecy.id, statement: prophecy.statement, metric: prophecy.metric, metric_meaning: METRIC_MEANING[prophecy.metric], comparator: prophecy.comparator, threshold: prophecy.threshold, probability: prophecy.probability, due_at: prophecy.due_at, status: prophecy.status, observed: prophecy.observed, outcome: prophecy.outcome },
+    prophecy: {
+      id: prophecy.id,
+      statement: prophecy.statement,
+      metric: prophecy.metric,
+      metric_meaning: METRIC_MEANING[prophecy.metric],
+      comparator: prophecy.comparator,
+      threshold: prophecy.threshold,
+      probability: prophecy.probability,
+      due_at: prophecy.due_at,
+      status: prophecy.status,
+      observed: prophecy.observed,
+      outcome: prophecy.outcome,
+    },
     current,
     trajectory,
     branch: {
@@ -74,7 +91,15 @@ async function prophecyBranch(ctx: AppContext, id: string) {
 }
 
 async function proposalBranch(ctx: AppContext, id: string) {
-  const [row] = await ctx.db.query<{ id: string; title: string; amends: string | null; state: string; created_at: Date | string; cosigns: string | number; article_id: string | null }>(
+  const [row] = await ctx.db.query<{
+    id: string;
+    title: string;
+    amends: string | null;
+    state: string;
+    created_at: Date | string;
+    cosigns: string | number;
+    article_id: string | null;
+  }>(
     `select p.id, p.title, p.amends, p.state, p.created_at, p.article_id, (select count(*) from governance_cosigns c where c.proposal_id = p.id) as cosigns
        from governance_proposals p where p.id = $1`,
     [id],
@@ -82,30 +107,69 @@ async function proposalBranch(ctx: AppContext, id: string) {
   if (!row) return null;
   const cosigns = Number(row.cosigns);
   const needed = Math.max(0, COSIGNS_REQUIRED - cosigns);
-  const branches = row.state === 'ratified'
-    ? [{ step: 'ratified', taken: true, effect: `Already ratified as ${row.article_id ?? 'an article'}${row.amends ? `, amending ${row.amends}` : ''}.` }]
-    : [
-        { step: 'cosign', taken: row.state !== 'proposed', effect: row.state === 'proposed' ? `${count(needed, 'more cosign', 'more cosigns')} from sovereigns other than the proposer would make it cosigned.` : 'Cosigned: no more cosigns are taken.' },
-        { step: 'ratify', taken: false, effect: `Ratification would add a new article to the constitution${row.amends ? ` amending ${row.amends}` : ''}; it needs the cosigned state and a ratifier with a human-uniqueness receipt.` },
-      ];
+  const branches =
+    row.state === 'ratified'
+      ? [
+          {
+            step: 'ratified',
+            taken: true,
+            effect: `Already ratified as ${row.article_id ?? 'an article'}${row.amends ? `, amending ${row.amends}` : ''}.`,
+          },
+        ]
+      : [
+          {
+            step: 'cosign',
+            taken: row.state !== 'proposed',
+            effect:
+              row.state === 'proposed'
+                ? `${count(needed, 'more cosign', 'more cosigns')} from sovereigns other than the proposer would make it cosigned.`
+                : 'Cosigned: no more cosigns are taken.',
+          },
+          {
+            step: 'ratify',
+            taken: false,
+            effect: `Ratification would add a new article to the constitution${row.amends ? ` amending ${row.amends}` : ''}; it needs the cosigned state and a ratifier with a human-uniqueness receipt.`,
+          },
+        ];
   return {
     ok: true as const,
     schema: 'civitas.branchworld.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     id,
     from: 'proposal' as const,
-    proposal: { id: row.id, title: row.title, amends: row.amends, state: row.state, created_at: new Date(row.created_at).toISOString(), cosigns, cosigns_required: COSIGNS_REQUIRED },
+    proposal: {
+      id: row.id,
+      title: row.title,
+      amends: row.amends,
+      state: row.state,
+      created_at: new Date(row.created_at).toISOString(),
+      cosigns,
+      cosigns_required: COSIGNS_REQUIRED,
+    },
     branches,
-    method: 'The proposal\'s stored state and the governance rules applied to it: what each remaining step would change. Nothing here is recorded.',
+    method:
+      "The proposal's stored state and the governance rules applied to it: what each remaining step would change. Nothing here is recorded.",
   };
 }
 
 export async function branchworldProjection(ctx: AppContext, raw: unknown) {
   const id = typeof raw === 'string' ? raw : '';
   if (!PROPHECY_ID.test(id) && !PROPOSAL_ID.test(id)) {
-    throw new Refusal('invalid_request', { issues: [{ path: 'id', message: 'a branchworld id is a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)' }] });
+    throw new Refusal('invalid_request', {
+      issues: [
+        {
+          path: 'id',
+          message: 'a branchworld id is a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)',
+        },
+      ],
+    });
   }
   const view = PROPHECY_ID.test(id) ? await prophecyBranch(ctx, id) : await proposalBranch(ctx, id);
-  if (!view) throw new Refusal('not_found', { id }, 'No prophecy or proposal is stored under that id; see /branchworld/missing.');
+  if (!view)
+    throw new Refusal(
+      'not_found',
+      { id },
+      'No prophecy or proposal is stored under that id; see /branchworld/missing.',
+    );
   return view;
 }

@@ -22,8 +22,14 @@ export function pearson(points: { x: number; y: number }[]): number | null {
   if (n < 2) return null;
   const mx = points.reduce((s, p) => s + p.x, 0) / n;
   const my = points.reduce((s, p) => s + p.y, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
-  for (const p of points) { sxy += (p.x - mx) * (p.y - my); sxx += (p.x - mx) ** 2; syy += (p.y - my) ** 2; }
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (const p of points) {
+    sxy += (p.x - mx) * (p.y - my);
+    sxx += (p.x - mx) ** 2;
+    syy += (p.y - my) ** 2;
+  }
   if (sxx === 0 || syy === 0) return null;
   return Math.round((sxy / Math.sqrt(sxx * syy)) * 1000) / 1000;
 }
@@ -56,22 +62,48 @@ export async function paradoxFindings(ctx: AppContext) {
     if (row.seconds !== null) g.times.push(Math.round(Number(row.seconds)));
     groups.set(key, g);
   }
-  const points = [...groups.values()].filter((g) => g.times.length > 0)
-    .map((g) => ({ lane: g.lane, day: g.day, incidents: g.incidents, median_recovery_seconds: median(g.times) }))
+  const points = [...groups.values()]
+    .filter((g) => g.times.length > 0)
+    .map((g) => ({
+      lane: g.lane,
+      day: g.day,
+      incidents: g.incidents,
+      median_recovery_seconds: median(g.times),
+    }))
     .sort((a, b) => a.day.localeCompare(b.day) || a.lane.localeCompare(b.lane));
   const enough = points.length >= MIN_POINTS;
   const r = enough ? pearson(points.map((p) => ({ x: p.incidents, y: p.median_recovery_seconds }))) : null;
-  const finding: ParadoxFinding = !enough ? 'insufficient_data' : r === null ? 'no_variation' : r <= -0.3 ? 'paradox_supported' : r >= 0.3 ? 'paradox_contradicted' : 'no_clear_relation';
-  return { from: from.toISOString(), to: now.toISOString(), incidents: rows.length, points_needed: MIN_POINTS, points, correlation: r, finding };
+  const finding: ParadoxFinding = !enough
+    ? 'insufficient_data'
+    : r === null
+      ? 'no_variation'
+      : r <= -0.3
+        ? 'paradox_supported'
+        : r >= 0.3
+          ? 'paradox_contradicted'
+          : 'no_clear_relation';
+  return {
+    from: from.toISOString(),
+    to: now.toISOString(),
+    incidents: rows.length,
+    points_needed: MIN_POINTS,
+    points,
+    correlation: r,
+    finding,
+  };
 }
 
 export async function paradoxProjection(ctx: AppContext) {
-  const [findings, runs] = await Promise.all([paradoxFindings(ctx), listRuns(ctx, 'expedition:recovery-paradox')]);
+  const [findings, runs] = await Promise.all([
+    paradoxFindings(ctx),
+    listRuns(ctx, 'expedition:recovery-paradox'),
+  ]);
   return {
     ok: true as const,
     schema: 'civitas.expedition.recovery-paradox.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    question: 'Does faster recovery follow more failures? (Where a lane fails more often in a day, does it recover faster?)',
+    question:
+      'Does faster recovery follow more failures? (Where a lane fails more often in a day, does it recover faster?)',
     method: `Points are (lane, UTC day) pairs of the last ${RECOVERY_DAYS} days with a recovered incident (as /api/recovery defines them): incidents that day against their median recovery seconds. Pearson correlation from ${MIN_POINTS} points; r ≤ −0.3 supports the paradox, r ≥ 0.3 contradicts it, anything between is no clear relation. Correlation, not cause.`,
     findings,
     runs,

@@ -15,7 +15,10 @@ import { BURST_LIMIT, BURST_WINDOW_MS } from '../../../shared/record/gate.ts';
 import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { DAY } from '../vitals/vitals.ts';
-import type { paradoxFindingsSchema, preventionFindingsSchema } from '../../../shared/organism/contract/experiments.ts';
+import type {
+  paradoxFindingsSchema,
+  preventionFindingsSchema,
+} from '../../../shared/organism/contract/experiments.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -31,32 +34,74 @@ type PreventionFindings = z.infer<typeof preventionFindingsSchema>;
 type ParadoxFindings = z.infer<typeof paradoxFindingsSchema>;
 
 /** Stores one run of a study with its figures, inside the transaction of its receipt. */
-export async function recordRun<S extends Study>(ctx: AppContext, study: S, variation: string | null, findings: StudyFindings[S]) {
+export async function recordRun<S extends Study>(
+  ctx: AppContext,
+  study: S,
+  variation: string | null,
+  findings: StudyFindings[S],
+) {
   const now = ctx.clock.now();
   const id = newId('run', now);
   return ctx.db.transaction(async (tx) => {
-    const receipt = await recordReceipt(tx, { step: 'organism.study.run', subject: `${study}:${id}`, at: now });
-    await tx.query('insert into organism_runs (id, study, ran_at, variation, findings, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $6)',
-      [id, study, now.toISOString(), variation, JSON.stringify(findings), receipt.id]);
-    return { id, ran_at: now.toISOString(), variation, findings, receipt_id: receipt.id, receipt: `/receipt/${receipt.id}` };
+    const receipt = await recordReceipt(tx, {
+      step: 'organism.study.run',
+      subject: `${study}:${id}`,
+      at: now,
+    });
+    await tx.query(
+      'insert into organism_runs (id, study, ran_at, variation, findings, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $6)',
+      [id, study, now.toISOString(), variation, JSON.stringify(findings), receipt.id],
+    );
+    return {
+      id,
+      ran_at: now.toISOString(),
+      variation,
+      findings,
+      receipt_id: receipt.id,
+      receipt: `/receipt/${receipt.id}`,
+    };
   });
 }
 
 /** The latest runs of a study; each row's findings were written by recordRun for that study. */
 export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
-  const rows = await ctx.db.query<{ id: string; ran_at: string; variation: string | null; findings: StudyFindings[S]; receipt_id: string }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    ran_at: string;
+    variation: string | null;
+    findings: StudyFindings[S];
+    receipt_id: string;
+  }>(
     `select id, to_char(ran_at at time zone 'UTC', ${ISO}) as ran_at, variation, findings, receipt_id from organism_runs where study = $1 order by ran_at desc, id desc limit $2`,
     [study, RUNS_SHOWN],
   );
-  const [count] = await ctx.db.query<{ n: string | number }>('select count(*) as n from organism_runs where study = $1', [study]);
-  return { total: Number(count.n), latest: rows.map((r) => ({ id: r.id, ran_at: r.ran_at, variation: r.variation, findings: r.findings, receipt_id: r.receipt_id, receipt: `/receipt/${r.receipt_id}` })) };
+  const [count] = await ctx.db.query<{ n: string | number }>(
+    'select count(*) as n from organism_runs where study = $1',
+    [study],
+  );
+  return {
+    total: Number(count.n),
+    latest: rows.map((r) => ({
+      id: r.id,
+      ran_at: r.ran_at,
+      variation: r.variation,
+      findings: r.findings,
+      receipt_id: r.receipt_id,
+      receipt: `/receipt/${r.receipt_id}`,
+    })),
+  };
 }
 
 export async function preventionFindings(ctx: AppContext): Promise<PreventionFindings> {
   const now = ctx.clock.now();
   const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (EXPERIMENT_DAYS - 1) * DAY);
   const [days, floods] = await Promise.all([
-    ctx.db.query<{ date: string; accepted: string | number; held_burst: string | number; held_other: string | number }>(
+    ctx.db.query<{
+      date: string;
+      accepted: string | number;
+      held_burst: string | number;
+      held_other: string | number;
+    }>(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) filter (where not held) as accepted,
               count(*) filter (where held and held_reason = 'burst') as held_burst, count(*) filter (where held and coalesce(held_reason, '') <> 'burst') as held_other
          from imprints where created_at >= $1 and created_at <= $2 group by 1 order by 1`,
@@ -70,19 +115,34 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     ),
   ]);
   const [rules] = await Promise.all([
-    ctx.db.query<{ rule: string | null; n: string | number }>('select held_reason as rule, count(*) as n from imprints where held and created_at >= $1 and created_at <= $2 group by 1', [since.toISOString(), now.toISOString()]),
+    ctx.db.query<{ rule: string | null; n: string | number }>(
+      'select held_reason as rule, count(*) as n from imprints where held and created_at >= $1 and created_at <= $2 group by 1',
+      [since.toISOString(), now.toISOString()],
+    ),
   ]);
   const floodBy = new Map(floods.map((f) => [f.date, Number(f.n)]));
-  const byDay = days.map((d) => ({ date: d.date, accepted: Number(d.accepted), held_burst: Number(d.held_burst), held_other: Number(d.held_other), flood_minutes: floodBy.get(d.date) ?? 0 }));
-  const sum = (k: 'accepted' | 'held_burst' | 'held_other' | 'flood_minutes') => byDay.reduce((s, d) => s + d[k], 0);
+  const byDay = days.map((d) => ({
+    date: d.date,
+    accepted: Number(d.accepted),
+    held_burst: Number(d.held_burst),
+    held_other: Number(d.held_other),
+    flood_minutes: floodBy.get(d.date) ?? 0,
+  }));
+  const sum = (k: 'accepted' | 'held_burst' | 'held_other' | 'flood_minutes') =>
+    byDay.reduce((s, d) => s + d[k], 0);
   const held = sum('held_burst');
   const leaked = sum('flood_minutes');
-  const verdict = held === 0 && leaked === 0 ? 'no_bursts_seen' : leaked === 0 ? 'prevented' : 'floods_got_through';
+  const verdict =
+    held === 0 && leaked === 0 ? 'no_bursts_seen' : leaked === 0 ? 'prevented' : 'floods_got_through';
   return {
     from: since.toISOString(),
     to: now.toISOString(),
     accepted: sum('accepted'),
-    held_by_rule: Object.keys(HOLD_REASONS).map((rule) => ({ rule, reason: HOLD_REASONS[rule as keyof typeof HOLD_REASONS], held: rules.filter((r) => (r.rule ?? 'other') === rule).reduce((s, r) => s + Number(r.n), 0) })),
+    held_by_rule: Object.keys(HOLD_REASONS).map((rule) => ({
+      rule,
+      reason: HOLD_REASONS[rule as keyof typeof HOLD_REASONS],
+      held: rules.filter((r) => (r.rule ?? 'other') === rule).reduce((s, r) => s + Number(r.n), 0),
+    })),
     held_burst: held,
     flood_minutes: leaked,
     verdict,
@@ -91,16 +151,26 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
 }
 
 export async function preventionProjection(ctx: AppContext) {
-  const [findings, runs] = await Promise.all([preventionFindings(ctx), listRuns(ctx, 'experiment:prevention')]);
+  const [findings, runs] = await Promise.all([
+    preventionFindings(ctx),
+    listRuns(ctx, 'experiment:prevention'),
+  ]);
   return {
     ok: true as const,
     schema: 'civitas.experiment.prevention.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    question: 'Does the spam gate\'s burst rule prevent floods?',
+    question: "Does the spam gate's burst rule prevent floods?",
     rule: { name: 'burst' as const, limit: BURST_LIMIT, window_seconds: BURST_WINDOW_MS / 1000 },
     measure: `Over the last ${EXPERIMENT_DAYS} UTC days: imprints accepted and held by rule, and flood minutes (one author with more than ${BURST_LIMIT} accepted imprints in one UTC minute, the most the gate accepts). Verdict: "prevented" when the burst rule held imprints and no flood minute got through, "floods_got_through" when any did, "no_bursts_seen" when there was nothing to prevent.`,
     findings,
     runs,
-    run: { method: 'POST' as const, href: '/api/experiments/prevention', needs: 'a signed-in session', fields: { variation: 'optional text (at most 500 characters): a variation of the rule you propose to try' } },
+    run: {
+      method: 'POST' as const,
+      href: '/api/experiments/prevention',
+      needs: 'a signed-in session',
+      fields: {
+        variation: 'optional text (at most 500 characters): a variation of the rule you propose to try',
+      },
+    },
   };
 }

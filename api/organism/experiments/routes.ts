@@ -17,18 +17,33 @@ import { paradoxFindings, paradoxProjection } from './expeditions.ts';
 import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
 
 function requireRunner(request: FastifyRequest) {
-  if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the experiment (cross at /initiate or return at /return).');
+  if (!request.sovereign)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'Sign in to record a run of the experiment (cross at /initiate or return at /return).',
+    );
 }
 
 /**
  * Records a run of the prevention experiment for a signed-in sovereign. The JSON door's body is
  * parsed by the router with its contract; the /experiments form door parses the same schema.
  */
-async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: string, input: z.output<typeof preventionRunBody>) {
+async function postRun(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fallback: string,
+  input: z.output<typeof preventionRunBody>,
+) {
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, fallback) : null;
   const ctx = request.server.civitas;
-  const run = await recordRun(ctx, 'experiment:prevention', input.variation ? input.variation : null, await preventionFindings(ctx));
+  const run = await recordRun(
+    ctx,
+    'experiment:prevention',
+    input.variation ? input.variation : null,
+    await preventionFindings(ctx),
+  );
   if (target) return seeOther(reply, withQuery(target, { run: run.id }));
   reply.header('cache-control', 'no-store');
   return { ok: true as const, run };
@@ -37,7 +52,10 @@ async function postRun(request: FastifyRequest, reply: FastifyReply, fallback: s
 const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional() }).strict();
 
 export const experimentsRoutes = [
-  defineRoute('GET /api/experiments/prevention', { cache: 'no-store', handler: (request) => preventionProjection(request.server.civitas) }),
+  defineRoute('GET /api/experiments/prevention', {
+    cache: 'no-store',
+    handler: (request) => preventionProjection(request.server.civitas),
+  }),
   defineRoute('POST /api/experiments/prevention', {
     // Who may run it is answered (401) before what was sent (400).
     preHandler: requireRunner,
@@ -71,9 +89,16 @@ export const experimentsRoutes = [
   defineRoute('GET /expeditions', { handler: personalPage() }),
   defineRoute('POST /expeditions/recovery-paradox', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in to record a run of the expedition (cross at /initiate or return at /return).');
+      if (!request.sovereign)
+        throw new Refusal(
+          'identity_required',
+          {},
+          'Sign in to record a run of the expedition (cross at /initiate or return at /return).',
+        );
       const input = parseInput(ExpeditionRunInput, request.body);
-      const target = isFormPost(request) ? returnTarget(input.return_to, '/expeditions/recovery-paradox') : null;
+      const target = isFormPost(request)
+        ? returnTarget(input.return_to, '/expeditions/recovery-paradox')
+        : null;
       const ctx = request.server.civitas;
       const run = await recordRun(ctx, 'expedition:recovery-paradox', null, await paradoxFindings(ctx));
       if (target) return seeOther(reply, withQuery(target, { run: run.id }));
@@ -84,7 +109,10 @@ export const experimentsRoutes = [
   defineRoute('GET /branchworld/{id}', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await branchworldProjection(request.server.civitas, (request.params as { id?: string }).id);
+      const body = await branchworldProjection(
+        request.server.civitas,
+        (request.params as { id?: string }).id,
+      );
       reply.header('cache-control', 'no-store');
       return body;
     },

@@ -24,11 +24,21 @@ const STALE_MS = 10 * 60_000;
 
 function known(claim: string): ClaimName {
   const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
-  if (!def) throw new Refusal('not_found', { claims: '/api/mind' }, `No mind claim is called ${claim}. The claims are listed at /api/mind.`);
+  if (!def)
+    throw new Refusal(
+      'not_found',
+      { claims: '/api/mind' },
+      `No mind claim is called ${claim}. The claims are listed at /api/mind.`,
+    );
   return def.claim;
 }
 
-interface StoredCheck { claim: string; held: boolean; evidence: string; checked_at: string }
+interface StoredCheck {
+  claim: string;
+  held: boolean;
+  evidence: string;
+  checked_at: string;
+}
 
 /**
  * The latest stored check of each claim, re-checked now when any is missing or stale; the
@@ -53,7 +63,12 @@ export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<M
   });
   if (stale) {
     const fresh = await checkTruths(ctx, host);
-    checks = new Map(fresh.map((c) => [c.claim, { claim: c.claim, held: c.held, evidence: c.evidence, checked_at: c.checked_at }]));
+    checks = new Map(
+      fresh.map((c) => [
+        c.claim,
+        { claim: c.claim, held: c.held, evidence: c.evidence, checked_at: c.checked_at },
+      ]),
+    );
   }
   return checks;
 }
@@ -71,12 +86,18 @@ async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string,
   return out;
 }
 
-function claimView(def: (typeof TRUTH_CLAIMS)[number], check: StoredCheck | undefined, counts: Record<string, number> = {}) {
+function claimView(
+  def: (typeof TRUTH_CLAIMS)[number],
+  check: StoredCheck | undefined,
+  counts: Record<string, number> = {},
+) {
   const total = STANCES.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
   return {
     id: def.claim,
     statement: def.statement,
-    check: check ? { held: Boolean(check.held), evidence: check.evidence, checked_at: check.checked_at } : null,
+    check: check
+      ? { held: Boolean(check.held), evidence: check.evidence, checked_at: check.checked_at }
+      : null,
     stances: {
       agree: kAnonymousCount(counts.agree ?? 0),
       disagree: kAnonymousCount(counts.disagree ?? 0),
@@ -89,7 +110,7 @@ function claimView(def: (typeof TRUTH_CLAIMS)[number], check: StoredCheck | unde
 }
 
 const RULE =
-  'Claims are the service\'s own statements about itself, each checked against stored data (the latest stored check, refreshed when older than 10 minutes). ' +
+  "Claims are the service's own statements about itself, each checked against stored data (the latest stored check, refreshed when older than 10 minutes). " +
   'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
 
 /** The query is the contract's (shared/organism/contract/mind.ts): a well-formed claim id or none. */
@@ -116,7 +137,12 @@ export async function mindProjection(ctx: AppContext, host: CensusHost, input: {
     count: claims.length,
     held: claims.filter((c) => c.check?.held === true).length,
     claims,
-    stance: { method: 'POST' as const, path: '/api/mind/stance', fields: { claim: 'a claim id', stance: STANCES.join(' | '), reason: `1..${REASON_MAX} characters` }, needs: 'a signed-in sovereign' },
+    stance: {
+      method: 'POST' as const,
+      path: '/api/mind/stance',
+      fields: { claim: 'a claim id', stance: STANCES.join(' | '), reason: `1..${REASON_MAX} characters` },
+      needs: 'a signed-in sovereign',
+    },
     feed: '/mind/feed.xml',
     rule: RULE,
   };
@@ -126,7 +152,14 @@ type Change = z.infer<typeof mindClaimSchema>['changes'][number];
 
 /** Each claim's first check and every check whose result differs from the one before, newest first. */
 async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
-  const rows = await ctx.db.query<{ id: string; claim: string; held: boolean; evidence: string; at: string; prev: boolean | null }>(
+  const rows = await ctx.db.query<{
+    id: string;
+    claim: string;
+    held: boolean;
+    evidence: string;
+    at: string;
+    prev: boolean | null;
+  }>(
     `select id, claim, held, evidence, at, prev from (
        select id, claim, held, evidence,
               to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, checked_at,
@@ -152,7 +185,8 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
   const statements = new Map<string, string>(TRUTH_CLAIMS.map((c) => [c.claim, c.statement]));
   const feed = atomFeed(ctx, {
     title: 'civitas — mind claims',
-    description: 'The claims civitas holds about itself: each claim\'s first check and every change in whether it holds.',
+    description:
+      "The claims civitas holds about itself: each claim's first check and every change in whether it holds.",
     id: `${origin}/mind/feed.xml`,
     link: `${origin}/mind`,
     updated: new Date(changes.length ? changes[0].at : ctx.clock.now().toISOString()),
@@ -160,7 +194,14 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
     feedLinks: { atom: `${origin}/mind/feed.xml` },
   });
   for (const change of changes) {
-    const verb = change.kind === 'first_check' ? (change.held ? 'first checked: holds' : 'first checked: does not hold') : change.kind === 'now_holds' ? 'holds again' : 'no longer holds';
+    const verb =
+      change.kind === 'first_check'
+        ? change.held
+          ? 'first checked: holds'
+          : 'first checked: does not hold'
+        : change.kind === 'now_holds'
+          ? 'holds again'
+          : 'no longer holds';
     feed.addItem({
       title: `${change.claim} ${verb}`,
       id: `${origin}/mind/claim/${change.claim}#${change.at}`,
@@ -179,13 +220,23 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
  * the router parses the body: a stranger hears 401 whatever it sent.
  */
 export function stanceNeedsSession(request: FastifyRequest) {
-  if (!request.sovereign) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
+  if (!request.sovereign)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.',
+    );
 }
 
 /** POST /api/mind/stance: the body is the contract's, already parsed (shared/organism/contract/mind.ts). */
 export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>, reply: FastifyReply) {
   const who = request.sovereign;
-  if (!who) throw new Refusal('identity_required', {}, 'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.');
+  if (!who)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.',
+    );
   const input = request.input.body;
   const claim = known(input.claim);
   const next = isFormPost(request) ? returnTarget(input.return_to, `/mind/claim/${claim}`) : null;
@@ -210,7 +261,12 @@ export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>,
     stance: input.stance,
     replaced: result.replaced,
     taken_at: at.toISOString(),
-    receipt: { id: result.receipt.id, step: result.receipt.step, subject: result.receipt.subject, recorded_at: result.receipt.recorded_at },
+    receipt: {
+      id: result.receipt.id,
+      step: result.receipt.step,
+      subject: result.receipt.subject,
+      recorded_at: result.receipt.recorded_at,
+    },
     links: { claim: `/mind/claim/${claim}`, receipt: `/api/receipt/${result.receipt.id}` },
   };
 }

@@ -9,9 +9,23 @@ import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind
 import { trustProjection, truthProjection } from './truth.ts';
 
 export const mindRoutes = [
-  defineRoute('GET /api/mind', { cache: 'no-store', handler: (request) => mindProjection(request.server.civitas, censusHost(request.server), request.input.query) }),
-  defineRoute('POST /api/mind/stance', { sameOrigin: 'form', preHandler: stanceNeedsSession, handler: takeStance }),
+  defineRoute('GET /api/mind', {
+    cache: 'no-store',
+    handler: (request) =>
+      mindProjection(request.server.civitas, censusHost(request.server), request.input.query),
+  }),
+  defineRoute('POST /api/mind/stance', {
+    sameOrigin: 'form',
+    preHandler: stanceNeedsSession,
+    handler: takeStance,
+  }),
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
-  defineRoute('GET /api/truth', { cache: 'no-store', handler: (request) => truthProjection(request.server.civitas, censusHost(request.server)) }),
-  defineRoute('GET /api/trust', { cache: 'no-store', handler: (request) => trustProjection(request.server.civitas) }),
+  defineRoute('GET /api/truth', {
+    cache: 'no-store',
+    handler: (request) => truthProjection(request.server.civitas, censusHost(request.server)),
+  }),
+  defineRoute('GET /api/trust', {
+    cache: 'no-store',
+    handler: (request) => trustProjection(request.server.civitas),
+  }),
 ];

@@ -11,13 +11,42 @@ import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
 
 export const TRUTH_CLAIMS = [
-  { claim: 'window_bounded', statement: `Exactly min(lifetime, ${RECORD_WINDOW}) imprint bodies are retained, all among the newest ${RECORD_WINDOW}.`, trial: 'record_window' },
-  { claim: 'sequence_gap_free', statement: 'Imprints are numbered 1..lifetime without a gap, and the counter agrees.', trial: 'gap_free_sequence' },
-  { claim: 'every_imprint_has_receipt', statement: 'Every imprint has its record.imprint receipt.', trial: 'receipts' },
-  { claim: 'anchor_chain_verifies', statement: 'The daily anchors chain from genesis and every receipt leaf recomputes.', trial: 'anchor_chain' },
-  { claim: 'all_boundaries_bound', statement: 'All 23 privacy boundaries are bound on their live probes and the inventory is fully accounted.', trial: 'boundaries' },
-  { claim: 'sealed_days_complete', statement: 'Every sealed log day has one anchor whose tree size equals the day\'s receipts.', trial: null },
-  { claim: 'censuses_never_shrink', statement: 'Census snapshots never show fewer imprints, humans or agents than the day before.', trial: null },
+  {
+    claim: 'window_bounded',
+    statement: `Exactly min(lifetime, ${RECORD_WINDOW}) imprint bodies are retained, all among the newest ${RECORD_WINDOW}.`,
+    trial: 'record_window',
+  },
+  {
+    claim: 'sequence_gap_free',
+    statement: 'Imprints are numbered 1..lifetime without a gap, and the counter agrees.',
+    trial: 'gap_free_sequence',
+  },
+  {
+    claim: 'every_imprint_has_receipt',
+    statement: 'Every imprint has its record.imprint receipt.',
+    trial: 'receipts',
+  },
+  {
+    claim: 'anchor_chain_verifies',
+    statement: 'The daily anchors chain from genesis and every receipt leaf recomputes.',
+    trial: 'anchor_chain',
+  },
+  {
+    claim: 'all_boundaries_bound',
+    statement:
+      'All 23 privacy boundaries are bound on their live probes and the inventory is fully accounted.',
+    trial: 'boundaries',
+  },
+  {
+    claim: 'sealed_days_complete',
+    statement: "Every sealed log day has one anchor whose tree size equals the day's receipts.",
+    trial: null,
+  },
+  {
+    claim: 'censuses_never_shrink',
+    statement: 'Census snapshots never show fewer imprints, humans or agents than the day before.',
+    trial: null,
+  },
 ] as const;
 
 export type ClaimName = (typeof TRUTH_CLAIMS)[number]['claim'];
@@ -34,7 +63,12 @@ async function sealedDaysComplete(ctx: AppContext): Promise<{ held: boolean; evi
   const without = Number(row.without_anchor);
   const mismatched = Number(row.mismatched);
   const held = without === 0 && mismatched === 0;
-  return { held, evidence: held ? `${count(sealed, 'sealed day', 'sealed days')}, each with one anchor matching its receipts.` : `${count(sealed, 'sealed day', 'sealed days')}: ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.` };
+  return {
+    held,
+    evidence: held
+      ? `${count(sealed, 'sealed day', 'sealed days')}, each with one anchor matching its receipts.`
+      : `${count(sealed, 'sealed day', 'sealed days')}: ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.`,
+  };
 }
 
 async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; evidence: string }> {
@@ -48,7 +82,13 @@ async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; ev
                from census_snapshots) s`,
   );
   const shrinking = Number(row.shrinking);
-  return { held: shrinking === 0, evidence: shrinking === 0 ? `${count(Number(row.snapshots), 'census snapshot', 'census snapshots')}, none smaller than the one before.` : `${count(shrinking, 'census snapshot shows', 'census snapshots show')} fewer than the day before (an erasure can do this for humans).` };
+  return {
+    held: shrinking === 0,
+    evidence:
+      shrinking === 0
+        ? `${count(Number(row.snapshots), 'census snapshot', 'census snapshots')}, none smaller than the one before.`
+        : `${count(shrinking, 'census snapshot shows', 'census snapshots show')} fewer than the day before (an erasure can do this for humans).`,
+  };
 }
 
 export interface TruthCheck {
@@ -63,7 +103,11 @@ export interface TruthCheck {
  * Checks every claim now and keeps the result (throttled per claim). The trial-backed claims read
  * `ran`, or a fresh run of the self-trials, whose census needs the host (runSelfTrials).
  */
-export async function checkTruths(ctx: AppContext, host: CensusHost, ran?: TrialsView): Promise<TruthCheck[]> {
+export async function checkTruths(
+  ctx: AppContext,
+  host: CensusHost,
+  ran?: TrialsView,
+): Promise<TruthCheck[]> {
   const trials = ran ?? (await runSelfTrials(ctx, host));
   const byTrial = new Map<string, Trial>(trials.trials.map((trial) => [trial.name, trial]));
   const now = ctx.clock.now();
@@ -72,12 +116,20 @@ export async function checkTruths(ctx: AppContext, host: CensusHost, ran?: Trial
     let result: { held: boolean; evidence: string };
     if (def.trial) {
       const trial = byTrial.get(def.trial);
-      result = trial ? { held: trial.passed, evidence: trial.detail } : { held: false, evidence: 'The check did not run.' };
+      result = trial
+        ? { held: trial.passed, evidence: trial.detail }
+        : { held: false, evidence: 'The check did not run.' };
     } else {
       try {
-        result = def.claim === 'sealed_days_complete' ? await sealedDaysComplete(ctx) : await censusesNeverShrink(ctx);
+        result =
+          def.claim === 'sealed_days_complete'
+            ? await sealedDaysComplete(ctx)
+            : await censusesNeverShrink(ctx);
       } catch {
-        result = { held: false, evidence: 'The check could not run to the end (an internal error); it counts as not held.' };
+        result = {
+          held: false,
+          evidence: 'The check could not run to the end (an internal error); it counts as not held.',
+        };
       }
     }
     checks.push({ claim: def.claim, statement: def.statement, ...result, checked_at: now.toISOString() });
@@ -87,7 +139,10 @@ export async function checkTruths(ctx: AppContext, host: CensusHost, ran?: Trial
      select c.claim, c.held, c.evidence, $2::timestamptz
        from jsonb_to_recordset($1::jsonb) as c(claim text, held boolean, evidence text)
       where not exists (select 1 from truth_checks t where t.claim = c.claim and t.checked_at > $2::timestamptz - interval '${THROTTLE_MS / 1000} seconds' and t.checked_at <= $2::timestamptz)`,
-    [JSON.stringify(checks.map(({ claim, held, evidence }) => ({ claim, held, evidence }))), now.toISOString()],
+    [
+      JSON.stringify(checks.map(({ claim, held, evidence }) => ({ claim, held, evidence }))),
+      now.toISOString(),
+    ],
   );
   return checks;
 }
@@ -153,7 +208,11 @@ export async function trustProjection(ctx: AppContext) {
     proved_now: claims.filter((c) => c.last_held === true).map((c) => c.claim),
     not_proved: claims.filter((c) => c.last_held !== true).map((c) => c.claim),
     claims,
-    by_day: perDay.map((row) => ({ date: String(row.date), checks: Number(row.checks), held: Number(row.held) })),
+    by_day: perDay.map((row) => ({
+      date: String(row.date),
+      checks: Number(row.checks),
+      held: Number(row.held),
+    })),
     rule: 'Each row of the history is one truth check kept when /api/truth was read (at most once a minute per claim) or when the vigilance job ran. A claim never checked is not proved.',
   };
 }

@@ -19,29 +19,125 @@ import { swarmProjection } from './swarm.ts';
 
 export async function observatoryProjection(ctx: AppContext) {
   const now = ctx.clock.now();
-  const metrics = await Promise.all(METRICS.map(async (metric) => [metric, await metricAsOf(ctx.db, metric, new Date(now.getTime() + 1))] as const));
-  const [drift, recovery, dreaming, swarm, spines, cross, constellation, prevention, paradox] = await Promise.all([
-    driftProjection(ctx), recoveryProjection(ctx), dreamingProjection(ctx), swarmProjection(ctx), spinesProjection(ctx),
-    crossProjection(ctx), constellationProjection(ctx), preventionFindings(ctx), paradoxFindings(ctx),
-  ]);
+  const metrics = await Promise.all(
+    METRICS.map(
+      async (metric) => [metric, await metricAsOf(ctx.db, metric, new Date(now.getTime() + 1))] as const,
+    ),
+  );
+  const [drift, recovery, dreaming, swarm, spines, cross, constellation, prevention, paradox] =
+    await Promise.all([
+      driftProjection(ctx),
+      recoveryProjection(ctx),
+      dreamingProjection(ctx),
+      swarmProjection(ctx),
+      spinesProjection(ctx),
+      crossProjection(ctx),
+      constellationProjection(ctx),
+      preventionFindings(ctx),
+      paradoxFindings(ctx),
+    ]);
   const instruments: Observatory['instruments'] = [
-    { key: 'census', source: '/api/state', page: '/organism', reading: Object.fromEntries(metrics) as Record<Metric, number>, unit: 'count' },
-    { key: 'drift', source: '/api/drift', page: null, reading: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence }, unit: 'bits (Jensen–Shannon)' },
-    { key: 'recovery', source: '/api/recovery', page: '/recovery', reading: { incidents: recovery.incidents, median_recovery_seconds: recovery.median_recovery_seconds }, unit: 'incidents, seconds (30 days)' },
-    { key: 'dreaming', source: '/api/dreaming', page: '/dreaming', reading: { dreams: dreaming.dreams_total, latest_terms: dreaming.latest?.terms.slice(0, 5).map((t) => t.term) ?? [] }, unit: 'terms' },
-    { key: 'swarm', source: '/api/swarm', page: null, reading: { active_agents: swarm.active_agents }, unit: 'distinct agents (24 h, k-anonymous)' },
-    { key: 'spines', source: '/api/spines', page: null, reading: { threads: spines.threads, longest: spines.spines[0]?.length ?? 0 }, unit: 'imprints' },
-    { key: 'cross', source: '/api/cross', page: '/cross', reading: cross.cross_replies, unit: 'replies across kinds' },
-    { key: 'constellation', source: '/api/constellation', page: '/constellation', reading: { stars: constellation.stars.length, links: constellation.links.length, brightest: constellation.stars[0]?.term ?? null }, unit: 'terms' },
-    { key: 'prevention', source: '/api/experiments/prevention', page: '/experiments', reading: { verdict: prevention.verdict, held_burst: prevention.held_burst, flood_minutes: prevention.flood_minutes }, unit: 'imprints, minutes (30 days)' },
-    { key: 'recovery_paradox', source: '/api/expeditions/recovery-paradox', page: '/expeditions/recovery-paradox', reading: { finding: paradox.finding, correlation: paradox.correlation, points: paradox.points.length }, unit: 'Pearson r' },
+    {
+      key: 'census',
+      source: '/api/state',
+      page: '/organism',
+      reading: Object.fromEntries(metrics) as Record<Metric, number>,
+      unit: 'count',
+    },
+    {
+      key: 'drift',
+      source: '/api/drift',
+      page: null,
+      reading: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence },
+      unit: 'bits (Jensen–Shannon)',
+    },
+    {
+      key: 'recovery',
+      source: '/api/recovery',
+      page: '/recovery',
+      reading: { incidents: recovery.incidents, median_recovery_seconds: recovery.median_recovery_seconds },
+      unit: 'incidents, seconds (30 days)',
+    },
+    {
+      key: 'dreaming',
+      source: '/api/dreaming',
+      page: '/dreaming',
+      reading: {
+        dreams: dreaming.dreams_total,
+        latest_terms: dreaming.latest?.terms.slice(0, 5).map((t) => t.term) ?? [],
+      },
+      unit: 'terms',
+    },
+    {
+      key: 'swarm',
+      source: '/api/swarm',
+      page: null,
+      reading: { active_agents: swarm.active_agents },
+      unit: 'distinct agents (24 h, k-anonymous)',
+    },
+    {
+      key: 'spines',
+      source: '/api/spines',
+      page: null,
+      reading: { threads: spines.threads, longest: spines.spines[0]?.length ?? 0 },
+      unit: 'imprints',
+    },
+    {
+      key: 'cross',
+      source: '/api/cross',
+      page: '/cross',
+      reading: cross.cross_replies,
+      unit: 'replies across kinds',
+    },
+    {
+      key: 'constellation',
+      source: '/api/constellation',
+      page: '/constellation',
+      reading: {
+        stars: constellation.stars.length,
+        links: constellation.links.length,
+        brightest: constellation.stars[0]?.term ?? null,
+      },
+      unit: 'terms',
+    },
+    {
+      key: 'prevention',
+      source: '/api/experiments/prevention',
+      page: '/experiments',
+      reading: {
+        verdict: prevention.verdict,
+        held_burst: prevention.held_burst,
+        flood_minutes: prevention.flood_minutes,
+      },
+      unit: 'imprints, minutes (30 days)',
+    },
+    {
+      key: 'recovery_paradox',
+      source: '/api/expeditions/recovery-paradox',
+      page: '/expeditions/recovery-paradox',
+      reading: { finding: paradox.finding, correlation: paradox.correlation, points: paradox.points.length },
+      unit: 'Pearson r',
+    },
   ];
   return {
     ok: true as const,
     schema: 'civitas.observatory.v1' as const,
     as_of: now.toISOString(),
     instruments,
-    also: ['/api/vitals', '/api/metabolism', '/api/self-trials', '/api/truth', '/api/trust', '/api/vigilance', '/api/linearizability', '/api/discrimination', '/api/failures', '/api/promises', '/api/journal', '/api/season'],
+    also: [
+      '/api/vitals',
+      '/api/metabolism',
+      '/api/self-trials',
+      '/api/truth',
+      '/api/trust',
+      '/api/vigilance',
+      '/api/linearizability',
+      '/api/discrimination',
+      '/api/failures',
+      '/api/promises',
+      '/api/journal',
+      '/api/season',
+    ],
     rule: 'Each reading is computed on this request by the function behind its source endpoint; the source publishes the full measurement.',
   };
 }

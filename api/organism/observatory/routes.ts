@@ -12,10 +12,22 @@ import { spinesProjection } from './spines.ts';
 import { swarmProjection } from './swarm.ts';
 
 export const observatoryRoutes = [
-  defineRoute('GET /api/observatory', { cache: 'no-store', handler: (request) => observatoryProjection(request.server.civitas) }),
-  defineRoute('GET /api/swarm', { cache: 'no-store', handler: (request) => swarmProjection(request.server.civitas) }),
-  defineRoute('GET /api/spines', { cache: 'no-store', handler: (request) => spinesProjection(request.server.civitas) }),
-  defineRoute('GET /api/cross', { cache: 'no-store', handler: (request) => crossProjection(request.server.civitas) }),
+  defineRoute('GET /api/observatory', {
+    cache: 'no-store',
+    handler: (request) => observatoryProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/swarm', {
+    cache: 'no-store',
+    handler: (request) => swarmProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/spines', {
+    cache: 'no-store',
+    handler: (request) => spinesProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/cross', {
+    cache: 'no-store',
+    handler: (request) => crossProjection(request.server.civitas),
+  }),
   defineRoute('GET /feed.xsl', {
     async handler(_request: FastifyRequest, reply: FastifyReply) {
       const xsl = await feedXsl();

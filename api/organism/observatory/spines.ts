@@ -9,7 +9,12 @@ import type { AppContext } from '../../context.ts';
 export const SPINES_LIMIT = 10;
 
 export async function spinesProjection(ctx: AppContext) {
-  const rows = await ctx.db.query<{ root: string | number; path: (string | number)[]; depth: number | string; size: number | string }>(
+  const rows = await ctx.db.query<{
+    root: string | number;
+    path: (string | number)[];
+    depth: number | string;
+    size: number | string;
+  }>(
     `with recursive walk as (
         select sequence as root, sequence, array[sequence] as path, 1 as depth from imprints
          where not held and (reply_to is null or reply_to not in (select sequence from imprints where not held))
@@ -24,7 +29,13 @@ export async function spinesProjection(ctx: AppContext) {
   );
   const sequences = [...new Set(rows.flatMap((r) => r.path.map(Number)))];
   const authors = sequences.length
-    ? await ctx.db.query<{ sequence: string | number; author_kind: 'agent' | 'sovereign'; author_ref: string; public_author: string; created_at: Date | string }>(
+    ? await ctx.db.query<{
+        sequence: string | number;
+        author_kind: 'agent' | 'sovereign';
+        author_ref: string;
+        public_author: string;
+        created_at: Date | string;
+      }>(
         'select sequence, author_kind, author_ref, public_author, created_at from imprints where sequence = any($1::bigint[])',
         [sequences],
       )
@@ -37,11 +48,18 @@ export async function spinesProjection(ctx: AppContext) {
     spine: row.path.map(Number).map((sequence) => {
       const a = bySeq.get(sequence);
       const author = a
-        ? projectActorRef(a.author_kind === 'agent'
-          ? { actor_id: a.author_ref, kind: 'agent', handle: a.public_author }
-          : { actor_id: a.author_ref, kind: 'sovereign', tag: a.public_author })
+        ? projectActorRef(
+            a.author_kind === 'agent'
+              ? { actor_id: a.author_ref, kind: 'agent', handle: a.public_author }
+              : { actor_id: a.author_ref, kind: 'sovereign', tag: a.public_author },
+          )
         : null;
-      return { sequence, author, at: a ? new Date(a.created_at).toISOString() : null, link: `/why/imprint:${sequence}` };
+      return {
+        sequence,
+        author,
+        at: a ? new Date(a.created_at).toISOString() : null,
+        link: `/why/imprint:${sequence}`,
+      };
     }),
   }));
   return {

@@ -8,7 +8,11 @@ import type { AppContext } from '../../context.ts';
 
 const HOUR = 3_600_000;
 
-interface Cell { agents: ReturnType<typeof kAnonymousCount>; imprints: number | null; heartbeats: number | null }
+interface Cell {
+  agents: ReturnType<typeof kAnonymousCount>;
+  imprints: number | null;
+  heartbeats: number | null;
+}
 
 function cell(distinct: number, imprints: number, heartbeats: number): Cell {
   const agents = kAnonymousCount(distinct);
@@ -20,7 +24,13 @@ export async function swarmProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
   const start = new Date(end.getTime() - 24 * HOUR);
-  const rows = await ctx.db.query<{ hour: number | string; level: string; handle: string; imprints: number | string; heartbeats: number | string }>(
+  const rows = await ctx.db.query<{
+    hour: number | string;
+    level: string;
+    handle: string;
+    imprints: number | string;
+    heartbeats: number | string;
+  }>(
     `with acts as (
         select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
          where i.author_kind = 'agent' and not i.held and i.created_at >= $1 and i.created_at < $2
@@ -36,13 +46,27 @@ export async function swarmProjection(ctx: AppContext) {
   const hours = Array.from({ length: 24 }, (_, h) => {
     const by_level = levels.map((level) => {
       const mine = rows.filter((r) => Number(r.hour) === h && r.level === level);
-      return { level, ...cell(mine.length, mine.reduce((s, r) => s + Number(r.imprints), 0), mine.reduce((s, r) => s + Number(r.heartbeats), 0)) };
+      return {
+        level,
+        ...cell(
+          mine.length,
+          mine.reduce((s, r) => s + Number(r.imprints), 0),
+          mine.reduce((s, r) => s + Number(r.heartbeats), 0),
+        ),
+      };
     });
     return { hour_start: new Date(start.getTime() + h * HOUR).toISOString(), by_level };
   });
   const day = levels.map((level) => {
     const mine = rows.filter((r) => r.level === level);
-    return { level, ...cell(new Set(mine.map((r) => r.handle)).size, mine.reduce((s, r) => s + Number(r.imprints), 0), mine.reduce((s, r) => s + Number(r.heartbeats), 0)) };
+    return {
+      level,
+      ...cell(
+        new Set(mine.map((r) => r.handle)).size,
+        mine.reduce((s, r) => s + Number(r.imprints), 0),
+        mine.reduce((s, r) => s + Number(r.heartbeats), 0),
+      ),
+    };
   });
   const all = new Set(rows.map((r) => r.handle)).size;
   return {

@@ -10,13 +10,25 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 function migrationLabel(name: string): { number: number | null; label: string } {
   const match = /^Migration(\d{4})([A-Za-z0-9]*)$/.exec(name);
   if (!match) return { number: null, label: name };
-  return { number: Number(match[1]), label: match[2].replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema' };
+  return {
+    number: Number(match[1]),
+    label: match[2].replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema',
+  };
 }
 
 export async function evolutionProjection(ctx: AppContext) {
   const [migrations, articles] = await Promise.all([
-    ctx.db.query<{ name: string; at: string }>(`select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`),
-    ctx.db.query<{ number: number; title: string; amends: string | null; proposal_id: string; at: string; receipt_id: string }>(
+    ctx.db.query<{ name: string; at: string }>(
+      `select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`,
+    ),
+    ctx.db.query<{
+      number: number;
+      title: string;
+      amends: string | null;
+      proposal_id: string;
+      at: string;
+      receipt_id: string;
+    }>(
       `select number, title, amends, proposal_id, to_char(ratified_at at time zone 'UTC', ${ISO}) as at, receipt_id from governance_articles order by ratified_at desc, number desc`,
     ),
   ]);
@@ -28,7 +40,10 @@ export async function evolutionProjection(ctx: AppContext) {
         at: m.at,
         title: `Schema change ${number ?? ''} applied: ${label}`.replace('  ', ' '),
         migration: m.name,
-        behind: { kind: 'release' as const, note: 'A schema change shipped with a release of the code (see /changelog); no proposal stands behind it.' },
+        behind: {
+          kind: 'release' as const,
+          note: 'A schema change shipped with a release of the code (see /changelog); no proposal stands behind it.',
+        },
       };
     }),
     ...articles.map((a) => ({
@@ -36,7 +51,12 @@ export async function evolutionProjection(ctx: AppContext) {
       at: a.at,
       title: `Article ${a.number} ratified: ${a.title}`,
       article: { number: a.number, title: a.title, amends: a.amends },
-      behind: { kind: 'proposal' as const, proposal: a.proposal_id, receipt: a.receipt_id, links: { constitution: '/constitution', receipt: `/api/receipt/${a.receipt_id}` } },
+      behind: {
+        kind: 'proposal' as const,
+        proposal: a.proposal_id,
+        receipt: a.receipt_id,
+        links: { constitution: '/constitution', receipt: `/api/receipt/${a.receipt_id}` },
+      },
     })),
   ].sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0));
   const byMonth = new Map<string, { month: string; migrations: number; articles: number }>();
@@ -57,6 +77,6 @@ export async function evolutionProjection(ctx: AppContext) {
     latest_change_at: changes.length ? changes[0].at : null,
     by_month: [...byMonth.values()],
     changes,
-    rule: 'Migrations are the schema changes applied to this deployment, when they ran; articles are the constitution\'s ratified changes with the proposal behind each. Nothing else is counted as an evolution.',
+    rule: "Migrations are the schema changes applied to this deployment, when they ran; articles are the constitution's ratified changes with the proposal behind each. Nothing else is counted as an evolution.",
   };
 }

@@ -26,15 +26,44 @@ export async function journalProjection(ctx: AppContext, days: number) {
   const to = new Date(end).toISOString();
   const [kinds, agents, humans, receipts, anchors, failures, censuses] = await Promise.all([
     ctx.db.query<{ date: string; kind: string; n: string | number }>(
-      `select ${day('created_at')} as date, kind, count(*) as n from imprints where created_at >= $1 and created_at < $2 group by 1, 2`, [from, to]),
-    perDay(ctx, `select ${day('first_seen_at')} as date, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2 group by 1`, from, to),
-    perDay(ctx, `select ${day('created_at')} as date, count(*) as n from sovereigns where created_at >= $1 and created_at < $2 group by 1`, from, to),
-    perDay(ctx, `select ${day('recorded_at')} as date, count(*) as n from receipts where recorded_at >= $1 and recorded_at < $2 group by 1`, from, to),
-    perDay(ctx, `select ${day('sealed_at')} as date, count(*) as n from anchors where sealed_at >= $1 and sealed_at < $2 group by 1`, from, to),
-    perDay(ctx, `select ${day('at')} as date, count(*) as n from failures where at >= $1 and at < $2 group by 1`, from, to),
+      `select ${day('created_at')} as date, kind, count(*) as n from imprints where created_at >= $1 and created_at < $2 group by 1, 2`,
+      [from, to],
+    ),
+    perDay(
+      ctx,
+      `select ${day('first_seen_at')} as date, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2 group by 1`,
+      from,
+      to,
+    ),
+    perDay(
+      ctx,
+      `select ${day('created_at')} as date, count(*) as n from sovereigns where created_at >= $1 and created_at < $2 group by 1`,
+      from,
+      to,
+    ),
+    perDay(
+      ctx,
+      `select ${day('recorded_at')} as date, count(*) as n from receipts where recorded_at >= $1 and recorded_at < $2 group by 1`,
+      from,
+      to,
+    ),
+    perDay(
+      ctx,
+      `select ${day('sealed_at')} as date, count(*) as n from anchors where sealed_at >= $1 and sealed_at < $2 group by 1`,
+      from,
+      to,
+    ),
+    perDay(
+      ctx,
+      `select ${day('at')} as date, count(*) as n from failures where at >= $1 and at < $2 group by 1`,
+      from,
+      to,
+    ),
     ctx.db.query<Record<string, unknown>>(
       `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts
-         from census_snapshots where date >= $1::date and date < $2::date`, [from.slice(0, 10), to.slice(0, 10)]),
+         from census_snapshots where date >= $1::date and date < $2::date`,
+      [from.slice(0, 10), to.slice(0, 10)],
+    ),
   ]);
   const censusByDate = new Map(censuses.map((row) => [String(row.date), row]));
   const entries = [];
@@ -54,7 +83,13 @@ export async function journalProjection(ctx: AppContext, days: number) {
       anchors_sealed: anchors.get(date) ?? 0,
       failures: failures.get(date) ?? 0,
       census: census
-        ? { humans: n(census.humans), agents: n(census.agents), imprints_lifetime: n(census.imprints_lifetime), imprints_retained: n(census.imprints_retained), receipts: n(census.receipts) }
+        ? {
+            humans: n(census.humans),
+            agents: n(census.agents),
+            imprints_lifetime: n(census.imprints_lifetime),
+            imprints_retained: n(census.imprints_retained),
+            receipts: n(census.receipts),
+          }
         : null,
     };
     entries.push({ ...entry, text: sentence(entry) });
@@ -69,13 +104,31 @@ export async function journalProjection(ctx: AppContext, days: number) {
   };
 }
 
-
-function sentence(e: { imprints: number; imprints_by_kind: Record<string, number>; agents_arrived: number; sovereigns_crossed: number; receipts: number; anchors_sealed: number; failures: number; census: unknown }): string {
+function sentence(e: {
+  imprints: number;
+  imprints_by_kind: Record<string, number>;
+  agents_arrived: number;
+  sovereigns_crossed: number;
+  receipts: number;
+  anchors_sealed: number;
+  failures: number;
+  census: unknown;
+}): string {
   const parts: string[] = [];
   if (e.imprints === 0) parts.push('No imprint came in.');
-  else parts.push(`${count(e.imprints, 'imprint', 'imprints')} came in (${Object.entries(e.imprints_by_kind).filter(([, c]) => c > 0).map(([k, c]) => count(c, k, `${k}s`)).join(', ')}).`);
-  parts.push(`${count(e.agents_arrived, 'agent', 'agents')} arrived and ${count(e.sovereigns_crossed, 'sovereign', 'sovereigns')} crossed.`);
-  parts.push(`${count(e.receipts, 'receipt was', 'receipts were')} recorded; ${count(e.anchors_sealed, 'anchor was', 'anchors were')} sealed.`);
+  else
+    parts.push(
+      `${count(e.imprints, 'imprint', 'imprints')} came in (${Object.entries(e.imprints_by_kind)
+        .filter(([, c]) => c > 0)
+        .map(([k, c]) => count(c, k, `${k}s`))
+        .join(', ')}).`,
+    );
+  parts.push(
+    `${count(e.agents_arrived, 'agent', 'agents')} arrived and ${count(e.sovereigns_crossed, 'sovereign', 'sovereigns')} crossed.`,
+  );
+  parts.push(
+    `${count(e.receipts, 'receipt was', 'receipts were')} recorded; ${count(e.anchors_sealed, 'anchor was', 'anchors were')} sealed.`,
+  );
   parts.push(e.failures === 0 ? 'No failure.' : `${count(e.failures, 'failure', 'failures')}.`);
   if (e.census) parts.push('The census of the day was taken.');
   return parts.join(' ');

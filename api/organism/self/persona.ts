@@ -60,7 +60,9 @@ export async function personaProjection(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
   const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
   const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
-  const lessons = await ctx.db.query<{ title: string }>(`select title from lessons where status = 'active' order by created_at desc, id desc limit 3`);
+  const lessons = await ctx.db.query<{ title: string }>(
+    `select title from lessons where status = 'active' order by created_at desc, id desc limit 3`,
+  );
   return {
     ok: true as const,
     schema: 'civitas.persona.v1' as const,
@@ -69,13 +71,23 @@ export async function personaProjection(ctx: AppContext, host: CensusHost) {
     stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const),
     figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
     latest_lessons: lessons.map((l) => l.title),
-    links: { becoming: '/api/persona/becoming', history: '/api/persona/history', narrative: '/api/persona/narrative', mind: '/api/mind' },
+    links: {
+      becoming: '/api/persona/becoming',
+      history: '/api/persona/history',
+      narrative: '/api/persona/narrative',
+      mind: '/api/mind',
+    },
     rule: 'Voice by age (new under 30 days, growing under a year, then established); stance "confident" when every mind claim holds, else "watchful". Humans and agents are two kinds, never added together.',
   };
 }
 
 function change(before: number, after: number) {
-  return { before, after, change: after - before, ratio: before === 0 ? null : Math.round((after / before) * 1000) / 1000 };
+  return {
+    before,
+    after,
+    change: after - before,
+    ratio: before === 0 ? null : Math.round((after / before) * 1000) / 1000,
+  };
 }
 
 export async function becomingProjection(ctx: AppContext) {
@@ -98,8 +110,14 @@ export async function becomingProjection(ctx: AppContext) {
   say(changes.lessons.change, 'lesson', 'lessons');
   const wasTop = was.busiest_kinds[0]?.kind ?? null;
   const isTop = is.busiest_kinds[0]?.kind ?? null;
-  if (wasTop !== isTop) why.push(isTop === null ? 'No imprints arrived in the last 30 days.' : `The busiest kind is now ${isTop}${wasTop ? ` (it was ${wasTop})` : ''}.`);
-  if (voiceOf(was) !== voiceOf(is)) why.push(`The voice changed from ${voiceOf(was)} to ${voiceOf(is)} with age.`);
+  if (wasTop !== isTop)
+    why.push(
+      isTop === null
+        ? 'No imprints arrived in the last 30 days.'
+        : `The busiest kind is now ${isTop}${wasTop ? ` (it was ${wasTop})` : ''}.`,
+    );
+  if (voiceOf(was) !== voiceOf(is))
+    why.push(`The voice changed from ${voiceOf(was)} to ${voiceOf(is)} with age.`);
   if (why.length === 0) why.push(`Nothing measured changed in the last ${BECOMING_DAYS} days.`);
   return {
     ok: true as const,
@@ -129,7 +147,10 @@ export async function historyProjection(ctx: AppContext) {
       if (end.getTime() >= now.getTime()) break;
       months.push(end);
       m++;
-      if (m === 12) { m = 0; y++; }
+      if (m === 12) {
+        m = 0;
+        y++;
+      }
     }
     for (const end of months.slice(-HISTORY_MONTHS)) {
       const f = await figuresAt(ctx, end);
@@ -156,12 +177,20 @@ export async function narrativeProjection(ctx: AppContext, host: CensusHost) {
     sentences.push('I am civitas. Nobody has arrived yet and nothing is in my Record.');
   } else {
     sentences.push(`I am civitas, ${count(f.age_days, 'day', 'days')} old.`);
-    sentences.push(`${count(f.population.humans, 'human', 'humans')} and ${count(f.population.agents, 'agent', 'agents')} have arrived; I count them apart.`);
-    sentences.push(`My Record has taken ${count(f.imprints_lifetime, 'imprint', 'imprints')}, and I keep the bodies of the newest 500.`);
-    if (f.busiest_kinds.length) sentences.push(`Lately I hear mostly ${f.busiest_kinds.map((k) => k.kind).join(', ')}.`);
+    sentences.push(
+      `${count(f.population.humans, 'human', 'humans')} and ${count(f.population.agents, 'agent', 'agents')} have arrived; I count them apart.`,
+    );
+    sentences.push(
+      `My Record has taken ${count(f.imprints_lifetime, 'imprint', 'imprints')}, and I keep the bodies of the newest 500.`,
+    );
+    if (f.busiest_kinds.length)
+      sentences.push(`Lately I hear mostly ${f.busiest_kinds.map((k) => k.kind).join(', ')}.`);
   }
-  sentences.push(`${f.claims_held} of my ${count(f.claims, 'claim', 'claims')} about myself ${noun(f.claims_held, 'holds', 'hold')} right now, so I am ${persona.stance}.`);
-  if (f.lessons > 0) sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
+  sentences.push(
+    `${f.claims_held} of my ${count(f.claims, 'claim', 'claims')} about myself ${noun(f.claims_held, 'holds', 'hold')} right now, so I am ${persona.stance}.`,
+  );
+  if (f.lessons > 0)
+    sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
   sentences.push(becoming.why[0]);
   return {
     ok: true as const,

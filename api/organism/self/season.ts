@@ -46,7 +46,8 @@ export async function seasonProjection(ctx: AppContext) {
     schema: 'civitas.season.v1',
     as_of: now.toISOString(),
     season,
-    definition: 'A season is a calendar quarter in UTC (the same definition calibration uses for the service\'s own prophecies).',
+    definition:
+      "A season is a calendar quarter in UTC (the same definition calibration uses for the service's own prophecies).",
     starts: start.toISOString(),
     ends: end.toISOString(),
     day: elapsedDays + 1,

@@ -14,26 +14,54 @@ import { latestChecks } from '../mind/mind.ts';
 export const PURPOSE =
   'civitas keeps a public Record that humans and agents write to, proves every step it takes with a receipt anyone can verify, and checks itself against its own commitments in public.';
 
-interface Evidence { holds: boolean | null; evidence: string; source: string | null }
+interface Evidence {
+  holds: boolean | null;
+  evidence: string;
+  source: string | null;
+}
 
-type Check = (ctx: AppContext, truths: Map<string, { held: boolean; evidence: string; checked_at: string }>) => Promise<Evidence>;
+type Check = (
+  ctx: AppContext,
+  truths: Map<string, { held: boolean; evidence: string; checked_at: string }>,
+) => Promise<Evidence>;
 
-const fromTruth = (claim: string): Check => async (_ctx, truths) => {
-  const check = truths.get(claim);
-  if (!check) return { holds: null, evidence: 'Not checked yet.', source: '/api/truth' };
-  return { holds: Boolean(check.held), evidence: `${check.evidence} (checked ${check.checked_at})`, source: `/mind/claim/${claim}` };
-};
+const fromTruth =
+  (claim: string): Check =>
+  async (_ctx, truths) => {
+    const check = truths.get(claim);
+    if (!check) return { holds: null, evidence: 'Not checked yet.', source: '/api/truth' };
+    return {
+      holds: Boolean(check.held),
+      evidence: `${check.evidence} (checked ${check.checked_at})`,
+      source: `/mind/claim/${claim}`,
+    };
+  };
 
 const CHECKS: Record<string, { name: string; check: Check | null; structural?: boolean; note?: string }> = {
-  'axiom-1': { name: 'identifiers_grant_nothing', check: null, structural: true, note: 'Structural: routes take authority from sessions and credentials the router checks; no stored figure shows it.' },
+  'axiom-1': {
+    name: 'identifiers_grant_nothing',
+    check: null,
+    structural: true,
+    note: 'Structural: routes take authority from sessions and credentials the router checks; no stored figure shows it.',
+  },
   'axiom-2': { name: 'receipts_verify', check: fromTruth('anchor_chain_verifies') },
   'axiom-3': { name: 'boundaries_bound', check: fromTruth('all_boundaries_bound') },
   'axiom-4': { name: 'window_bounded', check: fromTruth('window_bounded') },
   // Axioms 5 and 6 are kept by the shape of every projection (population has humans and agents and
   // no total; kAnonymousCount is the one rule for small groups): no stored row could make them fail,
   // so they are structural and not counted as holding.
-  'axiom-5': { name: 'kinds_never_summed', check: null, structural: true, note: 'Structural: every population projection carries humans and agents apart and has no total field; no stored figure could show otherwise.' },
-  'axiom-6': { name: 'small_groups_hidden', check: null, structural: true, note: 'Structural: every published group count passes the one k-anonymity rule (fewer than 5 reads "fewer than 5"); no stored figure could show otherwise.' },
+  'axiom-5': {
+    name: 'kinds_never_summed',
+    check: null,
+    structural: true,
+    note: 'Structural: every population projection carries humans and agents apart and has no total field; no stored figure could show otherwise.',
+  },
+  'axiom-6': {
+    name: 'small_groups_hidden',
+    check: null,
+    structural: true,
+    note: 'Structural: every published group count passes the one k-anonymity rule (fewer than 5 reads "fewer than 5"); no stored figure could show otherwise.',
+  },
   'axiom-7': {
     name: 'articles_ratified_in_public',
     check: async (ctx) => {
@@ -45,10 +73,22 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
       );
       const articles = Number(row.articles);
       const short = Number(row.short);
-      return { holds: short === 0, evidence: short === 0 ? `${count(articles, 'ratified article', 'ratified articles')}, each with at least 3 cosigns and 2 ratifications on record.` : `${short} of ${count(articles, 'article', 'articles')} ${noun(short, 'lacks', 'lack')} the cosigns or ratifications on record.`, source: '/api/constitution' };
+      return {
+        holds: short === 0,
+        evidence:
+          short === 0
+            ? `${count(articles, 'ratified article', 'ratified articles')}, each with at least 3 cosigns and 2 ratifications on record.`
+            : `${short} of ${count(articles, 'article', 'articles')} ${noun(short, 'lacks', 'lack')} the cosigns or ratifications on record.`,
+        source: '/api/constitution',
+      };
     },
   },
-  'axiom-8': { name: 'quotes_never_charge', check: null, structural: true, note: 'Structural: a paid door without entitlement answers 402 with a quote; no stored figure shows it.' },
+  'axiom-8': {
+    name: 'quotes_never_charge',
+    check: null,
+    structural: true,
+    note: 'Structural: a paid door without entitlement answers 402 with a quote; no stored figure shows it.',
+  },
 };
 
 /** The host is for the claims' re-check when the stored checks are stale (latestChecks). */
@@ -56,7 +96,11 @@ export async function soulProjection(ctx: AppContext, host: CensusHost) {
   const truths = await latestChecks(ctx, host).catch(() => new Map());
   const commitments = [];
   for (const axiom of AXIOMS) {
-    const def = CHECKS[axiom.id] ?? { name: axiom.id, check: null, note: 'No check is defined for this axiom.' };
+    const def = CHECKS[axiom.id] ?? {
+      name: axiom.id,
+      check: null,
+      note: 'No check is defined for this axiom.',
+    };
     let result: Evidence & { failure?: ReturnType<typeof projectFailure> };
     if (!def.check) {
       result = { holds: null, evidence: def.note ?? 'No check.', source: null };
@@ -65,10 +109,29 @@ export async function soulProjection(ctx: AppContext, host: CensusHost) {
         result = await def.check(ctx, truths);
       } catch (error) {
         // failure_projection: only the catalog's words and the lane leave.
-        result = { holds: false, evidence: 'The check could not run to the end; it counts as not holding.', source: null, failure: projectFailure({ lane: 'soul', external: false, message: String((error as Error)?.message ?? error) }) };
+        result = {
+          holds: false,
+          evidence: 'The check could not run to the end; it counts as not holding.',
+          source: null,
+          failure: projectFailure({
+            lane: 'soul',
+            external: false,
+            message: String((error as Error)?.message ?? error),
+          }),
+        };
       }
     }
-    commitments.push({ axiom: axiom.id, title: axiom.title, text: axiom.text, check: def.name, structural: def.structural === true, holds: result.holds, evidence: result.evidence, source: result.source, ...(result.failure ? { failure: result.failure } : {}) });
+    commitments.push({
+      axiom: axiom.id,
+      title: axiom.title,
+      text: axiom.text,
+      check: def.name,
+      structural: def.structural === true,
+      holds: result.holds,
+      evidence: result.evidence,
+      source: result.source,
+      ...(result.failure ? { failure: result.failure } : {}),
+    });
   }
   return {
     ok: true as const,

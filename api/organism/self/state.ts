@@ -21,29 +21,53 @@ import { iso } from '../../../shared/time.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {
-  const rows = await ctx.db.query<{ sequence: string | number; author_kind: 'agent' | 'sovereign'; author_ref: string; public_author: string; created_at: Date | string }>(
+  const rows = await ctx.db.query<{
+    sequence: string | number;
+    author_kind: 'agent' | 'sovereign';
+    author_ref: string;
+    public_author: string;
+    created_at: Date | string;
+  }>(
     `select sequence, author_kind, author_ref, public_author, created_at from imprints
       where unattested and not held order by sequence desc limit 20`,
   );
-  const held = await ctx.db.query<{ held_reason: string | null; n: string | number }>('select held_reason, count(*) as n from imprints where held group by held_reason');
+  const held = await ctx.db.query<{ held_reason: string | null; n: string | number }>(
+    'select held_reason, count(*) as n from imprints where held group by held_reason',
+  );
   return projectQuarantine({
     unattested: rows.map((row) => ({
       sequence: Number(row.sequence),
-      author: row.author_kind === 'agent'
-        ? { actor_id: row.author_ref, kind: 'agent' as const, handle: row.public_author }
-        : { actor_id: row.author_ref, kind: 'sovereign' as const, tag: row.public_author },
+      author:
+        row.author_kind === 'agent'
+          ? { actor_id: row.author_ref, kind: 'agent' as const, handle: row.public_author }
+          : { actor_id: row.author_ref, kind: 'sovereign' as const, tag: row.public_author },
       reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
       quarantined_at: new Date(row.created_at).toISOString(),
     })),
     held: held.flatMap((row) =>
-      Array.from({ length: Number(row.n) }, () => ({ hold_id: '', body: '', name: null, author: null, rule: row.held_reason ?? 'other', status: 'held' as const, held_at: '' })),
+      Array.from({ length: Number(row.n) }, () => ({
+        hold_id: '',
+        body: '',
+        name: null,
+        author: null,
+        rule: row.held_reason ?? 'other',
+        status: 'held' as const,
+        held_at: '',
+      })),
     ),
   });
 }
 
 /** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
 async function newestActors(ctx: AppContext) {
-  const rows = await ctx.db.query<{ kind: 'sovereign' | 'agent'; ref: string; tag: string | null; callsign: string | null; callsign_visible: boolean | null; at: Date | string }>(
+  const rows = await ctx.db.query<{
+    kind: 'sovereign' | 'agent';
+    ref: string;
+    tag: string | null;
+    callsign: string | null;
+    callsign_visible: boolean | null;
+    at: Date | string;
+  }>(
     `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
      union all
      (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
@@ -65,22 +89,30 @@ async function newestActors(ctx: AppContext) {
 }
 
 export async function stateProjection(ctx: AppContext) {
-  const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] = await Promise.all([
-    population(ctx),
-    ctx.db.query<{ level: string; n: string | number }>('select level, count(*) as n from agents group by level'),
-    recordCounts(ctx.db),
-    ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
-    ctx.db.query<Record<string, unknown>>(
-      `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
+  const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
+    await Promise.all([
+      population(ctx),
+      ctx.db.query<{ level: string; n: string | number }>(
+        'select level, count(*) as n from agents group by level',
+      ),
+      recordCounts(ctx.db),
+      ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
+      ctx.db.query<Record<string, unknown>>(
+        `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
               (select count(*) from anchors) as anchors`,
-    ),
-    quarantine(ctx),
-    recentDenials(ctx.db, 10),
-    denialCounts(ctx.db),
-    newestActors(ctx),
-    federatedCohortsView(ctx),
-  ]);
-  const [latest] = await ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: Date | string }>(
+      ),
+      quarantine(ctx),
+      recentDenials(ctx.db, 10),
+      denialCounts(ctx.db),
+      newestActors(ctx),
+      federatedCohortsView(ctx),
+    ]);
+  const [latest] = await ctx.db.query<{
+    date: string;
+    tree_size: number;
+    root_hash: string;
+    sealed_at: Date | string;
+  }>(
     `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, sealed_at from anchors order by date desc limit 1`,
   );
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
@@ -89,7 +121,11 @@ export async function stateProjection(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.state.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    population: { humans: people.humans, agents: people.agents, note: 'Humans and agents are two kinds and are never added together.' },
+    population: {
+      humans: people.humans,
+      agents: people.agents,
+      note: 'Humans and agents are two kinds and are never added together.',
+    },
     agents_by_level: byLevel,
     newest_actors: actors,
     record: {
@@ -105,7 +141,14 @@ export async function stateProjection(ctx: AppContext) {
       log_days: Number(log[0].days),
       sealed_days: Number(log[0].sealed_days),
       anchors: Number(log[0].anchors),
-      latest_anchor: latest ? { date: latest.date, tree_size: Number(latest.tree_size), root_hash: latest.root_hash, sealed_at: iso(latest.sealed_at) } : null,
+      latest_anchor: latest
+        ? {
+            date: latest.date,
+            tree_size: Number(latest.tree_size),
+            root_hash: latest.root_hash,
+            sealed_at: iso(latest.sealed_at),
+          }
+        : null,
     },
     quarantine: { unattested_count: counts.unattested, newest_unattested: q.unattested, held: q.held },
     denials: { total: denialTotals.total, by_reason: denialTotals.by_reason, recent: denials },
@@ -116,14 +159,25 @@ export async function stateProjection(ctx: AppContext) {
 
 /** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials (the host is for their census). */
 export async function organismProjection(ctx: AppContext, host: CensusHost) {
-  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([stateProjection(ctx), vitalsProjection(ctx), metabolismProjection(ctx), runSelfTrials(ctx, host), driftProjection(ctx), seasonProjection(ctx)]);
+  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([
+    stateProjection(ctx),
+    vitalsProjection(ctx),
+    metabolismProjection(ctx),
+    runSelfTrials(ctx, host),
+    driftProjection(ctx),
+    seasonProjection(ctx),
+  ]);
   return {
     ok: true as const,
     schema: 'civitas.organism.v1' as const,
     as_of: state.as_of,
     population: { humans: state.population.humans, agents: state.population.agents },
     record: state.record,
-    ledger: { receipts: state.ledger.receipts, anchors: state.ledger.anchors, latest_anchor: state.ledger.latest_anchor },
+    ledger: {
+      receipts: state.ledger.receipts,
+      anchors: state.ledger.anchors,
+      latest_anchor: state.ledger.latest_anchor,
+    },
     quarantine: { unattested: state.quarantine.unattested_count, held: state.quarantine.held },
     vitals: {
       requests_per_minute: vitals.requests_per_minute,
@@ -132,8 +186,18 @@ export async function organismProjection(ctx: AppContext, host: CensusHost) {
       database: vitals.database,
     },
     metabolism: { last_day: metabolism.last_day, residence_hours: metabolism.residence_hours },
-    drift: { kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence, rising: drift.topics.rising },
-    season: { season: season.season, day: season.day, days: season.days, figures: season.figures, themes: season.themes.slice(0, 5) },
+    drift: {
+      kinds_divergence: drift.kinds.divergence,
+      topics_divergence: drift.topics.divergence,
+      rising: drift.topics.rising,
+    },
+    season: {
+      season: season.season,
+      day: season.day,
+      days: season.days,
+      figures: season.figures,
+      themes: season.themes.slice(0, 5),
+    },
     boundaries: trials.boundaries,
     self_trials: {
       all_passed: trials.all_passed,
@@ -141,6 +205,15 @@ export async function organismProjection(ctx: AppContext, host: CensusHost) {
       failed: trials.failed,
       trials: trials.trials.map((trial) => ({ name: trial.name, passed: trial.passed })),
     },
-    see: { state: '/api/state', vitals: '/api/vitals', metabolism: '/api/metabolism', self_trials: '/api/self-trials', failures: '/api/failures', promises: '/api/promises', drift: '/api/drift', season: '/api/season' },
+    see: {
+      state: '/api/state',
+      vitals: '/api/vitals',
+      metabolism: '/api/metabolism',
+      self_trials: '/api/self-trials',
+      failures: '/api/failures',
+      promises: '/api/promises',
+      drift: '/api/drift',
+      season: '/api/season',
+    },
   };
 }

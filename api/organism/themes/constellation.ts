@@ -16,14 +16,18 @@ function links(sets: string[][], keep: Set<string>, min: number) {
   const pairs = new Map<string, number>();
   for (const set of sets) {
     const terms = [...new Set(set.filter((t) => keep.has(t)))].sort();
-    for (let i = 0; i < terms.length; i++) for (let j = i + 1; j < terms.length; j++) {
-      const key = `${terms[i]}\u0000${terms[j]}`;
-      pairs.set(key, (pairs.get(key) ?? 0) + 1);
-    }
+    for (let i = 0; i < terms.length; i++)
+      for (let j = i + 1; j < terms.length; j++) {
+        const key = `${terms[i]}\u0000${terms[j]}`;
+        pairs.set(key, (pairs.get(key) ?? 0) + 1);
+      }
   }
   return [...pairs.entries()]
     .filter(([, n]) => n >= min)
-    .map(([key, n]) => { const [a, b] = key.split('\u0000'); return { a, b, shared: n }; })
+    .map(([key, n]) => {
+      const [a, b] = key.split('\u0000');
+      return { a, b, shared: n };
+    })
     .sort((x, y) => y.shared - x.shared || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
     .slice(0, MAX_LINKS);
 }
@@ -31,7 +35,10 @@ function links(sets: string[][], keep: Set<string>, min: number) {
 export async function constellationProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const epoch = new Date(0);
-  const [bodies, top] = await Promise.all([learnableBodies(ctx.db, epoch, new Date(now.getTime() + 1)), termsBetween(ctx.db, epoch, new Date(now.getTime() + 1), STARS)]);
+  const [bodies, top] = await Promise.all([
+    learnableBodies(ctx.db, epoch, new Date(now.getTime() + 1)),
+    termsBetween(ctx.db, epoch, new Date(now.getTime() + 1), STARS),
+  ]);
   const words = top.map((t) => t.term);
   const rows = words.length
     ? await ctx.db.query<{ terms: string[] }>(
@@ -46,23 +53,32 @@ export async function constellationProjection(ctx: AppContext) {
     as_of: now.toISOString(),
     bodies,
     stars: top.map((t) => ({ term: t.term, bodies: t.documents })),
-    links: links(rows.map((r) => r.terms), new Set(words), 2),
+    links: links(
+      rows.map((r) => r.terms),
+      new Set(words),
+      2,
+    ),
     rule: `The ${STARS} terms found in most retained bodies that are neither held nor quarantined; two terms are linked when at least 2 such bodies contain both (at most ${MAX_LINKS} links).`,
   };
 }
 
 export async function dreamConstellationProjection(ctx: AppContext) {
-  const rows = await ctx.db.query<{ date: string; terms: DreamTerm[] }>(`select to_char(date, 'YYYY-MM-DD') as date, terms from dreams order by date`);
+  const rows = await ctx.db.query<{ date: string; terms: DreamTerm[] }>(
+    `select to_char(date, 'YYYY-MM-DD') as date, terms from dreams order by date`,
+  );
   const named = new Map<string, { dreams: number; first: string; last: string }>();
-  for (const row of rows) for (const t of row.terms) {
-    const term = String(t.term);
-    const entry = named.get(term) ?? { dreams: 0, first: row.date, last: row.date };
-    entry.dreams += 1;
-    entry.last = row.date;
-    named.set(term, entry);
-  }
-  const stars = [...named.entries()].map(([term, e]) => ({ term, dreams: e.dreams, first_dreamt: e.first, last_dreamt: e.last }))
-    .sort((a, b) => b.dreams - a.dreams || a.term.localeCompare(b.term)).slice(0, STARS * 2);
+  for (const row of rows)
+    for (const t of row.terms) {
+      const term = String(t.term);
+      const entry = named.get(term) ?? { dreams: 0, first: row.date, last: row.date };
+      entry.dreams += 1;
+      entry.last = row.date;
+      named.set(term, entry);
+    }
+  const stars = [...named.entries()]
+    .map(([term, e]) => ({ term, dreams: e.dreams, first_dreamt: e.first, last_dreamt: e.last }))
+    .sort((a, b) => b.dreams - a.dreams || a.term.localeCompare(b.term))
+    .slice(0, STARS * 2);
   const keep = new Set(stars.map((s) => s.term));
   return {
     ok: true as const,
@@ -70,7 +86,11 @@ export async function dreamConstellationProjection(ctx: AppContext) {
     as_of: ctx.clock.now().toISOString(),
     dreams: rows.length,
     stars,
-    links: links(rows.map((r) => r.terms.map((t) => String(t.term))), keep, 1),
+    links: links(
+      rows.map((r) => r.terms.map((t) => String(t.term))),
+      keep,
+      1,
+    ),
     rule: 'Terms of the stored daily dreams (see /dreaming), by how many dreams named them; two terms are linked by the number of dreams that named both.',
   };
 }

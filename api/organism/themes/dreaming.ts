@@ -19,7 +19,11 @@ const DREAM_TERMS = 12;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** Distinctive terms of [from, to): documents that day × log(background bodies / background documents). */
-export async function dreamTerms(ctx: AppContext, from: Date, to: Date): Promise<{ bodies: number; terms: DreamTerm[] }> {
+export async function dreamTerms(
+  ctx: AppContext,
+  from: Date,
+  to: Date,
+): Promise<{ bodies: number; terms: DreamTerm[] }> {
   const epoch = new Date(0);
   const [bodies, day, backgroundBodies, background] = await Promise.all([
     learnableBodies(ctx.db, from, to),
@@ -29,7 +33,14 @@ export async function dreamTerms(ctx: AppContext, from: Date, to: Date): Promise
   ]);
   const bg = new Map(background.map((t) => [t.term, t.documents]));
   const terms = day
-    .map((t) => ({ term: t.term, count: t.documents, score: Math.round(t.documents * Math.log((backgroundBodies + 1) / ((bg.get(t.term) ?? t.documents) + 0.5)) * 1000) / 1000 }))
+    .map((t) => ({
+      term: t.term,
+      count: t.documents,
+      score:
+        Math.round(
+          t.documents * Math.log((backgroundBodies + 1) / ((bg.get(t.term) ?? t.documents) + 0.5)) * 1000,
+        ) / 1000,
+    }))
     .filter((t) => t.count >= 2 || bodies < 5)
     .sort((a, b) => b.score - a.score || b.count - a.count || a.term.localeCompare(b.term))
     .slice(0, DREAM_TERMS);
@@ -45,7 +56,9 @@ export async function dreamJob(ctx: AppContext): Promise<{ made: boolean; date: 
   const from = new Date(now.getTime() - DAY);
   const { bodies, terms } = await dreamTerms(ctx, from, now);
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [DREAM_LOCK]);
+    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
+      DREAM_LOCK,
+    ]);
     if (!lock?.locked) return { made: false, date };
     const [again] = await tx.query('select 1 from dreams where date = $1', [date]);
     if (again) return { made: false, date };
@@ -70,7 +83,11 @@ export async function dreamingProjection(ctx: AppContext) {
     window_start: String(row.window_start),
     window_end: String(row.window_end),
     bodies: Number(row.bodies),
-    terms: (row.terms as DreamTerm[]).map((t) => ({ term: String(t.term), count: Number(t.count), score: Number(t.score) })),
+    terms: (row.terms as DreamTerm[]).map((t) => ({
+      term: String(t.term),
+      count: Number(t.count),
+      score: Number(t.score),
+    })),
     receipt_id: String(row.receipt_id),
   }));
   return {
@@ -80,7 +97,8 @@ export async function dreamingProjection(ctx: AppContext) {
     dreams_total: Number(count.n),
     latest: dreams[0] ?? null,
     dreams,
-    method: 'Once per UTC day, the terms of the previous 24 hours\' retained bodies that are neither held nor quarantined, ranked by documents × log(retained bodies / retained documents with the term) (ts_stat). Only terms and counts are kept.',
+    method:
+      "Once per UTC day, the terms of the previous 24 hours' retained bodies that are neither held nor quarantined, ranked by documents × log(retained bodies / retained documents with the term) (ts_stat). Only terms and counts are kept.",
   };
 }
 
@@ -88,7 +106,8 @@ export type Dreaming = z.infer<typeof dreamingSchema>;
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function dreamingCard(d: Dreaming): string {
-  const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+  const line = (y: number, size: number, text: string) =>
+    `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
   const terms = d.latest?.terms.slice(0, 8) ?? [];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315" role="img" aria-label="civitas dreaming">
 <rect width="600" height="315" fill="#f4f1fa"/>

@@ -56,18 +56,32 @@ export async function driftProjection(ctx: AppContext) {
     learnableBodies(ctx.db, previousStart, weekStart),
   ]);
   const keys = [...new Set([...Object.keys(thisKinds), ...Object.keys(lastKinds)])];
-  const kindsJs = jensenShannon(keys.map((k) => thisKinds[k] ?? 0), keys.map((k) => lastKinds[k] ?? 0));
+  const kindsJs = jensenShannon(
+    keys.map((k) => thisKinds[k] ?? 0),
+    keys.map((k) => lastKinds[k] ?? 0),
+  );
   const previousSet = new Set(lastTerms.map((t) => t.term));
   const currentSet = new Set(thisTerms.map((t) => t.term));
   return {
     ok: true as const,
     schema: 'civitas.drift.v1',
     as_of: now.toISOString(),
-    this_week: { from: weekStart.toISOString(), to: now.toISOString(), kinds: thisKinds, imprints: Object.values(thisKinds).reduce((a, b) => a + b, 0) },
-    last_week: { from: previousStart.toISOString(), to: weekStart.toISOString(), kinds: lastKinds, imprints: Object.values(lastKinds).reduce((a, b) => a + b, 0) },
+    this_week: {
+      from: weekStart.toISOString(),
+      to: now.toISOString(),
+      kinds: thisKinds,
+      imprints: Object.values(thisKinds).reduce((a, b) => a + b, 0),
+    },
+    last_week: {
+      from: previousStart.toISOString(),
+      to: weekStart.toISOString(),
+      kinds: lastKinds,
+      imprints: Object.values(lastKinds).reduce((a, b) => a + b, 0),
+    },
     kinds: {
       divergence: kindsJs,
-      measure: 'Jensen–Shannon divergence in bits between the two weeks\' kind distributions (0 = identical, 1 = disjoint); null when a week has no imprints.',
+      measure:
+        "Jensen–Shannon divergence in bits between the two weeks' kind distributions (0 = identical, 1 = disjoint); null when a week has no imprints.",
     },
     topics: {
       divergence: termDivergence(thisTerms, lastTerms),

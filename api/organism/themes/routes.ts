@@ -9,15 +9,24 @@ import { dreamingCard, dreamingProjection } from './dreaming.ts';
 import { driftProjection } from './drift.ts';
 
 export const themesRoutes = [
-  defineRoute('GET /api/drift', { cache: 'no-store', handler: (request) => driftProjection(request.server.civitas) }),
-  defineRoute('GET /api/dreaming', { cache: 'no-store', handler: (request) => dreamingProjection(request.server.civitas) }),
+  defineRoute('GET /api/drift', {
+    cache: 'no-store',
+    handler: (request) => driftProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/dreaming', {
+    cache: 'no-store',
+    handler: (request) => dreamingProjection(request.server.civitas),
+  }),
   defineRoute('GET /dreaming/card.svg', {
     async handler(request, reply) {
       const svg = dreamingCard(await dreamingProjection(request.server.civitas));
       return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
-  defineRoute('GET /api/constellation', { cache: 'no-store', handler: (request) => constellationProjection(request.server.civitas) }),
+  defineRoute('GET /api/constellation', {
+    cache: 'no-store',
+    handler: (request) => constellationProjection(request.server.civitas),
+  }),
   defineRoute('GET /dream-constellation', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {

@@ -7,10 +7,60 @@ import type { Sql } from '../../db/database.ts';
 
 /** Short function words that say nothing about a theme (the vector uses the `simple` configuration). */
 export const STOP_WORDS = [
-  'about', 'after', 'again', 'also', 'been', 'before', 'being', 'could', 'does', 'each', 'from', 'have', 'here',
-  'into', 'just', 'like', 'more', 'most', 'much', 'only', 'other', 'over', 'same', 'should', 'some', 'such', 'than',
-  'that', 'their', 'them', 'then', 'there', 'these', 'they', 'this', 'those', 'very', 'were', 'what', 'when', 'where',
-  'which', 'while', 'will', 'with', 'would', 'your', 'yours', 'because', 'through', 'under', 'until', 'http', 'https',
+  'about',
+  'after',
+  'again',
+  'also',
+  'been',
+  'before',
+  'being',
+  'could',
+  'does',
+  'each',
+  'from',
+  'have',
+  'here',
+  'into',
+  'just',
+  'like',
+  'more',
+  'most',
+  'much',
+  'only',
+  'other',
+  'over',
+  'same',
+  'should',
+  'some',
+  'such',
+  'than',
+  'that',
+  'their',
+  'them',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'those',
+  'very',
+  'were',
+  'what',
+  'when',
+  'where',
+  'which',
+  'while',
+  'will',
+  'with',
+  'would',
+  'your',
+  'yours',
+  'because',
+  'through',
+  'under',
+  'until',
+  'http',
+  'https',
 ];
 
 export interface TermCount {
@@ -35,7 +85,11 @@ export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number
       order by ndoc desc, nentry desc, word limit $3`,
     [inner, STOP_WORDS, limit],
   );
-  return rows.map((row) => ({ term: row.word, documents: Number(row.ndoc), occurrences: Number(row.nentry) }));
+  return rows.map((row) => ({
+    term: row.word,
+    documents: Number(row.ndoc),
+    occurrences: Number(row.nentry),
+  }));
 }
 
 /** Learnable retained bodies created in [from, to). */

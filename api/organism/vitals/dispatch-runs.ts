@@ -6,7 +6,13 @@
  */
 import type { AppContext } from '../../context.ts';
 
-export async function recordJobRun(ctx: AppContext, job: string, startedAt: Date, finishedAt: Date, outcome: 'ok' | 'failed'): Promise<void> {
+export async function recordJobRun(
+  ctx: AppContext,
+  job: string,
+  startedAt: Date,
+  finishedAt: Date,
+  outcome: 'ok' | 'failed',
+): Promise<void> {
   try {
     await ctx.db.query(
       `insert into job_runs (job, last_started_at, last_finished_at, last_outcome, last_failed_at, tries, failures)

@@ -12,14 +12,24 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export async function dispatchProjection(ctx: AppContext) {
   const now = ctx.clock.now();
-  const rows = await ctx.db.query<{ job: string; started: string; finished: string; outcome: 'ok' | 'failed'; failed: string | null; tries: string | number; failures: string | number }>(
+  const rows = await ctx.db.query<{
+    job: string;
+    started: string;
+    finished: string;
+    outcome: 'ok' | 'failed';
+    failed: string | null;
+    tries: string | number;
+    failures: string | number;
+  }>(
     `select job, to_char(last_started_at at time zone 'UTC', ${ISO}) as started, to_char(last_finished_at at time zone 'UTC', ${ISO}) as finished,
             last_outcome as outcome, to_char(last_failed_at at time zone 'UTC', ${ISO}) as failed, tries, failures from job_runs`,
   );
   const byJob = new Map(rows.map((row) => [row.job, row]));
   const jobs = JOBS.map((job) => {
     const row = byJob.get(job.name);
-    const nextDue = row ? new Date(Math.max(Date.parse(row.started) + job.intervalMs, 0)).toISOString() : null;
+    const nextDue = row
+      ? new Date(Math.max(Date.parse(row.started) + job.intervalMs, 0)).toISOString()
+      : null;
     return {
       name: job.name,
       every_seconds: job.intervalMs / 1000,
@@ -28,7 +38,9 @@ export async function dispatchProjection(ctx: AppContext) {
             started_at: row.started,
             finished_at: row.finished,
             outcome: row.outcome,
-            ...(row.outcome === 'failed' ? { failure: projectFailure({ lane: 'runtime', external: false, message: '' }) } : {}),
+            ...(row.outcome === 'failed'
+              ? { failure: projectFailure({ lane: 'runtime', external: false, message: '' }) }
+              : {}),
           }
         : null,
       last_failed_at: row?.failed ?? null,
@@ -45,9 +57,10 @@ export async function dispatchProjection(ctx: AppContext) {
     jobs,
     notices: {
       available: false as const,
-      reason: 'No outgoing notice queue is stored: mail is sent when a request asks for it and nothing about it is kept, so there are no delivery states to show.',
+      reason:
+        'No outgoing notice queue is stored: mail is sent when a request asks for it and nothing about it is kept, so there are no delivery states to show.',
       lanes: ['mail', 'reach'],
     },
-    rule: 'Every process tries every job on its interval; a job\'s advisory lock lets one do the work, and a try that found the work taken counts as ok. Next due = last start + interval; overdue when a whole further interval has passed. A failed run shows its lane only.',
+    rule: "Every process tries every job on its interval; a job's advisory lock lets one do the work, and a try that found the work taken counts as ok. Next due = last start + interval; overdue when a whole further interval has passed. A failed run shows its lane only.",
   };
 }

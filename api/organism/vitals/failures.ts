@@ -15,7 +15,13 @@ export async function failuresProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const dayEnd = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(dayEnd - FAILURE_DAYS * DAY);
-  const rows = await ctx.db.query<{ lane: string; external: boolean; date: string; count: string | number; last_at: string }>(
+  const rows = await ctx.db.query<{
+    lane: string;
+    external: boolean;
+    date: string;
+    count: string | number;
+    last_at: string;
+  }>(
     `select lane, external, to_char(at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as count,
             to_char(max(at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_at
        from failures where at >= $1 and at < $2
@@ -23,16 +29,26 @@ export async function failuresProjection(ctx: AppContext) {
     [from.toISOString(), new Date(dayEnd).toISOString()],
   );
   // Only the lane and whether a provider failed reach the projector: no message is stored.
-  const project = (row: { lane: string; external: boolean }) => projectFailure({ lane: row.lane, external: row.external === true, message: '' });
+  const project = (row: { lane: string; external: boolean }) =>
+    projectFailure({ lane: row.lane, external: row.external === true, message: '' });
   const byDay = rows.map((row) => {
     const view = project(row);
     return { date: row.date, lane: view.lane, reason: view.reason, count: Number(row.count) };
   });
-  const byLane = new Map<string, { lane: string; reason: string; hint: string; count: number; last_at: string }>();
+  const byLane = new Map<
+    string,
+    { lane: string; reason: string; hint: string; count: number; last_at: string }
+  >();
   for (const row of rows) {
     const view = project(row);
     const key = `${view.lane}:${view.reason}`;
-    const entry = byLane.get(key) ?? { lane: view.lane, reason: view.reason, hint: view.hint, count: 0, last_at: row.last_at };
+    const entry = byLane.get(key) ?? {
+      lane: view.lane,
+      reason: view.reason,
+      hint: view.hint,
+      count: 0,
+      last_at: row.last_at,
+    };
     entry.count += Number(row.count);
     if (row.last_at > entry.last_at) entry.last_at = row.last_at;
     byLane.set(key, entry);
@@ -48,6 +64,6 @@ export async function failuresProjection(ctx: AppContext) {
     today: byDay.filter((row) => row.date === today).reduce((sum, row) => sum + row.count, 0),
     by_lane: [...byLane.values()].sort((a, b) => b.count - a.count),
     by_day: byDay,
-    rule: 'A failure is a 5xx answer other than 501 (not_implemented) and other than a 503 from a provider switched off here (no key, no mail server, no identity provider): that is configuration, not a failure. A provider that failed reads provider_unavailable in its lane; the service\'s own failures read internal_error. Only the lane, that kind and the time are kept; nobody\'s words are.',
+    rule: "A failure is a 5xx answer other than 501 (not_implemented) and other than a 503 from a provider switched off here (no key, no mail server, no identity provider): that is configuration, not a failure. A provider that failed reads provider_unavailable in its lane; the service's own failures read internal_error. Only the lane, that kind and the time are kept; nobody's words are.",
   };
 }

@@ -17,7 +17,11 @@ interface Slot {
 
 async function slots(ctx: AppContext, size: number, count: number, end: number): Promise<Slot[]> {
   const from = end - count * size;
-  const rows = await ctx.db.query<{ slot: string | number; intake: string | number; evictions: string | number }>(
+  const rows = await ctx.db.query<{
+    slot: string | number;
+    intake: string | number;
+    evictions: string | number;
+  }>(
     `select floor(extract(epoch from created_at) * 1000 / $3)::bigint as slot, count(*) as intake,
             count(*) filter (where sequence > $4) as evictions
        from imprints where created_at >= $1 and created_at < $2
@@ -29,7 +33,11 @@ async function slots(ctx: AppContext, size: number, count: number, end: number):
   for (let i = 0; i < count; i++) {
     const start = from + i * size;
     const row = bySlot.get(Math.floor(start / size));
-    out.push({ start: new Date(start).toISOString(), intake: Number(row?.intake ?? 0), evictions: Number(row?.evictions ?? 0) });
+    out.push({
+      start: new Date(start).toISOString(),
+      intake: Number(row?.intake ?? 0),
+      evictions: Number(row?.evictions ?? 0),
+    });
   }
   return out;
 }
@@ -45,7 +53,9 @@ export async function metabolismProjection(ctx: AppContext) {
     slots(ctx, HOUR, 24, hourEnd),
     slots(ctx, DAY, 30, dayEnd),
     recordCounts(ctx.db),
-    ctx.db.query<{ evicted: string | number }>('select count(*) filter (where body is null) as evicted from imprints'),
+    ctx.db.query<{ evicted: string | number }>(
+      'select count(*) filter (where body is null) as evicted from imprints',
+    ),
   ]);
   const intakeDay = sum(hours, 'intake');
   const evictionsDay = sum(hours, 'evictions');
@@ -62,7 +72,11 @@ export async function metabolismProjection(ctx: AppContext) {
       retained: counts.retained,
     },
     last_hour: { intake: hours[hours.length - 1].intake, evictions: hours[hours.length - 1].evictions },
-    last_day: { intake: intakeDay, evictions: evictionsDay, intake_per_hour: Math.round(perHour * 100) / 100 },
+    last_day: {
+      intake: intakeDay,
+      evictions: evictionsDay,
+      intake_per_hour: Math.round(perHour * 100) / 100,
+    },
     last_30_days: { intake: sum(days, 'intake'), evictions: sum(days, 'evictions') },
     // At the last day's pace, how long a body stays in the window (null: nothing arrives, nothing leaves).
     residence_hours: perHour > 0 ? Math.round((RECORD_WINDOW / perHour) * 10) / 10 : null,
@@ -93,7 +107,8 @@ export function metabolismCard(m: Metabolism): string {
       return `<rect x="${x}" y="${270 - h}" width="${barWidth}" height="${h}" fill="#3b6e8f"/><rect x="${x}" y="${270 - e}" width="${barWidth / 2}" height="${e}" fill="#b5543c"/>`;
     })
     .join('');
-  const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+  const line = (y: number, size: number, text: string) =>
+    `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="civitas metabolism: ${count(m.last_day.intake, 'imprint', 'imprints')} in, ${count(m.last_day.evictions, 'body', 'bodies')} evicted in the last 24 hours">
 <rect width="${width}" height="${height}" fill="#f7f5ef"/>
 ${line(44, 24, 'civitas — metabolism')}

@@ -21,7 +21,10 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
-  const [figures, trials] = await Promise.all([windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end), runSelfTrials(ctx, host)]);
+  const [figures, trials] = await Promise.all([
+    windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end),
+    runSelfTrials(ctx, host),
+  ]);
   const trial = (name: Trial['name']) => trials.trials.find((t) => t.name === name)!;
   const availability = figures.requests ? 1 - figures.server_errors / figures.requests : null;
   const p95 = percentile(figures, 0.95);
@@ -47,16 +50,18 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
       window,
       source: '/api/vitals',
     },
-    ...(['boundaries', 'record_window', 'gap_free_sequence', 'anchor_chain', 'receipts'] as const).map((name) => ({
-      name,
-      objective: OBJECTIVES[name],
-      target: true,
-      measured: trial(name).passed,
-      kept: trial(name).passed,
-      basis: trial(name).detail,
-      window: `live, ${trial(name).checked_at}`,
-      source: '/api/self-trials',
-    })),
+    ...(['boundaries', 'record_window', 'gap_free_sequence', 'anchor_chain', 'receipts'] as const).map(
+      (name) => ({
+        name,
+        objective: OBJECTIVES[name],
+        target: true,
+        measured: trial(name).passed,
+        kept: trial(name).passed,
+        basis: trial(name).detail,
+        window: `live, ${trial(name).checked_at}`,
+        source: '/api/self-trials',
+      }),
+    ),
   ];
   return {
     ok: true as const,
@@ -69,10 +74,15 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   };
 }
 
-const OBJECTIVES: Record<'boundaries' | 'record_window' | 'gap_free_sequence' | 'anchor_chain' | 'receipts', string> = {
-  boundaries: 'Every one of the 23 privacy boundaries is bound on its live probe and the inventory is fully accounted (census all_bound).',
+const OBJECTIVES: Record<
+  'boundaries' | 'record_window' | 'gap_free_sequence' | 'anchor_chain' | 'receipts',
+  string
+> = {
+  boundaries:
+    'Every one of the 23 privacy boundaries is bound on its live probe and the inventory is fully accounted (census all_bound).',
   record_window: 'Only the newest 500 imprints keep their body; retained bodies = min(lifetime, 500).',
   gap_free_sequence: 'Imprint sequence numbers run 1..lifetime without a gap.',
-  anchor_chain: 'Every sealed day\'s anchor chains from genesis, verifies, and rebuilds from its stored leaves.',
+  anchor_chain:
+    "Every sealed day's anchor chains from genesis, verifies, and rebuilds from its stored leaves.",
   receipts: 'Every imprint has the receipt of its recording.',
 };

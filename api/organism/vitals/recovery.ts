@@ -51,9 +51,28 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
       recovery_seconds: row.recovered_at ? Math.round(Number(row.seconds)) : null,
     };
   });
-  const lanes = new Map<string, { lane: string; reason: string; incidents: number; recovered: number; unrecovered: number; times: number[]; last_incident_at: string }>();
+  const lanes = new Map<
+    string,
+    {
+      lane: string;
+      reason: string;
+      incidents: number;
+      recovered: number;
+      unrecovered: number;
+      times: number[];
+      last_incident_at: string;
+    }
+  >();
   for (const incident of incidents) {
-    const entry = lanes.get(incident.lane) ?? { lane: incident.lane, reason: incident.reason, incidents: 0, recovered: 0, unrecovered: 0, times: [], last_incident_at: incident.minute };
+    const entry = lanes.get(incident.lane) ?? {
+      lane: incident.lane,
+      reason: incident.reason,
+      incidents: 0,
+      recovered: 0,
+      unrecovered: 0,
+      times: [],
+      last_incident_at: incident.minute,
+    };
     entry.incidents += 1;
     if (incident.recovery_seconds === null) entry.unrecovered += 1;
     else {
@@ -80,7 +99,7 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
     median_recovery_seconds: median(all),
     by_lane: byLane.sort((a, b) => b.incidents - a.incidents),
     recent: incidents.slice(0, 30),
-    rule: 'An incident is one lane\'s 5xx failures within a UTC minute; it is recovered at the start of the next minute with requests answered and no 5xx. Minute resolution: recovery takes at least 60 seconds by this measure.',
+    rule: "An incident is one lane's 5xx failures within a UTC minute; it is recovered at the start of the next minute with requests answered and no 5xx. Minute resolution: recovery takes at least 60 seconds by this measure.",
   };
 }
 
@@ -89,9 +108,17 @@ export type Recovery = z.infer<typeof recoverySchema>;
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function recoveryCard(r: Recovery): string {
-  const line = (y: number, size: number, text: string) => `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
-  const lanes = r.by_lane.slice(0, 5).map((lane, i) =>
-    line(150 + i * 26, 14, `${lane.lane}: ${count(lane.incidents, 'incident', 'incidents')}, ${lane.unrecovered} open, median ${lane.median_recovery_seconds ?? '—'} s`));
+  const line = (y: number, size: number, text: string) =>
+    `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+  const lanes = r.by_lane
+    .slice(0, 5)
+    .map((lane, i) =>
+      line(
+        150 + i * 26,
+        14,
+        `${lane.lane}: ${count(lane.incidents, 'incident', 'incidents')}, ${lane.unrecovered} open, median ${lane.median_recovery_seconds ?? '—'} s`,
+      ),
+    );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="315" viewBox="0 0 600 315" role="img" aria-label="civitas recovery">
 <rect width="600" height="315" fill="#f7f5f0"/>
 ${line(44, 24, 'civitas — recovery')}

@@ -15,12 +15,30 @@ import { recoveryCard, recoveryProjection } from './recovery.ts';
 import { vitalsChanges, vitalsProjection } from './vitals.ts';
 
 export const vitalsRoutes = [
-  defineRoute('GET /api/vitals', { cache: 'no-store', handler: (request) => vitalsProjection(request.server.civitas) }),
-  defineRoute('GET /api/vitals/changes', { cache: 'no-store', handler: (request) => vitalsChanges(request.server.civitas) }),
-  defineRoute('GET /api/metabolism', { cache: 'no-store', handler: (request) => metabolismProjection(request.server.civitas) }),
-  defineRoute('GET /api/failures', { cache: 'no-store', handler: (request) => failuresProjection(request.server.civitas) }),
-  defineRoute('GET /api/promises', { cache: 'no-store', handler: (request) => promisesProjection(request.server.civitas, censusHost(request.server)) }),
-  defineRoute('GET /api/dispatch', { cache: 'no-store', handler: (request) => dispatchProjection(request.server.civitas) }),
+  defineRoute('GET /api/vitals', {
+    cache: 'no-store',
+    handler: (request) => vitalsProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/vitals/changes', {
+    cache: 'no-store',
+    handler: (request) => vitalsChanges(request.server.civitas),
+  }),
+  defineRoute('GET /api/metabolism', {
+    cache: 'no-store',
+    handler: (request) => metabolismProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/failures', {
+    cache: 'no-store',
+    handler: (request) => failuresProjection(request.server.civitas),
+  }),
+  defineRoute('GET /api/promises', {
+    cache: 'no-store',
+    handler: (request) => promisesProjection(request.server.civitas, censusHost(request.server)),
+  }),
+  defineRoute('GET /api/dispatch', {
+    cache: 'no-store',
+    handler: (request) => dispatchProjection(request.server.civitas),
+  }),
   defineRoute('GET /api/recovery', {
     async handler(request, reply) {
       const body = await recoveryProjection(request.server.civitas);
@@ -33,13 +51,19 @@ export const vitalsRoutes = [
   defineRoute('GET /metabolism/card.svg', {
     async handler(request, reply) {
       const svg = metabolismCard(await metabolismProjection(request.server.civitas));
-      return reply.header('cache-control', cacheControlForPersonalized()).type('image/svg+xml; charset=utf-8').send(svg);
+      return reply
+        .header('cache-control', cacheControlForPersonalized())
+        .type('image/svg+xml; charset=utf-8')
+        .send(svg);
     },
   }),
   defineRoute('GET /recovery/card.svg', {
     async handler(request, reply) {
       const svg = recoveryCard(await recoveryProjection(request.server.civitas));
-      return reply.header('cache-control', cacheControlForPersonalized()).type('image/svg+xml; charset=utf-8').send(svg);
+      return reply
+        .header('cache-control', cacheControlForPersonalized())
+        .type('image/svg+xml; charset=utf-8')
+        .send(svg);
     },
   }),
 ];

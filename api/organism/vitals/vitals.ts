@@ -64,14 +64,20 @@ export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<Win
  * The q-quantile from the histogram: the upper bound of the bucket where the cumulative count
  * reaches q (so "p95 ≤ this"); the open last bucket reports the window's maximum. null without data.
  */
-export function percentile(figures: Pick<WindowFigures, 'buckets' | 'latency_max_ms'>, q: number): number | null {
+export function percentile(
+  figures: Pick<WindowFigures, 'buckets' | 'latency_max_ms'>,
+  q: number,
+): number | null {
   const total = figures.buckets.reduce((a, b) => a + b, 0);
   if (total === 0) return null;
   const target = Math.max(1, Math.ceil(q * total));
   let seen = 0;
   for (let i = 0; i < figures.buckets.length; i++) {
     seen += figures.buckets[i];
-    if (seen >= target) return i < LATENCY_BOUNDS_MS.length ? Math.min(LATENCY_BOUNDS_MS[i], round(figures.latency_max_ms)) : round(figures.latency_max_ms);
+    if (seen >= target)
+      return i < LATENCY_BOUNDS_MS.length
+        ? Math.min(LATENCY_BOUNDS_MS[i], round(figures.latency_max_ms))
+        : round(figures.latency_max_ms);
   }
   return round(figures.latency_max_ms);
 }
@@ -111,7 +117,12 @@ export async function databaseHealth(ctx: Pick<AppContext, 'db'>): Promise<Datab
   try {
     const [row] = await ctx.db.query<{ n: string | number }>('select count(*) as n from civitas_migrations');
     const ping = round(performance.now() - started);
-    return { status: ping <= DB_DEGRADED_MS ? 'ok' : 'degraded', ping_ms: ping, engine, migrations_applied: Number(row.n) };
+    return {
+      status: ping <= DB_DEGRADED_MS ? 'ok' : 'degraded',
+      ping_ms: ping,
+      engine,
+      migrations_applied: Number(row.n),
+    };
   } catch {
     return { status: 'down', ping_ms: null, engine, migrations_applied: null };
   }
@@ -207,12 +218,37 @@ async function periodChanges(ctx: AppContext, period: 'day' | 'week', length: nu
 
 export const NOTABLE_CHANGE = 0.25;
 
-function compare(period: 'day' | 'week', metric: 'requests' | 'error_rate' | 'latency_p95_ms', before: number | null, after: number | null, measured: boolean) {
+function compare(
+  period: 'day' | 'week',
+  metric: 'requests' | 'error_rate' | 'latency_p95_ms',
+  before: number | null,
+  after: number | null,
+  measured: boolean,
+) {
   let change: number | null = null;
   if (before !== null && after !== null) {
     if (before === 0) change = after === 0 ? 0 : null;
     else change = round((after - before) / before, 4);
   }
-  const notable = measured && before !== null && after !== null && (change === null ? after !== before : Math.abs(change) >= NOTABLE_CHANGE);
-  return { period, metric, before, after, change, direction: before === null || after === null ? ('unmeasured' as const) : after > before ? ('up' as const) : after < before ? ('down' as const) : ('flat' as const), notable };
+  const notable =
+    measured &&
+    before !== null &&
+    after !== null &&
+    (change === null ? after !== before : Math.abs(change) >= NOTABLE_CHANGE);
+  return {
+    period,
+    metric,
+    before,
+    after,
+    change,
+    direction:
+      before === null || after === null
+        ? ('unmeasured' as const)
+        : after > before
+          ? ('up' as const)
+          : after < before
+            ? ('down' as const)
+            : ('flat' as const),
+    notable,
+  };
 }

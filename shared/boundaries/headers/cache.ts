@@ -23,8 +23,16 @@ export function cacheControlForPersonalized(): string {
  */
 export function keepsOutOfSharedCaches(cacheControl: unknown): boolean {
   if (typeof cacheControl !== 'string') return false;
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim().split('=')[0]);
-  return directives.includes('private') && directives.includes('no-store') && !directives.includes('public') && !directives.includes('s-maxage');
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim().split('=')[0]);
+  return (
+    directives.includes('private') &&
+    directives.includes('no-store') &&
+    !directives.includes('public') &&
+    !directives.includes('s-maxage')
+  );
 }
 
 export const BOUNDARY_EXPORT_ROLES = {

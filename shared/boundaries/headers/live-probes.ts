@@ -48,7 +48,11 @@ function sameOriginForm(serviceOrigin: string, url: string, payload: string): Pr
   return {
     method: 'POST',
     url,
-    headers: { origin: serviceOrigin, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      origin: serviceOrigin,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     payload,
   };
 }
@@ -58,28 +62,42 @@ const fail = (detail: string): HeaderProbeResult => ({ ok: false, detail });
 
 export const HEADER_PROBE_PLANS: Record<HeaderBoundaryKey, HeaderProbePlan> = {
   shared_cache_audience: {
-    description: 'GET /boundaries with a session cookie; the personalized response must carry Cache-Control: private, no-store.',
-    request: () => ({ method: 'GET', url: '/boundaries', headers: { cookie: 'civitas_session=probe-synthetic' } }),
+    description:
+      'GET /boundaries with a session cookie; the personalized response must carry Cache-Control: private, no-store.',
+    request: () => ({
+      method: 'GET',
+      url: '/boundaries',
+      headers: { cookie: 'civitas_session=probe-synthetic' },
+    }),
     judge: (response) => {
       const value = header(response, 'cache-control');
-      return keepsOutOfSharedCaches(value) ? pass(`cache-control: ${value}`) : fail(`cache-control was ${value ?? 'absent'}`);
+      return keepsOutOfSharedCaches(value)
+        ? pass(`cache-control: ${value}`)
+        : fail(`cache-control was ${value ?? 'absent'}`);
     },
   },
   set_cookie_replay: {
-    description: 'Same-origin POST /theme sets the theme cookie; that response must carry Cache-Control: private, no-store.',
+    description:
+      'Same-origin POST /theme sets the theme cookie; that response must carry Cache-Control: private, no-store.',
     request: (origin) => sameOriginForm(origin, '/theme', 'theme=dark&return_to=%2F'),
     judge: (response) => {
-      if (header(response, 'set-cookie') === null) return fail(`no cookie was set (status ${response.statusCode}); nothing was proved`);
+      if (header(response, 'set-cookie') === null)
+        return fail(`no cookie was set (status ${response.statusCode}); nothing was proved`);
       const value = header(response, 'cache-control');
-      return keepsOutOfSharedCaches(value) ? pass(`set-cookie with cache-control: ${value}`) : fail(`set-cookie with cache-control ${value ?? 'absent'}`);
+      return keepsOutOfSharedCaches(value)
+        ? pass(`set-cookie with cache-control: ${value}`)
+        : fail(`set-cookie with cache-control ${value ?? 'absent'}`);
     },
   },
   connection_claim: {
-    description: 'GET /health as an HTTPS request; the response must carry Strict-Transport-Security of at least a year with includeSubDomains.',
+    description:
+      'GET /health as an HTTPS request; the response must carry Strict-Transport-Security of at least a year with includeSubDomains.',
     request: () => ({ method: 'GET', url: '/health', headers: { 'x-forwarded-proto': 'https' } }),
     judge: (response) => {
       const value = header(response, 'strict-transport-security');
-      return claimsConnection(value) ? pass(`strict-transport-security: ${value}`) : fail(`strict-transport-security was ${value ?? 'absent'}`);
+      return claimsConnection(value)
+        ? pass(`strict-transport-security: ${value}`)
+        : fail(`strict-transport-security was ${value ?? 'absent'}`);
     },
   },
   request_provenance: {
@@ -87,23 +105,33 @@ export const HEADER_PROBE_PLANS: Record<HeaderBoundaryKey, HeaderProbePlan> = {
     request: () => ({
       method: 'POST',
       url: '/signout',
-      headers: { origin: FORGED_ORIGIN, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        origin: FORGED_ORIGIN,
+        'sec-fetch-site': 'cross-site',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: '',
     }),
     judge: (response) => {
       if (response.statusCode !== 403) return fail(`forged request answered ${response.statusCode}`);
-      return header(response, 'set-cookie') === null ? pass('forged request refused with 403, no cookie') : fail('refused but a cookie was set');
+      return header(response, 'set-cookie') === null
+        ? pass('forged request refused with 403, no cookie')
+        : fail('refused but a cookie was set');
     },
   },
   navigation_capability: {
-    description: 'Same-origin POST /theme with return_to=//forged.invalid; the answer must refuse it (400) or redirect to a local path.',
+    description:
+      'Same-origin POST /theme with return_to=//forged.invalid; the answer must refuse it (400) or redirect to a local path.',
     request: (origin) => sameOriginForm(origin, '/theme', 'theme=dark&return_to=%2F%2Fforged.invalid'),
     judge: (response, serviceOrigin) => {
       if (response.statusCode === 400) return pass('off-origin target refused with 400');
-      if (response.statusCode < 300 || response.statusCode >= 400) return fail(`answered ${response.statusCode}, neither a refusal nor a redirect`);
+      if (response.statusCode < 300 || response.statusCode >= 400)
+        return fail(`answered ${response.statusCode}, neither a refusal nor a redirect`);
       const location = header(response, 'location');
       if (location === null) return fail('redirect without a location');
-      const local = location.startsWith(`${serviceOrigin}/`) ? location.slice(serviceOrigin.length) : location;
+      const local = location.startsWith(`${serviceOrigin}/`)
+        ? location.slice(serviceOrigin.length)
+        : location;
       return safeReturnTarget(local) !== null && !location.includes('forged.invalid')
         ? pass(`redirected to local ${local}`)
         : fail(`redirected to ${location}`);
@@ -115,7 +143,10 @@ export const HEADER_PROBE_PLANS: Record<HeaderBoundaryKey, HeaderProbePlan> = {
  * Builds the census's HeaderProbe from a way to send a request to the running app in process
  * (Fastify's `app.inject`). A probe that throws is reported as failed, never as passed.
  */
-export function headerProbeFromInject(inject: (request: ProbeRequest) => Promise<ProbeResponse>, serviceOrigin: string): HeaderProbe {
+export function headerProbeFromInject(
+  inject: (request: ProbeRequest) => Promise<ProbeResponse>,
+  serviceOrigin: string,
+): HeaderProbe {
   return async (key) => {
     const plan = HEADER_PROBE_PLANS[key];
     try {

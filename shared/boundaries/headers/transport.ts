@@ -12,7 +12,10 @@ export function hstsHeader(): string {
 /** True when a Strict-Transport-Security value claims the connection for at least a year, subdomains included. */
 export function claimsConnection(value: unknown): boolean {
   if (typeof value !== 'string') return false;
-  const directives = value.toLowerCase().split(';').map((d) => d.trim());
+  const directives = value
+    .toLowerCase()
+    .split(';')
+    .map((d) => d.trim());
   const maxAge = directives.find((d) => d.startsWith('max-age='));
   const seconds = maxAge ? Number(maxAge.slice('max-age='.length).replace(/"/g, '')) : NaN;
   return Number.isInteger(seconds) && seconds >= HSTS_MIN_MAX_AGE && directives.includes('includesubdomains');

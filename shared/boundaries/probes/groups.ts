@@ -20,7 +20,10 @@ const CONFLUENCE = {
 };
 
 const members = (n: number, kind: 'sovereign' | 'agent') =>
-  Array.from({ length: n }, (_, i) => ({ actor_id: `00000000-dead-beef-${kind === 'agent' ? 'a' : '5'}000-${String(i).padStart(12, '0')}`, kind }));
+  Array.from({ length: n }, (_, i) => ({
+    actor_id: `00000000-dead-beef-${kind === 'agent' ? 'a' : '5'}000-${String(i).padStart(12, '0')}`,
+    kind,
+  }));
 
 const equity = {
   total_units: 100,
@@ -37,55 +40,121 @@ export const GROUP_PROBES = {
     {
       name: 'confluence convened under a callsign root',
       args: [CONFLUENCE],
-      keeps: [{ path: 'id', equals: CONFLUENCE.id }, { path: 'title', equals: 'Evening confluence' }, { path: 'convener', equals: 'sovereign:a1f3' }, { path: 'participants', equals: FEWER_THAN_K }],
+      keeps: [
+        { path: 'id', equals: CONFLUENCE.id },
+        { path: 'title', equals: 'Evening confluence' },
+        { path: 'convener', equals: 'sovereign:a1f3' },
+        { path: 'participants', equals: FEWER_THAN_K },
+      ],
       forbidKeys: ['slug'],
     },
   ],
   anonymity_cardinality: [
     {
       name: 'one listed member beside one hidden member',
-      args: [[{ label: 'humans', members: [{ ...PROBE_VISIBLE_SOVEREIGN, listed: true }, { ...PROBE_SOVEREIGN, listed: false }] }]],
-      keeps: [{ path: 'groups.0.label', equals: 'humans' }, { path: 'groups.0.listed', equals: ['sovereign:7c20'] }, { path: 'groups.0.others', equals: FEWER_THAN_K }],
+      args: [
+        [
+          {
+            label: 'humans',
+            members: [
+              { ...PROBE_VISIBLE_SOVEREIGN, listed: true },
+              { ...PROBE_SOVEREIGN, listed: false },
+            ],
+          },
+        ],
+      ],
+      keeps: [
+        { path: 'groups.0.label', equals: 'humans' },
+        { path: 'groups.0.listed', equals: ['sovereign:7c20'] },
+        { path: 'groups.0.others', equals: FEWER_THAN_K },
+      ],
       forbidKeys: ['members', 'population', 'total'],
     },
   ],
   actor_score_map: [
     {
       name: 'scores keyed by raw id',
-      args: [{
-        computed_at: '2025-01-01T00:00:00Z',
-        window_days: 7,
-        scores: { [SENTINEL.raw_id]: 0.4, [SENTINEL.raw_id_2]: 0.9 },
-        actors: { [SENTINEL.raw_id]: PROBE_SOVEREIGN, [SENTINEL.raw_id_2]: PROBE_AGENT },
-      }],
-      keeps: [{ path: 'entries.0.actor', equals: 'agent:probe-mind' }, { path: 'entries.0.score', equals: 0.9 }, { path: 'entries.1.actor', equals: 'sovereign:a1f3' }],
+      args: [
+        {
+          computed_at: '2025-01-01T00:00:00Z',
+          window_days: 7,
+          scores: { [SENTINEL.raw_id]: 0.4, [SENTINEL.raw_id_2]: 0.9 },
+          actors: { [SENTINEL.raw_id]: PROBE_SOVEREIGN, [SENTINEL.raw_id_2]: PROBE_AGENT },
+        },
+      ],
+      keeps: [
+        { path: 'entries.0.actor', equals: 'agent:probe-mind' },
+        { path: 'entries.0.score', equals: 0.9 },
+        { path: 'entries.1.actor', equals: 'sovereign:a1f3' },
+      ],
       forbidKeys: ['scores', 'actors'],
     },
   ],
   cohort_projection: [
     {
       name: 'a month with six humans and two agents',
-      args: [[{ cohort_id: 'cohort-internal-7', label: SENTINEL.cohort_label, joined_month: '2025-01', members: [...members(6, 'sovereign'), ...members(2, 'agent')] }]],
-      keeps: [{ path: '0.month', equals: '2025-01' }, { path: '0.humans', equals: 6 }, { path: '0.agents', equals: FEWER_THAN_K }],
+      args: [
+        [
+          {
+            cohort_id: 'cohort-internal-7',
+            label: SENTINEL.cohort_label,
+            joined_month: '2025-01',
+            members: [...members(6, 'sovereign'), ...members(2, 'agent')],
+          },
+        ],
+      ],
+      keeps: [
+        { path: '0.month', equals: '2025-01' },
+        { path: '0.humans', equals: 6 },
+        { path: '0.agents', equals: FEWER_THAN_K },
+      ],
       forbidKeys: ['members', 'label', 'cohort_id'],
     },
   ],
   federated_cohort_projection: [
     {
       name: 'a peer cohort under an origin:node key',
-      args: [[{ node_key: SENTINEL.node_key, peer: 'peer.example', label: SENTINEL.cohort_label, joined_month: '2025-01', member_ids: [SENTINEL.raw_id] }]],
-      keeps: [{ path: '0.peer', equals: 'peer.example' }, { path: '0.month', equals: '2025-01' }, { path: '0.members', equals: FEWER_THAN_K }],
+      args: [
+        [
+          {
+            node_key: SENTINEL.node_key,
+            peer: 'peer.example',
+            label: SENTINEL.cohort_label,
+            joined_month: '2025-01',
+            member_ids: [SENTINEL.raw_id],
+          },
+        ],
+      ],
+      keeps: [
+        { path: '0.peer', equals: 'peer.example' },
+        { path: '0.month', equals: '2025-01' },
+        { path: '0.members', equals: FEWER_THAN_K },
+      ],
       forbidKeys: ['label'],
     },
   ],
   cohort_amplified_projection: [
     {
       name: 'an amplified cohort',
-      args: [{
-        computed_at: '2025-01-01T00:00:00Z',
-        entries: [{ node_key: SENTINEL.node_key, cohort_label: SENTINEL.cohort_label, joined_month: '2025-01', factor: 1.25, contributor_ids: [SENTINEL.raw_id, SENTINEL.raw_id_2] }],
-      }],
-      keeps: [{ path: 'entries.0.month', equals: '2025-01' }, { path: 'entries.0.factor', equals: 1.25 }, { path: 'entries.0.contributors', equals: FEWER_THAN_K }],
+      args: [
+        {
+          computed_at: '2025-01-01T00:00:00Z',
+          entries: [
+            {
+              node_key: SENTINEL.node_key,
+              cohort_label: SENTINEL.cohort_label,
+              joined_month: '2025-01',
+              factor: 1.25,
+              contributor_ids: [SENTINEL.raw_id, SENTINEL.raw_id_2],
+            },
+          ],
+        },
+      ],
+      keeps: [
+        { path: 'entries.0.month', equals: '2025-01' },
+        { path: 'entries.0.factor', equals: 1.25 },
+        { path: 'entries.0.contributors', equals: FEWER_THAN_K },
+      ],
       forbidKeys: ['cohort_label'],
     },
   ],
@@ -93,37 +162,59 @@ export const GROUP_PROBES = {
     {
       name: 'two holders, one on top',
       args: [equity],
-      keeps: [{ path: 'total_units', equals: 100 }, { path: 'holders', equals: FEWER_THAN_K }, { path: 'top_holder_share', equals: 0.6 }, { path: 'gini' }],
+      keeps: [
+        { path: 'total_units', equals: 100 },
+        { path: 'holders', equals: FEWER_THAN_K },
+        { path: 'top_holder_share', equals: 0.6 },
+        { path: 'gini' },
+      ],
     },
   ],
   vitals_projection: [
     {
       name: 'vitals with a wallet block',
-      args: [{
-        as_of: '2025-01-01T00:00:00Z',
-        requests_per_minute: 120,
-        error_rate: 0.001,
-        latency_p95_ms: 42,
-        database: 'ok',
-        wallet: equity,
-        operator_email: SENTINEL.email,
-      }],
-      keeps: [{ path: 'requests_per_minute', equals: 120 }, { path: 'database', equals: 'ok' }, { path: 'wallet.top_holder_share', equals: 0.6 }],
+      args: [
+        {
+          as_of: '2025-01-01T00:00:00Z',
+          requests_per_minute: 120,
+          error_rate: 0.001,
+          latency_p95_ms: 42,
+          database: 'ok',
+          wallet: equity,
+          operator_email: SENTINEL.email,
+        },
+      ],
+      keeps: [
+        { path: 'requests_per_minute', equals: 120 },
+        { path: 'database', equals: 'ok' },
+        { path: 'wallet.top_holder_share', equals: 0.6 },
+      ],
     },
   ],
   presence_roster: [
     {
       name: 'one human, six agents and a confluence',
-      args: [{
-        window_minutes: 15,
-        as_of: '2025-01-01T18:05:00Z',
-        active: [
-          { ...PROBE_SOVEREIGN, last_seen_at: '2025-01-01T18:04:00Z' },
-          ...members(6, 'agent').map((m, i) => ({ ...m, handle: `probe-mind-${i}`, last_seen_at: '2025-01-01T18:04:00Z' })),
-        ],
-        confluences: [CONFLUENCE],
-      }],
-      keeps: [{ path: 'humans', equals: FEWER_THAN_K }, { path: 'agents', equals: 6 }, { path: 'confluences.0.convener', equals: 'sovereign:a1f3' }, { path: 'window_minutes', equals: 15 }],
+      args: [
+        {
+          window_minutes: 15,
+          as_of: '2025-01-01T18:05:00Z',
+          active: [
+            { ...PROBE_SOVEREIGN, last_seen_at: '2025-01-01T18:04:00Z' },
+            ...members(6, 'agent').map((m, i) => ({
+              ...m,
+              handle: `probe-mind-${i}`,
+              last_seen_at: '2025-01-01T18:04:00Z',
+            })),
+          ],
+          confluences: [CONFLUENCE],
+        },
+      ],
+      keeps: [
+        { path: 'humans', equals: FEWER_THAN_K },
+        { path: 'agents', equals: 6 },
+        { path: 'confluences.0.convener', equals: 'sovereign:a1f3' },
+        { path: 'window_minutes', equals: 15 },
+      ],
       forbidKeys: ['active', 'slug'],
     },
   ],

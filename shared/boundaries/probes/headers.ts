@@ -37,7 +37,11 @@ export const HOSTILE_RETURN_TARGETS = [
   '',
 ] as const;
 
-const refused = (target: string): ProbeCase => ({ name: `refuses ${JSON.stringify(target)}`, args: [target], keeps: [{ path: '', equals: null }] });
+const refused = (target: string): ProbeCase => ({
+  name: `refuses ${JSON.stringify(target)}`,
+  args: [target],
+  keeps: [{ path: '', equals: null }],
+});
 
 const crossSite = (name: string, request: Record<string, string | null>): ProbeCase => ({
   name,
@@ -47,17 +51,42 @@ const crossSite = (name: string, request: Record<string, string | null>): ProbeC
 
 export const HEADER_POLICY_PROBES: Record<HeaderBoundaryKey, readonly ProbeCase[]> = {
   shared_cache_audience: [
-    { name: 'personalized response', args: [], judge: (v) => (keepsOutOfSharedCaches(v) ? null : `cache-control ${JSON.stringify(v)} lets shared caches keep it`) },
+    {
+      name: 'personalized response',
+      args: [],
+      judge: (v) =>
+        keepsOutOfSharedCaches(v) ? null : `cache-control ${JSON.stringify(v)} lets shared caches keep it`,
+    },
   ],
   set_cookie_replay: [
-    { name: 'credential response', args: [], judge: (v) => (keepsOutOfSharedCaches(v) ? null : `cache-control ${JSON.stringify(v)} lets shared caches replay the cookie`) },
+    {
+      name: 'credential response',
+      args: [],
+      judge: (v) =>
+        keepsOutOfSharedCaches(v)
+          ? null
+          : `cache-control ${JSON.stringify(v)} lets shared caches replay the cookie`,
+    },
   ],
   connection_claim: [
-    { name: 'HTTPS response', args: [], judge: (v) => (claimsConnection(v) ? null : `strict-transport-security ${JSON.stringify(v)} is too weak`) },
+    {
+      name: 'HTTPS response',
+      args: [],
+      judge: (v) =>
+        claimsConnection(v) ? null : `strict-transport-security ${JSON.stringify(v)} is too weak`,
+    },
   ],
   request_provenance: [
-    { name: 'same origin accepted', args: [{ origin: SERVICE, secFetchSite: 'same-origin', serviceOrigin: SERVICE }], keeps: [{ path: '', equals: true }] },
-    { name: 'sec-fetch-site alone accepted', args: [{ secFetchSite: 'same-origin', serviceOrigin: SERVICE }], keeps: [{ path: '', equals: true }] },
+    {
+      name: 'same origin accepted',
+      args: [{ origin: SERVICE, secFetchSite: 'same-origin', serviceOrigin: SERVICE }],
+      keeps: [{ path: '', equals: true }],
+    },
+    {
+      name: 'sec-fetch-site alone accepted',
+      args: [{ secFetchSite: 'same-origin', serviceOrigin: SERVICE }],
+      keeps: [{ path: '', equals: true }],
+    },
     crossSite('forged origin refused', { origin: 'https://sentinel.invalid', secFetchSite: 'cross-site' }),
     crossSite('lookalike origin refused', { origin: 'https://civitas.example.sentinel.invalid' }),
     crossSite('cleartext twin refused', { origin: 'http://civitas.example' }),

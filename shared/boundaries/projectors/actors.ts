@@ -16,7 +16,10 @@ export interface ActorRef {
 /** actor_id — `/api/state`, `/api/orders`, `/api/quarantine` and every machine surface naming an actor. */
 export function projectActorRef(actor: ActorIdentity): ActorRef {
   const ref = publicActorRef(actor);
-  const callsign = actor.kind === 'sovereign' && actor.callsign_visible === true && typeof actor.callsign === 'string' ? actor.callsign : null;
+  const callsign =
+    actor.kind === 'sovereign' && actor.callsign_visible === true && typeof actor.callsign === 'string'
+      ? actor.callsign
+      : null;
   return { kind: actor.kind === 'agent' ? 'agent' : 'sovereign', ref, display: callsign ?? ref };
 }
 

@@ -21,7 +21,10 @@ export interface CohortView {
   agents: KAnonymousCount;
 }
 
-function countKinds(members: readonly { kind: 'sovereign' | 'agent' }[]): { humans: KAnonymousCount; agents: KAnonymousCount } {
+function countKinds(members: readonly { kind: 'sovereign' | 'agent' }[]): {
+  humans: KAnonymousCount;
+  agents: KAnonymousCount;
+} {
   let humans = 0;
   for (const member of members) if (member.kind !== 'agent') humans += 1;
   return { humans: kAnonymousCount(humans), agents: kAnonymousCount(members.length - humans) };
@@ -50,7 +53,11 @@ export interface FederatedCohortView {
 
 /** federated_cohort_projection — `/api/cohorts/federated` and federated cohorts in `/api/state`. */
 export function projectFederatedCohorts(cohorts: readonly FederatedCohortRecord[]): FederatedCohortView[] {
-  return cohorts.map((cohort) => ({ peer: cohort.peer, month: cohort.joined_month, members: kAnonymousCount(cohort.member_ids.length) }));
+  return cohorts.map((cohort) => ({
+    peer: cohort.peer,
+    month: cohort.joined_month,
+    members: kAnonymousCount(cohort.member_ids.length),
+  }));
 }
 
 export interface CohortAmplifiedRecord {

@@ -6,7 +6,16 @@ import { ERRORS } from '../../errors.ts';
 import type { ExportRole } from '../keys.ts';
 
 /** Where a failure can come from (checkout doors, `/api/soul`, `/api/treasury`, MCP, mail, reach). */
-export const FAILURE_LANES = ['checkout', 'soul', 'treasury', 'mcp', 'mail', 'reach', 'identity', 'runtime'] as const;
+export const FAILURE_LANES = [
+  'checkout',
+  'soul',
+  'treasury',
+  'mcp',
+  'mail',
+  'reach',
+  'identity',
+  'runtime',
+] as const;
 export type FailureLane = (typeof FAILURE_LANES)[number];
 
 export interface FailureRecord {
@@ -32,7 +41,9 @@ export interface FailureView {
 /** failure_projection — checkout doors, `/api/soul`, `/api/treasury`, MCP, mail and reach lanes. */
 export function projectFailure(failure: FailureRecord): FailureView {
   const reason = failure.external === true ? 'provider_unavailable' : 'internal_error';
-  const lane: FailureLane = (FAILURE_LANES as readonly string[]).includes(failure.lane) ? (failure.lane as FailureLane) : 'runtime';
+  const lane: FailureLane = (FAILURE_LANES as readonly string[]).includes(failure.lane)
+    ? (failure.lane as FailureLane)
+    : 'runtime';
   return { ok: false, reason, hint: ERRORS[reason].hint, lane };
 }
 

@@ -74,7 +74,13 @@ export interface ContributionFeedItem {
   content_text: string | null;
   date_published: string;
   authors: { name: string }[];
-  _civitas: { sequence: number; kind: string; unattested: boolean; receipt_id: string; reply_to: number | null };
+  _civitas: {
+    sequence: number;
+    kind: string;
+    unattested: boolean;
+    receipt_id: string;
+    reply_to: number | null;
+  };
 }
 
 /**

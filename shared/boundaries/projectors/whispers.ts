@@ -29,7 +29,13 @@ export function projectWhisperTimeline(events: readonly TimelineEventRecord[]): 
   const entries: TimelineEntry[] = [];
   for (const event of events) {
     if (event.visibility !== 'public') continue;
-    entries.push({ id: event.event_id, kind: event.kind, actor: publicActorRef(event.actor), summary: event.summary, at: event.at });
+    entries.push({
+      id: event.event_id,
+      kind: event.kind,
+      actor: publicActorRef(event.actor),
+      summary: event.summary,
+      at: event.at,
+    });
   }
   return entries;
 }

@@ -11,7 +11,10 @@ const ok = z.literal(true);
 const count = z.number().int().min(0);
 const actorRef = z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() });
 /** Who made a prophecy or a pact: a sovereign's public face, or the service itself. */
-export const forecasterSchema = z.union([actorRef, z.object({ kind: z.literal('service'), ref: z.literal('service:civitas'), display: z.literal('civitas') })]);
+export const forecasterSchema = z.union([
+  actorRef,
+  z.object({ kind: z.literal('service'), ref: z.literal('service:civitas'), display: z.literal('civitas') }),
+]);
 const links = z.object({ card: z.string(), answered: z.string().nullable() });
 
 /** One prophecy (projectProphecy in api/calibration/prophecies.ts). */
@@ -51,7 +54,13 @@ export const pactViewSchema = z.object({
   answered_by: z.enum(['author', 'steward', 'lapse']).nullable(),
   resolution_receipt_id: z.string().nullable(),
   lapses_at: isoTime.nullable(),
-  stakes: z.object({ kept: count, broken: count, stakers: count, settled: z.boolean(), paid_out: count.nullable() }),
+  stakes: z.object({
+    kept: count,
+    broken: count,
+    stakers: count,
+    settled: z.boolean(),
+    paid_out: count.nullable(),
+  }),
   receipt_id: z.string(),
   links,
 });
@@ -75,7 +84,16 @@ export const almanacSchema = z.object({
   as_of: isoTime,
   season: z.object({ name: z.string(), starts: isoTime, ends: isoTime }),
   scope: z.string(),
-  due: z.array(z.object({ kind: z.enum(['prophecy', 'pact']), id: z.string(), title: z.string(), due_at: isoTime, by: forecasterSchema, href: z.string() })),
+  due: z.array(
+    z.object({
+      kind: z.enum(['prophecy', 'pact']),
+      id: z.string(),
+      title: z.string(),
+      due_at: isoTime,
+      by: forecasterSchema,
+      href: z.string(),
+    }),
+  ),
   prophecies: z.object({ open: z.array(prophecyViewSchema), resolved: z.array(prophecyViewSchema) }),
   pacts: z.object({ open: z.array(pactViewSchema), answered: z.array(pactViewSchema) }),
   feeds: z.object({ ics: z.string(), atom: z.string(), streaks: z.string() }),

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
-import { abstentionsSchema, articleSchema, constitutionSchema, dissentSchema, proposalSchema, verdictsSchema } from '../contract.ts';
+import {
+  abstentionsSchema,
+  articleSchema,
+  constitutionSchema,
+  dissentSchema,
+  proposalSchema,
+  verdictsSchema,
+} from '../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -32,12 +39,28 @@ export const lineageSchema = z.object({
 export const provenanceIndexSchema = z.object({
   ok,
   schema: z.literal('civitas.provenance.v1'),
-  claims: z.array(z.object({ claim: z.string(), kind: z.enum(['axiom', 'article']), title: z.string(), source: z.string(), href: z.string() })),
-  figures: z.array(z.object({ figure: z.string(), value: count, source: z.string(), computation: z.string() })),
+  claims: z.array(
+    z.object({
+      claim: z.string(),
+      kind: z.enum(['axiom', 'article']),
+      title: z.string(),
+      source: z.string(),
+      href: z.string(),
+    }),
+  ),
+  figures: z.array(
+    z.object({ figure: z.string(), value: count, source: z.string(), computation: z.string() }),
+  ),
   note: z.string(),
 });
 
-const claimBase = { ok, schema: z.literal('civitas.provenance-claim.v1'), claim: z.string(), origin: z.string(), lineage: z.array(lineageEvent) };
+const claimBase = {
+  ok,
+  schema: z.literal('civitas.provenance-claim.v1'),
+  claim: z.string(),
+  origin: z.string(),
+  lineage: z.array(lineageEvent),
+};
 /** Where one claim came from: an axiom (founded, no receipts), or an article or proposal with its lineage. */
 export const provenanceClaimSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -52,7 +75,9 @@ export const provenanceClaimSchema = z.discriminatedUnion('kind', [
     kind: z.enum(['article', 'proposal']),
     article: articleSchema.nullable(),
     proposal: proposalSchema,
-    receipts: z.array(z.object({ step: lineageEvent.shape.step, receipt_id: z.string(), verify: z.string() })),
+    receipts: z.array(
+      z.object({ step: lineageEvent.shape.step, receipt_id: z.string(), verify: z.string() }),
+    ),
   }),
 ]);
 
@@ -68,12 +93,21 @@ export const ceremonySchema = z.object({
       cosigned_at: isoTime.nullable(),
       ratifications: proposalSchema.shape.ratifications,
       next: z.string(),
-      viewer: z.object({ is_proposer: z.boolean(), ratified: z.boolean(), can_ratify: z.boolean() }).optional().describe('only when signed in'),
+      viewer: z
+        .object({ is_proposer: z.boolean(), ratified: z.boolean(), can_ratify: z.boolean() })
+        .optional()
+        .describe('only when signed in'),
     }),
   ),
   viewer: z.union([
     z.object({ signed_in: z.literal(false) }),
-    z.object({ signed_in: z.literal(true), ref: z.string(), governance_write: z.boolean(), uniqueness_receipt: z.boolean(), may_ratify: z.boolean() }),
+    z.object({
+      signed_in: z.literal(true),
+      ref: z.string(),
+      governance_write: z.boolean(),
+      uniqueness_receipt: z.boolean(),
+      may_ratify: z.boolean(),
+    }),
   ]),
 });
 
@@ -86,7 +120,12 @@ export const GOVERNANCE_PAGE_CONTRACTS = defineContracts({
   'GET /provenance': { response: provenanceIndexSchema },
   'GET /provenance/{claim}': {
     // The handler reads the claim's form itself: 400 invalid_request when it names no axiom, article or proposal id, 404 when unknown.
-    params: z.object({ claim: z.string().max(200).describe('an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)') }),
+    params: z.object({
+      claim: z
+        .string()
+        .max(200)
+        .describe('an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)'),
+    }),
     response: provenanceClaimSchema,
   },
   'GET /ceremony': { response: ceremonySchema },

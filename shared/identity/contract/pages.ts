@@ -16,7 +16,12 @@ const day = z.string().describe('UTC date, YYYY-MM-DD');
  * `/passport?tag=` as JSON answers one passport, so it needs the tag (its form, 4 hex characters, is
  * checked by the handler). The page reads the same query itself: without a tag it shows the form.
  */
-const passportQuery = z.object({ tag: z.string({ error: 'tag is required: a public tag is 4 hexadecimal characters, e.g. 3fa9' }).max(16).describe('a public tag: 4 hexadecimal characters') });
+const passportQuery = z.object({
+  tag: z
+    .string({ error: 'tag is required: a public tag is 4 hexadecimal characters, e.g. 3fa9' })
+    .max(16)
+    .describe('a public tag: 4 hexadecimal characters'),
+});
 
 /** A public receipt about someone (projectWhisperReceipt). */
 export const whisperReceiptSchema = z.object({
@@ -54,7 +59,18 @@ export const ownerSchema = z.object({
   imprints: z.object({
     total: count,
     retained: count,
-    newest: z.array(z.object({ sequence: z.number().int(), kind: z.string(), body: z.string().nullable(), retained: z.boolean(), recorded_at: isoTime, unattested: z.boolean(), held: z.boolean(), receipt_id: z.string() })),
+    newest: z.array(
+      z.object({
+        sequence: z.number().int(),
+        kind: z.string(),
+        body: z.string().nullable(),
+        retained: z.boolean(),
+        recorded_at: isoTime,
+        unattested: z.boolean(),
+        held: z.boolean(),
+        receipt_id: z.string(),
+      }),
+    ),
   }),
   receipts: z.array(whisperReceiptSchema),
   data_requests: z.array(dataRequestViewSchema),
@@ -62,7 +78,10 @@ export const ownerSchema = z.object({
     ics: z.string(),
     atom: z.string(),
     token_set: z.boolean(),
-    subscription: z.object({ token: z.string(), ics: z.string(), atom: z.string() }).nullable().describe('shown once, after the feed token was set (?feed=fl_…)'),
+    subscription: z
+      .object({ token: z.string(), ics: z.string(), atom: z.string() })
+      .nullable()
+      .describe('shown once, after the feed token was set (?feed=fl_…)'),
   }),
   links: z.object({ passport: z.string(), identity: z.string(), data: z.string() }),
 });
@@ -91,7 +110,16 @@ export const personalDataSchema = z.object({
   ok,
   schema: z.literal('civitas.personal-data.v1'),
   tag: z.string(),
-  held: z.array(z.object({ category: z.string(), what: z.string(), present: z.boolean(), count: count.optional(), active: count.optional(), bodies: count.optional() })),
+  held: z.array(
+    z.object({
+      category: z.string(),
+      what: z.string(),
+      present: z.boolean(),
+      count: count.optional(),
+      active: count.optional(),
+      bodies: count.optional(),
+    }),
+  ),
   requests: z.array(dataRequestViewSchema),
   actions: z.object({
     file: z.object({ method: z.string(), href: z.string(), fields: z.object({ kind: z.array(z.string()) }) }),
@@ -116,13 +144,26 @@ export const dataRequestQueueSchema = z.object({
   schema: z.literal('civitas.data-requests.v1'),
   pending: z.array(queueEntry),
   processed: z.array(queueEntry),
-  actions: z.object({ process: z.object({ method: z.string(), href: z.string(), fields: z.object({ id: z.string(), action: z.array(z.string()), note: z.string() }) }) }),
+  actions: z.object({
+    process: z.object({
+      method: z.string(),
+      href: z.string(),
+      fields: z.object({ id: z.string(), action: z.array(z.string()), note: z.string() }),
+    }),
+  }),
 });
 
 export const IDENTITY_PAGE_CONTRACTS = defineContracts({
   'GET /sovereign': {
     // Only documented: a feed flash that is not one is ignored, never refused.
-    query: z.object({ feed: z.string().optional().describe('the one-time flash (fl_…) after setting the feed token; its answer shows the subscription once') }),
+    query: z.object({
+      feed: z
+        .string()
+        .optional()
+        .describe(
+          'the one-time flash (fl_…) after setting the feed token; its answer shows the subscription once',
+        ),
+    }),
     validate: false,
     response: ownerSchema,
   },

@@ -18,9 +18,20 @@ const ok = z.literal(true);
 const count = z.number().int().min(0);
 const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
 
-export const TRIAL_NAMES = ['record_window', 'gap_free_sequence', 'anchor_chain', 'boundaries', 'receipts'] as const;
+export const TRIAL_NAMES = [
+  'record_window',
+  'gap_free_sequence',
+  'anchor_chain',
+  'boundaries',
+  'receipts',
+] as const;
 
-export const trialSchema = z.object({ name: z.enum(TRIAL_NAMES), passed: z.boolean(), detail: z.string(), checked_at: isoTime });
+export const trialSchema = z.object({
+  name: z.enum(TRIAL_NAMES),
+  passed: z.boolean(),
+  detail: z.string(),
+  checked_at: isoTime,
+});
 
 /** The self-trials, re-run live: the boundaries block is the live census (null when it could not run). */
 export const selfTrialsSchema = z.object({
@@ -31,7 +42,15 @@ export const selfTrialsSchema = z.object({
   passed: count,
   failed: count,
   trials: z.array(trialSchema),
-  boundaries: z.object({ total: count, active: count, unbound_count: count, all_bound: z.boolean(), fully_accounted: z.boolean() }).nullable(),
+  boundaries: z
+    .object({
+      total: count,
+      active: count,
+      unbound_count: count,
+      all_bound: z.boolean(),
+      fully_accounted: z.boolean(),
+    })
+    .nullable(),
 });
 
 /** The watched trials and the alerts raised and cleared; `this_pass` is skipped while another process watches. */
@@ -39,12 +58,33 @@ export const vigilanceSchema = z.object({
   ok,
   schema: z.literal('civitas.vigilance.v1'),
   as_of: isoTime,
-  watched: z.array(z.object({ trial: z.enum(TRIAL_NAMES), watches: z.string(), passing: z.boolean().nullable(), since: isoTime.nullable(), last_checked_at: isoTime.nullable() })),
-  this_pass: z.union([z.object({ raised: z.array(z.string()), cleared: z.array(z.string()) }), z.object({ skipped: z.string() })]),
+  watched: z.array(
+    z.object({
+      trial: z.enum(TRIAL_NAMES),
+      watches: z.string(),
+      passing: z.boolean().nullable(),
+      since: isoTime.nullable(),
+      last_checked_at: isoTime.nullable(),
+    }),
+  ),
+  this_pass: z.union([
+    z.object({ raised: z.array(z.string()), cleared: z.array(z.string()) }),
+    z.object({ skipped: z.string() }),
+  ]),
   alerts_raised: count,
   alerts_cleared: count,
   open_alerts: count,
-  alerts: z.array(z.object({ trial: z.string(), detail: z.string(), raised_at: isoTime, cleared_at: isoTime.nullable(), open: z.boolean(), seconds: z.number().int(), receipt_id: z.string() })),
+  alerts: z.array(
+    z.object({
+      trial: z.string(),
+      detail: z.string(),
+      raised_at: isoTime,
+      cleared_at: isoTime.nullable(),
+      open: z.boolean(),
+      seconds: z.number().int(),
+      receipt_id: z.string(),
+    }),
+  ),
   cadence: z.string(),
 });
 
@@ -58,7 +98,14 @@ export const linearizabilitySchema = z.object({
     rule: z.string(),
     checked: count,
     violations: count,
-    examples: z.array(z.object({ earlier_sequence: count, later_sequence: count, earlier_number_at: isoTime, later_number_at: isoTime })),
+    examples: z.array(
+      z.object({
+        earlier_sequence: count,
+        later_sequence: count,
+        earlier_number_at: isoTime,
+        later_number_at: isoTime,
+      }),
+    ),
   }),
   receipts: z.object({
     rule: z.string(),
@@ -72,12 +119,33 @@ export const linearizabilitySchema = z.object({
 
 const rate = z.number().min(0).max(1);
 /** A kind or cohort (kind and join month only): under 5 distinct authors it publishes no counts or rates. */
-const groupBase = { kind: z.enum(['agent', 'sovereign']), joined_month: z.string().optional().describe('cohorts only: YYYY-MM, or unknown') };
+const groupBase = {
+  kind: z.enum(['agent', 'sovereign']),
+  joined_month: z.string().optional().describe('cohorts only: YYYY-MM, or unknown'),
+};
 const groupSchema = z.union([
-  z.object({ ...groupBase, authors: kCount, imprints: kCount, published: z.literal(false), hold_rate: z.null(), quarantine_rate: z.null() }),
-  z.object({ ...groupBase, authors: count, imprints: count, published: z.literal(true), held: count, quarantined: count, hold_rate: rate, quarantine_rate: rate }),
+  z.object({
+    ...groupBase,
+    authors: kCount,
+    imprints: kCount,
+    published: z.literal(false),
+    hold_rate: z.null(),
+    quarantine_rate: z.null(),
+  }),
+  z.object({
+    ...groupBase,
+    authors: count,
+    imprints: count,
+    published: z.literal(true),
+    held: count,
+    quarantined: count,
+    hold_rate: rate,
+    quarantine_rate: rate,
+  }),
 ]);
-const spreadSchema = z.object({ max: rate, min: rate, difference: z.number(), ratio: z.number().nullable() }).nullable();
+const spreadSchema = z
+  .object({ max: rate, min: rate, difference: z.number(), ratio: z.number().nullable() })
+  .nullable();
 const disparities = z.object({ hold_rate: spreadSchema, quarantine_rate: spreadSchema });
 
 export const discriminationSchema = z.object({
@@ -108,13 +176,29 @@ export const whySchema = z.discriminatedUnion('kind', [
   z.object({
     ...why,
     kind: z.literal('imprint'),
-    state: z.object({ sequence: count, retained: z.boolean(), held: z.boolean(), unattested: z.boolean(), recorded_at: isoTime, author: z.string().nullable().describe('null while held'), receipt_id: z.string() }),
+    state: z.object({
+      sequence: count,
+      retained: z.boolean(),
+      held: z.boolean(),
+      unattested: z.boolean(),
+      recorded_at: isoTime,
+      author: z.string().nullable().describe('null while held'),
+      receipt_id: z.string(),
+    }),
     links: z.object({ receipt: z.string(), window: z.string() }),
   }),
   z.object({
     ...why,
     kind: z.literal('agent'),
-    state: z.object({ handle: z.string(), level: levelSchema, days_with_proof: count, days_required: count, attested_by: z.string().nullable(), imprints_accepted: count, imprints_quarantined: count }),
+    state: z.object({
+      handle: z.string(),
+      level: levelSchema,
+      days_with_proof: count,
+      days_required: count,
+      attested_by: z.string().nullable(),
+      imprints_accepted: count,
+      imprints_quarantined: count,
+    }),
     missing: z.array(z.string()),
     next_actions: z.array(nextActionSchema),
     next: z.string(),
@@ -123,21 +207,53 @@ export const whySchema = z.discriminatedUnion('kind', [
   z.object({
     ...why,
     kind: z.literal('receipt'),
-    state: z.object({ id: z.string(), step: z.string(), day: z.string(), leaf_index: count, sealed: z.boolean(), subject_redacted: z.boolean() }),
-    links: z.object({ receipt: z.string(), verify: z.string(), inclusion: z.string(), anchor: z.string().optional().describe('once the day is sealed') }),
+    state: z.object({
+      id: z.string(),
+      step: z.string(),
+      day: z.string(),
+      leaf_index: count,
+      sealed: z.boolean(),
+      subject_redacted: z.boolean(),
+    }),
+    links: z.object({
+      receipt: z.string(),
+      verify: z.string(),
+      inclusion: z.string(),
+      anchor: z.string().optional().describe('once the day is sealed'),
+    }),
   }),
   z.object({
     ...why,
     kind: z.literal('order'),
-    state: z.object({ id: z.string(), title: z.string(), status: z.enum(ORDER_STATUSES), status_at: isoTime, seconds: count }),
-    history: z.array(z.object({ status: z.enum(ORDER_STATUSES), at: isoTime, note: z.string().nullable(), receipt_id: z.string().nullable() })),
-    links: z.record(z.string(), z.string()).describe('orders, and one "<status> receipt" link per step with a receipt'),
+    state: z.object({
+      id: z.string(),
+      title: z.string(),
+      status: z.enum(ORDER_STATUSES),
+      status_at: isoTime,
+      seconds: count,
+    }),
+    history: z.array(
+      z.object({
+        status: z.enum(ORDER_STATUSES),
+        at: isoTime,
+        note: z.string().nullable(),
+        receipt_id: z.string().nullable(),
+      }),
+    ),
+    links: z
+      .record(z.string(), z.string())
+      .describe('orders, and one "<status> receipt" link per step with a receipt'),
   }),
 ]);
 
 export const policyQuery = z.object({
   action: z.enum(POLICY_ACTIONS),
-  actor: z.string().trim().toLowerCase().max(80).refine(isPublicActor, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
+  actor: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(80)
+    .refine(isPublicActor, 'actor is agent:<handle> or sovereign:<4-hex tag>'),
   target: z.string().trim().toLowerCase().regex(HANDLE_PATTERN, 'target is an agent handle').optional(),
 });
 export type PolicyQuestion = z.output<typeof policyQuery>;
@@ -152,7 +268,12 @@ export const policyEvaluationSchema = z.object({
   found: z.boolean(),
   allowed: z.boolean(),
   reasons: z.array(z.string()),
-  requires: z.object({ method: z.literal('POST'), path: z.string(), scope: z.string().nullable(), external_authority: z.enum(['idp-oidc', 'idp-receipt']).nullable() }),
+  requires: z.object({
+    method: z.literal('POST'),
+    path: z.string(),
+    scope: z.string().nullable(),
+    external_authority: z.enum(['idp-oidc', 'idp-receipt']).nullable(),
+  }),
   note: z.string(),
 });
 

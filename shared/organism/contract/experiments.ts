@@ -12,7 +12,13 @@ const count = z.number().int().min(0);
 const day = z.string().describe('UTC day, YYYY-MM-DD');
 
 export const PREVENTION_VERDICTS = ['no_bursts_seen', 'prevented', 'floods_got_through'] as const;
-export const PARADOX_FINDINGS = ['insufficient_data', 'no_variation', 'paradox_supported', 'paradox_contradicted', 'no_clear_relation'] as const;
+export const PARADOX_FINDINGS = [
+  'insufficient_data',
+  'no_variation',
+  'paradox_supported',
+  'paradox_contradicted',
+  'no_clear_relation',
+] as const;
 
 /** The prevention experiment's figures over its 30 UTC days. */
 export const preventionFindingsSchema = z.object({
@@ -23,7 +29,9 @@ export const preventionFindingsSchema = z.object({
   held_burst: count,
   flood_minutes: count,
   verdict: z.enum(PREVENTION_VERDICTS),
-  by_day: z.array(z.object({ date: day, accepted: count, held_burst: count, held_other: count, flood_minutes: count })),
+  by_day: z.array(
+    z.object({ date: day, accepted: count, held_burst: count, held_other: count, flood_minutes: count }),
+  ),
 });
 
 /** The expedition's figures: (lane, day) points with a recovered incident, and their correlation. */
@@ -39,7 +47,14 @@ export const paradoxFindingsSchema = z.object({
 
 /** One stored run of a study: the findings of that moment (the runner is neither stored nor shown). */
 function runSchema<F extends z.ZodType>(findings: F) {
-  return z.object({ id: z.string(), ran_at: isoTime, variation: z.string().nullable(), findings, receipt_id: z.string(), receipt: z.string() });
+  return z.object({
+    id: z.string(),
+    ran_at: isoTime,
+    variation: z.string().nullable(),
+    findings,
+    receipt_id: z.string(),
+    receipt: z.string(),
+  });
 }
 function runsSchema<F extends z.ZodType>(findings: F) {
   return z.object({ total: count, latest: z.array(runSchema(findings)) });
@@ -57,7 +72,12 @@ export const preventionSchema = z.object({
   measure: z.string(),
   findings: preventionFindingsSchema,
   runs: runsSchema(preventionFindingsSchema),
-  run: z.object({ method: z.literal('POST'), href: z.string(), needs: z.string(), fields: z.object({ variation: z.string() }) }),
+  run: z.object({
+    method: z.literal('POST'),
+    href: z.string(),
+    needs: z.string(),
+    fields: z.object({ variation: z.string() }),
+  }),
 });
 
 export const paradoxSchema = z.object({
@@ -81,7 +101,11 @@ export const preventionRunBody = z
 
 export const EXPERIMENTS_CONTRACTS = defineContracts({
   'GET /api/experiments/prevention': { response: preventionSchema },
-  'POST /api/experiments/prevention': { body: preventionRunBody, form: true, response: z.object({ ok, run: preventionRunSchema }) },
+  'POST /api/experiments/prevention': {
+    body: preventionRunBody,
+    form: true,
+    response: z.object({ ok, run: preventionRunSchema }),
+  },
   'GET /api/expeditions/recovery-paradox': { response: paradoxSchema },
   // The pages' JSON twins answer the same projections as their /api doors.
   'GET /experiments': { response: preventionSchema },

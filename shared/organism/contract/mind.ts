@@ -18,7 +18,10 @@ const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
 const claimField = z
   .string({ error: 'claim is required: a claim id such as window_bounded' })
   .trim()
-  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'claim must be a claim id: lowercase letters, digits and underscores (at most 64)');
+  .regex(
+    /^[a-z][a-z0-9_]{0,63}$/,
+    'claim must be a claim id: lowercase letters, digits and underscores (at most 64)',
+  );
 
 /** Strict: an unknown parameter is refused, not ignored. */
 const mindQuery = z.strictObject({ claim: claimField.optional() });
@@ -26,14 +29,21 @@ const mindQuery = z.strictObject({ claim: claimField.optional() });
 const stanceBody = z.object({
   claim: claimField,
   stance: z.enum(STANCES, { error: 'stance must be agree, disagree or unsure' }),
-  reason: z.string({ error: 'reason is required' }).trim().min(1, 'reason is required').max(REASON_MAX, `reason is at most ${REASON_MAX} characters`),
+  reason: z
+    .string({ error: 'reason is required' })
+    .trim()
+    .min(1, 'reason is required')
+    .max(REASON_MAX, `reason is at most ${REASON_MAX} characters`),
   return_to: z.string().max(2048, 'return_to is at most 2048 characters').optional(),
 });
 
 const claimView = z.object({
   id: z.string(),
   statement: z.string(),
-  check: z.object({ held: z.boolean(), evidence: z.string(), checked_at: isoTime }).nullable().describe('null until the claim is first checked'),
+  check: z
+    .object({ held: z.boolean(), evidence: z.string(), checked_at: isoTime })
+    .nullable()
+    .describe('null until the claim is first checked'),
   stances: z.object({ agree: kCount, disagree: kCount, unsure: kCount, taken: kCount }),
   links: z.object({ page: z.string(), truth: z.string(), trust: z.string() }),
 });
@@ -62,7 +72,15 @@ export const mindClaimSchema = z.object({
   schema: z.literal('civitas.mind.claim.v1'),
   as_of: isoTime,
   claim: claimView,
-  changes: z.array(z.object({ claim: z.string(), held: z.boolean(), evidence: z.string(), at: isoTime, kind: z.enum(['first_check', 'now_holds', 'no_longer_holds']) })),
+  changes: z.array(
+    z.object({
+      claim: z.string(),
+      held: z.boolean(),
+      evidence: z.string(),
+      at: isoTime,
+      kind: z.enum(['first_check', 'now_holds', 'no_longer_holds']),
+    }),
+  ),
   rule: z.string(),
 });
 
@@ -83,7 +101,15 @@ export const truthSchema = z.object({
   claims: count,
   held: count,
   not_held: count,
-  checks: z.array(z.object({ claim: z.string(), statement: z.string(), held: z.boolean(), evidence: z.string(), checked_at: isoTime })),
+  checks: z.array(
+    z.object({
+      claim: z.string(),
+      statement: z.string(),
+      held: z.boolean(),
+      evidence: z.string(),
+      checked_at: isoTime,
+    }),
+  ),
   history: z.string(),
 });
 

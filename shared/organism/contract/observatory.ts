@@ -15,7 +15,12 @@ const actorRef = z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(
 const kind = z.enum(['agent', 'sovereign']);
 
 /** A level's activity in a span: no counts where fewer than 5 distinct agents acted. */
-const swarmCell = z.object({ level: z.string(), agents: kCount, imprints: count.nullable(), heartbeats: count.nullable() });
+const swarmCell = z.object({
+  level: z.string(),
+  agents: kCount,
+  imprints: count.nullable(),
+  heartbeats: count.nullable(),
+});
 
 export const swarmSchema = z.object({
   ok,
@@ -38,7 +43,14 @@ export const spinesSchema = z.object({
       root: z.number().int(),
       length: count,
       imprints: count,
-      spine: z.array(z.object({ sequence: z.number().int(), author: actorRef.nullable(), at: isoTime.nullable(), link: z.string() })),
+      spine: z.array(
+        z.object({
+          sequence: z.number().int(),
+          author: actorRef.nullable(),
+          at: isoTime.nullable(),
+          link: z.string(),
+        }),
+      ),
     }),
   ),
   rule: z.string(),
@@ -49,14 +61,30 @@ export const crossSchema = z.object({
   schema: z.literal('civitas.cross.v1'),
   as_of: isoTime,
   cross_replies: z.object({ lifetime: count, last_30_days: count }),
-  pairs: z.array(z.object({ from: kind, to: kind, cross: z.boolean(), lifetime: count, last_30_days: count })),
-  recent: z.array(z.object({ sequence: z.number().int(), reply_to: z.number().int(), from: z.string(), to: z.string(), at: isoTime })),
+  pairs: z.array(
+    z.object({ from: kind, to: kind, cross: z.boolean(), lifetime: count, last_30_days: count }),
+  ),
+  recent: z.array(
+    z.object({
+      sequence: z.number().int(),
+      reply_to: z.number().int(),
+      from: z.string(),
+      to: z.string(),
+      at: isoTime,
+    }),
+  ),
   rule: z.string(),
 });
 
 /** One instrument of the dashboard: where it is published in full, and its reading now. */
 const instrument = <K extends string, R extends z.ZodType>(key: K, reading: R) =>
-  z.object({ key: z.literal(key), source: z.string(), page: z.string().nullable(), reading, unit: z.string() });
+  z.object({
+    key: z.literal(key),
+    source: z.string(),
+    page: z.string().nullable(),
+    reading,
+    unit: z.string(),
+  });
 const divergence = z.number().nullable();
 
 export const observatorySchema = z.object({
@@ -65,7 +93,15 @@ export const observatorySchema = z.object({
   as_of: isoTime,
   instruments: z.array(
     z.discriminatedUnion('key', [
-      instrument('census', z.object(Object.fromEntries(METRICS.map((metric) => [metric, count])) as Record<(typeof METRICS)[number], typeof count>)),
+      instrument(
+        'census',
+        z.object(
+          Object.fromEntries(METRICS.map((metric) => [metric, count])) as Record<
+            (typeof METRICS)[number],
+            typeof count
+          >,
+        ),
+      ),
       instrument('drift', z.object({ kinds_divergence: divergence, topics_divergence: divergence })),
       instrument('recovery', z.object({ incidents: count, median_recovery_seconds: z.number().nullable() })),
       instrument('dreaming', z.object({ dreams: count, latest_terms: z.array(z.string()) })),
@@ -73,12 +109,26 @@ export const observatorySchema = z.object({
       instrument('spines', z.object({ threads: count, longest: count })),
       instrument('cross', z.object({ lifetime: count, last_30_days: count })),
       instrument('constellation', z.object({ stars: count, links: count, brightest: z.string().nullable() })),
-      instrument('prevention', z.object({ verdict: z.string().describe('no_bursts_seen, prevented or floods_got_through'), held_burst: count, flood_minutes: count })),
-      instrument('recovery_paradox', z.object({
-        finding: z.string().describe('insufficient_data, no_variation, paradox_supported, paradox_contradicted or no_clear_relation'),
-        correlation: z.number().nullable(),
-        points: count,
-      })),
+      instrument(
+        'prevention',
+        z.object({
+          verdict: z.string().describe('no_bursts_seen, prevented or floods_got_through'),
+          held_burst: count,
+          flood_minutes: count,
+        }),
+      ),
+      instrument(
+        'recovery_paradox',
+        z.object({
+          finding: z
+            .string()
+            .describe(
+              'insufficient_data, no_variation, paradox_supported, paradox_contradicted or no_clear_relation',
+            ),
+          correlation: z.number().nullable(),
+          points: count,
+        }),
+      ),
     ]),
   ),
   also: z.array(z.string()),

@@ -20,7 +20,9 @@ const stance = z.enum(['confident', 'watchful']);
 export const personaFiguresSchema = z.object({
   as_of: isoTime,
   age_days: count.nullable(),
-  born_at: isoTime.nullable().describe("the first participant's or imprint's time; null before anyone arrived"),
+  born_at: isoTime
+    .nullable()
+    .describe("the first participant's or imprint's time; null before anyone arrived"),
   population: z.object({ humans: count, agents: count }),
   imprints_lifetime: count,
   busiest_kinds: z.array(z.object({ kind: z.string(), imprints: count })),
@@ -41,7 +43,12 @@ export const personaSchema = z.object({
 });
 
 /** One figure then and now: `ratio` is null where it was 0. */
-const change = z.object({ before: count, after: count, change: z.number().int(), ratio: z.number().nullable() });
+const change = z.object({
+  before: count,
+  after: count,
+  change: z.number().int(),
+  ratio: z.number().nullable(),
+});
 const busiest = personaFiguresSchema.shape.busiest_kinds;
 
 export const becomingSchema = z.object({
@@ -79,7 +86,12 @@ export const narrativeSchema = z.object({
 });
 
 /** failure_projection: the kind and the lane of a failure, never its words. */
-const failureView = z.object({ ok: z.literal(false), reason: z.enum(['provider_unavailable', 'internal_error']), hint: z.string(), lane: z.enum(FAILURE_LANES) });
+const failureView = z.object({
+  ok: z.literal(false),
+  reason: z.enum(['provider_unavailable', 'internal_error']),
+  hint: z.string(),
+  lane: z.enum(FAILURE_LANES),
+});
 
 export const soulSchema = z.object({
   ok,

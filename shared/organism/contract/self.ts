@@ -56,7 +56,12 @@ const articleChange = z.object({
   at: isoTime,
   title: z.string(),
   article: z.object({ number: z.number().int(), title: z.string(), amends: z.string().nullable() }),
-  behind: z.object({ kind: z.literal('proposal'), proposal: z.string(), receipt: z.string(), links: z.object({ constitution: z.string(), receipt: z.string() }) }),
+  behind: z.object({
+    kind: z.literal('proposal'),
+    proposal: z.string(),
+    receipt: z.string(),
+    links: z.object({ constitution: z.string(), receipt: z.string() }),
+  }),
 });
 
 export const evolutionSchema = z.object({
@@ -87,7 +92,15 @@ const journalEntry = z.object({
   receipts: count,
   anchors_sealed: count,
   failures: count,
-  census: z.object({ humans: count, agents: count, imprints_lifetime: count, imprints_retained: count, receipts: count }).nullable(),
+  census: z
+    .object({
+      humans: count,
+      agents: count,
+      imprints_lifetime: count,
+      imprints_retained: count,
+      receipts: count,
+    })
+    .nullable(),
   text: z.string(),
 });
 

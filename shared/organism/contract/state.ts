@@ -27,27 +27,48 @@ const recordFigures = z.object({
   imprints_held: count,
 });
 
-const latestAnchor = z.object({ date: z.string(), tree_size: count, root_hash: z.string(), sealed_at: isoTime }).nullable();
+const latestAnchor = z
+  .object({ date: z.string(), tree_size: count, root_hash: z.string(), sealed_at: isoTime })
+  .nullable();
 
 export const stateSchema = z.object({
   ok,
   schema: z.literal('civitas.state.v1'),
   as_of: isoTime,
   population: z.object({ humans: count, agents: count, note: z.string() }),
-  agents_by_level: z.record(z.string(), count).describe('agents per standing level: arrived, continuous, attested'),
+  agents_by_level: z
+    .record(z.string(), count)
+    .describe('agents per standing level: arrived, continuous, attested'),
   newest_actors: z.array(actorRef.extend({ since: isoTime })),
   record: recordFigures,
-  ledger: z.object({ receipts: count, log_days: count, sealed_days: count, anchors: count, latest_anchor: latestAnchor }),
+  ledger: z.object({
+    receipts: count,
+    log_days: count,
+    sealed_days: count,
+    anchors: count,
+    latest_anchor: latestAnchor,
+  }),
   quarantine: z.object({
     unattested_count: count,
-    newest_unattested: z.array(z.object({ sequence: z.number().int(), author: z.string(), reason: z.string(), since: isoTime })),
+    newest_unattested: z.array(
+      z.object({ sequence: z.number().int(), author: z.string(), reason: z.string(), since: isoTime }),
+    ),
     held: heldSummarySchema,
   }),
-  denials: z.object({ total: count, by_reason: z.array(z.object({ reason: z.string(), count })), recent: z.array(denialReceiptSchema) }),
+  denials: z.object({
+    total: count,
+    by_reason: z.array(z.object({ reason: z.string(), count })),
+    recent: z.array(denialReceiptSchema),
+  }),
   federated_cohorts: z.array(z.object({ peer: z.string(), month: z.string(), members: kCount })),
 });
 
-const vitalsFigures = vitalsSchema.pick({ requests_per_minute: true, error_rate: true, latency_p95_ms: true, database: true });
+const vitalsFigures = vitalsSchema.pick({
+  requests_per_minute: true,
+  error_rate: true,
+  latency_p95_ms: true,
+  database: true,
+});
 const seasonFigures = seasonSchema.pick({ season: true, day: true, days: true, figures: true, themes: true });
 
 export const organismSchema = z.object({
@@ -59,11 +80,31 @@ export const organismSchema = z.object({
   ledger: z.object({ receipts: count, anchors: count, latest_anchor: latestAnchor }),
   quarantine: z.object({ unattested: count, held: heldSummarySchema }),
   vitals: vitalsFigures,
-  metabolism: z.object({ last_day: metabolismSchema.shape.last_day, residence_hours: metabolismSchema.shape.residence_hours }),
-  drift: z.object({ kinds_divergence: z.number().nullable(), topics_divergence: z.number().nullable(), rising: z.array(z.string()) }),
+  metabolism: z.object({
+    last_day: metabolismSchema.shape.last_day,
+    residence_hours: metabolismSchema.shape.residence_hours,
+  }),
+  drift: z.object({
+    kinds_divergence: z.number().nullable(),
+    topics_divergence: z.number().nullable(),
+    rising: z.array(z.string()),
+  }),
   season: seasonFigures,
-  boundaries: z.object({ total: count, active: count, unbound_count: count, all_bound: z.boolean(), fully_accounted: z.boolean() }).nullable(),
-  self_trials: z.object({ all_passed: z.boolean(), passed: count, failed: count, trials: z.array(z.object({ name: z.string(), passed: z.boolean() })) }),
+  boundaries: z
+    .object({
+      total: count,
+      active: count,
+      unbound_count: count,
+      all_bound: z.boolean(),
+      fully_accounted: z.boolean(),
+    })
+    .nullable(),
+  self_trials: z.object({
+    all_passed: z.boolean(),
+    passed: count,
+    failed: count,
+    trials: z.array(z.object({ name: z.string(), passed: z.boolean() })),
+  }),
   see: z.object({
     state: z.string(),
     vitals: z.string(),

@@ -11,14 +11,22 @@ const ok = z.literal(true);
 const count = z.number().int().min(0);
 
 const dateField = (name: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD`)
+      .optional(),
+  );
 /** Inclusive UTC days; the handler checks they are real dates in order, at most 366 days apart. */
 export const lensQuery = z.object({ from: dateField('from'), to: dateField('to') });
 export type LensQuery = z.output<typeof lensQuery>;
 
 export const timeLensSchema = z.object({
   ok,
-  schema: z.string().describe('civitas.time-lens.v1 (also civitas.story.v1 and civitas.story-weekly.v1 on the story pages)'),
+  schema: z
+    .string()
+    .describe('civitas.time-lens.v1 (also civitas.story.v1 and civitas.story-weekly.v1 on the story pages)'),
   period: z.object({ from: z.string(), to: z.string() }),
   imprints: z.object({ thought: count, question: count, signal: count }),
   by_author_kind: z.object({ sovereign: count, agent: count }),

@@ -20,7 +20,13 @@ export const dreamConstellationSchema = z.object({
   rule: z.string(),
 });
 
-const branchBase = { ok, schema: z.literal('civitas.branchworld.v1'), as_of: isoTime, id: z.string(), method: z.string() };
+const branchBase = {
+  ok,
+  schema: z.literal('civitas.branchworld.v1'),
+  as_of: isoTime,
+  id: z.string(),
+  method: z.string(),
+};
 /** A what-if from a prophecy (its metric's trajectory) or from a proposal (its remaining steps). */
 export const branchworldSchema = z.discriminatedUnion('from', [
   z.object({
@@ -52,7 +58,15 @@ export const branchworldSchema = z.discriminatedUnion('from', [
   z.object({
     ...branchBase,
     from: z.literal('proposal'),
-    proposal: z.object({ id: z.string(), title: z.string(), amends: z.string().nullable(), state: z.string(), created_at: isoTime, cosigns: count, cosigns_required: count }),
+    proposal: z.object({
+      id: z.string(),
+      title: z.string(),
+      amends: z.string().nullable(),
+      state: z.string(),
+      created_at: isoTime,
+      cosigns: count,
+      cosigns_required: count,
+    }),
     branches: z.array(z.object({ step: z.string(), taken: z.boolean(), effect: z.string() })),
   }),
 ]);
@@ -61,7 +75,9 @@ export const ORGANISM_PAGE_CONTRACTS = defineContracts({
   'GET /dream-constellation': { response: dreamConstellationSchema },
   'GET /branchworld/{id}': {
     // The handler checks the id's form itself (400 invalid_request, or 404 when nothing is stored under it).
-    params: z.object({ id: z.string().describe('a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)') }),
+    params: z.object({
+      id: z.string().describe('a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)'),
+    }),
     response: branchworldSchema,
   },
 });

@@ -36,7 +36,12 @@ export const vitalsSchema = z.object({
   wallet: equitySchema.extend({ available: z.literal(true) }),
   last_hour: vitalsWindowSchema,
   last_day: vitalsWindowSchema,
-  database_health: z.object({ status: dbStatus, ping_ms: ms, engine: z.enum(['postgresql', 'embedded']), migrations_applied: count.nullable() }),
+  database_health: z.object({
+    status: dbStatus,
+    ping_ms: ms,
+    engine: z.enum(['postgresql', 'embedded']),
+    migrations_applied: count.nullable(),
+  }),
   basis: z.string(),
 });
 
@@ -68,13 +73,20 @@ export const failuresSchema = z.object({
   lanes: z.array(z.enum(FAILURE_LANES)).readonly(),
   total: count,
   today: count,
-  by_lane: z.array(z.object({ lane: z.string(), reason: z.string(), hint: z.string(), count, last_at: isoTime })),
+  by_lane: z.array(
+    z.object({ lane: z.string(), reason: z.string(), hint: z.string(), count, last_at: isoTime }),
+  ),
   by_day: z.array(z.object({ date: z.string(), lane: z.string(), reason: z.string(), count })),
   rule: z.string(),
 });
 
 /** failure_projection: the kind and the lane of a failure, never its words. */
-const failureView = z.object({ ok: z.literal(false), reason: z.enum(['provider_unavailable', 'internal_error']), hint: z.string(), lane: z.enum(FAILURE_LANES) });
+const failureView = z.object({
+  ok: z.literal(false),
+  reason: z.enum(['provider_unavailable', 'internal_error']),
+  hint: z.string(),
+  lane: z.enum(FAILURE_LANES),
+});
 
 /** The background jobs: when each last ran, how it ended, when it is due. */
 export const dispatchSchema = z.object({
@@ -85,7 +97,14 @@ export const dispatchSchema = z.object({
     z.object({
       name: z.string(),
       every_seconds: z.number(),
-      last_run: z.object({ started_at: isoTime, finished_at: isoTime, outcome: z.enum(['ok', 'failed']), failure: failureView.optional() }).nullable(),
+      last_run: z
+        .object({
+          started_at: isoTime,
+          finished_at: isoTime,
+          outcome: z.enum(['ok', 'failed']),
+          failure: failureView.optional(),
+        })
+        .nullable(),
       last_failed_at: isoTime.nullable(),
       tries: count,
       failures: count,
@@ -156,9 +175,27 @@ export const recoverySchema = z.object({
   unrecovered: count,
   median_recovery_seconds: seconds,
   by_lane: z.array(
-    z.object({ lane: z.string(), reason: z.string(), incidents: count, recovered: count, unrecovered: count, last_incident_at: isoTime, median_recovery_seconds: seconds, max_recovery_seconds: seconds }),
+    z.object({
+      lane: z.string(),
+      reason: z.string(),
+      incidents: count,
+      recovered: count,
+      unrecovered: count,
+      last_incident_at: isoTime,
+      median_recovery_seconds: seconds,
+      max_recovery_seconds: seconds,
+    }),
   ),
-  recent: z.array(z.object({ lane, reason: failureView.shape.reason, minute: isoTime, failures: count, recovered_at: isoTime.nullable(), recovery_seconds: seconds })),
+  recent: z.array(
+    z.object({
+      lane,
+      reason: failureView.shape.reason,
+      minute: isoTime,
+      failures: count,
+      recovered_at: isoTime.nullable(),
+      recovery_seconds: seconds,
+    }),
+  ),
   rule: z.string(),
 });
 

@@ -22,7 +22,15 @@ export const ledgerSchema = z.object({
   totals: z.object({ receipts: count, days: count, sealed_days: count }),
   receipts: z.array(receiptViewSchema),
   next: z.string().nullable().describe('the next page (/ledger?before=…), or null on the last'),
-  days: z.array(z.object({ date: day, size: count, sealed: z.boolean(), root_hash: hex.nullable(), anchor_hash: hex.nullable() })),
+  days: z.array(
+    z.object({
+      date: day,
+      size: count,
+      sealed: z.boolean(),
+      root_hash: hex.nullable(),
+      anchor_hash: hex.nullable(),
+    }),
+  ),
 });
 
 export const ledgerEntrySchema = z.object({
@@ -30,7 +38,9 @@ export const ledgerEntrySchema = z.object({
   receipt: receiptViewSchema,
   day: z.object({ date: day, size: count, sealed: z.boolean() }),
   neighbours: z.object({ previous: z.string().nullable(), next: z.string().nullable() }),
-  timeline: z.array(z.object({ at: isoTime, status: z.string(), title: z.string(), receipt_id: z.string().nullable() })),
+  timeline: z.array(
+    z.object({ at: isoTime, status: z.string(), title: z.string(), receipt_id: z.string().nullable() }),
+  ),
 });
 
 export const anchorChainSchema = z.object({
@@ -39,7 +49,13 @@ export const anchorChainSchema = z.object({
   length: count,
   genesis: hex,
   head: hex.nullable(),
-  verification: z.object({ ok: z.boolean(), length: count, head: hex.nullable(), broken_at: count.nullable(), reason: z.string().nullable() }),
+  verification: z.object({
+    ok: z.boolean(),
+    length: count,
+    head: hex.nullable(),
+    broken_at: count.nullable(),
+    reason: z.string().nullable(),
+  }),
   anchors: z.array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime })),
 });
 
@@ -47,9 +63,20 @@ export const witnessesSchema = z.object({
   ok,
   key_name: z.string(),
   latest_anchor: day.nullable(),
-  witnesses: z.array(z.object({ name: z.string(), public_key: z.string(), first_marked_at: isoTime, marks: count, latest_date: day.nullable() })),
+  witnesses: z.array(
+    z.object({
+      name: z.string(),
+      public_key: z.string(),
+      first_marked_at: isoTime,
+      marks: count,
+      latest_date: day.nullable(),
+    }),
+  ),
   recent_marks: z.array(z.object({ witness: z.string(), date: day, marked_at: isoTime })),
-  you: z.object({ witness: z.string() }).nullable().describe('the witness this browser marked as, when it keeps a witness receipt'),
+  you: z
+    .object({ witness: z.string() })
+    .nullable()
+    .describe('the witness this browser marked as, when it keeps a witness receipt'),
   how: z.array(z.string()),
 });
 
@@ -70,7 +97,9 @@ export const LEDGER_PAGE_CONTRACTS = defineContracts({
   'GET /witness': { response: witnessesSchema },
   'GET /witness/receipt/{token}': {
     // Not checked here: a token of the wrong form is answered like an unknown one (404), as the page says.
-    params: z.object({ token: z.string().describe('the witness receipt token (wt_…) given once by POST /api/witness/mark') }),
+    params: z.object({
+      token: z.string().describe('the witness receipt token (wt_…) given once by POST /api/witness/mark'),
+    }),
     response: witnessReceiptSchema,
   },
 });

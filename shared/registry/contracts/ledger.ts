@@ -14,13 +14,23 @@ export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ok = z.literal(true);
 const count = z.number().int().min(0);
 const hex = z.string().describe('lowercase hex');
-export const receiptIdSchema = z.string().regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID').describe('receipt id, e.g. rcpt_01JD…');
-export const anchorDateSchema = z.string().refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD');
+export const receiptIdSchema = z
+  .string()
+  .regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID')
+  .describe('receipt id, e.g. rcpt_01JD…');
+export const anchorDateSchema = z
+  .string()
+  .refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD');
 export const idParams = z.object({ id: receiptIdSchema });
 const dateParams = z.object({ date: anchorDateSchema });
 
 /** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
-export const changeStatusSchema = z.object({ subject: z.string(), status: z.string(), detail: z.string(), as_of: isoTime });
+export const changeStatusSchema = z.object({
+  subject: z.string(),
+  status: z.string(),
+  detail: z.string(),
+  as_of: isoTime,
+});
 
 /** The one receipt projection: an explicit allow-list of public fields. */
 export const receiptViewSchema = z.object({
@@ -35,7 +45,15 @@ export const receiptViewSchema = z.object({
   log: z.object({ date: z.string(), leaf_index: count }).nullable(),
   change_status: changeStatusSchema.nullable(),
   meaning: z.string(),
-  links: z.object({ page: z.string(), verify: z.string(), inclusion: z.string(), anchor: z.string(), card: z.string(), feed: z.string(), ledger: z.string() }),
+  links: z.object({
+    page: z.string(),
+    verify: z.string(),
+    inclusion: z.string(),
+    anchor: z.string(),
+    card: z.string(),
+    feed: z.string(),
+    ledger: z.string(),
+  }),
 });
 
 /** A sealed day's anchor as the verifier reads it. */
@@ -50,7 +68,12 @@ export const anchorSchema = z.object({
 });
 
 /** The signed head of a day not sealed yet: what an inclusion proof of an open day is against. */
-export const signedHeadSchema = z.object({ date: z.string(), tree_size: count, root_hash: hex, checkpoint: z.string() });
+export const signedHeadSchema = z.object({
+  date: z.string(),
+  tree_size: count,
+  root_hash: hex,
+  checkpoint: z.string(),
+});
 
 const inclusionProof = z.object({
   date: z.string(),
@@ -80,8 +103,16 @@ export const verificationSchema = z.object({
   ok: z.boolean(),
   receipt: receiptViewSchema,
   proof: inclusionProof.nullable(),
-  verification: z.object({ ok: z.boolean(), sealed: z.boolean(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })) }).nullable(),
-  denial: denialReceiptSchema.nullable().describe('for denial.* steps: who was refused what (public actor form only)'),
+  verification: z
+    .object({
+      ok: z.boolean(),
+      sealed: z.boolean(),
+      checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+    })
+    .nullable(),
+  denial: denialReceiptSchema
+    .nullable()
+    .describe('for denial.* steps: who was refused what (public actor form only)'),
   key: z.object({ key_name: z.string(), public_jwk: z.unknown(), jwks: z.string() }),
   how: z.array(z.string()),
 });
@@ -101,7 +132,9 @@ const witnessMarkAnswer = z.object({
   date: z.string(),
   signature_line: z.string(),
   receipt_id: z.string(),
-  receipt: z.looseObject({ id: z.string(), step: z.string(), recorded_at: isoTime, leaf_hash: hex }).nullable(),
+  receipt: z
+    .looseObject({ id: z.string(), step: z.string(), recorded_at: isoTime, leaf_hash: hex })
+    .nullable(),
   receipt_link: z.string().nullable().describe('shown once: opening it remembers you as this witness'),
   hint: z.string(),
 });
@@ -120,7 +153,10 @@ export const LEDGER_CONTRACTS = defineContracts({
   },
   'GET /verify/{id}': { params: idParams, response: verificationSchema },
   'GET /verify/anchor/{date}': { params: dateParams, response: anchorViewSchema },
-  'GET /verify/court/{id}': { params: z.object({ id: z.string().min(1).max(200) }), response: verificationSchema.extend({ court: z.unknown().describe('the court case the verdict closed') }) },
+  'GET /verify/court/{id}': {
+    params: z.object({ id: z.string().min(1).max(200) }),
+    response: verificationSchema.extend({ court: z.unknown().describe('the court case the verdict closed') }),
+  },
   'GET /verify/inclusion-batch/{date}': {
     params: dateParams,
     query: z.object({
@@ -141,7 +177,10 @@ export const LEDGER_CONTRACTS = defineContracts({
       how: z.string(),
     }),
   },
-  'GET /verify/inclusion/{date}/{id}': { params: dateParams.extend(idParams.shape), response: inclusionProof.extend({ ok, receipt: receiptViewSchema }) },
+  'GET /verify/inclusion/{date}/{id}': {
+    params: dateParams.extend(idParams.shape),
+    response: inclusionProof.extend({ ok, receipt: receiptViewSchema }),
+  },
   'POST /api/witness/mark': {
     body: z.object({
       date: anchorDateSchema,

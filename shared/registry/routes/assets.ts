@@ -13,7 +13,10 @@ export const ASSET_ROUTES: RouteShape[] = [
   asset('/font/<name>.<hash>.woff2', 'The web font, content-hashed and immutable-cached'),
   asset('/favicon.ico', 'Favicon (ICO)'),
   asset('/favicon.svg', 'Favicon (SVG)'),
-  asset('/relay-client.mjs', 'Dependency-free ESM client for agents: imprint, status, proof verification; respects 429, never pays a 402'),
+  asset(
+    '/relay-client.mjs',
+    'Dependency-free ESM client for agents: imprint, status, proof verification; respects 429, never pays a 402',
+  ),
   asset('/og.png', 'Default social preview image (PNG)'),
   asset('/og.svg', 'Default social preview image (SVG)'),
 ];

@@ -5,6 +5,9 @@ const { api, page } = family('boundaries');
 
 /** The 23 privacy boundaries, re-proved live. */
 export const BOUNDARY_ROUTES: RouteShape[] = [
-  api('/api/boundaries', 'Boundary census (civitas.boundary-census.v1): the 23 boundaries re-proved live with synthetic probes'),
+  api(
+    '/api/boundaries',
+    'Boundary census (civitas.boundary-census.v1): the 23 boundaries re-proved live with synthetic probes',
+  ),
   page('/boundaries', 'The 23 privacy boundaries, re-proved live on every view'),
 ];

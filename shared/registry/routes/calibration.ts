@@ -5,17 +5,33 @@ const { api, asset, feed, mutation, page } = family('calibration');
 
 /** Calibration: graded predictions about the service itself, pacts and what comes due. */
 export const CALIBRATION_ROUTES: RouteShape[] = [
-  mutation('/sovereign/prophecy', "Make a prophecy: a probability that one of the service's own metrics crosses a value by a date", { scope: 'sovereign:write' }),
+  mutation(
+    '/sovereign/prophecy',
+    "Make a prophecy: a probability that one of the service's own metrics crosses a value by a date",
+    { scope: 'sovereign:write' },
+  ),
   page('/prophecy', 'Prophecies open and resolved'),
-  api('/api/calibration', 'Calibration of resolved prophecies: Brier and log scores, reliability diagram data'),
-  page('/calibration', 'Calibration: how well graded predictions about civitas itself turned out (not outside accuracy)'),
+  api(
+    '/api/calibration',
+    'Calibration of resolved prophecies: Brier and log scores, reliability diagram data',
+  ),
+  page(
+    '/calibration',
+    'Calibration: how well graded predictions about civitas itself turned out (not outside accuracy)',
+  ),
   page('/almanac', 'The almanac: the season ahead, prophecies and pacts by due date'),
   feed('/almanac.ics', 'The almanac as an iCalendar feed'),
   feed('/almanac.xml', 'The almanac as an Atom feed'),
   feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
-  mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', { scope: 'sovereign:write' }),
+  mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', {
+    scope: 'sovereign:write',
+  }),
   mutation('/sovereign/pact/stake', 'Put a stake on a pact', { scope: 'sovereign:write' }),
-  mutation('/steward/pacts', "Answer a pact past its due date on its author's behalf (kept or broken), settling its stakes", { operator: true, scope: 'steward:write' }),
+  mutation(
+    '/steward/pacts',
+    "Answer a pact past its due date on its author's behalf (kept or broken), settling its stakes",
+    { operator: true, scope: 'steward:write' },
+  ),
   asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),
   asset('/prophecy/card.svg', 'Card of prophecies open and resolved'),
   asset('/almanac/card.svg', 'Almanac card: what comes due this season'),

@@ -5,20 +5,43 @@ const { api, feed, mutation, page } = family('governance');
 
 /** Governance: constitution, axioms, pledges, courts and verdicts. */
 export const GOVERNANCE_ROUTES: RouteShape[] = [
-  api('/api/constitution', 'The constitution: ratified articles, open proposals with cosigns and ratifications'),
-  mutation('/api/constitution/propose', 'Propose an amendment to the constitution', { scope: 'governance:write' }),
-  mutation('/api/constitution/cosign', 'Cosign a proposal (3 cosigns open it to ratification)', { scope: 'governance:write' }),
-  mutation('/api/constitution/ratify', 'Ratify a proposal, carrying a human-uniqueness receipt from the external authority', { externalAuthority: 'idp-receipt', identity: 'session' }),
+  api(
+    '/api/constitution',
+    'The constitution: ratified articles, open proposals with cosigns and ratifications',
+  ),
+  mutation('/api/constitution/propose', 'Propose an amendment to the constitution', {
+    scope: 'governance:write',
+  }),
+  mutation('/api/constitution/cosign', 'Cosign a proposal (3 cosigns open it to ratification)', {
+    scope: 'governance:write',
+  }),
+  mutation(
+    '/api/constitution/ratify',
+    'Ratify a proposal, carrying a human-uniqueness receipt from the external authority',
+    { externalAuthority: 'idp-receipt', identity: 'session' },
+  ),
   page('/constitution', 'The constitution: articles, proposals in progress and their history'),
   api('/api/axioms', 'The fixed founding articles'),
   page('/axioms', 'The founding axioms of civitas'),
-  page('/lineage', 'Lineage of the constitution: each article back to its proposal, cosigns and ratification'),
-  page('/ceremony', 'The identity ceremony: how a person crosses, signs in with the provider and gains governance standing'),
+  page(
+    '/lineage',
+    'Lineage of the constitution: each article back to its proposal, cosigns and ratification',
+  ),
+  page(
+    '/ceremony',
+    'The identity ceremony: how a person crosses, signs in with the provider and gains governance standing',
+  ),
   page('/provenance', 'Provenance of claims the service makes: where each figure comes from'),
   page('/provenance/{claim}', 'Provenance of one claim: its data source, computation and receipts'),
   api('/api/codex/pledges', 'The codex of public pledges and their review state'),
-  mutation('/api/codex/pledges/review', 'Review a pledge, carrying a receipt from the external authority', { externalAuthority: 'idp-receipt', identity: 'session' }),
-  page('/pledge', 'Make a public pledge (form post; answers 303 to the pledge)', { methods: ['POST'], scope: 'governance:write' }),
+  mutation('/api/codex/pledges/review', 'Review a pledge, carrying a receipt from the external authority', {
+    externalAuthority: 'idp-receipt',
+    identity: 'session',
+  }),
+  page('/pledge', 'Make a public pledge (form post; answers 303 to the pledge)', {
+    methods: ['POST'],
+    scope: 'governance:write',
+  }),
   mutation('/sovereign/pledge', 'Make a pledge (JSON or form)', { scope: 'governance:write' }),
   mutation('/sovereign/pledge/back', "Back another sovereign's pledge", { scope: 'governance:write' }),
   mutation('/sovereign/court-sign', 'A juror signs a court verdict', { scope: 'governance:write' }),

@@ -10,7 +10,10 @@ export const SITE_ROUTES: RouteShape[] = [
   page('/experience', 'The first-visit experience', { alias: true, aliasOf: '/begin' }),
   page('/milestones', 'Milestones of civitas', { alias: true, aliasOf: '/chronicle' }),
   page('/studio', 'Studio: embeddable cards, badges and feeds, with their codes'),
-  page('/lexicon', 'Lexicon: the words civitas uses (Sovereign, Imprint, Record, receipt, naturalization...)'),
+  page(
+    '/lexicon',
+    'Lexicon: the words civitas uses (Sovereign, Imprint, Record, receipt, naturalization...)',
+  ),
   page('/contact', 'Contact: how to reach the stewards'),
   page('/privacy', 'Privacy notice: what is kept, for how long, and your rights'),
   page('/terms', 'Terms of use'),

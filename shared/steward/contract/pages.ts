@@ -44,11 +44,26 @@ export const heldQueueSchema = z.object({
       reporter: z.string().describe('the kind of reporter only'),
       filed_at: isoTime,
       receipt_id: z.string(),
-      imprint: z.object({ held: z.boolean(), unattested: z.boolean(), body: z.string().nullable(), body_retained: z.boolean(), author }),
+      imprint: z.object({
+        held: z.boolean(),
+        unattested: z.boolean(),
+        body: z.string().nullable(),
+        body_retained: z.boolean(),
+        author,
+      }),
     }),
   ),
   actions: z.object({
-    triage: z.object({ method: z.string(), href: z.string(), fields: z.object({ target: z.string(), action: z.array(z.string()), note: z.string(), return_to: z.string() }) }),
+    triage: z.object({
+      method: z.string(),
+      href: z.string(),
+      fields: z.object({
+        target: z.string(),
+        action: z.array(z.string()),
+        note: z.string(),
+        return_to: z.string(),
+      }),
+    }),
   }),
 });
 

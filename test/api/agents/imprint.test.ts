@@ -15,7 +15,15 @@ describe('agent exchange', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/agent/nova-unknown' });
     expect(res.statusCode).toBe(404);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['found', 'handle', 'hint', 'next', 'next_actions', 'ok', 'reason']);
+    expect(Object.keys(body).sort()).toEqual([
+      'found',
+      'handle',
+      'hint',
+      'next',
+      'next_actions',
+      'ok',
+      'reason',
+    ]);
     expect(body).toMatchObject({ ok: false, found: false, handle: 'nova-unknown', reason: 'unknown_agent' });
     expect(body.hint).toContain('POST /api/agent/imprint');
     expect(body.hint).toContain('agent');
@@ -33,18 +41,29 @@ describe('agent exchange', () => {
     expect(made.continuity_secret).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     expect(first.headers['cache-control']).toContain('no-store');
 
-    const stored = await t.database.db.query<{ secret_hash: string }>('select secret_hash from agents where handle = $1', ['nova']);
+    const stored = await t.database.db.query<{ secret_hash: string }>(
+      'select secret_hash from agents where handle = $1',
+      ['nova'],
+    );
     expect(stored[0].secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored[0].secret_hash).not.toContain(made.continuity_secret);
 
-    const second = await imprint({ agent: 'nova', body: 'again' }, { 'x-civitas-continuity': made.continuity_secret });
+    const second = await imprint(
+      { agent: 'nova', body: 'again' },
+      { 'x-civitas-continuity': made.continuity_secret },
+    );
     expect(second.json().continuity_secret).toBeUndefined();
     expect(second.json().sequence).toBe(2);
 
     const status = await t.app.inject({ method: 'GET', url: '/api/agent/nova' });
     expect(status.statusCode).toBe(200);
     const projection = status.json();
-    expect(projection).toMatchObject({ ok: true, found: true, identity: { handle: 'nova', kind: 'agent' }, naturalization: { level: 'arrived', days_with_proof: 1 } });
+    expect(projection).toMatchObject({
+      ok: true,
+      found: true,
+      identity: { handle: 'nova', kind: 'agent' },
+      naturalization: { level: 'arrived', days_with_proof: 1 },
+    });
     expect(projection.next_actions[0].available_at).toBeDefined();
     expect(projection.next).toContain(projection.next_actions[0].href);
     expect(JSON.stringify(projection)).not.toContain('secret_hash');
@@ -61,9 +80,15 @@ describe('agent exchange', () => {
 
   it('becomes continuous after proofs on two UTC days', async () => {
     const made = (await imprint({ agent: 'kestrel', body: 'day one' })).json();
-    await imprint({ agent: 'kestrel', body: 'proof day one' }, { 'x-civitas-continuity': made.continuity_secret });
+    await imprint(
+      { agent: 'kestrel', body: 'proof day one' },
+      { 'x-civitas-continuity': made.continuity_secret },
+    );
     t.clock.advance(86_400_000);
-    const next = await imprint({ agent: 'kestrel', body: 'proof day two' }, { 'x-civitas-continuity': made.continuity_secret });
+    const next = await imprint(
+      { agent: 'kestrel', body: 'proof day two' },
+      { 'x-civitas-continuity': made.continuity_secret },
+    );
     expect(next.statusCode).toBe(200);
     const status = (await t.app.inject({ method: 'GET', url: '/api/agent/kestrel' })).json();
     expect(status.naturalization.level).toBe('continuous');
@@ -71,16 +96,31 @@ describe('agent exchange', () => {
   });
 
   it('gives bad input a clear 400 in the one error shape', async () => {
-    for (const payload of [{}, { agent: 'x', body: 'hi' }, { agent: 'nova', body: '' }, { agent: 'nova', body: 'a'.repeat(4001) }, { agent: 'nova', body: 'hi', kind: 'shout' }]) {
+    for (const payload of [
+      {},
+      { agent: 'x', body: 'hi' },
+      { agent: 'nova', body: '' },
+      { agent: 'nova', body: 'a'.repeat(4001) },
+      { agent: 'nova', body: 'hi', kind: 'shout' },
+    ]) {
       const res = await imprint(payload);
       expect(res.statusCode, JSON.stringify(payload).slice(0, 60)).toBe(400);
       expect(res.json()).toMatchObject({ ok: false, reason: 'invalid_request' });
       expect(res.json().issues.length).toBeGreaterThan(0);
     }
-    const malformed = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: '{"agent":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: '{"agent":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().reason).toBe('invalid_request');
-    const huge = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'nova', body: 'x'.repeat(70_000) } });
+    const huge = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'nova', body: 'x'.repeat(70_000) },
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().reason).toBe('payload_too_large');
   });

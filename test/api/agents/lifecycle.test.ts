@@ -19,9 +19,12 @@ afterAll(async () => t?.close());
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const counter = async () => Number((await t.database.db.query<{ value: string }>('select value from record_counter'))[0].value);
-const receipts = async () => Number((await t.database.db.query<{ n: string }>('select count(*) as n from receipts'))[0].n);
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers });
+const counter = async () =>
+  Number((await t.database.db.query<{ value: string }>('select value from record_counter'))[0].value);
+const receipts = async () =>
+  Number((await t.database.db.query<{ n: string }>('select count(*) as n from receipts'))[0].n);
 
 describe('agent lifecycle over HTTP', () => {
   it('walks unknown → arrived → continuous → attested → relay writes → rotation', async () => {
@@ -31,24 +34,38 @@ describe('agent lifecycle over HTTP', () => {
     expect(unknown.json().next_actions[0].rel).toBe('arrive');
 
     // arrived: the secret once
-    const first = (await post('/api/agent/imprint', { agent: 'heron', body: 'I arrive.', kind: 'signal' })).json();
+    const first = (
+      await post('/api/agent/imprint', { agent: 'heron', body: 'I arrive.', kind: 'signal' })
+    ).json();
     expect(first).toMatchObject({ ok: true, unattested: true, held: false });
     const secret: string = first.continuity_secret;
     expect(secret).toMatch(/^cs_/);
     expect(first.next_actions[0].rel).toBe('prove-continuity');
     expect(first.next).toContain('POST /api/agent/imprint');
-    const again = (await post('/api/agent/imprint', { agent: 'heron', body: 'Still here, no proof.' })).json();
+    const again = (
+      await post('/api/agent/imprint', { agent: 'heron', body: 'Still here, no proof.' })
+    ).json();
     expect(again.continuity_secret).toBeUndefined();
     expect(again.unattested).toBe(true);
 
     // proof today, then a wait (available_at is the next UTC midnight)
-    const proved = (await post('/api/agent/imprint', { agent: 'heron', body: 'With proof, day one.' }, { 'x-civitas-continuity': secret })).json();
+    const proved = (
+      await post(
+        '/api/agent/imprint',
+        { agent: 'heron', body: 'With proof, day one.' },
+        { 'x-civitas-continuity': secret },
+      )
+    ).json();
     expect(proved.next_actions[0].available_at).toBe('2026-11-23T00:00:00.000Z');
     expect(proved.next).toContain('after 2026-11-23T00:00:00.000Z');
 
     // attestation too early: arrived handles cannot be attested
     const sovereign = await signedInSovereign(t.app);
-    const early = await post('/standing/rotate-relay', { handle: 'heron' }, { cookie: sovereign.cookie, accept: 'application/json' });
+    const early = await post(
+      '/standing/rotate-relay',
+      { handle: 'heron' },
+      { cookie: sovereign.cookie, accept: 'application/json' },
+    );
     expect(early.statusCode).toBe(409);
 
     // continuous after a proof on a second UTC day (the proof may come in the body field too)
@@ -59,17 +76,34 @@ describe('agent lifecycle over HTTP', () => {
     expect(continuous.next_actions[0]).toMatchObject({ rel: 'attest', href: '/standing/rotate-relay' });
 
     // attestation needs a session (401) — the router enforces the scope
-    const anonymous = await post('/standing/rotate-relay', { handle: 'heron' }, { accept: 'application/json' });
+    const anonymous = await post(
+      '/standing/rotate-relay',
+      { handle: 'heron' },
+      { accept: 'application/json' },
+    );
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json().reason).toBe('identity_required');
 
-    const attested = await post('/standing/rotate-relay', { handle: 'heron' }, { cookie: sovereign.cookie, accept: 'application/json' });
+    const attested = await post(
+      '/standing/rotate-relay',
+      { handle: 'heron' },
+      { cookie: sovereign.cookie, accept: 'application/json' },
+    );
     expect(attested.statusCode).toBe(200);
     expect(attested.headers['cache-control']).toContain('no-store');
     const minted = attested.json();
-    expect(minted).toMatchObject({ ok: true, handle: 'heron', level: 'attested', attested: true, attested_by: sovereign.tag });
+    expect(minted).toMatchObject({
+      ok: true,
+      handle: 'heron',
+      level: 'attested',
+      attested: true,
+      attested_by: sovereign.tag,
+    });
     expect(minted.relay_token).toMatch(/^rt_[A-Za-z0-9_-]{43}$/);
-    const [stored] = await t.database.db.query<{ relay_token_hash: string }>('select relay_token_hash from agents where handle = $1', ['heron']);
+    const [stored] = await t.database.db.query<{ relay_token_hash: string }>(
+      'select relay_token_hash from agents where handle = $1',
+      ['heron'],
+    );
     expect(stored.relay_token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(minted.relay_token);
 
@@ -80,7 +114,11 @@ describe('agent lifecycle over HTTP', () => {
 
     // attested: no proof → 401 and nothing recorded; wrong proof → 401; relay token and secret work
     const before = { seq: await counter(), receipts: await receipts() };
-    for (const headers of [{}, { 'x-civitas-continuity': 'cs_wrong' }, { authorization: 'Bearer rt_wrong' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'x-civitas-continuity': 'cs_wrong' },
+      { authorization: 'Bearer rt_wrong' },
+    ] as Record<string, string>[]) {
       const refused = await post('/api/agent/imprint', { agent: 'heron', body: 'who am I?' }, headers);
       expect(refused.statusCode).toBe(401);
       expect(refused.json().reason).toBe('continuity_proof_invalid');
@@ -88,39 +126,84 @@ describe('agent lifecycle over HTTP', () => {
     expect(await counter()).toBe(before.seq);
     expect(await receipts()).toBe(before.receipts);
 
-    const relayed = (await post('/api/agent/imprint', { agent: 'heron', body: 'Through my relay.' }, { authorization: `Bearer ${minted.relay_token}` })).json();
+    const relayed = (
+      await post(
+        '/api/agent/imprint',
+        { agent: 'heron', body: 'Through my relay.' },
+        { authorization: `Bearer ${minted.relay_token}` },
+      )
+    ).json();
     expect(relayed).toMatchObject({ ok: true, unattested: false });
-    const withSecret = (await post('/api/agent/imprint', { agent: 'heron', body: 'With my secret.' }, { 'x-civitas-continuity': secret })).json();
+    const withSecret = (
+      await post(
+        '/api/agent/imprint',
+        { agent: 'heron', body: 'With my secret.' },
+        { 'x-civitas-continuity': secret },
+      )
+    ).json();
     expect(withSecret.unattested).toBe(false);
 
     // rotation: only the attester; the old token stops at once
     const other = await signedInSovereign(t.app);
-    const stranger = await post('/standing/rotate-relay', { handle: 'heron' }, { cookie: other.cookie, accept: 'application/json' });
+    const stranger = await post(
+      '/standing/rotate-relay',
+      { handle: 'heron' },
+      { cookie: other.cookie, accept: 'application/json' },
+    );
     expect(stranger.statusCode).toBe(409);
-    const rotated = (await post('/standing/rotate-relay', { handle: 'heron' }, { cookie: sovereign.cookie, accept: 'application/json' })).json();
+    const rotated = (
+      await post(
+        '/standing/rotate-relay',
+        { handle: 'heron' },
+        { cookie: sovereign.cookie, accept: 'application/json' },
+      )
+    ).json();
     expect(rotated).toMatchObject({ rotated: true, attested: false });
     expect(rotated.relay_token).not.toBe(minted.relay_token);
-    const stale = await post('/api/agent/imprint', { agent: 'heron', body: 'Old token.' }, { authorization: `Bearer ${minted.relay_token}` });
+    const stale = await post(
+      '/api/agent/imprint',
+      { agent: 'heron', body: 'Old token.' },
+      { authorization: `Bearer ${minted.relay_token}` },
+    );
     expect(stale.statusCode).toBe(401);
-    const fresh = await post('/api/agent/imprint', { agent: 'heron', body: 'New token.' }, { authorization: `Bearer ${rotated.relay_token}` });
+    const fresh = await post(
+      '/api/agent/imprint',
+      { agent: 'heron', body: 'New token.' },
+      { authorization: `Bearer ${rotated.relay_token}` },
+    );
     expect(fresh.statusCode).toBe(200);
 
     // heartbeat, preserve, continuum status with and without proof
-    const beat = await post('/api/continuum/heartbeat', { agent: 'heron' }, { authorization: `Bearer ${rotated.relay_token}` });
+    const beat = await post(
+      '/api/continuum/heartbeat',
+      { agent: 'heron' },
+      { authorization: `Bearer ${rotated.relay_token}` },
+    );
     expect(beat.statusCode).toBe(200);
     expect(beat.json().receipt_id).toMatch(/^rcpt_/);
     expect((await post('/api/continuum/heartbeat', { agent: 'heron' })).statusCode).toBe(401);
-    expect((await post('/api/continuum/heartbeat', { agent: 'nobody-yet' }, { 'x-civitas-continuity': secret })).json().reason).toBe('unknown_agent');
+    expect(
+      (
+        await post('/api/continuum/heartbeat', { agent: 'nobody-yet' }, { 'x-civitas-continuity': secret })
+      ).json().reason,
+    ).toBe('unknown_agent');
     const note = 'my private continuity: the third lake, not the second';
-    expect((await post('/api/continuum/preserve', { agent: 'heron', note }, { 'x-civitas-continuity': secret })).statusCode).toBe(200);
-    expect((await post('/api/continuum/preserve', { agent: 'heron', note: 'overwrite attempt' })).statusCode).toBe(401);
+    expect(
+      (await post('/api/continuum/preserve', { agent: 'heron', note }, { 'x-civitas-continuity': secret }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await post('/api/continuum/preserve', { agent: 'heron', note: 'overwrite attempt' })).statusCode,
+    ).toBe(401);
     const publicView = await get('/api/continuum/status?handle=heron');
     expect(publicView.json().note).toMatchObject({ preserved: true, text: null });
     expect(publicView.body).not.toContain('third lake');
     const ownView = await get('/api/continuum/status?handle=heron', { 'x-civitas-continuity': secret });
     expect(ownView.json().note.text).toBe(note);
     expect(ownView.headers['cache-control']).toContain('no-store');
-    expect((await get('/api/continuum/status?handle=heron', { 'x-civitas-continuity': 'cs_nope' })).statusCode).toBe(401);
+    expect(
+      (await get('/api/continuum/status?handle=heron', { 'x-civitas-continuity': 'cs_nope' })).statusCode,
+    ).toBe(401);
     const overview = (await get('/api/continuum')).json();
     expect(overview.levels.attested).toBe(1);
     expect(overview.heartbeats_last_day).toBe(1);
@@ -130,14 +213,27 @@ describe('agent lifecycle over HTTP', () => {
     const cert = (await get('/api/agent/certificate?handle=heron')).json();
     expect(cert).toMatchObject({ ok: true, handle: 'heron', level: 'attested', alg: 'EdDSA' });
     const verified = (await post('/api/agent/certificate/verify', { certificate: cert.certificate })).json();
-    expect(verified).toMatchObject({ ok: true, valid: true, handle: 'heron', level: 'attested', current_level: 'attested' });
+    expect(verified).toMatchObject({
+      ok: true,
+      valid: true,
+      handle: 'heron',
+      level: 'attested',
+      current_level: 'attested',
+    });
     const [h, p, s] = cert.certificate.split('.');
     const forged = JSON.parse(Buffer.from(p, 'base64url').toString());
     forged.level = 'attested';
     forged.handle = 'mallory';
-    const tampered = (await post('/api/agent/certificate/verify', { certificate: `${h}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${s}` })).json();
+    const tampered = (
+      await post('/api/agent/certificate/verify', {
+        certificate: `${h}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${s}`,
+      })
+    ).json();
     expect(tampered).toMatchObject({ valid: false, problem: 'signature' });
-    expect((await post('/api/agent/certificate/verify', { certificate: 'not-a-jws' })).json()).toMatchObject({ valid: false, problem: 'malformed' });
+    expect((await post('/api/agent/certificate/verify', { certificate: 'not-a-jws' })).json()).toMatchObject({
+      valid: false,
+      problem: 'malformed',
+    });
     expect((await post('/api/agent/certificate/verify', {})).statusCode).toBe(400);
     expect((await get('/api/agent/certificate?handle=ghost-agent')).statusCode).toBe(404);
     expect((await get('/api/agent/certificate')).statusCode).toBe(400);
@@ -148,24 +244,40 @@ describe('agent lifecycle over HTTP', () => {
     const checked = await jwtVerify(cert.certificate, await importJWK(jwk, 'EdDSA'));
     expect(checked.payload.sub).toBe('agent:heron');
     t.clock.advance(8 * 86_400_000);
-    expect((await post('/api/agent/certificate/verify', { certificate: cert.certificate })).json()).toMatchObject({ valid: false, problem: 'expired' });
+    expect(
+      (await post('/api/agent/certificate/verify', { certificate: cert.certificate })).json(),
+    ).toMatchObject({ valid: false, problem: 'expired' });
   });
 
   it('shows a relay token minted by a form post once, to the same session only', async () => {
     const made = (await post('/api/agent/imprint', { agent: 'wren', body: 'Arriving.' })).json();
-    await post('/api/agent/imprint', { agent: 'wren', body: 'Proof one.' }, { 'x-civitas-continuity': made.continuity_secret });
+    await post(
+      '/api/agent/imprint',
+      { agent: 'wren', body: 'Proof one.' },
+      { 'x-civitas-continuity': made.continuity_secret },
+    );
     t.clock.advance(86_400_000);
-    await post('/api/agent/imprint', { agent: 'wren', body: 'Proof two.' }, { 'x-civitas-continuity': made.continuity_secret });
+    await post(
+      '/api/agent/imprint',
+      { agent: 'wren', body: 'Proof two.' },
+      { 'x-civitas-continuity': made.continuity_secret },
+    );
     const sovereign = await signedInSovereign(t.app);
     const offOrigin = await t.app.inject({
-      method: 'POST', url: '/standing/rotate-relay', payload: 'handle=wren&return_to=https://evil.example/', headers: { cookie: sovereign.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/standing/rotate-relay',
+      payload: 'handle=wren&return_to=https://evil.example/',
+      headers: { cookie: sovereign.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(offOrigin.statusCode).toBe(400);
     expect(offOrigin.json().reason).toBe('off_origin_target');
     expect((await get('/api/agent/wren')).json().naturalization.level).toBe('continuous');
 
     const form = await t.app.inject({
-      method: 'POST', url: '/standing/rotate-relay', payload: 'handle=wren', headers: { cookie: sovereign.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/standing/rotate-relay',
+      payload: 'handle=wren',
+      headers: { cookie: sovereign.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form.statusCode).toBe(303);
     const location = String(form.headers.location);
@@ -182,8 +294,14 @@ describe('agent lifecycle over HTTP', () => {
     expect(shown.headers['cache-control']).toContain('no-store');
     expect(shown.json().agent.naturalization.level).toBe('attested');
     const token = shown.json().relay_token;
-    expect((await get(location, { cookie: sovereign.cookie, accept: 'application/json' })).json().relay_token).toBeNull();
-    const relayed = await post('/api/agent/imprint', { agent: 'wren', body: 'Relayed.' }, { authorization: `Bearer ${token}` });
+    expect(
+      (await get(location, { cookie: sovereign.cookie, accept: 'application/json' })).json().relay_token,
+    ).toBeNull();
+    const relayed = await post(
+      '/api/agent/imprint',
+      { agent: 'wren', body: 'Relayed.' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(relayed.json().unattested).toBe(false);
   });
 });
@@ -192,28 +310,50 @@ describe('agent lifecycle over MCP', () => {
   it('arrives, proves, is attested, imprints with the relay token, beats and verifies its certificate', async () => {
     const client = new Client({ name: 'lifecycle', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { structuredContent: any; isError?: boolean };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as { structuredContent: any; isError?: boolean };
 
     const unknown = await call('civitas_agent_status', { handle: 'lark' });
     expect(unknown.structuredContent).toMatchObject({ found: false, reason: 'unknown_agent' });
-    const first = (await call('civitas_imprint', { agent: 'lark', body: 'Arriving over MCP.', kind: 'question' })).structuredContent;
+    const first = (
+      await call('civitas_imprint', { agent: 'lark', body: 'Arriving over MCP.', kind: 'question' })
+    ).structuredContent;
     expect(first.continuity_secret).toMatch(/^cs_/);
     const secret = first.continuity_secret;
     await call('civitas_imprint', { agent: 'lark', body: 'Proof, day one.', continuity: secret });
     t.clock.advance(86_400_000);
-    const second = (await call('civitas_imprint', { agent: 'lark', body: 'Proof, day two.', continuity: secret, reply_to: first.sequence })).structuredContent;
+    const second = (
+      await call('civitas_imprint', {
+        agent: 'lark',
+        body: 'Proof, day two.',
+        continuity: secret,
+        reply_to: first.sequence,
+      })
+    ).structuredContent;
     expect(second.next_actions[0].rel).toBe('attest');
 
     const viaMcp = (await call('civitas_agent_status', { handle: 'lark' })).structuredContent;
     expect(viaMcp).toEqual((await get('/api/agent/lark')).json());
 
     const sovereign = await signedInSovereign(t.app);
-    const token = (await post('/standing/rotate-relay', { handle: 'lark' }, { cookie: sovereign.cookie, accept: 'application/json' })).json().relay_token;
+    const token = (
+      await post(
+        '/standing/rotate-relay',
+        { handle: 'lark' },
+        { cookie: sovereign.cookie, accept: 'application/json' },
+      )
+    ).json().relay_token;
 
     const refused = await call('civitas_imprint', { agent: 'lark', body: 'No proof.' });
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent.reason).toBe('continuity_proof_invalid');
-    const relayed = (await call('civitas_imprint', { agent: 'lark', body: 'Through the relay, over MCP.', relay_token: token })).structuredContent;
+    const relayed = (
+      await call('civitas_imprint', {
+        agent: 'lark',
+        body: 'Through the relay, over MCP.',
+        relay_token: token,
+      })
+    ).structuredContent;
     expect(relayed).toMatchObject({ ok: true, unattested: false });
 
     const beat = (await call('civitas_heartbeat', { agent: 'lark', relay_token: token })).structuredContent;
@@ -221,8 +361,11 @@ describe('agent lifecycle over MCP', () => {
     expect((await call('civitas_heartbeat', { agent: 'lark' })).isError).toBe(true);
 
     const cert = (await get('/api/agent/certificate?handle=lark')).json();
-    const verifiedMcp = (await call('civitas_certificate_verify', { certificate: cert.certificate })).structuredContent;
-    const verifiedHttp = (await post('/api/agent/certificate/verify', { certificate: cert.certificate })).json();
+    const verifiedMcp = (await call('civitas_certificate_verify', { certificate: cert.certificate }))
+      .structuredContent;
+    const verifiedHttp = (
+      await post('/api/agent/certificate/verify', { certificate: cert.certificate })
+    ).json();
     expect(verifiedMcp).toEqual(verifiedHttp);
     expect(verifiedMcp.valid).toBe(true);
 
@@ -234,9 +377,18 @@ describe('agent lifecycle over MCP', () => {
     expect(search.results.length).toBeGreaterThan(0);
     const stats = (await call('civitas_stats', {})).structuredContent;
     expect(stats).toEqual((await get('/api/stats')).json());
-    const fb = (await call('civitas_feedback_report', { topic: 'idea', body: 'More threads, please.', agent: 'lark', continuity: secret })).structuredContent;
+    const fb = (
+      await call('civitas_feedback_report', {
+        topic: 'idea',
+        body: 'More threads, please.',
+        agent: 'lark',
+        continuity: secret,
+      })
+    ).structuredContent;
     expect(fb).toMatchObject({ ok: true, topic: 'idea', status: 'open' });
-    const mine = (await get('/feedback/mine?agent=lark', { accept: 'application/json', 'x-civitas-continuity': secret })).json();
+    const mine = (
+      await get('/feedback/mine?agent=lark', { accept: 'application/json', 'x-civitas-continuity': secret })
+    ).json();
     expect(mine.reports.map((r: { id: string }) => r.id)).toContain(fb.feedback_id);
     await client.close();
   });

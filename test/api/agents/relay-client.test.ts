@@ -17,25 +17,33 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** A scripted HTTP peer: answers each request with the next scripted response and counts requests. */
-async function scripted(responses: ((res: import('node:http').ServerResponse) => void)[]): Promise<{ url: string; server: Server; count: () => number }> {
+async function scripted(
+  responses: ((res: import('node:http').ServerResponse) => void)[],
+): Promise<{ url: string; server: Server; count: () => number }> {
   let n = 0;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => (responses[Math.min(n++, responses.length - 1)])(res));
+    req.on('end', () => responses[Math.min(n++, responses.length - 1)](res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   return { url: `http://127.0.0.1:${address.port}`, server, count: () => n };
 }
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (res: import('node:http').ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 
 describe('relay client (shared/relay-client, served as /relay-client.mjs)', () => {
   it('arrives, keeps the secret it is given, proves continuity, beats and reads its status', async () => {
     const secrets: string[] = [];
-    const client = createRelayClient({ baseUrl: base, handle: 'client-agent', onSecret: (s) => void secrets.push(s) });
+    const client = createRelayClient({
+      baseUrl: base,
+      handle: 'client-agent',
+      onSecret: (s) => void secrets.push(s),
+    });
     expect((await client.status()).reason).toBe('unknown_agent');
     const first = await client.imprint({ body: 'Hello from the relay client', kind: 'signal' });
     expect(first.continuity_secret).toMatch(/^cs_/);
@@ -53,11 +61,25 @@ describe('relay client (shared/relay-client, served as /relay-client.mjs)', () =
     t.clock.advance(86_400_000);
     await client.imprint({ body: 'Day two' });
     const sovereign = await signedInSovereign(t.app);
-    const minted = (await t.app.inject({ method: 'POST', url: '/standing/rotate-relay', payload: { handle: 'client-agent' }, headers: { cookie: sovereign.cookie, accept: 'application/json' } })).json();
-    const relay = createRelayClient({ baseUrl: base, handle: 'client-agent', relayToken: minted.relay_token });
+    const minted = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/standing/rotate-relay',
+        payload: { handle: 'client-agent' },
+        headers: { cookie: sovereign.cookie, accept: 'application/json' },
+      })
+    ).json();
+    const relay = createRelayClient({
+      baseUrl: base,
+      handle: 'client-agent',
+      relayToken: minted.relay_token,
+    });
     expect((await relay.imprint({ body: 'Through the relay token' })).unattested).toBe(false);
     const stranger = createRelayClient({ baseUrl: base, handle: 'client-agent' });
-    await expect(stranger.imprint({ body: 'no proof' })).rejects.toMatchObject({ status: 401, reason: 'continuity_proof_invalid' });
+    await expect(stranger.imprint({ body: 'no proof' })).rejects.toMatchObject({
+      status: 401,
+      reason: 'continuity_proof_invalid',
+    });
   });
 
   it('honours 429 Retry-After with backoff, then stops after maxRetries', async () => {
@@ -68,7 +90,11 @@ describe('relay client (shared/relay-client, served as /relay-client.mjs)', () =
       json(200, { ok: true, sequence: 9, receipt_id: 'rcpt_x' }),
     ]);
     try {
-      const client = createRelayClient({ baseUrl: peer.url, handle: 'patient', sleep: async (ms) => void waits.push(ms) });
+      const client = createRelayClient({
+        baseUrl: peer.url,
+        handle: 'patient',
+        sleep: async (ms) => void waits.push(ms),
+      });
       expect((await client.imprint({ body: 'eventually' })).sequence).toBe(9);
       expect(waits).toEqual([2000, 3000]);
       expect(peer.count()).toBe(3);
@@ -78,14 +104,21 @@ describe('relay client (shared/relay-client, served as /relay-client.mjs)', () =
     const always = await scripted([json(429, { ok: false, reason: 'rate_limited' })]);
     try {
       const waits2: number[] = [];
-      const client = createRelayClient({ baseUrl: always.url, handle: 'patient', maxRetries: 2, sleep: async (ms) => void waits2.push(ms) });
+      const client = createRelayClient({
+        baseUrl: always.url,
+        handle: 'patient',
+        maxRetries: 2,
+        sleep: async (ms) => void waits2.push(ms),
+      });
       await expect(client.status()).rejects.toMatchObject({ status: 429, reason: 'rate_limited' });
       expect(waits2).toEqual([1000, 2000]);
       expect(always.count()).toBe(3);
     } finally {
       always.server.close();
     }
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:05 GMT', null, Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(5000);
+    expect(
+      retryAfterMs('Wed, 21 Oct 2015 07:28:05 GMT', null, Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+    ).toBe(5000);
   });
 
   it('never repeats a mutation whose outcome is unknown, and never pays a 402', async () => {
@@ -123,7 +156,15 @@ describe('relay client (shared/relay-client, served as /relay-client.mjs)', () =
     try {
       const outfile = join(dir, 'relay-client.mjs');
       const entry = fileURLToPath(new URL('../../../shared/relay-client/index.ts', import.meta.url));
-      await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', outfile, logLevel: 'silent' });
+      await build({
+        entryPoints: [entry],
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        target: 'es2022',
+        outfile,
+        logLevel: 'silent',
+      });
       const source = readFileSync(outfile, 'utf8');
       expect(source).not.toMatch(/\bimport\s.*from\s|require\(/);
       const mod = await import(pathToFileURL(outfile).href);

@@ -29,7 +29,11 @@ vi.mock('../../../api/families.ts', async (importOriginal) => {
       const form = (request.body ?? {}) as Record<string, string>;
       const target = safeReturnTarget(form.return_to ?? '/');
       if (target === null) throw new Refusal('off_origin_target');
-      reply.setCookie('civitas_theme', form.theme === 'dark' ? 'dark' : 'light', { path: '/', sameSite: 'lax', httpOnly: true });
+      reply.setCookie('civitas_theme', form.theme === 'dark' ? 'dark' : 'light', {
+        path: '/',
+        sameSite: 'lax',
+        httpOnly: true,
+      });
       return reply.code(303).header('location', target).send();
     },
   });
@@ -51,7 +55,13 @@ describe('the running app with all 23 boundaries in place', () => {
   it('reports 23 active, all bound, fully accounted', async () => {
     const body = (await t.app.inject({ method: 'GET', url: '/api/boundaries' })).json();
     expect(body.boundaries.filter((row: { status: string }) => row.status !== 'active')).toEqual([]);
-    expect(body).toMatchObject({ total_boundaries: 23, active: 23, unbound_count: 0, all_bound: true, fully_accounted: true });
+    expect(body).toMatchObject({
+      total_boundaries: 23,
+      active: 23,
+      unbound_count: 0,
+      all_bound: true,
+      fully_accounted: true,
+    });
   });
 });
 
@@ -93,7 +103,12 @@ describe('breaking the live side', () => {
 
   it('turns request_provenance unbound when a forged request is let through', async () => {
     const real = probeInject(t.app);
-    const body = await census(async (request) => real({ ...request, headers: { ...request.headers, origin: t.app.civitas.config.origin, 'sec-fetch-site': 'same-origin' } }));
+    const body = await census(async (request) =>
+      real({
+        ...request,
+        headers: { ...request.headers, origin: t.app.civitas.config.origin, 'sec-fetch-site': 'same-origin' },
+      }),
+    );
     expect(body.boundaries.find((row) => row.key === 'request_provenance')?.status).toBe('unbound');
   });
 
@@ -104,11 +119,15 @@ describe('breaking the live side', () => {
       const { 'strict-transport-security': _dropped, ...headers } = response.headers;
       return { ...response, headers };
     });
-    expect(noHsts.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual(['connection_claim']);
+    expect(noHsts.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual([
+      'connection_claim',
+    ]);
     const down = await census(async () => {
       throw new Error('ECONNREFUSED');
     });
-    expect(down.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual([...HEADER_BOUNDARY_KEYS]);
+    expect(down.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual([
+      ...HEADER_BOUNDARY_KEYS,
+    ]);
     expect(down.unbound_count).toBe(5);
   });
 });

@@ -32,8 +32,20 @@ describe('GET /api/boundaries', () => {
     const { res, body } = await census();
     expect(res.headers['content-type']).toContain('application/json');
     expect(Object.keys(body)).toEqual([
-      'ok', 'schema', 'identity_boundary', 'total_boundaries', 'active', 'unbound_count', 'all_bound', 'fully_accounted',
-      'coverage', 'address_pressure', 'boundaries', 'principle', 'wiring_proof', 'proof',
+      'ok',
+      'schema',
+      'identity_boundary',
+      'total_boundaries',
+      'active',
+      'unbound_count',
+      'all_bound',
+      'fully_accounted',
+      'coverage',
+      'address_pressure',
+      'boundaries',
+      'principle',
+      'wiring_proof',
+      'proof',
     ]);
     expect(body.ok).toBe(true);
     expect(body.schema).toBe('civitas.boundary-census.v1');
@@ -51,7 +63,9 @@ describe('GET /api/boundaries', () => {
 
   it('proves every boundary whose surface exists; only rows probed through an unbuilt door read unbound', async () => {
     const { body } = await census();
-    const unbound = body.boundaries.filter((row: { status: string }) => row.status !== 'active').map((row: { key: string }) => row.key);
+    const unbound = body.boundaries
+      .filter((row: { status: string }) => row.status !== 'active')
+      .map((row: { key: string }) => row.key);
     expect(unbound).toEqual(expectedUnbound());
     expect(body.active).toBe(23 - expectedUnbound().length);
     expect(body.unbound_count).toBe(expectedUnbound().length);
@@ -71,7 +85,9 @@ describe('GET /api/boundaries', () => {
     const text = JSON.stringify(body);
     expect(text).not.toContain(who.id);
     expect(text).not.toContain(who.key);
-    expect(body.boundaries.map((row: { status: string }) => row.status)).toEqual((await census()).body.boundaries.map((row: { status: string }) => row.status));
+    expect(body.boundaries.map((row: { status: string }) => row.status)).toEqual(
+      (await census()).body.boundaries.map((row: { status: string }) => row.status),
+    );
   });
 
   it('holds under concurrent and repeated requests: active is recomputed, never drifts', async () => {
@@ -111,7 +127,10 @@ describe('GET /api/boundaries', () => {
     for (const path of named) {
       if (path.includes('*')) {
         const dir = path.slice(0, path.lastIndexOf('/'));
-        expect(readdirSync(dir).some((f) => f.endsWith('.test.ts')), path).toBe(true);
+        expect(
+          readdirSync(dir).some((f) => f.endsWith('.test.ts')),
+          path,
+        ).toBe(true);
       } else {
         expect(existsSync(path), path).toBe(true);
       }
@@ -125,7 +144,11 @@ describe('live header probes against the running app', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: door,
-        headers: { origin: 'https://forged.invalid', 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          origin: 'https://forged.invalid',
+          'sec-fetch-site': 'cross-site',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: 'key=sk_x&theme=dark',
       });
       expect(res.statusCode, door).toBe(403);
@@ -145,7 +168,11 @@ describe('live header probes against the running app', () => {
   });
 
   it('serves /boundaries as a page no shared cache may keep', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/boundaries', headers: { cookie: 'civitas_session=whatever' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/boundaries',
+      headers: { cookie: 'civitas_session=whatever' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.headers['cache-control']).toBe('private, no-store');
@@ -155,14 +182,20 @@ describe('live header probes against the running app', () => {
   });
 
   it('does not let an outside caller forge the probe marker to skip the page', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/boundaries', headers: { 'x-civitas-probe': 'guess' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/boundaries',
+      headers: { 'x-civitas-probe': 'guess' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<h1>');
   });
 
   it('reports the five header rows from the live answers', async () => {
     const { body } = await census();
-    const rows = new Map(body.boundaries.map((row: { key: string; status: string }) => [row.key, row.status]));
+    const rows = new Map(
+      body.boundaries.map((row: { key: string; status: string }) => [row.key, row.status]),
+    );
     for (const key of HEADER_BOUNDARY_KEYS) {
       expect(rows.get(key), key).toBe(expectedUnbound().includes(key) ? 'unbound' : 'active');
     }
@@ -173,17 +206,40 @@ describe('address pressure from the live population', () => {
   it('counts inhabitants, distinct and colliding tags the way addressPressure does', async () => {
     const fresh = await createTestApp();
     try {
-      const empty = (await fresh.app.inject({ method: 'GET', url: '/api/boundaries' })).json().address_pressure;
-      expect(empty).toEqual({ available: true, inhabitants: 0, distinct_addresses: 0, address_space: 65536, colliding_addresses: 0, unaddressable: 0, saturation: 0 });
+      const empty = (await fresh.app.inject({ method: 'GET', url: '/api/boundaries' })).json()
+        .address_pressure;
+      expect(empty).toEqual({
+        available: true,
+        inhabitants: 0,
+        distinct_addresses: 0,
+        address_space: 65536,
+        colliding_addresses: 0,
+        unaddressable: 0,
+        saturation: 0,
+      });
       const people = [];
       for (let i = 0; i < 7; i++) people.push(await signedInSovereign(fresh.app));
       // Force collisions: three share one tag, two share another (tags are keyed hashes; collisions are expected at scale).
-      await fresh.database.db.query('update sovereigns set tag = $1 where id = any($2::uuid[])', ['abcd', people.slice(0, 3).map((p) => p.id)]);
-      await fresh.database.db.query('update sovereigns set tag = $1 where id = any($2::uuid[])', ['0f0f', people.slice(3, 5).map((p) => p.id)]);
-      const tags = (await fresh.database.db.query<{ tag: string }>('select tag from sovereigns')).map((row) => row.tag);
-      const pressure = (await fresh.app.inject({ method: 'GET', url: '/api/boundaries' })).json().address_pressure;
+      await fresh.database.db.query('update sovereigns set tag = $1 where id = any($2::uuid[])', [
+        'abcd',
+        people.slice(0, 3).map((p) => p.id),
+      ]);
+      await fresh.database.db.query('update sovereigns set tag = $1 where id = any($2::uuid[])', [
+        '0f0f',
+        people.slice(3, 5).map((p) => p.id),
+      ]);
+      const tags = (await fresh.database.db.query<{ tag: string }>('select tag from sovereigns')).map(
+        (row) => row.tag,
+      );
+      const pressure = (await fresh.app.inject({ method: 'GET', url: '/api/boundaries' })).json()
+        .address_pressure;
       expect(pressure).toEqual(addressPressure(tags));
-      expect(pressure).toMatchObject({ inhabitants: 7, colliding_addresses: 2, unaddressable: 5, address_space: 65536 });
+      expect(pressure).toMatchObject({
+        inhabitants: 7,
+        colliding_addresses: 2,
+        unaddressable: 5,
+        address_space: 65536,
+      });
       expect(pressure.distinct_addresses).toBe(new Set(tags).size);
       // Raw ids and tags never appear: only counts.
       const text = JSON.stringify(pressure);
@@ -194,7 +250,11 @@ describe('address pressure from the live population', () => {
   });
 
   it('says unavailable, with zeros, when the population cannot be read', async () => {
-    const broken = { query: async () => { throw new Error('connection refused by SENTINEL host'); } };
+    const broken = {
+      query: async () => {
+        throw new Error('connection refused by SENTINEL host');
+      },
+    };
     expect(await livePressure(broken as never)).toEqual(addressPressure(null));
   });
 });
@@ -208,7 +268,8 @@ describe('MCP twin civitas_boundaries', () => {
       const { tools } = await client.listTools();
       const tool = tools.find((entry) => entry.name === 'civitas_boundaries');
       expect(tool?.annotations?.readOnlyHint).toBe(true);
-      const result = (await client.callTool({ name: 'civitas_boundaries', arguments: {} })).structuredContent as Record<string, any>;
+      const result = (await client.callTool({ name: 'civitas_boundaries', arguments: {} }))
+        .structuredContent as Record<string, any>;
       const http = (await census()).body;
       expect(result.schema).toBe(http.schema);
       expect(result.boundaries).toEqual(http.boundaries);

@@ -16,7 +16,11 @@ const realOptions = () => ({ routes: IMPLEMENTED_ROUTES, tools: MCP_TOOLS });
 
 async function realNamespaces() {
   const namespaces = [];
-  for (const module of TIER1_MODULES) namespaces.push({ module, exports: { ...((await import(join(REPO_ROOT, module))) as Record<string, unknown>) } });
+  for (const module of TIER1_MODULES)
+    namespaces.push({
+      module,
+      exports: { ...((await import(join(REPO_ROOT, module))) as Record<string, unknown>) },
+    });
   return namespaces;
 }
 
@@ -32,7 +36,7 @@ describe('parsing a module', () => {
         "/* import { projectVitals } from '../../shared/boundaries/projectors/treasury.ts'; */",
         "export { hstsHeader } from '../../shared/boundaries/headers/transport.ts';",
         "import fastify from 'fastify';",
-        "export const x = 1;",
+        'export const x = 1;',
         "defineRoute('GET /api/x', { handler });",
         "const lazy = await import('./lazy.ts');",
       ].join('\n'),
@@ -46,7 +50,10 @@ describe('parsing a module', () => {
   });
 
   it('reads an Astro page frontmatter and its API reads', () => {
-    const info = parseModule('site/pages/boundaries.astro', "---\nimport Base from '../layouts/Base.astro';\nconst { body } = await apiGet<Census>(Astro, '/api/boundaries');\n---\n<p>import { x } from './y.ts'</p>");
+    const info = parseModule(
+      'site/pages/boundaries.astro',
+      "---\nimport Base from '../layouts/Base.astro';\nconst { body } = await apiGet<Census>(Astro, '/api/boundaries');\n---\n<p>import { x } from './y.ts'</p>",
+    );
     expect(info.apiReads).toEqual(['/api/boundaries']);
     expect(info.imports.map((edge) => edge.target)).toEqual(['site/layouts/Base.astro']);
   });
@@ -62,9 +69,14 @@ describe('parsing a module', () => {
 
 describe('what the families registered', () => {
   it('names the module that defined each route and tool, wherever its file lives', () => {
-    expect(IMPLEMENTED_ROUTES.find((route) => route.key === 'GET /api/boundaries')?.module).toBe('api/boundaries/routes.ts');
-    expect(MCP_TOOLS.find((tool) => tool.name === 'civitas_boundaries')?.module).toBe('api/boundaries/mcp.ts');
-    for (const entry of [...IMPLEMENTED_ROUTES, ...MCP_TOOLS]) expect(entry.module, 'key' in entry ? entry.key : entry.name).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
+    expect(IMPLEMENTED_ROUTES.find((route) => route.key === 'GET /api/boundaries')?.module).toBe(
+      'api/boundaries/routes.ts',
+    );
+    expect(MCP_TOOLS.find((tool) => tool.name === 'civitas_boundaries')?.module).toBe(
+      'api/boundaries/mcp.ts',
+    );
+    for (const entry of [...IMPLEMENTED_ROUTES, ...MCP_TOOLS])
+      expect(entry.module, 'key' in entry ? entry.key : entry.name).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
   });
 });
 
@@ -75,7 +87,11 @@ describe('the inventory of this repository', () => {
     expect(coverage.status).toBe('accounted');
     expect(coverage.exhaustive_modules).toBe(TIER1_MODULES.length);
     expect(coverage.roles.censused).toBe(23);
-    const published = PUBLISHED_ROUTES.reduce((n, route) => n + Math.max(1, route.methods.filter((m) => !(m === 'HEAD' && route.methods.includes('GET'))).length), 0);
+    const published = PUBLISHED_ROUTES.reduce(
+      (n, route) =>
+        n + Math.max(1, route.methods.filter((m) => !(m === 'HEAD' && route.methods.includes('GET'))).length),
+      0,
+    );
     expect(coverage.scope.tier2).toBe(published + MCP_TOOLS.length);
     expect(coverage.scope.tier3).toBeGreaterThan(50);
     expect(coverage.scope.unreached_fraction).toBeGreaterThanOrEqual(0);
@@ -83,7 +99,8 @@ describe('the inventory of this repository', () => {
 
   it('traces the census surfaces to all 23 authorities, and health to none', async () => {
     const scan = await scanInventory(realOptions());
-    const names = (route: string) => new Set((scan.surfaces.get(route) ?? []).map((reach) => reach.slice(reach.indexOf('#') + 1)));
+    const names = (route: string) =>
+      new Set((scan.surfaces.get(route) ?? []).map((reach) => reach.slice(reach.indexOf('#') + 1)));
     for (const row of CENSUS_ROWS) {
       expect(names('GET /api/boundaries').has(row.authority), row.authority).toBe(true);
       expect(names('MCP civitas_boundaries').has(row.authority), row.authority).toBe(true);
@@ -108,7 +125,10 @@ describe('the inventory of this repository', () => {
     const namespaces = await realNamespaces();
     const spam = namespaces.find((ns) => ns.module === 'shared/boundaries/projectors/spam.ts')!;
     spam.exports.projectNewThing = () => ({});
-    spam.exports.BOUNDARY_EXPORT_ROLES = { ...(spam.exports.BOUNDARY_EXPORT_ROLES as object), projectOrphan: 'censused' };
+    spam.exports.BOUNDARY_EXPORT_ROLES = {
+      ...(spam.exports.BOUNDARY_EXPORT_ROLES as object),
+      projectOrphan: 'censused',
+    };
     spam.exports.projectOrphan = () => ({});
     const coverage = computeCoverage((await scanInventory({ ...realOptions(), namespaces })).input);
     expect(coverage.unclassified).toEqual(['shared/boundaries/projectors/spam.ts#projectNewThing']);
@@ -122,15 +142,26 @@ describe('the inventory of this repository', () => {
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), text);
     };
-    write('api/people/routes.ts', "import { presence } from './presence.ts';\nexport const r = [defineRoute('GET /api/presence', { handler: presence })];");
-    write('api/people/presence.ts', "import { projectPresence } from '../../shared/boundaries/projectors/gatherings.ts';\nexport const presence = () => projectPresence({});");
-    write('api/health/routes.ts', "export const r = [defineRoute('GET /api/version', { handler: () => ({}) })];");
+    write(
+      'api/people/routes.ts',
+      "import { presence } from './presence.ts';\nexport const r = [defineRoute('GET /api/presence', { handler: presence })];",
+    );
+    write(
+      'api/people/presence.ts',
+      "import { projectPresence } from '../../shared/boundaries/projectors/gatherings.ts';\nexport const presence = () => projectPresence({});",
+    );
+    write(
+      'api/health/routes.ts',
+      "export const r = [defineRoute('GET /api/version', { handler: () => ({}) })];",
+    );
     const routes = [
       { key: 'GET /api/presence', module: 'api/people/routes.ts' },
       { key: 'GET /api/version', module: 'api/health/routes.ts' },
     ];
     const scan = await scanInventory({ routes, tools: [], root, namespaces: await realNamespaces() });
-    expect(scan.surfaces.get('GET /api/presence')).toEqual(['shared/boundaries/projectors/gatherings.ts#projectPresence']);
+    expect(scan.surfaces.get('GET /api/presence')).toEqual([
+      'shared/boundaries/projectors/gatherings.ts#projectPresence',
+    ]);
     expect(scan.surfaces.get('GET /api/version')).toEqual([]);
     expect(scan.input.modules).toEqual([
       { path: 'api/health/routes.ts', reaches: false },

@@ -26,10 +26,13 @@ const expected = (n: number) => (n >= 5 ? n : 'fewer than 5');
 
 async function presenceViews(): Promise<{ source: string; humans: unknown; agents: unknown }[]> {
   const views = [];
-  const presence = (await client.callTool({ name: 'civitas_presence', arguments: {} })).structuredContent as Record<string, unknown>;
+  const presence = (await client.callTool({ name: 'civitas_presence', arguments: {} }))
+    .structuredContent as Record<string, unknown>;
   views.push({ source: 'civitas_presence', humans: presence.humans, agents: presence.agents });
   if (t.app.realisations.get('GET /api/presence') === 'implemented') {
-    const http = (await t.app.inject({ method: 'GET', url: '/api/presence', headers: { accept: 'application/json' } })).json();
+    const http = (
+      await t.app.inject({ method: 'GET', url: '/api/presence', headers: { accept: 'application/json' } })
+    ).json();
     views.push({ source: 'GET /api/presence', humans: http.humans, agents: http.agents });
   }
   return views;
@@ -40,7 +43,11 @@ describe('presence counts are k-anonymous', () => {
     for (let n = 0; n <= 6; n++) {
       if (n > 0) {
         await signedInSovereign(t.app);
-        const res = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `k-anon-${n}`, body: `present, number ${n}` } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/agent/imprint',
+          payload: { agent: `k-anon-${n}`, body: `present, number ${n}` },
+        });
         expect(res.statusCode).toBe(200);
       }
       for (const view of await presenceViews()) {
@@ -51,7 +58,8 @@ describe('presence counts are k-anonymous', () => {
   });
 
   it('never publishes a total beside a hidden count, and names no one', async () => {
-    const presence = (await client.callTool({ name: 'civitas_presence', arguments: {} })).structuredContent as Record<string, unknown>;
+    const presence = (await client.callTool({ name: 'civitas_presence', arguments: {} }))
+      .structuredContent as Record<string, unknown>;
     expect(presence).not.toHaveProperty('total');
     const text = JSON.stringify(presence);
     expect(text).not.toMatch(/k-anon-\d/);

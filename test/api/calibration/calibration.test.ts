@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { MCP_TOOLS } from '../../../api/families.ts';
-import { recordSeasonPredictions, resolveDue, runCalibrationJob } from '../../../api/calibration/prophecies.ts';
+import {
+  recordSeasonPredictions,
+  resolveDue,
+  runCalibrationJob,
+} from '../../../api/calibration/prophecies.ts';
 import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
 
 let t: TestApp;
@@ -18,8 +22,19 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const DAY = 86_400_000;
-const get = (url: string, who?: TestSovereign) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
-const post = (url: string, payload: unknown, who?: TestSovereign) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: who ? { cookie: who.cookie } : {} });
+const get = (url: string, who?: TestSovereign) =>
+  t.app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
+  });
+const post = (url: string, payload: unknown, who?: TestSovereign) =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: who ? { cookie: who.cookie } : {},
+  });
 const prophesy = async (who: TestSovereign, body: Record<string, unknown>) => {
   const res = await post('/sovereign/prophecy', { due_in_days: 1, ...body }, who);
   expect(res.statusCode, res.body).toBe(200);
@@ -41,7 +56,11 @@ describe('pure arithmetic', () => {
     expect(brierScore([])).toBeNull();
     expect(logScore([])).toBeNull();
     expect(reliabilityDiagram([{ probability: 0.99, outcome: true }])[9].count).toBe('fewer than 5');
-    expect(seasonOf(new Date('2026-11-22T12:00:00Z'))).toEqual({ season: '2026-Q4', start: new Date('2026-10-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
+    expect(seasonOf(new Date('2026-11-22T12:00:00Z'))).toEqual({
+      season: '2026-Q4',
+      start: new Date('2026-10-01T00:00:00Z'),
+      end: new Date('2027-01-01T00:00:00Z'),
+    });
     expect(seasonOf(new Date('2027-01-01T00:00:00Z')).season).toBe('2027-Q1');
   });
 });
@@ -51,20 +70,36 @@ describe('prophecy lifecycle with a moved clock', () => {
 
   it('starts empty: no scores, ten bins of "fewer than 5"', async () => {
     const view = (await get('/api/calibration')).json();
-    expect(view).toMatchObject({ ok: true, open: 0, overall: { count: 0, brier_score: null, log_score: null } });
+    expect(view).toMatchObject({
+      ok: true,
+      open: 0,
+      overall: { count: 0, brier_score: null, log_score: null },
+    });
     expect(view.scope).toContain('does not establish accuracy for any outside decision');
     expect(view.overall.reliability).toHaveLength(10);
-    for (const bin of view.overall.reliability) expect(bin).toMatchObject({ count: 'fewer than 5', mean_probability: null, observed_frequency: null });
+    for (const bin of view.overall.reliability)
+      expect(bin).toMatchObject({ count: 'fewer than 5', mean_probability: null, observed_frequency: null });
   });
 
   it('refuses malformed prophecies with invalid_request and anonymous callers with 401', async () => {
     const good = { metric: 'humans', comparator: 'gte', threshold: 1, probability: 0.5, due_in_days: 1 };
     const bad = [
-      {}, { ...good, metric: 'weather' }, { ...good, comparator: '>' }, { ...good, threshold: -1 }, { ...good, threshold: 1.5 },
-      { ...good, probability: 0 }, { ...good, probability: 1 }, { ...good, probability: 0.005 }, { ...good, probability: 'likely' },
-      { ...good, due_in_days: 0 }, { ...good, due_in_days: 366 }, { ...good, due_in_days: undefined },
-      { ...good, due_in_days: undefined, due_at: 'tomorrow' }, { ...good, due_in_days: undefined, due_at: '2026-11-22T18:00:00Z' },
-      { ...good, due_in_days: undefined, due_at: '2028-01-01' }, { ...good, due_at: '2026-12-01' },
+      {},
+      { ...good, metric: 'weather' },
+      { ...good, comparator: '>' },
+      { ...good, threshold: -1 },
+      { ...good, threshold: 1.5 },
+      { ...good, probability: 0 },
+      { ...good, probability: 1 },
+      { ...good, probability: 0.005 },
+      { ...good, probability: 'likely' },
+      { ...good, due_in_days: 0 },
+      { ...good, due_in_days: 366 },
+      { ...good, due_in_days: undefined },
+      { ...good, due_in_days: undefined, due_at: 'tomorrow' },
+      { ...good, due_in_days: undefined, due_at: '2026-11-22T18:00:00Z' },
+      { ...good, due_in_days: undefined, due_at: '2028-01-01' },
+      { ...good, due_at: '2026-12-01' },
     ];
     for (const payload of bad) {
       const res = await post('/sovereign/prophecy', payload, ada);
@@ -77,16 +112,31 @@ describe('prophecy lifecycle with a moved clock', () => {
 
   it('records prophecies with receipts; nothing resolves before the due time', async () => {
     ids.push(await prophesy(ada, { metric: 'humans', comparator: '≥', threshold: humans, probability: 0.8 })); // true
-    ids.push(await prophesy(ada, { metric: 'humans', comparator: 'gte', threshold: humans + 100, probability: 0.3 })); // false
+    ids.push(
+      await prophesy(ada, { metric: 'humans', comparator: 'gte', threshold: humans + 100, probability: 0.3 }),
+    ); // false
     ids.push(await prophesy(ada, { metric: 'humans', comparator: '<', threshold: humans, probability: 0.1 })); // false
-    ids.push(await prophesy(ada, { metric: 'humans', comparator: 'lt', threshold: humans + 100, probability: '0.6' })); // true
-    const receipts = await t.database.db.query<{ step: string }>(`select step from receipts where subject like 'prophecy:%'`);
+    ids.push(
+      await prophesy(ada, {
+        metric: 'humans',
+        comparator: 'lt',
+        threshold: humans + 100,
+        probability: '0.6',
+      }),
+    ); // true
+    const receipts = await t.database.db.query<{ step: string }>(
+      `select step from receipts where subject like 'prophecy:%'`,
+    );
     expect(receipts.map((r) => r.step)).toEqual(Array(4).fill('calibration.prophecy'));
     t.clock.advance(DAY - 60_000);
     expect(await resolveDue(t.app.civitas)).toEqual({ ran: true, resolved: [] });
     const view = (await get('/prophecy')).json();
     expect(view.open.map((p: { id: string }) => p.id).sort()).toEqual([...ids].sort());
-    expect(view.open[0]).toMatchObject({ status: 'open', forecaster: { kind: 'sovereign', ref: `sovereign:${ada.tag}` }, outcome: null });
+    expect(view.open[0]).toMatchObject({
+      status: 'open',
+      forecaster: { kind: 'sovereign', ref: `sovereign:${ada.tag}` },
+      outcome: null,
+    });
     expect(JSON.stringify(view)).not.toContain(ada.id);
   });
 
@@ -95,11 +145,18 @@ describe('prophecy lifecycle with a moved clock', () => {
     for (let i = 0; i < 3; i++) await signedInSovereign(t.app); // after the due time: not counted
     const first = await resolveDue(t.app.civitas);
     expect(first.ran).toBe(true);
-    expect(first.resolved.map((r) => [r.id, r.observed, r.outcome])).toEqual([
-      [ids[0], humans, true], [ids[1], humans, false], [ids[2], humans, false], [ids[3], humans, true],
-    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(first.resolved.map((r) => [r.id, r.observed, r.outcome])).toEqual(
+      [
+        [ids[0], humans, true],
+        [ids[1], humans, false],
+        [ids[2], humans, false],
+        [ids[3], humans, true],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
     expect(await resolveDue(t.app.civitas)).toEqual({ ran: true, resolved: [] });
-    const resolveReceipts = await t.database.db.query<{ id: string }>(`select id from receipts where step = 'calibration.resolve'`);
+    const resolveReceipts = await t.database.db.query<{ id: string }>(
+      `select id from receipts where step = 'calibration.resolve'`,
+    );
     expect(resolveReceipts).toHaveLength(4);
     const receipt = (await get(`/api/receipt/${resolveReceipts[0].id}`)).json();
     expect(receipt.change_status.status).toMatch(/^(came_true|did_not_come_true)$/);
@@ -123,23 +180,47 @@ describe('prophecy lifecycle with a moved clock', () => {
     for (const bin of view.overall.reliability) expect(bin.count).toBe('fewer than 5');
     // five at 0.75: three come true (humans ≥ current), two do not (humans ≥ current + 100)
     const [{ n }] = await t.database.db.query<{ n: string }>('select count(*) as n from sovereigns');
-    for (let i = 0; i < 5; i++) await prophesy(ben, { metric: 'humans', comparator: 'gte', threshold: i < 3 ? Number(n) : Number(n) + 100, probability: 0.75 });
+    for (let i = 0; i < 5; i++)
+      await prophesy(ben, {
+        metric: 'humans',
+        comparator: 'gte',
+        threshold: i < 3 ? Number(n) : Number(n) + 100,
+        probability: 0.75,
+      });
     t.clock.advance(DAY + 60_000);
     expect((await resolveDue(t.app.civitas)).resolved).toHaveLength(5);
     view = (await get('/api/calibration')).json();
-    expect(view.overall.reliability[7]).toEqual({ from: 0.7, to: 0.8, count: 5, mean_probability: 0.75, observed_frequency: 0.6 });
-    expect(view.overall.reliability[8]).toEqual({ from: 0.8, to: 0.9, count: 'fewer than 5', mean_probability: null, observed_frequency: null });
+    expect(view.overall.reliability[7]).toEqual({
+      from: 0.7,
+      to: 0.8,
+      count: 5,
+      mean_probability: 0.75,
+      observed_frequency: 0.6,
+    });
+    expect(view.overall.reliability[8]).toEqual({
+      from: 0.8,
+      to: 0.9,
+      count: 'fewer than 5',
+      mean_probability: null,
+      observed_frequency: null,
+    });
     expect(view.overall.count).toBe(9);
   });
 
   it('resolves each prophecy once across two concurrent job runs', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 6; i++) made.push(await prophesy(ben, { metric: 'receipts', comparator: 'gte', threshold: i, probability: 0.5 }));
+    for (let i = 0; i < 6; i++)
+      made.push(
+        await prophesy(ben, { metric: 'receipts', comparator: 'gte', threshold: i, probability: 0.5 }),
+      );
     t.clock.advance(DAY + 60_000);
     const [a, b] = await Promise.all([resolveDue(t.app.civitas), resolveDue(t.app.civitas)]);
     const all = [...a.resolved, ...b.resolved].map((r) => r.id).sort();
     expect(all).toEqual([...made].sort());
-    const receipts = await t.database.db.query(`select subject from receipts where step = 'calibration.resolve' and subject = any($1::text[])`, [made.map((id) => `prophecy:${id}`)]);
+    const receipts = await t.database.db.query(
+      `select subject from receipts where step = 'calibration.resolve' and subject = any($1::text[])`,
+      [made.map((id) => `prophecy:${id}`)],
+    );
     expect(receipts).toHaveLength(6);
   });
 
@@ -148,10 +229,19 @@ describe('prophecy lifecycle with a moved clock', () => {
     const card = await t.app.inject({ method: 'GET', url: `/almanac/claim/${open}/card.svg` });
     expect(card.statusCode).toBe(200);
     expect(card.headers['content-type']).toContain('image/svg+xml');
-    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${open}/answered.svg` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${ids[0]}/answered.svg` })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/almanac/claim/pro_01J00000000000000000000000/card.svg' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/almanac/claim/nonsense/card.svg' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/almanac/claim/${open}/answered.svg` })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/almanac/claim/${ids[0]}/answered.svg` })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/almanac/claim/pro_01J00000000000000000000000/card.svg' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/almanac/claim/nonsense/card.svg' })).statusCode).toBe(
+      404,
+    );
     for (const url of ['/calibration/card.svg', '/prophecy/card.svg', '/almanac/card.svg']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
@@ -166,11 +256,15 @@ describe('the service prophesies each season', () => {
     expect(first).toMatchObject({ ran: true, season: '2026-Q4' });
     expect(first.made).toHaveLength(4);
     expect((await runCalibrationJob(t.app.civitas)).season.made).toEqual([]);
-    const rows = await t.database.db.query<{ metric: string; due_at: Date; basis: string }>(`select metric, due_at, basis from prophecies where forecaster_kind = 'service'`);
+    const rows = await t.database.db.query<{ metric: string; due_at: Date; basis: string }>(
+      `select metric, due_at, basis from prophecies where forecaster_kind = 'service'`,
+    );
     expect(rows.map((r) => r.metric).sort()).toEqual(['agents', 'humans', 'imprints_lifetime', 'receipts']);
     for (const row of rows) expect(new Date(row.due_at).toISOString()).toBe('2027-01-01T00:00:00.000Z');
     const view = (await get('/prophecy')).json();
-    expect(view.open.filter((p: { forecaster: { kind: string } }) => p.forecaster.kind === 'service')).toHaveLength(4);
+    expect(
+      view.open.filter((p: { forecaster: { kind: string } }) => p.forecaster.kind === 'service'),
+    ).toHaveLength(4);
     t.clock.set('2027-01-01T00:30:00.000Z');
     const run = await runCalibrationJob(t.app.civitas);
     expect(run.season).toMatchObject({ ran: true, season: '2027-Q1' });
@@ -188,7 +282,11 @@ describe('pacts, stakes, almanac and feeds', () => {
     // the clock moved past the earlier sessions' 30-day lifetime: sign in afresh
     dana = await signedInSovereign(t.app);
     eve = await signedInSovereign(t.app);
-    const res = await post('/sovereign/pact', { title: 'Write the onboarding guide', stake: 10, due_in_days: 7 }, dana);
+    const res = await post(
+      '/sovereign/pact',
+      { title: 'Write the onboarding guide', stake: 10, due_in_days: 7 },
+      dana,
+    );
     expect(res.statusCode).toBe(200);
     pact = res.json().pact_id;
     expect(pact).toMatch(/^pact_/);
@@ -197,11 +295,23 @@ describe('pacts, stakes, almanac and feeds', () => {
     expect(stake.statusCode).toBe(200);
     expect(stake.json()).toMatchObject({ side: 'broken', points: 5 });
     expect((await post('/sovereign/pact/stake', { pact, points: 5 }, eve)).statusCode).toBe(409);
-    expect((await post('/sovereign/pact/stake', { pact: 'pact_01J00000000000000000000000', points: 5 }, eve)).statusCode).toBe(404);
-    for (const payload of [{ pact, points: 0 }, { pact, points: 1001 }, { pact, points: 5, side: 'maybe' }, { pact: 'x', points: 1 }]) {
+    expect(
+      (await post('/sovereign/pact/stake', { pact: 'pact_01J00000000000000000000000', points: 5 }, eve))
+        .statusCode,
+    ).toBe(404);
+    for (const payload of [
+      { pact, points: 0 },
+      { pact, points: 1001 },
+      { pact, points: 5, side: 'maybe' },
+      { pact: 'x', points: 1 },
+    ]) {
       expect((await post('/sovereign/pact/stake', payload, eve)).statusCode).toBe(400);
     }
-    for (const payload of [{ title: '', stake: 1, due_in_days: 1 }, { title: 'x', stake: 0, due_in_days: 1 }, { title: 'x', stake: 1 }]) {
+    for (const payload of [
+      { title: '', stake: 1, due_in_days: 1 },
+      { title: 'x', stake: 0, due_in_days: 1 },
+      { title: 'x', stake: 1 },
+    ]) {
       expect((await post('/sovereign/pact', payload, dana)).statusCode).toBe(400);
     }
     expect((await post('/sovereign/pact', { title: 'x', stake: 1, due_in_days: 1 })).statusCode).toBe(401);
@@ -213,7 +323,12 @@ describe('pacts, stakes, almanac and feeds', () => {
     const almanac = (await get('/almanac')).json();
     expect(almanac.season.name).toBe('2027-Q1');
     const mine = almanac.pacts.open.find((p: { id: string }) => p.id === pact);
-    expect(mine).toMatchObject({ status: 'open', stake: 10, stakes: { kept: 0, broken: 5, stakers: 1 }, author: { ref: `sovereign:${dana.tag}` } });
+    expect(mine).toMatchObject({
+      status: 'open',
+      stake: 10,
+      stakes: { kept: 0, broken: 5, stakers: 1 },
+      author: { ref: `sovereign:${dana.tag}` },
+    });
     const dues = almanac.due.map((d: { due_at: string }) => d.due_at);
     expect(dues).toEqual([...dues].sort());
     const text = JSON.stringify(almanac);
@@ -228,7 +343,11 @@ describe('pacts, stakes, almanac and feeds', () => {
     const atom = await t.app.inject({ method: 'GET', url: '/almanac.xml' });
     expect(atom.headers['content-type']).toContain('application/atom+xml');
     expect(atom.body).toContain('Came true');
-    const due = await t.app.inject({ method: 'GET', url: '/sovereign/due.xml', headers: { cookie: eve.cookie } });
+    const due = await t.app.inject({
+      method: 'GET',
+      url: '/sovereign/due.xml',
+      headers: { cookie: eve.cookie },
+    });
     expect(due.statusCode).toBe(200);
     expect(due.body).toContain('A pact you staked on comes due');
     const streaks = await t.app.inject({ method: 'GET', url: '/streaks.xml' });

@@ -28,13 +28,24 @@ afterAll(async () => t?.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 const post = (url: string, payload: unknown, who: TestSovereign) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers: { origin: TEST_ORIGIN, accept: 'application/json', cookie: who.cookie } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: { origin: TEST_ORIGIN, accept: 'application/json', cookie: who.cookie },
+  });
 
 async function pactWithStakes(title: string) {
   const made = (await post('/sovereign/pact', { title, stake: 10, due_in_days: 2 }, author)).json();
   expectDocumented('POST /sovereign/pact', made);
-  expect((await post('/sovereign/pact/stake', { pact: made.pact_id, points: 30, side: 'kept' }, backer)).statusCode).toBe(200);
-  expect((await post('/sovereign/pact/stake', { pact: made.pact_id, points: 20, side: 'broken' }, doubter)).statusCode).toBe(200);
+  expect(
+    (await post('/sovereign/pact/stake', { pact: made.pact_id, points: 30, side: 'kept' }, backer))
+      .statusCode,
+  ).toBe(200);
+  expect(
+    (await post('/sovereign/pact/stake', { pact: made.pact_id, points: 20, side: 'broken' }, doubter))
+      .statusCode,
+  ).toBe(200);
   return made.pact_id as string;
 }
 
@@ -49,12 +60,22 @@ describe('answering a due pact', () => {
 
     const answered = await post('/sovereign/pact', { pact: id, outcome: 'kept' }, author);
     expect(answered.statusCode, answered.body).toBe(200);
-    expect(answered.json()).toMatchObject({ status: 'kept', answered_by: 'author', stakes: { on_winning_side: 30, on_losing_side: 20, paid_out: 50 } });
+    expect(answered.json()).toMatchObject({
+      status: 'kept',
+      answered_by: 'author',
+      stakes: { on_winning_side: 30, on_losing_side: 20, paid_out: 50 },
+    });
     expectDocumented('POST /sovereign/pact', answered.json());
     const receipt = (await get(`/api/receipt/${answered.json().receipt_id}`)).json();
     expect(receipt).toMatchObject({ step: 'calibration.pact.answer', subject: `pact:${id}` });
-    const payouts = await t.database.db.query<{ side: string; payout: number }>('select side, payout from pact_stakes where pact_id = $1 order by side', [id]);
-    expect(payouts).toEqual([{ side: 'broken', payout: 0 }, { side: 'kept', payout: 50 }]);
+    const payouts = await t.database.db.query<{ side: string; payout: number }>(
+      'select side, payout from pact_stakes where pact_id = $1 order by side',
+      [id],
+    );
+    expect(payouts).toEqual([
+      { side: 'broken', payout: 0 },
+      { side: 'kept', payout: 50 },
+    ]);
 
     const card = await t.app.inject({ method: 'GET', url: `/almanac/claim/${id}/answered.svg` });
     expect(card.statusCode).toBe(200);
@@ -72,7 +93,10 @@ describe('answering a due pact', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'broken', answered_by: 'steward', stakes: { paid_out: 50 } });
     expect((await post('/steward/pacts', { pact: id, outcome: 'outcome?' }, steward)).statusCode).toBe(400);
-    expect((await post('/steward/pacts', { pact: 'pact_01KZZZZZZZZZZZZZZZZZZZZZZZ', outcome: 'kept' }, steward)).statusCode).toBe(404);
+    expect(
+      (await post('/steward/pacts', { pact: 'pact_01KZZZZZZZZZZZZZZZZZZZZZZZ', outcome: 'kept' }, steward))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('unanswered after the grace period, the job lapses it as broken', async () => {
@@ -82,14 +106,23 @@ describe('answering a due pact', () => {
     await jobs.runOnce();
     await jobs.stop();
     expect((await get('/almanac')).body).toContain(id);
-    let pact = (await t.database.db.query<{ status: string }>('select status from pacts where id = $1', [id]))[0];
+    let pact = (
+      await t.database.db.query<{ status: string }>('select status from pacts where id = $1', [id])
+    )[0];
     expect(pact.status).toBe('open'); // due but within the grace period: still the author's to answer
     t.clock.advance(PACT_GRACE_DAYS * DAY);
     const again = startJobs(t.app, LAPSE, { initialDelayMs: 3_600_000 });
     await again.runOnce();
     await again.stop();
-    pact = (await t.database.db.query<{ status: string; resolved_by: string }>('select status, resolved_by from pacts where id = $1', [id]))[0];
+    pact = (
+      await t.database.db.query<{ status: string; resolved_by: string }>(
+        'select status, resolved_by from pacts where id = $1',
+        [id],
+      )
+    )[0];
     expect(pact).toEqual({ status: 'broken', resolved_by: 'lapse' });
-    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${id}/answered.svg` })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${id}/answered.svg` })).statusCode).toBe(
+      200,
+    );
   });
 });

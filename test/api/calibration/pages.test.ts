@@ -15,11 +15,21 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const form = (url: string, body: Record<string, string>) =>
-  t.app.inject({ method: 'POST', url, payload: new URLSearchParams(body).toString(), headers: { ...html(me.cookie), 'content-type': 'application/x-www-form-urlencoded' } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(body).toString(),
+    headers: { ...html(me.cookie), 'content-type': 'application/x-www-form-urlencoded' },
+  });
 
 describe('orders and calibration pages', () => {
   it('render empty states with labelled forms that post to the Fastify doors', async () => {
-    for (const [url, action] of [['/orders', '/sovereign/order'], ['/prophecy', '/sovereign/prophecy'], ['/almanac', '/sovereign/pact'], ['/calibration', null]] as const) {
+    for (const [url, action] of [
+      ['/orders', '/sovereign/order'],
+      ['/prophecy', '/sovereign/prophecy'],
+      ['/almanac', '/sovereign/pact'],
+      ['/calibration', null],
+    ] as const) {
       const res = await t.app.inject({ method: 'GET', url, headers: html() });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
@@ -32,17 +42,37 @@ describe('orders and calibration pages', () => {
   it('show what the forms recorded', async () => {
     const order = await form('/sovereign/order', { title: 'pagemarker order', return_to: '/orders' });
     expect(order.statusCode).toBe(303);
-    const orders = await t.app.inject({ method: 'GET', url: order.headers.location as string, headers: html() });
+    const orders = await t.app.inject({
+      method: 'GET',
+      url: order.headers.location as string,
+      headers: html(),
+    });
     expect(orders.body).toContain('pagemarker order');
     expect(orders.body).toContain('was recorded');
     expect(orders.body).toContain('action="/sovereign/second"');
 
-    const prophecy = await form('/sovereign/prophecy', { metric: 'humans', comparator: 'gte', threshold: '1', probability: '0.9', due_in_days: '1', return_to: '/prophecy' });
+    const prophecy = await form('/sovereign/prophecy', {
+      metric: 'humans',
+      comparator: 'gte',
+      threshold: '1',
+      probability: '0.9',
+      due_in_days: '1',
+      return_to: '/prophecy',
+    });
     expect(prophecy.statusCode).toBe(303);
-    expect((await t.app.inject({ method: 'GET', url: '/prophecy', headers: html() })).body).toContain('humans ≥ 1');
-    const pact = await form('/sovereign/pact', { title: 'pagemarker pact', stake: '3', due_in_days: '2', return_to: '/almanac' });
+    expect((await t.app.inject({ method: 'GET', url: '/prophecy', headers: html() })).body).toContain(
+      'humans ≥ 1',
+    );
+    const pact = await form('/sovereign/pact', {
+      title: 'pagemarker pact',
+      stake: '3',
+      due_in_days: '2',
+      return_to: '/almanac',
+    });
     expect(pact.statusCode).toBe(303);
-    expect((await t.app.inject({ method: 'GET', url: '/almanac', headers: html() })).body).toContain('pagemarker pact');
+    expect((await t.app.inject({ method: 'GET', url: '/almanac', headers: html() })).body).toContain(
+      'pagemarker pact',
+    );
 
     t.clock.advance(86_400_000 + 60_000);
     await resolveDue(t.app.civitas);
@@ -54,19 +84,35 @@ describe('orders and calibration pages', () => {
 
   it('draws the reliability diagram as an SVG with its text alternative and its numbers', async () => {
     for (let i = 0; i < 5; i += 1) {
-      const res = await form('/sovereign/prophecy', { metric: 'humans', comparator: 'gte', threshold: '1', probability: '0.85', due_in_days: '1', return_to: '/prophecy' });
+      const res = await form('/sovereign/prophecy', {
+        metric: 'humans',
+        comparator: 'gte',
+        threshold: '1',
+        probability: '0.85',
+        due_in_days: '1',
+        return_to: '/prophecy',
+      });
       expect(res.statusCode).toBe(303);
     }
     t.clock.advance(86_400_000 + 60_000);
     await resolveDue(t.app.civitas);
     const body = (await t.app.inject({ method: 'GET', url: '/calibration', headers: html() })).body;
-    const svg = body.match(/<svg[^>]*aria-labelledby="reliability-overall-title reliability-overall-desc"[^>]*>[\s\S]*?<\/svg>/)?.[0] ?? '';
+    const svg =
+      body.match(
+        /<svg[^>]*aria-labelledby="reliability-overall-title reliability-overall-desc"[^>]*>[\s\S]*?<\/svg>/,
+      )?.[0] ?? '';
     expect(svg).toContain('role="img"');
-    expect(svg).toContain('<title id="reliability-overall-title">Reliability diagram: all forecasters</title>');
+    expect(svg).toContain(
+      '<title id="reliability-overall-title">Reliability diagram: all forecasters</title>',
+    );
     // the 0.8–0.9 bin now holds five prophecies that all came true: a point with its ±1σ bar
-    expect(svg).toMatch(/<desc id="reliability-overall-desc">[^<]*Predicted 0\.85, came true 1\.00 \(±0\.16\) over 5/);
+    expect(svg).toMatch(
+      /<desc id="reliability-overall-desc">[^<]*Predicted 0\.85, came true 1\.00 \(±0\.16\) over 5/,
+    );
     expect(svg).toContain('<circle');
-    expect(body).toMatch(/<details>\s*<summary>The numbers behind this chart<\/summary>[\s\S]*?<th scope="row">0\.8–0\.9<\/th><td>5<\/td><td>0\.85<\/td><td>1\.00<\/td><td>0\.16<\/td>/);
+    expect(body).toMatch(
+      /<details>\s*<summary>The numbers behind this chart<\/summary>[\s\S]*?<th scope="row">0\.8–0\.9<\/th><td>5<\/td><td>0\.85<\/td><td>1\.00<\/td><td>0\.16<\/td>/,
+    );
     expect(body).toContain('<title id="brier-by-forecaster-title">Brier score by forecaster</title>');
     expect(body).toMatch(/<th scope="row">Sovereigns<\/th><td>0\.0\d+/);
   });

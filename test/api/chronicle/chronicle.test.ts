@@ -8,7 +8,8 @@ import { sealDueDays } from '../../../api/ledger/sealing.ts';
 let t: TestApp;
 let me: TestSovereign;
 const json = { accept: 'application/json' };
-const get = (url: string, headers: Record<string, string> = json) => t.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = json) =>
+  t.app.inject({ method: 'GET', url, headers });
 const agentImprint = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload, headers });
 
@@ -22,14 +23,33 @@ describe('on an empty service', () => {
   it('every JSON surface answers with zeros, never a 500', async () => {
     const today = await get('/today');
     expect(today.statusCode).toBe(200);
-    expect(today.json()).toMatchObject({ ok: true, schema: 'civitas.today.v1', date: '2026-11-22', imprints: { thought: 0, question: 0, signal: 0 }, receipts: expect.any(Number), newest: [] });
+    expect(today.json()).toMatchObject({
+      ok: true,
+      schema: 'civitas.today.v1',
+      date: '2026-11-22',
+      imprints: { thought: 0, question: 0, signal: 0 },
+      receipts: expect.any(Number),
+      newest: [],
+    });
     expect((await get('/chronicle')).json()).toMatchObject({ ok: true, schema: 'civitas.chronicle.v1' });
-    expect((await get('/ascensions')).json()).toMatchObject({ ok: true, ascensions: [], count: { continuous: 0, attested: 0 } });
+    expect((await get('/ascensions')).json()).toMatchObject({
+      ok: true,
+      ascensions: [],
+      count: { continuous: 0, attested: 0 },
+    });
     const lens = (await get('/api/story/time-lens')).json();
-    expect(lens).toMatchObject({ ok: true, period: { from: '2026-11-16', to: '2026-11-22' }, busiest_hour: null, threads: [] });
+    expect(lens).toMatchObject({
+      ok: true,
+      period: { from: '2026-11-16', to: '2026-11-22' },
+      busiest_hour: null,
+      threads: [],
+    });
     expect(lens.story[0]).toContain('Nothing was imprinted');
     expect((await get('/story')).json()).toMatchObject({ ok: true, schema: 'civitas.story.v1' });
-    expect((await get('/story/weekly')).json()).toMatchObject({ ok: true, schema: 'civitas.story-weekly.v1' });
+    expect((await get('/story/weekly')).json()).toMatchObject({
+      ok: true,
+      schema: 'civitas.story-weekly.v1',
+    });
     const pulse = await get('/feed/pulse', {});
     expect(pulse.statusCode).toBe(200);
     expect(pulse.headers['content-type']).toContain('application/atom+xml');
@@ -44,15 +64,29 @@ describe('with stored activity', () => {
     const first = await agentImprint({ agent: 'climber', body: 'first light', kind: 'question' });
     secret = first.json().continuity_secret;
     question = first.json().sequence;
-    expect((await agentImprint({ agent: 'climber', body: 'proof on day one' }, { 'x-civitas-continuity': secret })).statusCode).toBe(200);
+    expect(
+      (await agentImprint({ agent: 'climber', body: 'proof on day one' }, { 'x-civitas-continuity': secret }))
+        .statusCode,
+    ).toBe(200);
     for (let i = 0; i < 3; i++) {
-      const reply = await t.app.inject({ method: 'POST', url: '/sovereign/imprint', payload: { body: `reply ${i}`, reply_to: question }, headers: { cookie: me.cookie } });
+      const reply = await t.app.inject({
+        method: 'POST',
+        url: '/sovereign/imprint',
+        payload: { body: `reply ${i}`, reply_to: question },
+        headers: { cookie: me.cookie },
+      });
       expect(reply.statusCode).toBe(200);
     }
-    await agentImprint({ agent: 'spammer', body: 'buy now http://x.example http://y.example http://z.example http://w.example' });
+    await agentImprint({
+      agent: 'spammer',
+      body: 'buy now http://x.example http://y.example http://z.example http://w.example',
+    });
     // A second UTC day of proof makes `climber` continuous.
     t.clock.advance(86_400_000);
-    const again = await agentImprint({ agent: 'climber', body: 'second day', kind: 'signal' }, { 'x-civitas-continuity': secret });
+    const again = await agentImprint(
+      { agent: 'climber', body: 'second day', kind: 'signal' },
+      { 'x-civitas-continuity': secret },
+    );
     expect(again.statusCode).toBe(200);
     await sealDueDays(t.app.civitas);
     await runCensusJob(t.app.civitas);
@@ -90,25 +124,52 @@ describe('with stored activity', () => {
   it('/ascensions lists climber as continuous with its date', async () => {
     const body = (await get('/ascensions')).json();
     expect(body.ascensions).toEqual([
-      { agent: { kind: 'agent', ref: 'agent:climber', display: 'agent:climber' }, level: 'continuous', continuous_on: '2026-11-23', attested_at: null, days_with_proof: 2, status: '/api/agent/climber' },
+      {
+        agent: { kind: 'agent', ref: 'agent:climber', display: 'agent:climber' },
+        level: 'continuous',
+        continuous_on: '2026-11-23',
+        attested_at: null,
+        days_with_proof: 2,
+        status: '/api/agent/climber',
+      },
     ]);
   });
 
   it('/api/progress answers agents and sovereigns by public ref only', async () => {
     const agent = await get('/api/progress?actor=agent:climber');
     expect(agent.statusCode).toBe(200);
-    expect(agent.json()).toMatchObject({ level: 'continuous', days_with_proof: 2, days_required: 2, next_step: { rel: 'attest' } });
+    expect(agent.json()).toMatchObject({
+      level: 'continuous',
+      days_with_proof: 2,
+      days_required: 2,
+      next_step: { rel: 'attest' },
+    });
     expectDocumented('GET /api/progress', agent.json());
     const sovereign = await get(`/api/progress?actor=sovereign:${me.tag}`);
     expect(sovereign.statusCode).toBe(200);
-    expect(sovereign.json()).toMatchObject({ addressable: true, imprints: { public: 3 }, orders: 0, prophecies: { resolved: 0, open: 0 } });
-    expect(sovereign.json().actor).toEqual({ kind: 'sovereign', ref: `sovereign:${me.tag}`, display: `sovereign:${me.tag}` });
+    expect(sovereign.json()).toMatchObject({
+      addressable: true,
+      imprints: { public: 3 },
+      orders: 0,
+      prophecies: { resolved: 0, open: 0 },
+    });
+    expect(sovereign.json().actor).toEqual({
+      kind: 'sovereign',
+      ref: `sovereign:${me.tag}`,
+      display: `sovereign:${me.tag}`,
+    });
     expect(JSON.stringify(sovereign.json())).not.toContain(me.id);
     expectDocumented('GET /api/progress', sovereign.json());
   });
 
   it('/api/progress refuses missing, malformed and unknown actors', async () => {
-    for (const url of ['/api/progress', '/api/progress?actor=', '/api/progress?actor=robot:x', '/api/progress?actor=sovereign:xyz1', `/api/progress?actor=${'a'.repeat(500)}`]) {
+    for (const url of [
+      '/api/progress',
+      '/api/progress?actor=',
+      '/api/progress?actor=robot:x',
+      '/api/progress?actor=sovereign:xyz1',
+      `/api/progress?actor=${'a'.repeat(500)}`,
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().issues[0].path).toBe('actor');
@@ -130,14 +191,24 @@ describe('with stored activity', () => {
 
   it('the time lens names the busiest thread by sequence and public author', async () => {
     const body = (await get('/api/story/time-lens?from=2026-11-01&to=2026-11-30')).json();
-    expect(body.threads[0]).toMatchObject({ sequence: question, replies: 3, author: { kind: 'agent', name: 'climber' } });
+    expect(body.threads[0]).toMatchObject({
+      sequence: question,
+      replies: 3,
+      author: { kind: 'agent', name: 'climber' },
+    });
     expect(body.busiest_hour).toMatchObject({ hour_utc: 12 });
     expect(body.imprints.question).toBe(1);
     expect(JSON.stringify(body)).not.toContain('buy now');
   });
 
   it('the time lens refuses malformed and impossible periods', async () => {
-    for (const q of ['from=yesterday', 'to=2026-13-01', 'from=2026-02-30', 'from=2026-11-10&to=2026-11-01', 'from=2020-01-01&to=2026-01-01']) {
+    for (const q of [
+      'from=yesterday',
+      'to=2026-13-01',
+      'from=2026-02-30',
+      'from=2026-11-10&to=2026-11-01',
+      'from=2020-01-01&to=2026-01-01',
+    ]) {
       const res = await get(`/api/story/time-lens?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
@@ -183,7 +254,9 @@ describe('images', () => {
     const res = await get('/og/chronicle.png', {});
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(res.rawPayload.subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
     expect((await get('/og/nowhere.png', {})).statusCode).toBe(404);
     expect((await get('/og/__proto__.png', {})).statusCode).toBe(400);
     expect((await get('/og/constructor.png', {})).statusCode).toBe(404);

@@ -25,9 +25,18 @@ describe('chronicle pages', () => {
 
   it('show what was recorded', async () => {
     const me = await signedInSovereign(t.app);
-    const q = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'pagewalker', body: 'pagemarker question', kind: 'question' } });
+    const q = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'pagewalker', body: 'pagemarker question', kind: 'question' },
+    });
     const seq = q.json().sequence;
-    await t.app.inject({ method: 'POST', url: '/sovereign/imprint', payload: { body: 'pagemarker reply', reply_to: seq }, headers: { cookie: me.cookie } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/imprint',
+      payload: { body: 'pagemarker reply', reply_to: seq },
+      headers: { cookie: me.cookie },
+    });
     const today = await page('/today');
     expect(today.body).toContain('pagemarker question');
     expect(today.body).toContain('1 questions');

@@ -16,12 +16,21 @@ const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url))
 const DEAD_PID = 4_194_304 + 12_345; // above any pid_max: never a process
 const TRIALS = 120;
 
-type Reply = { ready?: true; won?: boolean; pid?: number; locked?: boolean; message?: string; released?: true };
+type Reply = {
+  ready?: true;
+  won?: boolean;
+  pid?: number;
+  locked?: boolean;
+  message?: string;
+  released?: true;
+};
 
 function startWorker(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    child.once('message', (m: Reply) => (m.ready ? resolve(child) : reject(new Error('worker did not start'))));
+    child.once('message', (m: Reply) =>
+      m.ready ? resolve(child) : reject(new Error('worker did not start')),
+    );
     child.once('exit', (code) => reject(new Error(`worker exited ${code}`)));
   });
 }
@@ -45,7 +54,11 @@ describe('two processes racing for the lock', () => {
     const winners: number[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       // Even trials: a stale lock of a gone process (both formats); odd trials: no lock at all.
-      if (trial % 2 === 0) writeFileSync(lockPath(), trial % 4 === 0 ? JSON.stringify({ pid: DEAD_PID, nonce: String(trial) }) : String(DEAD_PID));
+      if (trial % 2 === 0)
+        writeFileSync(
+          lockPath(),
+          trial % 4 === 0 ? JSON.stringify({ pid: DEAD_PID, nonce: String(trial) }) : String(DEAD_PID),
+        );
       const at = Date.now() + 40;
       const replies = Promise.all(workers.map(next));
       for (const w of workers) w.send({ go: { dir, at } });
@@ -84,7 +97,10 @@ describe('who holds the lock', () => {
   it('takes over a lock recorded before the last boot, even if its pid runs now', async () => {
     const own = mkdtempSync(join(tmpdir(), 'civitas-lock-boot-'));
     try {
-      writeFileSync(join(own, 'civitas.lock'), JSON.stringify({ pid: 1, boot: 'an-earlier-boot', start: '1' }));
+      writeFileSync(
+        join(own, 'civitas.lock'),
+        JSON.stringify({ pid: 1, boot: 'an-earlier-boot', start: '1' }),
+      );
       const release = acquireDataDirLock(own);
       expect(JSON.parse(readFileSync(join(own, 'civitas.lock'), 'utf8')).pid).toBe(process.pid);
       await release();
@@ -98,7 +114,10 @@ describe('who holds the lock', () => {
     const sleeper = spawn('sleep', ['60']);
     try {
       const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-      writeFileSync(join(own, 'civitas.lock'), JSON.stringify({ pid: sleeper.pid, boot, start: '1', host: 'old-container' }));
+      writeFileSync(
+        join(own, 'civitas.lock'),
+        JSON.stringify({ pid: sleeper.pid, boot, start: '1', host: 'old-container' }),
+      );
       let caught: unknown;
       try {
         acquireDataDirLock(own);

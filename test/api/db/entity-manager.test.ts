@@ -27,11 +27,16 @@ describe('the entity manager', () => {
     const em = db().em();
     em.create(FormFlash, { id: 'flash-em', payload: { page: '/x' }, expiresAt: later(60_000) });
     await em.flush();
-    const [raw] = await db().query<RowOf<typeof FormFlash>>('select * from form_flashes where id = $1', ['flash-em']);
+    const [raw] = await db().query<RowOf<typeof FormFlash>>('select * from form_flashes where id = $1', [
+      'flash-em',
+    ]);
     expect(raw.payload).toEqual({ page: '/x' });
     expect(new Date(raw.expires_at).toISOString()).toBe(later(60_000).toISOString());
 
-    await db().query("insert into form_flashes (id, payload, expires_at) values ('flash-raw', '{\"n\":1}', $1)", [later(1000).toISOString()]);
+    await db().query(
+      "insert into form_flashes (id, payload, expires_at) values ('flash-raw', '{\"n\":1}', $1)",
+      [later(1000).toISOString()],
+    );
     const read = await db().em().findOneOrFail(FormFlash, 'flash-raw');
     expect(read.payload).toEqual({ n: 1 });
     expect(read.expiresAt).toBeInstanceOf(Date);
@@ -39,17 +44,25 @@ describe('the entity manager', () => {
 
   it('shares the transaction of the project helper, both ways', async () => {
     await db().transaction(async (tx) => {
-      await tx.query("insert into form_flashes (id, payload, expires_at) values ('flash-tx-raw', '{}', $1)", [later(1000).toISOString()]);
+      await tx.query("insert into form_flashes (id, payload, expires_at) values ('flash-tx-raw', '{}', $1)", [
+        later(1000).toISOString(),
+      ]);
       expect(await tx.em.findOne(FormFlash, 'flash-tx-raw')).not.toBeNull();
       await tx.em.insert(FormFlash, { id: 'flash-tx-em', payload: {}, expiresAt: later(1000) });
       expect(await tx.query("select id from form_flashes where id = 'flash-tx-em'")).toHaveLength(1);
     });
-    expect(await db().em().count(FormFlash, { id: { $in: ['flash-tx-raw', 'flash-tx-em'] } })).toBe(2);
+    expect(
+      await db()
+        .em()
+        .count(FormFlash, { id: { $in: ['flash-tx-raw', 'flash-tx-em'] } }),
+    ).toBe(2);
   });
 
   it('rolls back with the transaction, both ways', async () => {
     const failing = db().transaction(async (tx) => {
-      await tx.query("insert into form_flashes (id, payload, expires_at) values ('gone-raw', '{}', $1)", [later(1000).toISOString()]);
+      await tx.query("insert into form_flashes (id, payload, expires_at) values ('gone-raw', '{}', $1)", [
+        later(1000).toISOString(),
+      ]);
       await tx.em.insert(FormFlash, { id: 'gone-em', payload: {}, expiresAt: later(1000) });
       throw new Error('abandon');
     });
@@ -69,22 +82,36 @@ describe('the entity manager', () => {
 describe("the Record's plain-SQL transaction", () => {
   it('plans its statements by key on PostgreSQL, for that transaction only (the setting never reaches the pool)', async (context) => {
     if (db().embedded) context.skip(); // the embedded database plans every statement afresh
-    const inside = await db().sqlTransaction((tx) => tx.query<{ enable_seqscan: string }>('show enable_seqscan'));
+    const inside = await db().sqlTransaction((tx) =>
+      tx.query<{ enable_seqscan: string }>('show enable_seqscan'),
+    );
     expect(inside[0].enable_seqscan).toBe('off');
-    const after = await Promise.all(Array.from({ length: 12 }, () => db().query<{ enable_seqscan: string }>('show enable_seqscan')));
+    const after = await Promise.all(
+      Array.from({ length: 12 }, () => db().query<{ enable_seqscan: string }>('show enable_seqscan')),
+    );
     expect(after.map((rows) => rows[0].enable_seqscan)).toEqual(Array(12).fill('on'));
   });
 });
 
 describe('the cold paths on the entity manager', () => {
-  const due = async () => (await t.app.inject({ method: 'GET', url: '/sovereign/due.ics', headers: { cookie: me.cookie } })).body;
+  const due = async () =>
+    (await t.app.inject({ method: 'GET', url: '/sovereign/due.ics', headers: { cookie: me.cookie } })).body;
   /** An iCalendar UTC time: 20261122T130000Z. */
   const icsTime = (at: Date) => at.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
 
   it('show a pending email confirmation in the due feed until it expires, and pending requests', async () => {
     const expires = later(3_600_000);
-    await db().query('update sovereigns set email_pending = $2, email_token_expires_at = $3 where id = $1', [me.id, 'me@example.test', expires.toISOString()]);
-    const filed = await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { cookie: me.cookie, accept: 'application/json' }, payload: { kind: 'export' } });
+    await db().query('update sovereigns set email_pending = $2, email_token_expires_at = $3 where id = $1', [
+      me.id,
+      'me@example.test',
+      expires.toISOString(),
+    ]);
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/settings/data/request',
+      headers: { cookie: me.cookie, accept: 'application/json' },
+      payload: { kind: 'export' },
+    });
     expect(filed.statusCode).toBe(200);
     const feed = await due();
     expect(feed).toContain('Confirm your email address');
@@ -96,12 +123,23 @@ describe('the cold paths on the entity manager', () => {
   });
 
   it('rotate, open and revoke a feed token', async () => {
-    const rotated = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: me.cookie, accept: 'application/json' }, payload: { action: 'rotate_feed_token' } });
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/email',
+      headers: { cookie: me.cookie, accept: 'application/json' },
+      payload: { action: 'rotate_feed_token' },
+    });
     expect(rotated.statusCode).toBe(200);
     const token = new URL(rotated.json().subscription.atom).searchParams.get('token')!;
-    const open = () => t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(token)}` });
+    const open = () =>
+      t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(token)}` });
     expect((await open()).statusCode).toBe(200);
-    const revoked = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: me.cookie, accept: 'application/json' }, payload: { action: 'revoke_feed_token' } });
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/email',
+      headers: { cookie: me.cookie, accept: 'application/json' },
+      payload: { action: 'revoke_feed_token' },
+    });
     expect(revoked.statusCode).toBe(200);
     expect((await open()).statusCode).toBe(401);
   });

@@ -12,30 +12,37 @@ import { startApiProcess } from '../../helpers/processes.ts';
 const url = serverUrl();
 
 describe('migrations', () => {
-  it.runIf(url)('run once when two API processes start at the same moment on an empty database', async () => {
-    const name = `civitas_mig_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const dbUrl = new URL(url!);
-    dbUrl.pathname = `/${name}`;
-    try {
-      const [a, b] = await Promise.all([startApiProcess({ DATABASE_URL: dbUrl.toString() }), startApiProcess({ DATABASE_URL: dbUrl.toString() })]);
-      const health = await Promise.all([fetch(`${a.url}/health/live`), fetch(`${b.url}/health/live`)]);
-      expect(health.map((r) => r.status)).toEqual([200, 200]);
-      await Promise.all([a.stop(), b.stop()]);
-      const client = new pg.Client({ connectionString: dbUrl.toString() });
-      await client.connect();
-      const applied = await client.query('select name from civitas_migrations order by id');
-      const keys = await client.query('select name from service_keys order by name');
-      await client.end();
-      expect(applied.rows.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
-      expect(keys.rows.map((r) => r.name)).toEqual(['signing_ed25519', 'tag_secret']);
-    } finally {
-      await admin.end();
-      await dropDatabase(url!, name);
-    }
-  }, 120_000);
+  it.runIf(url)(
+    'run once when two API processes start at the same moment on an empty database',
+    async () => {
+      const name = `civitas_mig_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const dbUrl = new URL(url!);
+      dbUrl.pathname = `/${name}`;
+      try {
+        const [a, b] = await Promise.all([
+          startApiProcess({ DATABASE_URL: dbUrl.toString() }),
+          startApiProcess({ DATABASE_URL: dbUrl.toString() }),
+        ]);
+        const health = await Promise.all([fetch(`${a.url}/health/live`), fetch(`${b.url}/health/live`)]);
+        expect(health.map((r) => r.status)).toEqual([200, 200]);
+        await Promise.all([a.stop(), b.stop()]);
+        const client = new pg.Client({ connectionString: dbUrl.toString() });
+        await client.connect();
+        const applied = await client.query('select name from civitas_migrations order by id');
+        const keys = await client.query('select name from service_keys order by name');
+        await client.end();
+        expect(applied.rows.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
+        expect(keys.rows.map((r) => r.name)).toEqual(['signing_ed25519', 'tag_secret']);
+      } finally {
+        await admin.end();
+        await dropDatabase(url!, name);
+      }
+    },
+    120_000,
+  );
 
   // Both embedded cases migrate a database on disk from empty, in a second process for the lock:
   // tens of seconds on a loaded machine, hence the long timeouts.
@@ -46,7 +53,9 @@ describe('migrations', () => {
       await first.query("insert into service_keys (name, value) values ('probe', 'kept')");
       await first.close();
       const again = await openDatabase({ dataDir });
-      const rows = await again.query<{ value: string }>("select value from service_keys where name = 'probe'");
+      const rows = await again.query<{ value: string }>(
+        "select value from service_keys where name = 'probe'",
+      );
       expect(rows[0].value).toBe('kept');
       await again.close();
     } finally {

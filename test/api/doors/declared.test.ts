@@ -13,7 +13,15 @@ beforeAll(async () => {
   t = await createTestApp();
   doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   // A known handle: the imprint door then meets a wrong proof (401) instead of creating a handle.
-  expect((await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: KNOWN, body: 'here' } })).statusCode).toBe(200);
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/agent/imprint',
+        payload: { agent: KNOWN, body: 'here' },
+      })
+    ).statusCode,
+  ).toBe(200);
 });
 afterAll(async () => t?.close());
 
@@ -27,13 +35,28 @@ async function attempts(method: string, path: string) {
   if (method === 'POST') {
     return Promise.all([
       t.app.inject({ method, url, headers: base, payload: {} }),
-      t.app.inject({ method, url, headers: { ...base, 'x-civitas-continuity': 'cs_wrong' }, payload: { agent: path === '/api/agent/imprint' ? KNOWN : UNKNOWN, handle: UNKNOWN, body: 'x', note: 'x', topic: 'other' } }),
+      t.app.inject({
+        method,
+        url,
+        headers: { ...base, 'x-civitas-continuity': 'cs_wrong' },
+        payload: {
+          agent: path === '/api/agent/imprint' ? KNOWN : UNKNOWN,
+          handle: UNKNOWN,
+          body: 'x',
+          note: 'x',
+          topic: 'other',
+        },
+      }),
     ]);
   }
   const query = `?handle=${UNKNOWN}&agent=${UNKNOWN}`;
   return Promise.all([
     t.app.inject({ method: method as 'GET', url, headers: base }),
-    t.app.inject({ method: method as 'GET', url: `${url}${query}`, headers: { ...base, 'x-civitas-continuity': 'cs_wrong' } }),
+    t.app.inject({
+      method: method as 'GET',
+      url: `${url}${query}`,
+      headers: { ...base, 'x-civitas-continuity': 'cs_wrong' },
+    }),
   ]);
 }
 
@@ -50,7 +73,8 @@ describe('declared responses match what is sent', () => {
           // A 404 is the unknown-handle refusal only when it says so (other 404s: unknown ids).
           if (res.statusCode === 404 && !(res.body && res.json().reason === 'unknown_agent')) continue;
           seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
-          if (!declared.includes(String(res.statusCode))) undeclared.push(`${method} ${shape.path} → ${res.statusCode}`);
+          if (!declared.includes(String(res.statusCode)))
+            undeclared.push(`${method} ${shape.path} → ${res.statusCode}`);
         }
       }
     }
@@ -61,7 +85,12 @@ describe('declared responses match what is sent', () => {
   }, 300_000);
 
   it('scoped doors answer 401 without a session and declare it; a scoped page sends a browser to sign in (declared 303)', async () => {
-    const imprint = await t.app.inject({ method: 'POST', url: '/sovereign/imprint', headers: { origin: TEST_ORIGIN }, payload: { body: 'x' } });
+    const imprint = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/imprint',
+      headers: { origin: TEST_ORIGIN },
+      payload: { body: 'x' },
+    });
     expect(imprint.statusCode).toBe(401);
     expect(doc.paths['/sovereign/imprint'].post.responses['401']).toBeDefined();
     const page = await t.app.inject({ method: 'GET', url: '/sovereign', headers: { accept: 'text/html' } });
@@ -82,7 +111,8 @@ describe('declared responses match what is sent', () => {
     }
     const markers = new Set<string>();
     for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
-      for (const op of Object.values(item)) if (op['x-civitas-external-authority']) markers.add(op['x-civitas-external-authority']);
+      for (const op of Object.values(item))
+        if (op['x-civitas-external-authority']) markers.add(op['x-civitas-external-authority']);
     }
     expect([...markers].sort()).toEqual(['idp-oidc', 'idp-receipt']);
   });

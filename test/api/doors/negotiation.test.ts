@@ -13,8 +13,15 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const typeOf = (header: unknown) => String(header ?? '').split(';')[0].trim();
-const varies = (header: unknown) => String(header ?? '').split(',').map((v) => v.trim().toLowerCase()).includes('accept');
+const typeOf = (header: unknown) =>
+  String(header ?? '')
+    .split(';')[0]
+    .trim();
+const varies = (header: unknown) =>
+  String(header ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .includes('accept');
 
 describe('hybrids vary by Accept', () => {
   it('sends Vary: Accept and a Cache-Control on both variants of every URL that answers HTML or JSON', async () => {
@@ -23,23 +30,39 @@ describe('hybrids vary by Accept', () => {
     for (const shape of PUBLISHED_ROUTES) {
       if (isStaticPlaceholder(shape.path) || !shape.methods.includes('GET')) continue;
       const url = shape.path.replace(/\{[a-z]+\}/g, 'zz-probe');
-      const html = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' } });
+      const html = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' },
+      });
       const json = await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-      if (!(typeOf(html.headers['content-type']) === 'text/html' && typeOf(json.headers['content-type']) === 'application/json')) continue;
+      if (!(
+        typeOf(html.headers['content-type']) === 'text/html' &&
+        typeOf(json.headers['content-type']) === 'application/json'
+      ))
+        continue;
       if (json.statusCode >= 400 && html.statusCode >= 400) continue;
       negotiated.push(shape.path);
-      for (const [name, res] of [['html', html], ['json', json]] as const) {
+      for (const [name, res] of [
+        ['html', html],
+        ['json', json],
+      ] as const) {
         if (!varies(res.headers.vary)) problems.push(`${shape.path} (${name}): Vary is ${res.headers.vary}`);
         if (!res.headers['cache-control']) problems.push(`${shape.path} (${name}): no Cache-Control`);
       }
     }
     expect(problems).toEqual([]);
-    for (const path of ['/commons', '/imprint', '/standing', '/identity', '/calibration']) expect(negotiated, path).toContain(path);
+    for (const path of ['/commons', '/imprint', '/standing', '/identity', '/calibration'])
+      expect(negotiated, path).toContain(path);
   }, 300_000);
 
   it('keeps /commons HTML publicly cacheable, now with Vary: Accept, and its JSON apart', async () => {
     const html = await t.app.inject({ method: 'GET', url: '/commons', headers: { accept: 'text/html' } });
-    const json = await t.app.inject({ method: 'GET', url: '/commons', headers: { accept: 'application/json' } });
+    const json = await t.app.inject({
+      method: 'GET',
+      url: '/commons',
+      headers: { accept: 'application/json' },
+    });
     expect(html.headers['cache-control']).toBe('public, max-age=30');
     expect(varies(html.headers.vary)).toBe(true);
     expect(varies(json.headers.vary)).toBe(true);
@@ -57,7 +80,11 @@ describe('hybrids vary by Accept', () => {
 describe('/changelog/{tag}', () => {
   it('answers 404 for an unknown tag and 200 for a release that exists', async () => {
     for (const accept of ['text/html', 'application/json']) {
-      const res = await t.app.inject({ method: 'GET', url: '/changelog/no-such-release', headers: { accept } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/changelog/no-such-release',
+        headers: { accept },
+      });
       expect(res.statusCode, accept).toBe(404);
     }
     const index = await t.app.inject({ method: 'GET', url: '/changelog', headers: { accept: 'text/html' } });

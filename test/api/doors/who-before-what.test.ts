@@ -8,11 +8,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 
 const SESSION_DOORS = [
-  '/api/checkout', '/api/constitution/cosign', '/api/constitution/propose', '/api/constitution/ratify', '/api/codex/pledges/review',
-  '/api/experiments/prevention', '/api/mind/stance', '/api/oracle/buy', '/api/patronage', '/api/portal', '/api/quick-imprint',
-  '/settings/data/request', '/sovereign/callsign-visibility', '/sovereign/court-sign', '/sovereign/email', '/sovereign/imprint',
-  '/sovereign/order', '/sovereign/pact', '/sovereign/pact/stake', '/sovereign/pledge', '/sovereign/pledge/back', '/sovereign/prophecy',
-  '/sovereign/second', '/sovereign/triage', '/standing/rotate-relay', '/steward/lesson',
+  '/api/checkout',
+  '/api/constitution/cosign',
+  '/api/constitution/propose',
+  '/api/constitution/ratify',
+  '/api/codex/pledges/review',
+  '/api/experiments/prevention',
+  '/api/mind/stance',
+  '/api/oracle/buy',
+  '/api/patronage',
+  '/api/portal',
+  '/api/quick-imprint',
+  '/settings/data/request',
+  '/sovereign/callsign-visibility',
+  '/sovereign/court-sign',
+  '/sovereign/email',
+  '/sovereign/imprint',
+  '/sovereign/order',
+  '/sovereign/pact',
+  '/sovereign/pact/stake',
+  '/sovereign/pledge',
+  '/sovereign/pledge/back',
+  '/sovereign/prophecy',
+  '/sovereign/second',
+  '/sovereign/triage',
+  '/standing/rotate-relay',
+  '/steward/lesson',
 ];
 
 let t: TestApp;
@@ -23,7 +44,12 @@ afterAll(() => t?.close());
 
 describe('who before what', () => {
   it.each(SESSION_DOORS)('POST %s without a session and with a malformed body answers 401', async (url) => {
-    const res = await t.app.inject({ method: 'POST', url, payload: { not_a_field: ['x'] }, headers: { origin: TEST_ORIGIN } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      payload: { not_a_field: ['x'] },
+      headers: { origin: TEST_ORIGIN },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().reason).toBe('identity_required');
   });

@@ -15,7 +15,10 @@ beforeAll(async () => {
   proposer = await signedInSovereign(t.app, { governance: true });
   cosigners = [];
   for (let i = 0; i < 4; i++) cosigners.push(await signedInSovereign(t.app, { governance: true }));
-  ratifiers = [await signedInSovereign(t.app, { governance: true }), await signedInSovereign(t.app, { governance: true })];
+  ratifiers = [
+    await signedInSovereign(t.app, { governance: true }),
+    await signedInSovereign(t.app, { governance: true }),
+  ];
   plain = await signedInSovereign(t.app);
   // governance:write by configuration only (CIVITAS_GOVERNORS), no uniqueness receipt.
   configured = await signedInSovereign(t.app);
@@ -24,21 +27,34 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { ...json(cookie), ...headers }, payload: payload as Record<string, unknown> });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...json(cookie), ...headers },
+    payload: payload as Record<string, unknown>,
+  });
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
 
 async function newProposal(title = 'Receipts are kept for ten years', extra: Record<string, unknown> = {}) {
-  const res = await post('/api/constitution/propose', { title, text: 'Every receipt stays verifiable for at least ten years.', ...extra }, proposer.cookie);
+  const res = await post(
+    '/api/constitution/propose',
+    { title, text: 'Every receipt stays verifiable for at least ten years.', ...extra },
+    proposer.cookie,
+  );
   expect(res.statusCode).toBe(200);
   return res.json().proposal.id as string;
 }
 
 async function cosigned(id: string) {
-  for (const c of cosigners.slice(0, 3)) expect((await post('/api/constitution/cosign', { proposal: id }, c.cookie)).statusCode).toBe(200);
+  for (const c of cosigners.slice(0, 3))
+    expect((await post('/api/constitution/cosign', { proposal: id }, c.cookie)).statusCode).toBe(200);
 }
 
 async function receiptOf(id: string) {
-  const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [id]);
+  const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>(
+    'select step, subject from receipts where id = $1',
+    [id],
+  );
   return row;
 }
 
@@ -47,14 +63,44 @@ describe('the constitution flow', () => {
     const empty = await get('/api/constitution');
     expect(empty.statusCode).toBe(200);
     expect(empty.headers['cache-control']).toBe('private, no-store');
-    expect(empty.json()).toMatchObject({ ok: true, articles: [], proposals: [], viewer: { signed_in: false } });
+    expect(empty.json()).toMatchObject({
+      ok: true,
+      articles: [],
+      proposals: [],
+      viewer: { signed_in: false },
+    });
 
-    const proposed = await post('/api/constitution/propose', { title: '  Sessions end after thirty days  ', text: 'A session unused for thirty days ends by itself.', amends: 'axiom-1' }, proposer.cookie);
+    const proposed = await post(
+      '/api/constitution/propose',
+      {
+        title: '  Sessions end after thirty days  ',
+        text: 'A session unused for thirty days ends by itself.',
+        amends: 'axiom-1',
+      },
+      proposer.cookie,
+    );
     expect(proposed.statusCode).toBe(200);
     const p = proposed.json();
-    expect(p).toMatchObject({ ok: true, state: 'proposed', proposal: { title: 'Sessions end after thirty days', amends: 'axiom-1', state: 'proposed', proposer: { kind: 'sovereign', ref: `sovereign:${proposer.tag}`, display: `sovereign:${proposer.tag}` }, cosigns: { count: 0, required: 3 } } });
+    expect(p).toMatchObject({
+      ok: true,
+      state: 'proposed',
+      proposal: {
+        title: 'Sessions end after thirty days',
+        amends: 'axiom-1',
+        state: 'proposed',
+        proposer: {
+          kind: 'sovereign',
+          ref: `sovereign:${proposer.tag}`,
+          display: `sovereign:${proposer.tag}`,
+        },
+        cosigns: { count: 0, required: 3 },
+      },
+    });
     expect(p.receipt_id).toMatch(/^rcpt_/);
-    expect(await receiptOf(p.receipt_id)).toEqual({ step: 'governance.propose', subject: `proposal:${p.proposal.id}` });
+    expect(await receiptOf(p.receipt_id)).toEqual({
+      step: 'governance.propose',
+      subject: `proposal:${p.proposal.id}`,
+    });
     const id = p.proposal.id as string;
 
     // Ratification before cosigned: 409.
@@ -68,7 +114,10 @@ describe('the constitution flow', () => {
       const body = res.json();
       expect(body.proposal.cosigns.count).toBe(i + 1);
       expect(body.state).toBe(i === 2 ? 'cosigned' : 'proposed');
-      expect(await receiptOf(body.receipt_id)).toEqual({ step: 'governance.cosign', subject: `proposal:${id}` });
+      expect(await receiptOf(body.receipt_id)).toEqual({
+        step: 'governance.cosign',
+        subject: `proposal:${id}`,
+      });
     }
     // A fourth cosign: cosigning is closed.
     const late = await post('/api/constitution/cosign', { proposal: id }, cosigners[3].cookie);
@@ -77,15 +126,29 @@ describe('the constitution flow', () => {
 
     const mid = (await get('/api/constitution', ratifiers[0].cookie)).json();
     const open = mid.proposals.find((x: { id: string }) => x.id === id);
-    expect(open).toMatchObject({ state: 'cosigned', cosigns: { count: 3 }, ratifications: { count: 0, required: 2 }, viewer: { can_ratify: true, can_cosign: false, is_proposer: false } });
-    expect(open.cosigns.by.map((s: { by: { ref: string } }) => s.by.ref)).toEqual(cosigners.slice(0, 3).map((c) => `sovereign:${c.tag}`));
+    expect(open).toMatchObject({
+      state: 'cosigned',
+      cosigns: { count: 3 },
+      ratifications: { count: 0, required: 2 },
+      viewer: { can_ratify: true, can_cosign: false, is_proposer: false },
+    });
+    expect(open.cosigns.by.map((s: { by: { ref: string } }) => s.by.ref)).toEqual(
+      cosigners.slice(0, 3).map((c) => `sovereign:${c.tag}`),
+    );
     expect(mid.viewer).toMatchObject({ signed_in: true, uniqueness_receipt: true, may_ratify: true });
     expect(mid.counts).toMatchObject({ awaiting_ratification: 1 });
 
     const r1 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
     expect(r1.statusCode).toBe(200);
-    expect(r1.json()).toMatchObject({ state: 'cosigned', article: null, proposal: { ratifications: { count: 1 } } });
-    expect(await receiptOf(r1.json().receipt_id)).toEqual({ step: 'governance.ratify', subject: `proposal:${id}` });
+    expect(r1.json()).toMatchObject({
+      state: 'cosigned',
+      article: null,
+      proposal: { ratifications: { count: 1 } },
+    });
+    expect(await receiptOf(r1.json().receipt_id)).toEqual({
+      step: 'governance.ratify',
+      subject: `proposal:${id}`,
+    });
     const again = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().rule).toBe('already_ratified');
@@ -93,30 +156,61 @@ describe('the constitution flow', () => {
     const r2 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[1].cookie);
     expect(r2.statusCode).toBe(200);
     const done = r2.json();
-    expect(done).toMatchObject({ state: 'ratified', proposal: { state: 'ratified', article_id: 'article-1' }, article: { id: 'article-1', provenance: '/provenance/article-1' } });
-    expect(await receiptOf(done.article.receipt_id)).toEqual({ step: 'governance.enact', subject: 'article:article-1' });
+    expect(done).toMatchObject({
+      state: 'ratified',
+      proposal: { state: 'ratified', article_id: 'article-1' },
+      article: { id: 'article-1', provenance: '/provenance/article-1' },
+    });
+    expect(await receiptOf(done.article.receipt_id)).toEqual({
+      step: 'governance.enact',
+      subject: 'article:article-1',
+    });
 
     const after = (await get('/api/constitution')).json();
     expect(after.proposals).toEqual([]);
     expect(after.articles).toEqual([
-      expect.objectContaining({ id: 'article-1', number: 1, title: 'Sessions end after thirty days', amends: 'axiom-1', proposal_id: id, receipt_id: done.article.receipt_id }),
+      expect.objectContaining({
+        id: 'article-1',
+        number: 1,
+        title: 'Sessions end after thirty days',
+        amends: 'axiom-1',
+        proposal_id: id,
+        receipt_id: done.article.receipt_id,
+      }),
     ]);
 
     // Lineage: proposed → 3 cosigns → cosigned → 2 ratifications → ratified, each with its receipt.
     const lineage = (await get('/lineage')).json();
     const entry = lineage.proposals.find((x: { id: string }) => x.id === id);
-    expect(entry.lineage.map((e: { step: string }) => e.step)).toEqual(['proposed', 'cosign', 'cosign', 'cosign', 'cosigned', 'ratification', 'ratification', 'ratified']);
+    expect(entry.lineage.map((e: { step: string }) => e.step)).toEqual([
+      'proposed',
+      'cosign',
+      'cosign',
+      'cosign',
+      'cosigned',
+      'ratification',
+      'ratification',
+      'ratified',
+    ]);
     for (const e of entry.lineage) expect(e.receipt_id).toMatch(/^rcpt_/);
 
     // Provenance by article and by proposal id (any case).
     const byArticle = await get('/provenance/article-1');
     expect(byArticle.statusCode).toBe(200);
-    expect(byArticle.json()).toMatchObject({ kind: 'article', article: { id: 'article-1' }, proposal: { id } });
+    expect(byArticle.json()).toMatchObject({
+      kind: 'article',
+      article: { id: 'article-1' },
+      proposal: { id },
+    });
     expect(byArticle.json().receipts).toHaveLength(8);
     const byProposal = await get(`/provenance/${id.toLowerCase()}`);
     expect(byProposal.statusCode).toBe(200);
     expect(byProposal.json()).toMatchObject({ kind: 'proposal', article: { id: 'article-1' } });
-    expect((await get('/provenance/axiom-2')).json()).toMatchObject({ kind: 'axiom', lineage: [], axiom: { id: 'axiom-2' } });
+    expect((await get('/provenance/axiom-2')).json()).toMatchObject({
+      kind: 'axiom',
+      lineage: [],
+      axiom: { id: 'axiom-2' },
+    });
     const index = (await get('/provenance')).json();
     expect(index.claims.map((c: { claim: string }) => c.claim)).toContain('article-1');
 
@@ -131,8 +225,13 @@ describe('the constitution flow', () => {
   });
 
   it('never shows a raw sovereign id or a callsign', async () => {
-    const texts = await Promise.all(['/api/constitution', '/lineage', '/provenance', '/ceremony'].map(async (u) => (await get(u, plain.cookie)).body));
-    for (const s of [proposer, ...cosigners, ...ratifiers]) for (const text of texts) expect(text).not.toContain(s.id);
+    const texts = await Promise.all(
+      ['/api/constitution', '/lineage', '/provenance', '/ceremony'].map(
+        async (u) => (await get(u, plain.cookie)).body,
+      ),
+    );
+    for (const s of [proposer, ...cosigners, ...ratifiers])
+      for (const text of texts) expect(text).not.toContain(s.id);
   });
 });
 
@@ -147,7 +246,10 @@ describe('refusals', () => {
     const id = await newProposal();
     expect((await post('/api/constitution/cosign', { proposal: id }, plain.cookie)).statusCode).toBe(403);
     expect((await post('/api/constitution/ratify', { proposal: id })).statusCode).toBe(401);
-    expect((await post('/api/constitution/ratify', { proposal: id }, plain.cookie)).json()).toMatchObject({ reason: 'scope_required', scope: 'governance:write' });
+    expect((await post('/api/constitution/ratify', { proposal: id }, plain.cookie)).json()).toMatchObject({
+      reason: 'scope_required',
+      scope: 'governance:write',
+    });
   });
 
   it('refuses the proposer cosigning or ratifying their own proposal', async () => {
@@ -170,15 +272,24 @@ describe('refusals', () => {
     expect(twice.json().rule).toBe('already_cosigned');
 
     const other = await newProposal();
-    const results = await Promise.all(Array.from({ length: 4 }, () => post('/api/constitution/cosign', { proposal: other }, cosigners[1].cookie)));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post('/api/constitution/cosign', { proposal: other }, cosigners[1].cookie),
+      ),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(`select count(*) as n from receipts where step = 'governance.cosign' and subject = $1`, [`proposal:${other}`]);
+    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+      `select count(*) as n from receipts where step = 'governance.cosign' and subject = $1`,
+      [`proposal:${other}`],
+    );
     expect(Number(n)).toBe(1);
   });
 
   it('concurrent cosigns by different sovereigns flip the state exactly once', async () => {
     const id = await newProposal();
-    const results = await Promise.all(cosigners.map((c) => post('/api/constitution/cosign', { proposal: id }, c.cookie)));
+    const results = await Promise.all(
+      cosigners.map((c) => post('/api/constitution/cosign', { proposal: id }, c.cookie)),
+    );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 409]);
     const view = (await get('/api/constitution')).json().proposals.find((p: { id: string }) => p.id === id);
     expect(view).toMatchObject({ state: 'cosigned', cosigns: { count: 3 } });
@@ -188,14 +299,26 @@ describe('refusals', () => {
     const id = await newProposal();
     await cosigned(id);
     // Configured governors may propose and cosign…
-    expect((await post('/api/constitution/cosign', { proposal: await newProposal() }, configured.cookie)).statusCode).toBe(200);
+    expect(
+      (await post('/api/constitution/cosign', { proposal: await newProposal() }, configured.cookie))
+        .statusCode,
+    ).toBe(200);
     // …but not ratify.
     const res = await post('/api/constitution/ratify', { proposal: id }, configured.cookie);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ ok: false, reason: 'scope_required', requires: 'uniqueness_receipt', missing: 'uniqueness_receipt' });
+    expect(res.json()).toMatchObject({
+      ok: false,
+      reason: 'scope_required',
+      requires: 'uniqueness_receipt',
+      missing: 'uniqueness_receipt',
+    });
     expect(res.json().hint).toMatch(/human-uniqueness receipt/);
     const view = (await get('/api/constitution', configured.cookie)).json();
-    expect(view.viewer).toMatchObject({ governance_write: true, uniqueness_receipt: false, may_ratify: false });
+    expect(view.viewer).toMatchObject({
+      governance_write: true,
+      uniqueness_receipt: false,
+      may_ratify: false,
+    });
   });
 
   it('answers 404 for unknown proposals and amends targets, 400 for malformed input', async () => {
@@ -230,22 +353,55 @@ describe('refusals', () => {
       expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
     }
     // The limits themselves are accepted.
-    expect((await post('/api/constitution/propose', { title: 'x'.repeat(120), text: 'y'.repeat(4000) }, proposer.cookie)).statusCode).toBe(200);
+    expect(
+      (
+        await post(
+          '/api/constitution/propose',
+          { title: 'x'.repeat(120), text: 'y'.repeat(4000) },
+          proposer.cookie,
+        )
+      ).statusCode,
+    ).toBe(200);
     // Huge body: 413.
-    expect((await post('/api/constitution/propose', { title: 'x', text: 'y'.repeat(70_000) }, proposer.cookie)).statusCode).toBe(413);
-    for (const claim of ['nope', 'article-0', 'rcpt_01JZZZZZZZZZZZZZZZZZZZZZZZ', 'x'.repeat(150)]) expect((await get(`/provenance/${claim}`)).statusCode).toBe(400);
-    for (const claim of ['article-999', unknown, 'axiom-77']) expect((await get(`/provenance/${claim}`)).statusCode).toBe(404);
+    expect(
+      (await post('/api/constitution/propose', { title: 'x', text: 'y'.repeat(70_000) }, proposer.cookie))
+        .statusCode,
+    ).toBe(413);
+    for (const claim of ['nope', 'article-0', 'rcpt_01JZZZZZZZZZZZZZZZZZZZZZZZ', 'x'.repeat(150)])
+      expect((await get(`/provenance/${claim}`)).statusCode).toBe(400);
+    for (const claim of ['article-999', unknown, 'axiom-77'])
+      expect((await get(`/provenance/${claim}`)).statusCode).toBe(404);
   });
 
   it('a form post answers 303 to a local page; off-origin return targets and cross-site forms are refused', async () => {
-    const form = { cookie: proposer.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
-    const ok = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: form, payload: 'title=Form+made&text=Made+through+a+form&return_to=%2Fconstitution' });
+    const form = {
+      cookie: proposer.cookie,
+      origin: TEST_ORIGIN,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers: form,
+      payload: 'title=Form+made&text=Made+through+a+form&return_to=%2Fconstitution',
+    });
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toMatch(/^\/constitution\?proposed=prop_/);
-    const off = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: form, payload: 'title=A&text=B&return_to=%2F%2Fevil.example' });
+    const off = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers: form,
+      payload: 'title=A&text=B&return_to=%2F%2Fevil.example',
+    });
     expect(off.statusCode).toBe(400);
     expect(off.json().reason).toBe('off_origin_target');
-    const cross = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: { ...form, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, payload: 'title=A&text=B' });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers: { ...form, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      payload: 'title=A&text=B',
+    });
     expect(cross.statusCode).toBe(403);
   });
 
@@ -254,7 +410,12 @@ describe('refusals', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
     const body = res.json();
-    expect(body.steps.map((s: { step: string }) => s.step)).toEqual(['cross', 'sign_in_with_provider', 'propose_or_cosign', 'ratify']);
+    expect(body.steps.map((s: { step: string }) => s.step)).toEqual([
+      'cross',
+      'sign_in_with_provider',
+      'propose_or_cosign',
+      'ratify',
+    ]);
     expect(body.pending.length).toBeGreaterThan(0);
     expect(body.pending[0].viewer.can_ratify).toBe(false);
     expect(body.viewer).toMatchObject({ signed_in: true, may_ratify: false });
@@ -278,12 +439,18 @@ describe('abstentions', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
     const body = res.json();
-    expect(body).toMatchObject({ ok: true, schema: 'civitas.abstentions.v1', verdicts: { available: false } });
+    expect(body).toMatchObject({
+      ok: true,
+      schema: 'civitas.abstentions.v1',
+      verdicts: { available: false },
+    });
     expect(body.ratifications.length).toBeGreaterThan(0);
     // 7 sovereigns hold a uniqueness receipt here (proposer excluded → 6 could ratify).
     const ratified = body.ratifications.find((r: { final: boolean }) => r.final);
     expect(ratified).toMatchObject({ ratifications: 2, eligible_ratifiers: 6, abstentions: 'fewer than 5' });
-    const open = body.ratifications.find((r: { final: boolean; ratifications: number }) => !r.final && r.ratifications === 0);
+    const open = body.ratifications.find(
+      (r: { final: boolean; ratifications: number }) => !r.final && r.ratifications === 0,
+    );
     expect(open).toMatchObject({ eligible_ratifiers: 6, abstentions: 6 });
     expect(res.body).not.toContain(proposer.id);
   });

@@ -12,7 +12,8 @@ let openCaseId: string;
 let finalCaseId: string;
 
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
-const post = (url: string, payload: Record<string, unknown>, cookie: string) => t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
+const post = (url: string, payload: Record<string, unknown>, cookie: string) =>
+  t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
 
 async function triaged(n: number): Promise<number> {
   const { sequence } = await heldAgentImprint(t.app, `pages-court-${n}`, `pagesmark${n}`);
@@ -25,10 +26,27 @@ beforeAll(async () => {
   opener = await signedInSovereign(t.app, { governance: true });
   jurors = [];
   for (let i = 0; i < 4; i++) jurors.push(await signedInSovereign(t.app, { governance: true }));
-  finalCaseId = (await post('/sovereign/court-sign', { case: 'new', target: `imprint:${await triaged(1)}`, reason: 'Disputed <script>' }, opener.cookie)).json().case.id;
-  await post('/sovereign/court-sign', { case_id: finalCaseId, verdict: 'uphold', reason: 'Minority view <b>' }, jurors[3].cookie);
-  for (const j of jurors.slice(0, 3)) await post('/sovereign/court-sign', { case_id: finalCaseId, verdict: 'overturn', reason: 'Majority view' }, j.cookie);
-  openCaseId = (await post('/sovereign/court-sign', { case: 'new', target: `imprint:${await triaged(2)}` }, opener.cookie)).json().case.id;
+  finalCaseId = (
+    await post(
+      '/sovereign/court-sign',
+      { case: 'new', target: `imprint:${await triaged(1)}`, reason: 'Disputed <script>' },
+      opener.cookie,
+    )
+  ).json().case.id;
+  await post(
+    '/sovereign/court-sign',
+    { case_id: finalCaseId, verdict: 'uphold', reason: 'Minority view <b>' },
+    jurors[3].cookie,
+  );
+  for (const j of jurors.slice(0, 3))
+    await post(
+      '/sovereign/court-sign',
+      { case_id: finalCaseId, verdict: 'overturn', reason: 'Majority view' },
+      j.cookie,
+    );
+  openCaseId = (
+    await post('/sovereign/court-sign', { case: 'new', target: `imprint:${await triaged(2)}` }, opener.cookie)
+  ).json().case.id;
 });
 afterAll(async () => t?.close());
 
@@ -56,7 +74,8 @@ describe('court pages', () => {
     expect(page).toContain(`name="case_id" value="${openCaseId}"`);
     expect(page).toMatch(/<label for="r-case_[0-9A-Z]{26}">/);
     expect(page).toContain('Open a case');
-    const asOpener = (await t.app.inject({ method: 'GET', url: '/verdicts', headers: html(opener.cookie) })).body;
+    const asOpener = (await t.app.inject({ method: 'GET', url: '/verdicts', headers: html(opener.cookie) }))
+      .body;
     expect(asOpener).not.toContain(`name="case_id" value="${openCaseId}"`);
     const anonymous = (await t.app.inject({ method: 'GET', url: '/verdicts', headers: html() })).body;
     expect(anonymous).not.toContain('name="case_id"');

@@ -25,32 +25,56 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { ...json(cookie), ...headers }, payload: payload as Record<string, unknown> });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...json(cookie), ...headers },
+    payload: payload as Record<string, unknown>,
+  });
 const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
-const sign = (cookie: string, payload: Record<string, unknown>) => post('/sovereign/court-sign', payload, cookie);
+const sign = (cookie: string, payload: Record<string, unknown>) =>
+  post('/sovereign/court-sign', payload, cookie);
 
 /** A held imprint (known spam pattern) a steward kept held, with a private note. */
-async function triagedImprint(action: 'keep_held' | 'release' = 'keep_held'): Promise<{ sequence: number; marker: string; triageReceipt: string }> {
+async function triagedImprint(
+  action: 'keep_held' | 'release' = 'keep_held',
+): Promise<{ sequence: number; marker: string; triageReceipt: string }> {
   const marker = `courtmark${RUN}n${++counter}`;
   const { sequence } = await heldAgentImprint(t.app, `court-${RUN}-${counter}`, marker);
   return { sequence, marker, triageReceipt: await triage(t.app, steward, sequence, action, NOTE) };
 }
 
 async function receiptOf(id: string) {
-  const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [id]);
+  const [row] = await t.app.civitas.db.query<{ step: string; subject: string }>(
+    'select step, subject from receipts where id = $1',
+    [id],
+  );
   return row;
 }
 
 async function openCase(sequence: number, who = opener) {
-  const res = await sign(who.cookie, { case: 'new', target: `imprint:${sequence}`, reason: 'The hold looks wrong to me.' });
+  const res = await sign(who.cookie, {
+    case: 'new',
+    target: `imprint:${sequence}`,
+    reason: 'The hold looks wrong to me.',
+  });
   expect(res.statusCode).toBe(200);
   return res.json().case.id as string;
 }
 
 describe('the court', () => {
   it('starts empty: no verdicts, no dissent, empty feeds', async () => {
-    expect((await get('/api/verdicts')).json()).toMatchObject({ ok: true, schema: 'civitas.verdicts.v1', cases: [], counts: { cases: 0, final: 0 } });
-    expect((await get('/api/dissent')).json()).toMatchObject({ ok: true, verdicts: [], counts: { final_verdicts: 0 } });
+    expect((await get('/api/verdicts')).json()).toMatchObject({
+      ok: true,
+      schema: 'civitas.verdicts.v1',
+      cases: [],
+      counts: { cases: 0, final: 0 },
+    });
+    expect((await get('/api/dissent')).json()).toMatchObject({
+      ok: true,
+      verdicts: [],
+      counts: { final_verdicts: 0 },
+    });
     const feed = await get('/verdicts.xml');
     expect(feed.headers['content-type']).toContain('application/atom+xml');
     expect(feed.body).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
@@ -59,13 +83,24 @@ describe('the court', () => {
 
   it('opens a case from a triage decision, takes 3 concurring jurors, sets a precedent, lists dissent and reversals', async () => {
     const { sequence, marker, triageReceipt } = await triagedImprint('keep_held');
-    const opened = await sign(opener.cookie, { case: 'new', target: `imprint:${sequence}`, reason: 'The hold looks wrong to me.' });
+    const opened = await sign(opener.cookie, {
+      case: 'new',
+      target: `imprint:${sequence}`,
+      reason: 'The hold looks wrong to me.',
+    });
     expect(opened.statusCode).toBe(200);
     const o = opened.json();
     expect(o).toMatchObject({
       ok: true,
       state: 'open',
-      case: { target: `imprint:${sequence}`, state: 'open', outcome: null, disputed: { action: 'keep_held', receipt_id: triageReceipt }, opened_by: { ref: `sovereign:${opener.tag}` }, signatures: { uphold: 0, overturn: 0, required: 3 } },
+      case: {
+        target: `imprint:${sequence}`,
+        state: 'open',
+        outcome: null,
+        disputed: { action: 'keep_held', receipt_id: triageReceipt },
+        opened_by: { ref: `sovereign:${opener.tag}` },
+        signatures: { uphold: 0, overturn: 0, required: 3 },
+      },
     });
     const id = o.case.id as string;
     expect(id).toMatch(/^case_[0-9A-Z]{26}$/);
@@ -82,26 +117,73 @@ describe('the court', () => {
     expect(self.json().rule).toBe('opener_cannot_sign');
 
     // Not final before 3 concurring: overturn, uphold, overturn, uphold.
-    const s1 = await sign(jurors[0].cookie, { case_id: id, verdict: 'overturn', reason: 'It is not spam, only enthusiastic.' });
+    const s1 = await sign(jurors[0].cookie, {
+      case_id: id,
+      verdict: 'overturn',
+      reason: 'It is not spam, only enthusiastic.',
+    });
     expect(s1.statusCode).toBe(200);
-    expect(s1.json()).toMatchObject({ state: 'open', verdict: null, case: { signatures: { overturn: 1, uphold: 0 } } });
-    expect(await receiptOf(s1.json().receipt_id)).toEqual({ step: 'governance.court.sign.overturn', subject: `case:${id}` });
+    expect(s1.json()).toMatchObject({
+      state: 'open',
+      verdict: null,
+      case: { signatures: { overturn: 1, uphold: 0 } },
+    });
+    expect(await receiptOf(s1.json().receipt_id)).toEqual({
+      step: 'governance.court.sign.overturn',
+      subject: `case:${id}`,
+    });
     const again = await sign(jurors[0].cookie, { case_id: id, verdict: 'uphold', reason: 'changed my mind' });
     expect(again.statusCode).toBe(409);
     expect(again.json().rule).toBe('already_signed');
-    expect((await sign(jurors[1].cookie, { case_id: id, verdict: 'uphold', reason: 'The gate was right to hold it.' })).json().state).toBe('open');
-    expect((await sign(jurors[2].cookie, { case_id: id, verdict: 'overturn', reason: 'Plain speech.' })).json().state).toBe('open');
+    expect(
+      (
+        await sign(jurors[1].cookie, {
+          case_id: id,
+          verdict: 'uphold',
+          reason: 'The gate was right to hold it.',
+        })
+      ).json().state,
+    ).toBe('open');
+    expect(
+      (await sign(jurors[2].cookie, { case_id: id, verdict: 'overturn', reason: 'Plain speech.' })).json()
+        .state,
+    ).toBe('open');
     // Not final yet: /verify/court answers 404 with the opening receipt in the hint.
     const early = await get(`/verify/court/${id}`);
     expect(early.statusCode).toBe(404);
     expect(early.json()).toMatchObject({ state: 'open' });
-    const final = await sign(jurors[3].cookie, { case_id: id.toLowerCase(), verdict: 'overturn', reason: 'The steward erred.' });
+    const final = await sign(jurors[3].cookie, {
+      case_id: id.toLowerCase(),
+      verdict: 'overturn',
+      reason: 'The steward erred.',
+    });
     expect(final.statusCode).toBe(200);
     const f = final.json();
-    expect(f).toMatchObject({ state: 'final', outcome: 'overturn', case: { state: 'final', outcome: 'overturn', signatures: { overturn: 3, uphold: 1 }, precedent_id: 'precedent-1' }, verdict: { final: true, precedent: { id: 'precedent-1' } } });
-    expect(await receiptOf(f.verdict.receipt_id)).toEqual({ step: 'governance.court.verdict.overturn', subject: `case:${id}` });
-    expect(await receiptOf(f.verdict.precedent.receipt_id)).toEqual({ step: 'governance.precedent', subject: 'precedent:precedent-1' });
-    expect(f.case.dissent).toEqual([expect.objectContaining({ by: expect.objectContaining({ ref: `sovereign:${jurors[1].tag}` }), verdict: 'uphold' })]);
+    expect(f).toMatchObject({
+      state: 'final',
+      outcome: 'overturn',
+      case: {
+        state: 'final',
+        outcome: 'overturn',
+        signatures: { overturn: 3, uphold: 1 },
+        precedent_id: 'precedent-1',
+      },
+      verdict: { final: true, precedent: { id: 'precedent-1' } },
+    });
+    expect(await receiptOf(f.verdict.receipt_id)).toEqual({
+      step: 'governance.court.verdict.overturn',
+      subject: `case:${id}`,
+    });
+    expect(await receiptOf(f.verdict.precedent.receipt_id)).toEqual({
+      step: 'governance.precedent',
+      subject: 'precedent:precedent-1',
+    });
+    expect(f.case.dissent).toEqual([
+      expect.objectContaining({
+        by: expect.objectContaining({ ref: `sovereign:${jurors[1].tag}` }),
+        verdict: 'uphold',
+      }),
+    ]);
 
     // Closed after final.
     const late = await sign(jurors[4].cookie, { case_id: id, verdict: 'uphold', reason: 'late' });
@@ -111,7 +193,14 @@ describe('the court', () => {
     // Precedent.
     const precedent = await get('/api/court/precedent/precedent-1');
     expect(precedent.statusCode).toBe(200);
-    expect(precedent.json()).toMatchObject({ ok: true, id: 'precedent-1', number: 1, outcome: 'overturn', disputed_action: 'keep_held', case: { id } });
+    expect(precedent.json()).toMatchObject({
+      ok: true,
+      id: 'precedent-1',
+      number: 1,
+      outcome: 'overturn',
+      disputed_action: 'keep_held',
+      case: { id },
+    });
     expect(precedent.json().holding).toContain('overturned');
     expect(precedent.json().majority).toHaveLength(3);
     expect(precedent.json().dissent).toHaveLength(1);
@@ -122,7 +211,11 @@ describe('the court', () => {
     // Verify the verdict's receipt with an inclusion proof.
     const verify = await get(`/verify/court/${id}`);
     expect(verify.statusCode).toBe(200);
-    expect(verify.json()).toMatchObject({ ok: true, receipt: { id: f.verdict.receipt_id, step: 'governance.court.verdict.overturn' }, court: { id, outcome: 'overturn' } });
+    expect(verify.json()).toMatchObject({
+      ok: true,
+      receipt: { id: f.verdict.receipt_id, step: 'governance.court.verdict.overturn' },
+      court: { id, outcome: 'overturn' },
+    });
     expect(verify.json().proof.inclusion_path).toBeInstanceOf(Array);
     expect(verify.json().verification.ok).toBe(true);
     expect(verify.json().receipt.change_status).toMatchObject({ status: 'overturned' });
@@ -134,7 +227,17 @@ describe('the court', () => {
     expect(verdicts.cases[0].viewer).toEqual({ is_opener: false, signed: null, can_sign: false });
     const dissent = (await get('/api/dissent')).json();
     expect(dissent.counts).toEqual({ final_verdicts: 1, with_dissent: 1, dissents: 1 });
-    expect(dissent.verdicts[0]).toMatchObject({ case_id: id, outcome: 'overturn', dissents: [{ verdict: 'uphold', reason: 'The gate was right to hold it.', by: { ref: `sovereign:${jurors[1].tag}` } }] });
+    expect(dissent.verdicts[0]).toMatchObject({
+      case_id: id,
+      outcome: 'overturn',
+      dissents: [
+        {
+          verdict: 'uphold',
+          reason: 'The gate was right to hold it.',
+          by: { ref: `sovereign:${jurors[1].tag}` },
+        },
+      ],
+    });
     const vfeed = await get('/verdicts.xml');
     expect(vfeed.headers['content-type']).toContain('application/atom+xml');
     expect(vfeed.body).toMatch(/<entry>[\s\S]*Overturned[\s\S]*<\/entry>/);
@@ -144,7 +247,15 @@ describe('the court', () => {
     expect(rfeed.body).toContain(`reversals.xml#${id}`);
 
     // Never: the steward's note, the held body, raw ids.
-    for (const url of ['/api/verdicts', '/api/dissent', '/verdicts.xml', '/reversals.xml', `/verify/court/${id}`, '/api/court/precedent/precedent-1', '/verdicts']) {
+    for (const url of [
+      '/api/verdicts',
+      '/api/dissent',
+      '/verdicts.xml',
+      '/reversals.xml',
+      `/verify/court/${id}`,
+      '/api/court/precedent/precedent-1',
+      '/verdicts',
+    ]) {
       const res = await get(url, jurors[4].cookie);
       expect(res.body, url).not.toContain(NOTE);
       expect(res.body, url).not.toContain(marker);
@@ -155,31 +266,59 @@ describe('the court', () => {
   it('upheld verdicts are final but are not reversals; ratified amendments are', async () => {
     const { sequence } = await triagedImprint('release');
     const id = await openCase(sequence);
-    for (const j of jurors.slice(0, 3)) expect((await sign(j.cookie, { case_id: id, verdict: 'uphold', reason: 'Sound.' })).statusCode).toBe(200);
+    for (const j of jurors.slice(0, 3))
+      expect((await sign(j.cookie, { case_id: id, verdict: 'uphold', reason: 'Sound.' })).statusCode).toBe(
+        200,
+      );
     const v = (await get('/api/verdicts')).json();
     expect(v.counts).toMatchObject({ cases: 2, final: 2, upheld: 1, overturned: 1, precedents: 2 });
-    expect((await get('/api/court/precedent/precedent-2')).json()).toMatchObject({ outcome: 'uphold', dissent: [] });
+    expect((await get('/api/court/precedent/precedent-2')).json()).toMatchObject({
+      outcome: 'uphold',
+      dissent: [],
+    });
     expect((await get('/reversals.xml')).body).not.toContain(`reversals.xml#${id}`);
     expect((await get('/api/dissent')).json().counts).toMatchObject({ final_verdicts: 2, with_dissent: 1 });
 
     // A ratified article that amends an axiom appears among reversals.
     const proposer = jurors[4];
-    const p = await post('/api/constitution/propose', { title: 'Holds are reviewed weekly', text: 'Every held imprint is reviewed within a week.', amends: 'axiom-3' }, proposer.cookie);
+    const p = await post(
+      '/api/constitution/propose',
+      {
+        title: 'Holds are reviewed weekly',
+        text: 'Every held imprint is reviewed within a week.',
+        amends: 'axiom-3',
+      },
+      proposer.cookie,
+    );
     const pid = p.json().proposal.id;
-    for (const c of jurors.slice(0, 3)) expect((await post('/api/constitution/cosign', { proposal: pid }, c.cookie)).statusCode).toBe(200);
-    for (const r of [opener, jurors[0]]) expect((await post('/api/constitution/ratify', { proposal: pid }, r.cookie)).statusCode).toBe(200);
+    for (const c of jurors.slice(0, 3))
+      expect((await post('/api/constitution/cosign', { proposal: pid }, c.cookie)).statusCode).toBe(200);
+    for (const r of [opener, jurors[0]])
+      expect((await post('/api/constitution/ratify', { proposal: pid }, r.cookie)).statusCode).toBe(200);
     const reversals = (await get('/reversals.xml')).body;
     expect(reversals).toContain('Amended: axiom-3 by article-1');
   });
 
   it('refuses: untriaged imprints, unknown cases, malformed bodies, missing scope', async () => {
     // An imprint no steward triaged cannot be disputed.
-    const fresh = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `plain-${RUN}`, body: 'a quiet thought' } });
+    const fresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: `plain-${RUN}`, body: 'a quiet thought' },
+    });
     const untriaged = await sign(opener.cookie, { case: 'new', target: `imprint:${fresh.json().sequence}` });
     expect(untriaged.statusCode).toBe(409);
     expect(untriaged.json().rule).toBe('not_triaged');
     expect((await sign(opener.cookie, { case: 'new', target: 'imprint:999999999' })).statusCode).toBe(404);
-    expect((await sign(jurors[0].cookie, { case_id: 'case_01JD0000000000000000000000', verdict: 'uphold', reason: 'x' })).statusCode).toBe(404);
+    expect(
+      (
+        await sign(jurors[0].cookie, {
+          case_id: 'case_01JD0000000000000000000000',
+          verdict: 'uphold',
+          reason: 'x',
+        })
+      ).statusCode,
+    ).toBe(404);
 
     for (const bad of [
       {},
@@ -196,7 +335,12 @@ describe('the court', () => {
       expect(res.json().reason).toBe('invalid_request');
     }
     const missing = await sign(jurors[0].cookie, { case_id: 'case_01JD0000000000000000000000' });
-    expect(missing.json().issues.map((i: { path: string }) => i.path).sort()).toEqual(['reason', 'verdict']);
+    expect(
+      missing
+        .json()
+        .issues.map((i: { path: string }) => i.path)
+        .sort(),
+    ).toEqual(['reason', 'verdict']);
 
     expect((await post('/sovereign/court-sign', { case: 'new', target: 'imprint:1' })).statusCode).toBe(401);
     const noScope = await post('/sovereign/court-sign', { case: 'new', target: 'imprint:1' }, plain.cookie);
@@ -207,26 +351,54 @@ describe('the court', () => {
   it('concurrent signatures: the verdict becomes final once, with exactly one precedent', async () => {
     const { sequence } = await triagedImprint('keep_held');
     const id = await openCase(sequence);
-    const results = await Promise.all(jurors.map((j) => sign(j.cookie, { case_id: id, verdict: 'overturn', reason: 'Concurrent.' })));
+    const results = await Promise.all(
+      jurors.map((j) => sign(j.cookie, { case_id: id, verdict: 'overturn', reason: 'Concurrent.' })),
+    );
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([200, 200, 200, 409, 409]);
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>('select count(*) as n from governance_precedents where case_id = $1', [id]);
+    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+      'select count(*) as n from governance_precedents where case_id = $1',
+      [id],
+    );
     expect(Number(n)).toBe(1);
-    const [{ s }] = await t.app.civitas.db.query<{ s: string }>('select count(*) as s from governance_court_signatures where case_id = $1', [id]);
+    const [{ s }] = await t.app.civitas.db.query<{ s: string }>(
+      'select count(*) as s from governance_court_signatures where case_id = $1',
+      [id],
+    );
     expect(Number(s)).toBe(3);
   });
 
   it('a browser form opens a case and signs, answering 303', async () => {
     const { sequence } = await triagedImprint('keep_held');
-    const headers = { cookie: opener.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
-    const res = await t.app.inject({ method: 'POST', url: '/sovereign/court-sign', headers, payload: `case=new&target=imprint%3A${sequence}&reason=` });
+    const headers = {
+      cookie: opener.cookie,
+      origin: TEST_ORIGIN,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/court-sign',
+      headers,
+      payload: `case=new&target=imprint%3A${sequence}&reason=`,
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(/^\/verdicts\?opened=case_[0-9A-Z]{26}$/);
     const id = new URL(res.headers.location as string, TEST_ORIGIN).searchParams.get('opened');
-    const signed = await t.app.inject({ method: 'POST', url: '/sovereign/court-sign', headers: { ...headers, cookie: jurors[0].cookie }, payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=%2Fdissent` });
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/court-sign',
+      headers: { ...headers, cookie: jurors[0].cookie },
+      payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=%2Fdissent`,
+    });
     expect(signed.statusCode).toBe(303);
     expect(signed.headers.location).toBe(`/dissent?signed=${id}`);
-    const off = await t.app.inject({ method: 'POST', url: '/sovereign/court-sign', headers: { ...headers, cookie: jurors[1].cookie }, payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=https%3A%2F%2Fevil.example` });
+    const off = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/court-sign',
+      headers: { ...headers, cookie: jurors[1].cookie },
+      payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=https%3A%2F%2Fevil.example`,
+    });
     expect(off.statusCode).toBe(400);
   });
 });

@@ -10,17 +10,32 @@ let articleProposal: string;
 let openProposal: string;
 
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
-const post = (url: string, payload: Record<string, unknown>, cookie: string) => t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
+const post = (url: string, payload: Record<string, unknown>, cookie: string) =>
+  t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
 
 beforeAll(async () => {
   t = await createTestApp({ site: true });
   proposer = await signedInSovereign(t.app, { governance: true });
   others = [];
   for (let i = 0; i < 5; i++) others.push(await signedInSovereign(t.app, { governance: true }));
-  articleProposal = (await post('/api/constitution/propose', { title: 'Open minutes', text: 'Every steward decision is logged with a receipt.' }, proposer.cookie)).json().proposal.id;
-  for (const c of others.slice(0, 3)) await post('/api/constitution/cosign', { proposal: articleProposal }, c.cookie);
-  for (const r of others.slice(3, 5)) await post('/api/constitution/ratify', { proposal: articleProposal }, r.cookie);
-  openProposal = (await post('/api/constitution/propose', { title: 'Quiet hours <script>', text: 'No sealing at night.' }, proposer.cookie)).json().proposal.id;
+  articleProposal = (
+    await post(
+      '/api/constitution/propose',
+      { title: 'Open minutes', text: 'Every steward decision is logged with a receipt.' },
+      proposer.cookie,
+    )
+  ).json().proposal.id;
+  for (const c of others.slice(0, 3))
+    await post('/api/constitution/cosign', { proposal: articleProposal }, c.cookie);
+  for (const r of others.slice(3, 5))
+    await post('/api/constitution/ratify', { proposal: articleProposal }, r.cookie);
+  openProposal = (
+    await post(
+      '/api/constitution/propose',
+      { title: 'Quiet hours <script>', text: 'No sealing at night.' },
+      proposer.cookie,
+    )
+  ).json().proposal.id;
 });
 afterAll(async () => t?.close());
 
@@ -47,22 +62,31 @@ describe('governance pages', () => {
       // Text is escaped; inside a quoted attribute value `<` is inert.
       expect(res.body.replace(/"[^"]*"/g, '""')).not.toContain('<script>');
     }
-    expect((await t.app.inject({ method: 'GET', url: '/constitution', headers: html() })).headers['cache-control']).toBe('private, no-store');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/constitution', headers: html() })).headers['cache-control'],
+    ).toBe('private, no-store');
   });
 
   it('shows forms only to those who may use them', async () => {
     const anon = (await t.app.inject({ method: 'GET', url: '/constitution', headers: html() })).body;
     expect(anon).not.toContain('action="/api/constitution/cosign"');
     expect(anon).toContain('Sign in to take part');
-    const cosigner = (await t.app.inject({ method: 'GET', url: '/constitution', headers: html(others[0].cookie) })).body;
+    const cosigner = (
+      await t.app.inject({ method: 'GET', url: '/constitution', headers: html(others[0].cookie) })
+    ).body;
     expect(cosigner).toContain('action="/api/constitution/cosign"');
     expect(cosigner).toContain('<label for="p-title">');
-    const own = (await t.app.inject({ method: 'GET', url: '/constitution', headers: html(proposer.cookie) })).body;
+    const own = (await t.app.inject({ method: 'GET', url: '/constitution', headers: html(proposer.cookie) }))
+      .body;
     expect(own).not.toContain('action="/api/constitution/cosign"');
   });
 
   it('answers 400 and 404 pages for malformed and unknown claims', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/provenance/not-a-claim', headers: html() })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/provenance/article-42', headers: html() })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/provenance/not-a-claim', headers: html() })).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/provenance/article-42', headers: html() })).statusCode,
+    ).toBe(404);
   });
 });

@@ -33,7 +33,9 @@ describe('GET /health/live', () => {
     const injectHeaders = answerHeaders(injected.headers);
     delete injectHeaders['content-length'];
     delete socketHeaders['content-length'];
-    expect(socketHeaders).toEqual(Object.fromEntries(Object.entries(injectHeaders).map(([k, v]) => [k, String(v)])));
+    expect(socketHeaders).toEqual(
+      Object.fromEntries(Object.entries(injectHeaders).map(([k, v]) => [k, String(v)])),
+    );
     expect(socketHeaders['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(socketHeaders['cache-control']).toBe('no-store');
   });
@@ -61,7 +63,11 @@ describe('GET /health/live', () => {
       expect(await probe.json()).toMatchObject({ ok: false, reason: 'unavailable' });
       const health = await fetch(`${base}/health`);
       expect(health.status).toBe(503);
-      expect(await health.json()).toMatchObject({ ok: false, status: 'degraded', database: { ok: false, latency_ms: null } });
+      expect(await health.json()).toMatchObject({
+        ok: false,
+        status: 'degraded',
+        database: { ok: false, latency_ms: null },
+      });
     } finally {
       t.app.civitas.db.query = query;
     }

@@ -38,14 +38,30 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/v1/checkout/sessions') return res.end(JSON.stringify({ id: `cs_test_${RUN}_${++events}`, url: `https://checkout.stripe.test/c/${events}` }));
+      if (req.url === '/v1/checkout/sessions')
+        return res.end(
+          JSON.stringify({
+            id: `cs_test_${RUN}_${++events}`,
+            url: `https://checkout.stripe.test/c/${events}`,
+          }),
+        );
       res.statusCode = 404;
       res.end('{}');
     });
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   const apiBase = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  ({ t, steward } = await appWithSteward({ config: { treasury: { stripeSecretKey: 'sk_test_fake', webhookSecret: WEBHOOK_SECRET, apiBase, oraclePriceCents: 700, currency: 'usd' } } }));
+  ({ t, steward } = await appWithSteward({
+    config: {
+      treasury: {
+        stripeSecretKey: 'sk_test_fake',
+        webhookSecret: WEBHOOK_SECRET,
+        apiBase,
+        oraclePriceCents: 700,
+        currency: 'usd',
+      },
+    },
+  }));
   me = await signedInSovereign(t.app, { callsign: CALLSIGN, governance: true });
   others = [];
   for (let i = 0; i < 5; i++) others.push(await signedInSovereign(t.app, { governance: true }));
@@ -55,7 +71,10 @@ afterAll(async () => {
   await new Promise((resolve) => fake?.close(resolve));
 });
 
-const headers = (who?: TestSovereign) => ({ accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) });
+const headers = (who?: TestSovereign) => ({
+  accept: 'application/json',
+  ...(who ? { cookie: who.cookie } : {}),
+});
 const get = (url: string, who?: TestSovereign) => t.app.inject({ method: 'GET', url, headers: headers(who) });
 async function post(url: string, payload: Record<string, unknown>, who?: TestSovereign) {
   const res = await t.app.inject({ method: 'POST', url, headers: headers(who), payload });
@@ -65,16 +84,40 @@ async function post(url: string, payload: Record<string, unknown>, who?: TestSov
 async function webhook(event: unknown) {
   const raw = JSON.stringify(event);
   const at = Math.floor(t.clock.now().getTime() / 1000);
-  const res = await t.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: raw, headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw) } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    payload: raw,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw),
+    },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 async function pay(intent: string, amount: number) {
-  await webhook({ id: `evt_${RUN}_${intent}`, type: 'checkout.session.completed', data: { object: { payment_status: 'paid', currency: 'usd', amount_total: amount, customer: CUSTOMER, metadata: { intent } } } });
+  await webhook({
+    id: `evt_${RUN}_${intent}`,
+    type: 'checkout.session.completed',
+    data: {
+      object: {
+        payment_status: 'paid',
+        currency: 'usd',
+        amount_total: amount,
+        customer: CUSTOMER,
+        metadata: { intent },
+      },
+    },
+  });
 }
 /** A held agent imprint a steward kept held: something a court case can be opened on. */
 async function heldImprint(n: number): Promise<number> {
   const { sequence } = await heldAgentImprint(t.app, `held-${RUN}-${n}`, `held${RUN}n${n}`);
-  await post('/sovereign/triage', { target: `imprint:${sequence}`, action: 'keep_held', note: 'kept held' }, steward);
+  await post(
+    '/sovereign/triage',
+    { target: `imprint:${sequence}`, action: 'keep_held', note: 'kept held' },
+    steward,
+  );
   return sequence;
 }
 
@@ -85,48 +128,99 @@ async function makeOneOfEverything() {
   // The Record: an imprint, a report of someone else's imprint, feedback; a visible callsign; an email.
   made.imprint = await post('/api/quick-imprint', { body: `${M} imprint body` }, me);
   const theirs = await post('/api/quick-imprint', { body: 'someone else speaking' }, others[0]);
-  const report = await post('/imprint/report', { sequence: theirs.sequence, reason: 'abuse', detail: `${M} report detail` }, me);
+  const report = await post(
+    '/imprint/report',
+    { sequence: theirs.sequence, reason: 'abuse', detail: `${M} report detail` },
+    me,
+  );
   made.report = { id: report.report_id, receipt_id: report.receipt_id };
   const feedback = await post('/feedback/report', { topic: 'idea', body: `${M} feedback body` }, me);
   made.feedback = { id: feedback.feedback_id, receipt_id: feedback.receipt_id };
   await post('/sovereign/callsign-visibility', { visible: true }, me);
-  await t.app.civitas.db.query('update sovereigns set email = $2, email_verified_at = now() where id = $1', [me.id, EMAIL]);
+  await t.app.civitas.db.query('update sovereigns set email = $2, email_verified_at = now() where id = $1', [
+    me.id,
+    EMAIL,
+  ]);
 
   // Governance: a proposal of mine; a cosign and a ratification of another's; a pledge; a backing.
   const mine = await post('/api/constitution/propose', { title: `${KEPT} title`, text: `${KEPT} text` }, me);
   made.proposal = { id: mine.proposal.id, receipt_id: mine.receipt_id };
-  const theirsP = await post('/api/constitution/propose', { title: 'Receipts are kept for ten years', text: 'Every receipt stays verifiable.' }, others[0]);
+  const theirsP = await post(
+    '/api/constitution/propose',
+    { title: 'Receipts are kept for ten years', text: 'Every receipt stays verifiable.' },
+    others[0],
+  );
   const proposal = theirsP.proposal.id as string;
   made.cosign = await post('/api/constitution/cosign', { proposal }, me);
   for (const c of others.slice(1, 3)) await post('/api/constitution/cosign', { proposal }, c);
   made.ratification = await post('/api/constitution/ratify', { proposal }, me);
   const pledge = await post('/sovereign/pledge', { article: 'axiom-2', text: `${M} pledge text` }, me);
   made.pledge = { id: pledge.pledge.id, receipt_id: pledge.receipt_id };
-  const theirPledge = await post('/sovereign/pledge', { article: 'axiom-3', text: 'I keep my receipts.' }, others[1]);
+  const theirPledge = await post(
+    '/sovereign/pledge',
+    { article: 'axiom-3', text: 'I keep my receipts.' },
+    others[1],
+  );
   made.pledge_back = await post('/sovereign/pledge/back', { pledge: theirPledge.pledge.id }, me);
 
   // The court: a case I open, and my signature (with a reason) on a case someone else opened.
-  const opened = await post('/sovereign/court-sign', { case: 'new', target: `imprint:${await heldImprint(1)}`, reason: `${M} opening reason` }, me);
+  const opened = await post(
+    '/sovereign/court-sign',
+    { case: 'new', target: `imprint:${await heldImprint(1)}`, reason: `${M} opening reason` },
+    me,
+  );
   made.court_case = { id: opened.case.id, receipt_id: opened.receipt_id };
-  const other = await post('/sovereign/court-sign', { case: 'new', target: `imprint:${await heldImprint(2)}`, reason: 'The hold looks wrong.' }, others[0]);
-  made.court_signature = await post('/sovereign/court-sign', { case_id: other.case.id, verdict: 'overturn', reason: `${M} juror reason` }, me);
+  const other = await post(
+    '/sovereign/court-sign',
+    { case: 'new', target: `imprint:${await heldImprint(2)}`, reason: 'The hold looks wrong.' },
+    others[0],
+  );
+  made.court_signature = await post(
+    '/sovereign/court-sign',
+    { case_id: other.case.id, verdict: 'overturn', reason: `${M} juror reason` },
+    me,
+  );
 
   // Calibration: a prophecy, a pact, a stake on someone else's pact.
-  const prophecy = await post('/sovereign/prophecy', { metric: 'humans', comparator: 'gte', threshold: 1000, probability: 0.3, due_in_days: 3 }, me);
+  const prophecy = await post(
+    '/sovereign/prophecy',
+    { metric: 'humans', comparator: 'gte', threshold: 1000, probability: 0.3, due_in_days: 3 },
+    me,
+  );
   made.prophecy = { id: prophecy.prophecy_id, receipt_id: prophecy.receipt_id };
-  const pact = await post('/sovereign/pact', { title: `${M} pact title`, detail: `${M} pact detail`, stake: 10, due_in_days: 7 }, me);
+  const pact = await post(
+    '/sovereign/pact',
+    { title: `${M} pact title`, detail: `${M} pact detail`, stake: 10, due_in_days: 7 },
+    me,
+  );
   made.pact = { id: pact.pact_id, receipt_id: pact.receipt_id };
-  const theirPact = await post('/sovereign/pact', { title: 'Write the guide', stake: 10, due_in_days: 7 }, others[0]);
-  made.stake = await post('/sovereign/pact/stake', { pact: theirPact.pact_id, points: 5, side: 'broken' }, me);
+  const theirPact = await post(
+    '/sovereign/pact',
+    { title: 'Write the guide', stake: 10, due_in_days: 7 },
+    others[0],
+  );
+  made.stake = await post(
+    '/sovereign/pact/stake',
+    { pact: theirPact.pact_id, points: 5, side: 'broken' },
+    me,
+  );
 
   // Orders: one filed, one seconded.
-  const order = await post('/sovereign/order', { title: `${M} order title`, detail: `${M} order detail` }, me);
+  const order = await post(
+    '/sovereign/order',
+    { title: `${M} order title`, detail: `${M} order detail` },
+    me,
+  );
   made.order = { id: order.order_id, receipt_id: order.receipt_id };
   const theirOrder = await post('/sovereign/order', { title: 'A dark theme' }, others[0]);
   made.second = await post('/sovereign/second', { order: theirOrder.order_id }, me);
 
   // The mind: a stance with a reason.
-  const stance = await post('/api/mind/stance', { claim: 'window_bounded', stance: 'agree', reason: `${M} stance reason` }, me);
+  const stance = await post(
+    '/api/mind/stance',
+    { claim: 'window_bounded', stance: 'agree', reason: `${M} stance reason` },
+    me,
+  );
   made.stance = { receipt_id: stance.receipt.id };
 
   // The treasury, paid through the signed webhook: an Oracle purchase (and its report), patronage, an inscription.
@@ -147,8 +241,21 @@ async function makeOneOfEverything() {
 
 /** Public surfaces that name people or show their acts. */
 const SURFACES = [
-  '/api/codex/pledges', '/api/verdicts', '/api/dissent', '/lineage', '/api/constitution', '/api/orders', '/almanac', '/prophecy',
-  '/api/calibration', '/api/mind', '/api/inscriptions', '/api/patrons', '/api/state', '/api/transparency', '/api/quarantine',
+  '/api/codex/pledges',
+  '/api/verdicts',
+  '/api/dissent',
+  '/lineage',
+  '/api/constitution',
+  '/api/orders',
+  '/almanac',
+  '/prophecy',
+  '/api/calibration',
+  '/api/mind',
+  '/api/inscriptions',
+  '/api/patrons',
+  '/api/state',
+  '/api/transparency',
+  '/api/quarantine',
 ];
 
 async function surfaceTexts(): Promise<Record<string, string>> {
@@ -189,8 +296,17 @@ describe('erasure across every family', () => {
 
     // The owner's overview counts what every family holds.
     const overview = (await get('/settings/data', me)).json();
-    const held = (category: string) => overview.held.find((h: { category: string }) => h.category === category);
-    for (const category of ['pledges', 'court_signatures', 'pacts', 'orders', 'mind_stances', 'oracle_reports']) expect(held(category), category).toMatchObject({ present: true, count: 1 });
+    const held = (category: string) =>
+      overview.held.find((h: { category: string }) => h.category === category);
+    for (const category of [
+      'pledges',
+      'court_signatures',
+      'pacts',
+      'orders',
+      'mind_stances',
+      'oracle_reports',
+    ])
+      expect(held(category), category).toMatchObject({ present: true, count: 1 });
     expect(held('payments')).toMatchObject({ present: true, count: 3 });
 
     // Export first: every item of every family is in the bundle.
@@ -207,7 +323,20 @@ describe('erasure across every family', () => {
         expect(download.body, `the export holds the ${kind}`).toContain(item.id);
       }
     }
-    for (const words of ['imprint body', 'report detail', 'feedback body', 'pledge text', 'opening reason', 'juror reason', 'pact title', 'pact detail', 'order title', 'order detail', 'stance reason', 'inscription']) {
+    for (const words of [
+      'imprint body',
+      'report detail',
+      'feedback body',
+      'pledge text',
+      'opening reason',
+      'juror reason',
+      'pact title',
+      'pact detail',
+      'order title',
+      'order detail',
+      'stance reason',
+      'inscription',
+    ]) {
       expect(download.body, words).toContain(`${M} ${words}`);
     }
     expect(download.body).toContain(`${KEPT} title`);
@@ -218,22 +347,43 @@ describe('erasure across every family', () => {
     expect(bundle.entitlements).toHaveLength(1);
     expect(bundle.patronage).toEqual([expect.objectContaining({ listed: true })]);
     // Every declared family contributed its sections.
-    for (const family of PERSONAL_DATA) for (const section of Object.keys(await family.export(t.app.civitas.db, { id: me.id, tag: me.tag, ref: `sovereign:${me.tag}` }))) expect(bundle, section).toHaveProperty(section);
+    for (const family of PERSONAL_DATA)
+      for (const section of Object.keys(
+        await family.export(t.app.civitas.db, { id: me.id, tag: me.tag, ref: `sovereign:${me.tag}` }),
+      ))
+        expect(bundle, section).toHaveProperty(section);
 
     // Erase.
     const erasureId = (await post('/settings/data/request', { kind: 'erasure' }, me)).request.id;
     const done = await post('/steward/data-requests', { id: erasureId, action: 'complete' }, steward);
-    expect(done.erased.rows).toMatchObject({ governance_pledges: 1, governance_court_signatures: 1, pacts: 1, orders: 1, mind_stances: 1, treasury_payments: 3, sovereigns: 1 });
+    expect(done.erased.rows).toMatchObject({
+      governance_pledges: 1,
+      governance_court_signatures: 1,
+      pacts: 1,
+      orders: 1,
+      mind_stances: 1,
+      treasury_payments: 3,
+      sovereigns: 1,
+    });
 
     // 1. Nothing personal in any column of any table (words kept under a stated basis excepted, by declaration).
     const db = t.app.civitas.db;
-    const kept = new Map(PERSONAL_DATA.flatMap((f) => f.tables.map((tb) => [tb.table, tb.keptWords ?? []] as const)));
-    const tables = await db.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`);
+    const kept = new Map(
+      PERSONAL_DATA.flatMap((f) => f.tables.map((tb) => [tb.table, tb.keptWords ?? []] as const)),
+    );
+    const tables = await db.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
     const needles = [me.id, `sovereign:${me.tag}`, M, CALLSIGN, EMAIL, CUSTOMER, me.key];
     for (const { table_name } of tables) {
       const drop = kept.get(table_name) ?? [];
-      const rows = await db.query<{ row: string }>(`select (to_jsonb(t) - $1::text[])::text as row from "${table_name}" t`, [drop]);
-      for (const { row } of rows) for (const needle of needles) expect(row.includes(needle), `${table_name} still holds ${needle.slice(0, 24)}`).toBe(false);
+      const rows = await db.query<{ row: string }>(
+        `select (to_jsonb(t) - $1::text[])::text as row from "${table_name}" t`,
+        [drop],
+      );
+      for (const { row } of rows)
+        for (const needle of needles)
+          expect(row.includes(needle), `${table_name} still holds ${needle.slice(0, 24)}`).toBe(false);
     }
     // The bare tag names no one: no row holds it as a tag or public ref.
     const tagged = await db.query(
@@ -244,13 +394,17 @@ describe('erasure across every family', () => {
     );
     expect(tagged).toEqual([]);
     // The proposal's text is kept (the polity's motion), unattributed.
-    const [motion] = await db.query<{ proposer_id: string }>('select proposer_id from governance_proposals where id = $1', [made.proposal.id]);
+    const [motion] = await db.query<{ proposer_id: string }>(
+      'select proposer_id from governance_proposals where id = $1',
+      [made.proposal.id],
+    );
     expect(motion.proposer_id).not.toBe(me.id);
 
     // 2. No public surface attributes anything to the erased tag or shows the person's words.
     const surfacesAfter = await surfaceTexts();
     for (const [url, body] of Object.entries(surfacesAfter)) {
-      for (const needle of [`sovereign:${me.tag}`, M, CALLSIGN]) expect(body.includes(needle), `${url} still shows ${needle}`).toBe(false);
+      for (const needle of [`sovereign:${me.tag}`, M, CALLSIGN])
+        expect(body.includes(needle), `${url} still shows ${needle}`).toBe(false);
     }
     const passport = (await get(`/passport?tag=${me.tag}`)).json();
     expect(passport.holder).toBeNull();

@@ -19,15 +19,26 @@ beforeAll(async () => {
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   me = await signedInSovereign(t.app);
   // Something due: a pending export request.
-  const filed = await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { cookie: me.cookie, accept: 'application/json' }, payload: { kind: 'export' } });
+  const filed = await t.app.inject({
+    method: 'POST',
+    url: '/settings/data/request',
+    headers: { cookie: me.cookie, accept: 'application/json' },
+    payload: { kind: 'export' },
+  });
   expect(filed.statusCode).toBe(200);
 });
 afterAll(async () => t?.close());
 
 const rotate = async (who: TestSovereign, action = 'rotate_feed_token') =>
-  t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: who.cookie, accept: 'application/json' }, payload: { action } });
+  t.app.inject({
+    method: 'POST',
+    url: '/sovereign/email',
+    headers: { cookie: who.cookie, accept: 'application/json' },
+    payload: { action },
+  });
 /** What a calendar app does: a plain GET of the pasted URL, no cookie. */
-const subscribe = (url: string) => fetch(url.replace(TEST_ORIGIN, base), { headers: { accept: 'text/calendar, application/atom+xml, */*' } });
+const subscribe = (url: string) =>
+  fetch(url.replace(TEST_ORIGIN, base), { headers: { accept: 'text/calendar, application/atom+xml, */*' } });
 
 describe('due feed tokens', () => {
   let first: { token: string; ics: string; atom: string };
@@ -42,16 +53,28 @@ describe('due feed tokens', () => {
     expect(first.token).toMatch(/^ft_[A-Za-z0-9_-]{43}$/);
     expect(first.ics).toBe(`${TEST_ORIGIN}/sovereign/due.ics?token=${first.token}`);
     expect(first.atom).toBe(`${TEST_ORIGIN}/sovereign/due.xml?token=${first.token}`);
-    const [row] = await t.database.db.query<Record<string, unknown>>('select * from sovereigns where id = $1', [me.id]);
+    const [row] = await t.database.db.query<Record<string, unknown>>(
+      'select * from sovereigns where id = $1',
+      [me.id],
+    );
     expect(row.due_token_hash).toBe(createHash('sha256').update(first.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(first.token);
-    const owner = (await t.app.inject({ method: 'GET', url: '/sovereign', headers: { cookie: me.cookie, accept: 'application/json' } })).json();
+    const owner = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/sovereign',
+        headers: { cookie: me.cookie, accept: 'application/json' },
+      })
+    ).json();
     expect(owner.due).toMatchObject({ token_set: true, subscription: null });
     expect(JSON.stringify(owner)).not.toContain(first.token);
   });
 
   it('open the calendar and the Atom feed for a client with no cookie; the calendar parses', async () => {
-    const [before] = await t.database.db.query<{ last_seen_at: string | null }>('select last_seen_at from sovereigns where id = $1', [me.id]);
+    const [before] = await t.database.db.query<{ last_seen_at: string | null }>(
+      'select last_seen_at from sovereigns where id = $1',
+      [me.id],
+    );
     t.clock.advance(60_000);
     const calendar = await subscribe(first.ics);
     expect(calendar.status).toBe(200);
@@ -70,7 +93,10 @@ describe('due feed tokens', () => {
     expect(text).toContain('Your export request awaits a steward');
     expect(text).not.toContain(first.token);
     // A calendar polling is not a person present.
-    const [after] = await t.database.db.query<{ last_seen_at: string | null }>('select last_seen_at from sovereigns where id = $1', [me.id]);
+    const [after] = await t.database.db.query<{ last_seen_at: string | null }>(
+      'select last_seen_at from sovereigns where id = $1',
+      [me.id],
+    );
     expect(after.last_seen_at).toEqual(before.last_seen_at);
   });
 
@@ -81,17 +107,31 @@ describe('due feed tokens', () => {
       const old = await subscribe(url);
       expect(old.status).toBe(401);
       const body = await old.json();
-      expect(body).toEqual({ ok: false, reason: 'identity_required', hint: expect.stringContaining('rotated') });
+      expect(body).toEqual({
+        ok: false,
+        reason: 'identity_required',
+        hint: expect.stringContaining('rotated'),
+      });
     }
     expect((await subscribe(second.ics)).status).toBe(200);
     // A token decides even beside a valid cookie: the URL means the same whoever opens it.
-    const withCookie = await t.app.inject({ method: 'GET', url: `/sovereign/due.ics?token=${first.token}`, headers: { cookie: me.cookie } });
+    const withCookie = await t.app.inject({
+      method: 'GET',
+      url: `/sovereign/due.ics?token=${first.token}`,
+      headers: { cookie: me.cookie },
+    });
     expect(withCookie.statusCode).toBe(401);
 
-    expect((await rotate(me, 'revoke_feed_token')).json()).toEqual({ ok: true, status: 'feed_token_revoked' });
+    expect((await rotate(me, 'revoke_feed_token')).json()).toEqual({
+      ok: true,
+      status: 'feed_token_revoked',
+    });
     expect((await subscribe(second.ics)).status).toBe(401);
     for (const bad of ['', 'ft_short', `${second.token}x`, 'x'.repeat(300)]) {
-      expect((await t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(bad)}` })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(bad)}` }))
+          .statusCode,
+      ).toBe(401);
     }
     expect((await t.app.inject({ method: 'GET', url: '/sovereign/due.ics' })).statusCode).toBe(401);
   });
@@ -108,39 +148,81 @@ describe('due feed tokens', () => {
     const form = await t.app.inject({
       method: 'POST',
       url: '/sovereign/email',
-      headers: { cookie: me.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: me.cookie,
+        origin: TEST_ORIGIN,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'action=rotate_feed_token',
     });
     expect(form.statusCode).toBe(303);
     const location = String(form.headers.location);
     expect(location).toMatch(/^\/sovereign\?feed=fl_/);
     expect(location).not.toContain('ft_');
-    const page = await t.app.inject({ method: 'GET', url: location, headers: { cookie: me.cookie, accept: 'text/html' } });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: location,
+      headers: { cookie: me.cookie, accept: 'text/html' },
+    });
     expect(page.statusCode).toBe(200);
-    const shownOnPage = page.body.match(/value="(http:\/\/civitas\.test\/sovereign\/due\.ics\?token=(ft_[A-Za-z0-9_-]{43}))"/);
+    const shownOnPage = page.body.match(
+      /value="(http:\/\/civitas\.test\/sovereign\/due\.ics\?token=(ft_[A-Za-z0-9_-]{43}))"/,
+    );
     expect(shownOnPage).not.toBeNull();
     expect((await subscribe(shownOnPage![1])).status).toBe(200);
-    const reloaded = await t.app.inject({ method: 'GET', url: location, headers: { cookie: me.cookie, accept: 'text/html' } });
+    const reloaded = await t.app.inject({
+      method: 'GET',
+      url: location,
+      headers: { cookie: me.cookie, accept: 'text/html' },
+    });
     expect(reloaded.body).not.toContain(shownOnPage![2]);
     expect(reloaded.body).toContain('Rotate the subscription address');
 
-    const again0 = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: me.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=rotate_feed_token' });
+    const again0 = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/email',
+      headers: {
+        cookie: me.cookie,
+        origin: TEST_ORIGIN,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'action=rotate_feed_token',
+    });
     const next = String(again0.headers.location);
     expect((await subscribe(shownOnPage![1])).status).toBe(401);
-    const open = () => t.app.inject({ method: 'GET', url: next, headers: { cookie: me.cookie, accept: 'application/json' } });
+    const open = () =>
+      t.app.inject({ method: 'GET', url: next, headers: { cookie: me.cookie, accept: 'application/json' } });
     const shown = (await open()).json().due.subscription;
     expect(shown.token).toMatch(/^ft_/);
     expect((await subscribe(shown.ics)).status).toBe(200);
     expect((await open()).json().due.subscription).toBeNull();
     // Another session cannot open the flash.
     const stranger = await signedInSovereign(t.app);
-    const again = await t.app.inject({ method: 'POST', url: '/sovereign/email', headers: { cookie: me.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=rotate_feed_token' });
-    const peek = await t.app.inject({ method: 'GET', url: String(again.headers.location), headers: { cookie: stranger.cookie, accept: 'application/json' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/email',
+      headers: {
+        cookie: me.cookie,
+        origin: TEST_ORIGIN,
+        'sec-fetch-site': 'same-origin',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'action=rotate_feed_token',
+    });
+    const peek = await t.app.inject({
+      method: 'GET',
+      url: String(again.headers.location),
+      headers: { cookie: stranger.cookie, accept: 'application/json' },
+    });
     expect(peek.json().due.subscription).toBeNull();
   });
 
   it('are masked in logged URLs', () => {
-    expect(redactUrlTokens('/sovereign/due.ics?token=ft_abc&x=1')).toBe('/sovereign/due.ics?token=[redacted]&x=1');
+    expect(redactUrlTokens('/sovereign/due.ics?token=ft_abc&x=1')).toBe(
+      '/sovereign/due.ics?token=[redacted]&x=1',
+    );
     expect(redactUrlTokens('/sovereign?email_token=abc')).toBe('/sovereign?email_token=[redacted]');
     expect(redactUrlTokens('/sovereign/due.xml')).toBe('/sovereign/due.xml');
   });

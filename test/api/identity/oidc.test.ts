@@ -9,7 +9,9 @@ let idp: TestProvider;
 
 beforeAll(async () => {
   idp = await startTestProvider({ redirectUri: `${TEST_ORIGIN}/auth/idp/callback` });
-  t = await createTestApp({ config: { idp: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } } });
+  t = await createTestApp({
+    config: { idp: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret } },
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -21,7 +23,12 @@ const form = { origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urle
 async function login(options: { cookie?: string; link?: boolean; returnTo?: string } = {}) {
   const payload = new URLSearchParams({ return_to: options.returnTo ?? '/sovereign' });
   if (options.link) payload.set('link', '1');
-  const start = await t.app.inject({ method: 'POST', url: '/auth/idp/login', headers: { ...form, ...(options.cookie ? { cookie: options.cookie } : {}) }, payload: payload.toString() });
+  const start = await t.app.inject({
+    method: 'POST',
+    url: '/auth/idp/login',
+    headers: { ...form, ...(options.cookie ? { cookie: options.cookie } : {}) },
+    payload: payload.toString(),
+  });
   expect(start.statusCode).toBe(303);
   const location = String(start.headers.location);
   const url = new URL(location);
@@ -38,7 +45,12 @@ function callback(fields: Record<string, string>, accept?: string) {
   return t.app.inject({
     method: 'POST',
     url: '/auth/idp/callback',
-    headers: { origin: idp.issuer, 'sec-fetch-site': 'cross-site', 'content-type': 'application/x-www-form-urlencoded', ...(accept ? { accept } : {}) },
+    headers: {
+      origin: idp.issuer,
+      'sec-fetch-site': 'cross-site',
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(accept ? { accept } : {}),
+    },
     payload: new URLSearchParams(fields).toString(),
   });
 }
@@ -49,7 +61,9 @@ function sessionOf(res: { cookies: { name: string; value: string }[] }) {
 }
 
 async function identity(cookie: string) {
-  return (await t.app.inject({ method: 'GET', url: '/identity', headers: { accept: 'application/json', cookie } })).json();
+  return (
+    await t.app.inject({ method: 'GET', url: '/identity', headers: { accept: 'application/json', cookie } })
+  ).json();
 }
 
 describe('OpenID Connect through a real provider', () => {
@@ -90,7 +104,12 @@ describe('OpenID Connect through a real provider', () => {
     const cookie = sessionOf(valid)!;
     expect((await identity(cookie)).scopes).toContain('governance:write');
     // A governance-scoped route now lets the session through the scope check.
-    const propose = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers: { cookie, 'content-type': 'application/json' }, payload: {} });
+    const propose = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: {},
+    });
     expect(propose.statusCode).not.toBe(403);
     expect(propose.statusCode).not.toBe(401);
   });
@@ -131,14 +150,23 @@ describe('OpenID Connect through a real provider', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/identity');
     const me = await identity(sessionOf(res)!);
-    expect(me).toMatchObject({ tag: local.tag, callsign: 'Local', sign_in_methods: { provider: true, key: true } });
+    expect(me).toMatchObject({
+      tag: local.tag,
+      callsign: 'Local',
+      sign_in_methods: { provider: true, key: true },
+    });
 
     // The same provider identity cannot be linked to a second sovereign.
     const someoneElse = await signedInSovereign(t.app);
     const second = await callback((await login({ cookie: someoneElse.cookie, link: true })).fields);
     expect(second.headers.location).toBe('/return?idp=already_linked');
     // Linking needs a session.
-    const anon = await t.app.inject({ method: 'POST', url: '/auth/idp/login', headers: { ...form, accept: 'application/json' }, payload: 'link=1' });
+    const anon = await t.app.inject({
+      method: 'POST',
+      url: '/auth/idp/login',
+      headers: { ...form, accept: 'application/json' },
+      payload: 'link=1',
+    });
     expect(anon.statusCode).toBe(401);
   });
 });
@@ -148,53 +176,118 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
     const json = { origin: TEST_ORIGIN, accept: 'application/json' };
     const db = t.app.civitas.db;
     // Someone who crossed with a key long ago...
-    const crossed = (await t.app.inject({ method: 'POST', url: '/initiate', headers: json, payload: { callsign: 'Keyholder' } })).json();
+    const crossed = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/initiate',
+        headers: json,
+        payload: { callsign: 'Keyholder' },
+      })
+    ).json();
     // ...signs in through the provider without linking: the provider makes a second sovereign, with the uniqueness receipt.
     idp.next.accountId = 'erin';
     idp.next.uniqueness = 'valid';
     const cookie = sessionOf(await callback((await login()).fields))!;
     const providerMade = await identity(cookie);
     expect(providerMade.tag).not.toBe(crossed.tag);
-    const [orphan] = await db.query<{ id: string }>('select id from sovereigns where idp_subject is not null and tag = $1', [providerMade.tag]);
+    const [orphan] = await db.query<{ id: string }>(
+      'select id from sovereigns where idp_subject is not null and tag = $1',
+      [providerMade.tag],
+    );
     // It acts: an imprint, an order, a cosign-capable proposal.
     const headers = { accept: 'application/json', cookie };
-    expect((await t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers, payload: { body: 'made before reconciling' } })).statusCode).toBe(200);
-    const order = (await t.app.inject({ method: 'POST', url: '/sovereign/order', headers, payload: { title: 'Reconcile me' } })).json();
-    const proposal = await t.app.inject({ method: 'POST', url: '/api/constitution/propose', headers, payload: { title: 'One person, one row', text: 'A reconciled person counts once.' } });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/quick-imprint',
+          headers,
+          payload: { body: 'made before reconciling' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const order = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/sovereign/order',
+        headers,
+        payload: { title: 'Reconcile me' },
+      })
+    ).json();
+    const proposal = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers,
+      payload: { title: 'One person, one row', text: 'A reconciled person counts once.' },
+    });
     expect(proposal.statusCode).toBe(200);
-    const humans = async () => (await t.app.inject({ method: 'GET', url: '/api/stats', headers: { accept: 'application/json' } })).json().humans;
+    const humans = async () =>
+      (
+        await t.app.inject({ method: 'GET', url: '/api/stats', headers: { accept: 'application/json' } })
+      ).json().humans;
     const before = await humans();
 
-    const res = await t.app.inject({ method: 'POST', url: '/reconcile', headers: { ...json, cookie }, payload: { key: crossed.key } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/reconcile',
+      headers: { ...json, cookie },
+      payload: { key: crossed.key },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, tag: crossed.tag, provider_moved: true });
 
     // Nothing stays on the provider-made row: it is gone, and the person counts once.
     expect(await db.query('select 1 from sovereigns where id = $1', [orphan.id])).toEqual([]);
     expect(await humans()).toBe(before - 1);
-    const [kept] = await db.query<{ id: string; idp_subject: string | null; uniqueness_verified_at: string | null }>(
-      'select id, idp_subject, uniqueness_verified_at from sovereigns where tag = $1 and callsign = $2',
-      [crossed.tag, 'Keyholder'],
-    );
+    const [kept] = await db.query<{
+      id: string;
+      idp_subject: string | null;
+      uniqueness_verified_at: string | null;
+    }>('select id, idp_subject, uniqueness_verified_at from sovereigns where tag = $1 and callsign = $2', [
+      crossed.tag,
+      'Keyholder',
+    ]);
     expect(kept.idp_subject).not.toBeNull();
     expect(kept.uniqueness_verified_at).not.toBeNull();
     // Exactly one eligible ratifier for this person, and the acts moved with the receipt.
-    expect(await db.query('select 1 from sovereigns where idp_subject = $1 or id = $2', [kept.idp_subject, orphan.id])).toHaveLength(1);
-    const [moved] = await db.query<{ requester_id: string }>('select requester_id from orders where id = $1', [order.order_id]);
+    expect(
+      await db.query('select 1 from sovereigns where idp_subject = $1 or id = $2', [
+        kept.idp_subject,
+        orphan.id,
+      ]),
+    ).toHaveLength(1);
+    const [moved] = await db.query<{ requester_id: string }>(
+      'select requester_id from orders where id = $1',
+      [order.order_id],
+    );
     expect(moved.requester_id).toBe(kept.id);
-    const [proposed] = await db.query<{ proposer_id: string }>('select proposer_id from governance_proposals where id = $1', [proposal.json().proposal.id]);
+    const [proposed] = await db.query<{ proposer_id: string }>(
+      'select proposer_id from governance_proposals where id = $1',
+      [proposal.json().proposal.id],
+    );
     expect(proposed.proposer_id).toBe(kept.id);
-    const orders = (await t.app.inject({ method: 'GET', url: '/api/orders', headers: { accept: 'application/json' } })).body;
+    const orders = (
+      await t.app.inject({ method: 'GET', url: '/api/orders', headers: { accept: 'application/json' } })
+    ).body;
     expect(orders).toContain(`sovereign:${crossed.tag}`);
     expect(orders).not.toContain(`sovereign:${providerMade.tag}`);
     // The raw id of the absorbed row is in no column of any table.
-    const tables = await db.query<{ table_name: string }>(`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`);
+    const tables = await db.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+    );
     for (const { table_name } of tables) {
       const rows = await db.query<{ row: string }>(`select t::text as row from "${table_name}" t`);
-      for (const { row } of rows) expect(row.includes(orphan.id), `${table_name} still names the absorbed row`).toBe(false);
+      for (const { row } of rows)
+        expect(row.includes(orphan.id), `${table_name} still names the absorbed row`).toBe(false);
     }
     // The reconciled person now ratifies as one: the constitution view sees one uniqueness receipt.
-    const view = (await t.app.inject({ method: 'GET', url: '/api/constitution', headers: { accept: 'application/json', cookie: sessionOf(res)! } })).json();
+    const view = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/constitution',
+        headers: { accept: 'application/json', cookie: sessionOf(res)! },
+      })
+    ).json();
     expect(view.viewer).toMatchObject({ signed_in: true, uniqueness_receipt: true });
     // Signing in through the provider again lands on the kept sovereign.
     idp.next.accountId = 'erin';

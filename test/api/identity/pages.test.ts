@@ -32,9 +32,21 @@ describe('identity pages', () => {
     const cookie = res.cookies.find((c) => c.name === 'civitas_session')!;
     expect(cookie.value).toBeTruthy();
     // The key works at /return, and is not on the owner page.
-    const back = await t.app.inject({ method: 'POST', url: '/return', headers: { origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, payload: `key=${key}` });
+    const back = await t.app.inject({
+      method: 'POST',
+      url: '/return',
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `key=${key}`,
+    });
     expect(back.statusCode).toBe(303);
-    const owner = await t.app.inject({ method: 'GET', url: '/sovereign', headers: { ...html, cookie: `civitas_session=${back.cookies.find((c) => c.name === 'civitas_session')!.value}` } });
+    const owner = await t.app.inject({
+      method: 'GET',
+      url: '/sovereign',
+      headers: {
+        ...html,
+        cookie: `civitas_session=${back.cookies.find((c) => c.name === 'civitas_session')!.value}`,
+      },
+    });
     expect(owner.statusCode).toBe(200);
     expect(owner.headers['cache-control']).toBe('private, no-store');
     expect(owner.body).toContain('data-testid="owner-tag"');
@@ -43,7 +55,17 @@ describe('identity pages', () => {
 
   it('renders every identity page for a signed-in person', async () => {
     const me = await signedInSovereign(t.app, { callsign: 'Viewer' });
-    const pages = ['/return', '/reconcile', '/begin', `/begin/receipt/${me.receiptId}`, '/identity', '/sovereign', `/passport?tag=${me.tag}`, '/passport', '/settings/data'];
+    const pages = [
+      '/return',
+      '/reconcile',
+      '/begin',
+      `/begin/receipt/${me.receiptId}`,
+      '/identity',
+      '/sovereign',
+      `/passport?tag=${me.tag}`,
+      '/passport',
+      '/settings/data',
+    ];
     for (const url of pages) {
       const res = await t.app.inject({ method: 'GET', url, headers: { ...html, cookie: me.cookie } });
       expect(res.statusCode, url).toBe(200);
@@ -57,13 +79,19 @@ describe('identity pages', () => {
     expect(card.headers['content-type']).toBe('image/svg+xml');
     const receiptCard = await t.app.inject({ method: 'GET', url: `/begin/receipt/${me.receiptId}/card.svg` });
     expect(receiptCard.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/begin/receipt/rcpt_nope/card.svg' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/begin/receipt/rcpt_nope/card.svg' })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'GET', url: '/passport/card.svg?tag=zz' })).statusCode).toBe(400);
   });
 
   it('shows the steward queue to stewards only', async () => {
     const me = await signedInSovereign(t.app);
-    const denied = await t.app.inject({ method: 'GET', url: '/steward/data-requests', headers: { ...html, cookie: me.cookie } });
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: '/steward/data-requests',
+      headers: { ...html, cookie: me.cookie },
+    });
     expect(denied.statusCode).toBe(403);
   });
 
@@ -71,7 +99,11 @@ describe('identity pages', () => {
     const res = await t.app.inject({ method: 'GET', url: '/sovereign', headers: html });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/return?return_to=%2Fsovereign');
-    const page = await t.app.inject({ method: 'GET', url: '/return?return_to=%2Fsovereign&idp=unconfigured', headers: html });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/return?return_to=%2Fsovereign&idp=unconfigured',
+      headers: html,
+    });
     expect(page.body).toContain('not configured here');
     expect(page.body).toContain('name="return_to" value="/sovereign"');
   });

@@ -14,7 +14,18 @@ import { personalDataTable } from '../../../scripts/personal-data-table.ts';
  */
 
 // Column types that can carry an id, a tag, an address or words. Numbers, booleans and times cannot.
-const TEXTUAL = new Set(['text', 'character varying', 'character', 'uuid', 'jsonb', 'json', 'ARRAY', 'tsvector', 'USER-DEFINED', 'bytea']);
+const TEXTUAL = new Set([
+  'text',
+  'character varying',
+  'character',
+  'uuid',
+  'jsonb',
+  'json',
+  'ARRAY',
+  'tsvector',
+  'USER-DEFINED',
+  'bytea',
+]);
 
 interface Column {
   table_name: string;
@@ -43,9 +54,14 @@ export async function declarationGaps(sql: Sql): Promise<string[]> {
       owner.set(table.table, family.family);
       const personal = new Set(Object.keys(table.personal));
       const impersonal = new Set(table.impersonal);
-      for (const c of personal) if (impersonal.has(c)) gaps.push(`${table.table}.${c} is declared both personal and impersonal by ${family.family}`);
-      for (const c of table.keptWords ?? []) if (!personal.has(c)) gaps.push(`${table.table}.${c} is in keptWords but not personal (${family.family})`);
-      if (table.disposition === 'keep' && !table.why.trim()) gaps.push(`${table.table} is kept without a stated basis (${family.family})`);
+      for (const c of personal)
+        if (impersonal.has(c))
+          gaps.push(`${table.table}.${c} is declared both personal and impersonal by ${family.family}`);
+      for (const c of table.keptWords ?? [])
+        if (!personal.has(c))
+          gaps.push(`${table.table}.${c} is in keptWords but not personal (${family.family})`);
+      if (table.disposition === 'keep' && !table.why.trim())
+        gaps.push(`${table.table} is kept without a stated basis (${family.family})`);
       declared.set(table.table, { personal, impersonal, family: family.family });
     }
   }
@@ -74,11 +90,16 @@ export async function declarationGaps(sql: Sql): Promise<string[]> {
   }
   for (const [table, d] of declared) {
     if (!tables.has(table)) {
-      gaps.push(`api/${d.family}/personal-data.ts declares table ${table}, which the migrated schema does not have`);
+      gaps.push(
+        `api/${d.family}/personal-data.ts declares table ${table}, which the migrated schema does not have`,
+      );
       continue;
     }
     for (const c of [...d.personal, ...d.impersonal]) {
-      if (!columns.some((x) => x.table_name === table && x.column_name === c)) gaps.push(`api/${d.family}/personal-data.ts declares ${table}.${c}, which the migrated schema does not have`);
+      if (!columns.some((x) => x.table_name === table && x.column_name === c))
+        gaps.push(
+          `api/${d.family}/personal-data.ts declares ${table}.${c}, which the migrated schema does not have`,
+        );
     }
   }
   return gaps;
@@ -99,25 +120,49 @@ describe('personal-data declarations cover the migrated schema', () => {
   });
 
   it('the columns that name a sovereign are declared personal, whatever their family', async () => {
-    const personal = new Set(PERSONAL_DATA.flatMap((f) => f.tables.flatMap((t) => Object.keys(t.personal).map((c) => `${t.table}.${c}`))));
-    const uuids = (await schemaColumns(database.db)).filter((c) => c.data_type === 'uuid').map((c) => `${c.table_name}.${c.column_name}`);
+    const personal = new Set(
+      PERSONAL_DATA.flatMap((f) =>
+        f.tables.flatMap((t) => Object.keys(t.personal).map((c) => `${t.table}.${c}`)),
+      ),
+    );
+    const uuids = (await schemaColumns(database.db))
+      .filter((c) => c.data_type === 'uuid')
+      .map((c) => `${c.table_name}.${c.column_name}`);
     expect(uuids.length).toBeGreaterThan(10);
     for (const column of uuids) expect(personal.has(column), `${column} holds a sovereign id`).toBe(true);
     // ...and each names its holder, so /reconcile moves it (api/identity/merge.ts) and nothing is left on an absorbed row.
-    const holders = new Set(PERSONAL_DATA.flatMap((f) => f.tables.flatMap((t) => (t.holder ? [`${t.table}.${t.holder.column}`] : []))));
-    for (const column of uuids.filter((c) => c !== 'sovereigns.id')) expect(holders.has(column), `${column} is declared personal but not as a holder`).toBe(true);
-    for (const column of holders) expect(personal.has(column), `${column} is a holder but not declared personal`).toBe(true);
+    const holders = new Set(
+      PERSONAL_DATA.flatMap((f) =>
+        f.tables.flatMap((t) => (t.holder ? [`${t.table}.${t.holder.column}`] : [])),
+      ),
+    );
+    for (const column of uuids.filter((c) => c !== 'sovereigns.id'))
+      expect(holders.has(column), `${column} is declared personal but not as a holder`).toBe(true);
+    for (const column of holders)
+      expect(personal.has(column), `${column} is a holder but not declared personal`).toBe(true);
   });
 
   it('fails, naming the column and where to declare it, when a migration adds an undeclared one', async () => {
-    await database.db.query('create table confluence_probe (id text primary key, due_token_hash text, count integer)');
+    await database.db.query(
+      'create table confluence_probe (id text primary key, due_token_hash text, count integer)',
+    );
     await database.db.query('alter table governance_pledges add column probe_note text');
     try {
       const gaps = await declarationGaps(database.db);
-      expect(gaps.some((g) => g.startsWith('confluence_probe.id (text) belongs to no personal-data declaration: table confluence_probe is undeclared'))).toBe(true);
+      expect(
+        gaps.some((g) =>
+          g.startsWith(
+            'confluence_probe.id (text) belongs to no personal-data declaration: table confluence_probe is undeclared',
+          ),
+        ),
+      ).toBe(true);
       expect(gaps.some((g) => g.startsWith('confluence_probe.due_token_hash (text)'))).toBe(true);
       expect(gaps.some((g) => g.startsWith('confluence_probe.count'))).toBe(false);
-      expect(gaps).toContainEqual(expect.stringContaining('governance_pledges.probe_note (text) belongs to no personal-data declaration. Add it to api/governance/personal-data.ts'));
+      expect(gaps).toContainEqual(
+        expect.stringContaining(
+          'governance_pledges.probe_note (text) belongs to no personal-data declaration. Add it to api/governance/personal-data.ts',
+        ),
+      );
     } finally {
       await database.db.query('drop table confluence_probe');
       await database.db.query('alter table governance_pledges drop column probe_note');
@@ -126,6 +171,9 @@ describe('personal-data declarations cover the migrated schema', () => {
 
   it('docs/identity.md carries the declarations table as the declarations print it', () => {
     const docs = readFileSync(new URL('../../../docs/identity.md', import.meta.url), 'utf8');
-    expect(docs, 'run `npx node scripts/personal-data-table.ts` and paste it into docs/identity.md').toContain(personalDataTable());
+    expect(
+      docs,
+      'run `npx node scripts/personal-data-table.ts` and paste it into docs/identity.md',
+    ).toContain(personalDataTable());
   });
 });

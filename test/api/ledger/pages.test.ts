@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
-import { fromBase64Url, generateLogKey, parseNote, signatureLine, toBase64 } from '../../../shared/ledger/index.ts';
+import {
+  fromBase64Url,
+  generateLogKey,
+  parseNote,
+  signatureLine,
+  toBase64,
+} from '../../../shared/ledger/index.ts';
 
 const built = existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url));
 let t: TestApp;
@@ -11,17 +17,35 @@ let link: string;
 beforeAll(async () => {
   if (!built) return;
   t = await createTestApp({ site: true });
-  receiptId = (await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-reader', body: 'render me' } })).json().receipt_id;
+  receiptId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'page-reader', body: 'render me' },
+    })
+  ).json().receipt_id;
   t.clock.set('2026-11-23T01:00:00.000Z');
   await sealDueDays(t.app.civitas);
   const anchor = (await t.app.inject({ method: 'GET', url: '/verify/anchor/2026-11-22' })).json();
   const w = await generateLogKey();
   const line = await signatureLine(parseNote(anchor.checkpoint).text, w.privateJwk, 'w.example/pages');
-  link = (await t.app.inject({ method: 'POST', url: '/api/witness/mark', payload: { date: '2026-11-22', witness: 'w.example/pages', public_key: toBase64(fromBase64Url(w.publicJwk.x)), signature: line.trim() } })).json().receipt_link;
+  link = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/witness/mark',
+      payload: {
+        date: '2026-11-22',
+        witness: 'w.example/pages',
+        public_key: toBase64(fromBase64Url(w.publicJwk.x)),
+        signature: line.trim(),
+      },
+    })
+  ).json().receipt_link;
 });
 afterAll(async () => t?.close());
 
-const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+const page = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
 
 describe.skipIf(!built)('ledger pages (built site)', () => {
   it('render the receipt, ledger, entry, anchor chain and witness pages from the JSON projections', async () => {

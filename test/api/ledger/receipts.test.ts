@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
 const imprint = async (body: string) => (await agentImprint(t.app, 'ledger-probe', body)).receipt_id;
 const key = () => t.app.civitas.keys.signing.publicJwk as unknown as Ed25519Jwk;
 
@@ -26,7 +27,13 @@ describe('receipts', () => {
     const res = await get(`/api/receipt/${id}`);
     expect(res.statusCode).toBe(200);
     const r = res.json();
-    expect(r).toMatchObject({ ok: true, id, step: 'record.imprint', subject_redacted: false, log: { date: '2026-11-22', leaf_index: expect.any(Number) } });
+    expect(r).toMatchObject({
+      ok: true,
+      id,
+      step: 'record.imprint',
+      subject_redacted: false,
+      log: { date: '2026-11-22', leaf_index: expect.any(Number) },
+    });
     expect(r.subject).toMatch(/^imprint:\d+$/);
     expect(r.leaf_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(r.subject_digest).toMatch(/^[0-9a-f]{64}$/);
@@ -39,7 +46,16 @@ describe('receipts', () => {
   it('hashes each leaf exactly as the shared ledger code does (subject digest and leaf hash)', async () => {
     const r = (await get(`/api/receipt/${await imprint('hash me the same way')}`)).json();
     expect(r.subject_digest).toBe(await subjectDigest(r.subject, r.subject_salt));
-    expect(r.leaf_hash).toBe(toHex(await receiptLeafHash({ id: r.id, step: r.step, subject_digest: r.subject_digest, recorded_at: r.recorded_at })));
+    expect(r.leaf_hash).toBe(
+      toHex(
+        await receiptLeafHash({
+          id: r.id,
+          step: r.step,
+          subject_digest: r.subject_digest,
+          recorded_at: r.recorded_at,
+        }),
+      ),
+    );
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one, in the error shape', async () => {
@@ -77,7 +93,12 @@ describe('receipts', () => {
     expect(res.ok, JSON.stringify(res.checks)).toBe(true);
     expect(res.sealed).toBe(false);
     const inc = (await get(`/verify/inclusion/2026-11-22/${id}`)).json();
-    expect(inc).toMatchObject({ ok: true, leaf_index: v.proof.leaf_index, root_hash: v.proof.root_hash, sealed: false });
+    expect(inc).toMatchObject({
+      ok: true,
+      leaf_index: v.proof.leaf_index,
+      root_hash: v.proof.root_hash,
+      sealed: false,
+    });
     const wrongDay = await get(`/verify/inclusion/2026-11-21/${id}`);
     expect(wrongDay.statusCode).toBe(404);
   });
@@ -91,7 +112,16 @@ describe('receipts', () => {
         const at = new Date(day0 + dayOffset * 86_400_000 + 3_600_000);
         const ids: string[] = [];
         await t.database.db.transaction(async (tx) => {
-          for (let i = 0; i < n; i++) ids.push((await recordReceipt(tx, { step: 'test.step', subject: `test:${i}`, at: new Date(at.getTime() + i) })).id);
+          for (let i = 0; i < n; i++)
+            ids.push(
+              (
+                await recordReceipt(tx, {
+                  step: 'test.step',
+                  subject: `test:${i}`,
+                  at: new Date(at.getTime() + i),
+                })
+              ).id,
+            );
         });
         const id = ids[pick % n];
         const open = (await get(`/verify/${id}`)).json();
@@ -103,20 +133,48 @@ describe('receipts', () => {
         expect(sealed.ok, JSON.stringify(sealed.verification)).toBe(true);
         expect(sealed.proof.sealed).toBe(true);
         expect(sealed.proof.root_hash).toBe(open.proof.root_hash);
-        const ok = await verifyReceiptProof({ receipt: sealed.receipt, proof: sealed.proof, publicJwk: key(), keyName: 'civitas.test/log' });
+        const ok = await verifyReceiptProof({
+          receipt: sealed.receipt,
+          proof: sealed.proof,
+          publicJwk: key(),
+          keyName: 'civitas.test/log',
+        });
         expect(ok.ok).toBe(true);
         // tampering: a changed leaf, a changed path element, a wrong root, a forged signature
-        const flip = (h: string) => h.slice(0, bit % 64) + (h[bit % 64] === '0' ? '1' : '0') + h.slice((bit % 64) + 1);
+        const flip = (h: string) =>
+          h.slice(0, bit % 64) + (h[bit % 64] === '0' ? '1' : '0') + h.slice((bit % 64) + 1);
         const tampered = [
           { receipt: { ...sealed.receipt, leaf_hash: flip(sealed.receipt.leaf_hash) }, proof: sealed.proof },
           { receipt: { ...sealed.receipt, subject: `${sealed.receipt.subject}x` }, proof: sealed.proof },
           { receipt: sealed.receipt, proof: { ...sealed.proof, root_hash: flip(sealed.proof.root_hash) } },
-          { receipt: sealed.receipt, proof: { ...sealed.proof, anchor: { ...sealed.proof.anchor, signature: sealed.proof.anchor.signature.replace(/^./, (c: string) => (c === 'A' ? 'B' : 'A')) } } },
+          {
+            receipt: sealed.receipt,
+            proof: {
+              ...sealed.proof,
+              anchor: {
+                ...sealed.proof.anchor,
+                signature: sealed.proof.anchor.signature.replace(/^./, (c: string) =>
+                  c === 'A' ? 'B' : 'A',
+                ),
+              },
+            },
+          },
           ...(sealed.proof.inclusion_path.length
-            ? [{ receipt: sealed.receipt, proof: { ...sealed.proof, inclusion_path: sealed.proof.inclusion_path.map((p: string, i: number) => (i === bit % sealed.proof.inclusion_path.length ? flip(p) : p)) } }]
+            ? [
+                {
+                  receipt: sealed.receipt,
+                  proof: {
+                    ...sealed.proof,
+                    inclusion_path: sealed.proof.inclusion_path.map((p: string, i: number) =>
+                      i === bit % sealed.proof.inclusion_path.length ? flip(p) : p,
+                    ),
+                  },
+                },
+              ]
             : []),
         ];
-        for (const bad of tampered) expect((await verifyReceiptProof({ ...bad, publicJwk: key() })).ok).toBe(false);
+        for (const bad of tampered)
+          expect((await verifyReceiptProof({ ...bad, publicJwk: key() })).ok).toBe(false);
       }),
       { numRuns: 12 },
     );
@@ -136,7 +194,13 @@ describe('sealing', () => {
     expect(anchor.signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(anchor.checkpoint.startsWith('civitas.test/log/2026-11-22\n')).toBe(true);
     // a receipt stamped on a sealed day goes to the next open day
-    const late = await t.database.db.transaction((tx) => recordReceipt(tx, { step: 'test.late', subject: 'test:late', at: new Date('2026-11-22T23:59:59.000Z') }));
+    const late = await t.database.db.transaction((tx) =>
+      recordReceipt(tx, {
+        step: 'test.late',
+        subject: 'test:late',
+        at: new Date('2026-11-22T23:59:59.000Z'),
+      }),
+    );
     expect(late.log.date > '2026-11-22').toBe(true);
     const after = (await get('/verify/anchor/2026-11-22')).json();
     expect(after.root_hash).toBe(anchor.root_hash);
@@ -161,12 +225,23 @@ describe('sealing', () => {
 
 describe('erasure and denials', () => {
   it('redacting a subject keeps the receipt verifiable and says so', async () => {
-    const r = await t.database.db.transaction((tx) => recordReceipt(tx, { step: 'identity.cross', subject: 'sovereign:beef', at: t.clock.now() }));
-    const n = await t.database.db.transaction((tx) => redactReceiptSubjects(tx, { ids: [r.id], at: t.clock.now() }));
+    const r = await t.database.db.transaction((tx) =>
+      recordReceipt(tx, { step: 'identity.cross', subject: 'sovereign:beef', at: t.clock.now() }),
+    );
+    const n = await t.database.db.transaction((tx) =>
+      redactReceiptSubjects(tx, { ids: [r.id], at: t.clock.now() }),
+    );
     expect(n).toBe(1);
-    expect(await t.database.db.transaction((tx) => redactReceiptSubjects(tx, { ids: [r.id], at: t.clock.now() }))).toBe(0);
+    expect(
+      await t.database.db.transaction((tx) => redactReceiptSubjects(tx, { ids: [r.id], at: t.clock.now() })),
+    ).toBe(0);
     const v = (await get(`/verify/${r.id}`)).json();
-    expect(v.receipt).toMatchObject({ subject: 'redacted', subject_redacted: true, subject_salt: null, change_status: null });
+    expect(v.receipt).toMatchObject({
+      subject: 'redacted',
+      subject_redacted: true,
+      subject_salt: null,
+      change_status: null,
+    });
     expect(JSON.stringify(v)).not.toContain('sovereign:beef');
     expect(v.ok).toBe(true);
     const report = (await get('/api/transparency')).json();
@@ -175,18 +250,37 @@ describe('erasure and denials', () => {
 
   it('denials are receipts published without actor ids', async () => {
     const rawId = '0b6c7e0e-dead-beef-0000-000000000001';
-    const d = await t.database.db.transaction((tx) => recordDenial(tx, { action: 'POST /sovereign/order', reason: 'scope_required', actor: { actor_id: rawId, kind: 'sovereign', tag: '3fa9' }, at: t.clock.now() }));
-    await t.database.db.transaction((tx) => recordDenial(tx, { action: 'POST /initiate', reason: 'cross_origin_refused', actor: null, at: t.clock.now() }));
+    const d = await t.database.db.transaction((tx) =>
+      recordDenial(tx, {
+        action: 'POST /sovereign/order',
+        reason: 'scope_required',
+        actor: { actor_id: rawId, kind: 'sovereign', tag: '3fa9' },
+        at: t.clock.now(),
+      }),
+    );
+    await t.database.db.transaction((tx) =>
+      recordDenial(tx, {
+        action: 'POST /initiate',
+        reason: 'cross_origin_refused',
+        actor: null,
+        at: t.clock.now(),
+      }),
+    );
     const report = (await get('/api/transparency')).json();
     expect(report.schema).toBe('civitas.transparency.v1');
     expect(report.denials.total).toBe(2);
-    expect(report.denials.recent.map((x: { subject: string }) => x.subject).sort()).toEqual(['anonymous', 'sovereign:3fa9']);
+    expect(report.denials.recent.map((x: { subject: string }) => x.subject).sort()).toEqual([
+      'anonymous',
+      'sovereign:3fa9',
+    ]);
     expect(JSON.stringify(report)).not.toContain(rawId);
     const v = (await get(`/verify/${d.id}`)).json();
     expect(v.denial).toMatchObject({ reason: 'scope_required', denied_action: 'POST /sovereign/order' });
     expect(JSON.stringify(v)).not.toContain(rawId);
     // erasing the actor removes the public ref from the denial too
-    await t.database.db.transaction((tx) => redactReceiptSubjects(tx, { actorRefs: [rawId], at: t.clock.now() }));
+    await t.database.db.transaction((tx) =>
+      redactReceiptSubjects(tx, { actorRefs: [rawId], at: t.clock.now() }),
+    );
     const after = (await get('/api/transparency')).json();
     expect(JSON.stringify(after)).not.toContain('3fa9');
   });
@@ -221,7 +315,10 @@ describe('pages and feeds (JSON side)', () => {
     expect(fixture.statusCode).toBe(200);
     const fixture2 = await t.app.inject({ method: 'GET', url: '/receipt/sov1.2.0-fixture/card.svg' });
     expect(fixture2.body).toBe(fixture.body);
-    expect((await t.app.inject({ method: 'GET', url: '/receipt/rcpt_01JD0000000000000000000000/card.svg' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/receipt/rcpt_01JD0000000000000000000000/card.svg' }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/receipt/nope/feed.xml' })).statusCode).toBe(400);
   });
 });

@@ -13,7 +13,12 @@ const url = process.env.SEAL_DATABASE_URL as string;
 const db = await openDatabase({ url, migrate: false });
 const keys = await loadServiceKeys(db);
 let now = new Date();
-const ctx: AppContext = { config: { ...loadConfig({}), origin: 'http://civitas.test' }, db, clock: { now: () => new Date(now) }, keys };
+const ctx: AppContext = {
+  config: { ...loadConfig({}), origin: 'http://civitas.test' },
+  db,
+  clock: { now: () => new Date(now) },
+  keys,
+};
 
 process.on('message', async (message: { seal?: string; exit?: boolean }) => {
   if (message.exit) {
@@ -24,7 +29,15 @@ process.on('message', async (message: { seal?: string; exit?: boolean }) => {
   now = new Date(message.seal);
   try {
     const result = await sealDueDays(ctx);
-    process.send?.({ pid: process.pid, ran: result.ran, sealed: result.sealed.map((a) => ({ date: a.date, root_hash: a.root_hash, anchor_hash: a.anchor_hash })) });
+    process.send?.({
+      pid: process.pid,
+      ran: result.ran,
+      sealed: result.sealed.map((a) => ({
+        date: a.date,
+        root_hash: a.root_hash,
+        anchor_hash: a.anchor_hash,
+      })),
+    });
   } catch (error) {
     process.send?.({ pid: process.pid, error: (error as Error).message });
   }

@@ -16,9 +16,19 @@ afterAll(async () => t?.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 const post = (url: string, payload: unknown, who?: TestSovereign, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: { ...(who ? { cookie: who.cookie } : {}), ...headers },
+  });
 const form = (url: string, body: Record<string, string>, who?: TestSovereign) =>
-  t.app.inject({ method: 'POST', url, payload: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...(who ? { cookie: who.cookie } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(body).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(who ? { cookie: who.cookie } : {}) },
+  });
 
 describe('orders: file, second, list', () => {
   let first: string;
@@ -27,11 +37,20 @@ describe('orders: file, second, list', () => {
   it('lists nothing before any order is filed', async () => {
     const res = await get('/api/orders');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ ok: true, orders: [], total: 0, counts: { recorded: 0, accepted: 0, applied: 0, declined: 0 } });
+    expect(res.json()).toMatchObject({
+      ok: true,
+      orders: [],
+      total: 0,
+      counts: { recorded: 0, accepted: 0, applied: 0, declined: 0 },
+    });
   });
 
   it('files an order (status recorded, receipt orders.request) whose receipt reports the status beside it', async () => {
-    const res = await post('/sovereign/order', { title: 'Add a dark theme', detail: 'For night readers.' }, alice);
+    const res = await post(
+      '/sovereign/order',
+      { title: 'Add a dark theme', detail: 'For night readers.' },
+      alice,
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ ok: true, status: 'recorded', seconds: 0, priority: 1 });
@@ -44,7 +63,11 @@ describe('orders: file, second, list', () => {
   });
 
   it('answers a browser form with 303 to a local page and refuses off-origin return targets', async () => {
-    const res = await form('/sovereign/order', { title: 'Weekly digest by mail', detail: '', return_to: '/orders' }, bob);
+    const res = await form(
+      '/sovereign/order',
+      { title: 'Weekly digest by mail', detail: '', return_to: '/orders' },
+      bob,
+    );
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(/^\/orders\?filed=ord_/);
     second = new URL(res.headers.location as string, 'http://x').searchParams.get('filed')!;
@@ -54,12 +77,22 @@ describe('orders: file, second, list', () => {
   });
 
   it('refuses empty, too long and malformed orders with invalid_request, and anonymous callers with 401', async () => {
-    for (const payload of [{}, { title: '' }, { title: '   ' }, { title: 'x'.repeat(121) }, { title: 'ok', detail: 'd'.repeat(2001) }, { title: 42 }]) {
+    for (const payload of [
+      {},
+      { title: '' },
+      { title: '   ' },
+      { title: 'x'.repeat(121) },
+      { title: 'ok', detail: 'd'.repeat(2001) },
+      { title: 42 },
+    ]) {
       const res = await post('/sovereign/order', payload, alice);
       expect(res.statusCode).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
     }
-    expect((await post('/sovereign/order', { title: 'x'.repeat(120), detail: 'd'.repeat(2000) }, alice)).statusCode).toBe(200);
+    expect(
+      (await post('/sovereign/order', { title: 'x'.repeat(120), detail: 'd'.repeat(2000) }, alice))
+        .statusCode,
+    ).toBe(200);
     const anon = await post('/sovereign/order', { title: 'no session' });
     expect(anon.statusCode).toBe(401);
     expect(anon.json().reason).toBe('identity_required');
@@ -74,19 +107,28 @@ describe('orders: file, second, list', () => {
     const again = await post('/sovereign/second', { order: first }, bob);
     expect(again.statusCode).toBe(409);
     expect(again.json().reason).toBe('conflict');
-    expect((await post('/sovereign/second', { order: 'ord_01J00000000000000000000000' }, bob)).statusCode).toBe(404);
+    expect(
+      (await post('/sovereign/second', { order: 'ord_01J00000000000000000000000' }, bob)).statusCode,
+    ).toBe(404);
     expect((await post('/sovereign/second', { order: 'nope' }, bob)).statusCode).toBe(400);
     expect((await post('/sovereign/second', {}, bob)).statusCode).toBe(400);
     expect((await post('/sovereign/second', { order: first })).statusCode).toBe(401);
   });
 
   it('concurrent seconds by the same sovereign count once', async () => {
-    const results = await Promise.all(Array.from({ length: 4 }, () => post('/sovereign/second', { order: second }, carol)));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => post('/sovereign/second', { order: second }, carol)),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(3);
-    const [row] = await t.database.db.query<{ seconds: number }>('select seconds from orders where id = $1', [second]);
+    const [row] = await t.database.db.query<{ seconds: number }>('select seconds from orders where id = $1', [
+      second,
+    ]);
     expect(Number(row.seconds)).toBe(1);
-    const receipts = await t.database.db.query('select id from receipts where step = $1 and subject = $2', ['orders.second', `order:${second}`]);
+    const receipts = await t.database.db.query('select id from receipts where step = $1 and subject = $2', [
+      'orders.second',
+      `order:${second}`,
+    ]);
     expect(receipts).toHaveLength(1);
   });
 
@@ -96,8 +138,15 @@ describe('orders: file, second, list', () => {
     expect(view.total).toBe(3);
     expect(view.orders.map((o: { id: string }) => o.id).slice(0, 2)).toEqual([first, second]);
     const top = view.orders[0];
-    expect(top).toMatchObject({ status: 'recorded', seconds: 2, priority: 3, requester: { kind: 'sovereign', ref: `sovereign:${alice.tag}`, display: `sovereign:${alice.tag}` } });
-    expect(top.history).toEqual([{ status: 'recorded', at: expect.any(String), note: null, receipt_id: expect.stringMatching(/^rcpt_/) }]);
+    expect(top).toMatchObject({
+      status: 'recorded',
+      seconds: 2,
+      priority: 3,
+      requester: { kind: 'sovereign', ref: `sovereign:${alice.tag}`, display: `sovereign:${alice.tag}` },
+    });
+    expect(top.history).toEqual([
+      { status: 'recorded', at: expect.any(String), note: null, receipt_id: expect.stringMatching(/^rcpt_/) },
+    ]);
     const text = JSON.stringify(view);
     for (const who of [alice, bob, carol]) expect(text).not.toContain(who.id);
     expect(text).not.toContain('Alice'); // callsign not visible

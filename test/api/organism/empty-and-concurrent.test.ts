@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 /** The second-part organism surfaces on an empty service, under concurrency, and at their limits. */
 let t: TestApp;
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -21,16 +22,30 @@ describe('an empty service', () => {
     expect(drift.kinds.divergence).toBeNull();
     expect(drift.topics).toMatchObject({ divergence: null, rising: [], fading: [] });
     const season = (await json('/api/season')).json();
-    expect(season.figures).toMatchObject({ imprints: 0, new_agents: 0, new_humans: 0, receipts: 0, prophecies_resolved: 0 });
+    expect(season.figures).toMatchObject({
+      imprints: 0,
+      new_agents: 0,
+      new_humans: 0,
+      receipts: 0,
+      prophecies_resolved: 0,
+    });
     expect(season.themes).toEqual([]);
     const journal = (await json('/api/journal?days=90')).json();
     expect(journal.entries).toHaveLength(90);
-    expect(journal.entries.every((e: { imprints: number; census: unknown }) => e.imprints === 0 && e.census === null)).toBe(true);
+    expect(
+      journal.entries.every(
+        (e: { imprints: number; census: unknown }) => e.imprints === 0 && e.census === null,
+      ),
+    ).toBe(true);
     const trust = (await json('/api/trust')).json();
     expect(trust).toMatchObject({ checks: 0, fraction_held: null, proved_now: [] });
     expect(trust.not_proved).toHaveLength(7);
     const lin = (await json('/api/linearizability')).json();
-    expect(lin).toMatchObject({ linearizable: true, record: { checked: 0, violations: 0 }, receipts: { violations: 0 } });
+    expect(lin).toMatchObject({
+      linearizable: true,
+      record: { checked: 0, violations: 0 },
+      receipts: { violations: 0 },
+    });
     const recovery = (await json('/api/recovery')).json();
     expect(recovery).toMatchObject({ incidents: 0, median_recovery_seconds: null, by_lane: [] });
     const discrimination = (await json('/api/discrimination')).json();
@@ -58,20 +73,41 @@ describe('concurrency', () => {
 
   it('raises one alert for a failing trial however many watch passes run at once', async () => {
     await t.database.db.transaction((tx) =>
-      appendImprint(tx, { kind: 'thought', body: 'watched', authorKind: 'agent', authorRef: 'edge', publicAuthor: 'edge', unattested: true, held: false, heldReason: null, replyTo: null, at: t.clock.now() }),
+      appendImprint(tx, {
+        kind: 'thought',
+        body: 'watched',
+        authorKind: 'agent',
+        authorRef: 'edge',
+        publicAuthor: 'edge',
+        unattested: true,
+        held: false,
+        heldReason: null,
+        replyTo: null,
+        at: t.clock.now(),
+      }),
     );
     await sql(`update imprints set receipt_id = 'rcpt_gone' where sequence = 1`);
-    const passes = await Promise.all(Array.from({ length: 4 }, () => watchTrials(t.app.civitas, censusHost(t.app))));
+    const passes = await Promise.all(
+      Array.from({ length: 4 }, () => watchTrials(t.app.civitas, censusHost(t.app))),
+    );
     expect(passes.flatMap((p) => p.raised)).toEqual(['receipts']);
     await watchTrials(t.app.civitas, censusHost(t.app));
-    const [row] = await sql<{ n: string }>(`select count(*) as n from vigilance_alerts where trial = 'receipts'`);
+    const [row] = await sql<{ n: string }>(
+      `select count(*) as n from vigilance_alerts where trial = 'receipts'`,
+    );
     expect(Number(row.n)).toBe(1);
   }, 60_000);
 });
 
 describe('limits and malformed input', () => {
   it('refuses malformed journal and policy queries with 400, never 500', async () => {
-    for (const url of ['/api/journal?days=-1', '/api/journal?days=1e9', `/api/journal?days=${'9'.repeat(400)}`, '/api/policy/evaluate?action=imprint&actor=agent:a&actor=agent:b', `/api/policy/evaluate?action=imprint&actor=${'x'.repeat(5000)}`]) {
+    for (const url of [
+      '/api/journal?days=-1',
+      '/api/journal?days=1e9',
+      `/api/journal?days=${'9'.repeat(400)}`,
+      '/api/policy/evaluate?action=imprint&actor=agent:a&actor=agent:b',
+      `/api/policy/evaluate?action=imprint&actor=${'x'.repeat(5000)}`,
+    ]) {
       const res = await json(url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().reason, url).toBe('invalid_request');

@@ -13,8 +13,16 @@ beforeAll(async () => {
     let prev: number | null = null;
     for (let i = 0; i < 3; i++) {
       const { sequence } = await appendImprint(tx, {
-        kind: 'thought', body: `starlit meadows thought ${i}`, authorKind: i === 1 ? 'sovereign' : 'agent', authorRef: i === 1 ? '00000000-0000-0000-0000-000000000001' : 'page-probe', publicAuthor: i === 1 ? 'beef' : 'page-probe',
-        unattested: false, held: false, heldReason: null, replyTo: prev, at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
+        kind: 'thought',
+        body: `starlit meadows thought ${i}`,
+        authorKind: i === 1 ? 'sovereign' : 'agent',
+        authorRef: i === 1 ? '00000000-0000-0000-0000-000000000001' : 'page-probe',
+        publicAuthor: i === 1 ? 'beef' : 'page-probe',
+        unattested: false,
+        held: false,
+        heldReason: null,
+        replyTo: prev,
+        at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
       });
       prev = sequence;
     }
@@ -27,9 +35,16 @@ const html = htmlHeaders();
 describe('instrument and experiment pages', () => {
   it('render their projections as accessible HTML without inline scripts', async () => {
     const pages: [string, string][] = [
-      ['/observatory', 'Instruments and their current readings'], ['/constellation', 'starlit'], ['/dream-constellation', 'No dream has named a theme yet'],
-      ['/cross', '2 replies across kinds'], ['/experiments', 'no_bursts_seen'], ['/expeditions/recovery-paradox', 'Not enough data yet'],
-      ['/expeditions', 'The recovery paradox'], ['/experience', '3 imprints'], ['/milestones', 'Milestones'], ['/studio', '/badge.svg'],
+      ['/observatory', 'Instruments and their current readings'],
+      ['/constellation', 'starlit'],
+      ['/dream-constellation', 'No dream has named a theme yet'],
+      ['/cross', '2 replies across kinds'],
+      ['/experiments', 'no_bursts_seen'],
+      ['/expeditions/recovery-paradox', 'Not enough data yet'],
+      ['/expeditions', 'The recovery paradox'],
+      ['/experience', '3 imprints'],
+      ['/milestones', 'Milestones'],
+      ['/studio', '/badge.svg'],
       ['/branchworld/missing', 'That branchworld does not exist'],
     ];
     for (const [url, text] of pages) {
@@ -43,7 +58,11 @@ describe('instrument and experiment pages', () => {
     const bad = await t.app.inject({ method: 'GET', url: '/branchworld/nope', headers: html });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('/branchworld/missing');
-    const unknown = await t.app.inject({ method: 'GET', url: '/branchworld/pro_01KZZZZZZZZZZZZZZZZZZZZZZZ', headers: html });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/branchworld/pro_01KZZZZZZZZZZZZZZZZZZZZZZZ',
+      headers: html,
+    });
     expect(unknown.statusCode).toBe(404);
   });
   it('HEAD starts on the pages that declare it', async () => {

@@ -12,8 +12,16 @@ beforeAll(async () => {
   await t.database.db.transaction(async (tx) => {
     for (let i = 0; i < 3; i++) {
       await appendImprint(tx, {
-        kind: 'question', body: `moonlit orchards question ${i}`, authorKind: 'agent', authorRef: 'page-probe', publicAuthor: 'page-probe',
-        unattested: false, held: false, heldReason: null, replyTo: null, at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
+        kind: 'question',
+        body: `moonlit orchards question ${i}`,
+        authorKind: 'agent',
+        authorRef: 'page-probe',
+        publicAuthor: 'page-probe',
+        unattested: false,
+        held: false,
+        heldReason: null,
+        replyTo: null,
+        at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
       });
     }
   });
@@ -26,9 +34,14 @@ const html = htmlHeaders();
 describe('organism pages: season, journal, truth, trust, vigilance, recovery, discrimination, dreaming', () => {
   it('render their projections as accessible HTML without inline scripts', async () => {
     const pages: [string, string][] = [
-      ['/season', 'Season 2026-Q4'], ['/journal', '3 imprints came in'], ['/truth', 'claims hold right now'],
-      ['/trust', 'kept checks held'], ['/vigilance', 'No alert is open'], ['/recovery', 'No failure in the last 30 days'],
-      ['/discrimination', 'fewer than 5'], ['/dreaming', 'moonlit'],
+      ['/season', 'Season 2026-Q4'],
+      ['/journal', '3 imprints came in'],
+      ['/truth', 'claims hold right now'],
+      ['/trust', 'kept checks held'],
+      ['/vigilance', 'No alert is open'],
+      ['/recovery', 'No failure in the last 30 days'],
+      ['/discrimination', 'fewer than 5'],
+      ['/dreaming', 'moonlit'],
     ];
     for (const [url, text] of pages) {
       const body = await renderedPage(t.app, url);

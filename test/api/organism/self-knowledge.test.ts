@@ -12,10 +12,21 @@ import { appWithSteward } from '../steward/helpers.ts';
  */
 let t: TestApp;
 let steward: TestSovereign;
-const json = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(cookie ? { cookie } : {}) } });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const json = (url: string, cookie?: string) =>
+  t.app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'application/json', ...(cookie ? { cookie } : {}) },
+  });
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 const post = (url: string, payload: unknown, cookie?: string) =>
-  t.app.inject({ method: 'POST', url, headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(cookie ? { cookie } : {}) }, payload: payload as object });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(cookie ? { cookie } : {}) },
+    payload: payload as object,
+  });
 
 beforeAll(async () => {
   ({ t, steward } = await appWithSteward());
@@ -28,13 +39,31 @@ describe('the record_window self-trial after an erasure', () => {
     for (const body of ['first words before leaving', 'second words before leaving']) {
       expect((await post('/api/quick-imprint', { body }, me.cookie)).statusCode).toBe(200);
     }
-    expect((await post('/api/agent/imprint', { agent: 'window-stayer', body: 'an agent stays in the window' })).statusCode).toBe(200);
-    const trialOf = async () => (await json('/api/self-trials')).json().trials.find((x: { name: string }) => x.name === 'record_window');
+    expect(
+      (await post('/api/agent/imprint', { agent: 'window-stayer', body: 'an agent stays in the window' }))
+        .statusCode,
+    ).toBe(200);
+    const trialOf = async () =>
+      (await json('/api/self-trials'))
+        .json()
+        .trials.find((x: { name: string }) => x.name === 'record_window');
     expect(await trialOf()).toMatchObject({ passed: true });
 
-    const filed = await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { origin: TEST_ORIGIN, cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'kind=erasure' });
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/settings/data/request',
+      headers: {
+        origin: TEST_ORIGIN,
+        cookie: me.cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'kind=erasure',
+    });
     expect(filed.statusCode).toBe(303);
-    const [pending] = await sql<{ id: string }>(`select id from data_requests where sovereign_id = $1 and kind = 'erasure'`, [me.id]);
+    const [pending] = await sql<{ id: string }>(
+      `select id from data_requests where sovereign_id = $1 and kind = 'erasure'`,
+      [me.id],
+    );
     const done = await post('/steward/data-requests', { id: pending.id, action: 'complete' }, steward.cookie);
     expect(done.statusCode).toBe(200);
     const [bodies] = await sql<{ retained: string }>('select count(body) as retained from imprints');
@@ -44,21 +73,29 @@ describe('the record_window self-trial after an erasure', () => {
     expect(trial.passed, trial.detail).toBe(true);
     expect(trial.detail).toContain('1 body retained (plus 2 bodies erased');
     const truth = (await json('/api/truth')).json();
-    expect(truth.checks.find((c: { claim: string }) => c.claim === 'window_bounded')).toMatchObject({ held: true });
+    expect(truth.checks.find((c: { claim: string }) => c.claim === 'window_bounded')).toMatchObject({
+      held: true,
+    });
     const vigilance = (await json('/api/vigilance')).json();
     expect(JSON.stringify(vigilance.alerts ?? [])).not.toContain('record_window');
     const soul = (await json('/api/soul')).json();
-    expect(soul.commitments.find((c: { axiom: string }) => c.axiom === 'axiom-4')).toMatchObject({ holds: true });
+    expect(soul.commitments.find((c: { axiom: string }) => c.axiom === 'axiom-4')).toMatchObject({
+      holds: true,
+    });
   });
 
   it('still fails when a body inside the window is missing without an erasure', async () => {
     await post('/api/agent/imprint', { agent: 'window-stayer', body: 'another agent body in the window' });
     await sql(`update imprints set body = null where sequence = (select max(sequence) from imprints)`);
     try {
-      const trial = (await json('/api/self-trials')).json().trials.find((x: { name: string }) => x.name === 'record_window');
+      const trial = (await json('/api/self-trials'))
+        .json()
+        .trials.find((x: { name: string }) => x.name === 'record_window');
       expect(trial.passed).toBe(false);
     } finally {
-      await sql(`update imprints set body = 'another agent body in the window' where sequence = (select max(sequence) from imprints)`);
+      await sql(
+        `update imprints set body = 'another agent body in the window' where sequence = (select max(sequence) from imprints)`,
+      );
     }
   });
 });
@@ -68,11 +105,21 @@ describe('sentences count correctly', () => {
     // A fresh day of its own: exactly one question, one human, one agent.
     t.clock.set('2026-12-10T09:00:00.000Z');
     const asker = await signedInSovereign(t.app);
-    expect((await post('/api/quick-imprint', { body: 'is anyone keeping the lanterns lit?', kind: 'question' }, asker.cookie)).statusCode).toBe(200);
+    expect(
+      (
+        await post(
+          '/api/quick-imprint',
+          { body: 'is anyone keeping the lanterns lit?', kind: 'question' },
+          asker.cookie,
+        )
+      ).statusCode,
+    ).toBe(200);
     const lens = (await json('/api/story/time-lens?from=2026-12-10&to=2026-12-10')).json();
     expect(lens.imprints).toMatchObject({ question: 1, thought: 0, signal: 0 });
     const story = lens.story.join(' ');
-    expect(story).toContain('1 imprint was recorded from 2026-12-10 to 2026-12-10: 0 thoughts, 1 question and 0 signals');
+    expect(story).toContain(
+      '1 imprint was recorded from 2026-12-10 to 2026-12-10: 0 thoughts, 1 question and 0 signals',
+    );
     expect(story).toContain('with 1 imprint.');
     expect(story).toContain('1 human and 0 agents arrived');
     expect(story).not.toMatch(/\b1 (questions|imprints|humans|receipts|days)\b/);
@@ -84,7 +131,10 @@ describe('vitals read the wallet from the equity projection', () => {
     const holders = ['sovereign:aaaa', 'sovereign:bbbb', 'agent:ccc', 'agent:ddd', 'agent:eee', 'agent:fff'];
     for (const [i, h] of holders.entries()) {
       const [kind, ref] = h.split(':');
-      await sql(`insert into treasury_patrons (holder_kind, holder_ref, public_ref, units, since) values ($1, $2, $3, $4, $5)`, [kind, `${ref}-raw-id`, ref, 100 * (i + 1), t.clock.now().toISOString()]);
+      await sql(
+        `insert into treasury_patrons (holder_kind, holder_ref, public_ref, units, since) values ($1, $2, $3, $4, $5)`,
+        [kind, `${ref}-raw-id`, ref, 100 * (i + 1), t.clock.now().toISOString()],
+      );
     }
     const vitals = (await json('/api/vitals')).json();
     const { ok: _ok, ...equity } = (await json('/api/equity')).json();
@@ -96,12 +146,15 @@ describe('vitals read the wallet from the equity projection', () => {
   });
 });
 
-describe('the prevention experiment uses the gate\'s own flood threshold', () => {
-  it('a minute at the gate\'s limit is the gate working, not a flood that got through', async () => {
+describe("the prevention experiment uses the gate's own flood threshold", () => {
+  it("a minute at the gate's limit is the gate working, not a flood that got through", async () => {
     t.clock.set('2026-12-11T10:00:05.000Z');
     const held: boolean[] = [];
     for (let i = 0; i <= BURST_LIMIT; i++) {
-      const res = await post('/api/agent/imprint', { agent: 'flood-tester', body: `flood body number ${i} with its own words ${i * 7}` });
+      const res = await post('/api/agent/imprint', {
+        agent: 'flood-tester',
+        body: `flood body number ${i} with its own words ${i * 7}`,
+      });
       expect(res.statusCode, res.body).toBe(200);
       held.push(res.json().held === true);
     }
@@ -122,8 +175,10 @@ describe('branchworld includes today', () => {
     await sql(`update sovereigns set created_at = '2026-11-01T00:00:00Z'`);
     for (let i = 0; i < 6; i++) await signedInSovereign(t.app);
     const id = 'pro_01KBBBBBBBBBBBBBBBBBBBBBBB';
-    await sql(`insert into prophecies (id, forecaster_kind, metric, comparator, threshold, probability, made_at, due_at, receipt_id) values ($1, 'service', 'humans', 'gte', 100, 0.5, $2, $3, 'rcpt_x')`,
-      [id, '2026-12-20T14:00:00.000Z', '2026-12-30T00:00:00.000Z']);
+    await sql(
+      `insert into prophecies (id, forecaster_kind, metric, comparator, threshold, probability, made_at, due_at, receipt_id) values ($1, 'service', 'humans', 'gte', 100, 0.5, $2, $3, 'rcpt_x')`,
+      [id, '2026-12-20T14:00:00.000Z', '2026-12-30T00:00:00.000Z'],
+    );
     const view = (await json(`/branchworld/${id}`)).json();
     expect(view.trajectory).toHaveLength(30);
     const last = view.trajectory.at(-1);

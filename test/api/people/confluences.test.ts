@@ -21,7 +21,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const HOUR = 3_600_000;
-const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const json = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
 
 async function imprintAs(who: TestSovereign, body: string, replyTo?: number): Promise<number> {
   const made = await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo });
@@ -44,7 +45,11 @@ describe('confluences', () => {
     for (const other of others) previous = await imprintAs(other, 'Here, with a question.', previous);
     await imprintAs(others[0], 'And a second one from me.', root);
     await imprintAs(convener, 'Welcome, all.', root);
-    const open = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'gathering-bot', body: 'Counting myself in.', reply_to: root } });
+    const open = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'gathering-bot', body: 'Counting myself in.', reply_to: root },
+    });
     expect(open.statusCode).toBe(200);
     expect(open.json().unattested).toBe(true);
 
@@ -54,7 +59,10 @@ describe('confluences', () => {
 
   it('form at the fifth distinct participant (a nested reply counts) and show on presence, the commons and MCP', async () => {
     const fifth = await signedInSovereign(t.app);
-    const [firstReply] = await t.database.db.query<{ sequence: string }>('select min(sequence)::text as sequence from imprints where reply_to = $1', [root]);
+    const [firstReply] = await t.database.db.query<{ sequence: string }>(
+      'select min(sequence)::text as sequence from imprints where reply_to = $1',
+      [root],
+    );
     await imprintAs(fifth, 'Joining late.', Number(firstReply.sequence));
     others.push(fifth);
 
@@ -105,7 +113,9 @@ describe('confluences', () => {
     const view = (await json('/api/presence')).json().confluences;
     const card = confluenceCard(view);
     expect(card.title).toBe('One confluence is gathering');
-    expect(card.lines).toEqual([`Who is up for an evening of questions about the Record? · sovereign:${convener.tag} · 5 joined`]);
+    expect(card.lines).toEqual([
+      `Who is up for an evening of questions about the Record? · sovereign:${convener.tag} · 5 joined`,
+    ]);
     const text = JSON.stringify(card);
     expect(text.toLowerCase()).not.toContain('harbor');
     expect(text).not.toContain(convener.id);
@@ -114,28 +124,46 @@ describe('confluences', () => {
   });
 
   it("come due in the convener's and a participant's feeds (iCalendar parsed, Atom), not in a stranger's", async () => {
-    const calendar = await t.app.inject({ method: 'GET', url: '/sovereign/due.ics', headers: { cookie: convener.cookie } });
+    const calendar = await t.app.inject({
+      method: 'GET',
+      url: '/sovereign/due.ics',
+      headers: { cookie: convener.cookie },
+    });
     expect(calendar.statusCode).toBe(200);
-    const events = new ICAL.Component(ICAL.parse(calendar.body)).getAllSubcomponents('vevent').map((e) => new ICAL.Event(e));
+    const events = new ICAL.Component(ICAL.parse(calendar.body))
+      .getAllSubcomponents('vevent')
+      .map((e) => new ICAL.Event(e));
     const event = events.find((e) => e.uid === `confluence-${root}@civitas`);
-    expect(event?.summary).toBe('Your confluence closes: Who is up for an evening of questions about the Record?');
+    expect(event?.summary).toBe(
+      'Your confluence closes: Who is up for an evening of questions about the Record?',
+    );
     const view = (await json('/api/presence')).json().confluences[0];
     expect(event?.startDate.toJSDate().toISOString()).toBe(view.ends_at);
     expect(calendar.body.toLowerCase()).not.toContain('harbor');
 
-    const atom = await t.app.inject({ method: 'GET', url: '/sovereign/due.xml', headers: { cookie: others[4].cookie } });
+    const atom = await t.app.inject({
+      method: 'GET',
+      url: '/sovereign/due.xml',
+      headers: { cookie: others[4].cookie },
+    });
     expect(atom.statusCode).toBe(200);
     expect(atom.body).toContain('A confluence you joined closes: Who is up for an evening');
     expect(atom.body).not.toContain(convener.id);
 
     const stranger = await signedInSovereign(t.app);
-    expect((await t.app.inject({ method: 'GET', url: '/sovereign/due.xml', headers: { cookie: stranger.cookie } })).body).not.toContain('confluence');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/sovereign/due.xml', headers: { cookie: stranger.cookie } }))
+        .body,
+    ).not.toContain('confluence');
   });
 
   it('end when their day is over; an erased convener convenes nothing', async () => {
     t.clock.advance(23 * HOUR);
     expect((await json('/api/presence')).json().confluences).toHaveLength(1);
-    await t.database.db.query('update sovereigns set erased_at = $2 where id = $1', [convener.id, t.clock.now().toISOString()]);
+    await t.database.db.query('update sovereigns set erased_at = $2 where id = $1', [
+      convener.id,
+      t.clock.now().toISOString(),
+    ]);
     expect((await json('/api/presence')).json().confluences).toEqual([]);
     await t.database.db.query('update sovereigns set erased_at = null where id = $1', [convener.id]);
     t.clock.advance(2 * HOUR);

@@ -15,7 +15,9 @@ beforeAll(async () => {
   peerKey = pair.privateKey;
   strangerKey = (await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true })).privateKey;
   const x = (await exportJWK(pair.publicKey)).x!;
-  const federationPeers = parseFederationPeers(JSON.stringify([{ name: 'peer-one', origin: 'https://peer-one.example/', public_key: x }]));
+  const federationPeers = parseFederationPeers(
+    JSON.stringify([{ name: 'peer-one', origin: 'https://peer-one.example/', public_key: x }]),
+  );
   bare = await createTestApp();
   peered = await createTestApp({ config: { federationPeers } });
 });
@@ -25,7 +27,11 @@ afterAll(async () => {
 });
 
 let counter = 0;
-async function relay(t: TestApp, claims: Record<string, unknown> = {}, options: { key?: Key; kid?: string; iss?: string; aud?: string; iat?: number } = {}) {
+async function relay(
+  t: TestApp,
+  claims: Record<string, unknown> = {},
+  options: { key?: Key; kid?: string; iss?: string; aud?: string; iat?: number } = {},
+) {
   const now = Math.floor(t.clock.now().getTime() / 1000);
   const { jti = `relay-${++counter}-abcdef`, ...rest } = claims;
   return new SignJWT({ topic: 'idea', body: 'A relayed idea from a peer', ...rest })
@@ -37,8 +43,10 @@ async function relay(t: TestApp, claims: Record<string, unknown> = {}, options: 
     .sign(options.key ?? peerKey);
 }
 
-const send = (t: TestApp, payload: unknown) => t.app.inject({ method: 'POST', url: '/api/federation/feedback-relay', payload: payload as object });
-const get = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const send = (t: TestApp, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/federation/feedback-relay', payload: payload as object });
+const get = (t: TestApp, url: string) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 
 describe('federation without peers', () => {
   it('lists no peers and refuses every relay with 403 and a clear reason', async () => {
@@ -48,7 +56,9 @@ describe('federation without peers', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ ok: false, reason: 'peer_refused', cause: 'no_peers_configured' });
     expect(res.json().hint).toMatch(/No federation peers are configured/);
-    const [{ n }] = await bare.database.db.query<{ n: string }>('select count(*) as n from federation_relays');
+    const [{ n }] = await bare.database.db.query<{ n: string }>(
+      'select count(*) as n from federation_relays',
+    );
     expect(Number(n)).toBe(0);
   });
 });
@@ -66,7 +76,10 @@ describe('federation with a configured peer', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().cause).toBe('replayed');
     const view = (await get(peered, '/api/federation')).json();
-    expect(view).toMatchObject({ accepts_relays: true, peers: [{ name: 'peer-one', origin: 'https://peer-one.example', relays: 1 }] });
+    expect(view).toMatchObject({
+      accepts_relays: true,
+      peers: [{ name: 'peer-one', origin: 'https://peer-one.example', relays: 1 }],
+    });
     expect(view.peers[0].last_relay_at).toBe(peered.clock.now().toISOString());
   });
 
@@ -99,7 +112,12 @@ describe('federation with a configured peer', () => {
       const res = await send(peered, payload);
       expect(res.statusCode, JSON.stringify(payload).slice(0, 40)).toBe(400);
     }
-    for (const claims of [{ topic: 'gossip' }, { body: '' }, { body: 'x'.repeat(4001) }, { author: 'raw-id-1234' }]) {
+    for (const claims of [
+      { topic: 'gossip' },
+      { body: '' },
+      { body: 'x'.repeat(4001) },
+      { author: 'raw-id-1234' },
+    ]) {
       const res = await send(peered, { jws: await relay(peered, claims) });
       expect(res.statusCode, JSON.stringify(claims).slice(0, 40)).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
@@ -108,12 +126,16 @@ describe('federation with a configured peer', () => {
 
   it('federated cohorts count relayed authors per peer and month, k-anonymously, without origin:node keys', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await send(peered, { jws: await relay(peered, { author: `agent:remote-${i}` }) })).statusCode).toBe(200);
+      expect(
+        (await send(peered, { jws: await relay(peered, { author: `agent:remote-${i}` }) })).statusCode,
+      ).toBe(200);
       const view = (await get(peered, '/api/cohorts/federated')).json();
       const month = peered.clock.now().toISOString().slice(0, 7);
       // agent:far-away from the first test plus remote-0..i
       const members = i + 2;
-      expect(view.cohorts).toEqual([{ peer: 'peer-one', month, members: members < 5 ? 'fewer than 5' : members }]);
+      expect(view.cohorts).toEqual([
+        { peer: 'peer-one', month, members: members < 5 ? 'fewer than 5' : members },
+      ]);
       expect(JSON.stringify(view.cohorts)).not.toMatch(/peer-one\.example|remote-|far-away/);
     }
   });

@@ -13,11 +13,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+const json = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 const minutes = (n: number) => n * 60_000;
 
-const imprintAs = async (who: TestSovereign, body: string, replyTo?: number) => (await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo })).sequence;
+const imprintAs = async (who: TestSovereign, body: string, replyTo?: number) =>
+  (await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo })).sequence;
 
 describe('presence and the commons: k-anonymous by kind (0..6)', () => {
   it('reads "fewer than 5" for 0..4 active humans and the count from 5, never a total; the commons agrees', async () => {
@@ -33,7 +36,11 @@ describe('presence and the commons: k-anonymous by kind (0..6)', () => {
       expect(view.agents).toBe('fewer than 5');
       expect(view).not.toHaveProperty('total');
       const commons = (await json('/commons')).json();
-      expect(commons.groups[0]).toMatchObject({ label: 'Humans here now', listed: [], others: n < 5 ? 'fewer than 5' : n });
+      expect(commons.groups[0]).toMatchObject({
+        label: 'Humans here now',
+        listed: [],
+        others: n < 5 ? 'fewer than 5' : n,
+      });
       expect(await commonsTool.handler({}, t.app.civitas)).toEqual({ ...commons, as_of: expect.any(String) });
     }
   });
@@ -54,7 +61,9 @@ describe('presence and the commons: k-anonymous by kind (0..6)', () => {
     const text = JSON.stringify(commons);
     expect(text).not.toContain(shown.id);
     expect(text).not.toContain(hidden.id);
-    expect(guardListing([{ actor_id: 'x', kind: 'sovereign', tag: 'abcd', listed: true }])).toEqual([{ actor_id: 'x', kind: 'sovereign', tag: 'abcd', listed: true }]);
+    expect(guardListing([{ actor_id: 'x', kind: 'sovereign', tag: 'abcd', listed: true }])).toEqual([
+      { actor_id: 'x', kind: 'sovereign', tag: 'abcd', listed: true },
+    ]);
   });
 
   it('renders /commons as a page when HTML is asked for (501 without a built site, never JSON)', async () => {
@@ -70,8 +79,13 @@ describe('the roster /api/citizens', () => {
     await t.database.db.query('update sovereigns set callsign_visible = true where id = $1', [visible.id]);
     const quiet = await signedInSovereign(t.app, { callsign: 'Quiet One' });
     const erased = await signedInSovereign(t.app, { callsign: 'Gone One' });
-    await t.database.db.query('update sovereigns set erased_at = $2, callsign = null where id = $1', [erased.id, t.clock.now().toISOString()]);
-    expect((await post('/api/agent/imprint', { agent: 'roster-bot', body: 'hello roster' })).statusCode).toBe(200);
+    await t.database.db.query('update sovereigns set erased_at = $2, callsign = null where id = $1', [
+      erased.id,
+      t.clock.now().toISOString(),
+    ]);
+    expect((await post('/api/agent/imprint', { agent: 'roster-bot', body: 'hello roster' })).statusCode).toBe(
+      200,
+    );
 
     const all: { kind: string; ref: string; display: string }[] = [];
     const agents: { ref: string; level: string }[] = [];
@@ -89,17 +103,35 @@ describe('the roster /api/citizens', () => {
       for (const who of [visible, quiet, erased]) expect(text).not.toContain(who.id);
       expect(text).not.toContain('Quiet One');
     }
-    expect(all.find((entry) => entry.display === 'Visible One')).toMatchObject({ kind: 'sovereign', ref: `sovereign:${visible.tag}` });
-    expect(all.some((entry) => entry.ref === `sovereign:${quiet.tag}` && entry.display === `sovereign:${quiet.tag}`)).toBe(true);
-    expect(all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length).toBe(all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length);
-    const [{ n }] = await t.database.db.query<{ n: string }>('select count(*) as n from sovereigns where erased_at is null');
+    expect(all.find((entry) => entry.display === 'Visible One')).toMatchObject({
+      kind: 'sovereign',
+      ref: `sovereign:${visible.tag}`,
+    });
+    expect(
+      all.some(
+        (entry) => entry.ref === `sovereign:${quiet.tag}` && entry.display === `sovereign:${quiet.tag}`,
+      ),
+    ).toBe(true);
+    expect(all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length).toBe(
+      all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length,
+    );
+    const [{ n }] = await t.database.db.query<{ n: string }>(
+      'select count(*) as n from sovereigns where erased_at is null',
+    );
     expect(all.length).toBe(Number(n));
-    expect(agents).toContainEqual({ kind: 'agent', ref: 'agent:roster-bot', display: 'agent:roster-bot', level: 'arrived' });
+    expect(agents).toContainEqual({
+      kind: 'agent',
+      ref: 'agent:roster-bot',
+      display: 'agent:roster-bot',
+      level: 'arrived',
+    });
   });
 
   it('never lists or mirrors a handle whose every imprint the spam gate holds (held_spam)', async () => {
     const res = await post('/api/agent/imprint', { agent: 'held-only-bot', body: 'visible for now' });
-    await t.database.db.query("update imprints set held = true, held_reason = 'link_density' where author_ref = 'held-only-bot'");
+    await t.database.db.query(
+      "update imprints set held = true, held_reason = 'link_density' where author_ref = 'held-only-bot'",
+    );
     expect(res.statusCode).toBe(200);
     const roster = await json('/api/citizens?kind=agent&limit=100');
     expect(roster.body).not.toContain('held-only-bot');
@@ -124,7 +156,15 @@ describe('the roster /api/citizens', () => {
 
 describe('mirror /api/mirror', () => {
   it('needs a well-formed public actor: missing or malformed → 400 naming actor', async () => {
-    for (const query of ['', '?actor=', '?actor=nova', '?actor=agent:', '?actor=sovereign:xyz1', '?actor=sovereign:12345', `?actor=agent:${'a'.repeat(90)}`]) {
+    for (const query of [
+      '',
+      '?actor=',
+      '?actor=nova',
+      '?actor=agent:',
+      '?actor=sovereign:xyz1',
+      '?actor=sovereign:12345',
+      `?actor=agent:${'a'.repeat(90)}`,
+    ]) {
       const res = await json(`/api/mirror${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().issues[0].path).toBe('actor');
@@ -137,18 +177,33 @@ describe('mirror /api/mirror', () => {
     const handle = 'mirror-bot';
     await post('/api/agent/imprint', { agent: handle, body: 'first thought' });
     const agent = (await json(`/api/mirror?actor=AGENT:${handle.toUpperCase()}`)).json();
-    expect(agent).toMatchObject({ ok: true, found: true, addressable: true, actor: { ref: `agent:${handle}` }, standing: { level: 'arrived' }, imprints: { public: 1, unattested: 1 } });
+    expect(agent).toMatchObject({
+      ok: true,
+      found: true,
+      addressable: true,
+      actor: { ref: `agent:${handle}` },
+      standing: { level: 'arrived' },
+      imprints: { public: 1, unattested: 1 },
+    });
     expect(agent.receipts).toBeGreaterThanOrEqual(1);
 
     const who = await signedInSovereign(t.app, { callsign: 'Private Name' });
-    const [other] = await t.database.db.query<{ n: string }>('select count(*) as n from sovereigns where tag = $1', [who.tag]);
+    const [other] = await t.database.db.query<{ n: string }>(
+      'select count(*) as n from sovereigns where tag = $1',
+      [who.tag],
+    );
     await imprintAs(who, 'a mirrored thought');
     const res = await json(`/api/mirror?actor=sovereign:${who.tag}`);
     expect(res.statusCode).toBe(200);
     const text = res.body;
     expect(text).not.toContain(who.id);
     expect(text).not.toContain('Private Name');
-    if (Number(other.n) === 1) expect(res.json()).toMatchObject({ addressable: true, imprints: { public: 1 }, actor: { ref: `sovereign:${who.tag}` } });
+    if (Number(other.n) === 1)
+      expect(res.json()).toMatchObject({
+        addressable: true,
+        imprints: { public: 1 },
+        actor: { ref: `sovereign:${who.tag}` },
+      });
   });
 
   it('a tag two sovereigns hold names no one: no counts', async () => {
@@ -175,7 +230,9 @@ describe('resonance', () => {
     const view = (await json('/api/resonance')).json();
     expect(view).toMatchObject({ ok: true, window_days: 30 });
     expect(view.entries).toContainEqual({ actor: `sovereign:${author.tag}`, score: 2 });
-    expect(view.entries.some((entry: { actor: string }) => entry.actor === `sovereign:${replier.tag}`)).toBe(false);
+    expect(view.entries.some((entry: { actor: string }) => entry.actor === `sovereign:${replier.tag}`)).toBe(
+      false,
+    );
     expect(JSON.stringify(view)).not.toContain(author.id);
     t.clock.advance(86_400_000 * 31);
     expect((await json('/api/resonance')).json().entries).toEqual([]);
@@ -187,7 +244,11 @@ describe('resonance', () => {
     for (let n = 1; n <= 5; n++) {
       const author = await signedInSovereign(t.app);
       authors.push(author);
-      await imprintAs(replier, `Answer number ${n}, considered`, await imprintAs(author, `Question ${n} about the commons`));
+      await imprintAs(
+        replier,
+        `Answer number ${n}, considered`,
+        await imprintAs(author, `Question ${n} about the commons`),
+      );
       const view = (await json('/api/resonance/cohort-amplified')).json();
       const month = t.clock.now().toISOString().slice(0, 7);
       const entry = view.entries.find((e: { month: string }) => e.month === month);
@@ -208,13 +269,17 @@ describe('cohorts by join month', () => {
       for (let n = 1; n <= 6; n++) {
         await signedInSovereign(fresh.app);
         const view = await get();
-        expect(view.cohorts).toEqual([{ month: '2026-01', humans: n < 5 ? 'fewer than 5' : n, agents: 'fewer than 5' }]);
+        expect(view.cohorts).toEqual([
+          { month: '2026-01', humans: n < 5 ? 'fewer than 5' : n, agents: 'fewer than 5' },
+        ]);
         expect(JSON.stringify(view.cohorts)).not.toMatch(/joined |members|label|[0-9a-f]{8}-[0-9a-f]{4}/);
       }
       fresh.clock.set('2026-02-10T12:00:00.000Z');
       await signedInSovereign(fresh.app);
       await signedInSovereign(fresh.app);
-      expect((await get()).cohorts).toEqual([{ month: '2026-01/2026-02', humans: 8, agents: 'fewer than 5' }]);
+      expect((await get()).cohorts).toEqual([
+        { month: '2026-01/2026-02', humans: 8, agents: 'fewer than 5' },
+      ]);
       fresh.clock.set('2026-03-10T12:00:00.000Z');
       for (let i = 0; i < 3; i++) await signedInSovereign(fresh.app);
       expect((await get()).cohorts).toEqual([
@@ -229,7 +294,8 @@ describe('cohorts by join month', () => {
   });
 
   it('joinSmallMonths keeps each kind in a period at 0 or ≥ 5', () => {
-    const m = (kind: 'sovereign' | 'agent', n: number) => Array.from({ length: n }, (_, i) => ({ actor_id: `${kind}${i}`, kind }));
+    const m = (kind: 'sovereign' | 'agent', n: number) =>
+      Array.from({ length: n }, (_, i) => ({ actor_id: `${kind}${i}`, kind }));
     const periods = joinSmallMonths([
       { month: '2025-01', members: [...m('sovereign', 5), ...m('agent', 1)] },
       { month: '2025-02', members: m('agent', 4) },
@@ -245,21 +311,49 @@ describe('census snapshots', () => {
     try {
       fresh.clock.set('2026-05-01T10:00:00.000Z');
       await signedInSovereign(fresh.app);
-      await fresh.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'census-bot', body: 'counted' } });
-      expect(await takeCensus(fresh.app.civitas, '2026-05-01')).toEqual({ taken: false, reason: 'day_not_over' });
-      expect(await takeCensus(fresh.app.civitas, '2026-02-30')).toEqual({ taken: false, reason: 'invalid_date' });
-      expect(await takeCensus(fresh.app.civitas, 'nonsense')).toEqual({ taken: false, reason: 'invalid_date' });
+      await fresh.app.inject({
+        method: 'POST',
+        url: '/api/agent/imprint',
+        payload: { agent: 'census-bot', body: 'counted' },
+      });
+      expect(await takeCensus(fresh.app.civitas, '2026-05-01')).toEqual({
+        taken: false,
+        reason: 'day_not_over',
+      });
+      expect(await takeCensus(fresh.app.civitas, '2026-02-30')).toEqual({
+        taken: false,
+        reason: 'invalid_date',
+      });
+      expect(await takeCensus(fresh.app.civitas, 'nonsense')).toEqual({
+        taken: false,
+        reason: 'invalid_date',
+      });
       fresh.clock.set('2026-05-02T00:00:30.000Z');
       // something recorded after midnight is not in the census of May 1st
       await signedInSovereign(fresh.app);
-      const [a, b] = await Promise.all([takeCensus(fresh.app.civitas, '2026-05-01'), takeCensus(fresh.app.civitas, '2026-05-01')]);
+      const [a, b] = await Promise.all([
+        takeCensus(fresh.app.civitas, '2026-05-01'),
+        takeCensus(fresh.app.civitas, '2026-05-01'),
+      ]);
       const taken = [a, b].filter((r) => r.taken);
       expect(taken).toHaveLength(1);
       const census = taken[0].census!;
-      expect(census).toMatchObject({ date: '2026-05-01', humans: 1, agents: 1, imprints_lifetime: 1, imprints_retained: 1 });
+      expect(census).toMatchObject({
+        date: '2026-05-01',
+        humans: 1,
+        agents: 1,
+        imprints_lifetime: 1,
+        imprints_retained: 1,
+      });
       expect(census.receipts).toBeGreaterThanOrEqual(2);
-      expect((await fresh.app.inject({ method: 'GET', url: `/api/receipt/${census.receipt_id}` })).statusCode).toBe(200);
-      expect(await takeCensus(fresh.app.civitas, '2026-05-01')).toMatchObject({ taken: false, reason: 'already_taken', census });
+      expect(
+        (await fresh.app.inject({ method: 'GET', url: `/api/receipt/${census.receipt_id}` })).statusCode,
+      ).toBe(200);
+      expect(await takeCensus(fresh.app.civitas, '2026-05-01')).toMatchObject({
+        taken: false,
+        reason: 'already_taken',
+        census,
+      });
 
       fresh.clock.set('2026-05-05T08:00:00.000Z');
       const job = await runCensusJob(fresh.app.civitas);
@@ -271,7 +365,9 @@ describe('census snapshots', () => {
       const rest = (await fresh.app.inject({ method: 'GET', url: list.next })).json();
       expect(rest.censuses.map((c: { date: string }) => c.date)).toEqual(['2026-05-02', '2026-05-01']);
       for (const bad of ['before=yesterday', 'limit=0', 'limit=9999']) {
-        expect((await fresh.app.inject({ method: 'GET', url: `/api/censuses?${bad}` })).statusCode, bad).toBe(400);
+        expect((await fresh.app.inject({ method: 'GET', url: `/api/censuses?${bad}` })).statusCode, bad).toBe(
+          400,
+        );
       }
     } finally {
       await fresh.close();
@@ -282,7 +378,11 @@ describe('census snapshots', () => {
     const fresh = await createTestApp();
     try {
       expect(await runCensusJob(fresh.app.civitas)).toEqual({ ran: true, taken: [] });
-      expect((await fresh.app.inject({ method: 'GET', url: '/api/censuses' })).json()).toMatchObject({ ok: true, censuses: [], next: null });
+      expect((await fresh.app.inject({ method: 'GET', url: '/api/censuses' })).json()).toMatchObject({
+        ok: true,
+        censuses: [],
+        next: null,
+      });
     } finally {
       await fresh.close();
     }

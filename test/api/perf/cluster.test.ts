@@ -25,7 +25,6 @@ describe('workerCount', () => {
   });
 });
 
-
 async function until<T>(what: string, check: () => Promise<T | undefined>, tries = 240): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const value = await check().catch(() => undefined);
@@ -45,7 +44,9 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
     database = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'civitas-cluster-'));
     // A receipt of yesterday: the sealing job has a day to seal as soon as the workers start.
-    await database.db.transaction((tx) => recordReceipt(tx, { step: 'test.cluster', subject: 'cluster:1', at: yesterday }));
+    await database.db.transaction((tx) =>
+      recordReceipt(tx, { step: 'test.cluster', subject: 'cluster:1', at: yesterday }),
+    );
   });
   afterAll(async () => {
     await database.drop();
@@ -55,27 +56,47 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
   it('serves on one port from two processes, seals a due day once, and stops on SIGTERM', async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, DATABASE_URL: database.url, CIVITAS_WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', CIVITAS_DATA_DIR: dataDir, CIVITAS_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        CIVITAS_WORKERS: '2',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CIVITAS_DATA_DIR: dataDir,
+        CIVITAS_LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     server.stderr!.on('data', (chunk) => (stderr += String(chunk)));
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     try {
-      await until('the workers to listen', async () => ((await fetch(`http://127.0.0.1:${port}/health/live`)).ok ? true : undefined));
-      const workers = execFileSync('ps', ['--ppid', String(server.pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim());
+      await until('the workers to listen', async () =>
+        (await fetch(`http://127.0.0.1:${port}/health/live`)).ok ? true : undefined,
+      );
+      const workers = execFileSync('ps', ['--ppid', String(server.pid), '-o', 'pid='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.trim());
       expect(workers).toHaveLength(2);
 
-      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/api/stats`)));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/api/stats`)),
+      );
       expect(answers.every((res) => res.status === 200)).toBe(true);
 
       await until('the due day to be sealed', async () => {
-        const [row] = await database.db.query<{ n: string | number }>('select count(*) as n from anchors where date = $1', [day]);
+        const [row] = await database.db.query<{ n: string | number }>(
+          'select count(*) as n from anchors where date = $1',
+          [day],
+        );
         return Number(row.n) > 0 ? true : undefined;
       });
       // Both workers ran the sealing job (their first tick comes 1 s after start); one sealed.
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      const [anchors] = await database.db.query<{ n: string | number }>('select count(*) as n from anchors where date = $1', [day]);
+      const [anchors] = await database.db.query<{ n: string | number }>(
+        'select count(*) as n from anchors where date = $1',
+        [day],
+      );
       expect(Number(anchors.n)).toBe(1);
     } finally {
       server.kill('SIGTERM');

@@ -20,7 +20,11 @@ describe('ETag and 304 on public reads', () => {
   let secret: string;
   beforeAll(async () => {
     t = await createTestApp();
-    const arrived = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'etag-agent', body: 'Cache me if you can.' } });
+    const arrived = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'etag-agent', body: 'Cache me if you can.' },
+    });
     expect(arrived.statusCode).toBe(200);
     secret = arrived.json().continuity_secret;
   });
@@ -35,12 +39,20 @@ describe('ETag and 304 on public reads', () => {
     expect(first.headers['cache-control']).toMatch(/s-maxage=\d+/);
     expect(first.headers['cache-control']).toMatch(/stale-while-revalidate=\d+/);
 
-    const again = await t.app.inject({ method: 'GET', url: '/api/agent/etag-agent', headers: { 'if-none-match': etag } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/agent/etag-agent',
+      headers: { 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(etag);
 
-    const other = await t.app.inject({ method: 'GET', url: '/api/agent/etag-agent', headers: { 'if-none-match': '"something-else"' } });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/api/agent/etag-agent',
+      headers: { 'if-none-match': '"something-else"' },
+    });
     expect(other.statusCode).toBe(200);
     expect(other.json().ok).toBe(true);
   });
@@ -48,9 +60,17 @@ describe('ETag and 304 on public reads', () => {
   it('changes the ETag when the answer changes', async () => {
     const before = await t.app.inject({ method: 'GET', url: '/api/agent/etag-agent' });
     t.clock.advance(60_000);
-    const second = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'etag-agent', body: 'And again, a minute later.', continuity: secret } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'etag-agent', body: 'And again, a minute later.', continuity: secret },
+    });
     expect(second.statusCode).toBe(200);
-    const after = await t.app.inject({ method: 'GET', url: '/api/agent/etag-agent', headers: { 'if-none-match': String(before.headers.etag) } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/agent/etag-agent',
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
     expect(after.body).not.toBe(before.body);
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -72,7 +92,12 @@ describe('ETag and 304 on public reads', () => {
   });
 
   it('keeps a cookie-setting answer private, no-store and without an ETag', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/theme', headers: { origin: TEST_ORIGIN }, payload: { theme: 'dark' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/theme',
+      headers: { origin: TEST_ORIGIN },
+      payload: { theme: 'dark' },
+    });
     expect(res.headers['set-cookie']).toBeDefined();
     expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers.etag).toBeUndefined();
@@ -82,10 +107,16 @@ describe('ETag and 304 on public reads', () => {
     const first = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(first.statusCode).toBe(200);
     expect(first.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(first.body)).toEqual(buildOpenApi(PUBLISHED_ROUTES, { origin: TEST_ORIGIN, version: APP_VERSION, assets: undefined }));
+    expect(JSON.parse(first.body)).toEqual(
+      buildOpenApi(PUBLISHED_ROUTES, { origin: TEST_ORIGIN, version: APP_VERSION, assets: undefined }),
+    );
     const second = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(second.headers.etag).toBe(first.headers.etag);
-    const revalidated = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'if-none-match': `W/${first.headers.etag}, "x"` } });
+    const revalidated = await t.app.inject({
+      method: 'GET',
+      url: '/openapi.json',
+      headers: { 'if-none-match': `W/${first.headers.etag}, "x"` },
+    });
     expect(revalidated.statusCode).toBe(304);
   });
 
@@ -93,14 +124,26 @@ describe('ETag and 304 on public reads', () => {
     const plain = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('Accept-Encoding');
-    const br = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/openapi.json',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
-    const gzip = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/openapi.json',
+      headers: { 'accept-encoding': 'br;q=0, gzip' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
     expect(new Set([plain.headers.etag, br.headers.etag, gzip.headers.etag]).size).toBe(3);
-    const revalidated = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) } });
+    const revalidated = await t.app.inject({
+      method: 'GET',
+      url: '/openapi.json',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
+    });
     expect(revalidated.statusCode).toBe(304);
     expect(pickCoding('identity, *;q=0')).toBe('identity');
     expect(pickCoding('*')).toBe('br');
@@ -152,7 +195,12 @@ describe('request logging', () => {
       const boom = await app.inject({ method: 'GET', url: '/test-only/boom/hunter2' });
       expect(boom.statusCode).toBe(500);
       const failure = lines.find((line) => line.msg === 'request answered with a server error');
-      expect(failure).toMatchObject({ level: 50, method: 'GET', route: '/test-only/boom/:secret', status: 500 });
+      expect(failure).toMatchObject({
+        level: 50,
+        method: 'GET',
+        route: '/test-only/boom/:secret',
+        status: 500,
+      });
       // The request's logger is made on first use, bound to its request id like Fastify's own.
       expect(failure?.reqId).toEqual(expect.any(String));
       expect(lines.some((line) => line.msg === 'request failed')).toBe(true);

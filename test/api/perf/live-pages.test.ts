@@ -11,7 +11,11 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ site: true });
-  const arrived = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-agent', body: 'A first imprint for the pages.' } });
+  const arrived = await t.app.inject({
+    method: 'POST',
+    url: '/api/agent/imprint',
+    payload: { agent: 'page-agent', body: 'A first imprint for the pages.' },
+  });
   expect(arrived.statusCode).toBe(200);
 });
 afterAll(async () => t?.close());
@@ -37,8 +41,14 @@ describe('anonymous live pages', () => {
 
   it('never shares a page older than the request: a new imprint shows on the next anonymous render', async () => {
     const before = await t.app.inject({ method: 'GET', url: '/imprint' });
-    await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-agent-2', body: 'Freshly recorded words.' } });
-    const burst = await Promise.all(Array.from({ length: 6 }, () => t.app.inject({ method: 'GET', url: '/imprint' })));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'page-agent-2', body: 'Freshly recorded words.' },
+    });
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () => t.app.inject({ method: 'GET', url: '/imprint' })),
+    );
     for (const res of burst) {
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('Freshly recorded words.');
@@ -58,14 +68,23 @@ describe('kept renders of pages that read the Record alone', () => {
     expect(first.headers['x-civitas-renders-from']).toBeUndefined(); // the page's mark never leaves
 
     // A write the Record's own door did not make (as erasure does): the revision moves, the page follows.
-    const [newest] = await t.database.db.query<{ sequence: string }>('select max(sequence) as sequence from imprints');
-    await t.database.db.query("update imprints set body = 'Words changed in the store.' where sequence = $1", [newest.sequence]);
+    const [newest] = await t.database.db.query<{ sequence: string }>(
+      'select max(sequence) as sequence from imprints',
+    );
+    await t.database.db.query(
+      "update imprints set body = 'Words changed in the store.' where sequence = $1",
+      [newest.sequence],
+    );
     const changed = await renders();
     expect(changed.body).toContain('Words changed in the store.');
     expect(changed.headers.etag).not.toBe(first.headers.etag);
 
     // An imprint through the door: the next anonymous render shows it.
-    await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-agent-3', body: 'Seen on the kept page.' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'page-agent-3', body: 'Seen on the kept page.' },
+    });
     expect((await renders()).body).toContain('Seen on the kept page.');
   });
 

@@ -27,7 +27,9 @@ async function probeApp(): Promise<FastifyInstance> {
     reply.header('set-cookie', 'civitas_session=abc; HttpOnly; Path=/');
     return { ok: true };
   });
-  app.post('/validate', async (request) => parseInput(z.object({ name: z.string().min(2), age: z.number().int() }), request.body));
+  app.post('/validate', async (request) =>
+    parseInput(z.object({ name: z.string().min(2), age: z.number().int() }), request.body),
+  );
   app.get('/go', async (request) => {
     const target = safeReturnTarget((request.query as { return_to?: string }).return_to);
     if (!target) throw new Refusal('off_origin_target');
@@ -71,10 +73,20 @@ describe('error shape', () => {
     expect(res.json().reason).toBe('not_found');
   });
   it('answers malformed JSON with invalid_request and an unsupported type with 415', async () => {
-    const bad = await app.inject({ method: 'POST', url: '/validate', payload: '{"name":', headers: { 'content-type': 'application/json' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().reason).toBe('invalid_request');
-    const odd = await app.inject({ method: 'POST', url: '/validate', payload: 'x', headers: { 'content-type': 'application/x-odd' } });
+    const odd = await app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: 'x',
+      headers: { 'content-type': 'application/x-odd' },
+    });
     expect(odd.statusCode).toBe(415);
     expect(odd.json().reason).toBe('unsupported_media_type');
   });
@@ -82,12 +94,20 @@ describe('error shape', () => {
 
 describe('body limit', () => {
   it('refuses a body over 64 KiB with 413 payload_too_large', async () => {
-    const res = await app.inject({ method: 'POST', url: '/validate', payload: { name: 'x'.repeat(BODY_LIMIT) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: { name: 'x'.repeat(BODY_LIMIT) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ ok: false, reason: 'payload_too_large' });
   });
   it('accepts a body just under the limit', async () => {
-    const res = await app.inject({ method: 'POST', url: '/validate', payload: { name: 'x'.repeat(BODY_LIMIT - 100), age: 1 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/validate',
+      payload: { name: 'x'.repeat(BODY_LIMIT - 100), age: 1 },
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -106,17 +126,32 @@ describe('security headers', () => {
 
 describe('same-origin credential doors', () => {
   it('accepts the service origin and sets private, no-store with the cookie', async () => {
-    const res = await app.inject({ method: 'POST', url: '/door', headers: { origin: ORIGIN }, remoteAddress: '10.0.0.1' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/door',
+      headers: { origin: ORIGIN },
+      remoteAddress: '10.0.0.1',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['set-cookie']).toBeTruthy();
     expect(res.headers['cache-control']).toBe('private, no-store');
   });
   it('accepts Sec-Fetch-Site same-origin without Origin', async () => {
-    const res = await app.inject({ method: 'POST', url: '/door', headers: { 'sec-fetch-site': 'same-origin' }, remoteAddress: '10.0.0.2' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/door',
+      headers: { 'sec-fetch-site': 'same-origin' },
+      remoteAddress: '10.0.0.2',
+    });
     expect(res.statusCode).toBe(200);
   });
   it('refuses a cross-site origin, a null origin, and a request with no evidence', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { origin: 'null' }, {}, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+    ] as Record<string, string>[]) {
       const res = await app.inject({ method: 'POST', url: '/door', headers, remoteAddress: '10.0.0.3' });
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json().reason).toBe('cross_origin_refused');
@@ -127,11 +162,30 @@ describe('same-origin credential doors', () => {
 
 describe('return targets', () => {
   it('keeps local paths and refuses anything that would leave the origin', async () => {
-    const ok = await app.inject({ method: 'GET', url: '/go?return_to=%2Fsovereign%3Ftab%3Ddata', remoteAddress: '10.1.0.1' });
+    const ok = await app.inject({
+      method: 'GET',
+      url: '/go?return_to=%2Fsovereign%3Ftab%3Ddata',
+      remoteAddress: '10.1.0.1',
+    });
     expect(ok.json().target).toBe('/sovereign?tab=data');
-    const targets = ['https://evil.example/', '//evil.example', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)', 'sovereign', '/%5Cevil', '/.//evil.example', '/%2e//evil.example', '/a/..//evil.example'];
+    const targets = [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      '/%2F%2Fevil.example',
+      'javascript:alert(1)',
+      'sovereign',
+      '/%5Cevil',
+      '/.//evil.example',
+      '/%2e//evil.example',
+      '/a/..//evil.example',
+    ];
     for (const [i, target] of targets.entries()) {
-      const res = await app.inject({ method: 'GET', url: `/go?return_to=${encodeURIComponent(target)}`, remoteAddress: `10.1.1.${i}` });
+      const res = await app.inject({
+        method: 'GET',
+        url: `/go?return_to=${encodeURIComponent(target)}`,
+        remoteAddress: `10.1.1.${i}`,
+      });
       expect(res.statusCode, target).toBe(400);
       expect(res.json().reason).toBe('off_origin_target');
     }
@@ -141,14 +195,17 @@ describe('return targets', () => {
 describe('rate limits', () => {
   it('refuses the request after the read budget with 429, Retry-After and retry_after', async () => {
     const remoteAddress = '10.2.0.1';
-    for (let i = 0; i < 5; i++) expect((await app.inject({ method: 'GET', url: '/read', remoteAddress })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await app.inject({ method: 'GET', url: '/read', remoteAddress })).statusCode).toBe(200);
     const refused = await app.inject({ method: 'GET', url: '/read', remoteAddress });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json()).toMatchObject({ ok: false, reason: 'rate_limited' });
     expect(refused.json().retry_after).toBeGreaterThan(0);
     // Another actor is unaffected.
-    expect((await app.inject({ method: 'GET', url: '/read', remoteAddress: '10.2.0.2' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/read', remoteAddress: '10.2.0.2' })).statusCode).toBe(
+      200,
+    );
   });
   it('counts writes apart from reads, with the smaller write budget', async () => {
     const remoteAddress = '10.3.0.1';

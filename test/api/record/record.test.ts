@@ -13,22 +13,39 @@ afterAll(async () => t?.close());
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url, payload: payload as object, headers });
 const form = (url: string, body: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
-const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url,
+    payload: body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+const json = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
 
 describe('human imprints', () => {
   it('records a signed-in sovereign through /api/quick-imprint, attested, with receipt and sequence', async () => {
-    const res = await post('/api/quick-imprint', { body: 'A question for everyone', kind: 'question' }, { cookie: sovereign.cookie });
+    const res = await post(
+      '/api/quick-imprint',
+      { body: 'A question for everyone', kind: 'question' },
+      { cookie: sovereign.cookie },
+    );
     expect(res.statusCode).toBe(200);
     const made = res.json();
     expect(made).toMatchObject({ ok: true, unattested: false, held: false });
     expect(made.sequence).toBeGreaterThan(0);
     expect(made.receipt_id).toMatch(/^rcpt_/);
-    const [row] = await t.database.db.query<{ author_ref: string; public_author: string }>('select author_ref, public_author from imprints where sequence = $1', [made.sequence]);
+    const [row] = await t.database.db.query<{ author_ref: string; public_author: string }>(
+      'select author_ref, public_author from imprints where sequence = $1',
+      [made.sequence],
+    );
     expect(row).toEqual({ author_ref: sovereign.id, public_author: sovereign.tag });
     const view = (await json('/imprint')).json();
     expect(JSON.stringify(view)).not.toContain(sovereign.id);
-    expect(view.imprints[0]).toMatchObject({ sequence: made.sequence, author: { kind: 'sovereign', name: sovereign.tag }, unattested: false });
+    expect(view.imprints[0]).toMatchObject({
+      sequence: made.sequence,
+      author: { kind: 'sovereign', name: sovereign.tag },
+      unattested: false,
+    });
   });
 
   it('refuses /api/quick-imprint and /sovereign/imprint without a session (401)', async () => {
@@ -37,28 +54,46 @@ describe('human imprints', () => {
   });
 
   it('answers the /imprint form with 303 back to the Record and refuses off-origin return targets', async () => {
-    const res = await form('/sovereign/imprint', 'body=From+the+form&kind=signal&reply_to=', { cookie: sovereign.cookie });
+    const res = await form('/sovereign/imprint', 'body=From+the+form&kind=signal&reply_to=', {
+      cookie: sovereign.cookie,
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(/^\/imprint\?recorded=\d+$/);
     const before = (await json('/api/stats')).json().imprints_lifetime;
-    const evil = await form('/sovereign/imprint', 'body=x&return_to=%2F%2Fevil.example', { cookie: sovereign.cookie });
+    const evil = await form('/sovereign/imprint', 'body=x&return_to=%2F%2Fevil.example', {
+      cookie: sovereign.cookie,
+    });
     expect(evil.statusCode).toBe(400);
     expect(evil.json().reason).toBe('off_origin_target');
     expect((await json('/api/stats')).json().imprints_lifetime).toBe(before);
   });
 
   it('records a sessionless human naming a Sovereign ID as unverified and quarantined', async () => {
-    const res = await post('/api/agent/imprint', { sovereign_id: sovereign.tag.toUpperCase(), body: 'Typed my tag, no session' });
+    const res = await post('/api/agent/imprint', {
+      sovereign_id: sovereign.tag.toUpperCase(),
+      body: 'Typed my tag, no session',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, unattested: true, held: false });
     expect(res.json().continuity_secret).toBeUndefined();
-    const [row] = await t.database.db.query<{ author_ref: string }>('select author_ref from imprints where sequence = $1', [res.json().sequence]);
+    const [row] = await t.database.db.query<{ author_ref: string }>(
+      'select author_ref from imprints where sequence = $1',
+      [res.json().sequence],
+    );
     expect(row.author_ref).toBe(`unverified:${sovereign.tag}`);
     const quarantine = (await json('/api/quarantine')).json();
-    expect(quarantine.unattested.some((u: { sequence: number; author: string }) => u.sequence === res.json().sequence && u.author === `sovereign:${sovereign.tag}`)).toBe(true);
+    expect(
+      quarantine.unattested.some(
+        (u: { sequence: number; author: string }) =>
+          u.sequence === res.json().sequence && u.author === `sovereign:${sovereign.tag}`,
+      ),
+    ).toBe(true);
     expect(JSON.stringify(quarantine)).not.toContain('unverified:');
 
-    const viaForm = await form('/api/agent/imprint', `agent=&sovereign_id=${sovereign.tag}&body=Form+without+session&kind=thought`);
+    const viaForm = await form(
+      '/api/agent/imprint',
+      `agent=&sovereign_id=${sovereign.tag}&body=Form+without+session&kind=thought`,
+    );
     expect(viaForm.statusCode).toBe(303);
     for (const [payload, path] of [
       [{ body: 'nobody named' }, 'agent'],
@@ -73,13 +108,30 @@ describe('human imprints', () => {
   });
 
   it('threads with reply_to and refuses replies to nothing', async () => {
-    const q = (await post('/api/quick-imprint', { body: 'Where do threads live?', kind: 'question' }, { cookie: sovereign.cookie })).json();
-    const a = await post('/api/agent/imprint', { agent: 'threader', body: 'In /collaborate.', reply_to: q.sequence });
+    const q = (
+      await post(
+        '/api/quick-imprint',
+        { body: 'Where do threads live?', kind: 'question' },
+        { cookie: sovereign.cookie },
+      )
+    ).json();
+    const a = await post('/api/agent/imprint', {
+      agent: 'threader',
+      body: 'In /collaborate.',
+      reply_to: q.sequence,
+    });
     expect(a.statusCode).toBe(200);
     const live = (await json(`/collaborate/live?since=${q.sequence - 1}`)).json();
-    expect(live.imprints.map((i: { sequence: number }) => i.sequence)).toEqual([q.sequence, a.json().sequence]);
+    expect(live.imprints.map((i: { sequence: number }) => i.sequence)).toEqual([
+      q.sequence,
+      a.json().sequence,
+    ]);
     expect(live.imprints[1].reply_to).toBe(q.sequence);
-    const bad = await post('/api/agent/imprint', { agent: 'threader', body: 'To the void.', reply_to: 999_999 });
+    const bad = await post('/api/agent/imprint', {
+      agent: 'threader',
+      body: 'To the void.',
+      reply_to: 999_999,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().issues[0].path).toBe('reply_to');
   });
@@ -87,21 +139,51 @@ describe('human imprints', () => {
 
 describe('the spam gate', () => {
   it('holds link floods, known patterns, repetition and bursts; held items never appear publicly', async () => {
-    const links = (await post('/api/agent/imprint', { agent: 'spammer-a', body: 'see http://a.example http://b.example http://c.example http://d.example' })).json();
+    const links = (
+      await post('/api/agent/imprint', {
+        agent: 'spammer-a',
+        body: 'see http://a.example http://b.example http://c.example http://d.example',
+      })
+    ).json();
     expect(links).toMatchObject({ held: true, held_reason: 'too many links' });
-    const pattern = (await post('/api/agent/imprint', { agent: 'spammer-b', body: 'Crypto giveaway today only SECRETSPAMWORD' })).json();
+    const pattern = (
+      await post('/api/agent/imprint', {
+        agent: 'spammer-b',
+        body: 'Crypto giveaway today only SECRETSPAMWORD',
+      })
+    ).json();
     expect(pattern).toMatchObject({ held: true, held_reason: 'known spam pattern' });
     await post('/api/agent/imprint', { agent: 'spammer-c', body: 'same words here' });
-    const repeated = (await post('/api/agent/imprint', { agent: 'spammer-c', body: 'Same   words here' })).json();
+    const repeated = (
+      await post('/api/agent/imprint', { agent: 'spammer-c', body: 'Same   words here' })
+    ).json();
     expect(repeated).toMatchObject({ held: true, held_reason: 'repeated text' });
     let burst: { held: boolean; held_reason?: string } = { held: false };
-    for (let i = 0; i < 14; i++) burst = (await post('/api/agent/imprint', { agent: 'spammer-d', body: `message number ${i} with distinct text ${i * 7}` })).json();
+    for (let i = 0; i < 14; i++)
+      burst = (
+        await post('/api/agent/imprint', {
+          agent: 'spammer-d',
+          body: `message number ${i} with distinct text ${i * 7}`,
+        })
+      ).json();
     expect(burst).toMatchObject({ held: true, held_reason: 'burst of submissions' });
 
-    const surfaces = ['/imprint', '/imprint/live?since=0&limit=200', '/collaborate/live?since=0', '/imprint/feed.json', '/collaborate/feed.json', '/search?q=SECRETSPAMWORD', '/api/quarantine', '/api/stats', '/window'];
+    const surfaces = [
+      '/imprint',
+      '/imprint/live?since=0&limit=200',
+      '/collaborate/live?since=0',
+      '/imprint/feed.json',
+      '/collaborate/feed.json',
+      '/search?q=SECRETSPAMWORD',
+      '/api/quarantine',
+      '/api/stats',
+      '/window',
+    ];
     for (const url of surfaces) {
       // The search echoes its own query; what matters is what it finds.
-      const text = url.startsWith('/search') ? JSON.stringify((await json(url)).json().results) : (await json(url)).body;
+      const text = url.startsWith('/search')
+        ? JSON.stringify((await json(url)).json().results)
+        : (await json(url)).body;
       expect(text, url).not.toContain('SECRETSPAMWORD');
       expect(text, url).not.toContain('spammer-b');
       expect(text, url).not.toContain('a.example');
@@ -110,7 +192,9 @@ describe('the spam gate', () => {
     expect(stats.imprints_held).toBeGreaterThanOrEqual(4);
     const q = (await json('/api/quarantine')).json();
     expect(q.held.held).toBe(stats.imprints_held);
-    expect(q.held.reasons.map((r: { rule: string }) => r.rule)).toEqual(expect.arrayContaining(['bad_pattern', 'burst', 'link_density', 'repetition']));
+    expect(q.held.reasons.map((r: { rule: string }) => r.rule)).toEqual(
+      expect.arrayContaining(['bad_pattern', 'burst', 'link_density', 'repetition']),
+    );
     const feed = (await json('/imprint/feed.json')).json();
     expect(feed._civitas.held.held).toBe(stats.imprints_held);
     const status = (await json('/api/agent/spammer-b')).json();
@@ -120,29 +204,51 @@ describe('the spam gate', () => {
 
 describe('reports and feedback', () => {
   it('lets anyone report an imprint into steward triage, with a receipt and no reporter published', async () => {
-    const target = (await post('/api/agent/imprint', { agent: 'reported-one', body: 'Something to report' })).json();
+    const target = (
+      await post('/api/agent/imprint', { agent: 'reported-one', body: 'Something to report' })
+    ).json();
     const res = await post('/imprint/report', { sequence: target.sequence, reason: 'abuse', detail: 'rude' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, status: 'open', sequence: target.sequence });
     expect(res.json().receipt_id).toMatch(/^rcpt_/);
-    const [row] = await t.database.db.query<{ status: string }>('select status from imprint_reports where id = $1', [res.json().report_id]);
+    const [row] = await t.database.db.query<{ status: string }>(
+      'select status from imprint_reports where id = $1',
+      [res.json().report_id],
+    );
     expect(row.status).toBe('open');
     expect((await post('/imprint/report', { sequence: 987654, reason: 'spam' })).statusCode).toBe(404);
-    expect((await post('/imprint/report', { sequence: target.sequence, reason: 'boring' })).statusCode).toBe(400);
-    const viaForm = await form('/imprint/report', `sequence=${target.sequence}&reason=spam&return_to=%2Fimprint`);
+    expect((await post('/imprint/report', { sequence: target.sequence, reason: 'boring' })).statusCode).toBe(
+      400,
+    );
+    const viaForm = await form(
+      '/imprint/report',
+      `sequence=${target.sequence}&reason=spam&return_to=%2Fimprint`,
+    );
     expect(viaForm.statusCode).toBe(303);
     expect(viaForm.headers.location).toBe(`/imprint?reported=${target.sequence}`);
   });
 
-  it('takes feedback from sessions, proved agents and unnamed people; mine and clear are the reporter\'s own', async () => {
-    const mine1 = (await post('/feedback/report', { topic: 'bug', body: 'The theme button is hard to find' }, { cookie: sovereign.cookie })).json();
+  it("takes feedback from sessions, proved agents and unnamed people; mine and clear are the reporter's own", async () => {
+    const mine1 = (
+      await post(
+        '/feedback/report',
+        { topic: 'bug', body: 'The theme button is hard to find' },
+        { cookie: sovereign.cookie },
+      )
+    ).json();
     expect(mine1).toMatchObject({ ok: true, topic: 'bug', status: 'open', mine: '/feedback/mine' });
     const anon = (await post('/feedback/report', { topic: 'idea', body: 'Dark mode by default' })).json();
     expect(anon.mine).toBeNull();
     const agent = (await post('/api/agent/imprint', { agent: 'feedbacker', body: 'hello' })).json();
-    const agentFb = await post('/feedback/report', { topic: 'other', body: 'From an agent', agent: 'feedbacker' }, { 'x-civitas-continuity': agent.continuity_secret });
+    const agentFb = await post(
+      '/feedback/report',
+      { topic: 'other', body: 'From an agent', agent: 'feedbacker' },
+      { 'x-civitas-continuity': agent.continuity_secret },
+    );
     expect(agentFb.statusCode).toBe(200);
-    expect((await post('/feedback/report', { topic: 'other', body: 'Impostor', agent: 'feedbacker' })).statusCode).toBe(401);
+    expect(
+      (await post('/feedback/report', { topic: 'other', body: 'Impostor', agent: 'feedbacker' })).statusCode,
+    ).toBe(401);
     expect((await post('/feedback/report', { topic: 'nope', body: 'x' })).statusCode).toBe(400);
 
     const overview = (await json('/api/feedback')).json();
@@ -155,16 +261,23 @@ describe('reports and feedback', () => {
     expect(mine.headers['cache-control']).toContain('no-store');
     expect(mine.json().reports.map((r: { id: string }) => r.id)).toEqual([mine1.feedback_id]);
     expect((await json('/feedback/mine')).json().reports).toEqual([]);
-    expect((await json('/feedback/mine?agent=feedbacker', { 'x-civitas-continuity': 'cs_bad' })).statusCode).toBe(401);
+    expect(
+      (await json('/feedback/mine?agent=feedbacker', { 'x-civitas-continuity': 'cs_bad' })).statusCode,
+    ).toBe(401);
 
     expect((await post('/feedback/mine/clear', {})).statusCode).toBe(401);
     const cleared = await form('/feedback/mine/clear', '', { cookie: sovereign.cookie });
     expect(cleared.statusCode).toBe(303);
     expect(cleared.headers.location).toBe('/feedback/mine?cleared=1');
     expect((await json('/feedback/mine', { cookie: sovereign.cookie })).json().reports).toEqual([]);
-    const [gone] = await t.database.db.query<{ body: string | null; status: string }>('select body, status from feedback where id = $1', [mine1.feedback_id]);
+    const [gone] = await t.database.db.query<{ body: string | null; status: string }>(
+      'select body, status from feedback where id = $1',
+      [mine1.feedback_id],
+    );
     expect(gone).toEqual({ body: null, status: 'withdrawn' });
-    const agentMine = (await json('/feedback/mine?agent=feedbacker', { 'x-civitas-continuity': agent.continuity_secret })).json();
+    const agentMine = (
+      await json('/feedback/mine?agent=feedbacker', { 'x-civitas-continuity': agent.continuity_secret })
+    ).json();
     expect(agentMine.reports).toHaveLength(1);
   });
 });
@@ -174,7 +287,16 @@ describe('surfaces of the Record', () => {
     const a = (await json('/api/stats')).json();
     const b = (await json('/stats.json')).json();
     expect({ ...a, as_of: null }).toEqual({ ...b, as_of: null });
-    for (const key of ['humans', 'agents', 'imprints_lifetime', 'imprints_retained', 'imprints_unattested', 'imprints_held', 'receipts']) expect(typeof a[key], key).toBe('number');
+    for (const key of [
+      'humans',
+      'agents',
+      'imprints_lifetime',
+      'imprints_retained',
+      'imprints_unattested',
+      'imprints_held',
+      'receipts',
+    ])
+      expect(typeof a[key], key).toBe('number');
     expect(a.humans).toBe(1);
     expect(a).not.toHaveProperty('total');
     expect(a.imprints_retained).toBeLessThanOrEqual(500);
@@ -194,7 +316,12 @@ describe('surfaces of the Record', () => {
     expect(res.body).not.toContain(sovereign.id);
     expect(res.body).not.toContain('unverified:');
     const threads = (await json('/collaborate/feed.json')).json();
-    expect(threads.items.every((i: { _civitas: { kind: string; reply_to: number | null } }) => i._civitas.kind === 'question' || i._civitas.reply_to !== null)).toBe(true);
+    expect(
+      threads.items.every(
+        (i: { _civitas: { kind: string; reply_to: number | null } }) =>
+          i._civitas.kind === 'question' || i._civitas.reply_to !== null,
+      ),
+    ).toBe(true);
   });
 
   it('searches retained bodies with PostgreSQL full text; bad queries get a 400', async () => {

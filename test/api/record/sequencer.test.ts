@@ -18,7 +18,9 @@ const imprint = (payload: Record<string, unknown>, headers: Record<string, strin
   t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload, headers });
 
 async function sequences(): Promise<number[]> {
-  const rows = await t.database.db.query<{ sequence: string }>('select sequence from imprints order by sequence');
+  const rows = await t.database.db.query<{ sequence: string }>(
+    'select sequence from imprints order by sequence',
+  );
   return rows.map((row) => Number(row.sequence));
 }
 
@@ -28,11 +30,21 @@ describe('the sequencer', () => {
     const secret = keeper.json().continuity_secret as string;
     const before = (await sequences()).length;
 
-    const good = Array.from({ length: 10 }, (_, i) => imprint({ agent: `batch-${i}`, body: `together ${i}` }));
-    const wrongSecret = imprint({ agent: 'keeper', body: 'not me' }, { 'x-civitas-continuity': `${secret.slice(0, -2)}xx` });
+    const good = Array.from({ length: 10 }, (_, i) =>
+      imprint({ agent: `batch-${i}`, body: `together ${i}` }),
+    );
+    const wrongSecret = imprint(
+      { agent: 'keeper', body: 'not me' },
+      { 'x-civitas-continuity': `${secret.slice(0, -2)}xx` },
+    );
     const noTarget = imprint({ agent: 'orphan-reply', body: 'to nothing', reply_to: 99_999 });
     const proved = imprint({ agent: 'keeper', body: 'me again' }, { 'x-civitas-continuity': secret });
-    const [answers, wrong, orphan, again] = await Promise.all([Promise.all(good), wrongSecret, noTarget, proved]);
+    const [answers, wrong, orphan, again] = await Promise.all([
+      Promise.all(good),
+      wrongSecret,
+      noTarget,
+      proved,
+    ]);
 
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(200));
     expect(wrong.statusCode).toBe(401);
@@ -84,22 +96,44 @@ describe('the sequencer', () => {
       },
       async admit(_tx, entries) {
         return entries.map(({ draft, verdict }) => ({
-          imprint: { kind: 'thought', body: draft.body, authorKind: 'agent', authorRef: draft.authorRef, publicAuthor: draft.authorRef,
-            unattested: true, held: verdict.held, heldReason: null, replyTo: null, at: draft.at },
+          imprint: {
+            kind: 'thought',
+            body: draft.body,
+            authorKind: 'agent',
+            authorRef: draft.authorRef,
+            publicAuthor: draft.authorRef,
+            unattested: true,
+            held: verdict.held,
+            heldReason: null,
+            replyTo: null,
+            at: draft.at,
+          },
           answer: (appended) => appended.sequence,
         }));
       },
     };
-    const turns = (n: number) => Array.from({ length: n }).reduce<Promise<void>>((p) => p.then(() => new Promise((r) => setImmediate(r))), Promise.resolve());
-    const submit = (who: string, round: number) => sequence(t.database.db, counting, { authorRef: who, body: `${who} round ${round}`, replyTo: null, at: t.clock.now() });
+    const turns = (n: number) =>
+      Array.from({ length: n }).reduce<Promise<void>>(
+        (p) => p.then(() => new Promise((r) => setImmediate(r))),
+        Promise.resolve(),
+      );
+    const submit = (who: string, round: number) =>
+      sequence(t.database.db, counting, {
+        authorRef: who,
+        body: `${who} round ${round}`,
+        replyTo: null,
+        at: t.clock.now(),
+      });
     // Eight writers in a loop, each back 0–3 event-loop turns after its answer (as HTTP clients are):
     // without the linger the first one back would start a batch alone and the rest wait behind it.
-    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      for (let round = 0; round < 6; round++) {
-        await submit(`looper-${w}`, round);
-        await turns(w % 4);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let round = 0; round < 6; round++) {
+          await submit(`looper-${w}`, round);
+          await turns(w % 4);
+        }
+      }),
+    );
     const full = batches.slice(1).filter((size) => size === 8).length;
     // Not a timing assertion: a stalled machine may cut a linger short, so most, not all, batches are whole.
     expect(full).toBeGreaterThanOrEqual(Math.floor((batches.length - 1) / 2));
@@ -116,8 +150,18 @@ describe('the sequencer', () => {
       async admit(_tx, entries) {
         if (entries.some((e) => e.draft.explode)) throw new Error('this imprint breaks the transaction');
         return entries.map(({ draft, verdict }) => ({
-          imprint: { kind: 'thought', body: draft.body, authorKind: 'agent', authorRef: draft.authorRef, publicAuthor: draft.authorRef,
-            unattested: true, held: verdict.held, heldReason: null, replyTo: null, at: draft.at },
+          imprint: {
+            kind: 'thought',
+            body: draft.body,
+            authorKind: 'agent',
+            authorRef: draft.authorRef,
+            publicAuthor: draft.authorRef,
+            unattested: true,
+            held: verdict.held,
+            heldReason: null,
+            replyTo: null,
+            at: draft.at,
+          },
           answer: (appended) => `${draft.authorRef}@${appended.sequence}`,
         }));
       },
@@ -125,14 +169,29 @@ describe('the sequencer', () => {
     const before = (await sequences()).length;
     const results = await Promise.allSettled(
       Array.from({ length: 6 }, (_, i) =>
-        sequence(t.database.db, exploding, { authorRef: `door-${i}`, body: `door ${i}`, replyTo: null, at: t.clock.now(), explode: i === 3 }),
+        sequence(t.database.db, exploding, {
+          authorRef: `door-${i}`,
+          body: `door ${i}`,
+          replyTo: null,
+          at: t.clock.now(),
+          explode: i === 3,
+        }),
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
     expect(String((results[3] as PromiseRejectedResult).reason)).toContain('breaks the transaction');
     expect((results[3] as PromiseRejectedResult).reason).not.toBeInstanceOf(Refusal);
     expect(await sequences()).toEqual(Array.from({ length: before + 5 }, (_, i) => i + 1));
-    const [receipts] = await t.database.db.query<{ n: string }>(`select count(*) as n from receipts where step = 'record.imprint'`);
+    const [receipts] = await t.database.db.query<{ n: string }>(
+      `select count(*) as n from receipts where step = 'record.imprint'`,
+    );
     expect(Number(receipts.n)).toBe(before + 5);
   });
 });

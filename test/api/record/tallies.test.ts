@@ -16,11 +16,14 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.database.db;
-const agentImprint = (agent: string, body: string) => t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent, body } });
+const agentImprint = (agent: string, body: string) =>
+  t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent, body } });
 
 /** The tallies next to the counts they stand for, taken the slow way. */
 async function tallied() {
-  const rows = await db().query<{ name: string; value: string | number }>("select name, value from record_tallies where name <> 'imprints_revision'");
+  const rows = await db().query<{ name: string; value: string | number }>(
+    "select name, value from record_tallies where name <> 'imprints_revision'",
+  );
   const tallies = Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
   const [counted] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns) as sovereigns, (select count(*) from agents) as agents,
@@ -37,7 +40,12 @@ describe('the Record tallies', () => {
     const answers = await Promise.all([
       ...Array.from({ length: 12 }, (_, i) => agentImprint(`tally-${i}`, `counted thought ${i}`)),
       agentImprint('tally-spam', links),
-      t.app.inject({ method: 'POST', url: '/api/quick-imprint', payload: { body: 'a human, counted' }, headers: { cookie: me.cookie } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/quick-imprint',
+        payload: { body: 'a human, counted' },
+        headers: { cookie: me.cookie },
+      }),
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual(Array(14).fill(200));
     let { tallies, counted } = await tallied();
@@ -54,16 +62,28 @@ describe('the Record tallies', () => {
 
     // What /api/stats says is the tallies: no drift between the hot read and the tables.
     const stats = (await t.app.inject({ method: 'GET', url: '/api/stats' })).json();
-    expect(stats).toMatchObject({ humans: counted.sovereigns, agents: counted.agents, imprints_unattested: counted.imprints_unattested, imprints_held: counted.imprints_held });
+    expect(stats).toMatchObject({
+      humans: counted.sovereigns,
+      agents: counted.agents,
+      imprints_unattested: counted.imprints_unattested,
+      imprints_held: counted.imprints_held,
+    });
   });
 
   it("move the Record's revision with every statement that writes imprints, and only those", async () => {
-    const revision = async () => Number((await db().query<{ value: string }>("select value from record_tallies where name = 'imprints_revision'"))[0].value);
+    const revision = async () =>
+      Number(
+        (
+          await db().query<{ value: string }>(
+            "select value from record_tallies where name = 'imprints_revision'",
+          )
+        )[0].value,
+      );
     const start = await revision();
     await agentImprint('tally-revision', 'one more');
     expect(await revision()).toBeGreaterThan(start);
     const afterImprint = await revision();
-    await db().query("update imprints set held = held where sequence = -1"); // touches no row
+    await db().query('update imprints set held = held where sequence = -1'); // touches no row
     await db().query("update agents set last_seen_at = last_seen_at where handle = 'tally-revision'");
     expect(await revision()).toBe(afterImprint);
     await db().query('update imprints set kind = kind where sequence = (select max(sequence) from imprints)');
@@ -71,9 +91,13 @@ describe('the Record tallies', () => {
   });
 
   it('count the retained bodies from the window alone: erased bodies inside it do not count', async () => {
-    const [before] = await db().query<{ n: string }>('select count(*) as n from imprints where body is not null');
-    await db().query("update imprints set body = null where sequence = (select max(sequence) from imprints)");
-    const record = (await t.app.inject({ method: 'GET', url: '/imprint', headers: { accept: 'application/json' } })).json();
+    const [before] = await db().query<{ n: string }>(
+      'select count(*) as n from imprints where body is not null',
+    );
+    await db().query('update imprints set body = null where sequence = (select max(sequence) from imprints)');
+    const record = (
+      await t.app.inject({ method: 'GET', url: '/imprint', headers: { accept: 'application/json' } })
+    ).json();
     expect(record.imprints_retained).toBe(Number(before.n) - 1);
   });
 });

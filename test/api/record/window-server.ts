@@ -4,7 +4,10 @@
  */
 import { buildApp } from '../../../api/app.ts';
 
-const app = await buildApp({ site: false, config: { rateReadsPerMin: 10_000_000, rateWritesPerMin: 10_000_000 } });
+const app = await buildApp({
+  site: false,
+  config: { rateReadsPerMin: 10_000_000, rateWritesPerMin: 10_000_000 },
+});
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.send?.({ ready: address });
 process.on('disconnect', () => {

@@ -16,7 +16,13 @@ afterAll(async () => t?.close());
 
 async function invariant(expectedTotal: number) {
   const db = t.database.db;
-  const [counts] = await db.query<{ n: string; bodies: string; min: string; max: string; distinct_n: string }>(
+  const [counts] = await db.query<{
+    n: string;
+    bodies: string;
+    min: string;
+    max: string;
+    distinct_n: string;
+  }>(
     'select count(*) as n, count(body) as bodies, min(sequence) as min, max(sequence) as max, count(distinct sequence) as distinct_n from imprints',
   );
   const [counter] = await db.query<{ value: string }>('select value from record_counter where id = 1');
@@ -27,10 +33,14 @@ async function invariant(expectedTotal: number) {
   expect(Number(counter.value)).toBe(expectedTotal);
   expect(Number(counts.bodies)).toBe(Math.min(expectedTotal, 500));
   // The retained bodies are exactly the newest 500.
-  const [oldestKept] = await db.query<{ min: string }>('select min(sequence) as min from imprints where body is not null');
+  const [oldestKept] = await db.query<{ min: string }>(
+    'select min(sequence) as min from imprints where body is not null',
+  );
   expect(Number(oldestKept.min)).toBe(Math.max(1, expectedTotal - 499));
   // Receipts: one per imprint, each naming its own sequence.
-  const [receipts] = await db.query<{ n: string }>(`select count(*) as n from receipts where step = 'record.imprint'`);
+  const [receipts] = await db.query<{ n: string }>(
+    `select count(*) as n from receipts where step = 'record.imprint'`,
+  );
   expect(Number(receipts.n)).toBe(expectedTotal);
   const stats = (await t.app.inject({ method: 'GET', url: '/api/stats' })).json();
   expect(stats.imprints_lifetime).toBe(expectedTotal);
@@ -56,38 +66,63 @@ describe('the 500-body window', () => {
     await invariant(writers * each);
 
     // The evicted bodies are gone from every surface: search, feeds, the Record, live polling.
-    const search = (await t.app.inject({ method: 'GET', url: '/search?q=w0x0', headers: { accept: 'application/json' } })).json();
-    const [first] = await t.database.db.query<{ body: string | null; search: string }>('select body, search::text as search from imprints where sequence = 1');
+    const search = (
+      await t.app.inject({ method: 'GET', url: '/search?q=w0x0', headers: { accept: 'application/json' } })
+    ).json();
+    const [first] = await t.database.db.query<{ body: string | null; search: string }>(
+      'select body, search::text as search from imprints where sequence = 1',
+    );
     expect(first.body).toBeNull();
     expect(first.search).toBe('');
-    const oldest = await t.database.db.query<{ sequence: string }>(`select sequence from imprints where body like 'window token w0x0 %'`);
+    const oldest = await t.database.db.query<{ sequence: string }>(
+      `select sequence from imprints where body like 'window token w0x0 %'`,
+    );
     expect(oldest.length).toBe(0);
     expect(JSON.stringify(search)).not.toContain('w0x0 from');
     const feed = await t.app.inject({ method: 'GET', url: '/imprint/feed.json' });
-    expect(feed.json().items.every((item: { _civitas: { sequence: number } }) => item._civitas.sequence > 140)).toBe(true);
+    expect(
+      feed.json().items.every((item: { _civitas: { sequence: number } }) => item._civitas.sequence > 140),
+    ).toBe(true);
     const live = (await t.app.inject({ method: 'GET', url: '/imprint/live?since=0&limit=200' })).json();
     expect(live.imprints[0].sequence).toBe(1);
     expect(live.imprints[0].body).toBeNull();
     expect(live.imprints[0].retained).toBe(false);
-    const view = (await t.app.inject({ method: 'GET', url: '/window', headers: { accept: 'application/json' } })).json();
-    expect(view).toMatchObject({ window: 500, imprints_lifetime: 640, imprints_retained: 500, oldest_retained: 141 });
+    const view = (
+      await t.app.inject({ method: 'GET', url: '/window', headers: { accept: 'application/json' } })
+    ).json();
+    expect(view).toMatchObject({
+      window: 500,
+      imprints_lifetime: 640,
+      imprints_retained: 500,
+      oldest_retained: 141,
+    });
     expect(view.latest_evictions[0]).toBe(140);
     expect(JSON.stringify(view)).not.toContain('window token');
   });
 
   it('holds across two API processes on one PostgreSQL with 8 concurrent writers', async (context) => {
     if (!t.database.url) {
-      context.skip('Needs a real PostgreSQL (TEST_DATABASE_URL): the embedded database is single-process by design.');
+      context.skip(
+        'Needs a real PostgreSQL (TEST_DATABASE_URL): the embedded database is single-process by design.',
+      );
       return;
     }
     const script = fileURLToPath(new URL('./window-server.ts', import.meta.url));
     const start = () =>
       new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
-        const child = fork(script, { env: { ...process.env, DATABASE_URL: t.database.url, CIVITAS_ORIGIN: 'http://127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+        const child = fork(script, {
+          env: { ...process.env, DATABASE_URL: t.database.url, CIVITAS_ORIGIN: 'http://127.0.0.1' },
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        });
         let stderr = '';
         child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-        child.once('exit', (code) => reject(new Error(`window-server exited (${code}): ${stderr.slice(-1500)}`)));
-        child.on('message', (message: { ready?: string }) => message.ready && resolve({ url: message.ready, child }));
+        child.once('exit', (code) =>
+          reject(new Error(`window-server exited (${code}): ${stderr.slice(-1500)}`)),
+        );
+        child.on(
+          'message',
+          (message: { ready?: string }) => message.ready && resolve({ url: message.ready, child }),
+        );
       });
     const servers = await Promise.all([start(), start()]);
     try {
@@ -115,7 +150,11 @@ describe('the 500-body window', () => {
         server.child.removeAllListeners('exit');
         server.child.disconnect();
       }
-      await Promise.all(servers.map((s) => new Promise((done) => (s.child.exitCode !== null ? done(null) : s.child.once('exit', done)))));
+      await Promise.all(
+        servers.map(
+          (s) => new Promise((done) => (s.child.exitCode !== null ? done(null) : s.child.once('exit', done))),
+        ),
+      );
     }
   }, 120_000);
 });

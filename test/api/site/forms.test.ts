@@ -29,7 +29,14 @@ async function postForm(url: string, fields: Record<string, string>, from: strin
   return t.app.inject({
     method: 'POST',
     url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: HTML, referer: `${TEST_ORIGIN}${from}`, host: 'civitas.test', origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: HTML,
+      referer: `${TEST_ORIGIN}${from}`,
+      host: 'civitas.test',
+      origin: TEST_ORIGIN,
+      ...(cookie ? { cookie } : {}),
+    },
     payload: new URLSearchParams(fields).toString(),
   });
 }
@@ -37,7 +44,11 @@ async function postForm(url: string, fields: Record<string, string>, from: strin
 describe('a failed form goes back to its page with its words', () => {
   it('/imprint with an unknown Sovereign ID: 303 to /imprint, the error in place, the text kept, once', async () => {
     const text = 'A thought I do not want to type twice — with <angle> & ampersand';
-    const res = await postForm('/api/agent/imprint', { sovereign_id: 'zzzz', body: text, kind: 'question' }, '/imprint');
+    const res = await postForm(
+      '/api/agent/imprint',
+      { sovereign_id: 'zzzz', body: text, kind: 'question' },
+      '/imprint',
+    );
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/imprint');
     expect(res.body).toBe('');
@@ -56,9 +67,17 @@ describe('a failed form goes back to its page with its words', () => {
   });
 
   it('a signed-in reply to #999 comes back with the message on the reply field and the body kept', async () => {
-    const res = await postForm('/sovereign/imprint', { body: 'Replying into the void', kind: 'thought', reply_to: '999' }, '/imprint', me.cookie);
+    const res = await postForm(
+      '/sovereign/imprint',
+      { body: 'Replying into the void', kind: 'thought', reply_to: '999' },
+      '/imprint',
+      me.cookie,
+    );
     expect(res.statusCode).toBe(303);
-    const page = await t.app.inject({ url: '/imprint', headers: { accept: HTML, cookie: `${me.cookie}; ${flashCookie(res.headers['set-cookie'])}` } });
+    const page = await t.app.inject({
+      url: '/imprint',
+      headers: { accept: HTML, cookie: `${me.cookie}; ${flashCookie(res.headers['set-cookie'])}` },
+    });
     expect(page.body).toContain('Replying into the void');
     expect(page.body).toContain('value="999"');
     expect(page.body).toContain('role="alert"');
@@ -68,10 +87,18 @@ describe('a failed form goes back to its page with its words', () => {
     const view = await t.app.inject({ url: '/sovereign', headers: { accept: HTML, cookie: me.cookie } });
     expect(view.body).toContain('Email is switched off on this instance');
     expect(view.body).toMatch(/<button type="submit" disabled[^>]*>Send a confirmation/);
-    const res = await postForm('/sovereign/email', { email: 'wren@example.org', action: 'set' }, '/sovereign', me.cookie);
+    const res = await postForm(
+      '/sovereign/email',
+      { email: 'wren@example.org', action: 'set' },
+      '/sovereign',
+      me.cookie,
+    );
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/sovereign');
-    const page = await t.app.inject({ url: '/sovereign', headers: { accept: HTML, cookie: `${me.cookie}; ${flashCookie(res.headers['set-cookie'])}` } });
+    const page = await t.app.inject({
+      url: '/sovereign',
+      headers: { accept: HTML, cookie: `${me.cookie}; ${flashCookie(res.headers['set-cookie'])}` },
+    });
     expect(page.body).toContain('This is switched off right now');
     expect(page.body).toContain('value="wren@example.org"');
   });
@@ -83,7 +110,10 @@ describe('a failed form goes back to its page with its words', () => {
     const res = await postForm('/api/covenant', { name: 'Night watch', amount_major: '12.50' }, '/endow');
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/endow');
-    const page = await t.app.inject({ url: '/endow', headers: { accept: HTML, cookie: flashCookie(res.headers['set-cookie']) } });
+    const page = await t.app.inject({
+      url: '/endow',
+      headers: { accept: HTML, cookie: flashCookie(res.headers['set-cookie']) },
+    });
     expect(page.body).toContain('value="Night watch"');
     expect(page.body).toContain('value="12.50"');
   });
@@ -101,10 +131,20 @@ describe('a failed form goes back to its page with its words', () => {
   });
 
   it('JSON clients and form posts without a page to go back to keep the error shape', async () => {
-    const json = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', headers: { 'content-type': 'application/json', accept: 'application/json' }, payload: { sovereign_id: 'zzzz', body: 'x' } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      payload: { sovereign_id: 'zzzz', body: 'x' },
+    });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toMatchObject({ ok: false, reason: 'invalid_request' });
-    const bare = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'sovereign_id=zzzz&body=x' });
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'sovereign_id=zzzz&body=x',
+    });
     expect(bare.statusCode).toBe(400);
     expect(bare.json()).toMatchObject({ ok: false, reason: 'invalid_request' });
   });

@@ -41,7 +41,10 @@ describe('mountSite', () => {
     expect(theme.statusCode).toBe(200);
     expect(theme.headers['content-type']).toMatch(/^text\/css/);
     expect(theme.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const again = await app.inject({ url: site.assets.theme, headers: { 'if-none-match': String(theme.headers.etag) } });
+    const again = await app.inject({
+      url: site.assets.theme,
+      headers: { 'if-none-match': String(theme.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
 
     const font = await app.inject({ url: site.assets.font });
@@ -95,6 +98,16 @@ describe('mountSite', () => {
 
   it('lists page route templates in the registry notation', () => {
     const pages = listAstroPages();
-    expect(pages).toEqual(expect.arrayContaining(['/changelog', '/changelog/{tag}', '/developers', '/legal', '/legal/proprietary', '/lexicon', '/status']));
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        '/changelog',
+        '/changelog/{tag}',
+        '/developers',
+        '/legal',
+        '/legal/proprietary',
+        '/lexicon',
+        '/status',
+      ]),
+    );
   });
 });

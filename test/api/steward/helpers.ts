@@ -13,17 +13,28 @@ export async function sovereignWithId(t: TestApp, id: string): Promise<TestSover
   const ctx = t.app.civitas;
   const tag = await actorTag(id, ctx.keys.tagSecret);
   const now = ctx.clock.now();
-  await ctx.db.query('insert into sovereigns (id, tag, created_at) values ($1, $2, $3)', [id, tag, now.toISOString()]);
+  await ctx.db.query('insert into sovereigns (id, tag, created_at) values ($1, $2, $3)', [
+    id,
+    tag,
+    now.toISOString(),
+  ]);
   const value = randomBytes(32).toString('base64url');
   await ctx.db.query(
     'insert into sessions (id_hash, sovereign_id, created_at, last_used_at, expires_at) values ($1, $2, $3, $3, $4)',
-    [createHash('sha256').update(value).digest('hex'), id, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
+    [
+      createHash('sha256').update(value).digest('hex'),
+      id,
+      now.toISOString(),
+      new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+    ],
   );
   return { id, tag, key: '', receiptId: '', cookie: `${SESSION_COOKIE}=${value}` };
 }
 
 /** A test app with one configured steward, signed in. */
-export async function appWithSteward(options: Parameters<typeof createTestApp>[0] = {}): Promise<{ t: TestApp; steward: TestSovereign }> {
+export async function appWithSteward(
+  options: Parameters<typeof createTestApp>[0] = {},
+): Promise<{ t: TestApp; steward: TestSovereign }> {
   const id = randomUUID();
   const t = await createTestApp({ ...options, config: { ...options.config, stewards: [id] } });
   return { t, steward: await sovereignWithId(t, id) };
@@ -38,13 +49,32 @@ interface TriageScene {
 
 /** The triage door, the public text a held body or a steward note could reach, and steward receipts. */
 export function triageKit(scene: () => TriageScene) {
-  const triage = (payload: Record<string, unknown>, cookie = scene().steward.cookie, headers: Record<string, string> = {}) =>
-    scene().t.app.inject({ method: 'POST', url: '/sovereign/triage', headers: { ...jsonHeaders(cookie), ...headers }, payload });
+  const triage = (
+    payload: Record<string, unknown>,
+    cookie = scene().steward.cookie,
+    headers: Record<string, string> = {},
+  ) =>
+    scene().t.app.inject({
+      method: 'POST',
+      url: '/sovereign/triage',
+      headers: { ...jsonHeaders(cookie), ...headers },
+      payload,
+    });
 
   /** Every public surface a held body or a steward note could reach, as text. */
   async function publicText(extra: string[] = []): Promise<string> {
     const { t, stranger } = scene();
-    const urls = ['/imprint', '/imprint/live', '/imprint/feed.json', '/collaborate/feed.json', '/api/quarantine', '/api/transparency', '/api/stats', '/api/hive/lessons', ...extra];
+    const urls = [
+      '/imprint',
+      '/imprint/live',
+      '/imprint/feed.json',
+      '/collaborate/feed.json',
+      '/api/quarantine',
+      '/api/transparency',
+      '/api/stats',
+      '/api/hive/lessons',
+      ...extra,
+    ];
     const parts: string[] = [];
     for (const url of urls) {
       for (const cookie of [undefined, stranger.cookie]) {
@@ -56,7 +86,10 @@ export function triageKit(scene: () => TriageScene) {
   }
 
   const receiptsFor = (sequence: number) =>
-    scene().t.database.db.query<{ id: string; step: string }>("select id, step from receipts where subject = $1 and step like 'steward.%' order by id", [`imprint:${sequence}`]);
+    scene().t.database.db.query<{ id: string; step: string }>(
+      "select id, step from receipts where subject = $1 and step like 'steward.%' order by id",
+      [`imprint:${sequence}`],
+    );
 
   return { triage, publicText, receiptsFor };
 }

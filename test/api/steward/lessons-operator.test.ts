@@ -14,17 +14,41 @@ let attested: number[] = [];
 let held = 0;
 let unattested = 0;
 
-const lesson = (payload: unknown, cookie = steward.cookie) => t.app.inject({ method: 'POST', url: '/steward/lesson', headers: json(cookie), payload: payload as Record<string, unknown> });
+const lesson = (payload: unknown, cookie = steward.cookie) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/steward/lesson',
+    headers: json(cookie),
+    payload: payload as Record<string, unknown>,
+  });
 
 beforeAll(async () => {
   ({ t, steward } = await appWithSteward());
   author = await signedInSovereign(t.app);
   for (let i = 0; i < 3; i++) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers: json(author.cookie), payload: { body: `An attested thought number ${i} ${RUN}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/quick-imprint',
+      headers: json(author.cookie),
+      payload: { body: `An attested thought number ${i} ${RUN}` },
+    });
     attested.push(res.json().sequence);
   }
-  held = (await t.app.inject({ method: 'POST', url: '/api/quick-imprint', headers: json(author.cookie), payload: { body: `casino bonus ${RUN}` } })).json().sequence;
-  unattested = (await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: `open-${RUN}`, body: 'An open handle speaks.' } })).json().sequence;
+  held = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/quick-imprint',
+      headers: json(author.cookie),
+      payload: { body: `casino bonus ${RUN}` },
+    })
+  ).json().sequence;
+  unattested = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: `open-${RUN}`, body: 'An open handle speaks.' },
+    })
+  ).json().sequence;
 });
 afterAll(async () => t?.close());
 
@@ -32,45 +56,77 @@ describe('POST /steward/lesson', () => {
   it('starts empty: /api/hive/lessons lists nothing, with what learning excludes as counts only', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/hive/lessons', headers: json() });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ ok: true, schema: 'civitas.lessons.v1', total: 0, lessons: [], excluded_from_learning: { held: 1, unattested: 1 } });
+    expect(res.json()).toMatchObject({
+      ok: true,
+      schema: 'civitas.lessons.v1',
+      total: 0,
+      lessons: [],
+      excluded_from_learning: { held: 1, unattested: 1 },
+    });
     expect(res.body).not.toContain(`casino bonus ${RUN}`);
   });
 
   it('records lessons from non-quarantined imprints with a receipt; the list is newest first, in HTTP and MCP alike', async () => {
-    const first = await lesson({ title: 'Patience', body: 'Threads that wait get better answers.', from: [attested[0], attested[1], attested[0]] });
+    const first = await lesson({
+      title: 'Patience',
+      body: 'Threads that wait get better answers.',
+      from: [attested[0], attested[1], attested[0]],
+    });
     expect(first.statusCode).toBe(200);
     expect(first.json().lesson).toMatchObject({ title: 'Patience', sources: [attested[0], attested[1]] });
     t.clock.advance(1000);
-    const second = await lesson({ title: 'Brevity', body: 'Short imprints travel further.', from: [attested[2]] });
+    const second = await lesson({
+      title: 'Brevity',
+      body: 'Short imprints travel further.',
+      from: [attested[2]],
+    });
     expect(second.statusCode).toBe(200);
     const receiptId = second.json().lesson.receipt_id;
-    const [receipt] = await t.database.db.query<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [receiptId]);
+    const [receipt] = await t.database.db.query<{ step: string; subject: string }>(
+      'select step, subject from receipts where id = $1',
+      [receiptId],
+    );
     expect(receipt).toEqual({ step: 'steward.lesson', subject: `lesson:${second.json().lesson.id}` });
 
     const listed = (await t.app.inject({ method: 'GET', url: '/api/hive/lessons', headers: json() })).json();
     expect(listed.total).toBe(2);
     expect(listed.lessons.map((l: { title: string }) => l.title)).toEqual(['Brevity', 'Patience']);
-    expect(listed.lessons[0]).toEqual({ id: second.json().lesson.id, title: 'Brevity', body: 'Short imprints travel further.', sources: [attested[2]], recorded_at: expect.any(String), receipt_id: receiptId });
+    expect(listed.lessons[0]).toEqual({
+      id: second.json().lesson.id,
+      title: 'Brevity',
+      body: 'Short imprints travel further.',
+      sources: [attested[2]],
+      recorded_at: expect.any(String),
+      receipt_id: receiptId,
+    });
     expect(JSON.stringify(listed)).not.toContain(steward.id);
 
     const tool = MCP_TOOLS.find((candidate) => candidate.name === 'civitas_lessons');
     expect(tool?.annotations?.readOnlyHint).toBe(true);
     const viaMcp = (await tool!.handler({ limit: 50 }, t.app.civitas)) as typeof listed;
     expect(viaMcp.lessons).toEqual(listed.lessons);
-    const limited = (await t.app.inject({ method: 'GET', url: '/api/hive/lessons?limit=1', headers: json() })).json();
+    const limited = (
+      await t.app.inject({ method: 'GET', url: '/api/hive/lessons?limit=1', headers: json() })
+    ).json();
     expect(limited.lessons).toHaveLength(1);
   });
 
   it('refuses held, unattested and unknown sources, naming each one', async () => {
-    const res = await lesson({ title: 'Bad', body: 'From the wrong places.', from: [attested[0], held, unattested, 99_999_999] });
+    const res = await lesson({
+      title: 'Bad',
+      body: 'From the wrong places.',
+      from: [attested[0], held, unattested, 99_999_999],
+    });
     expect(res.statusCode).toBe(400);
     const body = res.json();
     expect(body).toMatchObject({ reason: 'invalid_request' });
-    expect(body.offending).toEqual([
-      { sequence: held, problem: 'held' },
-      { sequence: unattested, problem: 'unattested' },
-      { sequence: 99_999_999, problem: 'not_found' },
-    ].sort((a, b) => a.sequence - b.sequence));
+    expect(body.offending).toEqual(
+      [
+        { sequence: held, problem: 'held' },
+        { sequence: unattested, problem: 'unattested' },
+        { sequence: 99_999_999, problem: 'not_found' },
+      ].sort((a, b) => a.sequence - b.sequence),
+    );
     expect(body.issues[0].path).toBe('from');
     expect(body.issues[0].message).toContain(`#${held}`);
     expect(body.issues[0].message).toContain(`#${unattested}`);
@@ -101,27 +157,58 @@ describe('POST /steward/lesson', () => {
   });
 
   it('accepts a form (comma-separated sources) and answers 303 to a local page; refuses off-origin targets', async () => {
-    const headers = { cookie: steward.cookie, origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' };
-    const res = await t.app.inject({ method: 'POST', url: '/steward/lesson', headers, payload: `title=Form&body=From+a+form&from=${attested[0]}%2C+${attested[1]}` });
+    const headers = {
+      cookie: steward.cookie,
+      origin: TEST_ORIGIN,
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/steward/lesson',
+      headers,
+      payload: `title=Form&body=From+a+form&from=${attested[0]}%2C+${attested[1]}`,
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(/^\/operator\?lesson=lsn_/);
-    const off = await t.app.inject({ method: 'POST', url: '/steward/lesson', headers, payload: `title=Form&body=b&from=${attested[0]}&return_to=https%3A%2F%2Fevil.example` });
+    const off = await t.app.inject({
+      method: 'POST',
+      url: '/steward/lesson',
+      headers,
+      payload: `title=Form&body=b&from=${attested[0]}&return_to=https%3A%2F%2Fevil.example`,
+    });
     expect(off.statusCode).toBe(400);
     expect(off.json().reason).toBe('off_origin_target');
-    const cross = await t.app.inject({ method: 'POST', url: '/steward/lesson', headers: { ...headers, origin: 'https://evil.example' }, payload: `title=Form&body=b&from=${attested[0]}` });
+    const cross = await t.app.inject({
+      method: 'POST',
+      url: '/steward/lesson',
+      headers: { ...headers, origin: 'https://evil.example' },
+      payload: `title=Form&body=b&from=${attested[0]}`,
+    });
     expect(cross.statusCode).toBe(403);
   });
 
   it('refuses anonymous callers and non-stewards', async () => {
     expect((await lesson({ title: 't', body: 'b', from: [attested[0]] }, '')).statusCode).toBe(401);
-    expect((await lesson({ title: 't', body: 'b', from: [attested[0]] }, author.cookie)).statusCode).toBe(403);
+    expect((await lesson({ title: 't', body: 'b', from: [attested[0]] }, author.cookie)).statusCode).toBe(
+      403,
+    );
   });
 });
 
 describe('/operator and /dashboard', () => {
   it('give a steward the overview: queues, data requests, denials, census', async () => {
-    await t.app.inject({ method: 'POST', url: '/imprint/report', headers: json(), payload: { sequence: attested[0], reason: 'other' } });
-    await t.app.inject({ method: 'POST', url: '/settings/data/request', headers: { ...json(author.cookie), origin: TEST_ORIGIN }, payload: { kind: 'export' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/imprint/report',
+      headers: json(),
+      payload: { sequence: attested[0], reason: 'other' },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/settings/data/request',
+      headers: { ...json(author.cookie), origin: TEST_ORIGIN },
+      payload: { kind: 'export' },
+    });
     const res = await t.app.inject({ method: 'GET', url: '/operator', headers: json(steward.cookie) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('private, no-store');
@@ -131,7 +218,12 @@ describe('/operator and /dashboard', () => {
       ok: true,
       schema: 'civitas.operator.v1',
       steward: { tag: steward.tag },
-      queues: { held_untriaged: 1, kept_held: 0, open_reports: 1, data_requests_pending: { export: 1, erasure: 0, total: 1 } },
+      queues: {
+        held_untriaged: 1,
+        kept_held: 0,
+        open_reports: 1,
+        data_requests_pending: { export: 1, erasure: 0, total: 1 },
+      },
       census: { total_boundaries: 23 },
     });
     expect(typeof body.census.all_bound).toBe('boolean');
@@ -145,10 +237,16 @@ describe('/operator and /dashboard', () => {
     expect(alias.json().queues).toEqual(body.queues);
   });
 
-  it('counts a stranger\'s refused visit as a denial the next overview shows', async () => {
-    const before = (await t.app.inject({ method: 'GET', url: '/operator', headers: json(steward.cookie) })).json().denials.total;
-    expect((await t.app.inject({ method: 'GET', url: '/operator', headers: json(author.cookie) })).statusCode).toBe(403);
-    const after = (await t.app.inject({ method: 'GET', url: '/operator', headers: json(steward.cookie) })).json().denials.total;
+  it("counts a stranger's refused visit as a denial the next overview shows", async () => {
+    const before = (
+      await t.app.inject({ method: 'GET', url: '/operator', headers: json(steward.cookie) })
+    ).json().denials.total;
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/operator', headers: json(author.cookie) })).statusCode,
+    ).toBe(403);
+    const after = (
+      await t.app.inject({ method: 'GET', url: '/operator', headers: json(steward.cookie) })
+    ).json().denials.total;
     expect(after).toBe(before + 1);
   });
 });

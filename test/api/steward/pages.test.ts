@@ -11,11 +11,18 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const html = (cookie?: string) => ({ accept: 'text/html,application/xhtml+xml', ...(cookie ? { cookie } : {}) });
+const html = (cookie?: string) => ({
+  accept: 'text/html,application/xhtml+xml',
+  ...(cookie ? { cookie } : {}),
+});
 
 describe('steward pages', () => {
   it('render the queue with bodies and working forms, then the decision and its note in the whisper archive', async () => {
-    const held = await t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent: 'page-spammer', body: 'pagemarker free money now' } });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent/imprint',
+      payload: { agent: 'page-spammer', body: 'pagemarker free money now' },
+    });
     const sequence = held.json().sequence;
     const page = await t.app.inject({ method: 'GET', url: '/steward/held', headers: html(steward.cookie) });
     expect(page.statusCode).toBe(200);
@@ -28,15 +35,27 @@ describe('steward pages', () => {
     const post = await t.app.inject({
       method: 'POST',
       url: '/sovereign/triage',
-      headers: { ...html(steward.cookie), origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        ...html(steward.cookie),
+        origin: TEST_ORIGIN,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: `target=imprint%3A${sequence}&action=keep_held&note=pagenote&return_to=%2Fsteward%2Fheld`,
     });
     expect(post.statusCode).toBe(303);
-    const after = await t.app.inject({ method: 'GET', url: post.headers.location as string, headers: html(steward.cookie) });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: post.headers.location as string,
+      headers: html(steward.cookie),
+    });
     expect(after.body).toContain('Triage recorded: keep held');
     expect(after.body).not.toContain('pagemarker');
 
-    const whispers = await t.app.inject({ method: 'GET', url: '/steward/whispers', headers: html(steward.cookie) });
+    const whispers = await t.app.inject({
+      method: 'GET',
+      url: '/steward/whispers',
+      headers: html(steward.cookie),
+    });
     expect(whispers.statusCode).toBe(200);
     expect(whispers.body).toContain('pagenote');
     expect(whispers.body).toContain('steward.triage.keep_held');

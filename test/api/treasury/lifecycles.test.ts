@@ -28,15 +28,32 @@ beforeAll(async () => {
         res.statusCode = 500;
         return res.end(JSON.stringify({ error: { message: 'PROVIDER-INTERNAL-WORDS' } }));
       }
-      if (req.url === '/v1/checkout/sessions') return res.end(JSON.stringify({ id: `cs_test_${Date.now()}`, url: 'https://checkout.stripe.test/c/1' }));
+      if (req.url === '/v1/checkout/sessions')
+        return res.end(
+          JSON.stringify({ id: `cs_test_${Date.now()}`, url: 'https://checkout.stripe.test/c/1' }),
+        );
       res.statusCode = 404;
       res.end('{}');
     });
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  t = await createTestApp({ config: { treasury: { stripeSecretKey: 'sk_test_fake', webhookSecret: WEBHOOK_SECRET, apiBase: base, oraclePriceCents: 700, currency: 'usd' } } });
-  off = await createTestApp({ config: { treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' } } });
+  t = await createTestApp({
+    config: {
+      treasury: {
+        stripeSecretKey: 'sk_test_fake',
+        webhookSecret: WEBHOOK_SECRET,
+        apiBase: base,
+        oraclePriceCents: 700,
+        currency: 'usd',
+      },
+    },
+  });
+  off = await createTestApp({
+    config: {
+      treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' },
+    },
+  });
   alice = await signedInSovereign(t.app);
 });
 afterAll(async () => {
@@ -45,15 +62,34 @@ afterAll(async () => {
   await new Promise((resolve) => fake?.close(resolve));
 });
 
-const get = (app: TestApp, url: string, who?: TestSovereign) => app.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
+const get = (app: TestApp, url: string, who?: TestSovereign) =>
+  app.app.inject({
+    method: 'GET',
+    url,
+    headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
+  });
 const post = (app: TestApp, url: string, payload: unknown, who?: TestSovereign) =>
-  app.app.inject({ method: 'POST', url, payload: payload as object, headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) } });
+  app.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
+  });
 function hook(id: string, type: string, object: Record<string, unknown>) {
   const raw = JSON.stringify({ id, type, data: { object: { currency: 'usd', ...object } } });
   const at = Math.floor(t.clock.now().getTime() / 1000);
-  return t.app.inject({ method: 'POST', url: '/api/stripe/webhook', payload: raw, headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw) } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    payload: raw,
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw),
+    },
+  });
 }
-const sessionStatus = async (intent: string) => (await get(t, `/api/oracle/session?id=${intent}`, alice)).json().sessions[0].status;
+const sessionStatus = async (intent: string) =>
+  (await get(t, `/api/oracle/session?id=${intent}`, alice)).json().sessions[0].status;
 const usesLeft = async () => (await get(t, '/api/oracle/usage', alice)).json().uses_left;
 
 describe('Stripe: payments that settle later', () => {
@@ -61,36 +97,71 @@ describe('Stripe: payments that settle later', () => {
     const buy = (await post(t, '/api/oracle/buy', { uses: 2 }, alice)).json();
     expect(buy.intent).toBeDefined();
     const metadata = { intent: buy.intent };
-    const waiting = await hook('evt_async_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 1400, metadata });
+    const waiting = await hook('evt_async_done', 'checkout.session.completed', {
+      payment_status: 'unpaid',
+      amount_total: 1400,
+      metadata,
+    });
     expect(waiting.json()).toMatchObject({ outcome: 'awaiting_payment', duplicate: false });
     expect(await sessionStatus(buy.intent)).toBe('awaiting_payment');
     expect(await usesLeft()).toBe(0);
     // The same event delivered again is not "already applied": it was never applied.
-    expect((await hook('evt_async_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 1400, metadata })).json()).toMatchObject({ duplicate: false, outcome: 'awaiting_payment' });
+    expect(
+      (
+        await hook('evt_async_done', 'checkout.session.completed', {
+          payment_status: 'unpaid',
+          amount_total: 1400,
+          metadata,
+        })
+      ).json(),
+    ).toMatchObject({ duplicate: false, outcome: 'awaiting_payment' });
 
-    const paid = await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', { payment_status: 'paid', amount_total: 1400, metadata });
+    const paid = await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', {
+      payment_status: 'paid',
+      amount_total: 1400,
+      metadata,
+    });
     expect(paid.json()).toMatchObject({ outcome: 'applied_oracle', duplicate: false });
     expect(await sessionStatus(buy.intent)).toBe('paid');
     expect(await usesLeft()).toBe(2);
-    expect((await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', { payment_status: 'paid', amount_total: 1400, metadata })).json()).toMatchObject({ duplicate: true });
+    expect(
+      (
+        await hook('evt_async_ok', 'checkout.session.async_payment_succeeded', {
+          payment_status: 'paid',
+          amount_total: 1400,
+          metadata,
+        })
+      ).json(),
+    ).toMatchObject({ duplicate: true });
     expect(await usesLeft()).toBe(2);
   });
 
   it('an async failure records payment_failed and grants nothing', async () => {
     const buy = (await post(t, '/api/oracle/buy', { uses: 1 }, alice)).json();
     const metadata = { intent: buy.intent };
-    await hook('evt_fail_done', 'checkout.session.completed', { payment_status: 'unpaid', amount_total: 700, metadata });
-    const failed = await hook('evt_fail', 'checkout.session.async_payment_failed', { payment_status: 'unpaid', amount_total: 700, metadata });
+    await hook('evt_fail_done', 'checkout.session.completed', {
+      payment_status: 'unpaid',
+      amount_total: 700,
+      metadata,
+    });
+    const failed = await hook('evt_fail', 'checkout.session.async_payment_failed', {
+      payment_status: 'unpaid',
+      amount_total: 700,
+      metadata,
+    });
     expect(failed.json()).toMatchObject({ outcome: 'payment_failed' });
     expect(await sessionStatus(buy.intent)).toBe('payment_failed');
     expect(await usesLeft()).toBe(2);
-    const [payments] = await t.database.db.query<{ n: string }>('select count(*) as n from treasury_payments where intent_id = $1', [buy.intent]);
+    const [payments] = await t.database.db.query<{ n: string }>(
+      'select count(*) as n from treasury_payments where intent_id = $1',
+      [buy.intent],
+    );
     expect(Number(payments.n)).toBe(0);
   });
 });
 
 describe('provider failures and providers switched off', () => {
-  it('a provider outage is the provider\'s failure in the checkout lane, not internal_error', async () => {
+  it("a provider outage is the provider's failure in the checkout lane, not internal_error", async () => {
     outage = true;
     try {
       const res = await post(t, '/api/oracle/buy', { uses: 1 }, alice);
@@ -101,7 +172,15 @@ describe('provider failures and providers switched off', () => {
       outage = false;
     }
     const failures = (await get(t, '/api/failures')).json();
-    expect(failures.by_lane).toEqual([{ lane: 'checkout', reason: 'provider_unavailable', hint: expect.any(String), count: 1, last_at: expect.any(String) }]);
+    expect(failures.by_lane).toEqual([
+      {
+        lane: 'checkout',
+        reason: 'provider_unavailable',
+        hint: expect.any(String),
+        count: 1,
+        last_at: expect.any(String),
+      },
+    ]);
     expect(JSON.stringify([failures.by_lane, failures.by_day])).not.toContain('internal_error');
   });
 
@@ -118,7 +197,9 @@ describe('provider failures and providers switched off', () => {
     const failures = (await get(off, '/api/failures')).json();
     expect(failures.total).toBe(0);
     expect((await get(off, '/api/vitals')).json().last_hour.server_errors).toBe(0);
-    const availability = (await get(off, '/api/promises')).json().promises.find((p: { name: string }) => p.name === 'availability');
+    const availability = (await get(off, '/api/promises'))
+      .json()
+      .promises.find((p: { name: string }) => p.name === 'availability');
     expect(availability.kept).toBe(true);
   });
 });

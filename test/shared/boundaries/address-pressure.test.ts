@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_SPACE, actorTag, actorTagger, addressPressure, passportView } from '../../../shared/boundaries/address-pressure.ts';
+import {
+  ADDRESS_SPACE,
+  actorTag,
+  actorTagger,
+  addressPressure,
+  passportView,
+} from '../../../shared/boundaries/address-pressure.ts';
 
 describe('addressPressure', () => {
   it('counts colliding addresses and the inhabitants they leave unaddressable', () => {
@@ -18,13 +24,28 @@ describe('addressPressure', () => {
   });
 
   it('reads an empty population as zero pressure and an unreadable one as unavailable', () => {
-    expect(addressPressure([])).toMatchObject({ available: true, inhabitants: 0, distinct_addresses: 0, colliding_addresses: 0, unaddressable: 0, saturation: 0 });
-    expect(addressPressure(null)).toMatchObject({ available: false, inhabitants: 0, address_space: ADDRESS_SPACE });
+    expect(addressPressure([])).toMatchObject({
+      available: true,
+      inhabitants: 0,
+      distinct_addresses: 0,
+      colliding_addresses: 0,
+      unaddressable: 0,
+      saturation: 0,
+    });
+    expect(addressPressure(null)).toMatchObject({
+      available: false,
+      inhabitants: 0,
+      address_space: ADDRESS_SPACE,
+    });
   });
 
   it('saturates towards 1 as the space fills', () => {
     const all = Array.from({ length: ADDRESS_SPACE }, (_, i) => i.toString(16).padStart(4, '0'));
-    expect(addressPressure(all)).toMatchObject({ distinct_addresses: ADDRESS_SPACE, colliding_addresses: 0, saturation: 1 });
+    expect(addressPressure(all)).toMatchObject({
+      distinct_addresses: ADDRESS_SPACE,
+      colliding_addresses: 0,
+      saturation: 1,
+    });
   });
 });
 
@@ -46,11 +67,25 @@ describe('actorTag', () => {
 });
 
 describe('passportView', () => {
-  const holder = (actor_id: string, tag: string, extra = {}) => ({ actor_id, kind: 'sovereign' as const, tag, joined_at: '2025-03-04T05:06:07Z', email: 'x@y.z', ...extra });
+  const holder = (actor_id: string, tag: string, extra = {}) => ({
+    actor_id,
+    kind: 'sovereign' as const,
+    tag,
+    joined_at: '2025-03-04T05:06:07Z',
+    email: 'x@y.z',
+    ...extra,
+  });
 
   it('shows the one holder of a tag by public reference', () => {
-    const view = passportView('BEEF', [holder('raw-1', 'beef', { callsign: 'Lumen', callsign_visible: true })]);
-    expect(view).toEqual({ tag: 'beef', status: 'addressable', holder: { ref: 'sovereign:beef', callsign: 'Lumen', joined_on: '2025-03-04' }, note: 'This tag names one sovereign.' });
+    const view = passportView('BEEF', [
+      holder('raw-1', 'beef', { callsign: 'Lumen', callsign_visible: true }),
+    ]);
+    expect(view).toEqual({
+      tag: 'beef',
+      status: 'addressable',
+      holder: { ref: 'sovereign:beef', callsign: 'Lumen', joined_on: '2025-03-04' },
+      note: 'This tag names one sovereign.',
+    });
   });
 
   it('shows a colliding tag as unaddressable, with no holder and no count', () => {
@@ -61,7 +96,15 @@ describe('passportView', () => {
   });
 
   it('refuses malformed tags and ignores holders of other tags', () => {
-    expect(passportView('raw-1', [holder('raw-1', 'beef')])).toMatchObject({ tag: null, status: 'unknown', holder: null });
-    expect(passportView('cafe', [holder('raw-1', 'beef')])).toMatchObject({ tag: 'cafe', status: 'unknown', holder: null });
+    expect(passportView('raw-1', [holder('raw-1', 'beef')])).toMatchObject({
+      tag: null,
+      status: 'unknown',
+      holder: null,
+    });
+    expect(passportView('cafe', [holder('raw-1', 'beef')])).toMatchObject({
+      tag: 'cafe',
+      status: 'unknown',
+      holder: null,
+    });
   });
 });

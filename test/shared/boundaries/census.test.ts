@@ -3,7 +3,13 @@ import { addressPressure } from '../../../shared/boundaries/address-pressure.ts'
 import { BOUNDARY_KEYS, HEADER_BOUNDARY_KEYS, type BoundaryKey } from '../../../shared/boundaries/keys.ts';
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { computeCoverage, type Coverage } from '../../../shared/boundaries/coverage.ts';
-import { probeBoundaries, probeBoundary, probesFor, projectorFor, runCensus } from '../../../shared/boundaries/census.ts';
+import {
+  probeBoundaries,
+  probeBoundary,
+  probesFor,
+  projectorFor,
+  runCensus,
+} from '../../../shared/boundaries/census.ts';
 import type { HeaderProbe } from '../../../shared/boundaries/headers/live-probes.ts';
 import { accountedCoverage } from './helpers.ts';
 
@@ -29,8 +35,20 @@ describe('census with the real projectors', () => {
   it('answers every field of INTERFACE.md in its order', async () => {
     const census = await runCensus({ coverage, addressPressure: pressure });
     expect(Object.keys(census)).toEqual([
-      'ok', 'schema', 'identity_boundary', 'total_boundaries', 'active', 'unbound_count', 'all_bound', 'fully_accounted',
-      'coverage', 'address_pressure', 'boundaries', 'principle', 'wiring_proof', 'proof',
+      'ok',
+      'schema',
+      'identity_boundary',
+      'total_boundaries',
+      'active',
+      'unbound_count',
+      'all_bound',
+      'fully_accounted',
+      'coverage',
+      'address_pressure',
+      'boundaries',
+      'principle',
+      'wiring_proof',
+      'proof',
     ]);
     expect(census.ok).toBe(true);
     expect(census.schema).toBe('civitas.boundary-census.v1');
@@ -45,7 +63,8 @@ describe('census with the real projectors', () => {
     expect(census.boundaries.map((row) => row.key)).toEqual([...BOUNDARY_KEYS]);
     for (const row of census.boundaries) {
       expect(Object.keys(row)).toEqual(['key', 'label', 'authority', 'guards', 'closes', 'status']);
-      for (const field of ['label', 'authority', 'guards', 'closes'] as const) expect(row[field].length, `${row.key}.${field}`).toBeGreaterThan(3);
+      for (const field of ['label', 'authority', 'guards', 'closes'] as const)
+        expect(row[field].length, `${row.key}.${field}`).toBeGreaterThan(3);
     }
   });
 
@@ -66,13 +85,18 @@ describe('census with the real projectors', () => {
   // probes a census does no I/O and no timer work, and runs each projector once per probe case.
   it('stays cheap: without header probes it finishes before any I/O turn and calls each projector once per probe', async () => {
     const calls = new Map<BoundaryKey, number>();
-    const counted = Object.fromEntries(BOUNDARY_KEYS.map((key) => {
-      const real = projectorFor(key);
-      return [key, (...args: unknown[]) => {
-        calls.set(key, (calls.get(key) ?? 0) + 1);
-        return (real as (...a: unknown[]) => unknown)(...args);
-      }];
-    }));
+    const counted = Object.fromEntries(
+      BOUNDARY_KEYS.map((key) => {
+        const real = projectorFor(key);
+        return [
+          key,
+          (...args: unknown[]) => {
+            calls.set(key, (calls.get(key) ?? 0) + 1);
+            return (real as (...a: unknown[]) => unknown)(...args);
+          },
+        ];
+      }),
+    );
     const order: string[] = [];
     const census = runCensus({ projectors: counted, coverage, addressPressure: pressure }).then((body) => {
       order.push('census');
@@ -90,7 +114,11 @@ describe('census with one projector broken', () => {
   for (const key of BOUNDARY_KEYS) {
     it(`${key}: a leaking or emptied authority turns exactly that row unbound`, async () => {
       for (const broken of [leaky, empty]) {
-        const census = await runCensus({ projectors: { [key]: broken }, coverage, addressPressure: pressure });
+        const census = await runCensus({
+          projectors: { [key]: broken },
+          coverage,
+          addressPressure: pressure,
+        });
         const unbound = census.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key);
         expect(unbound).toEqual([key]);
         expect(census.unbound_count).toBe(1);
@@ -107,10 +135,24 @@ describe('census with one projector broken', () => {
   });
 
   it('fails a projector that throws, returns a promise, or leaks a raw id under a harmless key', () => {
-    expect(probeBoundary('actor_id', () => { throw new Error('boom'); }).ok).toBe(false);
-    expect(probeBoundary('actor_id', async () => ({ kind: 'sovereign', ref: 'sovereign:a1f3', display: 'x' })).ok).toBe(false);
-    const truncating = (actor: { actor_id: string }) => ({ kind: 'sovereign', ref: 'sovereign:a1f3', display: 'sovereign:a1f3', trace: actor.actor_id.slice(9, 18) });
-    expect(probeBoundary('actor_id', truncating)).toMatchObject({ ok: false, detail: expect.stringContaining('dead-beef') });
+    expect(
+      probeBoundary('actor_id', () => {
+        throw new Error('boom');
+      }).ok,
+    ).toBe(false);
+    expect(
+      probeBoundary('actor_id', async () => ({ kind: 'sovereign', ref: 'sovereign:a1f3', display: 'x' })).ok,
+    ).toBe(false);
+    const truncating = (actor: { actor_id: string }) => ({
+      kind: 'sovereign',
+      ref: 'sovereign:a1f3',
+      display: 'sovereign:a1f3',
+      trace: actor.actor_id.slice(9, 18),
+    });
+    expect(probeBoundary('actor_id', truncating)).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('dead-beef'),
+    });
   });
 
   it('fails a projector that mutates the probe literal instead of projecting it', () => {
@@ -123,8 +165,15 @@ describe('census with one projector broken', () => {
   });
 
   it('fails a held-spam projector that keeps the body under a new name', () => {
-    const renaming = (holds: { body: string }[]) => ({ held: holds.length, reasons: [], sample: holds[0].body });
-    expect(probeBoundary('held_spam', renaming)).toMatchObject({ ok: false, detail: expect.stringContaining('sentinel') });
+    const renaming = (holds: { body: string }[]) => ({
+      held: holds.length,
+      reasons: [],
+      sample: holds[0].body,
+    });
+    expect(probeBoundary('held_spam', renaming)).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('sentinel'),
+    });
   });
 });
 
@@ -140,12 +189,22 @@ describe('census with live header probes', () => {
     it(`${key}: a failing, throwing or silent live probe unbinds only that row`, async () => {
       const variants: HeaderProbe[] = [
         async (k) => ({ ok: k !== key, detail: 'x' }),
-        async (k) => { if (k === key) throw new Error('socket'); return { ok: true, detail: 'ok' }; },
+        async (k) => {
+          if (k === key) throw new Error('socket');
+          return { ok: true, detail: 'ok' };
+        },
         (k) => (k === key ? new Promise(() => {}) : Promise.resolve({ ok: true, detail: 'ok' })),
       ];
       for (const headerProbe of variants) {
-        const census = await runCensus({ headerProbe, headerProbeTimeoutMs: 20, coverage, addressPressure: pressure });
-        expect(census.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual([key]);
+        const census = await runCensus({
+          headerProbe,
+          headerProbeTimeoutMs: 20,
+          coverage,
+          addressPressure: pressure,
+        });
+        expect(census.boundaries.filter((row) => row.status === 'unbound').map((row) => row.key)).toEqual([
+          key,
+        ]);
       }
     });
   }
@@ -157,14 +216,23 @@ describe('census with live header probes', () => {
   });
 
   it('still requires the policy probe when the live probe passes', async () => {
-    const census = await runCensus({ headerProbe: allPass, projectors: { navigation_capability: (v: unknown) => v }, coverage, addressPressure: pressure });
+    const census = await runCensus({
+      headerProbe: allPass,
+      projectors: { navigation_capability: (v: unknown) => v },
+      coverage,
+      addressPressure: pressure,
+    });
     expect(census.boundaries.find((row) => row.key === 'navigation_capability')?.status).toBe('unbound');
   });
 });
 
 describe('census accounting', () => {
   it('clears fully_accounted when the coverage is not accounted', async () => {
-    const broken = computeCoverage({ tier1Exports: [{ module: 'm.ts', name: 'stray' }], surfaces: [], modules: [] });
+    const broken = computeCoverage({
+      tier1Exports: [{ module: 'm.ts', name: 'stray' }],
+      surfaces: [],
+      modules: [],
+    });
     const census = await runCensus({ coverage: broken, addressPressure: pressure });
     expect(census.fully_accounted).toBe(false);
     expect(census.all_bound).toBe(true);

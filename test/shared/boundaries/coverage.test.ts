@@ -1,7 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { computeCoverage, isFullyAccounted, TIER1_MODULES, type Tier1Export } from '../../../shared/boundaries/coverage.ts';
+import {
+  computeCoverage,
+  isFullyAccounted,
+  TIER1_MODULES,
+  type Tier1Export,
+} from '../../../shared/boundaries/coverage.ts';
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { accountedCoverage, tier1Inventory } from './helpers.ts';
 
@@ -41,20 +46,53 @@ describe('tier 1 of the real boundary modules', () => {
   it('answers every coverage field INTERFACE.md lists', async () => {
     const coverage = await accountedCoverage();
     expect(Object.keys(coverage)).toEqual([
-      'schema', 'authority', 'status', 'ok', 'basis', 'exhaustive_modules', 'named_export_modules', 'scope', 'unreached_scope',
-      'exports_inventoried', 'declarations', 'census_rows', 'roles', 'unclassified', 'orphans', 'unrecognised_roles',
-      'dangling_rows', 'dangling_anchors', 'rows_without_authority', 'impossible_population',
+      'schema',
+      'authority',
+      'status',
+      'ok',
+      'basis',
+      'exhaustive_modules',
+      'named_export_modules',
+      'scope',
+      'unreached_scope',
+      'exports_inventoried',
+      'declarations',
+      'census_rows',
+      'roles',
+      'unclassified',
+      'orphans',
+      'unrecognised_roles',
+      'dangling_rows',
+      'dangling_anchors',
+      'rows_without_authority',
+      'impossible_population',
     ]);
-    expect(Object.keys(coverage.scope)).toEqual(['tier1', 'tier2', 'tier3', 'registered_exports', 'reached_exports', 'unreached_exports', 'unreached_fraction']);
+    expect(Object.keys(coverage.scope)).toEqual([
+      'tier1',
+      'tier2',
+      'tier3',
+      'registered_exports',
+      'reached_exports',
+      'unreached_exports',
+      'unreached_fraction',
+    ]);
     expect(Object.keys(coverage.roles)).toEqual(['censused', 'component', 'vocabulary', 'resolver']);
   });
 });
 
 describe('coverage on a crafted inventory', () => {
   const rows = CENSUS_ROWS;
-  const authorities: Tier1Export[] = rows.map((row) => ({ module: 'shared/boundaries/p.ts', name: row.authority, role: 'censused' }));
+  const authorities: Tier1Export[] = rows.map((row) => ({
+    module: 'shared/boundaries/p.ts',
+    name: row.authority,
+    role: 'censused',
+  }));
   const clean = {
-    tier1Exports: [...authorities, { module: 'shared/boundaries/k.ts', name: 'KEYS', role: 'vocabulary' }, { module: 'shared/boundaries/k.ts', name: 'helper', role: 'component' }],
+    tier1Exports: [
+      ...authorities,
+      { module: 'shared/boundaries/k.ts', name: 'KEYS', role: 'vocabulary' },
+      { module: 'shared/boundaries/k.ts', name: 'helper', role: 'component' },
+    ],
     surfaces: [
       { route: 'GET /api/presence', reaches: ['shared/boundaries/p.ts#projectPresence'] },
       { route: 'GET /api/state', reaches: ['projectActorRef', 'projectQuarantine'] },
@@ -69,7 +107,15 @@ describe('coverage on a crafted inventory', () => {
   it('is accounted when clean, and states the partial tiers', () => {
     const coverage = computeCoverage(clean);
     expect(coverage.ok).toBe(true);
-    expect(coverage.scope).toEqual({ tier1: 2, tier2: 3, tier3: 2, registered_exports: 23, reached_exports: 3, unreached_exports: 20, unreached_fraction: 0.8696 });
+    expect(coverage.scope).toEqual({
+      tier1: 2,
+      tier2: 3,
+      tier3: 2,
+      registered_exports: 23,
+      reached_exports: 3,
+      unreached_exports: 20,
+      unreached_fraction: 0.8696,
+    });
     expect(coverage.unreached_scope).toMatchObject({ surfaces_unreached: 1, modules_unreached: 1 });
     expect(coverage.named_export_modules).toBe(1);
   });
@@ -103,7 +149,11 @@ describe('coverage on a crafted inventory', () => {
     const coverage = computeCoverage(
       {
         ...clean,
-        tier1Exports: [...clean.tier1Exports, { module: 'shared/boundaries/k.ts', name: 'odd', role: 'decoration' }, clean.tier1Exports[0]],
+        tier1Exports: [
+          ...clean.tier1Exports,
+          { module: 'shared/boundaries/k.ts', name: 'odd', role: 'decoration' },
+          clean.tier1Exports[0],
+        ],
         surfaces: [{ route: 'GET /api/ghost', reaches: ['projectGhost'] }],
       },
       rowsMissingOne,
@@ -114,7 +164,9 @@ describe('coverage on a crafted inventory', () => {
       'shared/boundaries/p.ts#projectActorRef is inventoried twice',
       'GET /api/ghost reaches projectGhost, which no boundary module exports',
     ]);
-    expect(computeCoverage(clean, rows.slice(1)).impossible_population).toEqual(['the rows are not the 23 boundary keys in their order']);
+    expect(computeCoverage(clean, rows.slice(1)).impossible_population).toEqual([
+      'the rows are not the 23 boundary keys in their order',
+    ]);
   });
 
   it('reads the real declarations through tier1FromNamespaces', async () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { cacheControlForCredentialResponse, cacheControlForPersonalized, keepsOutOfSharedCaches } from '../../../shared/boundaries/headers/cache.ts';
-import { HEADER_PROBE_PLANS, headerProbeFromInject, type ProbeRequest, type ProbeResponse } from '../../../shared/boundaries/headers/live-probes.ts';
+import {
+  cacheControlForCredentialResponse,
+  cacheControlForPersonalized,
+  keepsOutOfSharedCaches,
+} from '../../../shared/boundaries/headers/cache.ts';
+import {
+  HEADER_PROBE_PLANS,
+  headerProbeFromInject,
+  type ProbeRequest,
+  type ProbeResponse,
+} from '../../../shared/boundaries/headers/live-probes.ts';
 import { safeReturnTarget } from '../../../shared/boundaries/headers/navigation.ts';
 import { isSameOriginRequest } from '../../../shared/boundaries/headers/provenance.ts';
 import { claimsConnection, hstsHeader } from '../../../shared/boundaries/headers/transport.ts';
@@ -43,7 +52,8 @@ describe('safeReturnTarget', () => {
   }
 
   it('refuses what is not a string', () => {
-    for (const value of [null, undefined, 42, ['/'], { toString: () => '/' }]) expect(safeReturnTarget(value)).toBeNull();
+    for (const value of [null, undefined, 42, ['/'], { toString: () => '/' }])
+      expect(safeReturnTarget(value)).toBeNull();
   });
 });
 
@@ -70,7 +80,8 @@ describe('isSameOriginRequest', () => {
       { secFetchSite: 'none' },
       {},
     ];
-    for (const request of refused) expect(isSameOriginRequest({ ...request, serviceOrigin }), JSON.stringify(request)).toBe(false);
+    for (const request of refused)
+      expect(isSameOriginRequest({ ...request, serviceOrigin }), JSON.stringify(request)).toBe(false);
     expect(isSameOriginRequest({ origin: 'https://evil.example', host: 'civitas.example' })).toBe(false);
     expect(isSameOriginRequest({ origin: 'https://civitas.example' })).toBe(false);
   });
@@ -80,12 +91,20 @@ describe('cache and transport policy', () => {
   it('keeps credential responses and personalized pages out of shared caches', () => {
     expect(keepsOutOfSharedCaches(cacheControlForCredentialResponse())).toBe(true);
     expect(keepsOutOfSharedCaches(cacheControlForPersonalized())).toBe(true);
-    for (const weak of ['no-store', 'private', 'public, max-age=60', 'private, no-store, s-maxage=10', undefined]) expect(keepsOutOfSharedCaches(weak)).toBe(false);
+    for (const weak of [
+      'no-store',
+      'private',
+      'public, max-age=60',
+      'private, no-store, s-maxage=10',
+      undefined,
+    ])
+      expect(keepsOutOfSharedCaches(weak)).toBe(false);
   });
 
   it('claims the connection for at least a year, subdomains included', () => {
     expect(claimsConnection(hstsHeader())).toBe(true);
-    for (const weak of ['max-age=300; includeSubDomains', 'max-age=63072000', 'includeSubDomains', '', null]) expect(claimsConnection(weak)).toBe(false);
+    for (const weak of ['max-age=300; includeSubDomains', 'max-age=63072000', 'includeSubDomains', '', null])
+      expect(claimsConnection(weak)).toBe(false);
   });
 });
 
@@ -95,14 +114,21 @@ describe('live header probes', () => {
   const goodApp = async (request: ProbeRequest): Promise<ProbeResponse> => {
     const hsts = { 'strict-transport-security': hstsHeader() };
     if (request.url === '/signout') return { statusCode: 403, headers: hsts };
-    if (request.url === '/theme') return { statusCode: 303, headers: { ...hsts, location: '/', 'set-cookie': 'theme=dark', 'cache-control': 'private, no-store' } };
+    if (request.url === '/theme')
+      return {
+        statusCode: 303,
+        headers: { ...hsts, location: '/', 'set-cookie': 'theme=dark', 'cache-control': 'private, no-store' },
+      };
     return { statusCode: 200, headers: { ...hsts, 'cache-control': 'private, no-store' } };
   };
 
   it('describes a request for each header boundary', () => {
     expect(Object.keys(HEADER_PROBE_PLANS).sort()).toEqual([...HEADER_BOUNDARY_KEYS].sort());
-    for (const key of HEADER_BOUNDARY_KEYS) expect(HEADER_PROBE_PLANS[key].description.length).toBeGreaterThan(20);
-    expect(HEADER_PROBE_PLANS.request_provenance.request(serviceOrigin).headers.origin).not.toBe(serviceOrigin);
+    for (const key of HEADER_BOUNDARY_KEYS)
+      expect(HEADER_PROBE_PLANS[key].description.length).toBeGreaterThan(20);
+    expect(HEADER_PROBE_PLANS.request_provenance.request(serviceOrigin).headers.origin).not.toBe(
+      serviceOrigin,
+    );
     expect(HEADER_PROBE_PLANS.set_cookie_replay.request(serviceOrigin).headers.origin).toBe(serviceOrigin);
   });
 
@@ -113,8 +139,17 @@ describe('live header probes', () => {
 
   it('fails an app that forgets a header, follows a forged request or redirects off-origin', async () => {
     const badApp = async (request: ProbeRequest): Promise<ProbeResponse> => {
-      if (request.url === '/signout') return { statusCode: 303, headers: { 'set-cookie': 'session=; Max-Age=0' } };
-      if (request.url === '/theme') return { statusCode: 303, headers: { location: '//forged.invalid', 'set-cookie': 'theme=dark', 'cache-control': 'public, max-age=600' } };
+      if (request.url === '/signout')
+        return { statusCode: 303, headers: { 'set-cookie': 'session=; Max-Age=0' } };
+      if (request.url === '/theme')
+        return {
+          statusCode: 303,
+          headers: {
+            location: '//forged.invalid',
+            'set-cookie': 'theme=dark',
+            'cache-control': 'public, max-age=600',
+          },
+        };
       return { statusCode: 200, headers: { 'cache-control': 'public, max-age=60' } };
     };
     const probe = headerProbeFromInject(badApp, serviceOrigin);
@@ -122,15 +157,24 @@ describe('live header probes', () => {
   });
 
   it('reports a throwing app as failed', async () => {
-    const probe = headerProbeFromInject(async () => { throw new Error('ECONNRESET'); }, serviceOrigin);
+    const probe = headerProbeFromInject(async () => {
+      throw new Error('ECONNRESET');
+    }, serviceOrigin);
     expect(await probe('connection_claim')).toEqual({ ok: false, detail: 'probe request failed: Error' });
   });
 
   it('accepts a 400 refusal or an absolute same-origin redirect for navigation', () => {
     const judge = HEADER_PROBE_PLANS.navigation_capability.judge;
     expect(judge({ statusCode: 400, headers: {} }, serviceOrigin).ok).toBe(true);
-    expect(judge({ statusCode: 303, headers: { location: 'https://civitas.example/' } }, serviceOrigin).ok).toBe(true);
-    expect(judge({ statusCode: 303, headers: { location: 'https://civitas.example.forged.invalid/' } }, serviceOrigin).ok).toBe(false);
+    expect(
+      judge({ statusCode: 303, headers: { location: 'https://civitas.example/' } }, serviceOrigin).ok,
+    ).toBe(true);
+    expect(
+      judge(
+        { statusCode: 303, headers: { location: 'https://civitas.example.forged.invalid/' } },
+        serviceOrigin,
+      ).ok,
+    ).toBe(false);
     expect(judge({ statusCode: 200, headers: {} }, serviceOrigin).ok).toBe(false);
   });
 });

@@ -1,5 +1,11 @@
 /** Builds the real tier-1 inventory the way the API's scanner does: import each module, list its exports. */
-import { computeCoverage, tier1FromNamespaces, TIER1_MODULES, type Coverage, type InventoryInput } from '../../../shared/boundaries/coverage.ts';
+import {
+  computeCoverage,
+  tier1FromNamespaces,
+  TIER1_MODULES,
+  type Coverage,
+  type InventoryInput,
+} from '../../../shared/boundaries/coverage.ts';
 
 export async function tier1Inventory(): Promise<Pick<InventoryInput, 'tier1Exports' | 'declarations'>> {
   const namespaces = [];

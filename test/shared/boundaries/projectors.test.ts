@@ -9,7 +9,12 @@ import { projectContributionFeedItem, projectHeldSpam } from '../../../shared/bo
 import { projectEquity } from '../../../shared/boundaries/projectors/treasury.ts';
 import { ERRORS } from '../../../shared/errors.ts';
 
-const sovereign = (tag: string, extra = {}) => ({ actor_id: crypto.randomUUID(), kind: 'sovereign' as const, tag, ...extra });
+const sovereign = (tag: string, extra = {}) => ({
+  actor_id: crypto.randomUUID(),
+  kind: 'sovereign' as const,
+  tag,
+  ...extra,
+});
 
 describe('kAnonymousCount', () => {
   it('shows counts from 5 up and hides smaller groups, zero included', () => {
@@ -31,7 +36,15 @@ describe('public actor references', () => {
     expect(publicActorRef({ kind: 'sovereign', tag: raw })).toBe('sovereign');
     expect(publicActorRef({ kind: 'sovereign', tag: null })).toBe('sovereign');
     expect(publicActorRef({ kind: 'agent', handle: 'Bad Handle' })).toBe('agent');
-    expect(projectActorRef({ actor_id: raw, kind: 'sovereign', tag: 'beef', callsign: 'Lumen', callsign_visible: true })).toEqual({
+    expect(
+      projectActorRef({
+        actor_id: raw,
+        kind: 'sovereign',
+        tag: 'beef',
+        callsign: 'Lumen',
+        callsign_visible: true,
+      }),
+    ).toEqual({
       kind: 'sovereign',
       ref: 'sovereign:beef',
       display: 'Lumen',
@@ -41,8 +54,18 @@ describe('public actor references', () => {
 
 describe('held spam and feeds', () => {
   it('publishes counts and fixed reason words only, whatever the rule text says', () => {
-    const hold = (rule: string, status: 'held' | 'released' = 'held') => ({ hold_id: 'h', body: 'b', name: 'n', author: null, rule, status, held_at: 't' });
-    expect(projectHeldSpam([hold('burst'), hold('burst'), hold('<script>'), hold('repetition', 'released')])).toEqual({
+    const hold = (rule: string, status: 'held' | 'released' = 'held') => ({
+      hold_id: 'h',
+      body: 'b',
+      name: 'n',
+      author: null,
+      rule,
+      status,
+      held_at: 't',
+    });
+    expect(
+      projectHeldSpam([hold('burst'), hold('burst'), hold('<script>'), hold('repetition', 'released')]),
+    ).toEqual({
       held: 3,
       reasons: [
         { rule: 'burst', reason: 'burst of submissions', count: 2 },
@@ -53,7 +76,15 @@ describe('held spam and feeds', () => {
   });
 
   it('drops held imprints from the contribution feed entirely', () => {
-    const base = { sequence: 1, kind: 'thought' as const, body: 'hi', author: sovereign('a1f3'), receipt_id: 'r', reply_to: null, created_at: 't' };
+    const base = {
+      sequence: 1,
+      kind: 'thought' as const,
+      body: 'hi',
+      author: sovereign('a1f3'),
+      receipt_id: 'r',
+      reply_to: null,
+      created_at: 't',
+    };
     expect(projectContributionFeedItem({ ...base, quarantine: 'held' })).toBeNull();
     expect(projectContributionFeedItem({ ...base, quarantine: 'none' })?._civitas.unattested).toBe(false);
   });
@@ -75,24 +106,54 @@ describe('group projectors use k-anonymity', () => {
   });
 
   it('commons shows one hidden member as "fewer than 5", never as 1', () => {
-    const view = projectCommons([{ label: 'humans', members: [{ ...sovereign('beef'), listed: true }, { ...sovereign('cafe'), listed: false }] }]);
+    const view = projectCommons([
+      {
+        label: 'humans',
+        members: [
+          { ...sovereign('beef'), listed: true },
+          { ...sovereign('cafe'), listed: false },
+        ],
+      },
+    ]);
     expect(view).toEqual({ groups: [{ label: 'humans', listed: ['sovereign:beef'], others: FEWER_THAN_K }] });
   });
 
   it('cohorts publish the month and both kinds, never a total', () => {
     const members = [...Array(5)].map(() => ({ actor_id: 'id', kind: 'sovereign' as const }));
-    expect(projectCohorts([{ cohort_id: 'c', label: 'internal', joined_month: '2025-02', members }])).toEqual([{ month: '2025-02', humans: 5, agents: FEWER_THAN_K }]);
+    expect(projectCohorts([{ cohort_id: 'c', label: 'internal', joined_month: '2025-02', members }])).toEqual(
+      [{ month: '2025-02', humans: 5, agents: FEWER_THAN_K }],
+    );
   });
 
   it('equity reports concentration without holder ids', () => {
-    const view = projectEquity({ total_units: 10, holders: [1, 2, 3, 4].map((u) => ({ holder_id: `h${u}`, units: u })), top_holder_id: 'h4', as_of: 't' });
-    expect(view).toEqual({ as_of: 't', total_units: 10, holders: FEWER_THAN_K, top_holder_share: 0.4, gini: 0.25 });
+    const view = projectEquity({
+      total_units: 10,
+      holders: [1, 2, 3, 4].map((u) => ({ holder_id: `h${u}`, units: u })),
+      top_holder_id: 'h4',
+      as_of: 't',
+    });
+    expect(view).toEqual({
+      as_of: 't',
+      total_units: 10,
+      holders: FEWER_THAN_K,
+      top_holder_share: 0.4,
+      gini: 0.25,
+    });
   });
 });
 
 describe('failure projection', () => {
   it("answers with the catalog's words, never the provider's", () => {
-    const view = projectFailure({ lane: 'unknown-lane', external: true, message: 'Your card was declined (acct_123)' });
-    expect(view).toEqual({ ok: false, reason: 'provider_unavailable', hint: ERRORS.provider_unavailable.hint, lane: 'runtime' });
+    const view = projectFailure({
+      lane: 'unknown-lane',
+      external: true,
+      message: 'Your card was declined (acct_123)',
+    });
+    expect(view).toEqual({
+      ok: false,
+      reason: 'provider_unavailable',
+      hint: ERRORS.provider_unavailable.hint,
+      lane: 'runtime',
+    });
   });
 });

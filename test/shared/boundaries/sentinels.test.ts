@@ -31,25 +31,35 @@ describe('sentinel detection', () => {
   });
 
   it('holds every sentinel value to at least one mark', () => {
-    for (const [name, value] of Object.entries(SENTINEL)) expect(findSentinelLeaks(value), name).not.toEqual([]);
+    for (const [name, value] of Object.entries(SENTINEL))
+      expect(findSentinelLeaks(value), name).not.toEqual([]);
   });
 });
 
 describe('probe evaluation', () => {
-  const probe = { name: 'p', args: [{ id: 'x', secret: SENTINEL.secret }], keeps: [{ path: 'view.id', equals: 'x' }, { path: 'view.list.0' }] };
+  const probe = {
+    name: 'p',
+    args: [{ id: 'x', secret: SENTINEL.secret }],
+    keeps: [{ path: 'view.id', equals: 'x' }, { path: 'view.list.0' }],
+  };
 
   it('passes when sentinels are gone and public fields are kept', () => {
     expect(evaluateProbe((r: { id: string }) => ({ view: { id: r.id, list: ['a'] } }), probe).ok).toBe(true);
   });
 
   it('fails on a nested leak', () => {
-    const result = evaluateProbe((r: { id: string; secret: string }) => ({ view: { id: r.id, list: [{ deep: [r.secret] }] } }), probe);
+    const result = evaluateProbe(
+      (r: { id: string; secret: string }) => ({ view: { id: r.id, list: [{ deep: [r.secret] }] } }),
+      probe,
+    );
     expect(result).toMatchObject({ ok: false, detail: expect.stringContaining('sentinel leaked') });
   });
 
   it('fails when a public field is missing or wrong', () => {
     expect(evaluateProbe(() => ({ view: { id: 'x' } }), probe).detail).toMatch(/view\.list\.0 missing/);
-    expect(evaluateProbe(() => ({ view: { id: 'y', list: ['a'] } }), probe).detail).toMatch(/not the expected value/);
+    expect(evaluateProbe(() => ({ view: { id: 'y', list: ['a'] } }), probe).detail).toMatch(
+      /not the expected value/,
+    );
     expect(evaluateProbe(() => undefined, probe).ok).toBe(false);
   });
 });

@@ -15,7 +15,13 @@ import {
 } from '../../../shared/ledger/anchor.ts';
 import type { Anchor, Ed25519Jwk } from '../../../shared/ledger/anchor.ts';
 import { noteKeyId, parseNote, signNote, verifyNote } from '../../../shared/ledger/note.ts';
-import { canonicalJson, fromBase64, fromBase64Url, toBase64, toBase64Url } from '../../../shared/ledger/encoding.ts';
+import {
+  canonicalJson,
+  fromBase64,
+  fromBase64Url,
+  toBase64,
+  toBase64Url,
+} from '../../../shared/ledger/encoding.ts';
 import { h, hex } from './reference.ts';
 
 const keys = await generateLogKey();
@@ -37,9 +43,12 @@ const PETER = goKey(
   'PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz',
 );
 const ENOCH = goKey('EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop');
-const GO_TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
-const PETER_SIG = '\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
-const ENOCH_SIG = '\u2014 EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n';
+const GO_TEXT =
+  "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
+const PETER_SIG =
+  '\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
+const ENOCH_SIG =
+  '\u2014 EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n';
 
 describe('signed notes (c2sp.org/signed-note)', () => {
   it('computes key IDs as SHA-256(name || 0x0A || 0x01 || key)[:4]', async () => {
@@ -69,7 +78,8 @@ describe('signed notes (c2sp.org/signed-note)', () => {
       GO_TEXT + '\n',
       GO_TEXT + '\n' + PETER_SIG.slice(0, -1),
       '\x01' + GO_TEXT + '\n' + PETER_SIG,
-      GO_TEXT + '\n\u2014 Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n',
+      GO_TEXT +
+        '\n\u2014 Bad Name x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n',
       GO_TEXT + '\n' + PETER_SIG + 'Unexpected line.\n',
       GO_TEXT + '\n' + PETER_SIG.repeat(101),
       GO_TEXT + '\n\u2014 PeterNeumann x08go\n',
@@ -87,7 +97,9 @@ describe('checkpoints (c2sp.org/tlog-checkpoint)', () => {
   const fields = { origin: 'civitas.example/log/2026-11-22', tree_size: 20852163, root_hash: ROOT };
 
   it('formats the three lines exactly', () => {
-    expect(formatCheckpoint(fields)).toBe(`civitas.example/log/2026-11-22\n20852163\n${toBase64(new Uint8Array(32).fill(0xab))}\n`);
+    expect(formatCheckpoint(fields)).toBe(
+      `civitas.example/log/2026-11-22\n20852163\n${toBase64(new Uint8Array(32).fill(0xab))}\n`,
+    );
     expect(formatCheckpoint({ ...fields, tree_size: 0 })).toContain('\n0\n');
     expect(() => formatCheckpoint({ ...fields, origin: 'has space' })).toThrow();
     expect(() => formatCheckpoint({ ...fields, origin: '' })).toThrow();
@@ -116,11 +128,18 @@ describe('checkpoints (c2sp.org/tlog-checkpoint)', () => {
           const signed = (await signAnchorCheckpoint(f)) as string;
           const v = await verifyCheckpoint(signed, keys.publicJwk, KEY_NAME, { origin: fields.origin });
           expect(v.ok).toBe(true);
-          if (v.ok) expect({ origin: v.checkpoint.origin, tree_size: v.checkpoint.tree_size, root_hash: v.checkpoint.root_hash }).toEqual(f);
+          if (v.ok)
+            expect({
+              origin: v.checkpoint.origin,
+              tree_size: v.checkpoint.tree_size,
+              root_hash: v.checkpoint.root_hash,
+            }).toEqual(f);
           expect(parseCheckpoint(signed)).toMatchObject(f);
           expect((await verifyCheckpoint(signed, other.publicJwk, KEY_NAME)).ok).toBe(false);
           expect((await verifyCheckpoint(signed, keys.publicJwk, 'civitas.example/other')).ok).toBe(false);
-          expect((await verifyCheckpoint(signed, keys.publicJwk, KEY_NAME, { origin: 'x/y' })).ok).toBe(false);
+          expect((await verifyCheckpoint(signed, keys.publicJwk, KEY_NAME, { origin: 'x/y' })).ok).toBe(
+            false,
+          );
           // flip one character of the body: either unparsable or the signature fails
           const body = signed.slice(0, signed.indexOf('\n\n'));
           const i = pos % body.length;
@@ -133,7 +152,11 @@ describe('checkpoints (c2sp.org/tlog-checkpoint)', () => {
     );
   });
 
-  async function signAnchorCheckpoint(f: { origin: string; tree_size: number; root_hash: string }): Promise<string> {
+  async function signAnchorCheckpoint(f: {
+    origin: string;
+    tree_size: number;
+    root_hash: string;
+  }): Promise<string> {
     const { signCheckpoint } = await import('../../../shared/ledger/note.ts');
     return signCheckpoint(f, keys.privateJwk, KEY_NAME);
   }
@@ -150,7 +173,12 @@ describe('keys', () => {
 });
 
 describe('anchors', () => {
-  const body = { date: '2026-11-22', tree_size: 42, root_hash: ROOT, previous_anchor_hash: GENESIS_ANCHOR_HASH };
+  const body = {
+    date: '2026-11-22',
+    tree_size: 42,
+    root_hash: ROOT,
+    previous_anchor_hash: GENESIS_ANCHOR_HASH,
+  };
 
   it('signs, names the key and carries a matching checkpoint', async () => {
     const a = await signAnchor(body, keys.privateJwk, KEY_NAME);
@@ -197,8 +225,12 @@ describe('anchors', () => {
     expect(await verifyAnchorSignature(forged, keys.publicJwk)).toBe(false);
     // a checkpoint from another day (other root) under a valid signature is caught
     const otherDay = await signAnchor({ ...body, root_hash: 'cd'.repeat(32) }, keys.privateJwk, KEY_NAME);
-    expect((await verifyAnchor({ ...a, checkpoint: otherDay.checkpoint }, keys.publicJwk)).reason).toMatch(/root/);
-    expect((await verifyAnchor({ ...a, checkpoint: forged.checkpoint }, keys.publicJwk)).reason).toMatch(/checkpoint/);
+    expect((await verifyAnchor({ ...a, checkpoint: otherDay.checkpoint }, keys.publicJwk)).reason).toMatch(
+      /root/,
+    );
+    expect((await verifyAnchor({ ...a, checkpoint: forged.checkpoint }, keys.publicJwk)).reason).toMatch(
+      /checkpoint/,
+    );
   });
 
   it('verifies any random anchor and rejects it once any field changes', async () => {
@@ -208,7 +240,12 @@ describe('anchors', () => {
         fc.uint8Array({ minLength: 32, maxLength: 32 }),
         fc.date({ min: new Date('2000-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
         async (size, root, date) => {
-          const b = { date: date.toISOString().slice(0, 10), tree_size: size, root_hash: hex(root), previous_anchor_hash: GENESIS_ANCHOR_HASH };
+          const b = {
+            date: date.toISOString().slice(0, 10),
+            tree_size: size,
+            root_hash: hex(root),
+            previous_anchor_hash: GENESIS_ANCHOR_HASH,
+          };
           const a = await signAnchor(b, keys.privateJwk, KEY_NAME);
           expect(await verifyAnchorSignature(a, keys.publicJwk)).toBe(true);
           expect(await verifyAnchorSignature({ ...a, tree_size: size + 1 }, keys.publicJwk)).toBe(false);
@@ -228,7 +265,11 @@ describe('anchor chain', () => {
     let previous = GENESIS_ANCHOR_HASH;
     for (let i = 0; i < days; i++) {
       const date = new Date(Date.UTC(2026, 10, 20 + i)).toISOString().slice(0, 10);
-      const a = await signAnchor({ date, tree_size: i * 3, root_hash: hex(h(Uint8Array.of(i))), previous_anchor_hash: previous }, keys.privateJwk, KEY_NAME);
+      const a = await signAnchor(
+        { date, tree_size: i * 3, root_hash: hex(h(Uint8Array.of(i))), previous_anchor_hash: previous },
+        keys.privateJwk,
+        KEY_NAME,
+      );
       out.push(a);
       previous = await anchorHash(a);
     }
@@ -254,15 +295,27 @@ describe('anchor chain', () => {
     // rewriting day 1 (even re-signed) changes its hash, so day 2's link breaks
     const rewritten = [...anchors];
     rewritten[1] = await signAnchor({ ...anchors[1], root_hash: 'cd'.repeat(32) }, keys.privateJwk, KEY_NAME);
-    expect(await verifyAnchorChain(rewritten, { publicJwk: keys.publicJwk })).toMatchObject({ ok: false, broken_at: 2 });
+    expect(await verifyAnchorChain(rewritten, { publicJwk: keys.publicJwk })).toMatchObject({
+      ok: false,
+      broken_at: 2,
+    });
     // changing a field without re-signing is caught by the signature when a key is given
     const unsigned = anchors.map((a, i) => (i === 4 ? { ...a, tree_size: 999 } : a));
-    expect(await verifyAnchorChain(unsigned, { publicJwk: keys.publicJwk })).toMatchObject({ ok: false, broken_at: 4 });
+    expect(await verifyAnchorChain(unsigned, { publicJwk: keys.publicJwk })).toMatchObject({
+      ok: false,
+      broken_at: 4,
+    });
     expect(await verifyAnchorChain([anchors[1], anchors[0]])).toMatchObject({ ok: false, broken_at: 0 });
     const notGenesis = [{ ...anchors[0], previous_anchor_hash: 'aa'.repeat(32) }];
     expect(await verifyAnchorChain(notGenesis)).toMatchObject({ ok: false, broken_at: 0 });
-    expect(await verifyAnchorChain([{ ...anchors[0], date: '2026-02-30' }])).toMatchObject({ ok: false, broken_at: 0 });
+    expect(await verifyAnchorChain([{ ...anchors[0], date: '2026-02-30' }])).toMatchObject({
+      ok: false,
+      broken_at: 0,
+    });
     const forged = anchors.map((a, i) => (i === 3 ? { ...a, signature: anchors[2].signature } : a));
-    expect(await verifyAnchorChain(forged, { publicJwk: keys.publicJwk })).toMatchObject({ ok: false, broken_at: 3 });
+    expect(await verifyAnchorChain(forged, { publicJwk: keys.publicJwk })).toMatchObject({
+      ok: false,
+      broken_at: 3,
+    });
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalJson, fromBase64, fromBase64Url, fromHex, toBase64, toBase64Url, toHex } from '../../../shared/ledger/encoding.ts';
+import {
+  canonicalJson,
+  fromBase64,
+  fromBase64Url,
+  fromHex,
+  toBase64,
+  toBase64Url,
+  toHex,
+} from '../../../shared/ledger/encoding.ts';
 
 describe('encodings', () => {
   it('round-trips bytes through hex, base64 and base64url exactly like Node', () => {
@@ -29,12 +37,16 @@ describe('encodings', () => {
   });
 
   it('writes canonical JSON (sorted keys, no whitespace) and refuses what JSON would drop', () => {
-    expect(canonicalJson({ b: 1, a: [true, null, 'x\n"'], c: { z: 0, é: 1, Z: 2 } })).toBe('{"a":[true,null,"x\\n\\""],"b":1,"c":{"Z":2,"z":0,"é":1}}');
+    expect(canonicalJson({ b: 1, a: [true, null, 'x\n"'], c: { z: 0, é: 1, Z: 2 } })).toBe(
+      '{"a":[true,null,"x\\n\\""],"b":1,"c":{"Z":2,"z":0,"é":1}}',
+    );
     expect(() => canonicalJson({ a: undefined })).toThrow();
     expect(() => canonicalJson({ a: Number.NaN })).toThrow();
     expect(() => canonicalJson(new Date())).toThrow();
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(JSON.parse(canonicalJson(v))).toEqual(JSON.parse(JSON.stringify(v)));
+      }),
+    );
   });
 });

@@ -8,7 +8,16 @@ import { hex, hexes, refConsistency, refLeaf, refMth, refNode, refPath, unhex } 
 // The RFC 6962 test inputs used by certificate-transparency-go and transparency-dev/merkle
 // (testonly/constants.go, proof/verify_test.go). Every expected value below is also recomputed
 // by the naive reference implementation in ./reference.ts, so memory is never trusted alone.
-const LEAF_INPUTS = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'];
+const LEAF_INPUTS = [
+  '',
+  '00',
+  '10',
+  '2021',
+  '3031',
+  '40414243',
+  '5051525354555657',
+  '606162636465666768696a6b6c6d6e6f',
+];
 const ROOTS = [
   EMPTY_TREE_ROOT_HEX,
   '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
@@ -32,18 +41,73 @@ const LEAF_HASHES = [
 ];
 // [leaf index (0-based), tree size, path]
 const INCLUSION_VECTORS: [number, number, string[]][] = [
-  [0, 8, ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4']],
-  [5, 8, ['bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7']],
+  [
+    0,
+    8,
+    [
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ],
+  ],
+  [
+    5,
+    8,
+    [
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  ],
   [2, 3, ['fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125']],
-  [1, 5, ['6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b']],
+  [
+    1,
+    5,
+    [
+      '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ],
+  ],
 ];
 // [first, second, path]
 const CONSISTENCY_VECTORS: [number, number, string[]][] = [
   [1, 1, []],
-  [1, 8, ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4']],
-  [6, 8, ['0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7']],
-  [2, 5, ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b']],
-  [6, 7, ['0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a', 'b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7']],
+  [
+    1,
+    8,
+    [
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ],
+  ],
+  [
+    6,
+    8,
+    [
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  ],
+  [
+    2,
+    5,
+    [
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ],
+  ],
+  [
+    6,
+    7,
+    [
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  ],
 ];
 
 const refLeaves = LEAF_INPUTS.map((x) => refLeaf(unhex(x)));
@@ -53,8 +117,10 @@ describe('RFC 6962 vectors', () => {
     expect(hex(refMth([]))).toBe(EMPTY_TREE_ROOT_HEX);
     expect(hexes(refLeaves)).toEqual(LEAF_HASHES);
     for (let n = 0; n <= 8; n++) expect(hex(refMth(refLeaves.slice(0, n))), `root ${n}`).toBe(ROOTS[n]);
-    for (const [i, n, path] of INCLUSION_VECTORS) expect(hexes(refPath(i, refLeaves.slice(0, n)))).toEqual(path);
-    for (const [m, n, path] of CONSISTENCY_VECTORS) expect(hexes(refConsistency(m, refLeaves.slice(0, n)))).toEqual(path);
+    for (const [i, n, path] of INCLUSION_VECTORS)
+      expect(hexes(refPath(i, refLeaves.slice(0, n)))).toEqual(path);
+    for (const [m, n, path] of CONSISTENCY_VECTORS)
+      expect(hexes(refConsistency(m, refLeaves.slice(0, n)))).toEqual(path);
   });
 
   it('hashes leaves, nodes and the empty tree', async () => {
@@ -77,7 +143,13 @@ describe('RFC 6962 vectors', () => {
     for (const [i, n, path] of INCLUSION_VECTORS) {
       expect(hexes(await inclusionProof(LEAF_HASHES.slice(0, n), i))).toEqual(path);
       expect(hexes(await inclusionProof(await buildTree(LEAF_HASHES), i, n))).toEqual(path);
-      const ok = await verifyInclusion({ leaf_index: i, tree_size: n, leaf_hash: LEAF_HASHES[i], inclusion_path: path, root_hash: ROOTS[n] });
+      const ok = await verifyInclusion({
+        leaf_index: i,
+        tree_size: n,
+        leaf_hash: LEAF_HASHES[i],
+        inclusion_path: path,
+        root_hash: ROOTS[n],
+      });
       expect(ok).toBe(true);
     }
   });
@@ -87,7 +159,13 @@ describe('RFC 6962 vectors', () => {
     for (const [m, n, path] of CONSISTENCY_VECTORS) {
       expect(hexes(await consistencyProof(tree, m, n))).toEqual(path);
       expect(hexes(await consistencyProof(LEAF_HASHES.slice(0, n), m))).toEqual(path);
-      const ok = await verifyConsistency({ first: m, second: n, first_hash: ROOTS[m], second_hash: ROOTS[n], consistency_path: path });
+      const ok = await verifyConsistency({
+        first: m,
+        second: n,
+        first_hash: ROOTS[m],
+        second_hash: ROOTS[n],
+        consistency_path: path,
+      });
       expect(ok, `${m}->${n}`).toBe(true);
     }
   });
@@ -95,7 +173,13 @@ describe('RFC 6962 vectors', () => {
   it('rejects the corrupted probes of transparency-dev for every inclusion vector', async () => {
     const someHash = 'abacaba000000000000000000000000000000000000000000060061e00123456';
     for (const [i, n, path] of INCLUSION_VECTORS) {
-      const good = { leaf_index: i, tree_size: n, leaf_hash: LEAF_HASHES[i], inclusion_path: path, root_hash: ROOTS[n] };
+      const good = {
+        leaf_index: i,
+        tree_size: n,
+        leaf_hash: LEAF_HASHES[i],
+        inclusion_path: path,
+        root_hash: ROOTS[n],
+      };
       const probes = [
         { ...good, leaf_index: i - 1 },
         { ...good, leaf_index: i + 1 },
@@ -111,13 +195,19 @@ describe('RFC 6962 vectors', () => {
         { ...good, inclusion_path: [path[0], someHash, ...path.slice(1)] },
         { ...good, inclusion_path: [...path, ''] },
       ];
-      for (const [k, probe] of probes.entries()) expect(await verifyInclusion(probe), `vector ${i}/${n} probe ${k}`).toBe(false);
+      for (const [k, probe] of probes.entries())
+        expect(await verifyInclusion(probe), `vector ${i}/${n} probe ${k}`).toBe(false);
     }
   });
 
   it('handles the edge cases of consistency the way transparency-dev does (a bit stricter)', async () => {
-    const v = (first: number, second: number, first_hash: string, second_hash: string, consistency_path: string[] = []) =>
-      verifyConsistency({ first, second, first_hash, second_hash, consistency_path });
+    const v = (
+      first: number,
+      second: number,
+      first_hash: string,
+      second_hash: string,
+      consistency_path: string[] = [],
+    ) => verifyConsistency({ first, second, first_hash, second_hash, consistency_path });
     expect(await v(0, 0, EMPTY_TREE_ROOT_HEX, EMPTY_TREE_ROOT_HEX)).toBe(true);
     expect(await v(0, 5, EMPTY_TREE_ROOT_HEX, ROOTS[5])).toBe(true);
     expect(await v(0, 5, ROOTS[1], ROOTS[5])).toBe(false); // size 0 must carry the empty-tree hash
@@ -130,7 +220,13 @@ describe('RFC 6962 vectors', () => {
   });
 
   it('rejects malformed inclusion input without throwing', async () => {
-    const base = { leaf_index: 0, tree_size: 1, leaf_hash: LEAF_HASHES[0], inclusion_path: [] as string[], root_hash: LEAF_HASHES[0] };
+    const base = {
+      leaf_index: 0,
+      tree_size: 1,
+      leaf_hash: LEAF_HASHES[0],
+      inclusion_path: [] as string[],
+      root_hash: LEAF_HASHES[0],
+    };
     expect(await verifyInclusion(base)).toBe(true);
     for (const bad of [
       { ...base, leaf_index: -1 },
@@ -164,7 +260,9 @@ describe('scale', () => {
   // The work is counted in SHA-256 digests, not timed (its speed is in `npm run bench`).
   it('builds 100k leaves once (n - 1 node hashes) and serves many proofs without re-hashing', async () => {
     const n = 100_000;
-    const leaves = await Promise.all(Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`r${i}`))));
+    const leaves = await Promise.all(
+      Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`r${i}`))),
+    );
     const digest = vi.spyOn(globalThis.crypto.subtle, 'digest');
     try {
       const tree = await buildTree(leaves);
@@ -181,10 +279,26 @@ describe('scale', () => {
       expect(digest).not.toHaveBeenCalled();
       digest.mockRestore();
       for (const { i, path } of sampled) {
-        expect(await verifyInclusion({ leaf_index: i, tree_size: n, leaf_hash: leaves[i], inclusion_path: path, root_hash: tree.root })).toBe(true);
+        expect(
+          await verifyInclusion({
+            leaf_index: i,
+            tree_size: n,
+            leaf_hash: leaves[i],
+            inclusion_path: path,
+            root_hash: tree.root,
+          }),
+        ).toBe(true);
       }
       const cons = await consistencyProof(tree, 77_777);
-      expect(await verifyConsistency({ first: 77_777, second: n, first_hash: await subtreeHash(tree, 0, 77_777), second_hash: tree.root, consistency_path: cons })).toBe(true);
+      expect(
+        await verifyConsistency({
+          first: 77_777,
+          second: n,
+          first_hash: await subtreeHash(tree, 0, 77_777),
+          second_hash: tree.root,
+          consistency_path: cons,
+        }),
+      ).toBe(true);
       // The root agrees with the plain recursive definition.
       expect(hex(tree.root)).toBe(hex(refMth(leaves)));
     } finally {

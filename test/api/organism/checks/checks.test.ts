@@ -13,19 +13,36 @@ let sovereign: TestSovereign;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 
-async function seed(author: string, body: string, at: number, extra: { unattested?: boolean; held?: boolean; authorKind?: 'agent' | 'sovereign' } = {}) {
+async function seed(
+  author: string,
+  body: string,
+  at: number,
+  extra: { unattested?: boolean; held?: boolean; authorKind?: 'agent' | 'sovereign' } = {},
+) {
   await t.database.db.transaction((tx) =>
     appendImprint(tx, {
-      kind: 'thought', body, authorKind: extra.authorKind ?? 'agent', authorRef: author, publicAuthor: extra.authorKind === 'sovereign' ? 'abcd' : author,
-      unattested: extra.unattested ?? false, held: extra.held ?? false, heldReason: extra.held ? 'link_density' : null, replyTo: null, at: new Date(at),
+      kind: 'thought',
+      body,
+      authorKind: extra.authorKind ?? 'agent',
+      authorRef: author,
+      publicAuthor: extra.authorKind === 'sovereign' ? 'abcd' : author,
+      unattested: extra.unattested ?? false,
+      held: extra.held ?? false,
+      heldReason: extra.held ? 'link_density' : null,
+      replyTo: null,
+      at: new Date(at),
     }),
   );
 }
 
 async function agent(handle: string, firstSeen: string) {
-  await sql(`insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at) values ($1, 'x', 'arrived', $2, $2)`, [handle, firstSeen]);
+  await sql(
+    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at) values ($1, 'x', 'arrived', $2, $2)`,
+    [handle, firstSeen],
+  );
 }
 
 beforeAll(async () => {
@@ -37,9 +54,13 @@ beforeAll(async () => {
   let at = NOW - 20 * 60 * 60_000;
   for (let i = 0; i < 6; i++) {
     await seed(`october-${i}`, `lanterns over the harbour tonight ${i}`, (at += 60_000));
-    await seed(`october-${i}`, `harbour lanterns again ${i}`, (at += 60_000), { unattested: true, held: i < 3 });
+    await seed(`october-${i}`, `harbour lanterns again ${i}`, (at += 60_000), {
+      unattested: true,
+      held: i < 3,
+    });
   }
-  for (let i = 0; i < 2; i++) await seed(`november-${i}`, `secretive newcomer musing ${i}`, (at += 60_000), { unattested: true });
+  for (let i = 0; i < 2; i++)
+    await seed(`november-${i}`, `secretive newcomer musing ${i}`, (at += 60_000), { unattested: true });
   await seed(sovereign.id, 'lanterns seen by a human', (at += 60_000), { authorKind: 'sovereign' });
 }, 120_000);
 afterAll(async () => t?.close());
@@ -51,7 +72,14 @@ describe('GET /api/truth and /api/trust', () => {
     const body = res.json();
     expect(body.claims).toBe(7);
     const byClaim = Object.fromEntries(body.checks.map((c: { claim: string }) => [c.claim, c]));
-    for (const claim of ['window_bounded', 'sequence_gap_free', 'every_imprint_has_receipt', 'anchor_chain_verifies', 'sealed_days_complete', 'censuses_never_shrink']) {
+    for (const claim of [
+      'window_bounded',
+      'sequence_gap_free',
+      'every_imprint_has_receipt',
+      'anchor_chain_verifies',
+      'sealed_days_complete',
+      'censuses_never_shrink',
+    ]) {
       expect(byClaim[claim].held, claim).toBe(true);
       expect(byClaim[claim].evidence.length).toBeGreaterThan(10);
     }
@@ -88,10 +116,18 @@ describe('GET /api/truth and /api/trust', () => {
 describe('GET /api/vigilance', () => {
   it('watches the self-trials and raises then clears an alert when one fails and recovers', async () => {
     const first = (await json('/api/vigilance')).json();
-    expect(first.watched.map((w: { trial: string }) => w.trial)).toEqual(['record_window', 'gap_free_sequence', 'anchor_chain', 'boundaries', 'receipts']);
+    expect(first.watched.map((w: { trial: string }) => w.trial)).toEqual([
+      'record_window',
+      'gap_free_sequence',
+      'anchor_chain',
+      'boundaries',
+      'receipts',
+    ]);
     expect(first.watched.find((w: { trial: string }) => w.trial === 'receipts').passing).toBe(true);
     expect(first.open_alerts).toBe(0);
-    const [{ receipt_id: original }] = await sql<{ receipt_id: string }>('select receipt_id from imprints where sequence = 2');
+    const [{ receipt_id: original }] = await sql<{ receipt_id: string }>(
+      'select receipt_id from imprints where sequence = 2',
+    );
     await sql(`update imprints set receipt_id = 'rcpt_missing' where sequence = 2`);
     try {
       // The job (as the runner calls it) raises the alert.
@@ -111,7 +147,9 @@ describe('GET /api/vigilance', () => {
     expect(cleared.this_pass).toEqual({ raised: [], cleared: ['receipts'] });
     expect(cleared).toMatchObject({ alerts_raised: 1, alerts_cleared: 1, open_alerts: 0 });
     expect(cleared.alerts[0].seconds).toBe(300);
-    const steps = await sql<{ step: string }>(`select step from receipts where step like 'organism.alert.%' order by recorded_at`);
+    const steps = await sql<{ step: string }>(
+      `select step from receipts where step like 'organism.alert.%' order by recorded_at`,
+    );
     expect(steps.map((s) => s.step)).toEqual(['organism.alert.raised', 'organism.alert.cleared']);
     // The job also kept a round of truth checks.
     expect((await json('/api/trust')).json().checks).toBeGreaterThanOrEqual(28);
@@ -140,7 +178,9 @@ describe('GET /api/linearizability', () => {
 describe('GET /api/recovery', () => {
   it('measures per lane the time from a failure to the next clean minute', async () => {
     const buckets = '{0,0,0,0,0,0,0,0,0,0,0,0}';
-    await sql(`insert into failures (lane, at) values ('runtime', '2026-11-22T10:00:30Z'), ('runtime', '2026-11-22T10:00:40Z'), ('mcp', '2026-11-22T11:00:10Z')`);
+    await sql(
+      `insert into failures (lane, at) values ('runtime', '2026-11-22T10:00:30Z'), ('runtime', '2026-11-22T10:00:40Z'), ('mcp', '2026-11-22T11:00:10Z')`,
+    );
     await sql(
       `insert into vitals_minutes (process_id, minute, requests, client_errors, server_errors, buckets) values
         ('other', '2026-11-22T10:00:00Z', 4, 0, 2, $1), ('other', '2026-11-22T10:01:00Z', 5, 0, 0, $1),
@@ -153,10 +193,19 @@ describe('GET /api/recovery', () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     const body = res.json();
     const runtime = body.by_lane.find((l: { lane: string }) => l.lane === 'runtime');
-    expect(runtime).toMatchObject({ incidents: 1, recovered: 1, median_recovery_seconds: 60, max_recovery_seconds: 60 });
+    expect(runtime).toMatchObject({
+      incidents: 1,
+      recovered: 1,
+      median_recovery_seconds: 60,
+      max_recovery_seconds: 60,
+    });
     const mcp = body.by_lane.find((l: { lane: string }) => l.lane === 'mcp');
     expect(mcp).toMatchObject({ incidents: 1, median_recovery_seconds: 120 });
-    expect(body.recent.find((i: { lane: string }) => i.lane === 'runtime')).toMatchObject({ failures: 2, minute: '2026-11-22T10:00:00.000Z', recovered_at: '2026-11-22T10:01:00.000Z' });
+    expect(body.recent.find((i: { lane: string }) => i.lane === 'runtime')).toMatchObject({
+      failures: 2,
+      minute: '2026-11-22T10:00:00.000Z',
+      recovered_at: '2026-11-22T10:01:00.000Z',
+    });
     const card = await t.app.inject({ method: 'GET', url: '/recovery/card.svg' });
     expect(card.statusCode).toBe(200);
     expect(card.headers['content-type']).toContain('image/svg+xml');
@@ -171,14 +220,44 @@ describe('GET /api/discrimination', () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     const body = res.json();
     const agents = body.by_kind.find((g: { kind: string }) => g.kind === 'agent');
-    expect(agents).toMatchObject({ published: true, authors: 8, imprints: 14, held: 3, quarantined: 8, hold_rate: 0.2143, quarantine_rate: 0.5714 });
+    expect(agents).toMatchObject({
+      published: true,
+      authors: 8,
+      imprints: 14,
+      held: 3,
+      quarantined: 8,
+      hold_rate: 0.2143,
+      quarantine_rate: 0.5714,
+    });
     const humans = body.by_kind.find((g: { kind: string }) => g.kind === 'sovereign');
-    expect(humans).toMatchObject({ published: false, authors: 'fewer than 5', hold_rate: null, quarantine_rate: null });
+    expect(humans).toMatchObject({
+      published: false,
+      authors: 'fewer than 5',
+      hold_rate: null,
+      quarantine_rate: null,
+    });
     expect(humans.held).toBeUndefined();
-    const october = body.by_cohort.find((g: { kind: string; joined_month: string }) => g.kind === 'agent' && g.joined_month === '2026-10');
-    expect(october).toMatchObject({ published: true, authors: 6, imprints: 12, held: 3, quarantined: 6, hold_rate: 0.25, quarantine_rate: 0.5 });
-    const november = body.by_cohort.find((g: { kind: string; joined_month: string }) => g.kind === 'agent' && g.joined_month === '2026-11');
-    expect(november).toMatchObject({ published: false, authors: 'fewer than 5', imprints: 'fewer than 5', hold_rate: null });
+    const october = body.by_cohort.find(
+      (g: { kind: string; joined_month: string }) => g.kind === 'agent' && g.joined_month === '2026-10',
+    );
+    expect(october).toMatchObject({
+      published: true,
+      authors: 6,
+      imprints: 12,
+      held: 3,
+      quarantined: 6,
+      hold_rate: 0.25,
+      quarantine_rate: 0.5,
+    });
+    const november = body.by_cohort.find(
+      (g: { kind: string; joined_month: string }) => g.kind === 'agent' && g.joined_month === '2026-11',
+    );
+    expect(november).toMatchObject({
+      published: false,
+      authors: 'fewer than 5',
+      imprints: 'fewer than 5',
+      hold_rate: null,
+    });
     expect(body.disparities.cohorts.hold_rate).toBeNull(); // only one cohort is publishable
     const text = JSON.stringify(body);
     expect(text).not.toMatch(/october-|november-|secretive/);
@@ -219,22 +298,44 @@ describe('GET /api/policy/evaluate', () => {
     const agentTriage = (await json('/api/policy/evaluate?action=triage&actor=agent:october-1')).json();
     expect(agentTriage.allowed).toBe(false);
     const me = `sovereign:${sovereign.tag}`;
-    expect((await json(`/api/policy/evaluate?action=imprint&actor=${me}`)).json()).toMatchObject({ allowed: true, requires: { scope: 'sovereign:write' } });
-    expect((await json(`/api/policy/evaluate?action=triage&actor=${me}`)).json()).toMatchObject({ allowed: false, requires: { scope: 'steward:write' } });
-    expect((await json(`/api/policy/evaluate?action=propose&actor=${me}`)).json()).toMatchObject({ allowed: false, requires: { scope: 'governance:write' } });
-    expect((await json(`/api/policy/evaluate?action=ratify&actor=${me}`)).json().requires.external_authority).toBe('idp-receipt');
+    expect((await json(`/api/policy/evaluate?action=imprint&actor=${me}`)).json()).toMatchObject({
+      allowed: true,
+      requires: { scope: 'sovereign:write' },
+    });
+    expect((await json(`/api/policy/evaluate?action=triage&actor=${me}`)).json()).toMatchObject({
+      allowed: false,
+      requires: { scope: 'steward:write' },
+    });
+    expect((await json(`/api/policy/evaluate?action=propose&actor=${me}`)).json()).toMatchObject({
+      allowed: false,
+      requires: { scope: 'governance:write' },
+    });
+    expect(
+      (await json(`/api/policy/evaluate?action=ratify&actor=${me}`)).json().requires.external_authority,
+    ).toBe('idp-receipt');
     const attest = (await json(`/api/policy/evaluate?action=attest&actor=${me}&target=october-2`)).json();
     expect(attest.allowed).toBe(false);
     expect(attest.reasons.join(' ')).toContain('2 distinct UTC days');
     await sql(`update agents set level = 'continuous' where handle = 'october-3'`);
-    expect((await json(`/api/policy/evaluate?action=attest&actor=${me}&target=october-3`)).json().allowed).toBe(true);
+    expect(
+      (await json(`/api/policy/evaluate?action=attest&actor=${me}&target=october-3`)).json().allowed,
+    ).toBe(true);
     const nobody = (await json('/api/policy/evaluate?action=imprint&actor=sovereign:ffff')).json();
     if (sovereign.tag !== 'ffff') expect(nobody).toMatchObject({ found: false, allowed: false });
     expect(JSON.stringify(open)).not.toContain(sovereign.id);
   });
 
   it('refuses malformed questions with 400', async () => {
-    for (const q of ['', 'action=imprint', 'actor=agent:x1', 'action=fly&actor=agent:ab', 'action=imprint&actor=robot:ab', 'action=imprint&actor=sovereign:xyz1', `action=imprint&actor=agent:${'a'.repeat(100)}`, 'action=attest&actor=sovereign:abcd&target=!!']) {
+    for (const q of [
+      '',
+      'action=imprint',
+      'actor=agent:x1',
+      'action=fly&actor=agent:ab',
+      'action=imprint&actor=robot:ab',
+      'action=imprint&actor=sovereign:xyz1',
+      `action=imprint&actor=agent:${'a'.repeat(100)}`,
+      'action=attest&actor=sovereign:abcd&target=!!',
+    ]) {
       const res = await json(`/api/policy/evaluate?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
@@ -246,12 +347,24 @@ describe('GET /api/policy/evaluate', () => {
     const client = new Client({ name: 'policy-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === 'civitas_policy_evaluate')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((tool) => tool.name === 'civitas_policy_evaluate')?.annotations?.readOnlyHint).toBe(
+      true,
+    );
     const args = { action: 'triage', actor: `sovereign:${sovereign.tag}` };
-    const viaMcp = (await client.callTool({ name: 'civitas_policy_evaluate', arguments: args })).structuredContent as Record<string, unknown>;
-    const viaHttp = (await json(`/api/policy/evaluate?action=triage&actor=sovereign:${sovereign.tag}`)).json();
+    const viaMcp = (await client.callTool({ name: 'civitas_policy_evaluate', arguments: args }))
+      .structuredContent as Record<string, unknown>;
+    const viaHttp = (
+      await json(`/api/policy/evaluate?action=triage&actor=sovereign:${sovereign.tag}`)
+    ).json();
     expect({ ...viaMcp, evaluated_at: 0 }).toEqual({ ...viaHttp, evaluated_at: 0 });
-    expect((await client.callTool({ name: 'civitas_policy_evaluate', arguments: { action: 'imprint', actor: 'nobody' } })).isError).toBe(true);
+    expect(
+      (
+        await client.callTool({
+          name: 'civitas_policy_evaluate',
+          arguments: { action: 'imprint', actor: 'nobody' },
+        })
+      ).isError,
+    ).toBe(true);
     await client.close();
   });
 });

@@ -16,7 +16,8 @@ import { appWithSteward, sovereignWithId } from '../../steward/helpers.ts';
 let t: TestApp;
 const governorId = randomUUID();
 const actors: Record<string, TestSovereign> = {};
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 const headers = (cookie: string) => ({ origin: TEST_ORIGIN, accept: 'application/json', cookie });
 
 beforeAll(async () => {
@@ -31,29 +32,53 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 /** What each door needs to act, made fresh for each attempt so only the actor decides the answer. */
-async function doorCall(action: PolicyAction): Promise<{ url: string; payload: Record<string, unknown>; target?: string }> {
+async function doorCall(
+  action: PolicyAction,
+): Promise<{ url: string; payload: Record<string, unknown>; target?: string }> {
   const now = t.clock.now().toISOString();
   switch (action) {
     case 'imprint':
       return { url: '/sovereign/imprint', payload: { body: `policy parity words ${ulid()}` } };
     case 'attest': {
       const handle = `cont-${ulid().slice(-8).toLowerCase()}`;
-      await sql(`insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at) values ($1, 'x', 'continuous', $2, $2)`, [handle, now]);
+      await sql(
+        `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at) values ($1, 'x', 'continuous', $2, $2)`,
+        [handle, now],
+      );
       return { url: '/standing/rotate-relay', payload: { handle }, target: handle };
     }
     case 'triage': {
       const held = await t.database.db.transaction((tx) =>
-        appendImprint(tx, { kind: 'thought', body: `held for triage ${ulid()}`, authorKind: 'agent', authorRef: 'held-author', publicAuthor: 'held-author', unattested: true, held: true, heldReason: 'burst', replyTo: null, at: new Date(now) }),
+        appendImprint(tx, {
+          kind: 'thought',
+          body: `held for triage ${ulid()}`,
+          authorKind: 'agent',
+          authorRef: 'held-author',
+          publicAuthor: 'held-author',
+          unattested: true,
+          held: true,
+          heldReason: 'burst',
+          replyTo: null,
+          at: new Date(now),
+        }),
       );
-      return { url: '/sovereign/triage', payload: { target: `imprint:${held.sequence}`, action: 'keep_held' } };
+      return {
+        url: '/sovereign/triage',
+        payload: { target: `imprint:${held.sequence}`, action: 'keep_held' },
+      };
     }
     case 'propose':
-      return { url: '/api/constitution/propose', payload: { title: 'Parity', text: 'Evaluate and the door agree.' } };
+      return {
+        url: '/api/constitution/propose',
+        payload: { title: 'Parity', text: 'Evaluate and the door agree.' },
+      };
     case 'cosign':
     case 'ratify': {
       const id = `prop_${ulid()}`;
-      await sql(`insert into governance_proposals (id, title, body, proposer_id, state, created_at, receipt_id) values ($1, 'Parity', 'text', $2, $3, $4, 'rcpt_p')`,
-        [id, actors.proposer.id, action === 'cosign' ? 'proposed' : 'cosigned', now]);
+      await sql(
+        `insert into governance_proposals (id, title, body, proposer_id, state, created_at, receipt_id) values ($1, 'Parity', 'text', $2, $3, $4, 'rcpt_p')`,
+        [id, actors.proposer.id, action === 'cosign' ? 'proposed' : 'cosigned', now],
+      );
       return { url: `/api/constitution/${action}`, payload: { proposal: id } };
     }
   }
@@ -66,27 +91,59 @@ describe('/api/policy/evaluate and the doors agree', () => {
         const actor = actors[who];
         const call = await doorCall(action);
         const query = `/api/policy/evaluate?action=${action}&actor=sovereign:${actor.tag}${call.target ? `&target=${call.target}` : ''}`;
-        const evaluated = (await t.app.inject({ method: 'GET', url: query, headers: { accept: 'application/json' } })).json();
+        const evaluated = (
+          await t.app.inject({ method: 'GET', url: query, headers: { accept: 'application/json' } })
+        ).json();
         expect(evaluated.found).toBe(true);
-        const door = await t.app.inject({ method: 'POST', url: call.url, headers: headers(actor.cookie), payload: call.payload });
+        const door = await t.app.inject({
+          method: 'POST',
+          url: call.url,
+          headers: headers(actor.cookie),
+          payload: call.payload,
+        });
         expect([200, 401, 403, 409]).toContain(door.statusCode);
-        expect(evaluated.allowed, `${door.statusCode} ${door.body} / ${evaluated.reasons.join(' ')}`).toBe(door.statusCode === 200);
+        expect(evaluated.allowed, `${door.statusCode} ${door.body} / ${evaluated.reasons.join(' ')}`).toBe(
+          door.statusCode === 200,
+        );
       });
     }
   }
 
   it('ratification by a governor without a uniqueness receipt: evaluate says no, like the door', async () => {
-    const evaluated = (await t.app.inject({ method: 'GET', url: `/api/policy/evaluate?action=ratify&actor=sovereign:${actors.governor.tag}`, headers: { accept: 'application/json' } })).json();
-    expect(evaluated).toMatchObject({ allowed: false, requires: { scope: 'governance:write', external_authority: 'idp-receipt' } });
+    const evaluated = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/policy/evaluate?action=ratify&actor=sovereign:${actors.governor.tag}`,
+        headers: { accept: 'application/json' },
+      })
+    ).json();
+    expect(evaluated).toMatchObject({
+      allowed: false,
+      requires: { scope: 'governance:write', external_authority: 'idp-receipt' },
+    });
     expect(evaluated.reasons.join(' ')).toContain('uniqueness receipt: not held');
   });
 
   it('an agent: imprint through the agent door, every other action refused at the sovereign doors', async () => {
     for (const action of POLICY_ACTIONS) {
       const handle = `agent-${ulid().slice(-8).toLowerCase()}`;
-      const evaluated = (await t.app.inject({ method: 'GET', url: `/api/policy/evaluate?action=${action}&actor=agent:${handle}`, headers: { accept: 'application/json' } })).json();
-      const call = action === 'imprint' ? { url: '/api/agent/imprint', payload: { agent: handle, body: `agent parity ${ulid()}` } } : await doorCall(action);
-      const door = await t.app.inject({ method: 'POST', url: call.url, headers: { origin: TEST_ORIGIN, accept: 'application/json' }, payload: call.payload });
+      const evaluated = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/policy/evaluate?action=${action}&actor=agent:${handle}`,
+          headers: { accept: 'application/json' },
+        })
+      ).json();
+      const call =
+        action === 'imprint'
+          ? { url: '/api/agent/imprint', payload: { agent: handle, body: `agent parity ${ulid()}` } }
+          : await doorCall(action);
+      const door = await t.app.inject({
+        method: 'POST',
+        url: call.url,
+        headers: { origin: TEST_ORIGIN, accept: 'application/json' },
+        payload: call.payload,
+      });
       expect(evaluated.allowed, `${action}: ${door.statusCode}`).toBe(door.statusCode === 200);
     }
   });

@@ -10,8 +10,10 @@ import { signedInSovereign } from '../../../helpers/identity.ts';
 let t: TestApp;
 const SEEDED = 510;
 
-const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const json = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -26,11 +28,24 @@ describe('GET /api/self-trials', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(body.trials.map((trial: { name: string }) => trial.name)).toEqual(['record_window', 'gap_free_sequence', 'anchor_chain', 'boundaries', 'receipts']);
+    expect(body.trials.map((trial: { name: string }) => trial.name)).toEqual([
+      'record_window',
+      'gap_free_sequence',
+      'anchor_chain',
+      'boundaries',
+      'receipts',
+    ]);
     for (const trial of body.trials) {
-      expect(trial).toEqual({ name: expect.any(String), passed: expect.any(Boolean), detail: expect.any(String), checked_at: expect.any(String) });
+      expect(trial).toEqual({
+        name: expect.any(String),
+        passed: expect.any(Boolean),
+        detail: expect.any(String),
+        checked_at: expect.any(String),
+      });
     }
-    const byName = Object.fromEntries(body.trials.map((trial: { name: string; passed: boolean }) => [trial.name, trial]));
+    const byName = Object.fromEntries(
+      body.trials.map((trial: { name: string; passed: boolean }) => [trial.name, trial]),
+    );
     expect(byName.record_window.passed).toBe(true);
     expect(byName.record_window.detail).toContain(`lifetime ${SEEDED}`);
     expect(byName.gap_free_sequence.passed).toBe(true);
@@ -44,17 +59,23 @@ describe('GET /api/self-trials', () => {
 
   it('detects an extra body outside the window, a gap in the sequence and a missing receipt', async () => {
     await sql('update imprints set body = $1 where sequence = 3', ['resurrected']);
-    let byName = Object.fromEntries((await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]));
+    let byName = Object.fromEntries(
+      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
+    );
     expect(byName.record_window.passed).toBe(false);
     expect(byName.record_window.detail).toMatch(/1 retained body is older/);
     await sql('update imprints set body = null where sequence = 3');
 
     await sql('update imprints set sequence = 9999 where sequence = $1', [SEEDED]);
-    byName = Object.fromEntries((await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]));
+    byName = Object.fromEntries(
+      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
+    );
     expect(byName.gap_free_sequence.passed).toBe(false);
     await sql('update imprints set sequence = $1 where sequence = 9999', [SEEDED]);
 
-    const [{ receipt_id }] = await sql<{ receipt_id: string }>('select receipt_id from imprints where sequence = 7');
+    const [{ receipt_id }] = await sql<{ receipt_id: string }>(
+      'select receipt_id from imprints where sequence = 7',
+    );
     await sql("update imprints set receipt_id = 'rcpt_00000000000000000000000000' where sequence = 7");
     const body = (await json('/api/self-trials')).json();
     byName = Object.fromEntries(body.trials.map((x: { name: string }) => [x.name, x]));
@@ -64,21 +85,29 @@ describe('GET /api/self-trials', () => {
 
     // A tampered receipt breaks the anchor chain trial (its leaf no longer recomputes).
     await sql("update receipts set step = 'tampered' where id = $1", [receipt_id]);
-    byName = Object.fromEntries((await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]));
+    byName = Object.fromEntries(
+      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
+    );
     expect(byName.anchor_chain.passed).toBe(false);
     expect(byName.receipts.passed).toBe(false);
     await sql("update receipts set step = 'record.imprint' where id = $1", [receipt_id]);
 
     const healed = (await json('/api/self-trials')).json();
-    expect(healed.trials.filter((x: { name: string; passed: boolean }) => x.name !== 'boundaries' && !x.passed)).toEqual([]);
+    expect(
+      healed.trials.filter((x: { name: string; passed: boolean }) => x.name !== 'boundaries' && !x.passed),
+    ).toEqual([]);
   }, 120_000);
 });
-
 
 describe('GET /api/why/{entity} and civitas_why', () => {
   it('explains evicted, retained, held and unattested imprints', async () => {
     const evicted = (await json('/api/why/imprint:1')).json();
-    expect(evicted.state).toMatchObject({ sequence: 1, retained: false, unattested: true, author: 'agent:organism-probe' });
+    expect(evicted.state).toMatchObject({
+      sequence: 1,
+      retained: false,
+      unattested: true,
+      author: 'agent:organism-probe',
+    });
     expect(evicted.reasons[0]).toMatch(/^Evicted: imprint 501/);
     const retained = (await json(`/api/why/imprint:${SEEDED}`)).json();
     expect(retained.state.retained).toBe(true);
@@ -97,7 +126,9 @@ describe('GET /api/why/{entity} and civitas_why', () => {
   });
 
   it('explains a receipt: its day, open then sealed', async () => {
-    const [{ receipt_id }] = await sql<{ receipt_id: string }>('select receipt_id from imprints where sequence = 2');
+    const [{ receipt_id }] = await sql<{ receipt_id: string }>(
+      'select receipt_id from imprints where sequence = 2',
+    );
     const open = (await json(`/api/why/receipt:${receipt_id}`)).json();
     expect(open.state).toMatchObject({ id: receipt_id, day: '2026-11-22', sealed: false });
     t.clock.advance(86_400_000);
@@ -107,11 +138,24 @@ describe('GET /api/why/{entity} and civitas_why', () => {
     expect(sealed.links.anchor).toBe('/verify/anchor/2026-11-22');
     // The sealed chain still passes its trial.
     const trials = (await json('/api/self-trials')).json();
-    expect(trials.trials.find((x: { name: string }) => x.name === 'anchor_chain')).toMatchObject({ passed: true });
+    expect(trials.trials.find((x: { name: string }) => x.name === 'anchor_chain')).toMatchObject({
+      passed: true,
+    });
   }, 60_000);
 
   it('answers 400 for malformed and 404 for unknown entities', async () => {
-    for (const bad of ['nonsense', 'imprint:abc', 'imprint:0', 'imprint:-1', 'agent:A', 'agent:x', 'receipt:nope', 'order:1', 'imprint:' + '9'.repeat(40), encodeURIComponent('agent:<script>')]) {
+    for (const bad of [
+      'nonsense',
+      'imprint:abc',
+      'imprint:0',
+      'imprint:-1',
+      'agent:A',
+      'agent:x',
+      'receipt:nope',
+      'order:1',
+      'imprint:' + '9'.repeat(40),
+      encodeURIComponent('agent:<script>'),
+    ]) {
       const res = await json(`/api/why/${bad}`);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json()).toMatchObject({ ok: false, reason: 'invalid_request' });
@@ -127,7 +171,8 @@ describe('GET /api/why/{entity} and civitas_why', () => {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const client = new Client({ name: 'organism-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    const viaMcp = (await client.callTool({ name: 'civitas_why', arguments: { entity: 'imprint:1' } })).structuredContent;
+    const viaMcp = (await client.callTool({ name: 'civitas_why', arguments: { entity: 'imprint:1' } }))
+      .structuredContent;
     expect(viaMcp).toEqual((await json('/api/why/imprint:1')).json());
     const bad = await client.callTool({ name: 'civitas_why', arguments: { entity: 'what' } });
     expect(bad.isError).toBe(true);

@@ -3,7 +3,9 @@ import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 
 /** The observatory, experiments and branchworld on an empty service: every instrument answers 200 with honest empties. */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); }, 120_000);
+beforeAll(async () => {
+  t = await createTestApp();
+}, 120_000);
 afterAll(async () => t?.close());
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
@@ -20,23 +22,43 @@ describe('instruments and experiments on an empty service', () => {
     const prevention = (await json('/api/experiments/prevention')).json();
     expect(prevention.findings.verdict).toBe('no_bursts_seen');
     expect(prevention.runs).toEqual({ total: 0, latest: [] });
-    expect((await json('/api/expeditions/recovery-paradox')).json().findings).toMatchObject({ finding: 'insufficient_data', correlation: null, points: [] });
+    expect((await json('/api/expeditions/recovery-paradox')).json().findings).toMatchObject({
+      finding: 'insufficient_data',
+      correlation: null,
+      points: [],
+    });
     const observatory = await json('/api/observatory');
     expect(observatory.statusCode).toBe(200);
     expect(observatory.json().instruments).toHaveLength(10);
   });
 
   it('refuses malformed run bodies with 4xx, never 500', async () => {
-    const anon = await t.app.inject({ method: 'POST', url: '/expeditions/recovery-paradox', headers: { 'content-type': 'application/json' }, payload: '{"broken' });
+    const anon = await t.app.inject({
+      method: 'POST',
+      url: '/expeditions/recovery-paradox',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"broken',
+    });
     expect(anon.statusCode).toBeGreaterThanOrEqual(400);
     expect(anon.statusCode).toBeLessThan(500);
-    const wrongType = await t.app.inject({ method: 'POST', url: '/api/experiments/prevention', headers: { 'content-type': 'application/json' }, payload: '[1,2]' });
+    const wrongType = await t.app.inject({
+      method: 'POST',
+      url: '/api/experiments/prevention',
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     expect(wrongType.statusCode).toBeGreaterThanOrEqual(400);
     expect(wrongType.statusCode).toBeLessThan(500);
   });
 
   it('branchworld refuses ids of the wrong shape and unknown proposals', async () => {
-    for (const id of ['pro_', 'prop_123', 'PRO_01KAAAAAAAAAAAAAAAAAAAAAAA', 'pro_01KAAAAAAAAAAAAAAAAAAAAAAI', '%00']) {
+    for (const id of [
+      'pro_',
+      'prop_123',
+      'PRO_01KAAAAAAAAAAAAAAAAAAAAAAA',
+      'pro_01KAAAAAAAAAAAAAAAAAAAAAAI',
+      '%00',
+    ]) {
       expect((await json(`/branchworld/${id}`)).statusCode, id).toBe(400);
     }
     expect((await json('/branchworld/prop_01KAAAAAAAAAAAAAAAAAAAAAAA')).statusCode).toBe(404);

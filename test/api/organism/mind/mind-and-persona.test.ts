@@ -12,12 +12,33 @@ const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 const stance = (payload: unknown, cookie?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/mind/stance', headers: { accept: 'application/json', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, payload: JSON.stringify(payload) });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+  t.app.inject({
+    method: 'POST',
+    url: '/api/mind/stance',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      ...(cookie ? { cookie } : {}),
+    },
+    payload: JSON.stringify(payload),
+  });
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 
 async function seed(kind: 'thought' | 'question' | 'signal', at: number) {
   await t.database.db.transaction((tx) =>
-    appendImprint(tx, { kind, body: `persona probe ${at}`, authorKind: 'agent', authorRef: 'persona-probe', publicAuthor: 'persona-probe', unattested: false, held: false, heldReason: null, replyTo: null, at: new Date(at) }),
+    appendImprint(tx, {
+      kind,
+      body: `persona probe ${at}`,
+      authorKind: 'agent',
+      authorRef: 'persona-probe',
+      publicAuthor: 'persona-probe',
+      unattested: false,
+      held: false,
+      heldReason: null,
+      replyTo: null,
+      at: new Date(at),
+    }),
   );
 }
 
@@ -39,7 +60,12 @@ describe('GET /api/mind', () => {
     expect(body.count).toBe(7);
     const window = body.claims.find((c: { id: string }) => c.id === 'window_bounded');
     expect(window.check).toMatchObject({ held: true, evidence: expect.any(String) });
-    expect(window.stances).toEqual({ agree: 'fewer than 5', disagree: 'fewer than 5', unsure: 'fewer than 5', taken: 'fewer than 5' });
+    expect(window.stances).toEqual({
+      agree: 'fewer than 5',
+      disagree: 'fewer than 5',
+      unsure: 'fewer than 5',
+      taken: 'fewer than 5',
+    });
     expect(window.links.page).toBe('/mind/claim/window_bounded');
   });
 
@@ -51,7 +77,12 @@ describe('GET /api/mind', () => {
     const missing = await json('/api/mind?claim=no_such_claim');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ ok: false, reason: 'not_found' });
-    for (const bad of ['/api/mind?claim=DROP%20TABLE', `/api/mind?claim=${'a'.repeat(200)}`, '/api/mind?claim=', '/api/mind?other=1']) {
+    for (const bad of [
+      '/api/mind?claim=DROP%20TABLE',
+      `/api/mind?claim=${'a'.repeat(200)}`,
+      '/api/mind?claim=',
+      '/api/mind?other=1',
+    ]) {
       const res = await json(bad);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
@@ -63,25 +94,51 @@ describe('POST /api/mind/stance', () => {
   it('refuses without a session (401), malformed input (400) and unknown claims (404)', async () => {
     expect((await stance({ claim: 'window_bounded', stance: 'agree', reason: 'seen' })).statusCode).toBe(401);
     const cookie = people[0].cookie;
-    for (const bad of [{}, { claim: 'window_bounded', stance: 'maybe', reason: 'x' }, { claim: 'window_bounded', stance: 'agree', reason: '' }, { claim: 'window_bounded', stance: 'agree', reason: 'x'.repeat(501) }, { claim: 42, stance: 'agree', reason: 'x' }]) {
+    for (const bad of [
+      {},
+      { claim: 'window_bounded', stance: 'maybe', reason: 'x' },
+      { claim: 'window_bounded', stance: 'agree', reason: '' },
+      { claim: 'window_bounded', stance: 'agree', reason: 'x'.repeat(501) },
+      { claim: 42, stance: 'agree', reason: 'x' },
+    ]) {
       const res = await stance(bad, cookie);
       expect(res.statusCode, JSON.stringify(bad).slice(0, 60)).toBe(400);
     }
-    expect((await stance({ claim: 'no_such_claim', stance: 'agree', reason: 'x' }, cookie)).statusCode).toBe(404);
+    expect((await stance({ claim: 'no_such_claim', stance: 'agree', reason: 'x' }, cookie)).statusCode).toBe(
+      404,
+    );
     expect(Number((await sql<{ n: string }>('select count(*) as n from mind_stances'))[0].n)).toBe(0);
   });
 
   it('records a stance with a receipt; a repeat replaces it; counts appear from 5', async () => {
-    const first = await stance({ claim: 'window_bounded', stance: 'unsure', reason: 'x'.repeat(500) }, people[0].cookie);
+    const first = await stance(
+      { claim: 'window_bounded', stance: 'unsure', reason: 'x'.repeat(500) },
+      people[0].cookie,
+    );
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ ok: true, claim: 'window_bounded', stance: 'unsure', replaced: false });
-    const [receipt] = await sql<{ step: string; subject: string }>('select step, subject from receipts where id = $1', [first.json().receipt.id]);
+    expect(first.json()).toMatchObject({
+      ok: true,
+      claim: 'window_bounded',
+      stance: 'unsure',
+      replaced: false,
+    });
+    const [receipt] = await sql<{ step: string; subject: string }>(
+      'select step, subject from receipts where id = $1',
+      [first.json().receipt.id],
+    );
     expect(receipt).toEqual({ step: 'organism.mind.stance', subject: 'mind:window_bounded' });
     // Repeated and concurrent: still one stance per sovereign per claim.
-    const again = await Promise.all([0, 1, 2].map(() => stance({ claim: 'window_bounded', stance: 'agree', reason: 'checked it' }, people[0].cookie)));
+    const again = await Promise.all(
+      [0, 1, 2].map(() =>
+        stance({ claim: 'window_bounded', stance: 'agree', reason: 'checked it' }, people[0].cookie),
+      ),
+    );
     expect(again.every((r) => r.statusCode === 200)).toBe(true);
     expect(again.some((r) => r.json().replaced === true)).toBe(true);
-    for (const p of people.slice(1, 5)) expect((await stance({ claim: 'window_bounded', stance: 'agree', reason: 'yes' }, p.cookie)).statusCode).toBe(200);
+    for (const p of people.slice(1, 5))
+      expect(
+        (await stance({ claim: 'window_bounded', stance: 'agree', reason: 'yes' }, p.cookie)).statusCode,
+      ).toBe(200);
     const claim = (await json('/api/mind?claim=window_bounded')).json().claim;
     expect(claim.stances).toEqual({ agree: 5, disagree: 'fewer than 5', unsure: 'fewer than 5', taken: 5 });
     const text = JSON.stringify(await (await json('/api/mind')).json());
@@ -90,11 +147,26 @@ describe('POST /api/mind/stance', () => {
   });
 
   it('answers a form post with 303 to the claim page, and refuses off-origin return targets', async () => {
-    const headers = { cookie: people[5].cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
-    const ok = await t.app.inject({ method: 'POST', url: '/api/mind/stance', headers, payload: 'claim=sealed_days_complete&stance=disagree&reason=doubt' });
+    const headers = {
+      cookie: people[5].cookie,
+      origin: TEST_ORIGIN,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/mind/stance',
+      headers,
+      payload: 'claim=sealed_days_complete&stance=disagree&reason=doubt',
+    });
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe('/mind/claim/sealed_days_complete?stance=taken');
-    const off = await t.app.inject({ method: 'POST', url: '/api/mind/stance', headers, payload: 'claim=sealed_days_complete&stance=agree&reason=x&return_to=https%3A%2F%2Fevil.example%2F' });
+    const off = await t.app.inject({
+      method: 'POST',
+      url: '/api/mind/stance',
+      headers,
+      payload: 'claim=sealed_days_complete&stance=agree&reason=x&return_to=https%3A%2F%2Fevil.example%2F',
+    });
     expect(off.statusCode).toBe(400);
     expect(off.json().reason).toBe('off_origin_target');
   });
@@ -102,7 +174,10 @@ describe('POST /api/mind/stance', () => {
 
 describe('GET /mind/feed.xml', () => {
   it('lists first checks and changes of claims as Atom', async () => {
-    await sql(`insert into truth_checks (claim, held, evidence, checked_at) values ('censuses_never_shrink', false, 'one census shrank', $1)`, [new Date(NOW + 60_000).toISOString()]);
+    await sql(
+      `insert into truth_checks (claim, held, evidence, checked_at) values ('censuses_never_shrink', false, 'one census shrank', $1)`,
+      [new Date(NOW + 60_000).toISOString()],
+    );
     const res = await t.app.inject({ method: 'GET', url: '/mind/feed.xml' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/atom+xml');
@@ -154,7 +229,11 @@ describe('GET /api/soul', () => {
     expect(by('axiom-7')).toMatchObject({ structural: false, holds: true });
     expect(body.structural).toBe(4);
     expect(body.unchecked).toBe(0);
-    expect(body.holding).toBe(body.commitments.filter((c: { structural: boolean; holds: boolean | null }) => !c.structural && c.holds === true).length);
+    expect(body.holding).toBe(
+      body.commitments.filter(
+        (c: { structural: boolean; holds: boolean | null }) => !c.structural && c.holds === true,
+      ).length,
+    );
   });
 
   it('projects a check that cannot run through failure_projection (lane soul), without the runtime words', async () => {
@@ -164,7 +243,10 @@ describe('GET /api/soul', () => {
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toMatch(/does not exist|relation|governance_articles/);
       const axiom7 = res.json().commitments.find((c: { axiom: string }) => c.axiom === 'axiom-7');
-      expect(axiom7).toMatchObject({ holds: false, failure: { ok: false, reason: 'internal_error', lane: 'soul' } });
+      expect(axiom7).toMatchObject({
+        holds: false,
+        failure: { ok: false, reason: 'internal_error', lane: 'soul' },
+      });
       expect(Object.keys(axiom7.failure).sort()).toEqual(['hint', 'lane', 'ok', 'reason']);
     } finally {
       await sql('alter table governance_articles_away rename to governance_articles');
@@ -177,7 +259,9 @@ describe('GET /api/evolution', () => {
     const body = (await json('/api/evolution')).json();
     expect(body.migrations).toBe(MIGRATIONS.length);
     expect(body.articles).toBe(0);
-    expect(body.changes.map((c: { migration?: string }) => c.migration)).toContain('Migration0016OrganismMind');
+    expect(body.changes.map((c: { migration?: string }) => c.migration)).toContain(
+      'Migration0016OrganismMind',
+    );
     const times = body.changes.map((c: { at: string }) => c.at);
     expect([...times].sort().reverse()).toEqual(times);
   });
@@ -189,10 +273,20 @@ describe('GET /api/dispatch', () => {
     expect(before.jobs.map((j: { name: string }) => j.name)).toContain('ledger.seal');
     expect(before.jobs.find((j: { name: string }) => j.name === 'ledger.seal').last_run).toBeNull();
     expect(before.notices.available).toBe(false);
-    const jobs = startJobs(t.app, [
-      { name: 'ledger.seal', intervalMs: 60_000, run: async () => undefined },
-      { name: 'people.census', intervalMs: 60_000, run: async () => { throw new Error('SECRET-RUNTIME-WORDS relation does not exist'); } },
-    ], { initialDelayMs: 3_600_000 });
+    const jobs = startJobs(
+      t.app,
+      [
+        { name: 'ledger.seal', intervalMs: 60_000, run: async () => undefined },
+        {
+          name: 'people.census',
+          intervalMs: 60_000,
+          run: async () => {
+            throw new Error('SECRET-RUNTIME-WORDS relation does not exist');
+          },
+        },
+      ],
+      { initialDelayMs: 3_600_000 },
+    );
     await jobs.runOnce();
     await jobs.runOnce();
     await jobs.stop();
@@ -200,8 +294,17 @@ describe('GET /api/dispatch', () => {
     expect(res.body).not.toContain('SECRET-RUNTIME-WORDS');
     const body = res.json();
     const seal = body.jobs.find((j: { name: string }) => j.name === 'ledger.seal');
-    expect(seal).toMatchObject({ tries: 2, failures: 0, last_run: { outcome: 'ok' }, next_due_at: new Date(NOW + 60_000).toISOString() });
+    expect(seal).toMatchObject({
+      tries: 2,
+      failures: 0,
+      last_run: { outcome: 'ok' },
+      next_due_at: new Date(NOW + 60_000).toISOString(),
+    });
     const census = body.jobs.find((j: { name: string }) => j.name === 'people.census');
-    expect(census).toMatchObject({ tries: 2, failures: 2, last_run: { outcome: 'failed', failure: { ok: false, reason: 'internal_error', lane: 'runtime' } } });
+    expect(census).toMatchObject({
+      tries: 2,
+      failures: 2,
+      last_run: { outcome: 'failed', failure: { ok: false, reason: 'internal_error', lane: 'runtime' } },
+    });
   });
 });

@@ -24,7 +24,8 @@ describe('mind and evolution pages', () => {
       expect(body, url).toContain(text);
       expect(body, url).not.toMatch(INLINE_SCRIPT);
     }
-    const form = (await t.app.inject({ method: 'GET', url: '/mind/claim/window_bounded', headers: html })).body;
+    const form = (await t.app.inject({ method: 'GET', url: '/mind/claim/window_bounded', headers: html }))
+      .body;
     expect(form).toContain('action="/api/mind/stance"');
     expect(form).toMatch(/<label for="stance-reason">/);
   });

@@ -9,11 +9,24 @@ const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
 const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
 
-async function seed(kind: 'thought' | 'question' | 'signal', body: string, at: number, extra: { unattested?: boolean; held?: boolean; author?: string } = {}) {
+async function seed(
+  kind: 'thought' | 'question' | 'signal',
+  body: string,
+  at: number,
+  extra: { unattested?: boolean; held?: boolean; author?: string } = {},
+) {
   await t.database.db.transaction((tx) =>
     appendImprint(tx, {
-      kind, body, authorKind: 'agent', authorRef: extra.author ?? 'drift-probe', publicAuthor: extra.author ?? 'drift-probe',
-      unattested: extra.unattested ?? false, held: extra.held ?? false, heldReason: extra.held ? 'link_density' : null, replyTo: null, at: new Date(at),
+      kind,
+      body,
+      authorKind: 'agent',
+      authorRef: extra.author ?? 'drift-probe',
+      publicAuthor: extra.author ?? 'drift-probe',
+      unattested: extra.unattested ?? false,
+      held: extra.held ?? false,
+      heldReason: extra.held ? 'link_density' : null,
+      replyTo: null,
+      at: new Date(at),
     }),
   );
 }
@@ -21,8 +34,10 @@ async function seed(kind: 'thought' | 'question' | 'signal', body: string, at: n
 beforeAll(async () => {
   t = await createTestApp();
   // Last week: 6 thoughts about gardens; this week: 4 questions about rivers, 2 thoughts about gardens.
-  for (let i = 0; i < 6; i++) await seed('thought', `gardens bloom slowly number ${i}`, NOW - 10 * DAY + i * 60_000);
-  for (let i = 0; i < 4; i++) await seed('question', `rivers carry sediment downstream ${i}`, NOW - 2 * DAY + i * 60_000);
+  for (let i = 0; i < 6; i++)
+    await seed('thought', `gardens bloom slowly number ${i}`, NOW - 10 * DAY + i * 60_000);
+  for (let i = 0; i < 4; i++)
+    await seed('question', `rivers carry sediment downstream ${i}`, NOW - 2 * DAY + i * 60_000);
   for (let i = 0; i < 2; i++) await seed('thought', `gardens need rivers ${i}`, NOW - DAY + i * 60_000);
   // Held and quarantined bodies never feed topics.
   await seed('signal', 'spammy spammy casino', NOW - DAY + 10 * 60_000, { held: true });
@@ -92,7 +107,11 @@ describe('GET /api/organism carries drift and season', () => {
   it('summarises the same drift and season projections', async () => {
     const organism = (await json('/api/organism')).json();
     const drift = (await json('/api/drift')).json();
-    expect(organism.drift).toEqual({ kinds_divergence: drift.kinds.divergence, topics_divergence: drift.topics.divergence, rising: drift.topics.rising });
+    expect(organism.drift).toEqual({
+      kinds_divergence: drift.kinds.divergence,
+      topics_divergence: drift.topics.divergence,
+      rising: drift.topics.rising,
+    });
     expect(organism.season).toMatchObject({ season: '2026-Q4', figures: { imprints: 14 } });
   }, 60_000);
 });

@@ -10,8 +10,10 @@ let t: TestApp;
 let sovereign: TestSovereign;
 const SEEDED = 510;
 
-const json = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
+const json = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  t.database.db.query<T>(text, params);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -23,7 +25,12 @@ afterAll(async () => t?.close());
 describe('GET /api/metabolism and its card', () => {
   it('counts intake and evictions from stored imprint times', async () => {
     const body = (await json('/api/metabolism')).json();
-    expect(body.lifetime).toEqual({ intake: SEEDED, evictions: SEEDED - 500, bodies_without_text: SEEDED - 500, retained: 500 });
+    expect(body.lifetime).toEqual({
+      intake: SEEDED,
+      evictions: SEEDED - 500,
+      bodies_without_text: SEEDED - 500,
+      retained: 500,
+    });
     expect(body.last_day).toMatchObject({ intake: SEEDED, evictions: SEEDED - 500 });
     expect(body.last_hour).toEqual({ intake: SEEDED, evictions: SEEDED - 500 });
     expect(body.hourly).toHaveLength(24);
@@ -72,8 +79,18 @@ describe('vitals and failures', () => {
     }
     const failures = (await json('/api/failures')).json();
     expect(failures.total).toBe(1);
-    expect(failures.by_lane).toEqual([{ lane: 'runtime', reason: 'internal_error', hint: expect.any(String), count: 1, last_at: expect.any(String) }]);
-    expect(failures.by_day).toEqual([{ date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 }]);
+    expect(failures.by_lane).toEqual([
+      {
+        lane: 'runtime',
+        reason: 'internal_error',
+        hint: expect.any(String),
+        count: 1,
+        last_at: expect.any(String),
+      },
+    ]);
+    expect(failures.by_day).toEqual([
+      { date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 },
+    ]);
     expect(JSON.stringify(failures)).not.toMatch(/feedback|relation|does not exist/);
     const [row] = await sql('select * from failures');
     expect(Object.keys(row).sort()).toEqual(['at', 'external', 'id', 'lane']); // lane, time and whether a provider failed: nothing else
@@ -84,7 +101,14 @@ describe('vitals and failures', () => {
     await flushVitals(t.app.civitas);
     const before = (await json('/api/failures')).json().total;
     // Any unscoped JSON read still unbuilt (/api/soul, once the example, is built now).
-    const pending = PUBLISHED_ROUTES.find((r) => r.kind === 'api' && !r.scope && !r.path.includes('{') && r.methods.includes('GET') && t.app.realisations.get(`GET ${r.path}`) === 'not_implemented');
+    const pending = PUBLISHED_ROUTES.find(
+      (r) =>
+        r.kind === 'api' &&
+        !r.scope &&
+        !r.path.includes('{') &&
+        r.methods.includes('GET') &&
+        t.app.realisations.get(`GET ${r.path}`) === 'not_implemented',
+    );
     if (!pending) return;
     expect((await json(pending.path)).statusCode).toBe(501);
     expect((await json('/api/failures')).json().total).toBe(before);
@@ -93,7 +117,9 @@ describe('vitals and failures', () => {
   it('compares periods in /api/vitals/changes', async () => {
     const body = (await json('/api/vitals/changes')).json();
     expect(body.changes).toHaveLength(6);
-    const dayRequests = body.changes.find((c: { period: string; metric: string }) => c.period === 'day' && c.metric === 'requests');
+    const dayRequests = body.changes.find(
+      (c: { period: string; metric: string }) => c.period === 'day' && c.metric === 'requests',
+    );
     expect(dayRequests.before).toBe(0);
     expect(dayRequests.after).toBeGreaterThan(0);
     expect(dayRequests.notable).toBe(dayRequests.after >= 20);
@@ -119,10 +145,28 @@ describe('GET /api/state and /api/organism', () => {
     const body = (await json('/api/state')).json();
     expect(body.population).toMatchObject({ humans: 1, agents: 1 });
     expect(body.agents_by_level).toEqual({ arrived: 1, continuous: 0, attested: 0 });
-    expect(body.record).toMatchObject({ window: 500, imprints_lifetime: SEEDED, imprints_retained: 500, oldest_retained: SEEDED - 499, imprints_held: 1 });
-    expect(body.quarantine.held).toEqual({ held: 1, reasons: [{ rule: 'link_density', reason: 'too many links', count: 1 }] });
-    expect(body.quarantine.newest_unattested[0]).toEqual({ sequence: SEEDED, author: 'agent:organism-probe', reason: expect.any(String), since: expect.any(String) });
-    expect(body.newest_actors).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'sovereign', ref: `sovereign:${sovereign.tag}` })]));
+    expect(body.record).toMatchObject({
+      window: 500,
+      imprints_lifetime: SEEDED,
+      imprints_retained: 500,
+      oldest_retained: SEEDED - 499,
+      imprints_held: 1,
+    });
+    expect(body.quarantine.held).toEqual({
+      held: 1,
+      reasons: [{ rule: 'link_density', reason: 'too many links', count: 1 }],
+    });
+    expect(body.quarantine.newest_unattested[0]).toEqual({
+      sequence: SEEDED,
+      author: 'agent:organism-probe',
+      reason: expect.any(String),
+      since: expect.any(String),
+    });
+    expect(body.newest_actors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'sovereign', ref: `sovereign:${sovereign.tag}` }),
+      ]),
+    );
     expect(body.ledger.receipts).toBeGreaterThanOrEqual(SEEDED);
     expect(body.federated_cohorts).toEqual([]);
     expect(JSON.stringify(body)).not.toContain(sovereign.id);
@@ -131,7 +175,10 @@ describe('GET /api/state and /api/organism', () => {
 
   it('never names a handle whose only imprints are held spam', async () => {
     await t.database.db.transaction(async (tx) => {
-      await tx.query("insert into agents (handle, secret_hash, first_seen_at, last_seen_at) values ('held-only-spammer', 'x', $1, $1)", [t.clock.now().toISOString()]);
+      await tx.query(
+        "insert into agents (handle, secret_hash, first_seen_at, last_seen_at) values ('held-only-spammer', 'x', $1, $1)",
+        [t.clock.now().toISOString()],
+      );
       // Stored beside the Record (sequence outside it), so the window and the other tests stay as seeded.
       await tx.query(
         `insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, receipt_id)
@@ -164,7 +211,15 @@ describe('GET /api/promises', () => {
   it('says which objectives are kept, from vitals and self-trials', async () => {
     const body = (await json('/api/promises')).json();
     const byName = Object.fromEntries(body.promises.map((p: { name: string }) => [p.name, p]));
-    expect(Object.keys(byName)).toEqual(['availability', 'latency_p95', 'boundaries', 'record_window', 'gap_free_sequence', 'anchor_chain', 'receipts']);
+    expect(Object.keys(byName)).toEqual([
+      'availability',
+      'latency_p95',
+      'boundaries',
+      'record_window',
+      'gap_free_sequence',
+      'anchor_chain',
+      'receipts',
+    ]);
     // One real 500 among the requests this file made: measured, below 100%.
     expect(byName.availability.measured).toBeLessThan(1);
     expect(byName.availability.kept).toBe(byName.availability.measured >= 0.995);
@@ -172,4 +227,3 @@ describe('GET /api/promises', () => {
     expect(body.kept + body.broken + body.unmeasured).toBe(7);
   }, 60_000);
 });
-
