@@ -95,14 +95,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // The router's own refusals (bad percent-encoding, over-long segments) in the one error shape.
     frameworkErrors: (error, _request, rawReply) => {
       const reply = rawReply as unknown as FastifyReply;
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(414).send(errorBody('uri_too_long'));
-      return reply
-        .code(400)
-        .send(
-          errorBody('invalid_request', {
-            issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }],
-          }),
-        );
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        void reply.code(414).send(errorBody('uri_too_long'));
+        return;
+      }
+      void reply.code(400).send(
+        errorBody('invalid_request', {
+          issues: [{ path: '(url)', message: 'The URL is not valid percent-encoding.' }],
+        }),
+      );
     },
   });
 

@@ -80,7 +80,7 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
     throw issue('signature', 'signature must be base64 (key id || Ed25519 signature)');
   const line = `${SIG_PREFIX}${input.witness} ${b64}`;
   const note = `${anchor.checkpoint}${line}\n`;
-  let verified = false;
+  let verified: boolean;
   try {
     parseNote(note);
     verified = (await verifyNote(note, jwk, input.witness)).ok;

@@ -40,7 +40,7 @@ async function jsonBody(app: FastifyInstance) {
         );
         return;
       }
-      parse(request, text, (error, body) => {
+      void parse(request, text, (error, body) => {
         if (error) return done(error, undefined);
         if (!ownEnvelope && (body === null || typeof body !== 'object' || Array.isArray(body))) {
           return done(refuse('The body must be a JSON object, such as {"field": "value"}.'), undefined);

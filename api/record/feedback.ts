@@ -54,7 +54,7 @@ export async function feedbackOverview(ctx: AppContext) {
     by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
   let total = 0;
   for (const row of rows) {
-    if (!by_topic[row.topic]?.hasOwnProperty(row.status)) continue;
+    if (!(by_topic[row.topic] && Object.hasOwn(by_topic[row.topic], row.status))) continue;
     by_topic[row.topic][row.status] = Number(row.n);
     total += Number(row.n);
   }

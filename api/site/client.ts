@@ -21,7 +21,7 @@ export function injectClient(
         url: req.url,
         headers: { ...req.headers, ...headers },
       });
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = res.body ? JSON.parse(res.body) : null;
       } catch {

@@ -230,14 +230,11 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
           hint: 'No page lives at this path. See /atlas for the map of every route.',
         };
         if (acceptsHtml(request)) return site.renderError(request, reply, 404, notFound);
-        return reply
-          .code(404)
-          .header('cache-control', 'no-store')
-          .send({
-            ok: false,
-            reason: 'not_found',
-            hint: 'No page lives at this path. See /atlas for the map of every route.',
-          });
+        return reply.code(404).header('cache-control', 'no-store').send({
+          ok: false,
+          reason: 'not_found',
+          hint: 'No page lives at this path. See /atlas for the map of every route.',
+        });
       }
       for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
       // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).

@@ -49,14 +49,11 @@ export async function buildSiteServer() {
         signal: AbortSignal.timeout(30_000),
       });
     } catch {
-      return reply
-        .code(503)
-        .header('cache-control', 'no-store')
-        .send({
-          ok: false,
-          reason: 'provider_unavailable',
-          hint: 'The API did not answer. Try again shortly.',
-        });
+      return reply.code(503).header('cache-control', 'no-store').send({
+        ok: false,
+        reason: 'provider_unavailable',
+        hint: 'The API did not answer. Try again shortly.',
+      });
     }
     reply.code(res.status);
     res.headers.forEach((value, name) => {

@@ -118,12 +118,12 @@ function decode64(text: string, alphabet: string, pad: boolean): Bytes {
   const rest = values.length - i;
   if (rest === 2) {
     if (values[i + 1] & 15) throw new TypeError('non-canonical base64 (trailing bits)');
-    out[o++] = ((values[i] << 18) | (values[i + 1] << 12)) >> 16;
+    out[o] = ((values[i] << 18) | (values[i + 1] << 12)) >> 16;
   } else if (rest === 3) {
     if (values[i + 2] & 3) throw new TypeError('non-canonical base64 (trailing bits)');
     const n = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6);
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
+    out[o] = n >> 16;
+    out[o + 1] = (n >> 8) & 255;
   } else if (rest === 1) {
     throw new TypeError('invalid base64 length');
   }

@@ -84,6 +84,7 @@ export function createRelayClient(options: RelayClientOptions) {
     path: string,
     payload?: unknown,
     headers: Record<string, string> = {},
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer's body is the caller's to read
   ): Promise<{ status: number; body: any }> {
     const mutation = method === 'POST';
     for (let attempt = 0; ; attempt++) {
@@ -112,7 +113,7 @@ export function createRelayClient(options: RelayClientOptions) {
         continue;
       }
       const text = await response.text();
-      let body: any = null;
+      let body: unknown;
       try {
         body = text ? JSON.parse(text) : null;
       } catch {
@@ -151,7 +152,7 @@ export function createRelayClient(options: RelayClientOptions) {
     }
   }
 
-  function refuse(status: number, body: any): never {
+  function refuse(status: number, body: { reason?: unknown; hint?: unknown } | null): never {
     const reason = typeof body?.reason === 'string' ? body.reason : 'http_error';
     const hint = typeof body?.hint === 'string' ? body.hint : `HTTP ${status}`;
     throw new RelayError(status, reason, hint, body);

@@ -5,7 +5,7 @@
  * Everything else gets `ctx: AppContext` and, passed in explicitly, the little it needs of the app.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 

@@ -28,7 +28,7 @@ export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
   const [kind, name] = input.actor.split(':') as ['agent' | 'sovereign', string];
   const reasons: string[] = [];
   let allowed = false;
-  let found = true;
+  let found: boolean;
   const agentImprint = kind === 'agent' && input.action === 'imprint';
   const requires = agentImprint
     ? requirement('/api/agent/imprint', null)

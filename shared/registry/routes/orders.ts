@@ -1,7 +1,7 @@
 import type { RouteShape } from '../types.ts';
 import { family } from '../define.ts';
 
-const { api, feed, mutation, page } = family('orders');
+const { api, mutation, page } = family('orders');
 
 /** Orders: requested changes, separate from the receipts that record them. */
 export const ORDER_ROUTES: RouteShape[] = [

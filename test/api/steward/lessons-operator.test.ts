@@ -10,7 +10,7 @@ let t: TestApp;
 let steward: TestSovereign;
 let author: TestSovereign;
 const RUN = randomBytes(4).toString('hex');
-let attested: number[] = [];
+const attested: number[] = [];
 let held = 0;
 let unattested = 0;
 

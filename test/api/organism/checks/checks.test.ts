@@ -61,7 +61,7 @@ beforeAll(async () => {
   }
   for (let i = 0; i < 2; i++)
     await seed(`november-${i}`, `secretive newcomer musing ${i}`, (at += 60_000), { unattested: true });
-  await seed(sovereign.id, 'lanterns seen by a human', (at += 60_000), { authorKind: 'sovereign' });
+  await seed(sovereign.id, 'lanterns seen by a human', at + 60_000, { authorKind: 'sovereign' });
 }, 120_000);
 afterAll(async () => t?.close());
 

@@ -6,7 +6,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.t
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 
 let t: TestApp;
-let people: TestSovereign[] = [];
+const people: TestSovereign[] = [];
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
