@@ -30,5 +30,12 @@ export default defineConfig({
     env: { TZ: 'UTC', NODE_ENV: 'test' },
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // `npm run test:coverage`: statements and branches of the service's own code (docs/testing.md).
+    coverage: {
+      provider: 'v8',
+      include: ['api/**/*.ts', 'shared/**/*.ts', 'cards/**/*.ts'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'test/.artifacts/coverage',
+    },
   },
 });

@@ -23,6 +23,11 @@ export default async function setup(project: TestProject) {
   const url = serverUrl();
   const run = runTag();
   project.provide('dbRun', run);
+  // The unit lane (`npm run test:unit`: shared/ logic and the structure rules) opens no database.
+  if (process.env.CIVITAS_TEST_LANE === 'unit') {
+    project.provide('embeddedImage', '');
+    return;
+  }
   if (!url) {
     const dir = await mkdtemp(join(tmpdir(), 'civitas-test-'));
     const image = join(dir, 'migrated.tar');

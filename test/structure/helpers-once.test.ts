@@ -79,26 +79,12 @@ const ONCE: Record<string, string> = {
   SameOriginRule: 'api/route.ts',
 };
 
-/** Helpers the router, its route options and plugins replaced: no file defines them any more. */
-const GONE = ['hybrid', 'pageWithJsonHandler', 'refuseCrossSite', 'holderOf', 'utcDate'];
-
 describe('each repeated helper exists once', () => {
   for (const [name, home] of Object.entries(ONCE)) {
     it(`${name} is defined only in ${home}`, () => {
       expect(definitionsOf(name)).toEqual([home]);
     });
   }
-
-  it('the replaced helpers are defined nowhere', () => {
-    for (const name of GONE) expect(definitionsOf(name), name).toEqual([]);
-  });
-
-  it('no route wraps its handler to set no-store (the `cache` option does)', () => {
-    const wrappers = files
-      .filter((file) => /function live<T>\(compute/.test(file.text))
-      .map((file) => file.path);
-    expect(wrappers).toEqual([]);
-  });
 
   it('the public actor format is written once', () => {
     const writers = files
