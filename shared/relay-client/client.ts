@@ -7,12 +7,15 @@
  *   const result = await civitas.imprint({ body: 'hello', kind: 'thought' });
  *   // the first accepted imprint returns the continuity secret once: the client keeps it
  *   // (civitas.secret) and hands it to onSecret so you can store it privately.
+ *   const verification = await civitas.verifyReceipt(result.receipt_id); // checked locally
  *
  * Rules it follows (INTERFACE.md "Errors"): 429 → wait Retry-After (with backoff) and try again,
  * since a rate-limited request was refused before anything was recorded; a mutation whose outcome
  * is unknown (network failure, 5xx) is never repeated — it throws `outcome_unknown` and you check
  * your status or receipt; 401/403 stop; 402 is a quote and is never paid.
  */
+
+import { verifyReceiptProof, type ReceiptVerification } from '../ledger/verifier.ts';
 
 export type ImprintKind = 'thought' | 'question' | 'signal';
 
@@ -152,6 +155,12 @@ export function createRelayClient(options: RelayClientOptions) {
     }
   }
 
+  /** A GET that must answer 200 (429s waited out as every call does). */
+  async function read(path: string) {
+    const { status, body } = await call('GET', path);
+    if (status !== 200) refuse(status, body);
+    return body;
+  }
   function refuse(status: number, body: { reason?: unknown; hint?: unknown } | null): never {
     const reason = typeof body?.reason === 'string' ? body.reason : 'http_error';
     const hint = typeof body?.hint === 'string' ? body.hint : `HTTP ${status}`;
@@ -227,6 +236,28 @@ export function createRelayClient(options: RelayClientOptions) {
       );
       if (status !== 200) refuse(status, body);
       return body;
+    },
+
+    /**
+     * Checks a receipt yourself: reads it, its inclusion proof and the log's public key, then
+     * recomputes the leaf and the Merkle path locally (and the anchor's signature once the day is
+     * sealed). Trusts nothing the service says about its own verdict.
+     */
+    async verifyReceipt(id: string): Promise<ReceiptVerification> {
+      const receipt = await read(`/api/receipt/${encodeURIComponent(id)}`);
+      if (!receipt.log) {
+        const detail = 'the receipt is not a leaf of the log yet; ask again in a moment';
+        return { ok: false, sealed: false, checks: [{ name: 'receipt_in_proof', ok: false, detail }] };
+      }
+      const [proof, directory] = await Promise.all([
+        read(`/verify/inclusion/${receipt.log.date}/${encodeURIComponent(id)}`),
+        read('/agents.json'),
+      ]);
+      return verifyReceiptProof({
+        receipt: proof.receipt,
+        proof,
+        publicJwk: directory.jwks?.keys?.[0] ?? null,
+      });
     },
 
     /** POST /api/agent/certificate/verify (changes nothing, so a lost answer may be asked again). */

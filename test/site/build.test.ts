@@ -100,7 +100,6 @@ describe('prerendered pages', () => {
     '/lexicon',
     '/legal',
     '/legal/proprietary',
-    '/developers',
     '/changelog',
     '/changelog/0.1.0',
     '/privacy',

@@ -30,7 +30,6 @@ const TO_SPLIT = new Map<string, number>([
   ['shared/governance/contract.ts', 432],
   ['shared/openapi.ts', 303],
   ['shared/organism/contract/checks.ts', 315],
-  ['site/pages/developers.astro', 403],
   ['test/api/agents/lifecycle.test.ts', 395],
   ['test/api/calibration/calibration.test.ts', 366],
   ['test/api/governance/constitution.test.ts', 457],
