@@ -11,6 +11,7 @@ import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { MIGRATIONS } from './migrations/index.ts';
+import { PGLITE_PARSERS, registerWireTypes } from './wire-types.ts';
 
 /** Plain SQL access for hot paths and invariants (the window, counters), inside or outside a transaction. */
 export interface Sql {
@@ -72,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  registerWireTypes();
   const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();
@@ -158,10 +160,10 @@ async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     // PGlite does not lock its directory; two processes on one directory would corrupt it.
     release = acquireDataDirLock(resolve(dataDir));
-    pglite = await PGlite.create({ dataDir: dir });
+    pglite = await PGlite.create({ dataDir: dir, parsers: PGLITE_PARSERS });
     await pglite.exec('vacuum'); // PGlite has no autovacuum
   } else {
-    pglite = await PGlite.create(image ? { loadDataDir: image } : {});
+    pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: PGLITE_PARSERS });
   }
   const orm = await PgliteORM.init({ ...baseConfig(), driverOptions: { pglite } });
   return wrap(orm, true, async () => {
