@@ -120,6 +120,64 @@ describe('the layers', () => {
   });
 });
 
+/**
+ * Which family may import which: the edges of docs/ARCHITECTURE.md ("Families and their edges").
+ * The ledger, the Record and the base sit low; families above call down into them, and a lower
+ * family reaches a higher one only through a registry it owns (change-status, jobs). A new edge is
+ * a design decision: add it here with the reason, or route it through a registry.
+ */
+const FAMILY_EDGES: Record<string, string[]> = {
+  agents: ['ledger', 'mcp', 'record'],
+  calibration: ['ledger', 'steward'],
+  chronicle: ['agents', 'boundaries', 'calibration', 'people', 'record'],
+  governance: ['ledger', 'steward'],
+  identity: ['agents', 'calibration', 'ledger', 'mail', 'people'],
+  jobs: ['calibration', 'ledger', 'organism', 'people'],
+  // to break: /verify/court/{id} belongs with the court (governance), not the ledger
+  ledger: ['governance', 'mcp'],
+  operator: ['boundaries', 'ledger', 'steward'],
+  orders: ['ledger', 'steward'],
+  organism: [
+    'agents',
+    'boundaries',
+    'calibration',
+    'jobs',
+    'ledger',
+    'mcp',
+    'orders',
+    'people',
+    'record',
+    'treasury',
+  ],
+  people: ['health', 'ledger', 'mcp', 'record'],
+  // to break: the record's doors resolve their speaker through the agents family
+  record: ['agents', 'ledger', 'mcp'],
+  steward: ['ledger', 'mcp', 'record'],
+  treasury: ['agents', 'ledger'],
+};
+
+describe('families and their edges', () => {
+  it('a family imports only the families it may (FAMILY_EDGES)', () => {
+    const stray = offending((from, to) => {
+      const [a, b] = [familyOf(from), familyOf(to)];
+      return a !== null && b !== null && a !== b && !(FAMILY_EDGES[a] ?? []).includes(b);
+    });
+    expect(stray).toEqual([]);
+  });
+
+  it('lists no edge the code does not have (the allow-list stays exact)', () => {
+    const used = new Set(
+      edges
+        .map(([from, to]) => `${familyOf(from)} -> ${familyOf(to)}`)
+        .filter((edge) => !edge.includes('null')),
+    );
+    const unused = Object.entries(FAMILY_EDGES).flatMap(([a, bs]) =>
+      bs.map((b) => `${a} -> ${b}`).filter((edge) => !used.has(edge)),
+    );
+    expect(unused).toEqual([]);
+  });
+});
+
 /** Relative imports in Astro frontmatter that land in api/ (dpdm reads .ts only). */
 function astroImportsOfApi(): string[] {
   const found: string[] = [];
