@@ -26,6 +26,7 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
  */
 export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
+  'cross-origin-resource-policy': 'same-origin',
   'content-security-policy': API_CONTENT_SECURITY_POLICY,
 });
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
