@@ -112,10 +112,15 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   throw new Refusal('invalid_request', {
-    issues: result.error.issues.map((issue) => ({
-      path: issue.path.join('.') || '(body)',
-      message: issue.message,
-    })),
+    issues: result.error.issues.flatMap((issue) =>
+      // A strict body names each field it does not know, as the field's own issue.
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({
+            path: [...issue.path, key].join('.'),
+            message: `${key} is not a field of this request; it is refused rather than ignored.`,
+          }))
+        : [{ path: issue.path.join('.') || '(body)', message: issue.message }],
+    ),
   });
 }
 

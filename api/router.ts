@@ -13,6 +13,7 @@ import type { RouteShape } from '../shared/registry/types.ts';
 import { contractFor } from '../shared/registry/contracts.ts';
 import type { Contract } from '../shared/contract.ts';
 import { parseContract, type RouteHandler, type RouteImpl } from './route.ts';
+import { unstorableText } from '../shared/storable-text.ts';
 import { renderPage, sendPage } from './pages.ts';
 import { wantsJson } from './http.ts';
 import type { SiteMount } from './site/mount.ts';
@@ -142,6 +143,8 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           : method === 'GET'
             ? siteHandler(options.site, realisation === 'page')
             : notImplemented,
+        // The one text rule, on every route whatever reads its inputs (contract, handler or page).
+        preValidation: key === 'POST /mcp' ? refuseUnstorableUrl : refuseUnstorableText,
         // Work shared by a page and its JSON twin (a guard, headers) runs before either.
         ...(impl?.preHandler ? { preHandler: preHandlerOf(impl.preHandler) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
@@ -167,6 +170,26 @@ function withContract(handler: RouteImpl['handler'], contract: Contract | undefi
     request.input = parseContract(contract, request);
     return handler(request, reply);
   };
+}
+
+/**
+ * Path parameters, query and body hold only text PostgreSQL can store (shared/storable-text.ts):
+ * else 400 invalid_request naming each field, before the contract, the handler or a page reads
+ * them. Synchronous: it runs on every request.
+ */
+function refuseUnstorableText(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  const issues = [
+    ...unstorableText(request.params),
+    ...unstorableText(request.query),
+    ...unstorableText(request.body),
+  ];
+  done(issues.length ? new Refusal('invalid_request', { issues }) : undefined);
+}
+
+/** /mcp: the URL here; the JSON-RPC message's tool arguments where the tool is called (api/mcp/endpoint.ts). */
+function refuseUnstorableUrl(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  const issues = [...unstorableText(request.params), ...unstorableText(request.query)];
+  done(issues.length ? new Refusal('invalid_request', { issues }) : undefined);
 }
 
 declare module 'fastify' {

@@ -30,7 +30,7 @@ export const ERRORS = {
   },
   cross_origin_refused: {
     status: 403,
-    hint: "This door accepts only requests that originate from the service's own origin.",
+    hint: "A change that a session cookie authorises must come from the service's own pages: Origin equal to the service's origin (browsers send it), or Sec-Fetch-Site: same-origin. Programs authenticate by header and send no cookie.",
   },
   not_found: { status: 404, hint: 'Nothing is recorded under that identifier. Check it and try again.' },
   unknown_agent: {

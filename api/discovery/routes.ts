@@ -86,6 +86,7 @@ export const discoveryRoutes = [
     },
   }),
   defineRoute('GET /agents.json', {
+    cache: 'public',
     handler: async (request) => agentDirectory(request.server.civitas, request.server.tools),
   }),
   defineRoute('GET /llms.txt', { handler: llms }),

@@ -22,7 +22,17 @@ export async function email(request: RouteRequest<'POST /sovereign/email'>, repl
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
-  const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : 'remove');
+  const action = input.action ?? (input.token ? 'verify' : input.email ? 'set' : undefined);
+  if (action === undefined)
+    throw new Refusal('invalid_request', {
+      issues: [
+        {
+          path: 'email',
+          message:
+            'Send the address to set (email), a confirmation code (token), or action=remove to remove it.',
+        },
+      ],
+    });
   if (action === 'rotate_feed_token' || action === 'revoke_feed_token')
     return feedToken(request, reply, me, action, next);
   let result: { ok: true; status: (typeof EMAIL_STATUSES)[number]; receipt_id: string };

@@ -337,7 +337,7 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const ledgerRoutes = [
-  defineRoute('GET /api/receipt/{id}', { handler: receiptJson }),
+  defineRoute('GET /api/receipt/{id}', { cache: 'public', handler: receiptJson }),
   defineRoute('GET /receipt/{id}', { handler: receiptJson, page: true }),
   defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
   defineRoute('GET /receipt/{id}/card.svg', { handler: card }),

@@ -10,6 +10,7 @@ import { projectFailure } from '../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../context.ts';
 import { APP_VERSION } from '../config.ts';
 import { earlyAnswer } from './jsonrpc.ts';
+import { unstorableText } from '../../shared/storable-text.ts';
 import type { CivitasTool } from '../tool.ts';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
@@ -26,6 +27,9 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
       },
       async (args: Record<string, unknown>) => {
         try {
+          // The one text rule (shared/storable-text.ts), for every tool's arguments.
+          const issues = unstorableText(args);
+          if (issues.length) throw new Refusal('invalid_request', { issues });
           const result = await tool.handler(args as never, ctx, app);
           return {
             content: [{ type: 'text' as const, text: JSON.stringify(result) }],

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal, type ErrorBody } from '../../shared/errors.ts';
+import { sameServiceOrigin } from '../../shared/boundaries/headers/provenance.ts';
 import { JSONRPC, jsonRpcError } from './jsonrpc.ts';
 
 export const MCP_PATH = '/mcp';
@@ -52,7 +53,8 @@ export function originRefusal(
   policy: HostPolicy,
 ): Refusal | null {
   const service = new URL(policy.origin);
-  if (headers.origin !== undefined && parsedUrl(headers.origin)?.origin !== service.origin) {
+  const claimed = headers.origin === undefined ? undefined : parsedUrl(headers.origin)?.origin;
+  if (headers.origin !== undefined && !(claimed && sameServiceOrigin(claimed, service.origin))) {
     return new Refusal(
       'cross_origin_refused',
       {},

@@ -4,8 +4,10 @@ import {
   API_CONTENT_SECURITY_POLICY,
   CONTENT_SECURITY_POLICY,
   cacheControlForCredentialResponse,
+  crossOriginResourcePolicy,
   hstsHeader,
 } from '../../shared/security.ts';
+import { keepsOutOfSharedCaches } from '../../shared/boundaries/headers/cache.ts';
 
 /** What every answer carries, data or document (connection_claim, no sniffing, no referrer leak). */
 const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
@@ -24,6 +26,7 @@ const EVERY_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
  */
 export const DATA_ANSWER_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   ...EVERY_RESPONSE,
+  'cross-origin-resource-policy': 'same-origin',
   'content-security-policy': API_CONTENT_SECURITY_POLICY,
 });
 const DOCUMENT_RESPONSE: Readonly<Record<string, string>> = Object.freeze({
@@ -38,18 +41,26 @@ function isData(contentType: unknown): boolean {
 }
 
 /**
- * Headers every response carries (connection_claim and friends), and the set_cookie_replay rule:
- * any response that sets a cookie is `private, no-store`, so no shared cache can replay it.
- * Applied by construction in onSend, not remembered route by route. A synchronous hook: it runs
- * on every response, and an async one would cost a promise and a microtask each time.
+ * Headers every response carries (connection_claim and friends), and two cache rules: any response
+ * that sets a cookie (set_cookie_replay), and any error answer (a 404, a 429, a 500: what it says
+ * holds for one request, not for everyone a shared cache would hand it to), is `private, no-store`.
+ * Cross-Origin-Resource-Policy says who may load the bytes: this origin only, except images
+ * (cards, badges, social previews), which are made to be embedded elsewhere. Applied by
+ * construction in onSend, not remembered route by route; it runs before the route's cache class
+ * (api/plugins/http-cache.ts), which only fills a Cache-Control still missing. A synchronous hook:
+ * it runs on every response, and an async one would cost a promise and a microtask each time.
  */
 async function securityHeaders(app: FastifyInstance) {
   app.addHook('onSend', (_request, reply, payload, done) => {
-    const data = isData(reply.getHeader('content-type'));
+    const type = reply.getHeader('content-type');
+    const data = isData(type);
     reply.headers(data ? EVERY_RESPONSE : DOCUMENT_RESPONSE);
+    reply.header('cross-origin-resource-policy', crossOriginResourcePolicy(reply.statusCode, type));
     if (!reply.hasHeader('content-security-policy'))
       reply.header('content-security-policy', data ? API_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
     if (reply.hasHeader('set-cookie')) reply.header('cache-control', cacheControlForCredentialResponse());
+    else if (reply.statusCode >= 400 && !keepsOutOfSharedCaches(reply.getHeader('cache-control')))
+      reply.header('cache-control', cacheControlForCredentialResponse());
     done(null, payload);
   });
 }

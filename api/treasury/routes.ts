@@ -90,6 +90,18 @@ type CheckoutKey =
   | 'POST /api/fund-evolution'
   | 'POST /api/inscribe';
 
+/**
+ * Who before what (test/api/doors/who-before-what.test.ts): the checkout bodies are strict, so a
+ * caller with no session who names no agent handle learns it must sign in (401) before the
+ * contract judges the body (400).
+ */
+function anonymousWithoutHandle(request: FastifyRequest) {
+  const body = request.body as { agent?: unknown } | null | undefined;
+  const named =
+    typeof body === 'object' && body !== null && typeof body.agent === 'string' && body.agent !== '';
+  if (!request.sovereign && !named) requireHolder(undefined);
+}
+
 /** A checkout door: validate, identify the holder, then open a checkout (503 without Stripe). Form posts go on to the hosted checkout. */
 function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
   return async (request: RouteRequest<CheckoutKey>, reply: FastifyReply) => {
@@ -199,7 +211,10 @@ export const treasuryRoutes = [
       }
     },
   }),
-  defineRoute('POST /api/oracle/buy', { handler: checkoutDoor('oracle', '/oracle') }),
+  defineRoute('POST /api/oracle/buy', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('oracle', '/oracle'),
+  }),
   defineRoute('GET /api/oracle/session', {
     async handler(request, reply) {
       const { id, agent } = request.input.query;
@@ -227,11 +242,26 @@ export const treasuryRoutes = [
     },
   }),
 
-  defineRoute('POST /api/checkout', { handler: checkoutDoor('any', '/endow') }),
-  defineRoute('POST /api/patronage', { handler: checkoutDoor('patronage', '/endow') }),
-  defineRoute('POST /api/covenant', { handler: checkoutDoor('covenant', '/endow') }),
-  defineRoute('POST /api/fund-evolution', { handler: checkoutDoor('fund_evolution', '/endow') }),
-  defineRoute('POST /api/inscribe', { handler: checkoutDoor('inscription', '/endow') }),
+  defineRoute('POST /api/checkout', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('any', '/endow'),
+  }),
+  defineRoute('POST /api/patronage', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('patronage', '/endow'),
+  }),
+  defineRoute('POST /api/covenant', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('covenant', '/endow'),
+  }),
+  defineRoute('POST /api/fund-evolution', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('fund_evolution', '/endow'),
+  }),
+  defineRoute('POST /api/inscribe', {
+    preHandler: anonymousWithoutHandle,
+    handler: checkoutDoor('inscription', '/endow'),
+  }),
   defineRoute('GET /api/inscriptions', {
     handler: async (request) => inscriptionsView(request.server.civitas),
   }),

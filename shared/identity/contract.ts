@@ -132,7 +132,9 @@ export const IDENTITY_CONTRACTS = defineContracts({
     }),
   },
   'POST /sovereign/email': {
-    body: z.object({
+    // Strict, and removal only by `action=remove` (docs/identity.md): a request that says nothing
+    // never deletes the address.
+    body: z.strictObject({
       action: z.enum(EMAIL_ACTIONS).optional(),
       email: z.string().max(400).optional(),
       token: z.string().trim().max(200).optional(),

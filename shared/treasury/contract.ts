@@ -50,8 +50,12 @@ const listedField = z
   )
   .optional();
 
-/** The body of every checkout door; the door checks what its purpose needs (text, name). */
-const checkoutBody = z.object({
+/**
+ * The body of every checkout door; the door checks what its purpose needs (text, name). Strict: a
+ * field it does not know is refused (400 naming it), never ignored, since an ignored amount or
+ * option would open a checkout for something other than what was asked (docs/treasury.md).
+ */
+const checkoutBody = z.strictObject({
   capability: z.preprocess(blank, z.enum(PURPOSES).optional()),
   amount: amountField(CAPABILITY_PRICES.patronage_minimum),
   // The page's human amount ("5" or "12.50" in the currency's main unit); `amount` in cents wins.

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type BuildOptions } from '../../api/app.ts';
 import type { Clock } from '../../api/context.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -29,9 +29,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole app in process on this file's own database; `app.inject` talks to it. */
+/**
+ * The whole app in process on this file's own database; `app.inject` talks to it like a browser on
+ * the service's own pages (see `asBrowser`), unless `browser: false` leaves every header as given.
+ */
 export async function createTestApp(
-  options: Omit<BuildOptions, 'db' | 'clock'> & { clock?: TestClock } = {},
+  options: Omit<BuildOptions, 'db' | 'clock'> & { clock?: TestClock; browser?: false } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = options.clock ?? new TestClock();
@@ -49,6 +52,7 @@ export async function createTestApp(
     },
   });
   await app.ready();
+  if (options.browser !== false) asBrowser(app);
   return {
     app,
     clock,
@@ -58,4 +62,30 @@ export async function createTestApp(
       await database.drop();
     },
   };
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A browser sends `Origin` on every POST it makes; a test that posts with a session cookie and says
+ * nothing of where it comes from is a page of this service doing so. `app.inject` adds
+ * `Origin: TEST_ORIGIN` to such a request (an unsafe method, a cookie, neither `Origin` nor
+ * `Sec-Fetch-Site`), so the same-origin rule (api/plugins/same-origin.ts) lets the service's own
+ * pages through in every test; tests of that rule name their hostile headers, or build the app with
+ * `browser: false`.
+ */
+function asBrowser(app: FastifyInstance): void {
+  const inject = app.inject.bind(app) as (
+    options: InjectOptions | string,
+  ) => ReturnType<FastifyInstance['inject']>;
+  const browserlike = (options: InjectOptions | string) => {
+    if (typeof options === 'string') return inject(options);
+    const headers = { ...(options.headers ?? {}) } as Record<string, unknown>;
+    const method = String(options.method ?? 'GET').toUpperCase();
+    const named = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name);
+    if (UNSAFE.has(method) && named('cookie') && !named('origin') && !named('sec-fetch-site'))
+      headers.origin = TEST_ORIGIN;
+    return inject({ ...options, headers: headers as InjectOptions['headers'] });
+  };
+  (app as unknown as { inject: unknown }).inject = browserlike;
 }

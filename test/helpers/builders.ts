@@ -5,21 +5,24 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import type { TestApp } from './app.ts';
+import { TEST_ORIGIN, type TestApp } from './app.ts';
 import type { TestSovereign } from './identity.ts';
 
 const DAY_MS = 86_400_000;
 
-/** Request headers: JSON answers, signed in when a cookie is given. */
-export const jsonHeaders = (cookie?: string): Record<string, string> => ({
+/**
+ * Request headers: JSON answers, signed in when a cookie is given; a signed-in request comes from
+ * the service's own origin, as from its pages (api/plugins/same-origin.ts).
+ */
+export const jsonHeaders = (cookie?: string, origin = TEST_ORIGIN): Record<string, string> => ({
   accept: 'application/json',
-  ...(cookie ? { cookie } : {}),
+  ...(cookie ? { cookie, origin } : {}),
 });
 
-/** Request headers: what a browser navigation sends, signed in when a cookie is given. */
-export const htmlHeaders = (cookie?: string): Record<string, string> => ({
+/** Request headers: what a browser on the service's pages sends, signed in when a cookie is given. */
+export const htmlHeaders = (cookie?: string, origin = TEST_ORIGIN): Record<string, string> => ({
   accept: 'text/html,application/xhtml+xml',
-  ...(cookie ? { cookie } : {}),
+  ...(cookie ? { cookie, origin } : {}),
 });
 
 /** What a signed-in imprint answers. */

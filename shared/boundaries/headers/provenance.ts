@@ -1,6 +1,7 @@
 /**
  * request_provenance: credential-minting POST doors (`/return`, `/initiate`, `/reconcile`,
- * `POST /theme`, `POST /signout`) act only on requests that come from the service's own origin.
+ * `POST /theme`, `POST /signout`), and every unsafe request a session cookie rides on, act only on
+ * requests that come from the service's own origin.
  */
 import type { ExportRole } from '../keys.ts';
 
@@ -27,6 +28,32 @@ function normalizeOrigin(value: string): string | null {
   }
 }
 
+/** Hosts that name this machine: in development `localhost` and `127.0.0.1` are the same service. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a claimed origin is the service's own. Exact equality, except on a loopback service
+ * origin over http (development), where `localhost`, `127.0.0.1` and `[::1]` on the same port are
+ * one service: the server prints one and the browser may have opened the other.
+ */
+export function sameServiceOrigin(claimed: string, service: string): boolean {
+  if (claimed === service) return true;
+  let a: URL, b: URL;
+  try {
+    a = new URL(claimed);
+    b = new URL(service);
+  } catch {
+    return false;
+  }
+  return (
+    b.protocol === 'http:' &&
+    a.protocol === 'http:' &&
+    LOOPBACK_HOSTS.has(b.hostname) &&
+    LOOPBACK_HOSTS.has(a.hostname) &&
+    a.port === b.port
+  );
+}
+
 /**
  * Same-origin when the Origin header equals the service origin (or, unconfigured, names the Host),
  * or — with no Origin at all — when the browser says `Sec-Fetch-Site: same-origin`. Everything else
@@ -40,7 +67,8 @@ export function isSameOriginRequest(request: RequestProvenance): boolean {
   const claimed = normalizeOrigin(origin);
   if (claimed === null) return false;
   if (typeof request.serviceOrigin === 'string' && request.serviceOrigin !== '') {
-    return claimed === normalizeOrigin(request.serviceOrigin.trim());
+    const service = normalizeOrigin(request.serviceOrigin.trim());
+    return service !== null && sameServiceOrigin(claimed, service);
   }
   if (typeof request.host === 'string' && request.host !== '') {
     return new URL(claimed).host === request.host.trim().toLowerCase();
@@ -50,5 +78,6 @@ export function isSameOriginRequest(request: RequestProvenance): boolean {
 
 export const BOUNDARY_EXPORT_ROLES = {
   isSameOriginRequest: 'censused',
+  sameServiceOrigin: 'component',
   BOUNDARY_EXPORT_ROLES: 'vocabulary',
 } as const satisfies Record<string, ExportRole>;

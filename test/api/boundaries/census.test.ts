@@ -112,8 +112,11 @@ describe('GET /api/boundaries', () => {
   });
 
   it('ignores query strings and refuses other methods', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/boundaries?all_bound=true&x=%00' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/boundaries?all_bound=true&x=%01' });
     expect(res.statusCode).toBe(200);
+    // NUL is refused in any input, read or not (the one text rule): 400, never 500.
+    const nul = await t.app.inject({ method: 'GET', url: '/api/boundaries?x=%00' });
+    expect(nul.statusCode).toBe(400);
     const post = await t.app.inject({ method: 'POST', url: '/api/boundaries', payload: {} });
     expect(post.statusCode).toBeGreaterThanOrEqual(400);
     expect(post.statusCode).toBeLessThan(500);
