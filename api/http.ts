@@ -121,12 +121,20 @@ function typedValues(body: unknown): Record<string, string> {
   return out;
 }
 
-function fieldMessages(body: ErrorBody): Record<string, string> {
+function fieldMessages(body: ErrorBody, values: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   const issues = Array.isArray(body.issues) ? (body.issues as { path?: unknown; message?: unknown }[]) : [];
   for (const issue of issues) {
     const path = String(issue.path ?? '');
     if (path && !out[path]) out[path] = String(issue.message ?? 'invalid');
+  }
+  // A refusal that names what it refused (`{ reason: 'not_found', amends: 'axiom-9' }`) marks the
+  // field that carried exactly that value, so the page can put the hint beside it.
+  if (issues.length === 0) {
+    const extra = body as unknown as Record<string, unknown>;
+    for (const [name, typed] of Object.entries(values)) {
+      if (typed !== '' && typeof extra[name] === 'string' && extra[name] === typed) out[name] = body.hint;
+    }
   }
   return out;
 }
@@ -157,7 +165,7 @@ export async function sendFormBack(
     reason: body.reason,
     hint: body.hint,
     status,
-    fields: fieldMessages(body),
+    fields: fieldMessages(body, typedValues(request.body)),
     values: typedValues(request.body),
   };
   const id = randomBytes(24).toString('base64url');

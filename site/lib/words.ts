@@ -38,3 +38,17 @@ export function metricLabel(id: string): string {
   const words = id.replace(/[._-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/**
+ * An API sentence said for a person: the doors it names ("(POST /api/constitution/cosign)",
+ * "GET /begin") are for programs and live on /developers, so they are left out.
+ */
+export function withoutDoors(text: string): string {
+  return text
+    .replace(/\b(?:GET|POST|PUT|PATCH|DELETE) \/[^\s;,)]*(?: with [^;)]*)?[;,]?\s*/g, '')
+    .replace(/\(\s*\)/g, '')
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+([.,;])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}

@@ -49,7 +49,11 @@ describe('orders and calibration pages', () => {
     });
     expect(orders.body).toContain('pagemarker order');
     expect(orders.body).toContain('was recorded');
-    expect(orders.body).toContain('action="/sovereign/second"');
+    // A visitor who is not signed in is offered the way in, not a form that would fail.
+    expect(orders.body).toContain('Sign in to second this order');
+    expect(orders.body).not.toContain('action="/sovereign/second"');
+    const mine = await t.app.inject({ method: 'GET', url: '/orders', headers: html(me.cookie) });
+    expect(mine.body).toContain('action="/sovereign/second"');
 
     const prophecy = await form('/sovereign/prophecy', {
       metric: 'humans',

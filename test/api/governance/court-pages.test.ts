@@ -72,7 +72,7 @@ describe('court pages', () => {
     const juror = await signedInSovereign(t.app, { governance: true });
     const page = (await t.app.inject({ method: 'GET', url: '/verdicts', headers: html(juror.cookie) })).body;
     expect(page).toContain(`name="case_id" value="${openCaseId}"`);
-    expect(page).toMatch(/<label for="r-case_[0-9A-Z]{26}">/);
+    expect(page).toMatch(/<label for="sign-case_[0-9A-Z]{26}-reason">/);
     expect(page).toContain('Open a case');
     const asOpener = (await t.app.inject({ method: 'GET', url: '/verdicts', headers: html(opener.cookie) }))
       .body;

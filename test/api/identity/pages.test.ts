@@ -15,8 +15,8 @@ describe('identity pages', () => {
   it('crossing by form renders the key once on the page, with a session cookie, privately', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/initiate', headers: html });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<form class="id-form" method="post" action="/initiate"');
-    expect(page.body).toMatch(/<label for="callsign">/);
+    expect(page.body).toContain('<form class="form" method="post" action="/initiate"');
+    expect(page.body).toMatch(/<label for="cross-callsign">/);
 
     const res = await t.app.inject({
       method: 'POST',

@@ -30,7 +30,7 @@ describe('steward pages', () => {
     expect(page.body).toContain('pagemarker free money now');
     expect(page.body).toContain('<form class="id-form" method="post" action="/sovereign/triage"');
     expect(page.body).toContain(`name="target" value="imprint:${sequence}"`);
-    expect(page.body).toMatch(/<label for="note-\d+">/);
+    expect(page.body).toMatch(/<label for="held-\d+-note">/);
 
     const post = await t.app.inject({
       method: 'POST',
