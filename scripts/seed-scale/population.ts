@@ -83,10 +83,10 @@ export async function settleAgents(ctx: AppContext): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     await tx.query(
       `insert into agent_proof_days (handle, day)
-       select distinct i.author_ref, (i.created_at at time zone 'UTC')::date
-       from imprints i
-       where i.author_kind = 'agent'
-         and i.sequence > (select min(f.sequence) from imprints f where f.author_ref = i.author_ref)
+       select distinct author_ref, (created_at at time zone 'UTC')::date
+       from (select author_ref, created_at, row_number() over (partition by author_ref order by sequence) as nth
+             from imprints where author_kind = 'agent') i
+       where nth > 1
        on conflict do nothing`,
     );
     await tx.query(
