@@ -20,6 +20,7 @@ import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
 import { Migration0040RosterTallies } from './Migration0040RosterTallies.ts';
 import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
+import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
   { name: 'Migration0040RosterTallies', class: Migration0040RosterTallies },
   { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
+  { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
 ];
