@@ -21,6 +21,7 @@ import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
 import { Migration0040RosterTallies } from './Migration0040RosterTallies.ts';
 import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
 import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
+import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   { name: 'Migration0040RosterTallies', class: Migration0040RosterTallies },
   { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
   { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
+  { name: 'Migration0043PeopleOrders', class: Migration0043PeopleOrders },
 ];

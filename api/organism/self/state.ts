@@ -72,7 +72,8 @@ async function newestActors(ctx: AppContext) {
      union all
      (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
        -- held_spam: a handle whose every imprint the gate holds is a held name, never shown
-       where exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)
+       -- (public_imprints is kept by a trigger, migration 0040; the newest are an index's first rows, 0043)
+       where a.public_imprints > 0
        order by first_seen_at desc limit 5)`,
   );
   return rows.map((row) => ({
@@ -96,7 +97,7 @@ export async function stateProjection(ctx: AppContext) {
         'select level, count(*) as n from agents group by level',
       ),
       recordCounts(ctx.db),
-      ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
+      ctx.db.query<{ n: string | number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
       ctx.db.query<Record<string, unknown>>(
         `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
               (select count(*) from anchors) as anchors`,
