@@ -22,6 +22,7 @@ import { Migration0040RosterTallies } from './Migration0040RosterTallies.ts';
 import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
 import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
 import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
+import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
   { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
   { name: 'Migration0043PeopleOrders', class: Migration0043PeopleOrders },
+  { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
 ];

@@ -9,7 +9,7 @@ import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
-import { recordCounts } from '../../record/queries.ts';
+import { heldByRule, recordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
 import { metabolismProjection } from '../vitals/metabolism.ts';
@@ -31,9 +31,7 @@ async function quarantine(ctx: AppContext) {
     `select sequence, author_kind, author_ref, public_author, created_at from imprints
       where unattested and not held order by sequence desc limit 20`,
   );
-  const held = await ctx.db.query<{ held_reason: string | null; n: string | number }>(
-    'select held_reason, count(*) as n from imprints where held group by held_reason',
-  );
+  const held = await heldByRule(ctx.db);
   return projectQuarantine({
     unattested: rows.map((row) => ({
       sequence: Number(row.sequence),

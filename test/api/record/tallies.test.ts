@@ -36,6 +36,12 @@ async function tallied() {
                where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)) - 0 as public_imprints_wrong`,
   );
   tallies.public_imprints_wrong = 0; // every agent's kept count of public imprints is right
+  const rules = await db().query<{ rule: string; n: string | number }>(
+    "select 'imprints_held:' || coalesce(held_reason, 'other') as rule, count(*) as n from imprints where held group by 1",
+  );
+  for (const { rule, n } of rules) counted[rule] = n;
+  for (const name of Object.keys(tallies))
+    if (name.startsWith('imprints_held:') && !tallies[name]) delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
 }
 
