@@ -21,6 +21,8 @@ export const Agent = defineEntity({
     imprintsAccepted: p.integer().default(0),
     imprintsQuarantined: p.integer().default(0),
     lastHeartbeatAt: p.datetime().nullable(),
+    /** imprints not held, kept by a trigger (migration 0040): the handle is public when > 0 */
+    publicImprints: p.integer().default(0),
   },
 });
 

@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import { int8 } from '../db/rows.ts';
 
 /** A UTC day of the receipt log: its size, and when it was sealed. */
 export const LogDay = defineEntity({
@@ -30,6 +31,17 @@ export const Receipt = defineEntity({
     subjectSalt: p.text().nullable(),
     subjectDigest: p.text(),
     subjectRedactedAt: p.datetime().nullable(),
+  },
+});
+
+/** Receipts of one step, and those with their subject redacted, kept by triggers (migration 0041). */
+export const ReceiptTally = defineEntity({
+  name: 'ReceiptTally',
+  tableName: 'receipt_tallies',
+  properties: {
+    step: p.text().primary(),
+    receipts: int8(),
+    redacted: int8(),
   },
 });
 

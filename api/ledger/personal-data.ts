@@ -33,6 +33,13 @@ export const ledgerPersonalData: FamilyDeclaration = {
     },
     { table: 'log_days', personal: {}, impersonal: [], disposition: 'keep', why: 'Sizes of daily logs.' },
     {
+      table: 'receipt_tallies',
+      personal: {},
+      impersonal: ['step'],
+      disposition: 'keep',
+      why: 'Counts of receipts per step kind (family.verb).',
+    },
+    {
       table: 'witnesses',
       personal: {},
       impersonal: ['name', 'public_key'],

@@ -107,9 +107,7 @@ export async function recordCounts(sql: Sql): Promise<RecordCounts> {
  * and name never do (they are not even read here; the projector would drop them anyway).
  */
 export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
-  const rows = await sql.query<{ held_reason: string | null; n: string | number }>(
-    'select held_reason, count(*) as n from imprints where held group by held_reason',
-  );
+  const rows = await heldByRule(sql);
   const holds: HeldSpamRecord[] = [];
   for (const row of rows) {
     for (let i = 0; i < Number(row.n); i++) {
@@ -125,6 +123,14 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
     }
   }
   return projectHeldSpam(holds);
+}
+
+/** Held imprints by the rule that holds them: the tallies of migration 0044, not a count of the held. */
+export async function heldByRule(sql: Sql): Promise<{ held_reason: string; n: number }[]> {
+  const rows = await sql.query<{ name: string; value: string | number }>(
+    "select name, value from record_tallies where name like 'imprints_held:%' and value > 0 order by name",
+  );
+  return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: Number(row.value) }));
 }
 
 function actorOf(row: ImprintRow): ActorIdentity {

@@ -15,6 +15,7 @@ import {
   latestEvictions,
   newestImprints,
   recordCounts,
+  heldByRule,
   searchImprints,
 } from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
@@ -176,12 +177,7 @@ export const recordRoutes = [
         `select sequence, author_kind, author_ref, public_author, created_at from imprints
           where unattested and not held order by sequence desc limit 100`,
       );
-      const [counts, heldRows] = await Promise.all([
-        recordCounts(db),
-        db.query<{ held_reason: string | null; n: string | number }>(
-          'select held_reason, count(*) as n from imprints where held group by held_reason',
-        ),
-      ]);
+      const [counts, heldRows] = await Promise.all([recordCounts(db), heldByRule(db)]);
       const view = projectQuarantine({
         unattested: rows.map((row) => ({
           sequence: Number(row.sequence),

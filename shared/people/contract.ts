@@ -74,6 +74,15 @@ export const PEOPLE_CONTRACTS = defineContracts({
       kind: z.preprocess(blank, z.enum(['sovereign', 'agent']).optional()),
       limit: z.coerce.number().int().min(1).max(100).default(50),
       page: z.coerce.number().int().min(1).max(100_000).default(1),
+      after: z.preprocess(
+        blank,
+        z
+          .string()
+          .max(200)
+          .regex(/^[A-Za-z0-9_-]+$/, 'after is the cursor of a next link')
+          .optional()
+          .describe('the cursor of a `next` link: each list resumes after its last entry'),
+      ),
     }),
     response: z.object({
       ok,

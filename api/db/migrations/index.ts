@@ -18,6 +18,11 @@ import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthor
 import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
 import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
+import { Migration0040RosterTallies } from './Migration0040RosterTallies.ts';
+import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
+import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
+import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
+import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -41,4 +46,9 @@ export const MIGRATIONS = [
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
   { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
+  { name: 'Migration0040RosterTallies', class: Migration0040RosterTallies },
+  { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
+  { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
+  { name: 'Migration0043PeopleOrders', class: Migration0043PeopleOrders },
+  { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
 ];

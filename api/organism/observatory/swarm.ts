@@ -1,7 +1,9 @@
 /**
  * GET /api/swarm: agent activity as a whole over the last 24 hours, by hour and by level —
  * accepted (not held) agent imprints and continuity heartbeats. No handle leaves; a cell whose
- * distinct agents are fewer than 5 publishes "fewer than 5" and no counts (k-anonymity).
+ * distinct agents are fewer than 5 publishes "fewer than 5" and no counts (k-anonymity). The
+ * window's imprints are found by the BRIN index on created_at (migration 0042): the read costs
+ * the last day's activity, never the history; each active handle's level is one key lookup.
  */
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../../context.ts';
@@ -35,17 +37,28 @@ export async function swarmProjection(ctx: AppContext) {
         select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
          where i.author_kind = 'agent' and not i.held and i.created_at >= $1 and i.created_at < $2
         union all
-        select h.handle, h.at, 0, 1 from agent_heartbeats h where h.at >= $1 and h.at < $2)
-     select floor(extract(epoch from (a.at - $1::timestamptz)) / 3600)::int as hour, coalesce(g.level, 'unknown') as level, a.handle,
-            sum(a.imprint) as imprints, sum(a.beat) as heartbeats
-       from acts a left join agents g on g.handle = a.handle
-      group by 1, 2, 3`,
+        select h.handle, h.at, 0, 1 from agent_heartbeats h where h.at >= $1 and h.at < $2),
+     per as (
+        select floor(extract(epoch from (a.at - $1::timestamptz)) / 3600)::int as hour, a.handle,
+               sum(a.imprint) as imprints, sum(a.beat) as heartbeats
+          from acts a group by 1, 2)
+     select p.hour, coalesce((select g.level from agents g where g.handle = p.handle), 'unknown') as level, p.handle,
+            p.imprints, p.heartbeats
+       from per p`,
     [start.toISOString(), end.toISOString()],
   );
   const levels = [...new Set(rows.map((r) => r.level))].sort();
+  // One pass groups the rows by hour and level (a filter per cell read every row 24 × levels times).
+  const cells = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${Number(row.hour)}|${row.level}`;
+    const list = cells.get(key);
+    if (list) list.push(row);
+    else cells.set(key, [row]);
+  }
   const hours = Array.from({ length: 24 }, (_, h) => {
     const by_level = levels.map((level) => {
-      const mine = rows.filter((r) => Number(r.hour) === h && r.level === level);
+      const mine = cells.get(`${h}|${level}`) ?? [];
       return {
         level,
         ...cell(

@@ -9,7 +9,7 @@ import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
-import { recordCounts } from '../../record/queries.ts';
+import { heldByRule, recordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
 import { metabolismProjection } from '../vitals/metabolism.ts';
@@ -31,9 +31,7 @@ async function quarantine(ctx: AppContext) {
     `select sequence, author_kind, author_ref, public_author, created_at from imprints
       where unattested and not held order by sequence desc limit 20`,
   );
-  const held = await ctx.db.query<{ held_reason: string | null; n: string | number }>(
-    'select held_reason, count(*) as n from imprints where held group by held_reason',
-  );
+  const held = await heldByRule(ctx.db);
   return projectQuarantine({
     unattested: rows.map((row) => ({
       sequence: Number(row.sequence),
@@ -72,7 +70,8 @@ async function newestActors(ctx: AppContext) {
      union all
      (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
        -- held_spam: a handle whose every imprint the gate holds is a held name, never shown
-       where exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)
+       -- (public_imprints is kept by a trigger, migration 0040; the newest are an index's first rows, 0043)
+       where a.public_imprints > 0
        order by first_seen_at desc limit 5)`,
   );
   return rows.map((row) => ({
@@ -96,7 +95,7 @@ export async function stateProjection(ctx: AppContext) {
         'select level, count(*) as n from agents group by level',
       ),
       recordCounts(ctx.db),
-      ctx.db.query<{ n: string | number }>('select count(*) as n from receipts'),
+      ctx.db.query<{ n: string | number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
       ctx.db.query<Record<string, unknown>>(
         `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
               (select count(*) from anchors) as anchors`,

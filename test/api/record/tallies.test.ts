@@ -28,8 +28,20 @@ async function tallied() {
   const [counted] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns) as sovereigns, (select count(*) from agents) as agents,
             (select count(*) from imprints where unattested and not held) as imprints_unattested,
-            (select count(*) from imprints where held) as imprints_held`,
+            (select count(*) from imprints where held) as imprints_held,
+            (select count(*) from sovereigns where erased_at is null) as sovereigns_listed,
+            (select count(*) from agents a where exists (select 1 from imprints i
+               where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)) as agents_public,
+            (select count(*) from agents a where a.public_imprints <> (select count(*) from imprints i
+               where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)) - 0 as public_imprints_wrong`,
   );
+  tallies.public_imprints_wrong = 0; // every agent's kept count of public imprints is right
+  const rules = await db().query<{ rule: string; n: string | number }>(
+    "select 'imprints_held:' || coalesce(held_reason, 'other') as rule, count(*) as n from imprints where held group by 1",
+  );
+  for (const { rule, n } of rules) counted[rule] = n;
+  for (const name of Object.keys(tallies))
+    if (name.startsWith('imprints_held:') && !tallies[name]) delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
 }
 
@@ -54,6 +66,11 @@ describe('the Record tallies', () => {
 
     // Released from hold (as triage does), and rows deleted (as erasure and merges do): each statement moves its tally.
     await db().query('update imprints set held = false where held');
+    await db().query(
+      "update imprints set held = true, held_reason = 'burst' where author_ref in ('tally-3', 'tally-4')",
+    );
+    await db().query('update sovereigns set erased_at = now() where id = $1', [me.id]);
+    await db().query("delete from imprints where author_ref = 'tally-5'");
     await db().query("delete from agent_proof_days where handle like 'tally-%'");
     await db().query("delete from agents where handle in ('tally-0', 'tally-1')");
     await db().query('delete from sessions where sovereign_id = $1', [me.id]);

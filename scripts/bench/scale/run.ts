@@ -1,0 +1,124 @@
+/**
+ * `npm run bench:scale -- --small <database url> --big <database url> [--routes /api/stats,/api/citizens]
+ *   [--samples 30] [--route-ms 5000] [--load-seconds 3] [--no-load] [--out results.json]`
+ *
+ * Measures every published GET (path parameters filled with real ids of each database) on one API
+ * process per Record, one Record after the other: p50 and p99 at one connection, req/s at 50
+ * connections for the hot reads, and prints one table with each route's big/small ratio and the
+ * routes over issue 20's targets (p50 > 50 ms, p99 > 200 ms, or p50 over 3× the small Record's and
+ * 5 ms above it). Seed the Records with `npm run seed:scale` (docs/scale.md) under the same
+ * CIVITAS_ORIGIN as this bench runs with.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startServer, stopServer } from '../harness.ts';
+import { loadRoute, timeRoute, type Budget, type Timing } from './measure.ts';
+import { HOT_READS, paramValues, targets } from './targets.ts';
+
+interface Options extends Budget {
+  small?: string;
+  big?: string;
+  routes?: string[];
+  load: boolean;
+  out?: string;
+}
+
+function parse(argv: readonly string[]): Options {
+  const options: Options = { samples: 30, ms: 5000, loadSeconds: 3, load: true };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === '--no-load') {
+      options.load = false;
+      continue;
+    }
+    i++;
+    if (flag === '--small') options.small = value;
+    else if (flag === '--big') options.big = value;
+    else if (flag === '--routes') options.routes = value.split(',').map((s) => s.trim());
+    else if (flag === '--samples') options.samples = Number(value);
+    else if (flag === '--route-ms') options.ms = Number(value);
+    else if (flag === '--load-seconds') options.loadSeconds = Number(value);
+    else if (flag === '--out') options.out = value;
+    else throw new Error(`unknown flag ${flag} (see the header of scripts/bench/scale/run.ts)`);
+  }
+  if (!options.small && !options.big) throw new Error('give --small and/or --big (database URLs)');
+  return options;
+}
+
+const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
+
+async function benchRecord(
+  name: string,
+  databaseUrl: string,
+  options: Options,
+): Promise<Map<string, Timing>> {
+  const values = await paramValues(databaseUrl);
+  const list = targets(values, options.routes);
+  // A request cut off at the budget keeps running on the server (and its query in PostgreSQL), and
+  // would slow every route after it: the server is restarted after a cut-off, and its database
+  // sessions check every second whether their client is still there, so the orphaned queries end.
+  const start = () =>
+    startServer(SERVER, { DATABASE_URL: withConnectionCheck(databaseUrl), CIVITAS_WORKERS: '1' });
+  let server = await start();
+  const results = new Map<string, Timing>();
+  try {
+    for (const target of list) {
+      const timing = await timeRoute(server.url, target, options);
+      if (timing.cutOff) {
+        server.child.kill('SIGKILL');
+        server = await start();
+      }
+      if (options.load && HOT_READS.includes(target.path)) {
+        timing.rps = await loadRoute(server.url, target, options.loadSeconds);
+      }
+      results.set(target.path, timing);
+      process.stderr.write(`${name} ${target.path} ${timing.status} p50 ${timing.p50.toFixed(1)} ms\n`);
+    }
+  } finally {
+    await stopServer(server);
+  }
+  return results;
+}
+
+function withConnectionCheck(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', '-c client_connection_check_interval=1000');
+  return url.toString();
+}
+
+const ms = (t: Timing | undefined, key: 'p50' | 'p99') =>
+  t ? `${t.cutOff && key === 'p99' ? '>' : ''}${t[key] < 10 ? t[key].toFixed(1) : Math.round(t[key])}` : '—';
+
+/** Over issue 20's targets on the big Record. */
+export function over(big: Timing, small: Timing | undefined): boolean {
+  if (big.p50 > 50 || big.p99 > 200 || big.cutOff) return true;
+  return small !== undefined && big.p50 > Math.max(3 * small.p50, small.p50 + 5);
+}
+
+function table(small: Map<string, Timing>, big: Map<string, Timing>): string {
+  const paths = [...new Set([...small.keys(), ...big.keys()])];
+  const rows = paths.map((path) => {
+    const s = small.get(path);
+    const b = big.get(path);
+    const ratio = s && b ? `${(b.p50 / s.p50).toFixed(1)}×` : '—';
+    const flag = b && over(b, s) ? ' **over**' : '';
+    const rps = (t?: Timing) => (t?.rps === undefined ? '' : String(t.rps));
+    const status = b?.status ?? s?.status ?? 0;
+    return `| \`${path}\` | ${status} | ${ms(s, 'p50')} | ${ms(s, 'p99')} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratio}${flag} | ${rps(s)} | ${rps(b)} |`;
+  });
+  return [
+    '| GET | status | small p50 ms | small p99 ms | big p50 ms | big p99 ms | big/small p50 | small req/s (50 conn) | big req/s (50 conn) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+const options = parse(process.argv.slice(2));
+const small = options.small ? await benchRecord('small', options.small, options) : new Map<string, Timing>();
+const big = options.big ? await benchRecord('big', options.big, options) : new Map<string, Timing>();
+console.log(table(small, big));
+const offenders = [...big.values()].filter((b) => over(b, small.get(b.path)));
+if (options.big) console.log(`\n${offenders.length} of ${big.size} GETs over the targets on the big Record.`);
+if (options.out) {
+  writeFileSync(options.out, JSON.stringify({ small: [...small.values()], big: [...big.values()] }, null, 1));
+}

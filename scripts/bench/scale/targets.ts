@@ -1,0 +1,106 @@
+/**
+ * The GETs the scale bench measures: every published GET shape, its path parameters filled with
+ * real ids read from the database it runs against (a receipt of a sealed day, an agent, a court
+ * case, a prophecy…), asked for as the shape's kind is read (JSON for the API, the page for pages).
+ */
+import pg from 'pg';
+import { PUBLISHED_ROUTES, type RouteShape } from '../../../shared/registry/index.ts';
+import { APP_VERSION } from '../../../api/config.ts';
+
+export interface Target {
+  /** the registry path, e.g. `/api/agent/{handle}` */
+  path: string;
+  /** the concrete URL path asked for */
+  url: string;
+  accept: string;
+}
+
+/** The reads measured at 50 connections too: the surfaces every visitor and agent hits. */
+export const HOT_READS = [
+  '/',
+  '/api/stats',
+  '/imprint',
+  '/imprint/feed.json',
+  '/api/agent/{handle}',
+  '/api/citizens',
+  '/api/presence',
+  '/api/state',
+  '/api/swarm',
+  '/api/spines',
+  '/api/transparency',
+  '/receipt/{id}',
+  '/verify/{id}',
+];
+
+type Values = Record<string, string>;
+
+/** One value per path parameter, read from the Record (the middle sealed day for receipts). */
+export async function paramValues(databaseUrl: string): Promise<Values> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const one = async (sql: string, fallback = 'x'): Promise<string> => {
+    const { rows } = await client.query<{ v: string }>(sql);
+    return rows[0]?.v ?? fallback;
+  };
+  try {
+    const date = await one(
+      `select to_char(date, 'YYYY-MM-DD') as v from anchors order by date offset (select count(*) / 2 from anchors) limit 1`,
+    );
+    return {
+      date,
+      id: await one(
+        `select id as v from receipts where log_date = '${date}' and step = 'record.imprint' limit 1`,
+      ),
+      handle: await one(`select handle as v from agents where level = 'continuous' limit 1`),
+      case: await one(`select id as v from governance_court_cases order by opened_at desc limit 1`),
+      prophecy: await one(`select id as v from prophecies order by made_at desc limit 1`),
+      answered: await one(
+        `select id as v from prophecies where resolved_at is not null order by made_at desc limit 1`,
+      ),
+      tag: await one(`select tag as v from sovereigns order by created_at desc limit 1`),
+      sequence: await one(`select max(sequence)::text as v from imprints`),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The concrete URL of a shape: each parameter from the values, by what it names on that path. */
+export function urlOf(path: string, v: Values): string {
+  const id =
+    path.startsWith('/verify/court') || path.startsWith('/api/court')
+      ? v.case
+      : path.startsWith('/almanac/claim')
+        ? path.endsWith('answered.svg')
+          ? v.answered
+          : v.prophecy
+        : path.startsWith('/mind/claim') || path.startsWith('/branchworld')
+          ? 'x'
+          : v.id;
+  const fill: Values = {
+    id,
+    handle: v.handle,
+    date: v.date,
+    entity: `imprint:${v.sequence}`,
+    claim: v.id,
+    surface: 'record',
+    tag: path.startsWith('/changelog') ? `v${APP_VERSION}` : v.tag,
+    token: 'x',
+    release: APP_VERSION,
+  };
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(fill[name] ?? 'x'));
+}
+
+/** Every published GET (or those named by `only`), filled. */
+export function targets(values: Values, only?: readonly string[]): Target[] {
+  const shapes = PUBLISHED_ROUTES.filter((r: RouteShape) => r.methods.includes('GET'));
+  const chosen = only ? shapes.filter((r) => only.includes(r.path)) : shapes;
+  const missing = only?.filter((path) => !shapes.some((r) => r.path === path)) ?? [];
+  if (missing.length > 0) throw new Error(`not a published GET: ${missing.join(', ')}`);
+  return chosen.map((r) => ({
+    path: r.path,
+    url: urlOf(r.path, values),
+    accept:
+      r.kind === 'page' ? 'text/html' : r.kind === 'api' || r.kind === 'hybrid' ? 'application/json' : '*/*',
+  }));
+}
