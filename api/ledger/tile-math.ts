@@ -74,17 +74,18 @@ export function appendToTree(
   leaves: readonly Uint8Array[],
 ): { frontier: Buffer; tiles: TileAppend[] } {
   const stack = frontierNodes(size, frontier);
-  const tiles: TileAppend[] = [];
-  const emit = (level: number, index: number, hash: Uint8Array) => {
+  const runs: Array<{ level: number; index: number; offset: number; parts: Buffer[] }> = [];
+  const open: Array<(typeof runs)[number] | undefined> = [];
+  const emit = (level: number, index: number, hash: Buffer) => {
     if (level % TILE_HEIGHT !== 0) return;
     const tileLevel = level / TILE_HEIGHT;
     const tile = Math.floor(index / TILE_WIDTH);
     const offset = index % TILE_WIDTH;
-    const open = tiles.findLast((t) => t.level === tileLevel);
-    if (open && open.index === tile && open.offset + open.hashes.length / HASH === offset) {
-      open.hashes = Buffer.concat([open.hashes, hash]);
+    const run = open[tileLevel];
+    if (run && run.index === tile && run.offset + run.parts.length === offset) {
+      run.parts.push(hash);
     } else {
-      tiles.push({ level: tileLevel, index: tile, offset, hashes: Buffer.from(hash) });
+      runs.push((open[tileLevel] = { level: tileLevel, index: tile, offset, parts: [hash] }));
     }
   };
   leaves.forEach((leaf, j) => {
@@ -99,6 +100,7 @@ export function appendToTree(
     }
     stack.push({ level, hash });
   });
+  const tiles = runs.map(({ parts, ...tile }) => ({ ...tile, hashes: Buffer.concat(parts) }));
   return { frontier: Buffer.concat(stack.map((node) => node.hash)), tiles };
 }
 

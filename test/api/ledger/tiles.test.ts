@@ -108,7 +108,7 @@ describe('the tree interior kept as tiles', () => {
     await append(date, 300, 'seal');
     const leaves = await dayLeaves(ctx().db, date);
     const tree = await buildTree(leaves.hashes);
-    t.clock.set(new Date('2026-10-04T00:00:01Z'));
+    t.clock.set('2026-10-04T00:00:01Z');
     await sealDueDays(ctx());
     const anchor = (await anchorOf(ctx().db, date))!;
     expect(anchor.root_hash).toBe(toHex(tree.root));
@@ -134,7 +134,7 @@ describe('the tree interior kept as tiles', () => {
       `update log_days set frontier = overlay(frontier placing '\\xff'::bytea from 1 for 1) where date = $1`,
       [date],
     );
-    t.clock.set(new Date('2026-10-06T00:00:01Z'));
+    t.clock.set('2026-10-06T00:00:01Z');
     await expect(sealDueDays(ctx())).rejects.toThrow(/disagrees with its leaves/);
     expect(await anchorOf(ctx().db, date)).toBeNull();
     await ctx().db.query(`update log_days set frontier = null where date = $1`, [date]);
