@@ -150,7 +150,8 @@ async function ledgerView(request: RouteRequest<'GET /ledger'>) {
      from log_days d left join anchors a on a.date = d.date order by d.date desc limit 30`,
   );
   const [totals] = await ctx.db.query<{ receipts: string; days: string; sealed: string }>(
-    `select (select count(*) from receipts) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
+    // Receipts as the sum of the days' sizes: each receipt takes its leaf index from its day's size and none is deleted.
+    `select (select coalesce(sum(size), 0) from log_days) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
   );
   return {
     ok: true as const,
