@@ -38,7 +38,7 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
       [fromDay],
     ),
     ctx.db.query<{ date: string; count: string | number }>(
-      `select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 group by 1`,
+      `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and size > 0`,
       [fromDay],
     ),
     ctx.db.query<{ date: string; count: string | number }>(

@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Job } from './job.ts';
 import { sealDueDays } from '../ledger/sealing.ts';
+import { tileUntiledDays } from '../ledger/tiling.ts';
 import { runCalibrationJob } from '../calibration/prophecies.ts';
 import { lapseOverduePacts } from '../calibration/pacts.ts';
 import { runCensusJob } from '../people/census.ts';
@@ -21,6 +22,7 @@ import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
 /** Every periodic job. Families add theirs here (one line each). */
 export const JOBS: Job[] = [
   { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
+  { name: 'ledger.tile', intervalMs: 60_000, run: tileUntiledDays },
   { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
   { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },

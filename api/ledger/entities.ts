@@ -13,6 +13,20 @@ export const LogDay = defineEntity({
     date: p.date().primary(),
     size: p.integer().default(0),
     sealedAt: p.datetime().nullable(),
+    /** the compact range of the day's tree (api/ledger/tile-math.ts); null for a day not yet tiled */
+    frontier: p.blob().nullable(),
+  },
+});
+
+/** Up to 256 hashes of one tree level of a day, a tile of its interior (C2SP tlog-tiles layout). */
+export const LogTile = defineEntity({
+  name: 'LogTile',
+  tableName: 'log_tiles',
+  properties: {
+    date: p.date().primary(),
+    level: p.smallint().primary(),
+    idx: p.bigint().primary(),
+    hashes: p.blob(),
   },
 });
 

@@ -1,11 +1,14 @@
 /**
- * The log's UTC days: their state, their leaves in order, and their Merkle trees (sealed trees
- * kept in memory, open days extended as receipts arrive).
+ * The log's UTC days: their state, their leaves in order, and pages of them. A day's tree lives in
+ * its stored interior (tiles.ts); a day logged before tiles is built from its leaves here (sealed
+ * trees kept in memory, open days extended as receipts arrive) until the `ledger.tile` job has
+ * tiled it.
  */
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { buildTree } from '../../shared/ledger/index.ts';
+import { EMPTY_TREE_ROOT_HEX, buildTree, toHex } from '../../shared/ledger/index.ts';
 import type { MerkleTree } from '../../shared/ledger/index.ts';
+import { storedRoot, storedTree } from './tiles.ts';
 
 export interface DayState {
   date: string;
@@ -44,6 +47,45 @@ export async function dayLeaves(sql: Sql, date: string): Promise<DayLeaves> {
     hashes.push(row.leaf_hash);
   }
   return { ids, hashes };
+}
+
+/** The size and root of a built tree. */
+export function builtHead(tree: MerkleTree): { size: number; root_hash: string } {
+  return { size: tree.size, root_hash: tree.size === 0 ? EMPTY_TREE_ROOT_HEX : toHex(tree.root) };
+}
+
+export interface LeavesPage {
+  sealed: boolean;
+  head: { size: number; root_hash: string };
+  leaves: Array<{ leaf_index: number; id: string; leaf_hash: string }>;
+}
+
+/** Leaves [offset, offset + limit) of a day's tree with its size and root: a key range, whatever the day's size. */
+export async function dayLeavesPage(
+  ctx: Pick<AppContext, 'db'>,
+  date: string,
+  offset: number,
+  limit: number,
+): Promise<LeavesPage | null> {
+  const tree = await storedTree(ctx.db, date);
+  if (!tree) return null;
+  if (tree.frontier === null) {
+    const day = await dayTree(ctx, date, { date, size: tree.size, sealed: tree.sealed });
+    if (!day) return null;
+    const leaves = day.ids
+      .slice(offset, offset + limit)
+      .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+    return { sealed: day.sealed, head: builtHead(day.tree), leaves };
+  }
+  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number | string }>(
+    'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
+    [date, offset, Math.min(offset + limit, tree.size)],
+  );
+  return {
+    sealed: tree.sealed,
+    head: { size: tree.size, root_hash: toHex(storedRoot({ ...tree, frontier: tree.frontier })) },
+    leaves: rows.map((row) => ({ leaf_index: Number(row.leaf_index), id: row.id, leaf_hash: row.leaf_hash })),
+  };
 }
 
 /** Built trees of sealed days never change: keep a few in memory (bounded). */

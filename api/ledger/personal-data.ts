@@ -31,7 +31,20 @@ export const ledgerPersonalData: FamilyDeclaration = {
       disposition: 'keep',
       why: 'Signed tree heads; no person.',
     },
-    { table: 'log_days', personal: {}, impersonal: [], disposition: 'keep', why: 'Sizes of daily logs.' },
+    {
+      table: 'log_days',
+      personal: {},
+      impersonal: ['frontier'],
+      disposition: 'keep',
+      why: 'Sizes of daily logs and the hashes of their trees.',
+    },
+    {
+      table: 'log_tiles',
+      personal: {},
+      impersonal: ['hashes'],
+      disposition: 'keep',
+      why: 'Hashes of the log trees (leaf hashes and the nodes above them); no person.',
+    },
     {
       table: 'receipt_tallies',
       personal: {},

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
+import { checkTiled, tileUpdate } from './tiles.ts';
 
 /** What a receipt says: this step, about this public subject, was recorded at this time. */
 export interface ReceiptInput {
@@ -115,18 +116,20 @@ async function appendLeaves(
   const riding = companion?.(10);
   for (let attempt = 0; attempt < 64; attempt++) {
     // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
-    const [slot] = await tx.query<{ date: string; size: number | string }>(
+    // The frontier comes back as the claimed row holds it: the latest committed version (the row
+    // lock waited for its writer), which this statement does not change.
+    const [slot] = await tx.query<{ date: string; size: number | string; frontier: Uint8Array | null }>(
       `with slot as (
-         insert into log_days (date, size)
-         select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2
+         insert into log_days (date, size, frontier)
+         select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
          on conflict (date) do update set size = log_days.size + $2 where log_days.sealed_at is null
-         returning date, size),
+         returning date, size, frontier),
        leaves as (
          insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
          select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, slot.date, (slot.size - $2 + l.n - 1)::int
          from slot, unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
               as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))${riding ? `,\n${riding.ctes}` : ''}
-       select to_char(date, 'YYYY-MM-DD') as date, size from slot`,
+       select to_char(date, 'YYYY-MM-DD') as date, size, frontier from slot`,
       [
         candidate,
         leaves.length,
@@ -146,7 +149,34 @@ async function appendLeaves(
     }
     const first = Number(slot.size) - leaves.length;
     const date = slot.date;
+    await keepInterior(tx, date, first, slot.frontier, leaves);
     return leaves.map((leaf, i) => ({ ...leaf, log: { date, leaf_index: first + i } }));
   }
   throw new Error('no open log day found for the receipt');
+}
+
+/**
+ * The day's tree interior for the leaves just claimed (api/ledger/tiles.ts): one more statement,
+ * per run of leaves and not per leaf, while this transaction still holds the day's row lock.
+ */
+async function keepInterior(
+  tx: Sql,
+  date: string,
+  first: number,
+  frontier: Uint8Array | null,
+  leaves: Leaf[],
+): Promise<void> {
+  const update = tileUpdate(
+    date,
+    first,
+    frontier,
+    leaves.map((leaf) => leaf.leaf_hash),
+    1,
+  );
+  if (!update) return;
+  const tiled = await tx.query<{ level: number; idx: number | string; bytes: number | string }>(
+    `with ${update.ctes} select level, idx, bytes from tiled`,
+    update.params,
+  );
+  checkTiled(update.expect, tiled);
 }

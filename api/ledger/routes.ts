@@ -9,7 +9,7 @@ import { idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, wireAnchor } from './anchors.ts';
-import { dayState, dayTree } from './log-days.ts';
+import { dayLeavesPage, dayState } from './log-days.ts';
 import { neighbours, publicKey, receiptById, recentReceipts, logKeyName } from './log.ts';
 import { signedHead } from './proofs.ts';
 import {
@@ -24,7 +24,6 @@ import {
 import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
-import { toHex } from '../../shared/ledger/index.ts';
 import { courtVerdictReceipt } from '../governance/court.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -72,26 +71,21 @@ async function inclusionBatch(request: RouteRequest<'GET /verify/inclusion-batch
   const { date } = request.input.params;
   const { offset, limit } = request.input.query;
   const ctx = ctxOf(request);
-  const state = await dayState(ctx.db, date);
-  if (!state) throw new Refusal('not_found', { date }, 'No receipt was recorded on that UTC day.');
-  const day = await dayTree(ctx, date, state);
-  if (!day) throw new Refusal('not_found', { date });
-  const anchor = day.sealed ? await anchorView(ctx, date) : null;
-  const leaves = day.ids
-    .slice(offset, offset + limit)
-    .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+  const page = await dayLeavesPage(ctx, date, offset, limit);
+  if (!page) throw new Refusal('not_found', { date }, 'No receipt was recorded on that UTC day.');
+  const anchor = page.sealed ? await anchorView(ctx, date) : null;
   return {
     ok: true as const,
     date,
-    tree_size: day.tree.size,
-    root_hash: toHex(day.tree.root),
-    sealed: day.sealed,
+    tree_size: page.head.size,
+    root_hash: page.head.root_hash,
+    sealed: page.sealed,
     anchor: anchor ? wireAnchor(anchor as never) : null,
-    head: day.sealed ? null : await signedHead(ctx, date, day.tree),
+    head: page.sealed ? null : await signedHead(ctx, date, page.head),
     offset,
-    leaves,
+    leaves: page.leaves,
     next:
-      offset + limit < day.tree.size
+      offset + limit < page.head.size
         ? `/verify/inclusion-batch/${date}?offset=${offset + limit}&limit=${limit}`
         : null,
     how: "Hash the leaves (leaf_hash, in leaf_index order) into an RFC 9162 Merkle tree; its root must equal root_hash, and for a sealed day the anchor's root_hash.",
@@ -156,7 +150,8 @@ async function ledgerView(request: RouteRequest<'GET /ledger'>) {
      from log_days d left join anchors a on a.date = d.date order by d.date desc limit 30`,
   );
   const [totals] = await ctx.db.query<{ receipts: string; days: string; sealed: string }>(
-    `select (select count(*) from receipts) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
+    // Receipts as the sum of the days' sizes: each receipt takes its leaf index from its day's size and none is deleted.
+    `select (select coalesce(sum(size), 0) from log_days) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
   );
   return {
     ok: true as const,

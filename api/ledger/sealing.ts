@@ -2,9 +2,11 @@
  * Sealing: the job exactly one process performs, closing each due UTC day under its anchor.
  */
 import type { AppContext } from '../context.ts';
-import { GENESIS_ANCHOR_HASH, anchorHash, buildTree, signAnchor, toHex } from '../../shared/ledger/index.ts';
+import { GENESIS_ANCHOR_HASH, anchorHash, signAnchor } from '../../shared/ledger/index.ts';
 import { type StoredAnchor } from './anchors.ts';
-import { dayLeaves } from './log-days.ts';
+import { rootOf } from './tile-math.ts';
+import { streamedRoot } from './tiling.ts';
+import type { Sql } from '../db/database.ts';
 import { SEAL_LOCK, logKeyName, privateKey } from './log.ts';
 import { utcDay } from '../../shared/time.ts';
 
@@ -42,18 +44,14 @@ export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
     const keyName = logKeyName(ctx);
     const now = ctx.clock.now().toISOString();
     for (const { date } of due) {
-      const [day] = await tx.query<{ size: number }>(
-        'update log_days set sealed_at = $2 where date = $1 and sealed_at is null returning size',
+      const [day] = await tx.query<{ size: number | string; frontier: Uint8Array | null }>(
+        'update log_days set sealed_at = $2 where date = $1 and sealed_at is null returning size, frontier',
         [date, now],
       );
       if (!day) continue;
-      const leaves = await dayLeaves(tx, date);
-      if (leaves.hashes.length !== Number(day.size)) {
-        throw new Error(`day ${date} has ${leaves.hashes.length} committed leaves of ${day.size}`);
-      }
-      const tree = await buildTree(leaves.hashes);
+      const root = await dayRoot(tx, date, Number(day.size), day.frontier);
       const anchor = await signAnchor(
-        { date, tree_size: tree.size, root_hash: toHex(tree.root), previous_anchor_hash: previous },
+        { date, tree_size: Number(day.size), root_hash: root, previous_anchor_hash: previous },
         privateKey(ctx),
         keyName,
       );
@@ -78,4 +76,18 @@ export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
     }
     return { ran: true, sealed };
   });
+}
+
+/**
+ * The root a day is sealed under: its stored interior's (tiles.ts), checked against the root of
+ * its leaves streamed a page at a time (bounded memory whatever the day's size), because an anchor
+ * is signed for good and the interior is derived data. A day logged before tiles has only the
+ * streamed root.
+ */
+async function dayRoot(tx: Sql, date: string, size: number, frontier: Uint8Array | null): Promise<string> {
+  const streamed = (await streamedRoot(tx, date, size)).toString('hex');
+  if (frontier === null) return streamed;
+  const stored = rootOf(size, frontier).toString('hex');
+  if (stored !== streamed) throw new Error(`day ${date}: its stored tree interior disagrees with its leaves`);
+  return stored;
 }
