@@ -166,3 +166,21 @@ export async function advance<C>(
 
 /** Zero-padded so positions sort as text. */
 export const pad = (n: number, width = 16) => String(n).padStart(width, '0');
+
+/** Starts a new lap of a walk from genesis (the full run, when the last one ended or on request). */
+export async function startLap<C>(sql: Sql, ctx: AppContext, walk: Walk<C>, mode: WalkMode): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  const stored = await readWalk(sql, walk, mode);
+  await saveWalk(
+    sql,
+    walk,
+    mode,
+    {
+      cursor: walk.genesis,
+      checked: 0,
+      lap_started_at: now,
+      lap_completed_at: stored?.lap_completed_at ?? null,
+    },
+    now,
+  );
+}
