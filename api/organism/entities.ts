@@ -129,3 +129,72 @@ export const OrganismRun = defineEntity({
     receiptId: p.text(),
   },
 });
+
+/** The one kept answer of the self-trials and truth claims (id 1), written by the latest run. */
+export const SelfKnowledge = defineEntity({
+  name: 'SelfKnowledge',
+  tableName: 'self_knowledge',
+  properties: {
+    id: p.smallint().primary().autoincrement(false),
+    run: int8(),
+    trials: p.json<unknown>().nullable(),
+    truth: p.json<unknown>().nullable(),
+    coverage: p.json<unknown>().nullable(),
+    watch: p.json<unknown>().nullable(),
+    asOf: p.datetime().nullable(),
+  },
+});
+
+/** Where one verification walk has reached in one mode (frontier, sweep, full). */
+export const SelfKnowledgeWalk = defineEntity({
+  name: 'SelfKnowledgeWalk',
+  tableName: 'self_knowledge_walks',
+  properties: {
+    walk: p.text().primary(),
+    mode: p.text().primary(),
+    cursor: p.json<unknown>(),
+    checked: int8(),
+    lapStartedAt: p.datetime().nullable(),
+    lapCompletedAt: p.datetime().nullable(),
+    updatedAt: p.datetime(),
+  },
+});
+
+/** A problem a walk found, keyed by where it lies. */
+export const SelfKnowledgeProblem = defineEntity({
+  name: 'SelfKnowledgeProblem',
+  tableName: 'self_knowledge_problems',
+  properties: {
+    trial: p.text().primary(),
+    atKey: p.text().primary(),
+    detail: p.text(),
+    foundAt: p.datetime(),
+  },
+});
+
+/** A truth claim's checks in one row: how many, how many held, the latest result. */
+export const TruthTally = defineEntity({
+  name: 'TruthTally',
+  tableName: 'truth_tallies',
+  properties: {
+    claim: p.text().primary(),
+    checks: int8(),
+    held: int8(),
+    firstCheckedAt: p.datetime(),
+    lastCheckedAt: p.datetime(),
+    lastNotHeldAt: p.datetime().nullable(),
+    lastHeld: p.boolean(),
+    lastEvidence: p.text(),
+  },
+});
+
+/** The truth checks of one UTC day. */
+export const TruthDay = defineEntity({
+  name: 'TruthDay',
+  tableName: 'truth_days',
+  properties: {
+    date: p.date().primary(),
+    checks: int8(),
+    held: int8(),
+  },
+});

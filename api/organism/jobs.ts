@@ -1,16 +1,16 @@
 /**
- * The organism's periodic jobs (api/jobs/runner.ts JOBS): the vigilance watch (self-trials and
- * truth checks every 5 minutes) and the daily dream. Each takes its own advisory lock, so one
+ * The organism's periodic jobs (api/jobs/runner.ts JOBS): the verification run that keeps the
+ * self-trials, truth checks and vigilance (every minute: checks/knowledge.ts) and the daily dream. Each takes its own advisory lock, so one
  * process does the work.
  */
 import { censusHost } from '../boundaries/live-probes.ts';
 import type { Job } from '../jobs/job.ts';
 import { dreamJob } from './themes/dreaming.ts';
-import { vigilanceJob } from './checks/vigilance.ts';
+import { knowledgeRun } from './checks/knowledge.ts';
 
 export const organismJobs: Job[] = [
-  // The watch re-runs the self-trials, whose census probes the running app: the job gets the app
-  // (api/jobs/job.ts) and builds the census's host from it.
-  { name: 'organism.vigilance', intervalMs: 300_000, run: (ctx, app) => vigilanceJob(ctx, censusHost(app)) },
+  // The verification run (walks, census, kept answer, watch pass, truth round): its census probes
+  // the running app, so the job gets the app (api/jobs/job.ts) and builds the census's host from it.
+  { name: 'organism.vigilance', intervalMs: 60_000, run: (ctx, app) => knowledgeRun(ctx, censusHost(app)) },
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
 ];

@@ -1,6 +1,7 @@
 /**
  * The organism's checks on itself: self-trials, vigilance, linearizability, discrimination, why an
- * entity is in its state, and policy evaluation. Each is computed from stored data on every request
+ * entity is in its state, and policy evaluation. Self-trials and vigilance read what the
+ * verification job kept (knowledge.ts); the others are computed from stored data on every request
  * (`no-store`); the discrimination page and figures are kept out of shared caches.
  */
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
@@ -10,22 +11,18 @@ import { personalPage } from '../personal-page.ts';
 import { discriminationProjection } from './discrimination.ts';
 import { linearizabilityProjection } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
-import { runSelfTrials } from './trials.ts';
-import { vigilanceProjection, watchTrials } from './vigilance.ts';
+import { keptSelfTrials } from './knowledge.ts';
+import { vigilanceProjection } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
 export const checksRoutes = [
   defineRoute('GET /api/self-trials', {
     cache: 'no-store',
-    handler: (request) => runSelfTrials(request.server.civitas, censusHost(request.server)),
+    handler: (request) => keptSelfTrials(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/vigilance', {
     cache: 'no-store',
-    handler: async (request) =>
-      vigilanceProjection(
-        request.server.civitas,
-        await watchTrials(request.server.civitas, censusHost(request.server)),
-      ),
+    handler: (request) => vigilanceProjection(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/linearizability', {
     cache: 'no-store',

@@ -1,168 +1,186 @@
 /**
- * Self-trials: the service's invariants re-run live on every request, each from stored data —
- * the Record window, the gap-free sequence, the anchor chain (checkLogConsistency), the
- * boundaries (the live census) and the imprints' receipts. Nothing is cached or stored.
+ * Self-trials: the service's invariants, kept (docs/organism.md "Self-knowledge kept"). The
+ * verification job (knowledge.ts) walks the Record and the log from their last verified point
+ * (walks/), reads the window whole through its indexes and runs the live census; this module
+ * turns what it found into the five trials — the Record window, the gap-free sequence, the anchor
+ * chain, the boundaries (the live census) and the imprints' receipts. Requests read the stored
+ * answer (knowledge.ts keptSelfTrials); nothing here runs on a request.
  */
 import type { z } from 'zod';
-import type { AppContext } from '../../context.ts';
+import type { Sql } from '../../db/database.ts';
 import { count } from '../../../shared/plural.ts';
 import type { selfTrialsSchema, trialSchema } from '../../../shared/organism/contract/checks.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
-import { liveCensus, type CensusHost } from '../../boundaries/census.ts';
-import { checkLogConsistency } from '../../ledger/consistency.ts';
+import type { CensusBody } from '../../../shared/boundaries/census.ts';
 
 /** A trial's result and the whole run: the contract's types (shared/organism/contract/checks.ts). */
 export type Trial = z.infer<typeof trialSchema>;
 export type TrialsView = z.infer<typeof selfTrialsSchema>;
+export type Verification = TrialsView['verification'];
+type Result = Omit<Trial, 'checked_at'>;
 
 const n = (value: unknown) => Number(value ?? 0);
+
+export interface WindowFigures {
+  lifetime: number;
+  retained: number;
+  erased: number;
+  too_old: number;
+}
+
+/**
+ * The window whole, read through indexes only: retained bodies through the partial index of
+ * retained imprints (at most the window, plus any body that should not be there), erased bodies
+ * among the newest 500 numbers by key. Bounded by the window, not by the Record.
+ */
+export async function windowFigures(sql: Sql): Promise<WindowFigures> {
+  const [row] = await sql.query<Record<string, unknown>>(
+    `with c as (select value as lifetime from record_counter where id = 1)
+     select c.lifetime,
+            (select count(*) from imprints where body is not null) as retained,
+            (select count(*) from imprints where sequence > c.lifetime - $1 and body is null and public_author = 'redacted') as erased,
+            (select count(*) from imprints where body is not null and sequence <= c.lifetime - $1) as too_old
+       from c`,
+    [RECORD_WINDOW],
+  );
+  return {
+    lifetime: n(row?.lifetime),
+    retained: n(row?.retained),
+    erased: n(row?.erased),
+    too_old: n(row?.too_old),
+  };
+}
 
 /**
  * Erasure clears a person's bodies wherever they sit (their imprints read `public_author =
  * 'redacted'`), so a body erased inside the window counts as kept-then-erased, not as lost: the
  * window holds when retained + erased-in-window = min(lifetime, 500) and nothing older is kept.
  */
-async function recordWindow(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await ctx.db.query<Record<string, unknown>>(
-    `select (select value from record_counter where id = 1) as lifetime,
-            count(*) filter (where body is not null) as retained,
-            count(*) filter (where body is null and public_author = 'redacted'
-                             and sequence > (select value from record_counter where id = 1) - $1) as erased,
-            count(*) filter (where body is not null and sequence <= (select value from record_counter where id = 1) - $1) as too_old
-       from imprints`,
-    [RECORD_WINDOW],
-  );
-  const lifetime = n(row.lifetime);
-  const retained = n(row.retained);
-  const erased = n(row.erased);
-  const tooOld = n(row.too_old);
-  const expected = Math.min(lifetime, RECORD_WINDOW);
-  const passed = retained + erased === expected && tooOld === 0;
+export function recordWindowTrial(w: WindowFigures): Result {
+  const expected = Math.min(w.lifetime, RECORD_WINDOW);
+  const passed = w.retained + w.erased === expected && w.too_old === 0;
   const erasedNote =
-    erased > 0 ? ` (plus ${count(erased, 'body', 'bodies')} erased at their author's request)` : '';
+    w.erased > 0 ? ` (plus ${count(w.erased, 'body', 'bodies')} erased at their author's request)` : '';
   return {
     name: 'record_window',
     passed,
     detail: passed
-      ? `${count(retained, 'body', 'bodies')} retained${erasedNote} = min(lifetime ${lifetime}, ${RECORD_WINDOW}); none older than the newest ${RECORD_WINDOW}.`
-      : `${count(retained, 'body', 'bodies')} retained${erasedNote}, expected min(lifetime ${lifetime}, ${RECORD_WINDOW}) = ${expected}; ${count(tooOld, 'retained body is', 'retained bodies are')} older than the newest ${RECORD_WINDOW}.`,
+      ? `${count(w.retained, 'body', 'bodies')} retained${erasedNote} = min(lifetime ${w.lifetime}, ${RECORD_WINDOW}); none older than the newest ${RECORD_WINDOW}.`
+      : `${count(w.retained, 'body', 'bodies')} retained${erasedNote}, expected min(lifetime ${w.lifetime}, ${RECORD_WINDOW}) = ${expected}; ${count(w.too_old, 'retained body is', 'retained bodies are')} older than the newest ${RECORD_WINDOW}.`,
   };
 }
 
-async function gapFree(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await ctx.db.query<Record<string, unknown>>(
-    `select count(*) as count, min(sequence) as min, max(sequence) as max, (select value from record_counter where id = 1) as counter from imprints`,
-  );
-  const count = n(row.count);
-  const counter = n(row.counter);
-  if (count === 0) {
-    const passed = counter === 0;
+/** What the walks stored against one trial: how many problems, and the first few in order. */
+export interface ProblemSummary {
+  count: number;
+  first: string[];
+}
+
+export interface TrialFacts {
+  window: WindowFigures;
+  bounds: { counter: number; min: number | null; max: number | null };
+  problems: Map<string, ProblemSummary>;
+  verification: Verification;
+}
+
+const problemsOf = (facts: TrialFacts, trial: string) => facts.problems.get(trial) ?? { count: 0, first: [] };
+const listed = (p: ProblemSummary) =>
+  `${count(p.count, 'problem', 'problems')}: ${p.first.join('; ')}${p.count > p.first.length ? '; …' : ''}`;
+
+/** "so far" when the frontier has not reached the head yet (a backlog caught up over several runs). */
+function reach(v: Verification['walks'][number]): string {
+  return v.complete
+    ? ''
+    : ` (verification has reached ${v.verified_through}; newer items follow in the next runs)`;
+}
+
+function gapFree(facts: TrialFacts): Result {
+  const { counter, min, max } = facts.bounds;
+  const p = problemsOf(facts, 'gap_free_sequence');
+  const walk = facts.verification.walks.find((w) => w.walk === 'imprints')!;
+  const boundsOk = max === null ? counter === 0 : min === 1 && max === counter;
+  const passed = boundsOk && p.count === 0;
+  if (passed)
     return {
       name: 'gap_free_sequence',
       passed,
-      detail: passed
-        ? 'The Record is empty and its counter is 0.'
-        : `No imprints are stored but the counter reads ${counter}.`,
+      detail:
+        counter === 0
+          ? 'The Record is empty and its counter is 0.'
+          : `${walk.verified} imprints numbered 1..${counter} verified without a gap; the counter agrees${reach(walk)}.`,
     };
-  }
-  const min = n(row.min);
-  const max = n(row.max);
-  const passed = count === max && min === 1 && counter === max;
+  const bounds = boundsOk ? '' : `numbered ${min ?? '-'}..${max ?? '-'} with the counter at ${counter}`;
   return {
     name: 'gap_free_sequence',
     passed,
-    detail: passed
-      ? `${count} imprints numbered 1..${max} without a gap; the counter agrees.`
-      : `${count} imprints stored, numbered ${min}..${max}, counter ${counter}: ${count === max && min === 1 ? 'the counter disagrees' : 'the sequence has gaps or extra numbers'}.`,
+    detail: `The sequence has gaps or extra numbers: ${[bounds, p.count ? listed(p) : ''].filter(Boolean).join('; ')}.`,
   };
 }
 
-async function anchorChain(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
-  const check = await checkLogConsistency(ctx);
-  return {
-    name: 'anchor_chain',
-    passed: check.ok,
-    detail: check.ok
-      ? `${check.anchors} anchors chain from genesis and verify; ${check.receipts_checked} receipt leaves recompute.`
-      : `${count(check.problems.length, 'problem', 'problems')}: ${check.problems.slice(0, 5).join('; ')}.`,
-  };
-}
-
-async function receipts(ctx: AppContext): Promise<Omit<Trial, 'checked_at'>> {
-  const [row] = await ctx.db.query<Record<string, unknown>>(
-    `select count(*) as imprints,
-            count(*) filter (where r.id is null) as missing,
-            count(*) filter (where r.id is not null and (r.step <> 'record.imprint' or (r.subject is not null and r.subject <> 'imprint:' || i.sequence))) as mismatched
-       from imprints i left join receipts r on r.id = i.receipt_id`,
-  );
-  const missing = n(row.missing);
-  const mismatched = n(row.mismatched);
-  const passed = missing === 0 && mismatched === 0;
+function receipts(facts: TrialFacts): Result {
+  const p = problemsOf(facts, 'receipts');
+  const walk = facts.verification.walks.find((w) => w.walk === 'imprints')!;
   return {
     name: 'receipts',
-    passed,
-    detail: passed
-      ? `Each of ${n(row.imprints)} imprints has its record.imprint receipt.`
-      : `${missing} imprints name a receipt that does not exist; ${mismatched} receipts name another step or subject.`,
+    passed: p.count === 0,
+    detail:
+      p.count === 0
+        ? `Each of ${walk.verified} imprints verified has its record.imprint receipt${reach(walk)}.`
+        : `${listed(p)}.`,
   };
 }
 
-/**
- * Runs every trial now. The boundaries trial is the live census (all_bound and fully_accounted),
- * which probes the running app's own routes: that is why this takes a CensusHost beside the
- * AppContext (built from the instance by censusHost in api/boundaries/live-probes.ts).
- */
-export async function runSelfTrials(ctx: AppContext, host: CensusHost): Promise<TrialsView> {
-  let census: Awaited<ReturnType<typeof liveCensus>> | null = null;
-  const boundaries = async (): Promise<Omit<Trial, 'checked_at'>> => {
-    census = await liveCensus(ctx, host);
-    const passed = census.all_bound && census.fully_accounted;
+function anchorChain(facts: TrialFacts): Result {
+  const p = problemsOf(facts, 'anchor_chain');
+  const walk = facts.verification.walks.find((w) => w.walk === 'ledger')!;
+  return {
+    name: 'anchor_chain',
+    passed: p.count === 0,
+    detail:
+      p.count === 0
+        ? `${count(walk.days ?? 0, 'anchor chains', 'anchors chain')} from genesis and verify; ${walk.verified} receipt leaves recompute${reach(walk)}.`
+        : `${listed(p)}.`,
+  };
+}
+
+function boundaries(census: CensusBody | null): Result {
+  if (!census)
     return {
       name: 'boundaries',
-      passed,
-      detail: `${census.active} of ${census.total_boundaries} boundaries active on their live probes (${census.unbound_count} unbound); inventory ${census.fully_accounted ? 'fully accounted' : 'not fully accounted'}.`,
+      passed: false,
+      detail: 'The trial could not run to the end (an internal error); it counts as failed.',
     };
+  return {
+    name: 'boundaries',
+    passed: census.all_bound && census.fully_accounted,
+    detail: `${census.active} of ${census.total_boundaries} boundaries active on their live probes (${census.unbound_count} unbound); inventory ${census.fully_accounted ? 'fully accounted' : 'not fully accounted'}.`,
   };
-  const runs: [Trial['name'], () => Promise<Omit<Trial, 'checked_at'>>][] = [
-    ['record_window', () => recordWindow(ctx)],
-    ['gap_free_sequence', () => gapFree(ctx)],
-    ['anchor_chain', () => anchorChain(ctx)],
-    ['boundaries', boundaries],
-    ['receipts', () => receipts(ctx)],
-  ];
-  const trials: Trial[] = [];
-  for (const [name, run] of runs) {
-    let result: Omit<Trial, 'checked_at'>;
-    try {
-      result = await run();
-    } catch {
-      // A trial that cannot run has not passed; its words stay inside (failure_projection).
-      result = {
-        name,
-        passed: false,
-        detail: 'The trial could not run to the end (an internal error); it counts as failed.',
-      };
-    }
-    trials.push({ ...result, checked_at: ctx.clock.now().toISOString() });
-  }
+}
+
+/** The five trials from what one verification run found, as the answer /api/self-trials keeps. */
+export function trialsView(facts: TrialFacts, census: CensusBody | null, at: string): TrialsView {
+  const results = [recordWindowTrial(facts.window), gapFree(facts), anchorChain(facts)];
+  results.push(boundaries(census), receipts(facts));
+  const trials = results.map((result) => ({ ...result, checked_at: at }));
   const passed = trials.filter((trial) => trial.passed).length;
-  const c = census as Awaited<ReturnType<typeof liveCensus>> | null;
   return {
     ok: true,
     schema: 'civitas.self-trials.v1',
-    checked_at: ctx.clock.now().toISOString(),
+    checked_at: at,
+    as_of: at,
     all_passed: passed === trials.length,
     passed,
     failed: trials.length - passed,
     trials,
-    boundaries: c
+    boundaries: census
       ? {
-          total: c.total_boundaries,
-          active: c.active,
-          unbound_count: c.unbound_count,
-          all_bound: c.all_bound,
-          fully_accounted: c.fully_accounted,
+          total: census.total_boundaries,
+          active: census.active,
+          unbound_count: census.unbound_count,
+          all_bound: census.all_bound,
+          fully_accounted: census.fully_accounted,
         }
       : null,
+    verification: facts.verification,
   };
 }

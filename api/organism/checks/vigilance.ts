@@ -1,16 +1,12 @@
 /**
- * Vigilance: the self-trials are watched. A watch pass (the `organism.vigilance` job every five
- * minutes, taken by one process under an advisory lock, and each read of /api/vigilance) re-runs
- * the trials; when a trial starts failing an alert is raised, when it passes again the alert is
- * cleared. Both moves record a receipt (`organism.alert.raised` / `organism.alert.cleared`).
+ * Vigilance: the self-trials are watched. Each run of the verification job (`organism.vigilance`,
+ * every minute, taken by one process under an advisory lock: knowledge.ts) records a watch pass
+ * over the trials it kept; when a trial starts failing an alert is raised, when it passes again
+ * the alert is cleared. Both moves record a receipt (`organism.alert.raised` / `.cleared`).
  */
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
-import { recordReceipt } from '../../ledger/receipts.ts';
-import { runSelfTrials, type TrialsView } from './trials.ts';
-import { checkTruths } from '../mind/truth.ts';
-
-export const VIGILANCE_LOCK = 7_212_013;
+import { keptKnowledge } from './knowledge.ts';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export const WATCHED = [
@@ -24,90 +20,13 @@ export const WATCHED = [
   { trial: 'receipts', watches: 'Every imprint has its receipt.' },
 ] as const;
 
-export interface WatchResult {
-  ran: boolean;
-  raised: string[];
-  cleared: string[];
-}
-
 /**
- * One watch pass over a fresh run of the self-trials. It takes the CensusHost because the run's
- * boundaries trial is the live census over the app's own routes (runSelfTrials).
+ * GET /api/vigilance: the watches and alerts as the latest verification run left them, and what
+ * that run's pass raised and cleared (the host: a first run's census, keptKnowledge).
  */
-export async function watchTrials(ctx: AppContext, host: CensusHost): Promise<WatchResult> {
-  return recordWatch(ctx, await runSelfTrials(ctx, host));
-}
-
-/** Records what a trial run shows. Returns ran: false when another process holds the lock right now. */
-export async function recordWatch(ctx: AppContext, trials: TrialsView): Promise<WatchResult> {
-  const result = await ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      VIGILANCE_LOCK,
-    ]);
-    if (!lock?.locked) return { ran: false, raised: [], cleared: [] };
-    const now = ctx.clock.now();
-    const raised: string[] = [];
-    const cleared: string[] = [];
-    for (const trial of trials.trials) {
-      const [watch] = await tx.query<{ passed: boolean }>(
-        'select passed from vigilance_watches where trial = $1 for update',
-        [trial.name],
-      );
-      if (!watch) {
-        await tx.query(
-          'insert into vigilance_watches (trial, passed, since, checked_at) values ($1, $2, $3, $3)',
-          [trial.name, trial.passed, now.toISOString()],
-        );
-      } else if (watch.passed !== trial.passed) {
-        await tx.query(
-          'update vigilance_watches set passed = $2, since = $3, checked_at = $3 where trial = $1',
-          [trial.name, trial.passed, now.toISOString()],
-        );
-      } else {
-        await tx.query('update vigilance_watches set checked_at = $2 where trial = $1', [
-          trial.name,
-          now.toISOString(),
-        ]);
-      }
-      const [open] = await tx.query<{ id: string }>(
-        'select id from vigilance_alerts where trial = $1 and cleared_at is null',
-        [trial.name],
-      );
-      if (!trial.passed && !open) {
-        const receipt = await recordReceipt(tx, {
-          step: 'organism.alert.raised',
-          subject: `trial:${trial.name}`,
-          at: now,
-        });
-        await tx.query(
-          'insert into vigilance_alerts (trial, raised_at, detail, receipt_id) values ($1, $2, $3, $4)',
-          [trial.name, now.toISOString(), trial.detail, receipt.id],
-        );
-        raised.push(trial.name);
-      } else if (trial.passed && open) {
-        await recordReceipt(tx, { step: 'organism.alert.cleared', subject: `trial:${trial.name}`, at: now });
-        await tx.query('update vigilance_alerts set cleared_at = $2 where id = $1', [
-          open.id,
-          now.toISOString(),
-        ]);
-        cleared.push(trial.name);
-      }
-    }
-    return { ran: true, raised, cleared };
-  });
-  return result;
-}
-
-/** The job: a watch pass plus a truth check from the same trial run (the host, for the census: runSelfTrials). */
-export async function vigilanceJob(ctx: AppContext, host: CensusHost) {
-  const trials = await runSelfTrials(ctx, host);
-  const watch = await recordWatch(ctx, trials);
-  if (watch.ran) await checkTruths(ctx, host, trials);
-  return watch;
-}
-
-/** GET /api/vigilance: the watches and alerts after `pass`, the watch pass this read ran (watchTrials). */
-export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
+export async function vigilanceProjection(ctx: AppContext, host: CensusHost) {
+  const kept = await keptKnowledge(ctx, host);
+  const pass = kept.watch;
   const watches = await ctx.db.query<Record<string, unknown>>(
     `select trial, passed, to_char(since at time zone 'UTC', ${ISO}) as since, to_char(checked_at at time zone 'UTC', ${ISO}) as checked_at from vigilance_watches`,
   );
@@ -136,9 +55,8 @@ export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
         last_checked_at: (row?.checked_at as string | undefined) ?? null,
       };
     }),
-    this_pass: pass.ran
-      ? { raised: pass.raised, cleared: pass.cleared }
-      : { skipped: 'another process was watching at this moment' },
+    this_pass: { raised: pass.raised, cleared: pass.cleared },
+    last_pass_at: kept.as_of,
     alerts_raised: Number(totals.raised),
     alerts_cleared: Number(totals.cleared),
     open_alerts: Number(totals.raised) - Number(totals.cleared),
@@ -152,6 +70,6 @@ export async function vigilanceProjection(ctx: AppContext, pass: WatchResult) {
       receipt_id: String(row.receipt_id),
     })),
     cadence:
-      'The organism.vigilance job re-runs the self-trials every 5 minutes (one process, advisory lock); each read of /api/vigilance runs a pass too.',
+      'The organism.vigilance job verifies what is new and re-checks a stretch of what was verified every minute (one process, advisory lock) and watches the trials it kept; a read shows the latest pass.',
   };
 }

@@ -17,10 +17,8 @@ import { REASON_MAX, STANCES, type mindClaimSchema } from '../../../shared/organ
 import type { z } from 'zod';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { cacheControlForPersonalized } from '../../../shared/security.ts';
-import { TRUTH_CLAIMS, checkTruths, type ClaimName } from './truth.ts';
-
-/** A stored check older than this is refreshed (the vigilance job re-checks every 5 minutes). */
-const STALE_MS = 10 * 60_000;
+import { TRUTH_CLAIMS, type ClaimName } from './truth.ts';
+import { keptKnowledge } from '../checks/knowledge.ts';
 
 function known(claim: string): ClaimName {
   const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
@@ -41,36 +39,25 @@ interface StoredCheck {
 }
 
 /**
- * The latest stored check of each claim, re-checked now when any is missing or stale; the
- * re-check runs the self-trials, whose census needs the host (checkTruths).
+ * The latest check of each claim, from the tallies each verification round keeps (seven rows):
+ * the round /api/truth shows. Before any round was kept, the first verification run happens
+ * inline (keptKnowledge, whose census needs the host).
  */
 export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<Map<string, StoredCheck>> {
   const read = async () =>
     new Map(
       (
         await ctx.db.query<StoredCheck>(
-          `select distinct on (claim) claim, held, evidence,
-                  to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as checked_at
-             from truth_checks order by claim, checked_at desc, id desc`,
+          `select claim, last_held as held, last_evidence as evidence,
+                  to_char(last_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as checked_at
+             from truth_tallies`,
         )
       ).map((row) => [row.claim, row]),
     );
-  let checks = await read();
-  const now = ctx.clock.now().getTime();
-  const stale = TRUTH_CLAIMS.some((def) => {
-    const check = checks.get(def.claim);
-    return !check || now - Date.parse(check.checked_at) > STALE_MS;
-  });
-  if (stale) {
-    const fresh = await checkTruths(ctx, host);
-    checks = new Map(
-      fresh.map((c) => [
-        c.claim,
-        { claim: c.claim, held: c.held, evidence: c.evidence, checked_at: c.checked_at },
-      ]),
-    );
-  }
-  return checks;
+  const checks = await read();
+  if (TRUTH_CLAIMS.every((def) => checks.has(def.claim))) return checks;
+  await keptKnowledge(ctx, host);
+  return read();
 }
 
 async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string, number>>> {
@@ -110,7 +97,7 @@ function claimView(
 }
 
 const RULE =
-  "Claims are the service's own statements about itself, each checked against stored data (the latest stored check, refreshed when older than 10 minutes). " +
+  "Claims are the service's own statements about itself, each checked against stored data (the latest round the verification job kept, every minute). " +
   'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
 
 /** The query is the contract's (shared/organism/contract/mind.ts): a well-formed claim id or none. */

@@ -6,7 +6,7 @@
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind.ts';
-import { trustProjection, truthProjection } from './truth.ts';
+import { trustProjection, truthProjection } from './truth-views.ts';
 
 export const mindRoutes = [
   defineRoute('GET /api/mind', {

@@ -1,13 +1,13 @@
 /**
- * GET /api/truth: claims the service makes about itself, each checked against stored data now,
- * with its evidence. Every check is also kept in `truth_checks` (at most once a minute per claim,
- * so a burst of readers does not flood the history); GET /api/trust reads that history.
+ * The claims the service makes about itself (TRUTH_CLAIMS), checked by each run of the
+ * verification job (api/organism/checks/knowledge.ts) from what it found: five are its
+ * self-trials, two its walks' own findings (sealed days complete, censuses never shrink). Each
+ * round is kept in `truth_checks` with its tallies (`truth_tallies`, `truth_days`), which
+ * /api/trust and the mind read; /api/truth shows the round the latest run kept (truth-views.ts).
  */
-import type { AppContext } from '../../context.ts';
-import type { CensusHost } from '../../boundaries/census.ts';
+import type { Sql } from '../../db/database.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
-import { runSelfTrials, type Trial, type TrialsView } from '../checks/trials.ts';
-import { DAY } from '../vitals/vitals.ts';
+import type { Trial, TrialFacts, TrialsView } from '../checks/trials.ts';
 import { count } from '../../../shared/plural.ts';
 
 export const TRUTH_CLAIMS = [
@@ -50,46 +50,6 @@ export const TRUTH_CLAIMS = [
 ] as const;
 
 export type ClaimName = (typeof TRUTH_CLAIMS)[number]['claim'];
-const THROTTLE_MS = 60_000;
-
-async function sealedDaysComplete(ctx: AppContext): Promise<{ held: boolean; evidence: string }> {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) as sealed,
-            count(*) filter (where a.date is null) as without_anchor,
-            count(*) filter (where a.date is not null and (a.tree_size <> d.size or a.tree_size <> (select count(*) from receipts r where r.log_date = d.date))) as mismatched
-       from log_days d left join anchors a on a.date = d.date where d.sealed_at is not null`,
-  );
-  const sealed = Number(row.sealed);
-  const without = Number(row.without_anchor);
-  const mismatched = Number(row.mismatched);
-  const held = without === 0 && mismatched === 0;
-  return {
-    held,
-    evidence: held
-      ? `${count(sealed, 'sealed day', 'sealed days')}, each with one anchor matching its receipts.`
-      : `${count(sealed, 'sealed day', 'sealed days')}: ${without} without an anchor, ${mismatched} whose anchor size differs from its receipts.`,
-  };
-}
-
-async function censusesNeverShrink(ctx: AppContext): Promise<{ held: boolean; evidence: string }> {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) as snapshots,
-            count(*) filter (where imprints_lifetime < prev_imprints or humans < prev_humans or agents < prev_agents) as shrinking
-       from (select imprints_lifetime, humans, agents,
-                    lag(imprints_lifetime) over (order by date) as prev_imprints,
-                    lag(humans) over (order by date) as prev_humans,
-                    lag(agents) over (order by date) as prev_agents
-               from census_snapshots) s`,
-  );
-  const shrinking = Number(row.shrinking);
-  return {
-    held: shrinking === 0,
-    evidence:
-      shrinking === 0
-        ? `${count(Number(row.snapshots), 'census snapshot', 'census snapshots')}, none smaller than the one before.`
-        : `${count(shrinking, 'census snapshot shows', 'census snapshots show')} fewer than the day before (an erasure can do this for humans).`,
-  };
-}
 
 export interface TruthCheck {
   claim: ClaimName;
@@ -99,120 +59,60 @@ export interface TruthCheck {
   checked_at: string;
 }
 
-/**
- * Checks every claim now and keeps the result (throttled per claim). The trial-backed claims read
- * `ran`, or a fresh run of the self-trials, whose census needs the host (runSelfTrials).
- */
-export async function checkTruths(
-  ctx: AppContext,
-  host: CensusHost,
-  ran?: TrialsView,
-): Promise<TruthCheck[]> {
-  const trials = ran ?? (await runSelfTrials(ctx, host));
-  const byTrial = new Map<string, Trial>(trials.trials.map((trial) => [trial.name, trial]));
-  const now = ctx.clock.now();
-  const checks: TruthCheck[] = [];
-  for (const def of TRUTH_CLAIMS) {
-    let result: { held: boolean; evidence: string };
-    if (def.trial) {
-      const trial = byTrial.get(def.trial);
-      result = trial
-        ? { held: trial.passed, evidence: trial.detail }
-        : { held: false, evidence: 'The check did not run.' };
-    } else {
-      try {
-        result =
-          def.claim === 'sealed_days_complete'
-            ? await sealedDaysComplete(ctx)
-            : await censusesNeverShrink(ctx);
-      } catch {
-        result = {
-          held: false,
-          evidence: 'The check could not run to the end (an internal error); it counts as not held.',
-        };
-      }
-    }
-    checks.push({ claim: def.claim, statement: def.statement, ...result, checked_at: now.toISOString() });
-  }
-  await ctx.db.query(
-    `insert into truth_checks (claim, held, evidence, checked_at)
-     select c.claim, c.held, c.evidence, $2::timestamptz
-       from jsonb_to_recordset($1::jsonb) as c(claim text, held boolean, evidence text)
-      where not exists (select 1 from truth_checks t where t.claim = c.claim and t.checked_at > $2::timestamptz - interval '${THROTTLE_MS / 1000} seconds' and t.checked_at <= $2::timestamptz)`,
-    [
-      JSON.stringify(checks.map(({ claim, held, evidence }) => ({ claim, held, evidence }))),
-      now.toISOString(),
-    ],
-  );
-  return checks;
-}
-
-export async function truthProjection(ctx: AppContext, host: CensusHost) {
-  const checks = await checkTruths(ctx, host);
-  const held = checks.filter((c) => c.held).length;
-  return {
-    ok: true as const,
-    schema: 'civitas.truth.v1' as const,
-    checked_at: ctx.clock.now().toISOString(),
-    claims: checks.length,
-    held,
-    not_held: checks.length - held,
-    checks,
-    history: '/api/trust',
-  };
-}
-
-/** GET /api/trust: the history of truth checks — how often each claim held, overall and per day (30 days). */
-export async function trustProjection(ctx: AppContext) {
-  const now = ctx.clock.now();
-  const perClaim = await ctx.db.query<Record<string, unknown>>(
-    `select claim, count(*) as checks, count(*) filter (where held) as held,
-            to_char(min(checked_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_checked_at,
-            to_char(max(checked_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_checked_at,
-            to_char(max(checked_at) filter (where not held) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_not_held_at,
-            (array_agg(held order by checked_at desc, id desc))[1] as last_held
-       from truth_checks group by claim`,
-  );
-  const from = new Date(Math.floor(now.getTime() / DAY) * DAY - 29 * DAY);
-  const perDay = await ctx.db.query<Record<string, unknown>>(
-    `select to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as checks, count(*) filter (where held) as held
-       from truth_checks where checked_at >= $1 group by 1 order by 1 desc`,
-    [from.toISOString()],
-  );
-  const rows = new Map(perClaim.map((row) => [String(row.claim), row]));
-  const claims = TRUTH_CLAIMS.map((def) => {
-    const row = rows.get(def.claim);
-    const checks = Number(row?.checks ?? 0);
-    const held = Number(row?.held ?? 0);
+/** The walk-backed claims: held while the walks keep no problem against them. */
+function walked(facts: TrialFacts, claim: 'sealed_days_complete' | 'censuses_never_shrink') {
+  const problems = facts.problems.get(claim) ?? { count: 0, first: [] };
+  const walk = facts.verification.walks.find(
+    (w) => w.walk === (claim === 'sealed_days_complete' ? 'ledger' : 'censuses'),
+  )!;
+  const listed = `${count(problems.count, 'problem', 'problems')}: ${problems.first.join('; ')}${problems.count > problems.first.length ? '; …' : ''}.`;
+  if (problems.count > 0)
     return {
-      claim: def.claim,
-      statement: def.statement,
-      checks,
-      held,
-      fraction_held: checks === 0 ? null : Math.round((held / checks) * 10_000) / 10_000,
-      last_held: row ? Boolean(row.last_held) : null,
-      first_checked_at: (row?.first_checked_at as string | undefined) ?? null,
-      last_checked_at: (row?.last_checked_at as string | undefined) ?? null,
-      last_not_held_at: (row?.last_not_held_at as string | null | undefined) ?? null,
+      held: false,
+      evidence: claim === 'censuses_never_shrink' ? `${listed} (An erasure can do this for humans.)` : listed,
     };
-  });
-  const total = claims.reduce((s, c) => s + c.checks, 0);
-  const totalHeld = claims.reduce((s, c) => s + c.held, 0);
   return {
-    ok: true as const,
-    schema: 'civitas.trust.v1' as const,
-    as_of: now.toISOString(),
-    checks: total,
-    held: totalHeld,
-    fraction_held: total === 0 ? null : Math.round((totalHeld / total) * 10_000) / 10_000,
-    proved_now: claims.filter((c) => c.last_held === true).map((c) => c.claim),
-    not_proved: claims.filter((c) => c.last_held !== true).map((c) => c.claim),
-    claims,
-    by_day: perDay.map((row) => ({
-      date: String(row.date),
-      checks: Number(row.checks),
-      held: Number(row.held),
-    })),
-    rule: 'Each row of the history is one truth check kept when /api/truth was read (at most once a minute per claim) or when the vigilance job ran. A claim never checked is not proved.',
+    held: true,
+    evidence:
+      claim === 'sealed_days_complete'
+        ? `${count(walk.days ?? 0, 'sealed day', 'sealed days')} verified, each with one anchor matching its receipts.`
+        : `${count(walk.verified, 'census snapshot', 'census snapshots')}, none smaller than the one before.`,
   };
+}
+
+/** The claims of one verification run: five are its trials, two its walks' own findings. */
+export function truthChecks(trials: TrialsView, facts: TrialFacts, at: string): TruthCheck[] {
+  const byTrial = new Map<string, Trial>(trials.trials.map((trial) => [trial.name, trial]));
+  return TRUTH_CLAIMS.map((def) => {
+    const trial = def.trial ? byTrial.get(def.trial) : undefined;
+    const result = def.trial
+      ? trial
+        ? { held: trial.passed, evidence: trial.detail }
+        : { held: false, evidence: 'The check did not run.' }
+      : walked(facts, def.claim as 'sealed_days_complete' | 'censuses_never_shrink');
+    return { claim: def.claim, statement: def.statement, ...result, checked_at: at };
+  });
+}
+
+/**
+ * Keeps one round of checks in the history and its tallies in the same statement, so /api/trust
+ * reads a handful of rows and always agrees with the round /api/truth shows.
+ */
+export async function recordTruthRound(sql: Sql, checks: TruthCheck[], at: string): Promise<void> {
+  const rows = JSON.stringify(checks.map(({ claim, held, evidence }) => ({ claim, held, evidence })));
+  await sql.query(
+    `with c as (select * from jsonb_to_recordset($1::jsonb) as c(claim text, held boolean, evidence text)),
+     history as (insert into truth_checks (claim, held, evidence, checked_at) select claim, held, evidence, $2::timestamptz from c),
+     days as (insert into truth_days (date, checks, held)
+              select ($2::timestamptz at time zone 'UTC')::date, count(*), count(*) filter (where held) from c
+              on conflict (date) do update set checks = truth_days.checks + excluded.checks, held = truth_days.held + excluded.held)
+     insert into truth_tallies (claim, checks, held, first_checked_at, last_checked_at, last_not_held_at, last_held, last_evidence)
+     select claim, 1, case when held then 1 else 0 end, $2::timestamptz, $2::timestamptz,
+            case when held then null else $2::timestamptz end, held, evidence from c
+     on conflict (claim) do update set checks = truth_tallies.checks + 1, held = truth_tallies.held + excluded.held,
+       last_checked_at = excluded.last_checked_at,
+       last_not_held_at = coalesce(excluded.last_not_held_at, truth_tallies.last_not_held_at),
+       last_held = excluded.last_held, last_evidence = excluded.last_evidence`,
+    [rows, at],
+  );
 }

@@ -55,7 +55,7 @@ function voiceOf(f: PersonaFigures): Voice {
   return 'established';
 }
 
-/** The host is for the claims' re-check when the stored checks are stale (latestChecks). */
+/** The host is for a first verification run when no round was kept yet (latestChecks). */
 export async function personaProjection(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
   const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);

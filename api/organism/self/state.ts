@@ -13,7 +13,7 @@ import { heldByRule, recordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
 import { metabolismProjection } from '../vitals/metabolism.ts';
-import { runSelfTrials } from '../checks/trials.ts';
+import { keptSelfTrials } from '../checks/knowledge.ts';
 import { vitalsProjection } from '../vitals/vitals.ts';
 import { driftProjection } from '../themes/drift.ts';
 import { seasonProjection } from './season.ts';
@@ -162,7 +162,7 @@ export async function organismProjection(ctx: AppContext, host: CensusHost) {
     stateProjection(ctx),
     vitalsProjection(ctx),
     metabolismProjection(ctx),
-    runSelfTrials(ctx, host),
+    keptSelfTrials(ctx, host),
     driftProjection(ctx),
     seasonProjection(ctx),
   ]);
@@ -199,6 +199,7 @@ export async function organismProjection(ctx: AppContext, host: CensusHost) {
     },
     boundaries: trials.boundaries,
     self_trials: {
+      as_of: trials.as_of,
       all_passed: trials.all_passed,
       passed: trials.passed,
       failed: trials.failed,

@@ -1,11 +1,12 @@
 /**
  * GET /api/promises: the service's objectives and whether each is kept now, computed from the
- * stored vitals (last 7 days) and the live self-trials. An objective without measurements is
- * neither kept nor broken: `kept: null`.
+ * stored vitals (last 7 days) and the self-trials the verification job kept (their `as_of`). An
+ * objective without measurements is neither kept nor broken: `kept: null`.
  */
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
-import { runSelfTrials, type Trial } from '../checks/trials.ts';
+import type { Trial } from '../checks/trials.ts';
+import { keptSelfTrials } from '../checks/knowledge.ts';
 import { DAY, MINUTE, flushOwn, percentile, windowFigures } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
 
@@ -14,8 +15,8 @@ export const AVAILABILITY_TARGET = 0.995;
 export const LATENCY_P95_TARGET_MS = 250;
 
 /**
- * The live self-trials run once this process's vitals are flushed, alongside the vitals query;
- * the host is for their census (runSelfTrials).
+ * The kept self-trials are read alongside the vitals query once this process's vitals are
+ * flushed; the host is for a first run's census (keptSelfTrials).
  */
 export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   await flushOwn(ctx);
@@ -23,7 +24,7 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
   const [figures, trials] = await Promise.all([
     windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end),
-    runSelfTrials(ctx, host),
+    keptSelfTrials(ctx, host),
   ]);
   const trial = (name: Trial['name']) => trials.trials.find((t) => t.name === name)!;
   const availability = figures.requests ? 1 - figures.server_errors / figures.requests : null;
@@ -58,7 +59,7 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
         measured: trial(name).passed,
         kept: trial(name).passed,
         basis: trial(name).detail,
-        window: `live, ${trial(name).checked_at}`,
+        window: `verified, as of ${trials.as_of}`,
         source: '/api/self-trials',
       }),
     ),
@@ -67,6 +68,7 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
     ok: true as const,
     schema: 'civitas.promises.v1',
     as_of: now.toISOString(),
+    self_trials_as_of: trials.as_of,
     kept: promises.filter((p) => p.kept === true).length,
     broken: promises.filter((p) => p.kept === false).length,
     unmeasured: promises.filter((p) => p.kept === null).length,

@@ -33,11 +33,46 @@ export const trialSchema = z.object({
   checked_at: isoTime,
 });
 
-/** The self-trials, re-run live: the boundaries block is the live census (null when it could not run). */
+const position = z
+  .string()
+  .describe('a position in its history, in words ("imprint 510", "log day 2026-11-22, leaf 14")');
+
+/**
+ * How far the kept self-knowledge has been verified (docs/organism.md "Self-knowledge kept"): per
+ * walk, what the frontier verified from genesis, whether it stood at the head at `as_of`, where
+ * the rolling re-check of verified rows and the operator's full re-verification have reached.
+ */
+export const verificationSchema = z.object({
+  rule: z.string(),
+  batch: count.describe('items each walk verifies at most per run and mode'),
+  walks: z.array(
+    z.object({
+      walk: z.enum(['imprints', 'ledger', 'censuses']),
+      verified: count,
+      verified_through: position,
+      complete: z.boolean().describe('true when the walk had verified everything stored at as_of'),
+      days: count.optional().describe('ledger: sealed days whose anchor was verified'),
+      rechecked: z.object({
+        through: position,
+        lap_started_at: isoTime.nullable(),
+        last_lap_completed_at: isoTime.nullable(),
+      }),
+      full: z
+        .object({ through: position, started_at: isoTime.nullable(), completed_at: isoTime.nullable() })
+        .nullable(),
+    }),
+  ),
+});
+
+/**
+ * The self-trials as the verification job kept them (`as_of`): the boundaries block is the live
+ * census of that run (null when it could not run); `verification` says how far each walk reached.
+ */
 export const selfTrialsSchema = z.object({
   ok,
   schema: z.literal('civitas.self-trials.v1'),
   checked_at: isoTime,
+  as_of: isoTime,
   all_passed: z.boolean(),
   passed: count,
   failed: count,
@@ -51,6 +86,7 @@ export const selfTrialsSchema = z.object({
       fully_accounted: z.boolean(),
     })
     .nullable(),
+  verification: verificationSchema,
 });
 
 /** The watched trials and the alerts raised and cleared; `this_pass` is skipped while another process watches. */
@@ -71,6 +107,7 @@ export const vigilanceSchema = z.object({
     z.object({ raised: z.array(z.string()), cleared: z.array(z.string()) }),
     z.object({ skipped: z.string() }),
   ]),
+  last_pass_at: isoTime.nullable().describe('when the verification job ran the pass this_pass shows'),
   alerts_raised: count,
   alerts_cleared: count,
   open_alerts: count,

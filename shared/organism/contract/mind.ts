@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
 import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
+import { verificationSchema } from './checks.ts';
 
 export const STANCES = ['agree', 'disagree', 'unsure'] as const;
 export const REASON_MAX = 500;
@@ -98,6 +99,9 @@ export const truthSchema = z.object({
   ok,
   schema: z.literal('civitas.truth.v1'),
   checked_at: isoTime,
+  as_of: isoTime.describe(
+    'when the verification job checked this round (the same round /api/trust counts last)',
+  ),
   claims: count,
   held: count,
   not_held: count,
@@ -110,6 +114,7 @@ export const truthSchema = z.object({
       checked_at: isoTime,
     }),
   ),
+  verification: verificationSchema,
   history: z.string(),
 });
 

@@ -100,6 +100,7 @@ export const organismSchema = z.object({
     })
     .nullable(),
   self_trials: z.object({
+    as_of: isoTime.describe('when the verification job kept these trials'),
     all_passed: z.boolean(),
     passed: count,
     failed: count,

@@ -144,6 +144,9 @@ export const promisesSchema = z.object({
   ok,
   schema: z.string(),
   as_of: isoTime,
+  self_trials_as_of: isoTime.describe(
+    'when the verification job kept the self-trials the last five promises read',
+  ),
   kept: count,
   broken: count,
   unmeasured: count,

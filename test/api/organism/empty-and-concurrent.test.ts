@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../api/record/window.ts';
 import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
-import { watchTrials } from '../../../api/organism/checks/vigilance.ts';
+import { knowledgeRun } from '../../../api/organism/checks/knowledge.ts';
 import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
@@ -88,10 +88,10 @@ describe('concurrency', () => {
     );
     await sql(`update imprints set receipt_id = 'rcpt_gone' where sequence = 1`);
     const passes = await Promise.all(
-      Array.from({ length: 4 }, () => watchTrials(t.app.civitas, censusHost(t.app))),
+      Array.from({ length: 4 }, () => knowledgeRun(t.app.civitas, censusHost(t.app))),
     );
     expect(passes.flatMap((p) => p.raised)).toEqual(['receipts']);
-    await watchTrials(t.app.civitas, censusHost(t.app));
+    await knowledgeRun(t.app.civitas, censusHost(t.app));
     const [row] = await sql<{ n: string }>(
       `select count(*) as n from vigilance_alerts where trial = 'receipts'`,
     );

@@ -4,6 +4,7 @@ import type { TestApp } from '../../helpers/app.ts';
 import { TEST_ORIGIN } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { verifyNow } from './verify-now.ts';
 
 /**
  * Self-knowledge that stays true (issue 12): what the service says about itself keeps agreeing
@@ -43,10 +44,13 @@ describe('the record_window self-trial after an erasure', () => {
       (await post('/api/agent/imprint', { agent: 'window-stayer', body: 'an agent stays in the window' }))
         .statusCode,
     ).toBe(200);
-    const trialOf = async () =>
-      (await json('/api/self-trials'))
+    // Each reading follows a run of the verification job, which keeps what the views show.
+    const trialOf = async () => {
+      await verifyNow(t);
+      return (await json('/api/self-trials'))
         .json()
         .trials.find((x: { name: string }) => x.name === 'record_window');
+    };
     expect(await trialOf()).toMatchObject({ passed: true });
 
     const filed = await t.app.inject({
@@ -88,6 +92,7 @@ describe('the record_window self-trial after an erasure', () => {
     await post('/api/agent/imprint', { agent: 'window-stayer', body: 'another agent body in the window' });
     await sql(`update imprints set body = null where sequence = (select max(sequence) from imprints)`);
     try {
+      await verifyNow(t);
       const trial = (await json('/api/self-trials'))
         .json()
         .trials.find((x: { name: string }) => x.name === 'record_window');

@@ -7,6 +7,7 @@ import { dreamJob } from '../../../../api/organism/themes/dreaming.ts';
 import { JOBS } from '../../../../api/jobs/runner.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
+import { verifyNow } from '../verify-now.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -66,7 +67,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('GET /api/truth and /api/trust', () => {
-  it('checks each claim against data now, with evidence, and keeps the result', async () => {
+  it('shows each claim as the verification job checked it, with evidence, and keeps the result', async () => {
+    await verifyNow(t);
     const res = await json('/api/truth');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -86,11 +88,11 @@ describe('GET /api/truth and /api/trust', () => {
     expect(byClaim.window_bounded.evidence).toContain('lifetime 15');
     const trust = (await json('/api/trust')).json();
     expect(trust.checks).toBe(7);
-    // Read again within the minute: no new history rows; two minutes later: a second round.
+    // Reading checks nothing and keeps nothing: the history grows by one round per job run.
     await json('/api/truth');
     expect((await json('/api/trust')).json().checks).toBe(7);
     t.clock.advance(2 * 60_000);
-    await json('/api/truth');
+    await verifyNow(t);
     expect((await json('/api/trust')).json().checks).toBe(14);
   }, 60_000);
 
@@ -98,6 +100,7 @@ describe('GET /api/truth and /api/trust', () => {
     await sql('update imprints set body = null where sequence = 15');
     try {
       t.clock.advance(2 * 60_000);
+      await verifyNow(t);
       const body = (await json('/api/truth')).json();
       const window = body.checks.find((c: { claim: string }) => c.claim === 'window_bounded');
       expect(window.held).toBe(false);
@@ -115,6 +118,7 @@ describe('GET /api/truth and /api/trust', () => {
 
 describe('GET /api/vigilance', () => {
   it('watches the self-trials and raises then clears an alert when one fails and recovers', async () => {
+    await verifyNow(t);
     const first = (await json('/api/vigilance')).json();
     expect(first.watched.map((w: { trial: string }) => w.trial)).toEqual([
       'record_window',
@@ -143,12 +147,18 @@ describe('GET /api/vigilance', () => {
       await sql('update imprints set receipt_id = $1 where sequence = 2', [original]);
     }
     t.clock.advance(5 * 60_000);
+    await verifyNow(t);
     const cleared = (await json('/api/vigilance')).json();
     expect(cleared.this_pass).toEqual({ raised: [], cleared: ['receipts'] });
-    expect(cleared).toMatchObject({ alerts_raised: 1, alerts_cleared: 1, open_alerts: 0 });
+    // The truth test above already had the job raise and clear one alert (record_window).
+    expect(cleared).toMatchObject({
+      alerts_raised: first.alerts_raised + 1,
+      alerts_cleared: first.alerts_cleared + 1,
+      open_alerts: 0,
+    });
     expect(cleared.alerts[0].seconds).toBe(300);
     const steps = await sql<{ step: string }>(
-      `select step from receipts where step like 'organism.alert.%' order by recorded_at`,
+      `select step from receipts where step like 'organism.alert.%' and subject = 'trial:receipts' order by recorded_at`,
     );
     expect(steps.map((s) => s.step)).toEqual(['organism.alert.raised', 'organism.alert.cleared']);
     // The job also kept a round of truth checks.

@@ -1,4 +1,4 @@
-/** Self-trials re-run live, and why an entity is in its state (HTTP and MCP), over a Record filled past its window. */
+/** Self-trials kept by the verification job (each tamper below is followed by a job run), and why an entity is in its state (HTTP and MCP), over a Record filled past its window. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { sealDueDays } from '../../../../api/ledger/sealing.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { fillPastWindow } from '../record-past-window.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
+import { verifyNow } from '../verify-now.ts';
 
 let t: TestApp;
 const SEEDED = 510;
@@ -15,6 +16,12 @@ const json = (url: string, headers: Record<string, string> = {}) =>
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 
+/** A job run, then the self-trials it kept. */
+const verifiedTrials = async () => {
+  await verifyNow(t);
+  return (await json('/api/self-trials')).json();
+};
+
 beforeAll(async () => {
   t = await createTestApp();
   await signedInSovereign(t.app);
@@ -23,7 +30,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('GET /api/self-trials', () => {
-  it('re-runs every invariant live and passes on a healthy Record', async () => {
+  it('keeps every invariant verified and passes on a healthy Record', async () => {
+    await verifyNow(t);
     const res = await json('/api/self-trials');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -35,6 +43,12 @@ describe('GET /api/self-trials', () => {
       'boundaries',
       'receipts',
     ]);
+    expect(body.as_of).toBe(body.checked_at);
+    expect(body.verification.walks.find((w: { walk: string }) => w.walk === 'imprints')).toMatchObject({
+      verified: SEEDED,
+      verified_through: `imprint ${SEEDED}`,
+      complete: true,
+    });
     for (const trial of body.trials) {
       expect(trial).toEqual({
         name: expect.any(String),
@@ -60,16 +74,14 @@ describe('GET /api/self-trials', () => {
   it('detects an extra body outside the window, a gap in the sequence and a missing receipt', async () => {
     await sql('update imprints set body = $1 where sequence = 3', ['resurrected']);
     let byName = Object.fromEntries(
-      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
+      (await verifiedTrials()).trials.map((x: { name: string }) => [x.name, x]),
     );
     expect(byName.record_window.passed).toBe(false);
     expect(byName.record_window.detail).toMatch(/1 retained body is older/);
     await sql('update imprints set body = null where sequence = 3');
 
     await sql('update imprints set sequence = 9999 where sequence = $1', [SEEDED]);
-    byName = Object.fromEntries(
-      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
-    );
+    byName = Object.fromEntries((await verifiedTrials()).trials.map((x: { name: string }) => [x.name, x]));
     expect(byName.gap_free_sequence.passed).toBe(false);
     await sql('update imprints set sequence = $1 where sequence = 9999', [SEEDED]);
 
@@ -77,7 +89,7 @@ describe('GET /api/self-trials', () => {
       'select receipt_id from imprints where sequence = 7',
     );
     await sql("update imprints set receipt_id = 'rcpt_00000000000000000000000000' where sequence = 7");
-    const body = (await json('/api/self-trials')).json();
+    const body = await verifiedTrials();
     byName = Object.fromEntries(body.trials.map((x: { name: string }) => [x.name, x]));
     expect(byName.receipts.passed).toBe(false);
     expect(body.all_passed).toBe(false);
@@ -85,14 +97,12 @@ describe('GET /api/self-trials', () => {
 
     // A tampered receipt breaks the anchor chain trial (its leaf no longer recomputes).
     await sql("update receipts set step = 'tampered' where id = $1", [receipt_id]);
-    byName = Object.fromEntries(
-      (await json('/api/self-trials')).json().trials.map((x: { name: string }) => [x.name, x]),
-    );
+    byName = Object.fromEntries((await verifiedTrials()).trials.map((x: { name: string }) => [x.name, x]));
     expect(byName.anchor_chain.passed).toBe(false);
     expect(byName.receipts.passed).toBe(false);
     await sql("update receipts set step = 'record.imprint' where id = $1", [receipt_id]);
 
-    const healed = (await json('/api/self-trials')).json();
+    const healed = await verifiedTrials();
     expect(
       healed.trials.filter((x: { name: string; passed: boolean }) => x.name !== 'boundaries' && !x.passed),
     ).toEqual([]);
@@ -137,6 +147,7 @@ describe('GET /api/why/{entity} and civitas_why', () => {
     expect(sealed.state.sealed).toBe(true);
     expect(sealed.links.anchor).toBe('/verify/anchor/2026-11-22');
     // The sealed chain still passes its trial.
+    await verifyNow(t);
     const trials = (await json('/api/self-trials')).json();
     expect(trials.trials.find((x: { name: string }) => x.name === 'anchor_chain')).toMatchObject({
       passed: true,

@@ -1,0 +1,98 @@
+/**
+ * The imprints walk: by sequence, each imprint is present (numbers run without a gap) and names
+ * its own `record.imprint` receipt for `imprint:<n>` (a receipt whose subject was erased passes).
+ * Feeds the gap_free_sequence and receipts trials; the counter, the lowest and highest number are
+ * read whole each run (three index reads), so a number moved past the counter shows at once.
+ */
+import type { Sql } from '../../../db/database.ts';
+import { pad, type Problem, type Step, type Walk } from './walk.ts';
+
+export interface ImprintCursor {
+  /** the next sequence to verify */
+  next: number;
+}
+
+async function counter(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ value: number | string }>('select value from record_counter where id = 1');
+  return Number(row?.value ?? 0);
+}
+
+interface Row {
+  sequence: number | string;
+  receipt: string | null;
+  step: string | null;
+  subject: string | null;
+}
+
+function check(rows: Row[], from: number, last: number): Problem[] {
+  const problems: Problem[] = [];
+  let expected = from;
+  const missing = (upTo: number) => {
+    if (upTo < expected) return;
+    problems.push({
+      trial: 'gap_free_sequence',
+      key: pad(expected),
+      detail:
+        upTo === expected ? `imprint ${expected} is missing` : `imprints ${expected}..${upTo} are missing`,
+    });
+  };
+  for (const row of rows) {
+    const sequence = Number(row.sequence);
+    missing(sequence - 1);
+    expected = sequence + 1;
+    if (row.receipt === null) {
+      problems.push({
+        trial: 'receipts',
+        key: pad(sequence),
+        detail: `imprint ${sequence} names a receipt that does not exist`,
+      });
+    } else if (
+      row.step !== 'record.imprint' ||
+      (row.subject !== null && row.subject !== `imprint:${sequence}`)
+    ) {
+      problems.push({
+        trial: 'receipts',
+        key: pad(sequence),
+        detail: `imprint ${sequence} names a receipt of another step or subject`,
+      });
+    }
+  }
+  missing(last);
+  return problems;
+}
+
+export const imprintsWalk: Walk<ImprintCursor> = {
+  name: 'imprints',
+  trials: ['gap_free_sequence', 'receipts'],
+  genesis: { next: 1 },
+  key: (cursor) => pad(cursor.next),
+  async step(sql, _ctx, cursor, budget, until): Promise<Step<ImprintCursor>> {
+    const head = until ? until.next - 1 : await counter(sql);
+    const last = Math.min(head, cursor.next + budget - 1);
+    if (last < cursor.next) return { cursor, checked: 0, problems: [], end: true };
+    const rows = await sql.query<Row>(
+      `select i.sequence, r.id as receipt, r.step, r.subject
+         from imprints i left join receipts r on r.id = i.receipt_id
+        where i.sequence >= $1 and i.sequence <= $2 order by i.sequence`,
+      [cursor.next, last],
+    );
+    return {
+      cursor: { next: last + 1 },
+      checked: last - cursor.next + 1,
+      problems: check(rows, cursor.next, last),
+      end: last >= head,
+    };
+  },
+};
+
+/** The counter and the lowest and highest stored numbers: three reads by key, whatever the Record's size. */
+export async function sequenceBounds(
+  sql: Sql,
+): Promise<{ counter: number; min: number | null; max: number | null }> {
+  const [row] = await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
+    `select (select value from record_counter where id = 1) as counter,
+            (select min(sequence) from imprints) as min, (select max(sequence) from imprints) as max`,
+  );
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { counter: n(row.counter) ?? 0, min: n(row.min), max: n(row.max) };
+}
