@@ -18,6 +18,7 @@ import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthor
 import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
 import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
+import { Migration0030DiscriminationResults } from './Migration0030DiscriminationResults.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
   { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
+  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
 ];

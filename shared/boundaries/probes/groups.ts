@@ -166,8 +166,8 @@ export const GROUP_PROBES = {
       keeps: [
         { path: 'total_units', equals: 100 },
         { path: 'holders', equals: FEWER_THAN_K },
-        { path: 'top_holder_share', equals: 0.6 },
-        { path: 'gini' },
+        { path: 'top_holder_share', equals: null },
+        { path: 'gini', equals: null },
       ],
     },
   ],
@@ -188,7 +188,8 @@ export const GROUP_PROBES = {
       keeps: [
         { path: 'requests_per_minute', equals: 120 },
         { path: 'database', equals: 'ok' },
-        { path: 'wallet.top_holder_share', equals: 0.6 },
+        { path: 'wallet.holders', equals: FEWER_THAN_K },
+        { path: 'wallet.top_holder_share', equals: null },
       ],
     },
   ],
