@@ -68,3 +68,15 @@ export const RelayFlash = defineEntity({
     expiresAt: p.datetime(),
   },
 });
+
+/** An imprint released from quarantine when its handle was attested, with the release's receipt. */
+export const QuarantineRelease = defineEntity({
+  name: 'QuarantineRelease',
+  tableName: 'quarantine_releases',
+  properties: {
+    sequence: int8().primary().autoincrement(false),
+    handle: p.text(),
+    releasedAt: p.datetime(),
+    receiptId: p.text(),
+  },
+});

@@ -36,6 +36,13 @@ export const agentsPersonalData: FamilyDeclaration = {
       why: "An agent's proof days; no person.",
     },
     {
+      table: 'quarantine_releases',
+      personal: {},
+      impersonal: ['handle', 'receipt_id'],
+      disposition: 'keep',
+      why: "Which of an agent's imprints left quarantine when the handle was attested; no person.",
+    },
+    {
       table: 'relay_flashes',
       personal: { session_hash: "the attesting sovereign's session (hashed)" },
       impersonal: ['id', 'handle', 'ciphertext'],
