@@ -21,6 +21,8 @@ export const Agent = defineEntity({
     imprintsAccepted: p.integer().default(0),
     imprintsQuarantined: p.integer().default(0),
     lastHeartbeatAt: p.datetime().nullable(),
+    /** One of its imprints is public (kept by the imprints' tally trigger, migration 0032). */
+    public: p.boolean().default(false),
   },
 });
 

@@ -25,22 +25,23 @@ export async function releaseQuarantine(tx: Sql, handle: string, at: Date): Prom
     subject: `agent:${handle}`,
     at,
   });
-  const [moved] = await tx.query<{ n: string | number }>(
+  const [moved] = await tx.query<{ n: string | number; shown: string | number }>(
     `with released as (
        update imprints set unattested = false
         where author_kind = 'agent' and author_ref = $1 and unattested
-       returning sequence),
+       returning sequence, held),
      kept as (
        insert into quarantine_releases (sequence, handle, released_at, receipt_id)
        select sequence, $1, $2, $3 from released
        returning sequence)
-     select count(*) as n from kept`,
+     select (select count(*) from kept) as n, (select count(*) from released where not held) as shown`,
     [handle, at.toISOString(), receipt.id],
   );
   const released = Number(moved.n);
+  // imprints_quarantined counts imprints kept from learning, held or unattested: a held one stays counted.
   await tx.query(
     'update agents set imprints_quarantined = greatest(imprints_quarantined - $2, 0) where handle = $1',
-    [handle, released],
+    [handle, Number(moved.shown)],
   );
   return { released, receipt_id: receipt.id };
 }

@@ -19,7 +19,7 @@ export async function ascensionsView(ctx: AppContext) {
             (select to_char(d.day, 'YYYY-MM-DD') from agent_proof_days d where d.handle = a.handle order by d.day offset ${CONTINUITY_DAYS_REQUIRED - 1} limit 1) as continuous_on,
             ${ISO('a.attested_at')} as attested_at,
             (select count(*) from agent_proof_days d where d.handle = a.handle) as proof_days
-       from agents a where a.level in ('continuous', 'attested') and ${PUBLIC_AGENT.replaceAll('agents.handle', 'a.handle')}`,
+       from agents a where a.level in ('continuous', 'attested') and ${PUBLIC_AGENT.replaceAll('agents.', 'a.')}`,
   );
   const ascensions = rows
     .map((r) => {

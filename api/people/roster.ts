@@ -10,10 +10,10 @@ import { projectActorRef, type ActorRef } from '../../shared/boundaries/projecto
 
 /**
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
- * is a held name (held_spam) and is neither listed nor counted here.
+ * is a held name (held_spam) and is neither listed nor counted here. `agents.public` is kept by the
+ * database (migration 0032), and /api/stats counts the same column's tally: one definition.
  */
-export const PUBLIC_AGENT =
-  "exists (select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = agents.handle and not i.held)";
+export const PUBLIC_AGENT = 'agents.public';
 
 export interface RosterQuery {
   kind?: 'sovereign' | 'agent';
@@ -30,7 +30,10 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
   const [counts] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
-    `select (select count(*) from sovereigns where erased_at is null) as humans, (select count(*) from agents where ${PUBLIC_AGENT}) as agents`,
+    // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
+    // definition of who is counted, and no count over the tables on a request.
+    `select (select value from record_tallies where name = 'sovereigns') as humans,
+            (select value from record_tallies where name = 'agents') as agents`,
   );
   const humansTotal = Number(counts.humans);
   const agentsTotal = Number(counts.agents);

@@ -20,6 +20,7 @@ import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
 import { Migration0030DiscriminationResults } from './Migration0030DiscriminationResults.ts';
 import { Migration0031QuarantineReleases } from './Migration0031QuarantineReleases.ts';
+import { Migration0032CitizenTallies } from './Migration0032CitizenTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
   { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
   { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
+  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
 ];
