@@ -264,7 +264,7 @@ describe('GET /api/discrimination', () => {
 describe('dreaming', () => {
   it('records a dream of terms and counts once a day, never bodies, and shows it with its card', async () => {
     expect((await json('/api/dreaming')).json()).toMatchObject({ dreams_total: 0, latest: null });
-    expect(await dreamJob(t.app.civitas)).toMatchObject({ made: true, date: '2026-11-22' });
+    expect(await dreamJob(t.app.civitas)).toMatchObject({ made: true, date: '2026-11-21' }); // yesterday, now over
     expect(await dreamJob(t.app.civitas)).toMatchObject({ made: false });
     const body = (await json('/api/dreaming')).json();
     expect(body.dreams_total).toBe(1);
