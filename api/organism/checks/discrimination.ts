@@ -194,9 +194,7 @@ export async function discriminationProjection(ctx: AppContext) {
         "Share of a group's imprints kept from collective learning because they were unattested. Structural for agents: an open handle is quarantined until attested.",
     },
     ...(figures ?? EMPTY),
-    as_of_rule:
-      'Computed over every stored imprint by a periodic job (every 10 minutes) and kept; as_of says when. null: not computed yet.',
     basis:
-      'Every stored imprint (the lifetime Record: kinds and outcomes outlive the body window). Cohort = the author\'s join month (agents: first seen; sovereigns: crossed), joined with the next months while a kind in it has 1–4 authors (YYYY-MM/YYYY-MM); authors not matched to a stored identity form the "unknown" month.',
+      'Every stored imprint (the lifetime Record: kinds and outcomes outlive the body window), computed by a periodic job every 10 minutes and kept: as_of says when (null: not computed yet). Cohort = the author\'s join month (agents: first seen; sovereigns: crossed), joined with the next months while a kind in it has 1–4 authors (YYYY-MM/YYYY-MM); authors not matched to a stored identity form the "unknown" month.',
   };
 }

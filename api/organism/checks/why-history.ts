@@ -5,8 +5,7 @@
  * decision. Read by the imprint's number through indexes (a handful of rows, never the history).
  */
 import type { AppContext } from '../../context.ts';
-
-const iso = (at: Date | string) => new Date(at).toISOString();
+import { iso } from '../../../shared/time.ts';
 
 const ACTIONS: Record<string, string> = {
   release: 'released it from the spam gate',

@@ -128,10 +128,7 @@ describe('the roster /api/citizens', () => {
   });
 
   it('never lists or mirrors a handle whose every imprint the spam gate holds (held_spam)', async () => {
-    const res = await post('/api/agent/imprint', {
-      agent: 'held-only-bot',
-      body: 'free money for everyone',
-    });
+    const res = await post('/api/agent/imprint', { agent: 'held-only-bot', body: 'free money for everyone' });
     expect(res.statusCode).toBe(200);
     expect(res.json().held).toBe(true);
     const roster = await json('/api/citizens?kind=agent&limit=100');
