@@ -14,8 +14,7 @@ import fp from 'fastify-plugin';
 import pino from 'pino';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
-import type { AppContext, Clock } from './context.ts';
-import { databaseClock, type DatabaseClock } from './db/clock.ts';
+import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireChangeStatus } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
@@ -116,12 +115,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     await flushVitals(app.civitas).catch((error: Error) =>
       app.log.error({ err: { type: error?.name, message: error?.message } }, 'vitals flush on close failed'),
     );
-    if ('stop' in app.civitas.clock) (app.civitas.clock as DatabaseClock).stop();
     if (ownsDb) await db.close();
   });
   const keys = await loadServiceKeys(db, config.secret);
-  // Without a clock given (tests give one), every process takes its time from the database's.
-  const clock = options.clock ?? (await databaseClock(db));
+  const clock = options.clock ?? systemClock;
   app.decorate('civitas', { config, db, clock, keys } satisfies AppContext);
 
   await app.register(serializeOnce);
