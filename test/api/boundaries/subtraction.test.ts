@@ -80,10 +80,11 @@ function subsetSums(values: number[]): number[] {
 function derivedSmallGroups(partition: Partition): string[] {
   const { total, groups } = partition;
   // An exact total under the threshold is itself published (the whole kind is that small): nothing is derived from it.
-  if (typeof total.value !== 'number' || total.value < K_ANONYMITY_THRESHOLD) return [];
+  const whole = total.value;
+  if (typeof whole !== 'number' || whole < K_ANONYMITY_THRESHOLD) return [];
   const exact = groups.values.filter((value): value is number => typeof value === 'number');
   return subsetSums(exact)
-    .map((sum) => total.value - sum)
+    .map((sum) => whole - sum)
     .filter((rest) => rest > 0 && rest < K_ANONYMITY_THRESHOLD)
     .map((rest) => `${partition.measure}: ${total.source} minus groups of ${groups.source} leaves ${rest}`);
 }

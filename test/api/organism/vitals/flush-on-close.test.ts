@@ -13,14 +13,14 @@ describe('closing the app', () => {
     try {
       for (let i = 0; i < 3; i++)
         await t.app.inject({ method: 'GET', url: '/api/stats', headers: jsonHeaders() });
-      vitalsBufferOf(t.app.civitas)!.fail(t.clock.now(), 'record');
+      vitalsBufferOf(t.app.civitas)!.fail(t.clock.now(), 'runtime');
       await t.app.close();
       const [minutes] = await t.database.db.query<{ n: string | number }>(
         'select coalesce(sum(requests), 0) as n from vitals_minutes',
       );
       expect(Number(minutes.n)).toBe(3);
       const failures = await t.database.db.query<{ lane: string }>('select lane from failures');
-      expect(failures).toEqual([{ lane: 'record' }]);
+      expect(failures).toEqual([{ lane: 'runtime' }]);
     } finally {
       await t.database.drop();
     }
