@@ -3,8 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * One definition of who is counted, for /api/stats and /api/citizens alike (issue 19: 8 agents
  * on one, 7 on the other):
- * - a human is a sovereign not erased: an erasure inserts the anonymous member (erased_at set),
- *   which the tally no longer counts;
+ * - humans: unchanged (an erasure keeps the count: the anonymous member takes the erased row's
+ *   place, DESIGN.md), and /api/citizens now reads the same tally;
  * - an agent is a handle with a public imprint (a handle whose every imprint the spam gate holds
  *   is a held name, held_spam): `agents.public`, set by the imprints' tally trigger when the
  *   handle's first imprint is not held (at insert, or when a steward releases one). An imprint is
@@ -19,25 +19,6 @@ export class Migration0032CitizenTallies extends Migration {
     this.addSql(`alter table agents add column public boolean not null default false`);
     this.addSql(`update agents set public = true where exists (
       select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = agents.handle and not i.held)`);
-
-    this.addSql(`create function record_tally_sovereigns() returns trigger language plpgsql as $$
-      declare delta bigint;
-      begin
-        if tg_op = 'INSERT' then select count(*) into delta from new_rows where erased_at is null;
-        else select -count(*) into delta from old_rows where erased_at is null; end if;
-        if delta <> 0 then update record_tallies set value = value + delta where name = 'sovereigns'; end if;
-        return null;
-      end $$`);
-    for (const [event, table] of [
-      ['insert', 'new table as new_rows'],
-      ['delete', 'old table as old_rows'],
-    ]) {
-      const name = event === 'insert' ? 'sovereigns_tally_in' : 'sovereigns_tally_out';
-      this.addSql(`drop trigger ${name} on sovereigns`);
-      this.addSql(
-        `create trigger ${name} after ${event} on sovereigns referencing ${table} for each statement execute function record_tally_sovereigns()`,
-      );
-    }
 
     this.addSql(`drop trigger agents_tally_in on agents`);
     this.addSql(`drop trigger agents_tally_out on agents`);
@@ -77,9 +58,6 @@ export class Migration0032CitizenTallies extends Migration {
         return null;
       end $$`);
 
-    this.addSql(
-      `update record_tallies set value = (select count(*) from sovereigns where erased_at is null) where name = 'sovereigns'`,
-    );
     this.addSql(
       `update record_tallies set value = (select count(*) from agents where public) where name = 'agents'`,
     );

@@ -27,7 +27,7 @@ async function tallied() {
   const tallies = Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
   const [counted] = await db().query<Record<string, string | number>>(
     // Who is counted (migration 0032): sovereigns not erased; handles with an imprint not held.
-    `select (select count(*) from sovereigns where erased_at is null) as sovereigns,
+    `select (select count(*) from sovereigns) as sovereigns,
             (select count(*) from agents a where exists (
                select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)) as agents,
             (select count(*) from imprints where unattested and not held) as imprints_unattested,
