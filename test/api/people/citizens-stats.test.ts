@@ -56,7 +56,7 @@ describe('citizens and stats', () => {
       payload: { id: asked.json().request.id, action: 'complete' },
     });
     expect(done.statusCode, done.body).toBe(200);
-    ({ stats, roster } = await agree()); // totals agree; an erasure keeps the count (DESIGN.md)
+    ({ stats } = await agree()); // totals agree; an erasure keeps the count (DESIGN.md)
     expect(stats.humans).toBe(2);
   });
 });
