@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Sql } from './db/database.ts';
 
 /**
@@ -30,7 +30,10 @@ export async function loadServiceKeys(sql: Sql, secretOverride?: string): Promis
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const privateJwk = await exportJWK(privateKey);
     const publicJwk = await exportJWK(publicKey);
-    const kid = `civitas-${randomBytes(4).toString('hex')}`;
+    // RFC 7638: anyone holding the public JWK recomputes the kid (shared/ledger/keys.ts jwkThumbprint
+    // gives the same value). A key stored earlier keeps the kid it was stored with: every anchor
+    // and certificate signed under it names that kid, and the verifier also accepts the thumbprint.
+    const kid = await calculateJwkThumbprint(publicJwk, 'sha256');
     return JSON.stringify({
       kid,
       privateJwk: { ...privateJwk, kid, alg: 'EdDSA' },

@@ -9,6 +9,7 @@ import { nextActionsFor, summarizeNext, unknownHandleRefusal } from '../../share
 import { MAX_NOTE_CHARS } from '../../shared/agents/contract.ts';
 import { newRelayToken, sha256Hex } from './credentials.ts';
 import { attestRefusal } from '../../shared/policy.ts';
+import { releaseQuarantine } from './quarantine-release.ts';
 import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } from './service.ts';
 
 /**
@@ -51,6 +52,9 @@ export async function rotateRelay(
       subject: `agent:${handle}`,
       at: now,
     });
+    // "Quarantined until attested" (INTERFACE.md): the handle's earlier open imprints leave
+    // quarantine now, the release recorded with its own receipt.
+    if (first) await releaseQuarantine(tx, handle, now);
     return {
       ok: true as const,
       handle,

@@ -21,8 +21,8 @@ export const Agent = defineEntity({
     imprintsAccepted: p.integer().default(0),
     imprintsQuarantined: p.integer().default(0),
     lastHeartbeatAt: p.datetime().nullable(),
-    /** imprints not held, kept by a trigger (migration 0040): the handle is public when > 0 */
-    publicImprints: p.integer().default(0),
+    /** One of its imprints is public (kept by the imprints' tally trigger, migration 0032). */
+    public: p.boolean().default(false),
   },
 });
 
@@ -68,5 +68,17 @@ export const RelayFlash = defineEntity({
     handle: p.text(),
     ciphertext: p.text(),
     expiresAt: p.datetime(),
+  },
+});
+
+/** An imprint released from quarantine when its handle was attested, with the release's receipt. */
+export const QuarantineRelease = defineEntity({
+  name: 'QuarantineRelease',
+  tableName: 'quarantine_releases',
+  properties: {
+    sequence: int8().primary().autoincrement(false),
+    handle: p.text(),
+    releasedAt: p.datetime(),
+    receiptId: p.text(),
   },
 });

@@ -9,7 +9,7 @@ export const agentsPersonalData: FamilyDeclaration = {
     {
       table: 'agents',
       personal: { attested_by: "the attesting sovereign's raw id" },
-      impersonal: ['handle', 'secret_hash', 'level', 'relay_token_hash'],
+      impersonal: ['handle', 'secret_hash', 'level', 'relay_token_hash', 'public'],
       holder: { column: 'attested_by' },
       disposition: 'keep',
       why: 'The attestation is kept (the handle keeps its standing) but moves to the anonymous member: no tag or id names who attested.',
@@ -34,6 +34,13 @@ export const agentsPersonalData: FamilyDeclaration = {
       impersonal: ['handle'],
       disposition: 'erase',
       why: "An agent's proof days; no person.",
+    },
+    {
+      table: 'quarantine_releases',
+      personal: {},
+      impersonal: ['handle', 'receipt_id'],
+      disposition: 'keep',
+      why: "Which of an agent's imprints left quarantine when the handle was attested; no person.",
     },
     {
       table: 'relay_flashes',

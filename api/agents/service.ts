@@ -41,9 +41,11 @@ export function proofFrom(request: FastifyRequest, bodyContinuity?: string): Age
   return { continuity: (Array.isArray(header) ? header[0] : header) ?? bodyContinuity, relayToken: bearer };
 }
 
-export const AGENT_COLUMNS = `a.handle, a.secret_hash, a.level, a.first_seen_at, a.last_seen_at, s.tag as attested_by_tag, a.attested_at,
+export const AGENT_COLUMNS = `a.handle, a.secret_hash, a.level, a.first_seen_at, a.last_seen_at, case when s.erased_at is null then s.tag end as attested_by_tag, a.attested_at,
   a.relay_token_hash, a.imprints_accepted, a.imprints_quarantined,
   (select array_agg(to_char(d.day, 'YYYY-MM-DD') order by d.day) from agent_proof_days d where d.handle = a.handle) as proof_days`;
+// An attester who was erased is the anonymous member (tag "----", erased_at set): no tag names them,
+// so attested_by reads null while the level stays attested (docs/identity.md, agents row).
 export const AGENT_FROM = 'from agents a left join sovereigns s on s.id = a.attested_by';
 
 export async function loadAgent(sql: Sql, handle: string, forUpdate = false): Promise<AgentRow | undefined> {
@@ -69,7 +71,7 @@ export function factsOf(row: StatusRow): AgentFacts {
 }
 
 /** What the status projection reads: the public facts only, no secret or token hash. */
-const STATUS_COLUMNS = `a.handle, a.level, a.first_seen_at, a.last_seen_at, s.tag as attested_by_tag, a.attested_at,
+const STATUS_COLUMNS = `a.handle, a.level, a.first_seen_at, a.last_seen_at, case when s.erased_at is null then s.tag end as attested_by_tag, a.attested_at,
   a.imprints_accepted, a.imprints_quarantined,
   (select array_agg(to_char(d.day, 'YYYY-MM-DD') order by d.day) from agent_proof_days d where d.handle = a.handle) as proof_days`;
 const STATUS_QUERY = `select ${STATUS_COLUMNS} ${AGENT_FROM} where a.handle = $1`;

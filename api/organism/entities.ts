@@ -87,6 +87,17 @@ export const Dream = defineEntity({
   },
 });
 
+/** The discrimination figures kept by their job (one row, id 1). */
+export const DiscriminationResult = defineEntity({
+  name: 'DiscriminationResult',
+  tableName: 'discrimination_results',
+  properties: {
+    id: p.integer().primary().autoincrement(false),
+    asOf: p.datetime(),
+    figures: p.json<unknown>(),
+  },
+});
+
 /** One sovereign's stance on a claim. */
 export const MindStance = defineEntity({
   name: 'MindStance',

@@ -7,10 +7,13 @@ import { censusHost } from '../boundaries/live-probes.ts';
 import type { Job } from '../jobs/job.ts';
 import { dreamJob } from './themes/dreaming.ts';
 import { knowledgeRun } from './checks/knowledge.ts';
+import { discriminationJob } from './checks/discrimination.ts';
 
 export const organismJobs: Job[] = [
   // The verification run (walks, census, kept answer, watch pass, truth round): its census probes
   // the running app, so the job gets the app (api/jobs/job.ts) and builds the census's host from it.
   { name: 'organism.vigilance', intervalMs: 60_000, run: (ctx, app) => knowledgeRun(ctx, censusHost(app)) },
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
+  // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
+  { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
 ];

@@ -23,6 +23,13 @@ export const organismPersonalData: FamilyDeclaration = {
       why: 'Kept: terms and counts of many bodies, never a body and never an author, so no one can be found in them.',
     },
     {
+      table: 'discrimination_results',
+      personal: {},
+      impersonal: ['figures'],
+      disposition: 'keep',
+      why: 'Outcome rates of k-anonymous groups (kind and join month), never an author.',
+    },
+    {
       table: 'truth_checks',
       personal: {},
       impersonal: ['claim', 'evidence'],

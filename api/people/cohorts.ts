@@ -40,9 +40,20 @@ export function joinSmallMonths(
       open = null;
     }
   }
-  if (open) {
+  // The unsettled rest joins the periods before it until the join is settled (or is everything):
+  // joining it to one settled period alone could leave a kind at 1–4 there, recoverable as the
+  // kind's total minus the other periods.
+  while (open) {
     const last = periods.pop();
-    periods.push(last ? { from: last.from, to: open.to, members: [...last.members, ...open.members] } : open);
+    if (!last) {
+      periods.push(open);
+      break;
+    }
+    const joined = { from: last.from, to: open.to, members: [...last.members, ...open.members] };
+    if (isSettled(joined.members) || periods.length === 0) {
+      periods.push(joined);
+      open = null;
+    } else open = joined;
   }
   return periods;
 }

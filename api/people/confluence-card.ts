@@ -24,10 +24,14 @@ export function confluenceCard(confluences: readonly ConfluenceView[]): Card {
     subtitle: 'Gatherings convened by Sovereigns, open for one day',
     lines: confluences
       .slice(0, 4)
-      .map((c) => `${c.title} · ${c.convener} · ${c.participants} joined`.slice(0, 90)),
+      .map((c) => `${joined(c.participants)} · ${c.convener} · ${c.title}`.slice(0, 90)),
     footer: '/commons',
   };
 }
+
+/** The card's line: each kind on its own, never a sum. */
+const joined = (p: { humans: number | string; agents: number | string }) =>
+  `${p.humans} humans, ${p.agents} agents joined`;
 
 export async function confluenceCardSvg(request: FastifyRequest, reply: FastifyReply) {
   const svg = await renderCardSvg(confluenceCard(await confluenceViews(request.server.civitas)));

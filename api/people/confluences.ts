@@ -124,7 +124,7 @@ export async function confluenceDueItems(ctx: AppContext, sovereignId: string): 
         : `A confluence you joined closes: ${view.title}`,
       due_at: view.ends_at ?? view.starts_at,
       href: '/commons',
-      detail: `Convened by ${view.convener} at ${view.starts_at}; participants: ${view.participants}. It gathers for one day.`,
+      detail: `Convened by ${view.convener} at ${view.starts_at}; humans ${view.participants.humans}, agents ${view.participants.agents} joined. It gathers for one day.`,
     });
   }
   return items;

@@ -11,10 +11,10 @@ import { projectActorRef, type ActorRef } from '../../shared/boundaries/projecto
 
 /**
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
- * is a held name (held_spam) and is neither listed nor counted here. `public_imprints` is kept by
- * a trigger on imprints (migration 0040), so the test is a column, not a probe of the imprints.
+ * is a held name (held_spam) and is neither listed nor counted here. `agents.public` is kept by the
+ * database (migration 0032), and /api/stats counts the same column's tally: one definition.
  */
-export const PUBLIC_AGENT = 'agents.public_imprints > 0';
+export const PUBLIC_AGENT = 'agents.public';
 
 export interface RosterQuery {
   kind?: 'sovereign' | 'agent';
@@ -79,8 +79,10 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
   const [counts] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
-    `select (select value from record_tallies where name = 'sovereigns_listed') as humans,
-            (select value from record_tallies where name = 'agents_public') as agents`,
+    // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
+    // definition of who is counted, and no count over the tables on a request.
+    `select (select value from record_tallies where name = 'sovereigns') as humans,
+            (select value from record_tallies where name = 'agents') as agents`,
   );
   const humansTotal = Number(counts.humans);
   const agentsTotal = Number(counts.agents);

@@ -48,7 +48,19 @@ function cookieName(ctx: AppContext): string {
   return ctx.config.origin.startsWith('https:') ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }
 
-/** Looks up a session by its cookie value, slides its expiry, and returns the signed-in sovereign. */
+/**
+ * How often a used session is written: its sliding expiry and its sovereign's `last_seen_at` move
+ * at most once per this interval per session (issue 21: an authenticated request must not write on
+ * every request), which is well inside presence's 15-minute window, so a person active with an
+ * existing session is counted as present.
+ */
+export const SESSION_TOUCH_MS = 5 * 60_000;
+
+/**
+ * Looks up a session by its cookie value and returns the signed-in sovereign. One statement: when
+ * the session was last used more than SESSION_TOUCH_MS ago, it also slides the expiry and moves
+ * the sovereign's `last_seen_at` (the only writes, so most authenticated requests write nothing).
+ */
 export async function resolveSession(
   ctx: AppContext,
   value: string | undefined,
@@ -62,13 +74,26 @@ export async function resolveSession(
     uniqueness_verified_at: string | null;
     tag_holders: string | number;
   }>(
-    `update sessions set last_used_at = $2, expires_at = $3
-       from sovereigns s
-      where sessions.id_hash = $1 and sessions.revoked_at is null and sessions.expires_at > $2 and s.id = sessions.sovereign_id
-        and s.erased_at is null
-      returning s.id as sovereign_id, s.tag, s.uniqueness_verified_at,
-                (select count(*) from sovereigns o where o.tag = s.tag) as tag_holders`,
-    [idHash, now.toISOString(), new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString()],
+    `with live as (
+       select s.id as sovereign_id, s.tag, s.uniqueness_verified_at, sessions.last_used_at
+         from sessions join sovereigns s on s.id = sessions.sovereign_id
+        where sessions.id_hash = $1 and sessions.revoked_at is null and sessions.expires_at > $2
+          and s.erased_at is null),
+     touched as (
+       update sessions set last_used_at = $2, expires_at = $3
+        where id_hash = $1 and exists (select 1 from live where live.last_used_at <= $4)
+       returning sovereign_id),
+     seen as (
+       update sovereigns set last_seen_at = greatest(last_seen_at, $2)
+        where id in (select sovereign_id from touched))
+     select live.sovereign_id, live.tag, live.uniqueness_verified_at,
+            (select count(*) from sovereigns o where o.tag = live.tag) as tag_holders from live`,
+    [
+      idHash,
+      now.toISOString(),
+      new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+      new Date(now.getTime() - SESSION_TOUCH_MS).toISOString(),
+    ],
   );
   if (!row) return undefined;
   const scopes = scopesFor(

@@ -17,7 +17,7 @@ export const recordPersonalData: FamilyDeclaration = {
       impersonal: ['kind', 'author_kind', 'held_reason', 'receipt_id'],
       holder: { column: 'author_ref', kind: 'author_kind', publicTag: 'public_author' },
       disposition: 'erase',
-      why: 'Bodies deleted; the row stays unattributed (author "erased", public author "redacted") so sequence numbers and counts hold.',
+      why: 'Bodies deleted (those made with a session, and sessionless ones made under the tag); the row stays unattributed (author "erased", public author "redacted") so sequence numbers and counts hold.',
     },
     {
       table: 'imprint_reports',
@@ -141,8 +141,11 @@ export const recordPersonalData: FamilyDeclaration = {
     return {
       imprints: await touched(
         tx,
-        `update imprints set body = null, public_author = 'redacted', author_ref = 'erased' where author_kind = 'sovereign' and author_ref = $1::text`,
-        [subject.id],
+        // A sessionless imprint names the tag it claimed (author_ref unverified:<tag>) and shows as
+        // sovereign:<tag>: it goes with the person who held that tag, body and public ref.
+        `update imprints set body = null, public_author = 'redacted', author_ref = 'erased'
+          where author_kind = 'sovereign' and author_ref in ($1::text, 'unverified:' || $2::text)`,
+        [subject.id, subject.tag],
       ),
       feedback: await touched(
         tx,

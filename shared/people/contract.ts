@@ -19,7 +19,8 @@ export const confluenceViewSchema = z.object({
   convener: z.string(),
   starts_at: isoTime,
   ends_at: isoTime.nullable(),
-  participants: kCount,
+  /** Who joined besides the convener, by kind: humans and agents are never added into one number. */
+  participants: z.object({ humans: kCount, agents: kCount }),
 });
 
 /** The presence census (GET /api/presence, MCP civitas_presence). */

@@ -120,8 +120,8 @@ export const equitySchema = z.object({
   as_of: isoTime,
   total_units: count,
   holders: kCount,
-  top_holder_share: z.number(),
-  gini: z.number(),
+  top_holder_share: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
+  gini: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
 });
 
 export const TREASURY_CONTRACTS = defineContracts({

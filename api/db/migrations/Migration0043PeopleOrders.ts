@@ -13,6 +13,6 @@ export class Migration0043PeopleOrders extends Migration {
   override up(): void {
     this.addSql('create index sovereigns_created_at on sovereigns (created_at)');
     this.addSql('create index sovereigns_last_seen_at on sovereigns (last_seen_at)');
-    this.addSql('create index agents_public_first_seen on agents (first_seen_at) where public_imprints > 0');
+    this.addSql('create index agents_public_first_seen on agents (first_seen_at) where public');
   }
 }

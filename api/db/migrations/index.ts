@@ -25,6 +25,9 @@ import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
 import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
+import { Migration0030DiscriminationResults } from './Migration0030DiscriminationResults.ts';
+import { Migration0031QuarantineReleases } from './Migration0031QuarantineReleases.ts';
+import { Migration0032CitizenTallies } from './Migration0032CitizenTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -55,4 +58,7 @@ export const MIGRATIONS = [
   { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
+  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
+  { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
+  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
 ];

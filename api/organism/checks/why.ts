@@ -20,6 +20,7 @@ import { count } from '../../../shared/plural.ts';
 import { ORDER_STATUS_MEANING, orderPriority } from '../../../shared/orders/order.ts';
 import { ENTITY_FORMS, readEntity } from '../../../shared/organism/entity.ts';
 import { orderById } from '../../orders/service.ts';
+import { quarantineRelease, stewardHistory } from './why-history.ts';
 
 function notFound(entity: string): Refusal {
   return new Refusal('not_found', { entity }, `No ${entity.split(':')[0]} is recorded as ${entity}.`);
@@ -77,7 +78,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
     if (row.author_kind === 'agent') {
       reasons.push(
         row.level === 'attested'
-          ? 'Unattested: it was made without continuity proof or relay token, so it stays out of collective learning although the handle is now attested.'
+          ? 'Unattested: it was made without continuity proof or relay token after the handle was attested (earlier open imprints were released then), so it stays out of collective learning.'
           : `Unattested: its handle is ${row.level ?? 'not attested'}, not attested; its imprints stay out of collective learning until a Sovereign attests the handle.`,
       );
     } else {
@@ -86,8 +87,11 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
       );
     }
   } else {
-    reasons.push('Attested: it takes part in collective learning.');
+    reasons.push(
+      (await quarantineRelease(ctx, sequence)) ?? 'Attested: it takes part in collective learning.',
+    );
   }
+  reasons.push(...(await stewardHistory(ctx, sequence)));
   return {
     ok: true as const,
     schema: 'civitas.why.v1' as const,

@@ -70,8 +70,8 @@ async function newestActors(ctx: AppContext) {
      union all
      (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
        -- held_spam: a handle whose every imprint the gate holds is a held name, never shown
-       -- (public_imprints is kept by a trigger, migration 0040; the newest are an index's first rows, 0043)
-       where a.public_imprints > 0
+       -- (public is kept by a trigger, migration 0032; the newest are an index's first rows, 0043)
+       where a.public
        order by first_seen_at desc limit 5)`,
   );
   return rows.map((row) => ({

@@ -1,6 +1,6 @@
 /**
  * Dreaming: once per UTC day the `organism.dreaming` job (one process, advisory lock, date primary
- * key) synthesises the most distinctive terms of the previous 24 hours' learnable retained bodies
+ * key) synthesises the most distinctive terms of that UTC day's learnable retained bodies, once the day is over
  * (not held, not quarantined), against the whole retained window as background (ts_stat), and keeps
  * them as a dream: terms and counts only, never a body, so the history survives evictions.
  */
@@ -9,6 +9,7 @@ import { recordReceipt } from '../../ledger/receipts.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { count } from '../../../shared/plural.ts';
+import { utcDay } from '../../../shared/time.ts';
 import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
 import type { z } from 'zod';
 
@@ -47,27 +48,60 @@ export async function dreamTerms(
   return { bodies, terms };
 }
 
-/** The job: makes today's dream once (covering the 24 hours before it is made). */
-export async function dreamJob(ctx: AppContext): Promise<{ made: boolean; date: string }> {
+/** At most this many missed days are dreamt in one run (after a long outage), oldest first. */
+export const DREAM_BACKFILL_DAYS = 31;
+const nextDay = (date: string) => utcDay(new Date(Date.parse(`${date}T00:00:00Z`) + DAY));
+
+/**
+ * The job: one dream per UTC day, made once that day is over and covering exactly that day
+ * ([00:00, 24:00) UTC), whatever time the job runs. Days missed since the last dream (the service
+ * was down) are dreamt in order, at most DREAM_BACKFILL_DAYS back; with no dream yet, yesterday.
+ */
+export async function dreamJob(ctx: AppContext): Promise<{ made: boolean; date: string; dates: string[] }> {
   const now = ctx.clock.now();
-  const date = now.toISOString().slice(0, 10);
-  const [existing] = await ctx.db.query('select 1 from dreams where date = $1', [date]);
-  if (existing) return { made: false, date };
-  const from = new Date(now.getTime() - DAY);
-  const { bodies, terms } = await dreamTerms(ctx, from, now);
+  const today = utcDay(now);
+  const yesterday = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - DAY));
+  const earliest = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - DREAM_BACKFILL_DAYS * DAY));
+  const [last] = await ctx.db.query<{ date: string | null }>(
+    "select to_char(max(date), 'YYYY-MM-DD') as date from dreams",
+  );
+  let date = last?.date ? nextDay(last.date) : yesterday;
+  if (date < earliest) date = earliest;
+  const dates: string[] = [];
+  for (; date <= yesterday; date = nextDay(date)) {
+    const made = await dreamOf(ctx, date, now);
+    if (made === 'locked') break; // another process is dreaming now; it goes on from here
+    if (made) dates.push(date);
+  }
+  return { made: dates.length > 0, date: dates.at(-1) ?? yesterday, dates };
+}
+
+/** Makes the dream of one UTC day under the lock (false: it exists already). */
+async function dreamOf(ctx: AppContext, date: string, now: Date): Promise<boolean | 'locked'> {
+  const from = new Date(`${date}T00:00:00.000Z`);
+  const to = new Date(from.getTime() + DAY);
+  const { bodies, terms } = await dreamTerms(ctx, from, to);
   return ctx.db.transaction(async (tx) => {
     const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
       DREAM_LOCK,
     ]);
-    if (!lock?.locked) return { made: false, date };
+    if (!lock?.locked) return 'locked' as const;
     const [again] = await tx.query('select 1 from dreams where date = $1', [date]);
-    if (again) return { made: false, date };
+    if (again) return false;
     const receipt = await recordReceipt(tx, { step: 'organism.dream', subject: `dream:${date}`, at: now });
     await tx.query(
-      'insert into dreams (date, window_start, window_end, bodies, terms, made_at, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $3, $6)',
-      [date, from.toISOString(), now.toISOString(), bodies, JSON.stringify(terms), receipt.id],
+      'insert into dreams (date, window_start, window_end, bodies, terms, made_at, receipt_id) values ($1, $2, $3, $4, $5::jsonb, $6, $7)',
+      [
+        date,
+        from.toISOString(),
+        to.toISOString(),
+        bodies,
+        JSON.stringify(terms),
+        now.toISOString(),
+        receipt.id,
+      ],
     );
-    return { made: true, date };
+    return true;
   });
 }
 
@@ -98,7 +132,7 @@ export async function dreamingProjection(ctx: AppContext) {
     latest: dreams[0] ?? null,
     dreams,
     method:
-      "Once per UTC day, the terms of the previous 24 hours' retained bodies that are neither held nor quarantined, ranked by documents × log(retained bodies / retained documents with the term) (ts_stat). Only terms and counts are kept.",
+      "Once per UTC day, after it is over, the terms of that day's retained bodies that are neither held nor quarantined, ranked by documents × log(retained bodies / retained documents with the term) (ts_stat). Only terms and counts are kept.",
   };
 }
 

@@ -27,21 +27,22 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
   const rows = await ctx.db.query<Record<string, unknown>>(
     `with incidents as (
-        select lane, date_trunc('minute', at) as minute, count(*) as failures, max(at) as last_at
-          from failures where at >= $1 and at <= $2 group by 1, 2),
+        select lane, external, date_trunc('minute', at) as minute, count(*) as failures, max(at) as last_at
+          from failures where at >= $1 and at <= $2 group by 1, 2, 3),
       clean as (
         select minute from vitals_minutes where minute >= $1 group by minute
         having sum(requests) > 0 and sum(server_errors) = 0)
-     select i.lane, i.failures, to_char(i.minute at time zone 'UTC', ${ISO}) as minute,
+     select i.lane, i.external, i.failures, to_char(i.minute at time zone 'UTC', ${ISO}) as minute,
             to_char(r.recovered at time zone 'UTC', ${ISO}) as recovered_at,
             extract(epoch from (r.recovered - i.minute)) as seconds
        from incidents i
        left join lateral (select min(c.minute) as recovered from clean c where c.minute > i.minute) r on true
-      order by i.minute desc, i.lane`,
+      order by i.minute desc, i.lane, i.external`,
     [from.toISOString(), now.toISOString()],
   );
   const incidents = rows.map((row) => {
-    const view = projectFailure({ lane: String(row.lane), external: false, message: '' });
+    // The stored kind, as /api/failures reads it: one incident has one classification everywhere.
+    const view = projectFailure({ lane: String(row.lane), external: row.external === true, message: '' });
     return {
       lane: view.lane,
       reason: view.reason,
@@ -64,7 +65,8 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
     }
   >();
   for (const incident of incidents) {
-    const entry = lanes.get(incident.lane) ?? {
+    const key = `${incident.lane} ${incident.reason}`;
+    const entry = lanes.get(key) ?? {
       lane: incident.lane,
       reason: incident.reason,
       incidents: 0,
@@ -80,7 +82,7 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
       entry.times.push(incident.recovery_seconds);
     }
     if (incident.minute > entry.last_incident_at) entry.last_incident_at = incident.minute;
-    lanes.set(incident.lane, entry);
+    lanes.set(key, entry);
   }
   const byLane = [...lanes.values()].map(({ times, ...rest }) => ({
     ...rest,

@@ -24,7 +24,15 @@ export interface ConfluenceView {
   convener: string;
   starts_at: string;
   ends_at: string | null;
-  participants: KAnonymousCount;
+  /** Who joined, by kind (INTERFACE.md item 2: humans and agents are never added into one number). */
+  participants: { humans: KAnonymousCount; agents: KAnonymousCount };
+}
+
+/** Participant ids read `sovereign:<id>` or `agent:<handle>`; each kind is counted on its own. */
+function participantsByKind(ids: readonly string[]): ConfluenceView['participants'] {
+  const humans = ids.filter((id) => id.startsWith('sovereign:')).length;
+  const agents = ids.filter((id) => id.startsWith('agent:')).length;
+  return { humans: kAnonymousCount(humans), agents: kAnonymousCount(agents) };
 }
 
 /** confluence_slug — confluence surfaces, the due feed, `/confluence/card.svg`, presence. */
@@ -35,7 +43,7 @@ export function projectConfluence(confluence: ConfluenceRecord): ConfluenceView 
     convener: publicActorRef(confluence.convener),
     starts_at: confluence.starts_at,
     ends_at: confluence.ends_at,
-    participants: kAnonymousCount(confluence.participant_ids.length),
+    participants: participantsByKind(confluence.participant_ids),
   };
 }
 

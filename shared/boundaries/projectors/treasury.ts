@@ -2,7 +2,7 @@
  * Boundaries over money: equity_projection and vitals_projection (whose wallet block shares the
  * equity projector). Holders are counted and shares summarised; no holder id leaves.
  */
-import { kAnonymousCount, type KAnonymousCount } from '../k-anonymity.ts';
+import { K_ANONYMITY_THRESHOLD, kAnonymousCount, type KAnonymousCount } from '../k-anonymity.ts';
 import type { ExportRole } from '../keys.ts';
 
 export interface EquityRecord {
@@ -16,8 +16,9 @@ export interface EquityView {
   as_of: string;
   total_units: number;
   holders: KAnonymousCount;
-  top_holder_share: number;
-  gini: number;
+  /** null under 5 holders: a share of 1 or a Gini of 0 beside "fewer than 5" would say how many. */
+  top_holder_share: number | null;
+  gini: number | null;
 }
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
@@ -37,12 +38,15 @@ function gini(units: readonly number[]): number {
 export function projectEquity(equity: EquityRecord): EquityView {
   const units = equity.holders.map((holder) => holder.units);
   const top = units.length ? Math.max(...units) : 0;
+  // Under the threshold the concentration figures would reveal the hidden count (a top share of 1
+  // is one holder, a Gini of 0.5 two...): only the k-anonymous count is published.
+  const hidden = units.length < K_ANONYMITY_THRESHOLD;
   return {
     as_of: equity.as_of,
     total_units: equity.total_units,
     holders: kAnonymousCount(units.length),
-    top_holder_share: equity.total_units > 0 ? round4(top / equity.total_units) : 0,
-    gini: gini(units),
+    top_holder_share: hidden ? null : equity.total_units > 0 ? round4(top / equity.total_units) : 0,
+    gini: hidden ? null : gini(units),
   };
 }
 

@@ -188,7 +188,7 @@ const disparities = z.object({ hold_rate: spreadSchema, quarantine_rate: spreadS
 export const discriminationSchema = z.object({
   ok,
   schema: z.literal('civitas.discrimination.v1'),
-  as_of: isoTime,
+  as_of: isoTime.nullable().describe('when the job computed the kept figures; null before its first run'),
   k_anonymity: z.object({ threshold: count, rule: z.string() }),
   outcomes: z.object({ hold_rate: z.string(), quarantine_rate: z.string() }),
   by_kind: z.array(groupSchema),

@@ -25,7 +25,11 @@ beforeAll(async () => {
       });
     }
   });
+  // The dream of a UTC day is made once it is over: dream today's imprints from tomorrow's clock.
+  const now = t.clock.now().toISOString();
+  t.clock.set('2026-11-23T00:30:00.000Z');
   await dreamJob(t.app.civitas);
+  t.clock.set(now);
 }, 120_000);
 afterAll(async () => t?.close());
 

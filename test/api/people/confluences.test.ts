@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../../api/families.ts';
 import { callsignRoot, confluenceTitle, currentConfluences } from '../../../api/people/confluences.ts';
 import { confluenceCard } from '../../../api/people/confluence-card.ts';
+import { projectConfluence } from '../../../shared/boundaries/projectors/gatherings.ts';
 import { renderCardSvg } from '../../../cards/render.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sovereignImprint } from '../../helpers/builders.ts';
@@ -76,7 +77,7 @@ describe('confluences', () => {
       convener: `sovereign:${convener.tag}`,
       starts_at: expect.any(String),
       ends_at: expect.any(String),
-      participants: 5,
+      participants: { humans: 5, agents: 'fewer than 5' },
     });
     expect(new Date(view.ends_at).getTime() - new Date(view.starts_at).getTime()).toBe(24 * HOUR);
     expect(new Date(view.starts_at).getTime()).toBeLessThanOrEqual(opened.getTime());
@@ -114,7 +115,10 @@ describe('confluences', () => {
     const card = confluenceCard(view);
     expect(card.title).toBe('One confluence is gathering');
     expect(card.lines).toEqual([
-      `Who is up for an evening of questions about the Record? · sovereign:${convener.tag} · 5 joined`,
+      `5 humans, fewer than 5 agents joined · sovereign:${convener.tag} · Who is up for an evening of questions about the R`.slice(
+        0,
+        90,
+      ),
     ]);
     const text = JSON.stringify(card);
     expect(text.toLowerCase()).not.toContain('harbor');
@@ -180,6 +184,25 @@ describe('confluences', () => {
     t.clock.advance(24 * HOUR + 1000);
     await imprintAs(await signedInSovereign(t.app), 'Too late.', opening);
     expect(await currentConfluences(t.app.civitas)).toEqual([]);
+  });
+
+  it('count humans and agents who joined as separate kinds, never one number (INTERFACE.md item 2)', () => {
+    const record = {
+      id: 'confluence-1',
+      slug: 'harbor-1',
+      title: 'A mixed gathering',
+      convener: { actor_id: 'c', kind: 'sovereign' as const, tag: 'a1f3' },
+      callsign_root: 'harbor',
+      starts_at: '2026-11-22T12:00:00.000Z',
+      ends_at: '2026-11-23T12:00:00.000Z',
+      participant_ids: [
+        ...[1, 2, 3, 4, 5, 6].map((i) => `sovereign:s${i}`),
+        ...[1, 2, 3, 4, 5].map((i) => `agent:bot-${i}`),
+      ],
+    };
+    expect(projectConfluence(record).participants).toEqual({ humans: 6, agents: 5 });
+    const few = { ...record, participant_ids: record.participant_ids.slice(3) };
+    expect(projectConfluence(few).participants).toEqual({ humans: 'fewer than 5', agents: 5 });
   });
 
   it('derive title and callsign root from stored text', () => {

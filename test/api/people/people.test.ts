@@ -128,11 +128,9 @@ describe('the roster /api/citizens', () => {
   });
 
   it('never lists or mirrors a handle whose every imprint the spam gate holds (held_spam)', async () => {
-    const res = await post('/api/agent/imprint', { agent: 'held-only-bot', body: 'visible for now' });
-    await t.database.db.query(
-      "update imprints set held = true, held_reason = 'link_density' where author_ref = 'held-only-bot'",
-    );
+    const res = await post('/api/agent/imprint', { agent: 'held-only-bot', body: 'free money for everyone' });
     expect(res.statusCode).toBe(200);
+    expect(res.json().held).toBe(true);
     const roster = await json('/api/citizens?kind=agent&limit=100');
     expect(roster.body).not.toContain('held-only-bot');
     expect((await json('/api/mirror?actor=agent:held-only-bot')).statusCode).toBe(404);

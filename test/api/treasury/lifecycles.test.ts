@@ -182,6 +182,14 @@ describe('provider failures and providers switched off', () => {
       },
     ]);
     expect(JSON.stringify([failures.by_lane, failures.by_day])).not.toContain('internal_error');
+    // One incident, one classification: /api/recovery reads the same stored kind.
+    const recovery = (await get(t, '/api/recovery')).json();
+    expect(recovery.recent).toEqual([
+      expect.objectContaining({ lane: 'checkout', reason: 'provider_unavailable' }),
+    ]);
+    expect(recovery.by_lane).toEqual([
+      expect.objectContaining({ lane: 'checkout', reason: 'provider_unavailable' }),
+    ]);
   });
 
   it('a provider switched off answers 503 but is no server failure: /api/failures, /api/vitals and /promises stay clean', async () => {

@@ -125,7 +125,7 @@ describe('group projectors use k-anonymity', () => {
     );
   });
 
-  it('equity reports concentration without holder ids', () => {
+  it('equity reports concentration without holder ids, and none under 5 holders (it would reveal how many)', () => {
     const view = projectEquity({
       total_units: 10,
       holders: [1, 2, 3, 4].map((u) => ({ holder_id: `h${u}`, units: u })),
@@ -136,9 +136,16 @@ describe('group projectors use k-anonymity', () => {
       as_of: 't',
       total_units: 10,
       holders: FEWER_THAN_K,
-      top_holder_share: 0.4,
-      gini: 0.25,
+      top_holder_share: null,
+      gini: null,
     });
+    const five = projectEquity({
+      total_units: 15,
+      holders: [1, 2, 3, 4, 5].map((u) => ({ holder_id: `h${u}`, units: u })),
+      top_holder_id: 'h5',
+      as_of: 't',
+    });
+    expect(five).toMatchObject({ holders: 5, top_holder_share: 0.3333, gini: 0.2667 });
   });
 });
 

@@ -1,0 +1,61 @@
+/**
+ * Issue 19: erasure leaves nothing under the erased person's tag — not a sessionless imprint made
+ * under it (its body and its public `sovereign:<tag>`) — and a handle they attested reads
+ * `attested_by: null` (no tag or id names who attested), never the anonymous member's "----".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
+import { signedInSovereign } from '../../helpers/identity.ts';
+import { continuousAgent, jsonHeaders } from '../../helpers/builders.ts';
+import { appWithSteward } from '../steward/helpers.ts';
+import type { TestSovereign } from '../../helpers/identity.ts';
+
+let t: TestApp;
+let steward: TestSovereign;
+beforeAll(async () => {
+  ({ t, steward } = await appWithSteward());
+});
+afterAll(async () => t?.close());
+
+const post = (url: string, payload: object, cookie?: string) =>
+  t.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload });
+const get = (url: string) => t.app.inject({ method: 'GET', url, headers: jsonHeaders() });
+
+describe('erasure', () => {
+  it('takes the sessionless imprints under the tag and leaves no "----" as attester', async () => {
+    const me = await signedInSovereign(t.app);
+    const sessionless = await post('/api/agent/imprint', {
+      sovereign_id: me.tag,
+      body: 'leftover words from a kiosk',
+    });
+    expect(sessionless.statusCode, sessionless.body).toBe(200);
+    const sequence = sessionless.json().sequence as number;
+    await continuousAgent(t, 'kestrel');
+    expect((await post('/standing/rotate-relay', { handle: 'kestrel' }, me.cookie)).statusCode).toBe(200);
+    expect((await get('/api/agent/kestrel')).json().naturalization.attested_by).toBe(me.tag);
+
+    const asked = await post('/settings/data/request', { kind: 'erasure' }, me.cookie);
+    expect(asked.statusCode, asked.body).toBe(200);
+    const done = await post(
+      '/steward/data-requests',
+      { id: asked.json().request.id, action: 'complete' },
+      steward.cookie,
+    );
+    expect(done.statusCode, done.body).toBe(200);
+
+    const [row] = await t.database.db.query<{
+      body: string | null;
+      public_author: string;
+      author_ref: string;
+    }>('select body, public_author, author_ref from imprints where sequence = $1', [sequence]);
+    expect(row).toEqual({ body: null, public_author: 'redacted', author_ref: 'erased' });
+    const why = (await get(`/api/why/imprint:${sequence}`)).json();
+    expect(JSON.stringify(why)).not.toContain(me.tag);
+
+    const agent = (await get('/api/agent/kestrel')).json();
+    expect(agent.naturalization).toMatchObject({ level: 'attested', attested_by: null });
+    expect(JSON.stringify(agent)).not.toContain('----');
+    const whyAgent = (await get('/api/why/agent:kestrel')).json();
+    expect(JSON.stringify(whyAgent)).not.toContain('----');
+  });
+});
