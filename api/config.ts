@@ -61,8 +61,43 @@ export interface CivitasConfig {
   federationPeers: FederationPeer[];
 }
 
+/** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
+export class ConfigError extends Error {
+  readonly lines: string[];
+  constructor(lines: string[]) {
+    super(`invalid configuration:\n${lines.join('\n')}`);
+    this.lines = lines;
+  }
+}
+
+/** For entry points: every invalid setting on its own line, then exit 1 — no stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(
+      `civitas cannot start: invalid configuration\n${error.lines.map((line) => `  ${line}\n`).join('')}`,
+    );
+    process.exit(1);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
-  const parsed = schema.parse(env);
+  const result = schema.safeParse(env);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  let peers: FederationPeer[] = [];
+  try {
+    peers = parseFederationPeers(env.CIVITAS_FEDERATION_PEERS ?? '');
+  } catch (error) {
+    problems.push(
+      `CIVITAS_FEDERATION_PEERS: ${error instanceof SyntaxError ? 'not JSON' : 'not a list of {name, origin, public_key}'}`,
+    );
+  }
+  if (problems.length || !result.success) throw new ConfigError(problems);
+  const parsed = result.data;
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -91,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     mailFrom: parsed.CIVITAS_MAIL_FROM,
     redisUrl: parsed.REDIS_URL || undefined,
     logLevel: parsed.CIVITAS_LOG_LEVEL,
-    federationPeers: parseFederationPeers(parsed.CIVITAS_FEDERATION_PEERS),
+    federationPeers: peers,
   };
 }
 
