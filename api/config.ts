@@ -31,6 +31,14 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   CIVITAS_LOG_LEVEL: z.string().default('info'),
   CIVITAS_FEDERATION_PEERS: z.string().default(''),
+  CIVITAS_TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(|\d+|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      'a hop count or a comma-separated list of addresses',
+    )
+    .default(''),
+  CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 export interface CivitasConfig {
@@ -59,6 +67,10 @@ export interface CivitasConfig {
   logLevel: string;
   /** Federation peers allowed to relay signed feedback (docs/people.md); empty → every relay is refused. */
   federationPeers: FederationPeer[];
+  /** Fastify's trustProxy: false (default), the first N hops, or the proxies' addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Shared with the split deploy's site server: its reads spend no visitor's budget. */
+  siteSecret?: string;
 }
 
 /** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
@@ -127,7 +139,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     redisUrl: parsed.REDIS_URL || undefined,
     logLevel: parsed.CIVITAS_LOG_LEVEL,
     federationPeers: peers,
+    trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
+    siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
   };
+}
+
+/** CIVITAS_TRUST_PROXY → Fastify's trustProxy: empty → off, digits → hops, else the proxies' addresses. */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+function trustProxyOf(value: string): TrustProxy {
+  if (!value.trim()) return false;
+  if (/^\d+$/.test(value.trim())) {
+    // A hop count: the nearest N addresses are proxies (as proxy-addr does for a number).
+    const hops = Number(value.trim());
+    return hops > 0 ? (_address, hop) => hop < hops : false;
+  }
+  return value.split(',').map((address) => address.trim());
 }
 
 /** A federation peer: its public name, its origin, and the Ed25519 public key (JWK `x`, base64url) it signs relays with. */
