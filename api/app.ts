@@ -28,7 +28,7 @@ import serializeOnce from './plugins/serialize-once.ts';
 import { recordRevision } from './record/revision.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
-import requestLog, { lazyRequestLogger } from './plugins/request-log.ts';
+import requestLog, { lazyRequestLogger, requestId } from './plugins/request-log.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
@@ -90,6 +90,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // Each request's child logger is made only if the request writes a line (most never do).
     childLoggerFactory: lazyRequestLogger,
     bodyLimit: BODY_LIMIT,
+    // X-Request-Id accepted when sane, else made here; echoed and logged (api/plugins/request-log.ts).
+    requestIdHeader: false,
+    genReqId: requestId,
     // CIVITAS_TRUST_PROXY: client address, protocol and host from the proxy's X-Forwarded-* headers.
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -116,7 +119,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   await app.register(serializeOnce);
   await app.register(errors);
-  await app.register(requestLog);
+  await app.register(requestLog, { sample: config.accessLogSample });
   await app.register(vitals);
   // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
   // headers' onSend, which makes every cookie-setting response `private, no-store`

@@ -39,6 +39,7 @@ const schema = z.object({
     )
     .default(''),
   CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+  CIVITAS_ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
 });
 
 export interface CivitasConfig {
@@ -71,6 +72,8 @@ export interface CivitasConfig {
   trustProxy: TrustProxy;
   /** Shared with the split deploy's site server: its reads spend no visitor's budget. */
   siteSecret?: string;
+  /** Share of requests written to the access log: 1 every one, 0 none. */
+  accessLogSample: number;
 }
 
 /** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     federationPeers: peers,
     trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
     siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
+    accessLogSample: parsed.CIVITAS_ACCESS_LOG_SAMPLE,
   };
 }
 

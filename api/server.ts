@@ -20,7 +20,7 @@ if (config.databaseUrl && !cluster.isWorker)
 if (workers > 1 && cluster.isPrimary) {
   // CIVITAS_WORKERS: this process only forks and replaces the workers (api/cluster.ts).
   const log = pino({ level: config.logLevel });
-  const running = await serveWorkers(workers);
+  const running = await serveWorkers(workers, { log: (line) => log.warn(line) });
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, async () => {

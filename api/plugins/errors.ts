@@ -122,9 +122,9 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
   const status = mapped ? ERRORS[mapped].status : (error.statusCode ?? 500);
   const reason = mapped ?? reasonForStatus(status);
   if (status >= 500) {
-    // Logged by kind only: request bodies and provider words stay out of the log.
+    // Logged with its stack and the request id (never sent to the client); request bodies stay out.
     request.log.error(
-      { err: { type: error.name, code: error.code, message: error.message } },
+      { err: { type: error.name, code: error.code, message: error.message, stack: error.stack } },
       'request failed',
     );
     noteFailure(request, 500);
