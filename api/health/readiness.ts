@@ -6,7 +6,7 @@ import { APP_VERSION } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
-import { degradations } from './degradations.ts';
+import { degradations } from '../plugins/degradations.ts';
 
 const startedAt = Date.now();
 

@@ -1,7 +1,7 @@
 import { defineRoute } from '../route.ts';
 import { liveness } from './liveness.ts';
 import { canServe, readiness, VERSIONS } from './readiness.ts';
-import { degradations } from './degradations.ts';
+import { degradations } from '../plugins/degradations.ts';
 import { errorBody } from '../../shared/errors.ts';
 
 export const healthRoutes = [

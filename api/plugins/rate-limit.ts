@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal } from '../../shared/errors.ts';
 import type { RateClass } from '../route.ts';
-import { watchDegradation } from '../health/degradations.ts';
+import { watchDegradation } from './degradations.ts';
 import { sharedCounters } from './rate-store.ts';
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@
  * never takes the service down). Going down writes one warning, coming back one info line; no
  * stack per event, and ioredis never reaches its "Unhandled error event" (an error listener is
  * always attached). While Redis is away readiness reports `degraded` with the reason
- * (api/health/degradations.ts).
+ * (api/plugins/degradations.ts).
  */
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
