@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ import serializeOnce from './plugins/serialize-once.ts';
 import { recordRevision } from './record/revision.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
-import requestLog, { lazyRequestLogger } from './plugins/request-log.ts';
+import requestLog, { lazyRequestLogger, requestId } from './plugins/request-log.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
@@ -90,7 +90,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     // Each request's child logger is made only if the request writes a line (most never do).
     childLoggerFactory: lazyRequestLogger,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    // X-Request-Id accepted when sane, else made here; echoed and logged (api/plugins/request-log.ts).
+    requestIdHeader: false,
+    genReqId: requestId,
+    // CIVITAS_TRUST_PROXY: client address, protocol and host from the proxy's X-Forwarded-* headers.
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // The router's own refusals (bad percent-encoding, over-long segments) in the one error shape.
     frameworkErrors: (error, _request, rawReply) => {
@@ -123,7 +127,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   await app.register(serializeOnce);
   await app.register(errors);
-  await app.register(requestLog);
+  await app.register(requestLog, { sample: config.accessLogSample });
   await app.register(vitals);
   // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
   // headers' onSend, which makes every cookie-setting response `private, no-store`
@@ -164,10 +168,19 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 async function internalRequests(app: FastifyInstance) {
   const token = randomBytes(16).toString('hex');
   app.decorate('internalToken', token);
+  // The split deploy's site server reads with the secret both processes share (CIVITAS_SITE_SECRET).
+  const site = app.civitas.config.siteSecret;
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    if (request.headers['x-civitas-internal'] === token) request.actorKey = 'internal';
+    const said = request.headers['x-civitas-internal'];
+    if (said === token || (site !== undefined && typeof said === 'string' && sameSecret(said, site)))
+      request.actorKey = 'internal';
     done();
   });
+}
+function sameSecret(said: string, secret: string): boolean {
+  const a = Buffer.from(said);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 declare module 'fastify' {
   interface FastifyInstance {
@@ -202,13 +215,15 @@ async function pageContext(app: FastifyInstance, request: FastifyRequest) {
     payments: Boolean(treasuryConfig(config).stripeSecretKey),
     idp: Boolean(config.idp),
   };
+  const origin = config.origin;
   const me = request.sovereign;
-  if (!me) return { providers };
+  if (!me) return { providers, origin };
   const [row] = await db
     .query<{ callsign: string | null }>('select callsign from sovereigns where id = $1', [me.sovereignId])
     .catch(() => []);
   return {
     providers,
+    origin,
     viewer: {
       tag: me.tag,
       callsign: row?.callsign ?? null,

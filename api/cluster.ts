@@ -24,6 +24,11 @@ export function workerCount(embedded: boolean, env: NodeJS.ProcessEnv = process.
   return availableParallelism();
 }
 
+const RESTART_FIRST_MS = 250;
+const RESTART_MAX_MS = 30_000;
+/** Workers replaced since start (for metrics and the operator). */
+export let workerRestarts = 0;
+
 export interface Workers {
   /** http://host:port every worker listens on */
   address: string;
@@ -35,12 +40,29 @@ export interface Workers {
  * In the primary: forks `count` workers running this same script and resolves once all of them
  * listen. A worker that dies is replaced until stop().
  */
-export function serveWorkers(count: number, options: { env?: NodeJS.ProcessEnv } = {}): Promise<Workers> {
+export function serveWorkers(
+  count: number,
+  options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<Workers> {
   let stopping = false;
   const workers = new Set<Worker>();
   const fork = () => workers.add(cluster.fork(options.env));
-  cluster.on('exit', (worker) => {
-    if (workers.delete(worker) && !stopping) fork();
+  // A worker that dies is said and replaced after a delay that doubles while deaths come quickly
+  // (a crash loop must not spin the CPU), and resets once the workers have lived a minute.
+  let delay = RESTART_FIRST_MS;
+  let lastDeath = 0;
+  cluster.on('exit', (worker, code, signal) => {
+    if (!workers.delete(worker) || stopping) return;
+    const now = Date.now();
+    delay = now - lastDeath > 60_000 ? RESTART_FIRST_MS : Math.min(delay * 2, RESTART_MAX_MS);
+    lastDeath = now;
+    workerRestarts++;
+    options.log?.(
+      `worker ${worker.process.pid} died (${signal ?? `exit ${code}`}); starting another in ${delay} ms`,
+    );
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay).unref();
   });
   const stop = async () => {
     stopping = true;

@@ -31,6 +31,15 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   CIVITAS_LOG_LEVEL: z.string().default('info'),
   CIVITAS_FEDERATION_PEERS: z.string().default(''),
+  CIVITAS_TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(|\d+|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      'a hop count or a comma-separated list of addresses',
+    )
+    .default(''),
+  CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+  CIVITAS_ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
 });
 
 export interface CivitasConfig {
@@ -59,10 +68,51 @@ export interface CivitasConfig {
   logLevel: string;
   /** Federation peers allowed to relay signed feedback (docs/people.md); empty → every relay is refused. */
   federationPeers: FederationPeer[];
+  /** Fastify's trustProxy: false (default), the first N hops, or the proxies' addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Shared with the split deploy's site server: its reads spend no visitor's budget. */
+  siteSecret?: string;
+  /** Share of requests written to the access log: 1 every one, 0 none. */
+  accessLogSample: number;
+}
+
+/** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
+export class ConfigError extends Error {
+  readonly lines: string[];
+  constructor(lines: string[]) {
+    super(`invalid configuration:\n${lines.join('\n')}`);
+    this.lines = lines;
+  }
+}
+
+/** For entry points: every invalid setting on its own line, then exit 1 — no stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(
+      `civitas cannot start: invalid configuration\n${error.lines.map((line) => `  ${line}\n`).join('')}`,
+    );
+    process.exit(1);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig {
-  const parsed = schema.parse(env);
+  const result = schema.safeParse(env);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  let peers: FederationPeer[] = [];
+  try {
+    peers = parseFederationPeers(env.CIVITAS_FEDERATION_PEERS ?? '');
+  } catch (error) {
+    problems.push(
+      `CIVITAS_FEDERATION_PEERS: ${error instanceof SyntaxError ? 'not JSON' : 'not a list of {name, origin, public_key}'}`,
+    );
+  }
+  if (problems.length || !result.success) throw new ConfigError(problems);
+  const parsed = result.data;
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -91,8 +141,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     mailFrom: parsed.CIVITAS_MAIL_FROM,
     redisUrl: parsed.REDIS_URL || undefined,
     logLevel: parsed.CIVITAS_LOG_LEVEL,
-    federationPeers: parseFederationPeers(parsed.CIVITAS_FEDERATION_PEERS),
+    federationPeers: peers,
+    trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
+    siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
+    accessLogSample: parsed.CIVITAS_ACCESS_LOG_SAMPLE,
   };
+}
+
+/** CIVITAS_TRUST_PROXY → Fastify's trustProxy: empty → off, digits → hops, else the proxies' addresses. */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+function trustProxyOf(value: string): TrustProxy {
+  if (!value.trim()) return false;
+  if (/^\d+$/.test(value.trim())) {
+    // A hop count: the nearest N addresses are proxies (as proxy-addr does for a number).
+    const hops = Number(value.trim());
+    return hops > 0 ? (_address, hop) => hop < hops : false;
+  }
+  return value.split(',').map((address) => address.trim());
 }
 
 /** A federation peer: its public name, its origin, and the Ed25519 public key (JWK `x`, base64url) it signs relays with. */

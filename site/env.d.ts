@@ -30,6 +30,10 @@ interface CivitasPageError {
 declare namespace App {
   interface Locals {
     civitas?: CivitasLocals;
+    /** The configured public origin (one-origin server): canonical and og URLs, examples. */
+    origin?: string;
+    /** Split deploy: the visitor's address, sent with the site server's API reads (X-Forwarded-For). */
+    forwardedFor?: string;
     flash?: CivitasFlash;
     pageError?: CivitasPageError;
     identity?: Record<string, unknown>;

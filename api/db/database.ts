@@ -10,6 +10,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { checkDatabase } from './startup.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { PGLITE_PARSERS, registerWireTypes } from './wire-types.ts';
 
@@ -74,6 +75,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 async function openPostgres(url: string): Promise<Database> {
   registerWireTypes();
+  // MikroORM's migrator would create a missing database: refuse it first (api/db/startup.ts).
+  await checkDatabase(url);
   const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();

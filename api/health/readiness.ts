@@ -5,14 +5,21 @@
 import { APP_VERSION } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { MIGRATIONS } from '../db/migrations/index.ts';
+import { degradations } from '../plugins/degradations.ts';
 
 const startedAt = Date.now();
 
 type DatabaseCheck = { ok: boolean; kind: 'embedded' | 'postgresql'; latency_ms: number | null };
 const checks = coalescer<AppContext, DatabaseCheck>();
 
+/** Every migration this release knows, by name: the schema is current when all of them are applied. */
+const MIGRATION_NAMES = MIGRATIONS.map((migration) => migration.name);
+const SCHEMA_CURRENT = 'select count(*)::int as applied from civitas_migrations where name = any($1)';
+
 /**
- * Readiness: the database answers a query. Latency is measured, never assumed. Probes that arrive
+ * Readiness: the database answers, and its schema is at this release's migration (a database
+ * recreated empty behind a running process answers `select 1` but serves nothing). Latency is measured, never assumed. Probes that arrive
  * together share one query begun after they arrived (shared/coalesce.ts), so a burst of health checks
  * costs the database one round trip per round-trip time, and every answer is still fresh.
  */
@@ -24,7 +31,8 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
   const kind = ctx.db.embedded ? 'embedded' : 'postgresql';
   const t0 = performance.now();
   try {
-    await ctx.db.query('select 1');
+    const [row] = await ctx.db.query<{ applied: number }>(SCHEMA_CURRENT, [MIGRATION_NAMES]);
+    if (row?.applied !== MIGRATION_NAMES.length) return { ok: false, kind, latency_ms: null };
     return { ok: true, kind, latency_ms: Math.round((performance.now() - t0) * 100) / 100 };
   } catch {
     return { ok: false, kind, latency_ms: null };
@@ -48,7 +56,7 @@ export const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);
 /** How long the load-balancer probe waits for the database before it calls this process unready. */
 export const PROBE_TIMEOUT_MS = 2000;
 
-/** GET /_health: can this process serve — the database answered within PROBE_TIMEOUT_MS. */
+/** GET /_health: can this process serve — the database answered within PROBE_TIMEOUT_MS, schema current. */
 export async function canServe(ctx: AppContext): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, PROBE_TIMEOUT_MS, false)));
@@ -62,11 +70,14 @@ export async function canServe(ctx: AppContext): Promise<boolean> {
 /** GET /health and MCP civitas_status: readiness, read live. */
 export async function readiness(ctx: AppContext) {
   const database = await databaseCheck(ctx);
+  const reasons = degradations(ctx);
+  if (!database.ok) reasons.unshift('database: not answering, or its schema is not at this release');
   return {
     ok: database.ok,
-    status: database.ok ? ('ready' as const) : ('degraded' as const),
+    status: reasons.length ? ('degraded' as const) : ('ready' as const),
     version: APP_VERSION,
     uptime_s: uptimeSeconds(),
     database,
+    ...(reasons.length ? { reasons } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { defineRoute } from '../route.ts';
 import { liveness } from './liveness.ts';
 import { canServe, readiness, VERSIONS } from './readiness.ts';
+import { degradations } from '../plugins/degradations.ts';
 import { errorBody } from '../../shared/errors.ts';
 
 export const healthRoutes = [
@@ -8,7 +9,14 @@ export const healthRoutes = [
     rate: 'none',
     cache: 'no-store',
     async handler(request, reply) {
-      if (await canServe(request.server.civitas)) return { ok: true as const };
+      const ctx = request.server.civitas;
+      if (await canServe(ctx)) {
+        // Still serving without a shared dependency (Redis): in rotation, and says why it is degraded.
+        const reasons = degradations(ctx);
+        return reasons.length
+          ? { ok: true as const, status: 'degraded' as const, reasons }
+          : { ok: true as const };
+      }
       return reply.code(503).send(errorBody('unavailable'));
     },
   }),

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { ERRORS, Refusal, errorBody, type ErrorBody, type ErrorReason } from '../../shared/errors.ts';
 import { sendFormBack, wantsHtml } from '../http.ts';
+import { isDatabaseOutage, OUTAGE_RETRY_AFTER_S } from '../db/outage.ts';
 
 /** Fastify's own error codes, mapped onto the one catalog. */
 const FASTIFY_CODES: Record<string, ErrorReason> = {
@@ -112,13 +113,18 @@ function answerFor(error: FastifyError, request: FastifyRequest): { status: numb
     }));
     return { status: 400, body: errorBody('invalid_request', { issues }) };
   }
+  if (isDatabaseOutage(error)) {
+    // An outage, not a fault: one line without a stack (the database's own log has the story).
+    request.log.warn({ err: { type: error.name, code: error.code } }, 'database unavailable');
+    return { status: 503, body: errorBody('unavailable', { retry_after: OUTAGE_RETRY_AFTER_S }) };
+  }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
   const status = mapped ? ERRORS[mapped].status : (error.statusCode ?? 500);
   const reason = mapped ?? reasonForStatus(status);
   if (status >= 500) {
-    // Logged by kind only: request bodies and provider words stay out of the log.
+    // Logged with its stack and the request id (never sent to the client); request bodies stay out.
     request.log.error(
-      { err: { type: error.name, code: error.code, message: error.message } },
+      { err: { type: error.name, code: error.code, message: error.message, stack: error.stack } },
       'request failed',
     );
     noteFailure(request, 500);
@@ -151,6 +157,8 @@ async function answer(request: FastifyRequest, reply: FastifyReply, status: numb
   // A budget refused outside the limiter's own hook (chargeWrite) still names its wait in the header.
   if (typeof body.retry_after === 'number' && !reply.hasHeader('retry-after'))
     reply.header('retry-after', String(body.retry_after));
+  // A server error or an outage is never stored, by a shared cache or the browser's.
+  if (status >= 500) reply.header('cache-control', 'private, no-store');
   if (await sendFormBack(request, reply, status, body)) return reply;
   const site = request.server.site;
   if (site && wantsHtml(request)) {

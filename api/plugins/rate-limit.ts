@@ -1,9 +1,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
 import { Refusal } from '../../shared/errors.ts';
 import type { RateClass } from '../route.ts';
+import { watchDegradation } from './degradations.ts';
+import { sharedCounters } from './rate-store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,10 +43,13 @@ function rateClassOf(request: FastifyRequest): RateClass {
  * (liveness, assets) get no limiter hook at all, so they pay nothing for it.
  */
 async function limits(app: FastifyInstance, options: RateLimitOptions) {
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false })
-    : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.quit());
+  // Shared through Redis while it answers, per process while it does not (api/plugins/rate-store.ts).
+  const nameSpace = 'civitas-rate:';
+  const counters = options.redisUrl ? sharedCounters(options.redisUrl, nameSpace, app.log) : undefined;
+  if (counters) {
+    watchDegradation(app.civitas, counters.degraded);
+    app.addHook('onClose', async () => void counters.redis.disconnect());
+  }
   // Before the limiter's own onRoute hook, which skips a route whose config says `rateLimit: false`.
   app.addHook('onRoute', (route) => {
     if (route.config?.rateClass === 'none') route.config = { ...route.config, rateLimit: false };
@@ -54,8 +58,8 @@ async function limits(app: FastifyInstance, options: RateLimitOptions) {
     global: true,
     hook: 'preHandler',
     timeWindow: 60_000,
-    redis,
-    nameSpace: 'civitas-rate:',
+    ...(counters ? { store: counters.Store } : {}),
+    nameSpace,
     allowList: (request, key) => request.actorKey === 'internal' || key.startsWith('none:'),
     max: (_request, key) => (key.startsWith('write:') ? options.writesPerMin : options.readsPerMin),
     keyGenerator: (request) => `${rateClassOf(request)}:${request.actorKey ?? request.ip}`,

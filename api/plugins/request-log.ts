@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
 
 /** A request at least this slow is logged even when it succeeded. */
 export const SLOW_REQUEST_MS = 1000;
@@ -12,11 +13,31 @@ export const SLOW_REQUEST_MS = 1000;
  * server error (5xx but 501 not_implemented, as in the errors plugin) and every slow request.
  * The route is its template (`/api/agent/:handle`), never the URL, so no handle or token is logged.
  */
-async function requestLog(app: FastifyInstance) {
+async function requestLog(app: FastifyInstance, options: { sample?: number }) {
+  const sample = options.sample ?? 0;
+  // The request's id (a sane X-Request-Id it came with, else a new one: requestId below) goes back.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     const failed = status >= 500 && status !== 501;
+    // The access log (CIVITAS_ACCESS_LOG_SAMPLE of requests, 1 = every one): one line each.
+    if (sample > 0 && (sample >= 1 || Math.random() < sample)) {
+      const bytes = Number(reply.getHeader('content-length') ?? 0);
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? '(no route)',
+          status,
+          ms: Math.round(ms * 10) / 10,
+          bytes,
+        },
+        'request',
+      );
+    }
     if (failed || ms >= SLOW_REQUEST_MS) {
       const line = {
         method: request.method,
@@ -29,6 +50,13 @@ async function requestLog(app: FastifyInstance) {
     }
     done();
   });
+}
+
+/** A client's X-Request-Id is kept when it is short and plain; anything else gets a fresh id. */
+const SANE_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+export function requestId(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
 }
 
 type LogMethod = (...args: unknown[]) => void;

@@ -212,9 +212,12 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       };
       const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), pageError };
       const rendered = await render(request, pageLocals, raw);
-      if (!rendered.matched || rendered.status >= 500) return reply.code(status).send(error);
+      // The error page answers with the status it was given (a 503 outage included); any other
+      // status, or no body, means the page itself failed: the error shape as JSON instead.
+      if (!rendered.matched || rendered.status !== status || !rendered.body.length)
+        return reply.code(status).send(error);
       for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
-      return reply.code(status).header('cache-control', 'no-store').send(rendered.body);
+      return reply.code(status).header('cache-control', 'private, no-store').send(rendered.body);
     },
 
     async renderSsr(request, reply, locals) {

@@ -12,6 +12,7 @@ import Fastify from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
+import { loadConfigOrExit } from '../config.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -22,13 +23,27 @@ const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
+/** The chain the API reads: what a proxy before this server said (only if trusted here), then the client. */
+function forwardedFor(request: FastifyRequest): string {
+  return request.ips ? [...request.ips].reverse().join(', ') : request.ip;
+}
+
 export async function buildSiteServer() {
-  const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' }, bodyLimit: 64 * 1024 });
+  const app = Fastify({
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    bodyLimit: 64 * 1024,
+    // A proxy in front of this server too (CIVITAS_TRUST_PROXY, same form as the API's).
+    trustProxy: loadConfigOrExit().trustProxy,
+  });
   // Relay bodies untouched: the API parses and validates them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const site = await mountSite(app, { assetRoutes: true });
+  // The API trusts this server as its proxy (CIVITAS_TRUST_PROXY): its reads name the visitor.
+  const site = await mountSite(app, {
+    assetRoutes: true,
+    locals: (request) => ({ forwardedFor: forwardedFor(request) }),
+  });
 
   const relay = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = new Headers();
@@ -36,6 +51,7 @@ export async function buildSiteServer() {
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
+    headers.set('x-forwarded-for', forwardedFor(request));
     headers.set('x-forwarded-host', request.headers.host ?? '');
     headers.set('x-forwarded-proto', request.protocol);
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';

@@ -11,7 +11,10 @@ const ok = z.literal(true);
 export const databaseCheckSchema = z.object({
   ok: z.boolean(),
   kind: z.enum(['embedded', 'postgresql']),
-  latency_ms: z.number().nullable().describe('round trip of `select 1`, measured; null when it failed'),
+  latency_ms: z
+    .number()
+    .nullable()
+    .describe('round trip of the schema check, measured; null when it failed or the schema is not current'),
 });
 
 /** GET /health and MCP civitas_status. */
@@ -21,6 +24,10 @@ export const readinessSchema = z.object({
   version: z.string(),
   uptime_s: z.number().int().min(0),
   database: databaseCheckSchema,
+  reasons: z
+    .array(z.string())
+    .optional()
+    .describe('why the status is degraded: a dependency away (database, redis) and what it does instead'),
 });
 
 export const versionsSchema = z.object({
@@ -31,7 +38,13 @@ export const versionsSchema = z.object({
 });
 
 export const HEALTH_CONTRACTS = defineContracts({
-  'GET /_health': { response: z.object({ ok }) },
+  'GET /_health': {
+    response: z.object({
+      ok,
+      status: z.literal('degraded').optional().describe('present while serving without a shared dependency'),
+      reasons: z.array(z.string()).optional(),
+    }),
+  },
   'GET /health': { response: readinessSchema },
   'GET /health/live': {
     response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }),

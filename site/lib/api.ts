@@ -42,6 +42,11 @@ export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiRes
     }
   }
 
+  // Split deploy: the site server is the API's trusted proxy (CIVITAS_TRUST_PROXY there). Its reads
+  // name the visitor, and with the shared CIVITAS_SITE_SECRET they spend no budget at all: the
+  // visitor's own page request already did.
+  if (Astro.locals.forwardedFor) headers['x-forwarded-for'] = Astro.locals.forwardedFor;
+  if (process.env.CIVITAS_SITE_SECRET) headers['x-civitas-internal'] = process.env.CIVITAS_SITE_SECRET;
   let res: Response;
   let text: string;
   try {

@@ -44,6 +44,9 @@ export function startApiProcess(env: {
   CIVITAS_ORIGIN?: string;
   CIVITAS_TEST_SITE?: string;
   PORT?: string;
+  CIVITAS_TRUST_PROXY?: string;
+  CIVITAS_SITE_SECRET?: string;
+  CIVITAS_RATE_READS_PER_MIN?: string;
 }) {
   return startProcess(fileURLToPath(new URL('./api-server.ts', import.meta.url)), {
     DATABASE_URL: '',

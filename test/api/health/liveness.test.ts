@@ -14,9 +14,15 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The headers that describe the answer; the connection's own (date, keep-alive) differ per response. */
+/** The headers that describe the answer; the connection's own (date, keep-alive) and the request id differ per response. */
 function answerHeaders(headers: Record<string, unknown>) {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  const {
+    date: _date,
+    connection: _connection,
+    'keep-alive': _keepAlive,
+    'x-request-id': _requestId,
+    ...rest
+  } = headers;
   return rest;
 }
 
