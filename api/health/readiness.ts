@@ -5,6 +5,7 @@
 import { APP_VERSION } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { payloadSchemaNames } from '../../shared/registry/schema-names.ts';
 
 const startedAt = Date.now();
 
@@ -31,17 +32,13 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
   }
 }
 
-/** Versions of the app, the API contract and each payload schema (INTERFACE.md Versioning). */
-export const VERSIONS = {
-  app: APP_VERSION,
-  api: '1' as const,
-  schemas: [
-    'civitas.boundary-census.v1',
-    'civitas.boundary-inventory.v1',
-    'civitas.agent-certificate.v1',
-    'civitas.receipt.v1',
-  ],
-};
+/**
+ * Versions of the app, the API contract and each payload schema the answers carry (INTERFACE.md
+ * Versioning), the names read from the contracts (shared/registry/schema-names.ts).
+ */
+export function versions() {
+  return { app: APP_VERSION, api: '1' as const, schemas: [...payloadSchemaNames()] };
+}
 
 export const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);
 
