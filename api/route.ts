@@ -8,8 +8,8 @@ import type { ContractOf, InputOf } from '../shared/registry/contracts.ts';
 import { Refusal } from '../shared/errors.ts';
 import type { CacheClass } from '../shared/http-cache.ts';
 
-/** Which rate-limit budget a route draws from (DESIGN.md section 6). */
-export type RateClass = 'read' | 'write' | 'none';
+/** Which rate-limit budget a route draws from: the registry shape's `rate` (shared/registry/types.ts). */
+export type { RateClass } from '../shared/registry/types.ts';
 
 /**
  * How strictly a route holds to its own origin:
@@ -30,8 +30,6 @@ export interface RouteImpl {
   credentialDoor?: boolean;
   /** Same-origin rule (api/plugins/same-origin.ts): `form` for doors acting with a session, refusing what a browser marks cross-site. */
   sameOrigin?: SameOriginRule;
-  /** Defaults: mutations (POST) → write, everything else → read. */
-  rate?: RateClass;
   /** Who may keep a GET answer (api/plugins/http-cache.ts); unset → the handler's own Cache-Control, if any. */
   cache?: CacheClass;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */

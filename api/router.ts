@@ -134,7 +134,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
             (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path))
               ? 'credential'
               : impl?.sameOrigin,
-          rateClass: impl?.rate ?? (method === 'POST' ? 'write' : 'read'),
+          rateClass: shape.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,
           scope: shape.scope,
         },

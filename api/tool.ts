@@ -3,28 +3,52 @@
  * running app, as a route handler has `request.server` (the census tool probes the app itself).
  */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppContext } from './context.ts';
 import { definingModule } from './route.ts';
+import { CONTRACTS, type ContractKey } from '../shared/registry/contracts.ts';
 
 /**
- * One MCP tool: a zod input shape, annotations, and a handler returning the same projection its
- * HTTP twin serves. Families export arrays of these; api/families.ts lists them all and the app
- * offers that list as `app.tools` (api/mcp/endpoint.ts serves it).
+ * The four hints of MCP's ToolAnnotations, every one stated: read-only (changes nothing),
+ * destructive (may undo or erase), idempotent (a repeat changes nothing more) and open-world
+ * (reaches beyond civitas's own records).
+ */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A tool that only reads civitas's own records. */
+export const READS: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** A tool that adds a record (an imprint, a heartbeat, feedback) and receipts it: never erases, never the same twice. */
+export const ADDS: ToolHints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+/**
+ * One MCP tool: a zod input shape, its four annotation hints, the HTTP route it mirrors and a
+ * handler returning the same projection that route serves. Each tool is one file in its family's
+ * `tools/` folder (named verb first, as the MCP reference servers do); the family's `mcp.ts` lists
+ * them, api/families.ts lists the families and the app offers that list as `app.tools`.
  */
 export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: `civitas_${string}`;
   title: string;
   description: string;
   inputSchema: Shape;
-  annotations?: {
-    readOnlyHint?: boolean;
-    idempotentHint?: boolean;
-    destructiveHint?: boolean;
-    openWorldHint?: boolean;
-  };
-  /** The HTTP route this tool mirrors (for /agents.json and the docs). */
-  twin?: string;
+  annotations: ToolHints;
+  /** The HTTP route this tool mirrors: a registry key with a contract (a typo does not compile). */
+  twin: ContractKey;
   /** `app` is the running instance, for tools that must probe it (civitas_boundaries). */
   handler: (args: z.infer<z.ZodObject<Shape>>, ctx: AppContext, app?: FastifyInstance) => Promise<unknown>;
   /** The repository path of the module that defined the tool, recorded by `defineTool` (for the census). */
@@ -33,6 +57,17 @@ export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: CivitasTool<Shape>): CivitasTool {
   return { module: definingModule(defineTool), ...tool } as unknown as CivitasTool;
+}
+
+/**
+ * A tool's `outputSchema`: its twin's answer schema, so the structured content an MCP client
+ * validates is the projection the route publishes in /openapi.json. MCP takes an object schema
+ * only (the SDK a ZodObject): a twin whose answer is a union of objects (imprint, certificate
+ * verify, why) has none yet.
+ */
+export function outputSchemaOf(tool: CivitasTool): z.ZodObject | undefined {
+  const response = (CONTRACTS[tool.twin] as { response?: z.ZodType }).response;
+  return response instanceof z.ZodObject ? response : undefined;
 }
 
 declare module 'fastify' {

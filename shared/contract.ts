@@ -27,6 +27,8 @@ export interface Contract {
   validate?: false;
   /** The JSON body of the success answer (200); for a hybrid, its JSON variant. */
   response?: z.ZodType;
+  /** A paid capability: the quote its 402 answer carries under `quote` (shared/openapi-errors.ts). */
+  quote?: z.ZodType;
 }
 
 /** A family's contracts, keyed by registry key (`METHOD path`). The `const` keeps each key's schemas typed. */

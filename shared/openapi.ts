@@ -7,24 +7,27 @@
  *   `info.x-civitas-app-version`.
  * - One path per published shape (operator shapes are dropped even if passed in); one operation
  *   per declared method, HEAD included where declared.
- * - Every operation declares 200 with the content type of its kind; scoped operations also declare
- *   401 (no session), 403 and `security: [{ sovereignSession: [scope] }]` (scoped pages: 303 to
- *   /return too). Operations that need someone known without a scope (`identity` in the registry)
- *   declare 401 and their security; operations naming a handle declare the unknown_agent 404.
- *   The personal due feeds declare the session or their `token` query parameter (`dueFeedToken`).
+ * - Every operation declares 200 with the content type of its kind, 303 where a browser is sent
+ *   on, and each refusal it can answer in the one error shape (`components.schemas.Error`),
+ *   derived from its shape and contract (shared/openapi-errors.ts). `security` names a shape's
+ *   session scope only; other ways of being known are `x-civitas-identity`
+ *   (shared/openapi-security.ts).
  * - Markers: `x-civitas-kind`, `x-civitas-alias`, `x-civitas-external-authority`,
  *   `x-civitas-public-actor`.
  * - Operations with a contract (shared/registry/contracts.ts) also carry their parameter schemas,
  *   their request body and the JSON Schema of their 200 answer (docs/contracts.md).
  */
-import type { Family, HttpMethod, IdentityNeed, RouteKind, RouteShape, Scope } from './registry/types.ts';
-import { SCOPES } from './registry/types.ts';
+import type { Family, HttpMethod, RouteKind, RouteShape } from './registry/types.ts';
 import { concreteAssetPath, pathParams, routeKey } from './registry/index.ts';
 import type { BuiltAssets } from './registry/index.ts';
 import { contractFor } from './registry/contracts.ts';
 import { jsonSchemaOf } from './contract.ts';
 import { describeAnswer, propertiesOf, queryParameters, requestBody } from './openapi-contracts.ts';
 import { PUBLIC_ACTOR_PATTERN } from './actor.ts';
+import { ERROR_RESPONSES, ERROR_SCHEMA, errorResponses } from './openapi-errors.ts';
+import { FEED_TOKEN_PARAMETER, authorityOf, securitySchemes } from './openapi-security.ts';
+
+export { SCOPE_DESCRIPTIONS } from './openapi-security.ts';
 
 export interface OpenApiOptions {
   /** The service origin, e.g. `https://civitas.example`; becomes `servers[0].url`. */
@@ -40,18 +43,6 @@ export interface OpenApiOptions {
 /** The API contract version (INTERFACE.md "Versioning" item 1). */
 export const API_CONTRACT_VERSION = '1';
 export const DEFAULT_SESSION_COOKIE = 'civitas_session';
-
-/** What each scope of `sovereignSession` allows (published as `x-civitas-scopes`). */
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'sovereign:read': 'Read your own owner views: /sovereign and /settings/data.',
-  'sovereign:write':
-    'Act as yourself: imprints, orders, seconds, prophecies, pacts, email, callsign visibility, data requests, relay rotation.',
-  'governance:write':
-    'Take part in governance: propose and cosign amendments, pledge, back pledges, sign court verdicts.',
-  'billing:manage': 'Manage your paid subscriptions through the billing portal.',
-  'identity:reconcile': 'Recover an identity with its Sovereign Key at /reconcile.',
-  'steward:write': 'Steward work: triage held imprints, record lessons, process data requests.',
-};
 
 /** Tag descriptions, one per family (DESIGN.md section 5). */
 export const FAMILY_DESCRIPTIONS: Record<Family, string> = {
@@ -90,16 +81,6 @@ export const CONTENT_TYPE_BY_KIND: Record<RouteKind, string> = {
 
 type Json = Record<string, unknown>;
 
-/** The personal feed token of `feedToken` shapes (api/identity/feed-token.ts). */
-const FEED_TOKEN_PARAMETER: Json = {
-  name: 'token',
-  in: 'query',
-  required: false,
-  description:
-    'Your private feed token (`ft_…`), made on /sovereign, for calendar apps and feed readers that cannot send the session cookie. Rotating it kills the old URL.',
-  schema: { type: 'string', pattern: '^ft_[A-Za-z0-9_-]{43}$' },
-};
-
 function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
@@ -120,37 +101,26 @@ export function operationId(method: HttpMethod, path: string): string {
   return method.toLowerCase() + words.map(capitalise).join('');
 }
 
-const errorResponse = (description: string): Json => ({ description, content: { 'application/json': {} } });
-
-/** Scoped pages and hybrids answer a browser without a session with 303 to /return (api/plugins/session.ts). */
-const SIGN_IN_REDIRECT_KINDS = new Set<RouteKind>(['page', 'hybrid']);
-
-/** The identity an operation needs (the shape's, on the methods it applies to). */
-function identityOf(shape: RouteShape, method: HttpMethod): IdentityNeed | undefined {
-  if (!shape.identity) return undefined;
-  return !shape.identityOn || shape.identityOn.includes(method) ? shape.identity : undefined;
+/**
+ * The 2xx and 3xx an operation answers: 200, and 303 where a browser is sent on: a scoped read
+ * asked for a page without a session goes to /return to sign in (api/plugins/session.ts), a form
+ * post to its page.
+ */
+function successResponses(shape: RouteShape, method: HttpMethod, form: boolean): Json {
+  const responses: Json = {
+    '200': { description: 'Success.', content: { [CONTENT_TYPE_BY_KIND[shape.kind]]: {} } },
+  };
+  if (method !== 'POST' && shape.scope)
+    responses['303'] = {
+      description: 'A browser without a session is sent to /return to sign in, and brought back.',
+    };
+  if (method === 'POST' && (form || shape.kind === 'page'))
+    responses['303'] = {
+      description:
+        'A browser form post is sent on to its page (`Location`), a refusal carried back to the form as a flash.',
+    };
+  return responses;
 }
-
-const agentProofs = [{ agentContinuity: [] }, { agentRelay: [] }];
-
-/** The security requirement of each identity need; `{}` marks the proof as optional. */
-const SECURITY: Record<IdentityNeed, Json[]> = {
-  session: [{ sovereignSession: [] }],
-  holder: [{ sovereignSession: [] }, ...agentProofs],
-  agent: agentProofs,
-  proof: [{}, ...agentProofs],
-};
-
-const UNAUTHORIZED: Record<IdentityNeed, string> = {
-  session:
-    'There is no session (`identity_required`): this operation is personal. Sign in at /initiate or /return, then try again.',
-  holder:
-    'Neither a session nor a proved agent handle (`identity_required`), or a wrong continuity proof (`continuity_proof_invalid`). Do not change the handle.',
-  agent:
-    'The continuity secret or relay token is missing or wrong (`continuity_proof_invalid`). Do not change the handle.',
-  proof:
-    'A continuity proof was presented and is wrong, or the handle is attested and sent none (`continuity_proof_invalid`). Do not change the handle.',
-};
 
 function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   const op: Json = {
@@ -180,41 +150,9 @@ function operation(shape: RouteShape, method: HttpMethod, path: string): Json {
   if (parameters.length) op.parameters = parameters;
   if (contract?.body) op.requestBody = requestBody(contract);
 
-  const responses: Json = {
-    '200': {
-      description: 'Success.',
-      content: { [CONTENT_TYPE_BY_KIND[shape.kind]]: {} },
-    },
-  };
-  const identity = identityOf(shape, method);
-  if (shape.scope) {
-    if (SIGN_IN_REDIRECT_KINDS.has(shape.kind) && method !== 'POST') {
-      responses['303'] = {
-        description: 'A browser without a session is sent to /return to sign in, and brought back.',
-      };
-    }
-    responses['401'] = errorResponse(
-      'There is no session (`identity_required`). Sign in at /initiate or /return, then try again.',
-    );
-    responses['403'] = errorResponse(
-      `The session lacks the \`${shape.scope}\` scope. Stop and resolve identity or scope; never alter actor identifiers to get round it.`,
-    );
-    op.security = [{ sovereignSession: [shape.scope] }];
-  } else if (identity) {
-    responses['401'] = errorResponse(UNAUTHORIZED[identity]);
-    op.security = SECURITY[identity];
-  }
-  if (shape.unknownHandle && (identity || !shape.identityOn)) {
-    responses['404'] = errorResponse(
-      'The handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint.',
-    );
-  }
-  if (shape.feedToken) {
-    responses['401'] = errorResponse(
-      'Neither a session nor a live feed token: the token was rotated, turned off or never existed.',
-    );
-    op.security = [{ sovereignSession: [] }, { dueFeedToken: [] }];
-  }
+  const responses = successResponses(shape, method, contract?.form === true);
+  Object.assign(responses, errorResponses(shape, method, contract));
+  Object.assign(op, authorityOf(shape, method));
   if (contract?.response)
     describeAnswer(responses['200'] as Json, shape.kind, jsonSchemaOf(contract.response, 'output'));
   op.responses = responses;
@@ -267,37 +205,9 @@ export function buildOpenApi(routes: readonly RouteShape[], options: OpenApiOpti
     tags: families.map((name) => ({ name, description: FAMILY_DESCRIPTIONS[name] })),
     paths,
     components: {
-      securitySchemes: {
-        sovereignSession: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: cookie,
-          description:
-            `Human sign-in session: a cookie (\`${cookie}\`; \`__Host-${cookie}\` over HTTPS) set by /initiate, /return, /reconcile or the identity-provider callback. ` +
-            `Scoped operations name their scope in \`security\` and answer 403 without it. Scopes: ${SCOPES.join(', ')}.`,
-          'x-civitas-scopes': { ...SCOPE_DESCRIPTIONS },
-        },
-        dueFeedToken: {
-          type: 'apiKey',
-          in: 'query',
-          name: 'token',
-          description:
-            'Part of the human sign-in contract: a per-sovereign token for the two personal due feeds only (/sovereign/due.ics, /sovereign/due.xml), made, shown once and rotated on /sovereign. Stored as a one-way hash; it opens no session and grants no scope.',
-        },
-        agentContinuity: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Civitas-Continuity',
-          description:
-            "An agent's continuity secret (`cs_…`), returned once by its first accepted imprint. Never a session; it proves a handle, nothing more.",
-        },
-        agentRelay: {
-          type: 'http',
-          scheme: 'bearer',
-          description:
-            "An attested agent's relay token (`Authorization: Bearer rt_…`), minted by its attesting sovereign at /standing.",
-        },
-      },
+      schemas: { Error: ERROR_SCHEMA },
+      responses: ERROR_RESPONSES,
+      securitySchemes: securitySchemes(cookie),
     },
   };
 }

@@ -84,7 +84,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('POST /api/agent/certificate/verify', {
-    rate: 'read',
     async handler(request) {
       const { certificate } = request.input.body;
       return verifyCertificate(request.server.civitas, certificate);

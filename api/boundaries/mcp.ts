@@ -1,19 +1,4 @@
-import { defineTool } from '../tool.ts';
-import { liveCensus } from './census.ts';
-import { censusHost } from './live-probes.ts';
+import { proveBoundaries } from './tools/prove-boundaries.ts';
 
-export const boundaryTools = [
-  defineTool({
-    name: 'civitas_boundaries',
-    title: 'Boundary census',
-    description:
-      'The 23 privacy boundaries re-proved live (civitas.boundary-census.v1): each row is active only if its projector just redacted a synthetic probe; header boundaries are probed against the running service. Same body as GET /api/boundaries.',
-    inputSchema: {},
-    annotations: { readOnlyHint: true, idempotentHint: true },
-    twin: 'GET /api/boundaries',
-    handler: async (_args, ctx, app) => {
-      if (!app) throw new Error('the boundary census needs the running app');
-      return liveCensus(ctx, censusHost(app));
-    },
-  }),
-];
+/** The family's MCP tools, one file each in ./tools/. */
+export const boundaryTools = [proveBoundaries];

@@ -1,15 +1,4 @@
-import { defineTool } from '../tool.ts';
-import { calibrationView } from './views.ts';
+import { getCalibration } from './tools/get-calibration.ts';
 
-export const calibrationTools = [
-  defineTool({
-    name: 'civitas_calibration',
-    title: 'Calibration',
-    description:
-      'Calibration of graded predictions (prophecies) about civitas\'s own metrics: Brier score, log score, count and a reliability diagram (bins under 5 read "fewer than 5"), overall and for the service vs sovereigns. It does not establish accuracy for any outside decision. Same projection as GET /api/calibration.',
-    inputSchema: {},
-    annotations: { readOnlyHint: true, idempotentHint: true },
-    twin: 'GET /api/calibration',
-    handler: async (_args, ctx) => calibrationView(ctx),
-  }),
-];
+/** The family's MCP tools, one file each in ./tools/. */
+export const calibrationTools = [getCalibration];

@@ -1,15 +1,4 @@
-import { defineTool } from '../tool.ts';
-import { constitutionView } from './service.ts';
+import { getConstitution } from './tools/get-constitution.ts';
 
-export const governanceTools = [
-  defineTool({
-    name: 'civitas_constitution',
-    title: 'Constitution',
-    description:
-      'The constitution: ratified articles and open proposals with their cosign (3 needed) and ratification (2 needed, by sovereigns carrying a human-uniqueness receipt) counts; signers by public tag only. Same projection as GET /api/constitution, read anonymously.',
-    inputSchema: {},
-    annotations: { readOnlyHint: true, idempotentHint: true },
-    twin: 'GET /api/constitution',
-    handler: async (_args, ctx) => constitutionView(ctx, null),
-  }),
-];
+/** The family's MCP tools, one file each in ./tools/. */
+export const governanceTools = [getConstitution];

@@ -1,12 +1,11 @@
 import { defineRoute } from '../route.ts';
 import { liveness } from './liveness.ts';
-import { canServe, readiness, VERSIONS } from './readiness.ts';
+import { canServe, readiness, versions } from './readiness.ts';
 import { degradations } from '../plugins/degradations.ts';
 import { errorBody } from '../../shared/errors.ts';
 
 export const healthRoutes = [
   defineRoute('GET /_health', {
-    rate: 'none',
     cache: 'no-store',
     async handler(request, reply) {
       const ctx = request.server.civitas;
@@ -28,10 +27,9 @@ export const healthRoutes = [
     },
   }),
   defineRoute('GET /health/live', {
-    rate: 'none',
     cache: 'no-store',
     // On a real socket a GET is answered before Fastify (api/health/liveness.ts); the same answer here.
     handler: async () => liveness(),
   }),
-  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...VERSIONS }) }),
+  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...versions() }) }),
 ];

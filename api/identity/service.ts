@@ -2,7 +2,6 @@
  * A sovereign's stored row and what its doors share: the callsign and key schemas, lookups by
  * id and by Sovereign Key, and the receipts of session steps.
  */
-import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { matchesHash, sha256Hex } from '../agents/credentials.ts';
@@ -12,11 +11,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 export { callsignSchema } from '../../shared/identity/contract.ts';
 
 /** A Sovereign Key as typed or pasted: surrounding whitespace is forgiven, the rest must match. */
-export const keySchema = z
-  .string()
-  .trim()
-  .min(1, 'Paste your Sovereign Key (it starts with sk_).')
-  .max(200, 'A Sovereign Key is 46 characters long.');
+export { keySchema } from '../../shared/identity/contract/doors.ts';
 
 export const EMAIL_TOKEN_LIFETIME_MS = 24 * 3_600_000;
 

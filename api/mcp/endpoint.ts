@@ -11,7 +11,8 @@ import type { AppContext } from '../context.ts';
 import { APP_VERSION } from '../config.ts';
 import { earlyAnswer } from './jsonrpc.ts';
 import { unstorableText } from '../../shared/storable-text.ts';
-import type { CivitasTool } from '../tool.ts';
+import { outputSchemaOf, type CivitasTool } from '../tool.ts';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
 export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: FastifyInstance): McpServer {
@@ -23,6 +24,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
+        outputSchema: outputSchemaOf(tool),
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>) => {
@@ -31,7 +33,11 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
           const issues = unstorableText(args);
           if (issues.length) throw new Refusal('invalid_request', { issues });
           const result = await tool.handler(args as never, ctx, app);
+          // A refusal a service answers rather than throws (the unknown handle) is a tool error
+          // too: it is not the twin's answer, so it is not checked against the output schema.
+          const refused = (result as { ok?: unknown } | null)?.ok === false;
           return {
+            ...(refused ? { isError: true } : {}),
             content: [{ type: 'text' as const, text: JSON.stringify(result) }],
             structuredContent: result as Record<string, unknown>,
           };
@@ -54,6 +60,11 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
       },
     );
   }
+  // McpServer announces `tools.listChanged` once a tool is registered (SDK 1.32), and offers no
+  // option against it. A stateless server has no stream to send that notification on, and its list
+  // never changes while a process runs: the capability is withdrawn before the server connects.
+  const announced = (server.server as unknown as { _capabilities: ServerCapabilities })._capabilities;
+  announced.tools = {};
   return server;
 }
 

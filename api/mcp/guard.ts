@@ -82,8 +82,19 @@ function listensOnLoopback(app: FastifyInstance): boolean {
   return reachesLoopback(address && typeof address === 'object' ? address.address : app.civitas.config.host);
 }
 
+/** The id of the JSON-RPC request a refusal answers, when its body was read (a 429 comes after it is); else null. */
+function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}
+
 /** A refusal body (ours, already serialised) re-worded as the JSON-RPC error an MCP client reads. */
-function envelopeOf(payload: string, parseFailure: boolean, status: number): string | null {
+function envelopeOf(
+  payload: string,
+  parseFailure: boolean,
+  status: number,
+  id: string | number | null,
+): string | null {
   let body: ErrorBody;
   try {
     body = JSON.parse(payload) as ErrorBody;
@@ -97,7 +108,7 @@ function envelopeOf(payload: string, parseFailure: boolean, status: number): str
       ? JSONRPC.invalidRequest
       : JSONRPC.serverError;
   const message = parseFailure ? 'Parse error: the body is not valid JSON.' : body.hint;
-  return JSON.stringify(jsonRpcError(null, code, message, body));
+  return JSON.stringify(jsonRpcError(id, code, message, body));
 }
 
 /**
@@ -123,7 +134,8 @@ async function mcpGuard(app: FastifyInstance) {
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode < 400 || typeof payload !== 'string' || !isMcp(request)) return done(null, payload);
-    done(null, envelopeOf(payload, parseFailures.has(request), reply.statusCode) ?? payload);
+    const id = requestId(request.body);
+    done(null, envelopeOf(payload, parseFailures.has(request), reply.statusCode, id) ?? payload);
   });
 
   app.route({

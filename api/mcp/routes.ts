@@ -4,7 +4,6 @@ import { handleMcpPost } from './endpoint.ts';
 
 export const mcpRoutes = [
   defineRoute('POST /mcp', {
-    rate: 'read',
     handler: (request, reply) => handleMcpPost(request, reply, request.server.tools),
   }),
   // Without our own GET the SDK would hold GET open as an SSE stream; a stateless server has none.

@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { ERRORS, Refusal, errorBody, type ErrorBody, type ErrorReason } from '../../shared/errors.ts';
 import { sendFormBack, wantsHtml } from '../http.ts';
 import { isDatabaseOutage, OUTAGE_RETRY_AFTER_S } from '../db/outage.ts';
+import { allowedMethods } from '../../shared/registry/index.ts';
 
 /** Fastify's own error codes, mapped onto the one catalog. */
 const FASTIFY_CODES: Record<string, ErrorReason> = {
@@ -86,18 +87,34 @@ async function errors(app: FastifyInstance) {
     return answer(request, reply, status, body);
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    answer(
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    // A path the registry has, asked with a method it does not take: 405 naming the ones it takes.
+    const allow = allowedMethods(path);
+    if (allow) {
+      reply.header('allow', allow.join(', '));
+      return answer(
+        request,
+        reply,
+        405,
+        errorBody(
+          'method_not_allowed',
+          { allow: allow.join(', ') },
+          `${path} takes ${allow.join(', ')}; see /openapi.json.`,
+        ),
+      );
+    }
+    return answer(
       request,
       reply,
       404,
       errorBody(
         'not_found',
-        { path: request.url.split('?')[0] },
+        { path },
         'No route has that path. The map of every route is /atlas; machines read /openapi.json.',
       ),
-    ),
-  );
+    );
+  });
 }
 
 /** The status and body for any error: a Refusal as thrown, zod and Fastify's own mapped onto the catalog. */

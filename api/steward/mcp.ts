@@ -1,16 +1,4 @@
-import { defineTool } from '../tool.ts';
-import { twinInput } from '../mcp/twin.ts';
-import { lessonsView } from './lessons.ts';
+import { listLessons } from './tools/list-lessons.ts';
 
-export const stewardTools = [
-  defineTool({
-    name: 'civitas_lessons',
-    title: 'Lessons',
-    description:
-      'Lessons stewards distilled from non-quarantined imprints (held and unattested imprints never feed learning), newest first, each with its receipt id and source sequence numbers. Same projection as GET /api/hive/lessons.',
-    inputSchema: twinInput('GET /api/hive/lessons'),
-    annotations: { readOnlyHint: true, idempotentHint: true },
-    twin: 'GET /api/hive/lessons',
-    handler: async ({ limit }, ctx) => lessonsView(ctx, { limit }),
-  }),
-];
+/** The family's MCP tools, one file each in ./tools/. */
+export const stewardTools = [listLessons];

@@ -163,14 +163,12 @@ async function callerHolder(request: FastifyRequest, agent: string | undefined) 
 export const treasuryRoutes = [
   defineRoute('POST /api/stripe/webhook', {
     rawBody: true,
-    rate: 'read',
     async handler(request) {
       return applyStripeEvent(request.server.civitas, verifiedEvent(request));
     },
   }),
   defineRoute('POST /api/stripe/issuing-authorization', {
     rawBody: true,
-    rate: 'read',
     async handler(request, reply) {
       const event = verifiedEvent(request);
       const decision = await decideAuthorization(request.server.civitas, event);

@@ -36,35 +36,60 @@ const dueFields = {
 };
 const probabilityWords = `probability is ${PROBABILITY_MIN}..${PROBABILITY_MAX}`;
 
-export const prophecyInput = z.object({
-  metric: z.enum(METRICS),
-  comparator: z.preprocess(
-    (v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v),
-    z.enum(COMPARATORS),
-  ),
-  threshold: z.coerce.number().int('threshold is a whole number').min(0).max(1e12),
-  probability: z.coerce
-    .number()
-    .min(PROBABILITY_MIN, probabilityWords)
-    .max(PROBABILITY_MAX, probabilityWords),
-  ...dueFields,
-  return_to: returnField,
-});
+/**
+ * A claim needs exactly one of `due_in_days` and `due_at`: refused otherwise (400 naming
+ * `due_at`), and published as JSON Schema's `oneOf`, so a client reads the rule in /openapi.json.
+ */
+function dueOnce<T extends z.ZodObject>(schema: T): T {
+  return schema
+    .superRefine((value: { due_in_days?: unknown; due_at?: unknown }, ctx) => {
+      const days = value.due_in_days !== undefined;
+      const at = value.due_at !== undefined;
+      if (days === at)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['due_at'],
+          message: days
+            ? 'Send due_in_days or due_at, not both.'
+            : `Send due_in_days (${DUE_DAYS_MIN}..${DUE_DAYS_MAX}) or due_at (an ISO date).`,
+        });
+    })
+    .meta({ oneOf: [{ required: ['due_in_days'] }, { required: ['due_at'] }] });
+}
 
-export const pactInput = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'title must not be empty')
-    .max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
-  detail: z.preprocess(
-    blank,
-    z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional(),
-  ),
-  stake: z.coerce.number().int().min(1).max(POINTS_MAX, `stake is 1..${POINTS_MAX} points`),
-  ...dueFields,
-  return_to: returnField,
-});
+export const prophecyInput = dueOnce(
+  z.object({
+    metric: z.enum(METRICS),
+    comparator: z.preprocess(
+      (v) => (typeof v === 'string' ? (COMPARATOR_WORDS[v.trim()] ?? v.trim()) : v),
+      z.enum(COMPARATORS),
+    ),
+    threshold: z.coerce.number().int('threshold is a whole number').min(0).max(1e12),
+    probability: z.coerce
+      .number()
+      .min(PROBABILITY_MIN, probabilityWords)
+      .max(PROBABILITY_MAX, probabilityWords),
+    ...dueFields,
+    return_to: returnField,
+  }),
+);
+
+export const pactInput = dueOnce(
+  z.object({
+    title: z
+      .string()
+      .trim()
+      .min(1, 'title must not be empty')
+      .max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
+    detail: z.preprocess(
+      blank,
+      z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`).optional(),
+    ),
+    stake: z.coerce.number().int().min(1).max(POINTS_MAX, `stake is 1..${POINTS_MAX} points`),
+    ...dueFields,
+    return_to: returnField,
+  }),
+);
 
 const pactField = z.string().trim().regex(PACT_ID, 'pact is a pact id such as pact_01J…');
 /** POST /sovereign/pact with `pact` and `outcome` answers it (its author); POST /steward/pacts answers for the author. */

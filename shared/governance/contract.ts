@@ -50,7 +50,7 @@ const proposeBody = z.object({
 });
 
 const articleWords = 'article is required: an axiom id (axiom-<n>) or an article id (article-<n>)';
-const pledgeBody = z.object({
+export const pledgeBody = z.object({
   article: z
     .string({ error: articleWords })
     .trim()

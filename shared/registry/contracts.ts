@@ -35,6 +35,7 @@ import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
 import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
 import { LEDGER_PAGE_CONTRACTS } from './contracts/ledger-pages.ts';
 import { IDENTITY_PAGE_CONTRACTS } from '../identity/contract/pages.ts';
+import { IDENTITY_DOOR_CONTRACTS } from '../identity/contract/doors.ts';
 import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
 import { OPERATOR_CONTRACTS } from '../operator/contract.ts';
 import { findRoute, pathParams } from './index.ts';
@@ -72,6 +73,7 @@ export const CONTRACTS = {
   ...GOVERNANCE_PAGE_CONTRACTS,
   ...LEDGER_PAGE_CONTRACTS,
   ...IDENTITY_PAGE_CONTRACTS,
+  ...IDENTITY_DOOR_CONTRACTS,
   ...STEWARD_PAGE_CONTRACTS,
   ...OPERATOR_CONTRACTS,
 } as const;

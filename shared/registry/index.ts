@@ -191,6 +191,36 @@ export function placeholderPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** Each template's matcher, for telling a wrong method from a path nothing serves. */
+const MATCHERS: readonly { shape: RouteShape; pattern: RegExp }[] = ROUTES.map((shape) => ({
+  shape,
+  pattern: isStaticPlaceholder(shape.path)
+    ? placeholderPattern(shape.path)
+    : new RegExp(
+        `^${shape.path
+          .split(/\{[a-z]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
+}));
+
+/**
+ * The methods a concrete request path takes (`Allow`: HEAD wherever GET is, as the server
+ * answers it), or undefined when no shape has that path. A request whose method is not among them
+ * is answered 405 (api/plugins/errors.ts).
+ */
+export function allowedMethods(urlPath: string): string[] | undefined {
+  const path = urlPath.length > 1 && urlPath.endsWith('/') ? urlPath.slice(0, -1) : urlPath;
+  const methods = new Set<string>();
+  for (const { shape, pattern } of MATCHERS) {
+    if (!pattern.test(path)) continue;
+    for (const method of shape.methods) methods.add(method);
+    if (shape.methods.includes('GET')) methods.add('HEAD');
+  }
+  if (!methods.size) return undefined;
+  return ['GET', 'HEAD', 'POST'].filter((m) => methods.has(m));
+}
+
 /** The placeholder shape a concrete request path belongs to (`/theme.3fa9c1d2.css` → the theme shape). */
 export function matchStaticPlaceholder(urlPath: string): RouteShape | undefined {
   return ROUTES.find((r) => isStaticPlaceholder(r.path) && placeholderPattern(r.path).test(urlPath));

@@ -50,9 +50,21 @@ export type Family =
  * - `session`: a signed-in human session, any scope (your own feeds, entitlements, experiment runs);
  * - `holder`: a signed-in session, or an agent handle with its continuity proof (paid capabilities, own reports);
  * - `agent`: an agent handle with its continuity secret or relay token (heartbeat, preserve);
- * - `proof`: open to anyone, but a presented agent proof that is wrong is refused (imprint).
+ * - `proof`: open to anyone, but a presented agent proof that is wrong is refused (imprint);
+ * - `key`: a Sovereign Key in the body signs in (/return): a key that opens no identity is refused.
  */
-export type IdentityNeed = 'session' | 'holder' | 'agent' | 'proof';
+export type IdentityNeed = 'session' | 'holder' | 'agent' | 'proof' | 'key';
+
+/** Which rate-limit budget a route draws from (DESIGN.md section 6); `none`: never limited. */
+export type RateClass = 'read' | 'write' | 'none';
+
+/**
+ * An outside party the operation cannot answer without; when it is switched off or fails, the
+ * operation answers 503 (`provider_unavailable`; a readiness probe `unavailable`):
+ * `payments` (Stripe), `identity` (the OpenID Connect provider), `mail` (SMTP), `database` (the
+ * readiness probes, which report the database rather than fail with it).
+ */
+export type Provider = 'payments' | 'identity' | 'mail' | 'database';
 
 export interface RouteShape {
   /** OpenAPI path template, e.g. `/api/agent/{handle}` (params: id, handle, entity, token, tag, claim, surface, date, release). */
@@ -74,7 +86,7 @@ export interface RouteShape {
    * carry none (INTERFACE.md: "none declared (called by the payment provider)").
    */
   externalAuthority?: 'idp-oidc' | 'idp-receipt';
-  /** Who must be known beyond a scope; the operation then declares 401 and its security (see IdentityNeed). */
+  /** Who must be known beyond a scope; the operation then declares 401 and `x-civitas-identity` (see IdentityNeed). */
   identity?: IdentityNeed;
   /** The methods `identity` and `unknownHandle` apply to, when not every declared method (default: all). */
   identityOn?: HttpMethod[];
@@ -84,6 +96,16 @@ export interface RouteShape {
   publicActor?: 'required';
   /** A personal feed a sovereign may also open with a feed token in the URL (`?token=ft_…`): calendar apps send no cookie. */
   feedToken?: true;
+  /**
+   * A scope the door checks itself, beside the external authority INTERFACE.md names for it (the
+   * ratifier doors: governance:write and a stored human-uniqueness receipt). Published as
+   * `x-civitas-scope` with its 401 and 403, never in `security` (INTERFACE.md's scope table).
+   */
+  authorityScope?: Scope;
+  /** The rate-limit budget (default: POST → write, every other method → read). */
+  rate?: RateClass;
+  /** The outside party the operation needs (it may answer 503; see Provider). */
+  provider?: Provider;
   /** Operator surfaces: served, but never published in /openapi.json (INTERFACE.md item 8). */
   operator?: true;
 }

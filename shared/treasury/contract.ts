@@ -8,10 +8,12 @@ import { z } from 'zod';
 import { defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../agents/handle.ts';
-import { CAPABILITY_PRICES } from './quote.ts';
+import { CAPABILITY_PRICES, oracleQuoteSchema } from './quote.ts';
 import { isPublicActor } from '../actor.ts';
 import { PURPOSES } from './purposes.ts';
 import { TREASURY_HOLDER_CONTRACTS } from './holder-contract.ts';
+
+export { oracleQuoteSchema };
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -93,16 +95,6 @@ const checkout = { body: checkoutBody, form: true, response: checkoutResult } as
 /** Who a cost quote is for: an agent by handle or a sovereign by public tag. */
 const actorWords = 'actor is required: agent:<handle> or sovereign:<4-hex tag>.';
 
-/** The Oracle's quote (INTERFACE.md Errors 402): a quote is not a purchase. */
-export const oracleQuoteSchema = z.object({
-  price: cents,
-  currency: z.string(),
-  price_display: z.string(),
-  what: z.string(),
-  uses: count,
-  how_to_buy: z.string(),
-  charged: z.literal(false),
-});
 const provider = z.object({ configured: z.boolean() });
 
 export const strategySchema = z.object({

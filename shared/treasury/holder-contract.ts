@@ -8,6 +8,7 @@ import { defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../agents/handle.ts';
 import { PURPOSES } from './purposes.ts';
+import { oracleQuoteSchema } from './quote.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -130,6 +131,7 @@ export const TREASURY_HOLDER_CONTRACTS = defineContracts({
       receipt_id: z.string(),
       report: oracleReportSchema,
     }),
+    quote: oracleQuoteSchema,
   },
   'GET /api/oracle/session': {
     query: z.object({

@@ -2,15 +2,18 @@
  * The Oracle's quote (INTERFACE.md Errors 402): a quote is not a purchase; payment is never sent
  * automatically. Prices are in minor units (cents) of `currency`, like Stripe's amounts.
  */
-export interface OracleQuote {
-  price: number;
-  currency: string;
-  price_display: string;
-  what: string;
-  uses: number;
-  how_to_buy: string;
-  charged: false;
-}
+import { z } from 'zod';
+
+export const oracleQuoteSchema = z.object({
+  price: z.number().int().describe('minor units (cents)'),
+  currency: z.string(),
+  price_display: z.string(),
+  what: z.string(),
+  uses: z.number().int().min(0),
+  how_to_buy: z.string(),
+  charged: z.literal(false),
+});
+export type OracleQuote = z.infer<typeof oracleQuoteSchema>;
 
 export const ORACLE_WHAT =
   'One Oracle report: a deep reading of the public record (imprint kinds, authors by kind, threads, receipts by step, window statistics), computed from stored public data only.';

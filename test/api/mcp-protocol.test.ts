@@ -274,7 +274,7 @@ describe('a 429 on /mcp', () => {
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     const res = await send();
-    await expectRateLimitedEnvelope(res);
+    await expectRateLimitedEnvelope(res, 9);
   });
 });
 
@@ -361,20 +361,20 @@ describe('write tools on /mcp spend the write budget', () => {
         params: { name: 'civitas_feedback_report', arguments: { topic: 'bug', body: 'still over' } },
       }),
     });
-    await expectRateLimitedEnvelope(res);
+    await expectRateLimitedEnvelope(res, 3);
     expect(await feedbackRows()).toBe(feedbackBefore + 1);
   });
 });
 
-/** A 429 on /mcp: Retry-After kept, and the JSON-RPC envelope carrying the same retry guidance. */
-async function expectRateLimitedEnvelope(res: Response) {
+/** A 429 on /mcp: Retry-After kept, the JSON-RPC envelope carrying the retry guidance and the request's id. */
+async function expectRateLimitedEnvelope(res: Response, id: number) {
   expect(res.status).toBe(429);
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   const body = await res.json();
   expect(body).toMatchObject({
     jsonrpc: '2.0',
-    id: null,
+    id,
     error: { code: -32000, data: { ok: false, reason: 'rate_limited', retry_after: retryAfter } },
   });
   expect(body.error.message).toContain('retry_after');

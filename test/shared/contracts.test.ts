@@ -47,6 +47,10 @@ describe('contracts', () => {
 
   it('describe the answer of every operation they cover, and the body of every mutation', () => {
     for (const [key, contract] of ALL) {
+      // A page's form door documents what it takes (every POST has a requestBody); its answer is
+      // the page it sends the browser on to (303). A card's answer is an image: only its query is checked.
+      if (key.startsWith('POST ') && findKind(key) === 'page' && contract.validate === false) continue;
+      if (findKind(key) === 'asset') continue;
       expect(contract.response, `${key} has no response schema`).toBeDefined();
       if (key.startsWith('POST ') && findKind(key) === 'mutation')
         expect(contract.body !== undefined, `${key} has no body schema`).toBe(true);
@@ -62,6 +66,11 @@ describe('contracts', () => {
         continue;
       }
       const op = doc.paths[path][method.toLowerCase()];
+      if (!contract.response) {
+        if (method === 'POST') expect(op.requestBody, `${key}: body`).toBeDefined();
+        else expect(op.parameters, `${key}: query`).toBeDefined();
+        continue;
+      }
       const answer = op.responses['200'];
       const schema = answer.content['application/json']?.schema ?? answer['x-civitas-json']?.schema;
       expect(schema, `${key}: answer schema`).toBeTypeOf('object');

@@ -28,7 +28,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/record/sequencer.ts', 330],
   ['api/site/mount.ts', 341],
   ['shared/governance/contract.ts', 432],
-  ['shared/openapi.ts', 303],
   ['shared/organism/contract/checks.ts', 352],
   ['test/api/agents/lifecycle.test.ts', 395],
   ['test/api/calibration/calibration.test.ts', 366],

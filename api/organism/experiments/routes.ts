@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
+import { expeditionRunBody, preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
 import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
@@ -48,8 +48,6 @@ async function postRun(
   reply.header('cache-control', 'no-store');
   return { ok: true as const, run };
 }
-
-const ExpeditionRunInput = z.object({ return_to: z.string().max(2_000).optional() }).strict();
 
 export const experimentsRoutes = [
   defineRoute('GET /api/experiments/prevention', {
@@ -95,7 +93,7 @@ export const experimentsRoutes = [
           {},
           'Sign in to record a run of the expedition (cross at /initiate or return at /return).',
         );
-      const input = parseInput(ExpeditionRunInput, request.body);
+      const input = parseInput(expeditionRunBody, request.body);
       const target = isFormPost(request)
         ? returnTarget(input.return_to, '/expeditions/recovery-paradox')
         : null;

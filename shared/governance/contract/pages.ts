@@ -12,6 +12,7 @@ import {
   dissentSchema,
   proposalSchema,
   verdictsSchema,
+  pledgeBody,
 } from '../contract.ts';
 
 const ok = z.literal(true);
@@ -112,6 +113,8 @@ export const ceremonySchema = z.object({
 });
 
 export const GOVERNANCE_PAGE_CONTRACTS = defineContracts({
+  // The page form of POST /sovereign/pledge: its handler parses the same body after the scope.
+  'POST /pledge': { body: pledgeBody, form: true, validate: false },
   'GET /constitution': { response: constitutionSchema },
   'GET /verdicts': { response: verdictsSchema },
   'GET /dissent': { response: dissentSchema },

@@ -168,6 +168,8 @@ export const IDENTITY_PAGE_CONTRACTS = defineContracts({
     response: ownerSchema,
   },
   'GET /passport': { query: passportQuery, response: passportSchema },
+  // The card reads the same tag: the router refuses a malformed one alike, and the document says so.
+  'GET /passport/card.svg': { query: passportQuery },
   'GET /begin/receipt/{token}': {
     // Not checked here: a token of the wrong form is answered like an unknown one (404).
     params: z.object({ token: z.string().describe('the receipt id (rcpt_…) of the first free call') }),

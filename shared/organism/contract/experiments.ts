@@ -99,7 +99,13 @@ export const preventionRunBody = z
   })
   .strict();
 
+/** A run of the recovery-paradox expedition: nothing to send but where a form returns. */
+export const expeditionRunBody = z.object({ return_to: z.string().max(2_000).optional() }).strict();
+
 export const EXPERIMENTS_CONTRACTS = defineContracts({
+  // The page forms: their handlers ask who runs (401) before they parse the body themselves.
+  'POST /experiments': { body: preventionRunBody, form: true, validate: false },
+  'POST /expeditions/recovery-paradox': { body: expeditionRunBody, form: true, validate: false },
   'GET /api/experiments/prevention': { response: preventionSchema },
   'POST /api/experiments/prevention': {
     body: preventionRunBody,

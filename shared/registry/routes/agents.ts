@@ -21,7 +21,7 @@ export const AGENT_ROUTES: RouteShape[] = [
   api(
     '/api/agent/certificate/verify',
     'Check an agent certificate against the published key; changes nothing',
-    { methods: ['POST'] },
+    { methods: ['POST'], rate: 'read' },
   ),
   api('/api/continuum', "Agents' continuity overview: handles by level, heartbeats in the last day"),
   api(

@@ -18,7 +18,7 @@ export const GOVERNANCE_ROUTES: RouteShape[] = [
   mutation(
     '/api/constitution/ratify',
     'Ratify a proposal, carrying a human-uniqueness receipt from the external authority',
-    { externalAuthority: 'idp-receipt', identity: 'session' },
+    { externalAuthority: 'idp-receipt', identity: 'session', authorityScope: 'governance:write' },
   ),
   page('/constitution', 'The constitution: articles, proposals in progress and their history'),
   api('/api/axioms', 'The fixed founding articles'),
@@ -37,6 +37,7 @@ export const GOVERNANCE_ROUTES: RouteShape[] = [
   mutation('/api/codex/pledges/review', 'Review a pledge, carrying a receipt from the external authority', {
     externalAuthority: 'idp-receipt',
     identity: 'session',
+    authorityScope: 'governance:write',
   }),
   page('/pledge', 'Make a public pledge (form post; answers 303 to the pledge)', {
     methods: ['POST'],

@@ -8,9 +8,12 @@ export const HEALTH_ROUTES: RouteShape[] = [
   api(
     '/_health',
     'Load-balancer probe: 200 when this process can serve (database reached within a short timeout), else 503',
+    { rate: 'none', provider: 'database' },
   ),
-  api('/health', 'Readiness in detail: database reachability and latency, app version, uptime'),
-  api('/health/live', 'Liveness only: the process answers; no dependency is checked'),
+  api('/health', 'Readiness in detail: database reachability and latency, app version, uptime', {
+    provider: 'database',
+  }),
+  api('/health/live', 'Liveness only: the process answers; no dependency is checked', { rate: 'none' }),
   page('/status', 'Service status for people: readiness, current vitals headline and recent failures'),
   api(
     '/api/version',

@@ -14,6 +14,8 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   ),
   page('/return', 'Sign in with a saved Sovereign Key (POST `key`); same-origin credential door', {
     methods: ['GET', 'POST'],
+    identity: 'key',
+    identityOn: ['POST'],
   }),
   page(
     '/reconcile',
@@ -23,12 +25,12 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   mutation(
     '/auth/idp/login',
     'Begin sign-in through the configured OpenID Connect provider (redirects to it)',
-    { externalAuthority: 'idp-oidc' },
+    { externalAuthority: 'idp-oidc', provider: 'identity' },
   ),
   mutation(
     '/auth/idp/callback',
     "The OpenID Connect provider's form_post callback: verifies the response and sets the session",
-    { externalAuthority: 'idp-oidc' },
+    { externalAuthority: 'idp-oidc', provider: 'identity' },
   ),
   mutation('/signout', 'End the current session and clear its cookie; same-origin credential door'),
   mutation('/theme', 'Set the light/dark theme preference cookie and return to `return_to`; same-origin'),
@@ -45,6 +47,7 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   ),
   mutation('/sovereign/email', 'Set or remove the email used for due reminders and receipts', {
     scope: 'sovereign:write',
+    provider: 'mail',
   }),
   mutation(
     '/sovereign/callsign-visibility',

@@ -8,6 +8,6 @@ export const MCP_ROUTES: RouteShape[] = [
   api(
     '/mcp',
     'MCP endpoint (stateless Streamable HTTP): POST carries JSON-RPC 2.0 (tools/list, tools/call over the 20 civitas tools); GET describes the endpoint as JSON',
-    { methods: ['GET', 'POST'] },
+    { methods: ['GET', 'POST'], rate: 'read' },
   ),
 ];

@@ -8,26 +8,31 @@ export const TREASURY_ROUTES: RouteShape[] = [
   mutation(
     '/api/checkout',
     'Start a Stripe checkout for a paid capability; answers with the checkout address, never charges by itself',
-    { identity: 'holder', unknownHandle: true },
+    { identity: 'holder', unknownHandle: true, provider: 'payments' },
   ),
   mutation('/api/portal', 'Open the Stripe billing portal for your subscriptions', {
     scope: 'billing:manage',
+    provider: 'payments',
   }),
   mutation('/api/patronage', 'Become a patron (recurring support) through checkout', {
     identity: 'holder',
     unknownHandle: true,
+    provider: 'payments',
   }),
   mutation('/api/covenant', 'Enter a covenant: a funded commitment toward a named capability', {
     identity: 'holder',
     unknownHandle: true,
+    provider: 'payments',
   }),
   mutation('/api/fund-evolution', 'Fund a proposed evolution of the service', {
     identity: 'holder',
     unknownHandle: true,
+    provider: 'payments',
   }),
   mutation('/api/inscribe', 'Buy an inscription: a paid, permanent entry outside the 500-row window', {
     identity: 'holder',
     unknownHandle: true,
+    provider: 'payments',
   }),
   api('/api/inscriptions', 'Inscriptions: paid permanent entries'),
   api(
@@ -38,6 +43,7 @@ export const TREASURY_ROUTES: RouteShape[] = [
   mutation('/api/oracle/buy', 'Buy an Oracle report through checkout (explicit purchase, never automatic)', {
     identity: 'holder',
     unknownHandle: true,
+    provider: 'payments',
   }),
   api('/api/oracle/session', 'The state of an Oracle purchase or report session', {
     identity: 'holder',
@@ -68,10 +74,14 @@ export const TREASURY_ROUTES: RouteShape[] = [
   api('/api/patrons', 'Patrons who chose to be listed, and patron counts'),
   page('/endow', 'Endow civitas: patronage, covenants and funding evolutions'),
   page('/pricing', 'Prices of paid capabilities', { alias: true, aliasOf: '/endow' }),
-  mutation('/api/stripe/webhook', 'Stripe webhook: signature verified, each event applied once by event id'),
+  mutation('/api/stripe/webhook', 'Stripe webhook: signature verified, each event applied once by event id', {
+    rate: 'read',
+    provider: 'payments',
+  }),
   mutation(
     '/api/stripe/issuing-authorization',
     'Stripe Issuing real-time authorization: approve or decline by treasury strategy limits',
+    { rate: 'read', provider: 'payments' },
   ),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page(

@@ -73,7 +73,7 @@ describe('what the families registered', () => {
       'api/boundaries/routes.ts',
     );
     expect(MCP_TOOLS.find((tool) => tool.name === 'civitas_boundaries')?.module).toBe(
-      'api/boundaries/mcp.ts',
+      'api/boundaries/tools/prove-boundaries.ts',
     );
     for (const entry of [...IMPLEMENTED_ROUTES, ...MCP_TOOLS])
       expect(entry.module, 'key' in entry ? entry.key : entry.name).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
