@@ -22,8 +22,8 @@ const BASE_FOLDERS = new Set(['db', 'plugins', 'site']);
  */
 const DECLARATION_LISTS = new Set(['api/personal-data.ts', 'api/db/entities.ts']);
 const DECLARATION = /(^|\/)(personal-data|personal-data-contract|entities)\.ts$/;
-/** Registration modules: a family's route and tool lists, which only the wiring file imports. */
-const REGISTRATION = /(^|\/|-)(routes|mcp)\d*\.ts$/;
+/** Registration modules: a family's route and tool lists and its tools (one file each), which only the wiring file reaches. */
+const REGISTRATION = /(^|\/|-)(routes|mcp)\d*\.ts$|\/tools\/[^/]+\.ts$/;
 
 let edges: [from: string, to: string][];
 let tree: DependencyTree;
