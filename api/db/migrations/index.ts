@@ -18,6 +18,9 @@ import { Migration0019ImprintAuthorSequence } from './Migration0019ImprintAuthor
 import { Migration0020LifecyclesEnds } from './Migration0020LifecyclesEnds.ts';
 import { Migration0021FormFlashes } from './Migration0021FormFlashes.ts';
 import { Migration0022RecordTallies } from './Migration0022RecordTallies.ts';
+import { Migration0030DiscriminationResults } from './Migration0030DiscriminationResults.ts';
+import { Migration0031QuarantineReleases } from './Migration0031QuarantineReleases.ts';
+import { Migration0032CitizenTallies } from './Migration0032CitizenTallies.ts';
 import { Migration0040RosterTallies } from './Migration0040RosterTallies.ts';
 import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
 import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
@@ -25,9 +28,6 @@ import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
 import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
-import { Migration0030DiscriminationResults } from './Migration0030DiscriminationResults.ts';
-import { Migration0031QuarantineReleases } from './Migration0031QuarantineReleases.ts';
-import { Migration0032CitizenTallies } from './Migration0032CitizenTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -51,6 +51,9 @@ export const MIGRATIONS = [
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
   { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
+  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
+  { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
+  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
   { name: 'Migration0040RosterTallies', class: Migration0040RosterTallies },
   { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
   { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
@@ -58,7 +61,4 @@ export const MIGRATIONS = [
   { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
-  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
-  { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
-  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
 ];
