@@ -7,6 +7,7 @@ import { agentRoutes } from './agents/routes.ts';
 import { boundaryRoutes } from './boundaries/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { versionRoutes } from './health/version.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -46,7 +47,8 @@ import type { Family } from '../shared/registry/types.ts';
  */
 export const ROUTES_BY_FAMILY = {
   discovery: discoveryRoutes,
-  health: healthRoutes,
+  // /api/version apart: its schema names import every contract, which /health must not reach.
+  health: [...healthRoutes, ...versionRoutes],
   agents: agentRoutes,
   record: recordRoutes,
   identity: identityRoutes,

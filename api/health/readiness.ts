@@ -7,7 +7,6 @@ import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { degradations } from '../plugins/degradations.ts';
-import { payloadSchemaNames } from '../../shared/registry/schema-names.ts';
 
 const startedAt = Date.now();
 
@@ -38,14 +37,6 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
   } catch {
     return { ok: false, kind, latency_ms: null };
   }
-}
-
-/**
- * Versions of the app, the API contract and each payload schema the answers carry (INTERFACE.md
- * Versioning), the names read from the contracts (shared/registry/schema-names.ts).
- */
-export function versions() {
-  return { app: APP_VERSION, api: '1' as const, schemas: [...payloadSchemaNames()] };
 }
 
 export const uptimeSeconds = () => Math.round((Date.now() - startedAt) / 1000);

@@ -1,6 +1,6 @@
 import { defineRoute } from '../route.ts';
 import { liveness } from './liveness.ts';
-import { canServe, readiness, versions } from './readiness.ts';
+import { canServe, readiness } from './readiness.ts';
 import { degradations } from '../plugins/degradations.ts';
 import { errorBody } from '../../shared/errors.ts';
 
@@ -31,5 +31,4 @@ export const healthRoutes = [
     // On a real socket a GET is answered before Fastify (api/health/liveness.ts); the same answer here.
     handler: async () => liveness(),
   }),
-  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...versions() }) }),
 ];

@@ -18,13 +18,21 @@ import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: FastifyInstance): McpServer {
   const server = new McpServer({ name: 'civitas', version: APP_VERSION }, { capabilities: { tools: {} } });
   for (const tool of tools) {
+    const outputSchema = outputSchemaOf(tool);
+    // A client validates any structuredContent against a declared output schema, errors included
+    // (SDK 1.32), so a refusal from a tool with one travels as text content only.
+    const errorContent = (body: unknown) => ({
+      isError: true as const,
+      content: [{ type: 'text' as const, text: JSON.stringify(body) }],
+      ...(outputSchema ? {} : { structuredContent: body as Record<string, unknown> }),
+    });
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: outputSchemaOf(tool),
+        outputSchema,
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>) => {
@@ -35,9 +43,8 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
           const result = await tool.handler(args as never, ctx, app);
           // A refusal a service answers rather than throws (the unknown handle) is a tool error
           // too: it is not the twin's answer, so it is not checked against the output schema.
-          const refused = (result as { ok?: unknown } | null)?.ok === false;
+          if ((result as { ok?: unknown } | null)?.ok === false) return errorContent(result);
           return {
-            ...(refused ? { isError: true } : {}),
             content: [{ type: 'text' as const, text: JSON.stringify(result) }],
             structuredContent: result as Record<string, unknown>,
           };
@@ -51,11 +58,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
                   external: false,
                   message: error instanceof Error ? error.message : String(error),
                 });
-          return {
-            isError: true,
-            content: [{ type: 'text' as const, text: JSON.stringify(body) }],
-            structuredContent: body as unknown as Record<string, unknown>,
-          };
+          return errorContent(body);
         }
       },
     );

@@ -12,6 +12,7 @@ import { changesState } from '../../api/mcp/endpoint.ts';
 import { originRefusal } from '../../api/mcp/guard.ts';
 import { MCP_TOOLS } from '../../api/families.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
+import { toolBody } from '../helpers/mcp-result.ts';
 
 let t: TestApp;
 let base: string;
@@ -242,10 +243,10 @@ describe('JSON-RPC and MCP error semantics', () => {
       arguments: { id: 'rcpt_01JD0000000000000000000000' },
     });
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toMatchObject({ ok: false, reason: 'not_found' });
+    expect(toolBody(missing)).toMatchObject({ ok: false, reason: 'not_found' });
     const badArgs = await client.callTool({ name: 'civitas_agent_status', arguments: { handle: '!' } });
     expect(badArgs.isError).toBe(true);
-    expect(badArgs.structuredContent).toMatchObject({
+    expect(toolBody(badArgs)).toMatchObject({
       ok: false,
       reason: 'invalid_request',
       issues: [{ path: 'handle' }],

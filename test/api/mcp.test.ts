@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { toolBody } from '../helpers/mcp-result.ts';
 
 let t: TestApp;
 let base: string;
@@ -98,7 +99,7 @@ describe('MCP endpoint (the SDK client over real HTTP)', () => {
       name: 'civitas_agent_status',
       arguments: { handle: 'nobody-here' },
     });
-    expect(unknown.structuredContent).toMatchObject({ ok: false, found: false, reason: 'unknown_agent' });
+    expect(toolBody(unknown)).toMatchObject({ ok: false, found: false, reason: 'unknown_agent' });
     await client.close();
   });
 

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { toolBody } from '../../helpers/mcp-result.ts';
 
 /**
  * The whole agent lifecycle (INTERFACE.md "States and transitions", DESIGN.md section 2):
@@ -314,7 +315,7 @@ describe('agent lifecycle over MCP', () => {
       (await client.callTool({ name, arguments: args })) as { structuredContent: any; isError?: boolean };
 
     const unknown = await call('civitas_agent_status', { handle: 'lark' });
-    expect(unknown.structuredContent).toMatchObject({ found: false, reason: 'unknown_agent' });
+    expect(toolBody(unknown)).toMatchObject({ found: false, reason: 'unknown_agent' });
     const first = (
       await call('civitas_imprint', { agent: 'lark', body: 'Arriving over MCP.', kind: 'question' })
     ).structuredContent;

@@ -1,0 +1,10 @@
+/**
+ * The body a tool answered, refusals included: a tool that declares an output schema refuses in
+ * text content only (a client validates any structuredContent against that schema), so the one
+ * error shape is read back from the text (api/mcp/endpoint.ts).
+ */
+export function toolBody(result: { structuredContent?: unknown; content?: unknown }): any {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const [first] = (result.content ?? []) as { type: string; text?: string }[];
+  return first?.type === 'text' && first.text ? JSON.parse(first.text) : undefined;
+}
