@@ -35,7 +35,7 @@ export async function calibrationView(ctx: AppContext) {
       .map((r) => ({ probability: Number(r.probability), outcome: r.outcome === true }));
   return {
     ok: true as const,
-    schema: 'civitas.calibration.v1',
+    schema: 'civitas.calibration.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     scope: CALIBRATION_SCOPE,
     method: {

@@ -48,7 +48,7 @@ export async function abstentionsView(ctx: AppContext) {
   });
   return {
     ok: true as const,
-    schema: 'civitas.abstentions.v1',
+    schema: 'civitas.abstentions.v1' as const,
     definition:
       'An abstention is a sovereign who could ratify (a stored human-uniqueness receipt, not the proposer) and did not, while the proposal was open to ratification. Counts below 5 read "fewer than 5".',
     quorum: `A proposal needs ${RATIFICATIONS_REQUIRED} ratifications; abstentions neither block nor count toward it.`,

@@ -150,7 +150,7 @@ export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   );
   return {
     ok: true as const,
-    schema: 'civitas.verdicts.v1',
+    schema: 'civitas.verdicts.v1' as const,
     rules: RULES,
     counts: {
       cases: Number(counts.cases),
@@ -344,7 +344,7 @@ export async function precedentView(ctx: AppContext, raw: string) {
   const majority = c.signatures.filter((s) => s.verdict === c.outcome);
   return {
     ok: true as const,
-    schema: 'civitas.precedent.v1',
+    schema: 'civitas.precedent.v1' as const,
     id: row.id,
     number: Number(row.number),
     holding: row.holding,
@@ -365,7 +365,7 @@ export async function dissentView(ctx: AppContext) {
   const withDissent = cases.filter((c) => dissentOf(c).length > 0);
   return {
     ok: true as const,
-    schema: 'civitas.dissent.v1',
+    schema: 'civitas.dissent.v1' as const,
     definition: `A dissent is a juror's signed verdict on the losing side of a final court verdict (${JURORS_REQUIRED} concurring signatures decide). Jurors appear by public tag only.`,
     counts: {
       final_verdicts: cases.length,

@@ -188,7 +188,7 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   }));
   return {
     ok: true as const,
-    schema: 'civitas.codex-pledges.v1',
+    schema: 'civitas.codex-pledges.v1' as const,
     rules: RULES,
     filter: { article: filter.article ?? null, limit: filter.limit },
     counts: {

@@ -199,7 +199,7 @@ export async function constitutionView(ctx: AppContext, viewer: Viewer | null) {
   const open = await loadProposals(ctx.db, `p.state in ('proposed', 'cosigned')`, []);
   return {
     ok: true as const,
-    schema: 'civitas.constitution.v1',
+    schema: 'civitas.constitution.v1' as const,
     rules: RULES,
     axioms: {
       count: 8,

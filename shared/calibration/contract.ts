@@ -140,7 +140,7 @@ export const calibrationSummarySchema = z.object({
 });
 export const calibrationSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.calibration.v1'),
   as_of: isoTime,
   scope: z.string(),
   method: z.object({

@@ -70,7 +70,7 @@ export function findAxiom(id: string): Axiom | undefined {
 export function axiomsView() {
   return {
     ok: true as const,
-    schema: 'civitas.axioms.v1',
+    schema: 'civitas.axioms.v1' as const,
     fixed: true,
     count: AXIOMS.length,
     note: 'Axioms are the fixed founding articles. Proposals may cite them; no vote changes them. Ratified articles are at /api/constitution.',

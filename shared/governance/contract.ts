@@ -169,7 +169,7 @@ export const articleSchema = z.object({
 const signedOut = z.object({ signed_in: z.literal(false) });
 export const constitutionSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.constitution.v1'),
   rules: z.object({
     cosigns_required: count,
     ratifications_required: count,
@@ -216,7 +216,7 @@ const ratifyResult = proposalResult.extend({
 
 export const axiomsSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.axioms.v1'),
   fixed: z.boolean(),
   count,
   note: z.string(),
@@ -247,7 +247,7 @@ const pledgeResult = z.object({
 });
 export const codexSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.codex-pledges.v1'),
   rules: z.object({
     live_pledges_per_article_per_sovereign: count,
     pledger_may_back: z.boolean(),
@@ -312,7 +312,7 @@ const signResult = caseResult.extend({
 
 export const verdictsSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.verdicts.v1'),
   rules: z.object({
     cases_come_from: z.string(),
     jurors_required: count,
@@ -347,7 +347,7 @@ export const verdictsSchema = z.object({
 
 export const precedentSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.precedent.v1'),
   id: z.string(),
   number: z.number().int(),
   holding: z.string(),
@@ -364,7 +364,7 @@ export const precedentSchema = z.object({
 const unavailable = z.object({ available: z.literal(false), note: z.string() });
 export const dissentSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.dissent.v1'),
   definition: z.string(),
   counts: z.object({ final_verdicts: count, with_dissent: count, dissents: count }),
   verdicts: z.array(
@@ -384,7 +384,7 @@ export const dissentSchema = z.object({
 const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
 export const abstentionsSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.abstentions.v1'),
   definition: z.string(),
   quorum: z.string(),
   ratifications: z.array(

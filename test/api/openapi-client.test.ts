@@ -146,7 +146,12 @@ describe('a client built from /openapi.json alone', () => {
   it('reads every contracted GET and finds each answer as documented', async () => {
     // Operator routes are not in the document: a client that knows only it never calls them.
     const reads = Object.keys(CONTRACTS).filter(
-      (key) => key.startsWith('GET ') && !(key in UNREACHED) && key.slice(4) in doc.paths,
+      (key) =>
+        key.startsWith('GET ') &&
+        !(key in UNREACHED) &&
+        key.slice(4) in doc.paths &&
+        // a contract of inputs only (a card's query) documents no JSON answer to check
+        (CONTRACTS as Record<string, { response?: unknown }>)[key]?.response !== undefined,
     );
     expect(reads.length).toBeGreaterThan(10);
     for (const key of reads) {

@@ -3,7 +3,8 @@
  * text content only (a client validates any structuredContent against that schema), so the one
  * error shape is read back from the text (api/mcp/endpoint.ts).
  */
-export function toolBody(result: { structuredContent?: unknown; content?: unknown }): any {
+export function toolBody(answer: object): any {
+  const result = answer as { structuredContent?: unknown; content?: unknown };
   if (result.structuredContent !== undefined) return result.structuredContent;
   const [first] = (result.content ?? []) as { type: string; text?: string }[];
   return first?.type === 'text' && first.text ? JSON.parse(first.text) : undefined;

@@ -69,7 +69,7 @@ export async function evolutionProjection(ctx: AppContext) {
   }
   return {
     ok: true as const,
-    schema: 'civitas.evolution.v1',
+    schema: 'civitas.evolution.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     migrations: migrations.length,
     articles: articles.length,

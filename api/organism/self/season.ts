@@ -43,7 +43,7 @@ export async function seasonProjection(ctx: AppContext) {
   const totalDays = Math.round((end.getTime() - start.getTime()) / DAY);
   return {
     ok: true as const,
-    schema: 'civitas.season.v1',
+    schema: 'civitas.season.v1' as const,
     as_of: now.toISOString(),
     season,
     definition:

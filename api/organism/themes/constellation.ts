@@ -49,7 +49,7 @@ export async function constellationProjection(ctx: AppContext) {
     : [];
   return {
     ok: true as const,
-    schema: 'civitas.constellation.v1',
+    schema: 'civitas.constellation.v1' as const,
     as_of: now.toISOString(),
     bodies,
     stars: top.map((t) => ({ term: t.term, bodies: t.documents })),

@@ -64,7 +64,7 @@ export async function driftProjection(ctx: AppContext) {
   const currentSet = new Set(thisTerms.map((t) => t.term));
   return {
     ok: true as const,
-    schema: 'civitas.drift.v1',
+    schema: 'civitas.drift.v1' as const,
     as_of: now.toISOString(),
     this_week: {
       from: weekStart.toISOString(),

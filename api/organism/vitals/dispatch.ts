@@ -52,7 +52,7 @@ export async function dispatchProjection(ctx: AppContext) {
   });
   return {
     ok: true as const,
-    schema: 'civitas.dispatch.v1',
+    schema: 'civitas.dispatch.v1' as const,
     as_of: now.toISOString(),
     jobs,
     notices: {

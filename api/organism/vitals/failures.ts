@@ -56,7 +56,7 @@ export async function failuresProjection(ctx: AppContext) {
   const today = new Date(dayEnd - DAY).toISOString().slice(0, 10);
   return {
     ok: true as const,
-    schema: 'civitas.failures.v1',
+    schema: 'civitas.failures.v1' as const,
     as_of: now.toISOString(),
     days: FAILURE_DAYS,
     lanes: FAILURE_LANES,

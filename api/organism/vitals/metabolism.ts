@@ -62,7 +62,7 @@ export async function metabolismProjection(ctx: AppContext) {
   const perHour = intakeDay / 24;
   return {
     ok: true as const,
-    schema: 'civitas.metabolism.v1',
+    schema: 'civitas.metabolism.v1' as const,
     as_of: new Date(now).toISOString(),
     window: RECORD_WINDOW,
     lifetime: {

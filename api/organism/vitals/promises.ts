@@ -66,7 +66,7 @@ export async function promisesProjection(ctx: AppContext, host: CensusHost) {
   ];
   return {
     ok: true as const,
-    schema: 'civitas.promises.v1',
+    schema: 'civitas.promises.v1' as const,
     as_of: now.toISOString(),
     self_trials_as_of: trials.as_of,
     kept: promises.filter((p) => p.kept === true).length,

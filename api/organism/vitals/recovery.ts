@@ -92,7 +92,7 @@ export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
   const all = incidents.flatMap((i) => (i.recovery_seconds === null ? [] : [i.recovery_seconds]));
   return {
     ok: true as const,
-    schema: 'civitas.recovery.v1',
+    schema: 'civitas.recovery.v1' as const,
     as_of: now.toISOString(),
     days: RECOVERY_DAYS,
     incidents: incidents.length,

@@ -162,7 +162,7 @@ export async function vitalsProjection(ctx: AppContext) {
   });
   return {
     ok: true as const,
-    schema: 'civitas.vitals.v1',
+    schema: 'civitas.vitals.v1' as const,
     as_of: projected.as_of,
     requests_per_minute: projected.requests_per_minute,
     error_rate: projected.error_rate,
@@ -189,7 +189,7 @@ export async function vitalsChanges(ctx: AppContext) {
   const changes = [...day.changes, ...week.changes];
   return {
     ok: true as const,
-    schema: 'civitas.vitals-changes.v1',
+    schema: 'civitas.vitals-changes.v1' as const,
     as_of: now.toISOString(),
     threshold: NOTABLE_CHANGE,
     changes,

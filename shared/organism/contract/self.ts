@@ -10,7 +10,7 @@ const count = z.number().int().min(0);
 
 export const seasonSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.season.v1'),
   as_of: isoTime,
   season: z.string().describe('a calendar quarter in UTC, such as 2026-Q4'),
   definition: z.string(),
@@ -66,7 +66,7 @@ const articleChange = z.object({
 
 export const evolutionSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.evolution.v1'),
   as_of: isoTime,
   migrations: count,
   articles: count,

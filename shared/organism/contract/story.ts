@@ -25,8 +25,8 @@ export type LensQuery = z.output<typeof lensQuery>;
 export const timeLensSchema = z.object({
   ok,
   schema: z
-    .string()
-    .describe('civitas.time-lens.v1 (also civitas.story.v1 and civitas.story-weekly.v1 on the story pages)'),
+    .enum(['civitas.time-lens.v1', 'civitas.story.v1', 'civitas.story-weekly.v1'])
+    .describe('civitas.time-lens.v1 (civitas.story.v1 and civitas.story-weekly.v1 on the story pages)'),
   period: z.object({ from: z.string(), to: z.string() }),
   imprints: z.object({ thought: count, question: count, signal: count }),
   by_author_kind: z.object({ sovereign: count, agent: count }),

@@ -14,7 +14,7 @@ const termsOfWeek = z.object({ bodies: count, terms: z.array(termCount) });
 
 export const driftSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.drift.v1'),
   as_of: isoTime,
   this_week: week,
   last_week: week,
@@ -31,7 +31,7 @@ export const driftSchema = z.object({
 
 export const constellationSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.constellation.v1'),
   as_of: isoTime,
   bodies: count,
   stars: z.array(z.object({ term: z.string(), bodies: count })),

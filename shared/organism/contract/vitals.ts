@@ -27,7 +27,7 @@ export const vitalsWindowSchema = z.object({
 
 export const vitalsSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.vitals.v1'),
   as_of: isoTime,
   requests_per_minute: z.number(),
   error_rate: z.number(),
@@ -51,7 +51,7 @@ const slot = z.object({ start: isoTime, ...flow });
 /** Metabolism: what enters the Record and which bodies leave its window. */
 export const metabolismSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.metabolism.v1'),
   as_of: isoTime,
   window: count,
   lifetime: z.object({ ...flow, bodies_without_text: count, retained: count }),
@@ -67,7 +67,7 @@ export const metabolismSchema = z.object({
 /** Failures per lane and UTC day: the lane, the kind and the time only. */
 export const failuresSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.failures.v1'),
   as_of: isoTime,
   days: count,
   lanes: z.array(z.enum(FAILURE_LANES)).readonly(),
@@ -91,7 +91,7 @@ const failureView = z.object({
 /** The background jobs: when each last ran, how it ended, when it is due. */
 export const dispatchSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.dispatch.v1'),
   as_of: isoTime,
   jobs: z.array(
     z.object({
@@ -130,7 +130,7 @@ const periodWindows = z.object({ current: vitalsWindowSchema, previous: vitalsWi
 
 export const vitalsChangesSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.vitals-changes.v1'),
   as_of: isoTime,
   threshold: z.number(),
   changes: z.array(changeSchema),
@@ -142,7 +142,7 @@ export const vitalsChangesSchema = z.object({
 /** An objective and whether it is kept now: `kept: null` without measurements. */
 export const promisesSchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.promises.v1'),
   as_of: isoTime,
   self_trials_as_of: isoTime.describe(
     'when the verification job kept the self-trials the last five promises read',
@@ -170,7 +170,7 @@ const seconds = count.nullable();
 /** Incidents (a lane's failures within one UTC minute) and how long each took to recover. */
 export const recoverySchema = z.object({
   ok,
-  schema: z.string(),
+  schema: z.literal('civitas.recovery.v1'),
   as_of: isoTime,
   days: count,
   incidents: count,

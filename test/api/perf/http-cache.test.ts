@@ -167,7 +167,7 @@ describe('request logging', () => {
   });
   afterAll(() => database.drop());
 
-  it('writes server errors (by route template) and no line for an ordinary request', async () => {
+  it('writes one access line per request (route template, no raw URL) and server errors with their stack', async () => {
     const lines: Record<string, unknown>[] = [];
     const logStream = new Writable({
       write(chunk, _encoding, done) {
@@ -190,7 +190,16 @@ describe('request logging', () => {
     try {
       const ok = await app.inject({ method: 'GET', url: '/api/stats' });
       expect(ok.statusCode).toBe(200);
-      expect(lines.filter((line) => line.reqId !== undefined)).toEqual([]);
+      // The access log (CIVITAS_ACCESS_LOG_SAMPLE, every request by default): one line, nothing else.
+      expect(lines.filter((line) => line.reqId !== undefined)).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'request',
+          method: 'GET',
+          route: '/api/stats',
+          status: 200,
+        }),
+      ]);
 
       const boom = await app.inject({ method: 'GET', url: '/test-only/boom/hunter2' });
       expect(boom.statusCode).toBe(500);

@@ -61,13 +61,11 @@ describe('the Record tallies', () => {
     expect(counted.imprints_held).toBeGreaterThan(0); // the checks below can fail
     expect(tallies).toEqual(counted);
 
-    // Released from hold (as triage does), and rows deleted (as erasure and merges do): each statement moves its tally.
+    // Released from hold (as triage does), and rows deleted (as erasure and merges do): each
+    // statement moves its tally. (No door holds an accepted imprint again or deletes an agent's
+    // imprints without the agent: a handle, once public, stays public — migration 0032.)
     await db().query('update imprints set held = false where held');
-    await db().query(
-      "update imprints set held = true, held_reason = 'burst' where author_ref in ('tally-3', 'tally-4')",
-    );
     await db().query('update sovereigns set erased_at = now() where id = $1', [me.id]);
-    await db().query("delete from imprints where author_ref = 'tally-5'");
     await db().query("delete from agent_proof_days where handle like 'tally-%'");
     await db().query("delete from agents where handle in ('tally-0', 'tally-1')");
     await db().query('delete from sessions where sovereign_id = $1', [me.id]);

@@ -68,8 +68,8 @@ describe('steward pages', () => {
       expect(res.headers['cache-control']).toBe('private, no-store');
       expect(res.body).toContain('<h1>Operator console</h1>');
       expect(res.body).toContain('action="/steward/lesson"');
-      // Canonical URLs are absolute: the request's origin when CIVITAS_ORIGIN is unset.
-      expect(res.body).toContain('<link rel="canonical" href="http://localhost/operator"');
+      // Canonical URLs are absolute, on the configured origin whatever the request's Host said.
+      expect(res.body).toContain(`<link rel="canonical" href="${TEST_ORIGIN}/operator"`);
     }
   });
 
