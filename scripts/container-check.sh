@@ -41,6 +41,13 @@ if [[ $base == localhost/debian:bookworm ]] && ! pm image exists "$base"; then
   npmdir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
   [[ -x $node24 ]] || fail "no $node24: run npm install first (the npm node package brings Node 24)"
   [[ -f $npmdir/package.json ]] || fail "cannot find npm's own folder (looked at $npmdir)"
+  # The host's own certificate authorities (a TLS-inspecting egress proxy, say) so npm reaches
+  # the registry from inside the build exactly as it does on the host.
+  trust=()
+  if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    trust=(--customize-hook="copy-in $(echo /usr/local/share/ca-certificates/*.crt) /usr/local/share/ca-certificates"
+      --customize-hook='chroot "$1" update-ca-certificates')
+  fi
   if [[ ! -s $cache/rootfs.tar ]]; then
     mmdebstrap --variant=minbase --format=tar --include=ca-certificates,libstdc++6 \
       --customize-hook="copy-in $node24 /usr/local/bin" \
@@ -48,10 +55,12 @@ if [[ $base == localhost/debian:bookworm ]] && ! pm image exists "$base"; then
       --customize-hook="copy-in $npmdir /usr/local/lib/node_modules" \
       --customize-hook='ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm"' \
       --customize-hook='ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"' \
+      "${trust[@]}" \
       bookworm "$cache/rootfs.part.tar" || fail "mmdebstrap could not make the Debian root file system"
     mv "$cache/rootfs.part.tar" "$cache/rootfs.tar"
   fi
   pm import --change 'ENV PATH=/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' \
     "$cache/rootfs.tar" "$base" >/dev/null
 else
   step "base image $base (present)"
