@@ -33,10 +33,13 @@ export class Migration0045AgentsSeenLevels extends Migration {
     const tally = (rows: string) => `insert into record_tallies (name, value)
           select name, sum(delta) from (${rows}) x group by name having sum(delta) <> 0 order by name
           on conflict (name) do update set value = record_tallies.value + excluded.value;`;
-    // A sighting is written only when it moved; then anything an hour older than the newest is let go.
+    // A sighting within the hour of the statement's newest is written when it moved (no join of the
+    // transition tables: they have no statistics, and a nested loop over a bulk update is quadratic);
+    // then anything an hour older than the newest is let go.
     const seen = (rows: string) => `with sighted as (
             insert into agents_seen (handle, last_seen_at)
-            select n.handle, n.last_seen_at from ${rows} order by n.handle
+            select n.handle, n.last_seen_at from ${rows}
+             where n.last_seen_at >= (select max(last_seen_at) from ${rows}) - interval '1 hour' order by n.handle
             on conflict (handle) do update set last_seen_at = excluded.last_seen_at
              where agents_seen.last_seen_at < excluded.last_seen_at
             returning last_seen_at)
@@ -48,7 +51,7 @@ export class Migration0045AgentsSeenLevels extends Migration {
           ${seen('new_rows n')}
         elsif tg_op = 'UPDATE' then
           ${tally(`${added} union all ${removed}`)}
-          ${seen('new_rows n join old_rows o on o.handle = n.handle where n.last_seen_at > o.last_seen_at')}
+          ${seen('new_rows n')}
         else
           ${tally(removed)}
           delete from agents_seen where handle in (select handle from old_rows);
