@@ -18,7 +18,8 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
     }>(
       `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
        union all
-       select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents where last_seen_at >= $1`,
+       -- agents seen lately are kept apart as they are written (migration 0045): a small table, not every agent
+       select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents_seen where last_seen_at >= $1`,
       [since],
     ),
     currentConfluences(ctx),

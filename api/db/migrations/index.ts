@@ -26,6 +26,7 @@ import { Migration0041ReceiptTallies } from './Migration0041ReceiptTallies.ts';
 import { Migration0042ImprintTimeRanges } from './Migration0042ImprintTimeRanges.ts';
 import { Migration0043PeopleOrders } from './Migration0043PeopleOrders.ts';
 import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
+import { Migration0045AgentsSeenLevels } from './Migration0045AgentsSeenLevels.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
 
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
   { name: 'Migration0043PeopleOrders', class: Migration0043PeopleOrders },
   { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
+  { name: 'Migration0045AgentsSeenLevels', class: Migration0045AgentsSeenLevels },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
 ];

@@ -92,7 +92,8 @@ export async function stateProjection(ctx: AppContext) {
     await Promise.all([
       population(ctx),
       ctx.db.query<{ level: string; n: string | number }>(
-        'select level, count(*) as n from agents group by level',
+        // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a group-by
+        `select substr(name, 14) as level, value as n from record_tallies where left(name, 13) = 'agents_level:'`,
       ),
       recordCounts(ctx.db),
       ctx.db.query<{ n: string | number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
