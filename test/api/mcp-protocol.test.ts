@@ -1,8 +1,7 @@
 /**
- * /mcp speaks its protocol exactly: Origin and Host are validated (403, nothing recorded), and
- * JSON-RPC failures carry the JSON-RPC codes with our own words. The MCP SDK's own client drives
- * the calls a client makes; raw fetch sends what a client must never send.
- */
+ * /mcp speaks its protocol exactly: Origin and Host are validated (403, nothing recorded), and JSON-RPC
+ * failures carry the JSON-RPC codes with our own words. The MCP SDK's own client drives the calls a
+ * client makes; raw fetch sends what a client must never send. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';

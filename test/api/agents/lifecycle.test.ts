@@ -6,10 +6,9 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 import { toolBody } from '../../helpers/mcp-result.ts';
 
 /**
- * The whole agent lifecycle (INTERFACE.md "States and transitions", DESIGN.md section 2):
- * unknown → arrived (secret once) → continuous (proof on 2 UTC days) → attested (by a signed-in
- * sovereign, minting the relay token) → relay-token writes → rotation, once over HTTP and once over MCP.
- */
+ * The whole agent lifecycle (INTERFACE.md "States and transitions", DESIGN.md section 2): unknown → arrived
+ * (secret once) → continuous (proof on 2 UTC days) → attested (by a signed-in sovereign, minting the relay
+ * token) → relay-token writes → rotation, once over HTTP and once over MCP. */
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
