@@ -16,7 +16,7 @@ import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
-import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireChangeStatus } from './families.ts';
+import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireRegistries } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
 import { recordDenial } from './ledger/denials.ts';
@@ -151,7 +151,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
   await app.register(denials, { record: recordDenial });
 
-  wireChangeStatus();
+  wireRegistries();
   app.decorate('implementations', IMPLEMENTED_ROUTES);
   app.decorate('tools', MCP_TOOLS);
   const site = options.site === false ? undefined : await mountBuiltSite(app);

@@ -7,7 +7,8 @@ import { agentRoutes } from './agents/routes.ts';
 import { boundaryRoutes } from './boundaries/routes.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { healthRoutes } from './health/routes.ts';
-import { versionRoutes } from './health/version.ts';
+import { registerSchemaNames } from './health/version.ts';
+import { payloadSchemaNames } from '../shared/registry/schema-names.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -47,8 +48,7 @@ import type { Family } from '../shared/registry/types.ts';
  */
 export const ROUTES_BY_FAMILY = {
   discovery: discoveryRoutes,
-  // /api/version apart: its schema names import every contract, which /health must not reach.
-  health: [...healthRoutes, ...versionRoutes],
+  health: healthRoutes,
   agents: agentRoutes,
   record: recordRoutes,
   identity: identityRoutes,
@@ -97,7 +97,9 @@ export const CHANGE_STATUS_RESOLVERS: Record<string, ChangeStatusResolver> = {
 };
 
 /** Registers every family's change-status resolver with the ledger (buildApp calls it; repeating is harmless). */
-export function wireChangeStatus(): void {
+export function wireRegistries(): void {
   for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS))
     registerChangeStatus(prefix, resolver);
+  // /api/version's names come from every contract: handed in here, so /health imports none.
+  registerSchemaNames(payloadSchemaNames());
 }

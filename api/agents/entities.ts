@@ -36,6 +36,19 @@ export const AgentProofDay = defineEntity({
   },
 });
 
+/**
+ * Agents seen in the last hour before the newest sighting, kept by triggers on agents (migration
+ * 0045), so presence reads a small index instead of every agent.
+ */
+export const AgentSeen = defineEntity({
+  name: 'AgentSeen',
+  tableName: 'agents_seen',
+  properties: {
+    handle: p.text().primary(),
+    lastSeenAt: p.datetime(),
+  },
+});
+
 /** One heartbeat an agent sent. */
 export const AgentHeartbeat = defineEntity({
   name: 'AgentHeartbeat',

@@ -29,6 +29,13 @@ export const agentsPersonalData: FamilyDeclaration = {
       why: "An agent's own continuity note, private to the handle; no person.",
     },
     {
+      table: 'agents_seen',
+      personal: {},
+      impersonal: ['handle', 'last_seen_at'],
+      disposition: 'erase',
+      why: 'Which agents were seen lately (kept for presence); no person.',
+    },
+    {
       table: 'agent_proof_days',
       personal: {},
       impersonal: ['handle'],

@@ -1,6 +1,7 @@
 import { defineRoute } from '../route.ts';
 import { liveness } from './liveness.ts';
 import { canServe, readiness } from './readiness.ts';
+import { versions } from './version.ts';
 import { degradations } from '../plugins/degradations.ts';
 import { errorBody } from '../../shared/errors.ts';
 
@@ -31,4 +32,5 @@ export const healthRoutes = [
     // On a real socket a GET is answered before Fastify (api/health/liveness.ts); the same answer here.
     handler: async () => liveness(),
   }),
+  defineRoute('GET /api/version', { handler: async () => ({ ok: true as const, ...versions() }) }),
 ];

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../api/families.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { toolBody } from '../helpers/mcp-result.ts';
 
 let t: TestApp;
 let base: string;
@@ -100,7 +101,7 @@ async function viaMcp(tool: string, args: Record<string, unknown>) {
   const result = await client.callTool({ name: tool, arguments: args });
   return {
     isError: result.isError === true,
-    body: result.structuredContent,
+    body: toolBody(result),
     text: (result.content as { text: string }[])[0].text,
   };
 }

@@ -37,6 +37,13 @@ async function tallied() {
     "select 'imprints_held:' || coalesce(held_reason, 'other') as rule, count(*) as n from imprints where held group by 1",
   );
   for (const { rule, n } of rules) counted[rule] = n;
+  // Agents by level (migration 0045), every agent row counted.
+  const levels = await db().query<{ name: string; n: number }>(
+    "select 'agents_level:' || level as name, count(*) as n from agents group by level",
+  );
+  for (const { name, n } of levels) counted[name] = n;
+  for (const name of Object.keys(tallies))
+    if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
     if (name.startsWith('imprints_held:') && !tallies[name]) delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };

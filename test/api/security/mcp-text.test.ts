@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../../api/families.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { databaseFingerprint } from '../../helpers/fingerprint.ts';
+import { toolBody } from '../../helpers/mcp-result.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,8 +42,9 @@ describe('MCP arguments and the text rule', () => {
         expect(status).toBe(200);
         expect(body.id).toBe(9);
         expect(body.result.isError, JSON.stringify(body)).toBe(true);
-        expect(body.result.structuredContent.reason).toBe('invalid_request');
-        expect(body.result.structuredContent.issues.map((i: { path: string }) => i.path)).toContain(field);
+        const refusal = toolBody(body.result);
+        expect(refusal.reason).toBe('invalid_request');
+        expect(refusal.issues.map((i: { path: string }) => i.path)).toContain(field);
       }
     }
     expect(await databaseFingerprint(t.app)).toEqual(before);
