@@ -51,6 +51,9 @@ export const MIGRATIONS = [
   { name: 'Migration0020LifecyclesEnds', class: Migration0020LifecyclesEnds },
   { name: 'Migration0021FormFlashes', class: Migration0021FormFlashes },
   { name: 'Migration0022RecordTallies', class: Migration0022RecordTallies },
+  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
+  { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
+  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
   { name: 'Migration0040RosterTallies', class: Migration0040RosterTallies },
   { name: 'Migration0041ReceiptTallies', class: Migration0041ReceiptTallies },
   { name: 'Migration0042ImprintTimeRanges', class: Migration0042ImprintTimeRanges },
@@ -58,7 +61,4 @@ export const MIGRATIONS = [
   { name: 'Migration0044HeldByRule', class: Migration0044HeldByRule },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
-  { name: 'Migration0030DiscriminationResults', class: Migration0030DiscriminationResults },
-  { name: 'Migration0031QuarantineReleases', class: Migration0031QuarantineReleases },
-  { name: 'Migration0032CitizenTallies', class: Migration0032CitizenTallies },
 ];
