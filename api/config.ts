@@ -8,6 +8,24 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 export const APP_VERSION = pkg.version;
 
 /**
+ * The day APP_VERSION was released, from its CHANGELOG.md heading (`## [0.1.0] - 2026-11-22`):
+ * security.txt's default Expires is a year after it, so the file moves with releases, not requests.
+ * A checkout without a changelog (or an unreleased version) falls back to the newest dated release.
+ */
+export const RELEASE_DATE = releaseDate(APP_VERSION);
+function releaseDate(version: string): string | undefined {
+  let changelog: string;
+  try {
+    changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const own = new RegExp(`^## \\[${escaped}\\] - (\\d{4}-\\d{2}-\\d{2})`, 'm').exec(changelog);
+  return (own ?? /^## \[[^\]]+\] - (\d{4}-\d{2}-\d{2})/m.exec(changelog))?.[1];
+}
+
+/**
  * Environment → typed configuration. Every variable is documented in README.md "Configuration".
  * Read once at start-up; tests pass overrides to buildApp instead of mutating process.env.
  */
@@ -40,6 +58,11 @@ const schema = z.object({
     .default(''),
   CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   CIVITAS_ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+  CIVITAS_CONTACT_EMAIL: z.union([z.literal(''), z.email('an email address')]).optional(),
+  CIVITAS_SECURITY_TXT_EXPIRES: z
+    .string()
+    .refine((value) => !value || !Number.isNaN(Date.parse(value)), 'a date (ISO 8601)')
+    .optional(),
 });
 
 export interface CivitasConfig {
@@ -74,6 +97,10 @@ export interface CivitasConfig {
   siteSecret?: string;
   /** Share of requests written to the access log: 1 every one, 0 none. */
   accessLogSample: number;
+  /** Where people reach the operator (security.txt's mailto Contact); unset → only the contact page. */
+  contactEmail?: string;
+  /** security.txt's Expires (ISO 8601); unset → a year after RELEASE_DATE. */
+  securityTxtExpires?: string;
 }
 
 /** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
@@ -145,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
     siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
     accessLogSample: parsed.CIVITAS_ACCESS_LOG_SAMPLE,
+    contactEmail: parsed.CIVITAS_CONTACT_EMAIL || undefined,
+    securityTxtExpires: parsed.CIVITAS_SECURITY_TXT_EXPIRES || undefined,
   };
 }
 
