@@ -58,6 +58,9 @@ const schema = z.object({
     .default(''),
   CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   CIVITAS_ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+  CIVITAS_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  CIVITAS_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  CIVITAS_DB_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   CIVITAS_CONTACT_EMAIL: z.union([z.literal(''), z.email('an email address')]).optional(),
   CIVITAS_SECURITY_TXT_EXPIRES: z
     .string()
@@ -97,6 +100,8 @@ export interface CivitasConfig {
   siteSecret?: string;
   /** Share of requests written to the access log: 1 every one, 0 none. */
   accessLogSample: number;
+  /** PostgreSQL pool: connections per process, statement timeout, idle timeout (ms; 0 = none). */
+  dbPool: { max: number; statementTimeoutMs: number; idleTimeoutMs: number };
   /** Where people reach the operator (security.txt's mailto Contact); unset → only the contact page. */
   contactEmail?: string;
   /** security.txt's Expires (ISO 8601); unset → a year after RELEASE_DATE. */
@@ -172,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
     siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
     accessLogSample: parsed.CIVITAS_ACCESS_LOG_SAMPLE,
+    dbPool: {
+      max: parsed.CIVITAS_DB_POOL_MAX,
+      statementTimeoutMs: parsed.CIVITAS_DB_STATEMENT_TIMEOUT_MS,
+      idleTimeoutMs: parsed.CIVITAS_DB_IDLE_TIMEOUT_MS,
+    },
     contactEmail: parsed.CIVITAS_CONTACT_EMAIL || undefined,
     securityTxtExpires: parsed.CIVITAS_SECURITY_TXT_EXPIRES || undefined,
   };
