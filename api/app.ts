@@ -112,7 +112,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   });
 
   const ownsDb = !options.db;
-  const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const db =
+    options.db ??
+    (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pool: config.dbPool }));
   // On close (after the last request answered): the figures of the interval not yet flushed are
   // written, so a graceful shutdown loses no vitals or failures; then a database we opened is closed.
   app.addHook('onClose', async () => {

@@ -8,6 +8,24 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 export const APP_VERSION = pkg.version;
 
 /**
+ * The day APP_VERSION was released, from its CHANGELOG.md heading (`## [0.1.0] - 2026-11-22`):
+ * security.txt's default Expires is a year after it, so the file moves with releases, not requests.
+ * A checkout without a changelog (or an unreleased version) falls back to the newest dated release.
+ */
+export const RELEASE_DATE = releaseDate(APP_VERSION);
+function releaseDate(version: string): string | undefined {
+  let changelog: string;
+  try {
+    changelog = readFileSync(new URL('../CHANGELOG.md', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const own = new RegExp(`^## \\[${escaped}\\] - (\\d{4}-\\d{2}-\\d{2})`, 'm').exec(changelog);
+  return (own ?? /^## \[[^\]]+\] - (\d{4}-\d{2}-\d{2})/m.exec(changelog))?.[1];
+}
+
+/**
  * Environment → typed configuration. Every variable is documented in README.md "Configuration".
  * Read once at start-up; tests pass overrides to buildApp instead of mutating process.env.
  */
@@ -40,6 +58,14 @@ const schema = z.object({
     .default(''),
   CIVITAS_SITE_SECRET: z.string().min(16, 'at least 16 characters').optional(),
   CIVITAS_ACCESS_LOG_SAMPLE: z.coerce.number().min(0).max(1).default(1),
+  CIVITAS_DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+  CIVITAS_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15_000),
+  CIVITAS_DB_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  CIVITAS_CONTACT_EMAIL: z.union([z.literal(''), z.email('an email address')]).optional(),
+  CIVITAS_SECURITY_TXT_EXPIRES: z
+    .string()
+    .refine((value) => !value || !Number.isNaN(Date.parse(value)), 'a date (ISO 8601)')
+    .optional(),
 });
 
 export interface CivitasConfig {
@@ -74,6 +100,12 @@ export interface CivitasConfig {
   siteSecret?: string;
   /** Share of requests written to the access log: 1 every one, 0 none. */
   accessLogSample: number;
+  /** PostgreSQL pool: connections per process, statement timeout, idle timeout (ms; 0 = none). */
+  dbPool: { max: number; statementTimeoutMs: number; idleTimeoutMs: number };
+  /** Where people reach the operator (security.txt's mailto Contact); unset → only the contact page. */
+  contactEmail?: string;
+  /** security.txt's Expires (ISO 8601); unset → a year after RELEASE_DATE. */
+  securityTxtExpires?: string;
 }
 
 /** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
@@ -145,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     trustProxy: trustProxyOf(parsed.CIVITAS_TRUST_PROXY),
     siteSecret: parsed.CIVITAS_SITE_SECRET || undefined,
     accessLogSample: parsed.CIVITAS_ACCESS_LOG_SAMPLE,
+    dbPool: {
+      max: parsed.CIVITAS_DB_POOL_MAX,
+      statementTimeoutMs: parsed.CIVITAS_DB_STATEMENT_TIMEOUT_MS,
+      idleTimeoutMs: parsed.CIVITAS_DB_IDLE_TIMEOUT_MS,
+    },
+    contactEmail: parsed.CIVITAS_CONTACT_EMAIL || undefined,
+    securityTxtExpires: parsed.CIVITAS_SECURITY_TXT_EXPIRES || undefined,
   };
 }
 

@@ -231,7 +231,7 @@ export const calibrationRoutes = [
           summary: item.kind === 'prophecy' ? `Prophecy due: ${item.title}` : `Pact due: ${item.title}`,
           description: `${item.kind === 'prophecy' ? 'A prophecy' : 'A pact'} by ${item.by.display}. ${view.scope}`,
           url: `${origin}/almanac#${item.id}`,
-          stamp: ctx.clock.now(),
+          stamp: new Date(item.made_at),
         });
       }
       return reply
@@ -251,7 +251,6 @@ export const calibrationRoutes = [
           'Prophecies about civitas itself, as they resolve. Calibration measures predictions about the service; it does not establish accuracy for any outside decision.',
         id: `${origin}/almanac.xml`,
         link: `${origin}/almanac`,
-        updated: resolved.length ? new Date(resolved[0].resolved_at as string) : ctx.clock.now(),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/almanac.xml` },
       });
@@ -281,14 +280,6 @@ export const calibrationRoutes = [
           'Runs of at least two prophecies that leaned the right way, and of kept pacts, per forecaster (public refs only).',
         id: `${origin}/streaks.xml`,
         link: `${origin}/almanac`,
-        updated: list.length
-          ? new Date(
-              list
-                .map((s) => s.last_at)
-                .sort()
-                .at(-1) as string,
-            )
-          : ctx.clock.now(),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/streaks.xml` },
       });

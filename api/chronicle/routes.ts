@@ -39,7 +39,6 @@ export const chronicleRoutes = [
           "The Record's vital signs: one entry per UTC hour with public imprints (by kind and author kind), and one per UTC day with the census, receipts and the sealed anchor.",
         id: `${origin}/feed/pulse`,
         link: `${origin}/today`,
-        updated: new Date(pulse.as_of),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/feed/pulse` },
       });

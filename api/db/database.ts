@@ -45,7 +45,21 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Embedded, in memory: start from this dumped data directory (PGlite `dumpDataDir`) instead of an empty one. */
   image?: Blob;
+  /** PostgreSQL only: the pool's size and timeouts (defaults: POOL_DEFAULTS). */
+  pool?: Partial<PoolSettings>;
 }
+
+/** How many connections a process holds, and how long a statement or an idle connection may last. */
+export interface PoolSettings {
+  max: number;
+  /** PostgreSQL's statement_timeout: a statement running longer is cancelled (an error, not a hang). */
+  statementTimeoutMs: number;
+  /** A connection idle this long is closed (0: never). */
+  idleTimeoutMs: number;
+}
+
+/** CIVITAS_DB_POOL_MAX, CIVITAS_DB_STATEMENT_TIMEOUT_MS, CIVITAS_DB_IDLE_TIMEOUT_MS unset. */
+export const POOL_DEFAULTS: PoolSettings = { max: 10, statementTimeoutMs: 15_000, idleTimeoutMs: 30_000 };
 
 const MIGRATION_LOCK = 7_212_001; // pg_advisory_lock key: one migrator at a time across processes
 
@@ -66,18 +80,39 @@ function baseConfig() {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url
-    ? await openPostgres(options.url)
-    : await openEmbedded(options.dataDir, options.image);
+  if (!options.url) {
+    const embedded = await openEmbedded(options.dataDir, options.image);
+    if (options.migrate !== false) await migrate(embedded);
+    return embedded;
+  }
+  const settings = { ...POOL_DEFAULTS, ...options.pool };
+  if (options.migrate !== false && settings.statementTimeoutMs > 0) {
+    // A migration may rewrite a large table for longer than any request should take: it runs on
+    // a pool of its own without the statement timeout, closed before serving begins.
+    const migrator = await openPostgres(options.url, { ...settings, max: 1, statementTimeoutMs: 0 });
+    try {
+      await migrate(migrator, options.url);
+    } finally {
+      await migrator.close();
+    }
+    return openPostgres(options.url, settings);
+  }
+  const database = await openPostgres(options.url, settings);
   if (options.migrate !== false) await migrate(database, options.url);
   return database;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, settings: PoolSettings): Promise<Database> {
   registerWireTypes();
   // MikroORM's migrator would create a missing database: refuse it first (api/db/startup.ts).
   await checkDatabase(url);
-  const orm = await PostgresORM.init({ ...baseConfig(), clientUrl: url, pool: { min: 0, max: 10 } });
+  const orm = await PostgresORM.init({
+    ...baseConfig(),
+    clientUrl: url,
+    pool: { min: 0, max: settings.max, idleTimeoutMillis: settings.idleTimeoutMs },
+    // Sent by pg at connect, so every connection of the pool carries it (0: no limit).
+    driverOptions: { statement_timeout: settings.statementTimeoutMs },
+  });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();
   const nameOf = statementNames();

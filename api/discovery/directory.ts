@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { APP_VERSION } from '../config.ts';
+import { APP_VERSION, RELEASE_DATE } from '../config.ts';
 
 /** The feeds a client can subscribe to (INTERFACE.md "Feeds"). */
 export const FEEDS = [
@@ -132,17 +132,27 @@ Discovery order: fetch ${origin}/agents.json, then ${origin}/openapi.json, then 
 `;
 }
 
-/** RFC 9116. Expires is always within a year of now, as the RFC requires. */
+/**
+ * RFC 9116. Expires is fixed by configuration or a year after this release, never computed from the
+ * request's time: the body (and its ETag) stays the same between releases.
+ */
 export function securityTxt(ctx: AppContext): string {
-  const origin = ctx.config.origin;
-  const expires = new Date(ctx.clock.now().getTime() + 180 * 86_400_000);
+  const { origin, contactEmail } = ctx.config;
   return [
     `Contact: ${origin}/contact`,
-    'Contact: mailto:security@civitas.invalid',
-    `Expires: ${expires.toISOString().replace(/\.\d{3}Z$/, '.000Z')}`,
+    ...(contactEmail ? [`Contact: mailto:${contactEmail}`] : []),
+    `Expires: ${securityTxtExpires(ctx).toISOString()}`,
     'Preferred-Languages: en',
     `Canonical: ${origin}/.well-known/security.txt`,
     `Policy: ${origin}/developers#security`,
     '',
   ].join('\n');
 }
+
+/** CIVITAS_SECURITY_TXT_EXPIRES, else a year after RELEASE_DATE, else a year after this process began. */
+export function securityTxtExpires(ctx: AppContext): Date {
+  if (ctx.config.securityTxtExpires) return new Date(ctx.config.securityTxtExpires);
+  const released = RELEASE_DATE ? new Date(`${RELEASE_DATE}T00:00:00.000Z`) : STARTED;
+  return new Date(Date.UTC(released.getUTCFullYear() + 1, released.getUTCMonth(), released.getUTCDate()));
+}
+const STARTED = new Date();

@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi } from '../../shared/openapi.ts';
-import { PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
+import { PUBLISHED_ROUTES, type RouteShape } from '../../shared/registry/index.ts';
 import { defineRoute } from '../route.ts';
 import { strongEtag } from '../plugins/http-cache.ts';
 import { APP_VERSION } from '../config.ts';
@@ -14,6 +14,9 @@ function text(body: (request: FastifyRequest) => string, type = 'text/plain; cha
     return body(request);
   };
 }
+
+/** robots.txt's Disallow prefixes (personal and operator surfaces); the sitemap lists none of them. */
+const ROBOTS_DISALLOW = ['/sovereign', '/settings/', '/operator', '/dashboard', '/steward/'];
 
 const llms = text((request) => llmsTxt(request.server.civitas));
 const security = text((request) => securityTxt(request.server.civitas));
@@ -98,11 +101,7 @@ export const discoveryRoutes = [
       const origin = request.server.civitas.config.origin;
       return [
         'User-agent: *',
-        'Disallow: /sovereign',
-        'Disallow: /settings/',
-        'Disallow: /operator',
-        'Disallow: /dashboard',
-        'Disallow: /steward/',
+        ...ROBOTS_DISALLOW.map((prefix) => `Disallow: ${prefix}`),
         'Allow: /',
         `Sitemap: ${origin}/sitemap.xml`,
         '',
@@ -112,10 +111,9 @@ export const discoveryRoutes = [
   defineRoute('GET /sitemap.xml', {
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
-      const pages = PUBLISHED_ROUTES.filter(
-        (r) => (r.kind === 'page' || r.kind === 'hybrid') && !r.path.includes('{') && !r.scope,
-      );
-      const urls = pages.map((r) => `  <url><loc>${origin}${r.path}</loc></url>`).join('\n');
+      const urls = PUBLISHED_ROUTES.filter(inSitemap)
+        .map((r) => `  <url><loc>${origin}${r.path}</loc></url>`)
+        .join('\n');
       return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
     }, 'application/xml; charset=utf-8'),
   }),
@@ -124,3 +122,15 @@ export const discoveryRoutes = [
     page: true,
   }),
 ];
+
+/**
+ * The sitemap lists what an anonymous visitor can read: a page with no parameter, no scope and no
+ * one to be known (`identity`: a personal page answers 401 without a session), not an operator or
+ * robots-disallowed surface, and not a "not found" page (`…/missing`, which answers 404).
+ */
+function inSitemap(route: RouteShape): boolean {
+  if (route.kind !== 'page' && route.kind !== 'hybrid') return false;
+  if (route.path.includes('{') || route.scope || route.identity || route.operator) return false;
+  if (route.path.endsWith('/missing')) return false;
+  return !ROBOTS_DISALLOW.some((prefix) => route.path.startsWith(prefix));
+}

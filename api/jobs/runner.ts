@@ -17,6 +17,7 @@ import { lapseOverduePacts } from '../calibration/pacts.ts';
 import { runCensusJob } from '../people/census.ts';
 import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
+import { pruneSessionsAndFlashes } from '../identity/prune.ts';
 import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
 
 /** Every periodic job. Families add theirs here (one line each). */
@@ -26,6 +27,7 @@ export const JOBS: Job[] = [
   { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
   { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
+  { name: 'identity.prune', intervalMs: 600_000, run: pruneSessionsAndFlashes },
   { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
   ...organismJobs,
 ];

@@ -84,6 +84,9 @@ async function errors(app: FastifyInstance) {
   app.decorate('failureListeners', [] as FailureListener[]);
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const { status, body } = answerFor(error, request);
+    // A body refused for its size may still be arriving: unread, it would stall the next request
+    // on this keep-alive connection, and reading it is what the limit refuses. Close it after.
+    if (status === 413) reply.header('connection', 'close');
     return answer(request, reply, status, body);
   });
 

@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_COUNT, PUBLISHED_ROUTES } from '../../shared/registry/index.ts';
+import { RELEASE_DATE } from '../../api/config.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -61,11 +62,17 @@ describe('discovery', () => {
       expect(res.body).toMatch(/^Contact: /m);
       const expires = /^Expires: (.+)$/m.exec(res.body)?.[1];
       expect(expires).toBeDefined();
-      const ms = Date.parse(expires!) - t.clock.now().getTime();
-      expect(ms).toBeGreaterThan(0);
-      expect(ms).toBeLessThan(366 * 86_400_000);
+      // A year after this release (CHANGELOG.md's date for APP_VERSION), not a year after now.
+      expect(expires).toBe(`${Number(RELEASE_DATE!.slice(0, 4)) + 1}${RELEASE_DATE!.slice(4)}T00:00:00.000Z`);
+      expect(res.body).not.toContain('civitas.invalid');
       expect(res.body).toContain(`Canonical: ${TEST_ORIGIN}/.well-known/security.txt`);
     }
+    // The body does not move with the clock: pollers and caches see one file per release.
+    const before = await t.app.inject({ method: 'GET', url: '/.well-known/security.txt' });
+    t.clock.advance(3 * 86_400_000);
+    const after = await t.app.inject({ method: 'GET', url: '/.well-known/security.txt' });
+    expect(after.body).toBe(before.body);
+    expect(after.headers.etag).toBe(before.headers.etag);
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.body).toContain('User-agent: *');
     expect(robots.body).toContain(`Sitemap: ${TEST_ORIGIN}/sitemap.xml`);
@@ -119,5 +126,20 @@ describe('routes not built yet', () => {
     expect(body.routes.find((r: { path: string }) => r.path === '/api/agent/{handle}').real).toBe(true);
     const pending = pendingApiRead();
     if (pending) expect(body.routes.find((r: { path: string }) => r.path === pending).real).toBe(false);
+  });
+});
+
+describe('security.txt from configuration', () => {
+  it('publishes the configured contact address and expiry', async () => {
+    const configured = await createTestApp({
+      config: { contactEmail: 'security@example.org', securityTxtExpires: '2027-06-30T00:00:00Z' },
+    });
+    try {
+      const res = await configured.app.inject({ method: 'GET', url: '/.well-known/security.txt' });
+      expect(res.body).toContain('Contact: mailto:security@example.org');
+      expect(res.body).toContain('Expires: 2027-06-30T00:00:00.000Z');
+    } finally {
+      await configured.close();
+    }
   });
 });
