@@ -132,7 +132,7 @@ const FAMILY_EDGES: Record<string, string[]> = {
   chronicle: ['agents', 'boundaries', 'calibration', 'people', 'record'],
   governance: ['ledger', 'steward'],
   identity: ['agents', 'calibration', 'ledger', 'mail', 'people'],
-  jobs: ['calibration', 'ledger', 'organism', 'people'],
+  jobs: ['calibration', 'identity', 'ledger', 'organism', 'people'],
   // to break: /verify/court/{id} belongs with the court (governance), not the ledger
   ledger: ['governance', 'mcp'],
   operator: ['boundaries', 'ledger', 'steward'],
