@@ -90,6 +90,9 @@ export const almanacSchema = z.object({
       id: z.string(),
       title: z.string(),
       due_at: isoTime,
+      made_at: isoTime.describe(
+        'when it was made: the feed entry and the calendar event are stamped with it',
+      ),
       by: forecasterSchema,
       href: z.string(),
     }),
