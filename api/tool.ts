@@ -70,6 +70,19 @@ export function outputSchemaOf(tool: CivitasTool): z.ZodObject | undefined {
   return response instanceof z.ZodObject ? response : undefined;
 }
 
+/**
+ * A tool's refusal as an MCP tool result (isError), in the one error shape. A client validates any
+ * structuredContent against a declared output schema, errors included (SDK 1.32), so a tool with
+ * one refuses in text content only; a tool without one also carries the body as structuredContent.
+ */
+export function toolRefusal(tool: CivitasTool, body: unknown) {
+  return {
+    isError: true as const,
+    content: [{ type: 'text' as const, text: JSON.stringify(body) }],
+    ...(outputSchemaOf(tool) ? {} : { structuredContent: body as Record<string, unknown> }),
+  };
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every MCP tool the app offers (api/families.ts), in order. */

@@ -11,28 +11,20 @@ import type { AppContext } from '../context.ts';
 import { APP_VERSION } from '../config.ts';
 import { earlyAnswer } from './jsonrpc.ts';
 import { unstorableText } from '../../shared/storable-text.ts';
-import { outputSchemaOf, type CivitasTool } from '../tool.ts';
+import { outputSchemaOf, toolRefusal, type CivitasTool } from '../tool.ts';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 /** A fresh server per request: stateless Streamable HTTP, so any process can answer any call. */
 export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: FastifyInstance): McpServer {
   const server = new McpServer({ name: 'civitas', version: APP_VERSION }, { capabilities: { tools: {} } });
   for (const tool of tools) {
-    const outputSchema = outputSchemaOf(tool);
-    // A client validates any structuredContent against a declared output schema, errors included
-    // (SDK 1.32), so a refusal from a tool with one travels as text content only.
-    const errorContent = (body: unknown) => ({
-      isError: true as const,
-      content: [{ type: 'text' as const, text: JSON.stringify(body) }],
-      ...(outputSchema ? {} : { structuredContent: body as Record<string, unknown> }),
-    });
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema,
+        outputSchema: outputSchemaOf(tool),
         annotations: tool.annotations,
       },
       async (args: Record<string, unknown>) => {
@@ -43,7 +35,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
           const result = await tool.handler(args as never, ctx, app);
           // A refusal a service answers rather than throws (the unknown handle) is a tool error
           // too: it is not the twin's answer, so it is not checked against the output schema.
-          if ((result as { ok?: unknown } | null)?.ok === false) return errorContent(result);
+          if ((result as { ok?: unknown } | null)?.ok === false) return toolRefusal(tool, result);
           return {
             content: [{ type: 'text' as const, text: JSON.stringify(result) }],
             structuredContent: result as Record<string, unknown>,
@@ -58,7 +50,7 @@ export function buildMcpServer(tools: CivitasTool[], ctx: AppContext, app?: Fast
                   external: false,
                   message: error instanceof Error ? error.message : String(error),
                 });
-          return errorContent(body);
+          return toolRefusal(tool, body);
         }
       },
     );

@@ -6,7 +6,7 @@ import {
   PingRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Refusal, type ErrorBody } from '../../shared/errors.ts';
-import { outputSchemaOf, type CivitasTool } from '../tool.ts';
+import { toolRefusal, type CivitasTool } from '../tool.ts';
 
 /** JSON-RPC 2.0 error codes (and the MCP transport's server-error code for refusals before a method runs). */
 export const JSONRPC = {
@@ -140,12 +140,7 @@ function toolCallAnswer(message: Record<string, unknown>, tools: CivitasTool[]):
     body: {
       jsonrpc: '2.0',
       id,
-      result: {
-        content: [{ type: 'text', text: JSON.stringify(body) }],
-        // as api/mcp/endpoint.ts: a tool with an output schema refuses in text content only
-        ...(outputSchemaOf(tool) ? {} : { structuredContent: body }),
-        isError: true,
-      },
+      result: toolRefusal(tool, body),
     },
   };
 }
