@@ -230,12 +230,7 @@ export function createRelayClient(options: RelayClientOptions) {
 
     /** GET /api/agent/certificate for this handle. */
     async certificate() {
-      const { status, body } = await call(
-        'GET',
-        `/api/agent/certificate?handle=${encodeURIComponent(options.handle)}`,
-      );
-      if (status !== 200) refuse(status, body);
-      return body;
+      return read(`/api/agent/certificate?handle=${encodeURIComponent(options.handle)}`);
     },
 
     /**
