@@ -13,6 +13,7 @@ import { developerExamples, type DeveloperExample } from '../../site/lib/develop
 import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '../helpers/db.ts';
 import { freePort } from '../helpers/ports.ts';
 import { startApiProcess, type RunningProcess } from '../helpers/processes.ts';
+import { decodeHtml } from '../helpers/html.ts';
 
 const run = promisify(execFile);
 let api: RunningProcess;
@@ -44,15 +45,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const decode = (html: string) =>
-  html
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&#x27;/g, "'")
-    .replace(/&amp;/g, '&');
-
 describe('/developers examples', () => {
   it('the page shows each example exactly, with this origin and no placeholder', async () => {
     const html = await (await fetch(`${origin}/developers`, { headers: { accept: 'text/html' } })).text();
@@ -60,7 +52,7 @@ describe('/developers examples', () => {
     for (const example of Object.values(examples)) {
       const figure = new RegExp(`data-example="${example.id}"[\\s\\S]*?<code>([\\s\\S]*?)</code>`).exec(html);
       expect(figure, example.id).not.toBeNull();
-      expect(decode(figure![1]), example.id).toBe(example.code);
+      expect(decodeHtml(figure![1]), example.id).toBe(example.code);
     }
   });
 

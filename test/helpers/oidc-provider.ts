@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import Provider from 'oidc-provider';
+import { decodeHtml } from './html.ts';
 
 export interface TestProvider {
   issuer: string;
@@ -153,13 +154,4 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function decodeHtml(value: string): string {
-  return value
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
