@@ -59,7 +59,12 @@ async function post(app: FastifyInstance, cast: Cast, who: number, url: string, 
     method: 'POST',
     url,
     payload,
-    headers: { cookie: cast.members[who % cast.members.length].cookie, accept: 'application/json' },
+    // A cookie door refuses any request not from the service's own origin (api/plugins/same-origin.ts).
+    headers: {
+      cookie: cast.members[who % cast.members.length].cookie,
+      accept: 'application/json',
+      origin: app.civitas.config.origin,
+    },
   });
   const key = `${url} ${res.statusCode}`;
   cast.outcomes.set(key, (cast.outcomes.get(key) ?? 0) + 1);
