@@ -29,7 +29,12 @@ const DAY = 86_400_000;
 const size = parseSize(process.argv.slice(2));
 const config = loadConfig();
 const started = performance.now();
-const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+// Bulk statements (settling 100,000 agents, the census backfill, analyze) outlast a request's timeout.
+const db = await openDatabase({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  pool: { ...config.dbPool, statementTimeoutMs: 0 },
+});
 const [counter] = await db.query<{ value: string | number }>('select value from record_counter where id = 1');
 if (Number(counter?.value ?? 0) > 0) {
   console.error('seed:scale writes a new Record: this database already holds imprints');
