@@ -31,11 +31,14 @@ if (workers > 1 && cluster.isPrimary) {
         workers: { restarts: () => workerRestarts, alive: running.alive },
       })
     : undefined;
+  // Each worker drains within the grace and gives up SHUTDOWN_SLACK_MS later; one that is still
+  // there then is killed, and the primary's own deadline comes after that.
+  const workerDeadline = config.shutdownGraceMs + SHUTDOWN_SLACK_MS;
   onShutdownSignal(
     log,
-    config.shutdownGraceMs,
+    workerDeadline,
     async () => {
-      await running.stop(config.shutdownGraceMs + SHUTDOWN_SLACK_MS / 2);
+      await running.stop(workerDeadline);
       await metrics?.close();
     },
     'shutting down the workers',
