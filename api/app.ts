@@ -39,6 +39,9 @@ import { livenessServer } from './health/liveness.ts';
 import { redactUrlTokens } from './identity/feed-token.ts';
 import { treasuryConfig } from './treasury/config.ts';
 import type { SiteMount } from './site/mount.ts';
+import drain from './plugins/drain.ts';
+import metrics from './plugins/metrics.ts';
+import type { Tracer } from '@opentelemetry/api';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +59,8 @@ export interface BuildOptions {
   logStream?: pino.DestinationStream;
   /** Mount the built Astro site (pages and assets). Default true when dist/ exists. */
   site?: boolean;
+  /** OpenTelemetry traces are on (api/tracing.ts): one span per request through this tracer. */
+  tracer?: Tracer;
 }
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -130,6 +135,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(serializeOnce);
   await app.register(errors);
   await app.register(requestLog, { sample: config.accessLogSample });
+  await app.register(drain);
+  // Request metrics only for an operator who scrapes them; OpenTelemetry loaded only when asked for.
+  if (config.metrics) await app.register(metrics);
+  if (options.tracer)
+    await app.register((await import('./plugins/tracing.ts')).default, { tracer: options.tracer });
   await app.register(vitals);
   // @fastify/cookie writes Set-Cookie in its own onSend hook; it must run before the security
   // headers' onSend, which makes every cookie-setting response `private, no-store`

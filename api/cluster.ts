@@ -26,14 +26,19 @@ export function workerCount(embedded: boolean, env: NodeJS.ProcessEnv = process.
 
 const RESTART_FIRST_MS = 250;
 const RESTART_MAX_MS = 30_000;
-/** Workers replaced since start (for metrics and the operator). */
+/** Workers replaced since start (civitas_worker_restarts_total, api/metrics-listener.ts). */
 export let workerRestarts = 0;
 
 export interface Workers {
   /** http://host:port every worker listens on */
   address: string;
-  /** Stops every worker (SIGTERM, their graceful shutdown) and waits for them to exit. */
-  stop(): Promise<void>;
+  /** Workers running now (the metrics' civitas_workers). */
+  alive(): number;
+  /**
+   * Stops every worker (SIGTERM: each drains its requests, api/shutdown.ts) and waits for them to
+   * exit; one still running after `killAfterMs` is killed.
+   */
+  stop(killAfterMs?: number): Promise<void>;
 }
 
 /**
@@ -64,19 +69,24 @@ export function serveWorkers(
       if (!stopping) fork();
     }, delay).unref();
   });
-  const stop = async () => {
+  const stop = async (killAfterMs = 30_000) => {
     stopping = true;
     await Promise.all(
       [...workers].map(
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
-            worker.once('exit', () => resolve());
+            const kill = setTimeout(() => worker.process.kill('SIGKILL'), killAfterMs);
+            worker.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
             worker.process.kill('SIGTERM');
           }),
       ),
     );
   };
+  const alive = () => workers.size;
   return new Promise((resolve, reject) => {
     const listening = new Set<number>();
     cluster.on('listening', (worker, address) => {
@@ -86,7 +96,11 @@ export function serveWorkers(
           address.address && address.address !== '::' && address.address !== '0.0.0.0'
             ? address.address
             : '127.0.0.1';
-        resolve({ address: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`, stop });
+        resolve({
+          address: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+          alive,
+          stop,
+        });
       }
     });
     cluster.once('exit', (worker, code) => {

@@ -66,6 +66,9 @@ const schema = z.object({
     .string()
     .refine((value) => !value || !Number.isNaN(Date.parse(value)), 'a date (ISO 8601)')
     .optional(),
+  CIVITAS_METRICS_PORT: z.union([z.literal(''), z.coerce.number().int().min(1).max(65535)]).optional(),
+  CIVITAS_METRICS_HOST: z.string().default('127.0.0.1'),
+  CIVITAS_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(8_000),
 });
 
 export interface CivitasConfig {
@@ -106,6 +109,10 @@ export interface CivitasConfig {
   contactEmail?: string;
   /** security.txt's Expires (ISO 8601); unset → a year after RELEASE_DATE. */
   securityTxtExpires?: string;
+  /** The operator's Prometheus listener (never the public port); unset → no listener, no per-request metrics. */
+  metrics?: { port: number; host: string };
+  /** How long a shutdown waits for requests in flight before cutting their connections (ms). */
+  shutdownGraceMs: number;
 }
 
 /** Settings that cannot be used, one line each (`NAME: what is wrong`); never their values. */
@@ -143,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
       `CIVITAS_FEDERATION_PEERS: ${error instanceof SyntaxError ? 'not JSON' : 'not a list of {name, origin, public_key}'}`,
     );
   }
+  const metricsPort = result.success ? result.data.CIVITAS_METRICS_PORT || undefined : undefined;
+  if (metricsPort !== undefined && metricsPort === result.data?.PORT)
+    problems.push(
+      'CIVITAS_METRICS_PORT: must differ from PORT (metrics are never served on the public port)',
+    );
   if (problems.length || !result.success) throw new ConfigError(problems);
   const parsed = result.data;
   return {
@@ -184,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CivitasConfig 
     },
     contactEmail: parsed.CIVITAS_CONTACT_EMAIL || undefined,
     securityTxtExpires: parsed.CIVITAS_SECURITY_TXT_EXPIRES || undefined,
+    metrics: metricsPort === undefined ? undefined : { port: metricsPort, host: parsed.CIVITAS_METRICS_HOST },
+    shutdownGraceMs: parsed.CIVITAS_SHUTDOWN_GRACE_MS,
   };
 }
 

@@ -33,8 +33,16 @@ export interface Database extends Sql {
    * preparedTransaction); on the embedded database it is `transaction`.
    */
   sqlTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /** The connections in use, idle and waited for now (the metrics' pool gauges, api/plugins/metrics.ts). */
+  poolUsage(): PoolUsage;
   close(): Promise<void>;
 }
+
+/**
+ * PostgreSQL: pg's pool as it stands. Embedded: one connection that runs one operation at a time,
+ * busy while any of this wrapper's queries or transactions runs and waited for by the others.
+ */
+export type PoolUsage = Record<'max' | 'busy' | 'idle' | 'waiting', number>;
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; absent → embedded PGlite. */
@@ -119,6 +127,12 @@ async function openPostgres(url: string, settings: PoolSettings): Promise<Databa
   return wrap(orm, false, async () => {}, {
     query: preparedQuery(pool, nameOf),
     transaction: preparedTransaction(pool, nameOf),
+    usage: () => ({
+      max: settings.max,
+      busy: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   });
 }
 
@@ -220,6 +234,7 @@ export async function dumpEmbedded(database: Database): Promise<Blob> {
 interface Outside {
   query: Sql['query'];
   transaction: Database['sqlTransaction'];
+  usage: Database['poolUsage'];
 }
 
 function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Outside): Database {
@@ -232,21 +247,33 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
       return result.rows as T[];
     },
   });
-  const root = outside ? { query: outside.query } : sqlOf(orm.em.fork());
+  // Embedded: operations of this wrapper in flight, for poolUsage (PGlite runs one at a time).
+  let inFlight = 0;
+  const counted = <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight++;
+    return work().finally(() => inFlight--);
+  };
+  const root = sqlOf(orm.em.fork());
+  const query: Sql['query'] = outside?.query ?? ((text, params) => counted(() => root.query(text, params)));
   const transaction: Database['transaction'] = (work) =>
-    orm.em.fork().transactional((em) => work({ ...sqlOf(em), em }));
+    counted(() => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em })));
   return {
     orm,
     embedded,
     em: () => orm.em.fork(),
-    query: (text, params) => root.query(text, params),
+    query,
     transaction,
     sqlTransaction: outside?.transaction ?? ((work) => transaction(work)),
+    poolUsage: outside?.usage ?? (() => embeddedUsage(inFlight)),
     async close() {
       await orm.close(true);
       await onClose();
     },
   };
+}
+
+function embeddedUsage(inFlight: number): PoolUsage {
+  return { max: 1, busy: Math.min(inFlight, 1), idle: inFlight ? 0 : 1, waiting: Math.max(inFlight - 1, 0) };
 }
 
 /**

@@ -19,6 +19,7 @@ import { vitalsFlushJob } from '../plugins/vitals.ts';
 import { organismJobs } from '../organism/jobs.ts';
 import { pruneSessionsAndFlashes } from '../identity/prune.ts';
 import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
+import { observeJobRun } from '../plugins/metrics.ts';
 
 /** Every periodic job. Families add theirs here (one line each). */
 export const JOBS: Job[] = [
@@ -53,10 +54,13 @@ export function startJobs(
     if (running) return running; // a slow run is never overlapped by the same process
     const run = (async () => {
       const startedAt = ctx.clock.now();
+      const started = performance.now();
       try {
         await job.run(ctx, app);
+        observeJobRun(job.name, true, (performance.now() - started) / 1000);
         await recordJobRun(ctx, job.name, startedAt, ctx.clock.now(), 'ok');
       } catch (error) {
+        observeJobRun(job.name, false, (performance.now() - started) / 1000);
         await recordJobRun(ctx, job.name, startedAt, ctx.clock.now(), 'failed');
         // Logged by kind only: job errors never carry request data, and the next tick retries.
         app.log.error(
@@ -89,9 +93,11 @@ export function startJobs(
     await Promise.allSettled([...inFlight.values()]);
   };
   try {
+    // Registered after buildApp's own onClose hook, so it runs before it (Fastify runs them last
+    // first): the job runs in flight finish before the last vitals are written and the pool closes.
     app.addHook('onClose', stop);
   } catch {
-    // already listening: the caller stops the jobs itself (api/server.ts does, before app.close())
+    // already started (tests start jobs on a ready app): the caller stops them itself
   }
   return { runOnce: async () => void (await Promise.all(jobs.map(tick))), stop };
 }

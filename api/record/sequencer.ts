@@ -1,4 +1,5 @@
 import type { Database, Sql } from '../db/database.ts';
+import { observeImprintBatch } from '../plugins/metrics.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
 import { appendImprints, type AppendedImprint, type NewImprint } from './window.ts';
@@ -49,9 +50,8 @@ export interface Door<D extends Draft, S, R> {
 export const MAX_BATCH = 256;
 
 /**
- * Batches in flight at once per process. The second prepares (its locks, gate, own rows) while
- * the first appends and commits; it then waits on the counter row, so batches still append one
- * after the other, in the order they claim the counter.
+ * Batches in flight at once per process. The second prepares (its locks, gate, own rows) while the
+ * first commits, then waits on the counter row: batches append in the order they claim the counter.
  */
 export const PIPELINE = 2;
 
@@ -83,7 +83,7 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/** Thrown inside the transaction's work (so nothing was committed): the batch may be retried imprint by imprint. */
+/** Thrown inside the transaction's work (nothing committed): the batch may be retried imprint by imprint. */
 class BeforeCommit extends Error {
   readonly original: unknown;
   constructor(original: unknown) {
@@ -143,7 +143,7 @@ class Sequencer {
       if (batch.length === 0) return;
       this.inFlight += 1;
       for (const one of batch) this.busy.add(one.draft.authorRef);
-      void this.commit(batch).finally(() => {
+      void observeImprintBatch(batch.length, this.commit(batch)).finally(() => {
         this.inFlight -= 1;
         this.expected = batch.length + this.waiting.length;
         for (const one of batch) this.busy.delete(one.draft.authorRef);

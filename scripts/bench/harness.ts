@@ -93,7 +93,8 @@ function hasWrk(): boolean {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
     return true;
   } catch (error) {
-    return (error as { status?: number }).status !== undefined; // wrk --version exits 1 but exists
+    // wrk --version exits 1 but exists; a missing wrk is ENOENT (status null)
+    return typeof (error as { status?: number | null }).status === 'number';
   }
 }
 

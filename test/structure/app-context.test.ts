@@ -26,6 +26,7 @@ const HOSTS = new Set([
   'api/boundaries/live-probes.ts', // the census's probes are app.inject calls; builds its CensusHost
   'api/site/client.ts', // the in-process API client: app.inject
   'api/site/mount.ts', // registers the site's asset and page routes
+  'api/shutdown.ts', // closes the running app on a signal, cutting its connections after the grace
 ]);
 
 /** An import of the FastifyInstance type: `import type { FastifyInstance } from 'fastify'`, or inline `import('fastify').FastifyInstance`. */

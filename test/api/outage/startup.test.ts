@@ -4,62 +4,21 @@
  * unreachable one is waited for with backoff, one line per attempt; the printed address is the
  * configured origin.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, serverUrl } from '../../helpers/db.ts';
 import { admin, withDatabase } from '../../helpers/postgres.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { runServer } from '../../helpers/server-process.ts';
 
-const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-interface Run {
-  output: () => string;
-  exited: Promise<number | null>;
-  /** Resolves once the output matches; rejects when the process exits first. */
-  until(pattern: RegExp): Promise<void>;
-  stop(): Promise<void>;
-}
-
-function run(env: NodeJS.ProcessEnv): Run {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CIVITAS_WORKERS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  const waiters: (() => void)[] = [];
-  const take = (chunk: Buffer) => {
-    text += String(chunk);
-    waiters.forEach((wake) => wake());
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    output: () => text,
-    exited,
-    until: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => pattern.test(text) && resolve();
-        waiters.push(check);
-        check();
-        void exited.then(() => reject(new Error(`exited before ${pattern}:\n${text}`)));
-      }),
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
 describe('refusing bad configuration', () => {
   it('lists invalid settings one line each, no stack trace', async () => {
-    const started = run({ PORT: 'abc', CIVITAS_ORIGIN: 'not a url', CIVITAS_DATA_DIR: '/nonexistent' });
+    const started = runServer({ PORT: 'abc', CIVITAS_ORIGIN: 'not a url', CIVITAS_DATA_DIR: '/nonexistent' });
     expect(await started.exited).toBe(1);
     const lines = started.output().trim().split('\n');
     expect(lines[0]).toBe('civitas cannot start: invalid configuration');
@@ -70,7 +29,7 @@ describe('refusing bad configuration', () => {
 
   it('waits for an unreachable database with backoff, one line per attempt', async () => {
     const port = await freePort();
-    const started = run({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/civitas` });
+    const started = runServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/civitas` });
     try {
       await started.until(/attempt 2, retrying/);
       const lines = started.output().trim().split('\n');
@@ -83,7 +42,7 @@ describe('refusing bad configuration', () => {
 
   it.skipIf(!serverUrl())('stops on a database that does not exist, and does not create it', async () => {
     const name = `civitas_typo_${process.pid}`;
-    const started = run({ DATABASE_URL: withDatabase(serverUrl()!, name) });
+    const started = runServer({ DATABASE_URL: withDatabase(serverUrl()!, name) });
     expect(await started.exited).toBe(1);
     expect(started.output().trim()).toMatch(
       new RegExp(
@@ -102,7 +61,7 @@ describe('refusing bad configuration', () => {
     dirs.push(dataDir);
     // On PostgreSQL a copy of the migrated template (an embedded data directory migrates from empty).
     const database = serverUrl() ? await createTestDatabase() : undefined;
-    const started = run({
+    const started = runServer({
       PORT: String(port),
       HOST: '127.0.0.1',
       CIVITAS_DATA_DIR: dataDir,

@@ -1,0 +1,52 @@
+/**
+ * The real service process (`node api/server.ts`, as `npm run api` starts it) for tests of what
+ * only a process shows: start-up refusals, workers, signals, the operator's listeners.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = fileURLToPath(new URL('../../api/server.ts', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output: () => string;
+  exited: Promise<number | null>;
+  /** Resolves once the output matches; rejects when the process exits first. */
+  until(pattern: RegExp): Promise<void>;
+  /** SIGKILL unless it already exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts the server with `env` over the test's environment (embedded, one worker, no Redis unless said). */
+export function runServer(env: NodeJS.ProcessEnv): ServerProcess {
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CIVITAS_WORKERS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const waiters: (() => void)[] = [];
+  const take = (chunk: Buffer) => {
+    text += String(chunk);
+    waiters.forEach((wake) => wake());
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => text,
+    exited,
+    until: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => pattern.test(text) && resolve();
+        waiters.push(check);
+        check();
+        void exited.then(() => reject(new Error(`exited before ${pattern}:\n${text.slice(-3000)}`)));
+      }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
