@@ -129,7 +129,9 @@ export const vigilanceSchema = z.object({
 export const linearizabilitySchema = z.object({
   ok,
   schema: z.literal('civitas.linearizability.v1'),
-  checked_at: isoTime,
+  checked_at: isoTime.describe(
+    'when the verification job that checked these pairs ran (the walks keep the check)',
+  ),
   linearizable: z.boolean(),
   record: z.object({
     rule: z.string(),
@@ -152,6 +154,7 @@ export const linearizabilitySchema = z.object({
     examples: z.array(z.object({ date: z.string(), earlier_leaf_index: count, later_leaf_index: count })),
   }),
   limit: count,
+  verification: verificationSchema.describe('how far the walks that check the order have reached'),
 });
 
 const rate = z.number().min(0).max(1);
