@@ -12,6 +12,8 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.ts';
+import { loadConfig } from '../../api/config.ts';
+import { openDatabase } from '../../api/db/database.ts';
 import { censusHost } from '../../api/boundaries/live-probes.ts';
 import { knowledgeRun, keptKnowledge } from '../../api/organism/checks/knowledge.ts';
 import { discriminationJob } from '../../api/organism/checks/discrimination.ts';
@@ -19,6 +21,22 @@ import { recordJobRun } from '../../api/organism/vitals/dispatch-runs.ts';
 
 /** Items per walk and run here: larger than the job's batch, so a big Record catches up in fewer runs. */
 const CATCH_UP_BATCH = 100_000;
+
+/**
+ * What autovacuum has done on a Record that has lived: dead index entries of evicted bodies gone,
+ * BRIN ranges summarized, the visibility map set (a bulk load leaves none of it). On a pool of its
+ * own without the statement timeout, as migrations run.
+ */
+async function vacuum(embedded: boolean): Promise<void> {
+  const url = loadConfig().databaseUrl;
+  if (embedded || !url) return;
+  const db = await openDatabase({ url, migrate: false, pool: { max: 1, statementTimeoutMs: 0 } });
+  try {
+    await db.query('vacuum (analyze)');
+  } finally {
+    await db.close();
+  }
+}
 
 export async function keepUp(app: FastifyInstance): Promise<number> {
   const ctx = app.civitas;
@@ -35,9 +53,7 @@ export async function keepUp(app: FastifyInstance): Promise<number> {
   const at = ctx.clock.now();
   await discriminationJob(ctx);
   await recordJobRun(ctx, 'organism.discrimination', at, ctx.clock.now(), 'ok');
-  // What autovacuum has done on a Record that has lived: dead index entries of evicted bodies gone,
-  // BRIN ranges summarized, the visibility map set (a bulk load leaves none of it).
-  await ctx.db.query('vacuum (analyze)');
+  await vacuum(ctx.db.embedded);
   return runs;
 }
 
