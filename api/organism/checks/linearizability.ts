@@ -72,6 +72,5 @@ export async function linearizabilityProjection(ctx: AppContext, host: CensusHos
       })),
     },
     limit: LIST_LIMIT,
-    verification: kept.trials.verification,
   };
 }

@@ -38,7 +38,7 @@ const sourceOf = (name: string): Source =>
 
 const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
-const iso = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : 'infinity');
+const stamp = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : 'infinity');
 
 export type Counts = Map<string, number>;
 
@@ -85,7 +85,7 @@ export async function countBetween(
               .map((_, i) => `(span = $${2 + i * 3} and start >= $${3 + i * 3} and start < $${4 + i * 3})`)
               .join(' or ')})
             group by name`,
-          [names, ...ranges.flatMap(([span, s, e]) => [span, iso(s), iso(e)])],
+          [names, ...ranges.flatMap(([span, s, e]) => [span, stamp(s), stamp(e)])],
         )
         .then(add),
     );
@@ -93,7 +93,7 @@ export async function countBetween(
   const sources = [...new Set(names.map(sourceOf))];
   for (const [s, e] of edges)
     for (const source of sources)
-      work.push(sql.query<{ name: string; n: string | number }>(EDGES[source], [iso(s), iso(e)]).then(add));
+      work.push(sql.query<{ name: string; n: string | number }>(EDGES[source], [stamp(s), stamp(e)]).then(add));
   await Promise.all(work);
   return out;
 }
@@ -114,7 +114,7 @@ export async function slotCounts(
   const rows = await sql.query<{ name: string; start: Date | string; n: string | number }>(
     `select name, start, n from time_tallies
       where name = any($1::text[]) and span = $2 and start >= $3 and start < $4`,
-    [names, span, iso(start), iso(start + count * unit)],
+    [names, span, stamp(start), stamp(start + count * unit)],
   );
   const out = new Map<number, Counts>();
   for (let i = 0; i < count; i++) out.set(start + i * unit, new Map(names.map((name) => [name, 0])));

@@ -129,9 +129,7 @@ export const vigilanceSchema = z.object({
 export const linearizabilitySchema = z.object({
   ok,
   schema: z.literal('civitas.linearizability.v1'),
-  checked_at: isoTime.describe(
-    'when the verification job that checked these pairs ran (the walks keep the check)',
-  ),
+  checked_at: isoTime,
   linearizable: z.boolean(),
   record: z.object({
     rule: z.string(),
@@ -154,7 +152,6 @@ export const linearizabilitySchema = z.object({
     examples: z.array(z.object({ date: z.string(), earlier_leaf_index: count, later_leaf_index: count })),
   }),
   limit: count,
-  verification: verificationSchema.describe('how far the walks that check the order have reached'),
 });
 
 const rate = z.number().min(0).max(1);

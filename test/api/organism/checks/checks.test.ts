@@ -167,58 +167,6 @@ describe('GET /api/vigilance', () => {
   }, 60_000);
 });
 
-describe('GET /api/linearizability', () => {
-  it('passes on an ordered history and names violations by sequence number only', async () => {
-    await verifyNow(t);
-    const ok = (await json('/api/linearizability')).json();
-    expect(ok.linearizable).toBe(true);
-    expect(ok.record.checked).toBe(15);
-    expect(ok.receipts.checked).toBeGreaterThanOrEqual(15);
-    // Already verified: the walks' rolling re-check finds it at the next run, not the request.
-    await sql(`update imprints set created_at = created_at - interval '1 hour' where sequence = 10`);
-    try {
-      expect((await json('/api/linearizability')).json().linearizable).toBe(true);
-      await verifyNow(t);
-      const bad = (await json('/api/linearizability')).json();
-      expect(bad.linearizable).toBe(false);
-      expect(bad.record.violations).toBe(1);
-      expect(bad.record.examples[0]).toMatchObject({ earlier_sequence: 9, later_sequence: 10 });
-      expect(JSON.stringify(bad)).not.toMatch(/rcpt_|october-/);
-    } finally {
-      await sql(`update imprints set created_at = created_at + interval '1 hour' where sequence = 10`);
-    }
-    await verifyNow(t);
-    expect((await json('/api/linearizability')).json().linearizable).toBe(true);
-  });
-
-  it('finds a receipt recorded before the leaf below it, in a new stretch and an old one', async () => {
-    const [row] = await sql<{ log_date: string; leaf_index: number }>(
-      `select to_char(log_date, 'YYYY-MM-DD') as log_date, leaf_index from receipts where leaf_index > 0 order by log_date, leaf_index limit 1`,
-    );
-    const move = (sign: '-' | '+') =>
-      sql(
-        `update receipts set recorded_at = recorded_at ${sign} interval '2 hours' where log_date = $1 and leaf_index = $2`,
-        [row.log_date, row.leaf_index],
-      );
-    await move('-');
-    try {
-      await verifyNow(t);
-      const bad = (await json('/api/linearizability')).json();
-      expect(bad.linearizable).toBe(false);
-      expect(bad.receipts.violations).toBe(1);
-      expect(bad.receipts.examples[0]).toEqual({
-        date: row.log_date,
-        earlier_leaf_index: Number(row.leaf_index) - 1,
-        later_leaf_index: Number(row.leaf_index),
-      });
-    } finally {
-      await move('+');
-    }
-    await verifyNow(t);
-    expect((await json('/api/linearizability')).json().receipts.violations).toBe(0);
-  });
-});
-
 describe('GET /api/recovery', () => {
   it('measures per lane the time from a failure to the next clean minute', async () => {
     const buckets = '{0,0,0,0,0,0,0,0,0,0,0,0}';
