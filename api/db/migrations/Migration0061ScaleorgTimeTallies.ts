@@ -11,8 +11,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Names: `imprints.<kind>` (not held), `imprints_held.<kind>`, `imprints_by_agents`,
  * `evictions` (sequence above the window: imprint n evicts n − 500), `agents` (first_seen_at),
  * `sovereigns`, `receipts` (recorded_at). An update that moves no count writes no tally row.
- * Also, for the edges: an index on agents' arrival time, a BRIN index on receipts' time, and the
- * imprints' BRIN index (migration 0042) summarizing each block range as soon as it is full.
+ * Also, for the edges: indexes on imprints' and agents' times, a BRIN index on receipts' time, and
+ * the imprints' BRIN index (migration 0042) summarizing each block range as soon as it is full.
  * SQL that PostgreSQL 15 and PGlite both run.
  */
 
@@ -54,6 +54,9 @@ export class Migration0061ScaleorgTimeTallies extends Migration {
       primary key (name, span, start)
     )`);
     this.addSql('create index agents_first_seen_at on agents (first_seen_at)');
+    // The imprints' BRIN index reads whole block ranges (thousands of rows, and every range not yet
+    // summarized) for an edge of a few hundred: a btree on an increasing time is a cheap append.
+    this.addSql('create index imprints_created_at on imprints (created_at)');
     this.addSql(
       'create index receipts_recorded_at_brin on receipts using brin (recorded_at) with (autosummarize = on)',
     );
