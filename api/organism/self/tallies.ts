@@ -93,7 +93,9 @@ export async function countBetween(
   const sources = [...new Set(names.map(sourceOf))];
   for (const [s, e] of edges)
     for (const source of sources)
-      work.push(sql.query<{ name: string; n: string | number }>(EDGES[source], [stamp(s), stamp(e)]).then(add));
+      work.push(
+        sql.query<{ name: string; n: string | number }>(EDGES[source], [stamp(s), stamp(e)]).then(add),
+      );
   await Promise.all(work);
   return out;
 }
