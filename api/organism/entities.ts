@@ -209,3 +209,15 @@ export const TruthDay = defineEntity({
     held: int8(),
   },
 });
+
+/** Rows created in one UTC hour or day, per name, kept by the writers' triggers (migration 0061). */
+export const TimeTally = defineEntity({
+  name: 'TimeTally',
+  tableName: 'time_tallies',
+  properties: {
+    name: p.text().primary(),
+    span: p.enum(['hour', 'day']).primary(),
+    start: p.datetime().primary(),
+    n: int8(),
+  },
+});

@@ -65,6 +65,13 @@ export const organismPersonalData: FamilyDeclaration = {
       why: 'Problems verification found: positions and receipt ids, never a subject or a body.',
     },
     {
+      table: 'time_tallies',
+      personal: {},
+      impersonal: ['name', 'span', 'start', 'n'],
+      disposition: 'keep',
+      why: 'Counts of rows created per UTC hour and day (imprints by kind, arrivals, receipts); no person.',
+    },
+    {
       table: 'vigilance_alerts',
       personal: {},
       impersonal: ['trial', 'detail', 'receipt_id'],

@@ -19,6 +19,7 @@ import { runCensusJob } from '../../api/people/census.ts';
 import { dreamJob } from '../../api/organism/themes/dreaming.ts';
 import { recordJobRun } from '../../api/organism/vitals/dispatch-runs.ts';
 import { TestableClock } from './clock.ts';
+import { keepUp } from './keep.ts';
 import { answerDuePacts, castOf, civicRound, signIn, witnessDay, type Cast } from './doors.ts';
 import { appendDay, planDay } from './imprints.ts';
 import { agentClass, parseSize, random, share } from './plan.ts';
@@ -128,6 +129,9 @@ await settleAgents(ctx);
 const census = await runCensusJob(ctx);
 await recordJobRun(ctx, 'people.census', clock.now(), clock.now(), 'ok');
 await db.query('analyze');
+// What the job runner keeps on a Record that has lived: the verification runs caught up, discrimination.
+const runs = await keepUp(app);
+console.log(`kept self-knowledge: ${runs} verification runs`);
 console.log(`census snapshots: ${census.taken.length}`);
 for (const [door, n] of [...(cast?.outcomes ?? new Map<string, number>())].sort())
   console.log(`  ${door}: ${n}`);

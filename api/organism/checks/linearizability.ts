@@ -3,61 +3,72 @@
  * sequence number must never carry an earlier recorded time; in the receipt log, within one UTC
  * day, a later leaf index must never carry an earlier recorded_at. Violations are reported by
  * sequence numbers and leaf positions only (no ids, no subjects).
+ *
+ * Kept, not recomputed: the verification job's imprints and ledger walks check each pair as they
+ * pass it (record_order, log_order in walks/), new items at the next run and old ones again lap
+ * after lap, and store what they find where it lies. A request reads those problems (at most 50
+ * listed) and the walks' coverage: never the history.
  */
 import type { AppContext } from '../../context.ts';
+import type { CensusHost } from '../../boundaries/census.ts';
+import { keptKnowledge } from './knowledge.ts';
 
 const LIST_LIMIT = 50;
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-export async function linearizabilityProjection(ctx: AppContext) {
-  const [record] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) as checked, count(*) filter (where created_at < prev_at) as violations
-       from (select created_at, lag(created_at) over (order by sequence) as prev_at from imprints) s`,
-  );
-  const recordViolations = await ctx.db.query<Record<string, unknown>>(
-    `select prev_sequence, sequence, to_char(prev_at at time zone 'UTC', ${ISO}) as earlier_number_at, to_char(created_at at time zone 'UTC', ${ISO}) as later_number_at
-       from (select sequence, created_at, lag(sequence) over (order by sequence) as prev_sequence, lag(created_at) over (order by sequence) as prev_at from imprints) s
-      where created_at < prev_at order by sequence limit $1`,
-    [LIST_LIMIT],
-  );
-  const [log] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) as checked, count(distinct log_date) as days, count(*) filter (where recorded_at < prev_at) as violations
-       from (select log_date, recorded_at, lag(recorded_at) over (partition by log_date order by leaf_index) as prev_at from receipts) s`,
-  );
-  const logViolations = await ctx.db.query<Record<string, unknown>>(
-    `select to_char(log_date, 'YYYY-MM-DD') as date, prev_index, leaf_index
-       from (select log_date, leaf_index, recorded_at, lag(leaf_index) over (partition by log_date order by leaf_index) as prev_index,
-                    lag(recorded_at) over (partition by log_date order by leaf_index) as prev_at from receipts) s
-      where recorded_at < prev_at order by log_date, leaf_index limit $1`,
-    [LIST_LIMIT],
-  );
-  const recordCount = Number(record.violations);
-  const logCount = Number(log.violations);
+interface Found {
+  n: number;
+  examples: Record<string, unknown>[];
+}
+
+async function found(ctx: AppContext, trial: string): Promise<Found> {
+  const [[row], examples] = await Promise.all([
+    ctx.db.query<{ n: string | number }>(
+      'select count(*) as n from self_knowledge_problems where trial = $1',
+      [trial],
+    ),
+    ctx.db.query<{ detail: string }>(
+      'select detail from self_knowledge_problems where trial = $1 order by at_key limit $2',
+      [trial, LIST_LIMIT],
+    ),
+  ]);
+  return {
+    n: Number(row?.n ?? 0),
+    examples: examples.map((e) => JSON.parse(e.detail) as Record<string, unknown>),
+  };
+}
+
+/** The host is for a first verification run when none was kept yet (keptKnowledge). */
+export async function linearizabilityProjection(ctx: AppContext, host: CensusHost) {
+  const kept = await keptKnowledge(ctx, host);
+  const [record, log] = await Promise.all([found(ctx, 'record_order'), found(ctx, 'log_order')]);
+  const walk = (name: string) => kept.trials.verification.walks.find((w) => w.walk === name);
+  const imprints = walk('imprints');
+  const ledger = walk('ledger');
   return {
     ok: true as const,
     schema: 'civitas.linearizability.v1' as const,
-    checked_at: ctx.clock.now().toISOString(),
-    linearizable: recordCount === 0 && logCount === 0,
+    checked_at: kept.as_of,
+    linearizable: record.n === 0 && log.n === 0,
     record: {
       rule: 'Imprint sequence numbers increase with recorded time (ties allowed).',
-      checked: Number(record.checked),
-      violations: recordCount,
-      examples: recordViolations.map((row) => ({
-        earlier_sequence: Number(row.prev_sequence),
-        later_sequence: Number(row.sequence),
-        earlier_number_at: String(row.earlier_number_at),
-        later_number_at: String(row.later_number_at),
+      checked: imprints?.verified ?? 0,
+      violations: record.n,
+      examples: record.examples.map((e) => ({
+        earlier_sequence: Number(e.earlier_sequence),
+        later_sequence: Number(e.later_sequence),
+        earlier_number_at: String(e.earlier_number_at),
+        later_number_at: String(e.later_number_at),
       })),
     },
     receipts: {
       rule: 'Within a UTC log day, leaf indexes increase with recorded_at (ties allowed).',
-      checked: Number(log.checked),
-      days: Number(log.days),
-      violations: logCount,
-      examples: logViolations.map((row) => ({
-        date: String(row.date),
-        earlier_leaf_index: Number(row.prev_index),
-        later_leaf_index: Number(row.leaf_index),
+      checked: ledger?.verified ?? 0,
+      days: ledger && 'days' in ledger ? Number(ledger.days ?? 0) : 0,
+      violations: log.n,
+      examples: log.examples.map((e) => ({
+        date: String(e.date),
+        earlier_leaf_index: Number(e.earlier_leaf_index),
+        later_leaf_index: Number(e.later_leaf_index),
       })),
     },
     limit: LIST_LIMIT,

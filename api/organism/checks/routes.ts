@@ -1,6 +1,6 @@
 /**
  * The organism's checks on itself: self-trials, vigilance, linearizability, discrimination, why an
- * entity is in its state, and policy evaluation. Self-trials and vigilance read what the
+ * entity is in its state, and policy evaluation. Self-trials, vigilance and linearizability read what the
  * verification job kept (knowledge.ts); the others are computed from stored data on every request
  * (`no-store`); the discrimination page and figures are kept out of shared caches.
  */
@@ -26,7 +26,7 @@ export const checksRoutes = [
   }),
   defineRoute('GET /api/linearizability', {
     cache: 'no-store',
-    handler: (request) => linearizabilityProjection(request.server.civitas),
+    handler: (request) => linearizabilityProjection(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/policy/evaluate', {
     cache: 'no-store',

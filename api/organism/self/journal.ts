@@ -7,6 +7,9 @@ import type { AppContext } from '../../context.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
+import { ALL_IMPRINTS, heldKind, shownKind, slotCounts, total } from './tallies.ts';
+
+const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns', 'receipts'];
 
 type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
@@ -24,29 +27,10 @@ export async function journalProjection(ctx: AppContext, days: number) {
   const end = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(end - days * DAY).toISOString();
   const to = new Date(end).toISOString();
-  const [kinds, agents, humans, receipts, anchors, failures, censuses] = await Promise.all([
-    ctx.db.query<{ date: string; kind: string; n: string | number }>(
-      `select ${day('created_at')} as date, kind, count(*) as n from imprints where created_at >= $1 and created_at < $2 group by 1, 2`,
-      [from, to],
-    ),
-    perDay(
-      ctx,
-      `select ${day('first_seen_at')} as date, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2 group by 1`,
-      from,
-      to,
-    ),
-    perDay(
-      ctx,
-      `select ${day('created_at')} as date, count(*) as n from sovereigns where created_at >= $1 and created_at < $2 group by 1`,
-      from,
-      to,
-    ),
-    perDay(
-      ctx,
-      `select ${day('recorded_at')} as date, count(*) as n from receipts where recorded_at >= $1 and recorded_at < $2 group by 1`,
-      from,
-      to,
-    ),
+  // Imprints by kind, arrivals, crossings and receipts per day: the day tallies the writers keep
+  // (tallies.ts), one row per name and day, never the days' rows.
+  const [counted, anchors, failures, censuses] = await Promise.all([
+    slotCounts(ctx.db, NAMES, 'day', new Date(end - days * DAY), days),
     perDay(
       ctx,
       `select ${day('sealed_at')} as date, count(*) as n from anchors where sealed_at >= $1 and sealed_at < $2 group by 1`,
@@ -69,17 +53,19 @@ export async function journalProjection(ctx: AppContext, days: number) {
   const entries = [];
   for (let i = 1; i <= days; i++) {
     const date = new Date(end - i * DAY).toISOString().slice(0, 10);
-    const byKind: Record<string, number> = Object.fromEntries(IMPRINT_KINDS.map((kind) => [kind, 0]));
-    for (const row of kinds) if (row.date === date) byKind[row.kind] = (byKind[row.kind] ?? 0) + n(row.n);
+    const counts = counted.get(end - i * DAY)!;
+    const byKind: Record<string, number> = Object.fromEntries(
+      IMPRINT_KINDS.map((kind) => [kind, total(counts, [shownKind(kind), heldKind(kind)])]),
+    );
     const imprints = Object.values(byKind).reduce((a, b) => a + b, 0);
     const census = censusByDate.get(date);
     const entry = {
       date,
       imprints,
       imprints_by_kind: byKind,
-      agents_arrived: agents.get(date) ?? 0,
-      sovereigns_crossed: humans.get(date) ?? 0,
-      receipts: receipts.get(date) ?? 0,
+      agents_arrived: counts.get('agents') ?? 0,
+      sovereigns_crossed: counts.get('sovereigns') ?? 0,
+      receipts: counts.get('receipts') ?? 0,
       anchors_sealed: anchors.get(date) ?? 0,
       failures: failures.get(date) ?? 0,
       census: census

@@ -9,6 +9,9 @@
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { DAY } from '../vitals/vitals.ts';
+import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
+import { ALL_IMPRINTS, countBetween, shownKind, total } from './tallies.ts';
+import { figuresAtMonthEnds, type Totals } from './month-ends.ts';
 import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
@@ -18,31 +21,66 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
 export const HISTORY_MONTHS = 24;
 
-/** The figures as they stood at `at`, from creation times (rows created later are not counted). */
+/** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
+async function bornAt(ctx: AppContext): Promise<string | null> {
+  const [row] = await ctx.db.query<{ born_at: string | null }>(
+    `select to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents),
+            (select created_at from imprints order by sequence limit 1)) at time zone 'UTC', ${ISO}) as born_at`,
+  );
+  return row?.born_at ?? null;
+}
+
+const KIND_NAMES = IMPRINT_KINDS.map(shownKind);
+
+/** Every sovereign, agent and imprint stored now: tallies the writers keep, three rows. */
+async function totalsNow(ctx: AppContext): Promise<Totals> {
+  const [row] = await ctx.db.query<Record<string, string | number | null>>(
+    `select (select value from record_tallies where name = 'sovereigns') as humans,
+            -- every agent row, by level (migration 0045); the 'agents' tally counts public ones only
+            (select sum(value) from record_tallies where left(name, 13) = 'agents_level:') as agents,
+            (select value from record_counter where id = 1) as imprints`,
+  );
+  return {
+    humans: Number(row?.humans ?? 0),
+    agents: Number(row?.agents ?? 0),
+    imprints: Number(row?.imprints ?? 0),
+  };
+}
+
+/**
+ * The figures as they stood at `at`, from creation times (rows created later are not counted):
+ * today's totals less what the tallies count after `at`, and the kinds of the 30 days before it
+ * (tallies.ts) — a bounded number of tally rows however long the service has lived, for any `at`
+ * within the history the views ask about (30 days, 24 month ends).
+ */
 export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigures> {
   const iso = at.toISOString();
-  const [row] = await ctx.db.query<Record<string, string | number | null>>(
-    `select (select count(*) from sovereigns where created_at <= $1) as humans,
-            (select count(*) from agents where first_seen_at <= $1) as agents,
-            (select count(*) from imprints where created_at <= $1) as imprints,
-            (select count(*) from lessons where created_at <= $1) as lessons,
-            to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(created_at) from imprints)) at time zone 'UTC', ${ISO}) as born_at`,
-    [iso],
-  );
-  const kinds = await ctx.db.query<{ kind: string; n: string | number }>(
-    `select kind, count(*) as n from imprints where not held and created_at <= $1 and created_at > $1::timestamptz - interval '${BECOMING_DAYS} days'
-      group by kind order by count(*) desc, kind limit 3`,
-    [iso],
-  );
-  const bornAt = row.born_at === null ? null : String(row.born_at);
-  const born = bornAt !== null && Date.parse(bornAt) <= at.getTime() ? bornAt : null;
+  const after = new Date(at.getTime() + 1);
+  const [now, [row], later, recent, birth] = await Promise.all([
+    totalsNow(ctx),
+    ctx.db.query<{ lessons: string | number }>(
+      'select count(*) as lessons from lessons where created_at <= $1',
+      [iso],
+    ),
+    countBetween(ctx.db, [...ALL_IMPRINTS, 'agents', 'sovereigns'], after, null),
+    countBetween(ctx.db, KIND_NAMES, new Date(after.getTime() - BECOMING_DAYS * DAY), after),
+    bornAt(ctx),
+  ]);
+  const kinds = IMPRINT_KINDS.map((kind) => ({ kind, n: recent.get(shownKind(kind)) ?? 0 }))
+    .filter((k) => k.n > 0)
+    .sort((x, y) => y.n - x.n || x.kind.localeCompare(y.kind))
+    .slice(0, 3);
+  const born = birth !== null && Date.parse(birth) <= at.getTime() ? birth : null;
   return {
     as_of: iso,
     age_days: born === null ? null : Math.floor((at.getTime() - Date.parse(born)) / DAY),
     born_at: born,
-    population: { humans: Number(row.humans), agents: Number(row.agents) },
-    imprints_lifetime: Number(row.imprints),
-    busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: Number(k.n) })),
+    population: {
+      humans: now.humans - (later.get('sovereigns') ?? 0),
+      agents: now.agents - (later.get('agents') ?? 0),
+    },
+    imprints_lifetime: now.imprints - total(later, ALL_IMPRINTS),
+    busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: k.n })),
     lessons: Number(row.lessons),
   };
 }
@@ -152,10 +190,11 @@ export async function historyProjection(ctx: AppContext) {
         y++;
       }
     }
-    for (const end of months.slice(-HISTORY_MONTHS)) {
-      const f = await figuresAt(ctx, end);
-      snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(f), ...f });
-    }
+    const ends = months.slice(-HISTORY_MONTHS);
+    const figures = await figuresAtMonthEnds(ctx, ends, await totalsNow(ctx), current.born_at, BECOMING_DAYS);
+    ends.forEach((end, i) =>
+      snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(figures[i]), ...figures[i] }),
+    );
   }
   snapshots.reverse();
   return {

@@ -6,6 +6,9 @@
 import type { AppContext } from '../../context.ts';
 import { seasonOf } from '../../../shared/calibration/scores.ts';
 import { DAY } from '../vitals/vitals.ts';
+import { ALL_IMPRINTS, countBetween, total } from './tallies.ts';
+
+const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns', 'receipts'];
 
 const n = (value: unknown) => Number(value ?? 0);
 
@@ -13,17 +16,26 @@ export async function seasonProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const { season, start, end } = seasonOf(now);
   const range = [start.toISOString(), now.toISOString()];
-  const [figures] = await ctx.db.query<Record<string, unknown>>(
-    `select (select count(*) from imprints where created_at >= $1 and created_at <= $2) as imprints,
-            (select count(*) from imprints where created_at >= $1 and created_at <= $2 and author_kind = 'agent') as agent_imprints,
-            (select count(*) from imprints where created_at >= $1 and created_at <= $2 and author_kind = 'sovereign') as human_imprints,
-            (select count(*) from agents where first_seen_at >= $1 and first_seen_at <= $2) as new_agents,
-            (select count(*) from sovereigns where created_at >= $1 and created_at <= $2) as new_humans,
-            (select count(*) from receipts where recorded_at >= $1 and recorded_at <= $2) as receipts,
-            (select count(*) from prophecies where resolved_at >= $1 and resolved_at <= $2) as resolved,
-            (select count(*) from prophecies where resolved_at >= $1 and resolved_at <= $2 and outcome) as resolved_true`,
+  // [start, now], from the hour and day tallies the writers keep (tallies.ts): a quarter is at
+  // most 92 day rows per name and two edges of under an hour, never the quarter's rows.
+  const counted = await countBetween(ctx.db, NAMES, start, new Date(now.getTime() + 1));
+  const [resolved] = await ctx.db.query<Record<string, unknown>>(
+    `select count(*) as resolved, count(*) filter (where outcome) as resolved_true
+       from prophecies where resolved_at >= $1 and resolved_at <= $2`,
     range,
   );
+  const imprints = total(counted, ALL_IMPRINTS);
+  const agentImprints = counted.get('imprints_by_agents') ?? 0;
+  const figures = {
+    imprints,
+    agent_imprints: agentImprints,
+    human_imprints: imprints - agentImprints,
+    new_agents: counted.get('agents'),
+    new_humans: counted.get('sovereigns'),
+    receipts: counted.get('receipts'),
+    resolved: resolved?.resolved,
+    resolved_true: resolved?.resolved_true,
+  };
   const prophecies = await ctx.db.query<Record<string, unknown>>(
     `select id, metric, comparator, threshold, probability, basis,
             to_char(made_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as made_at,

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { learnableBodies, termsBetween, type TermCount } from './terms.ts';
+import { countBetween, shownKind } from '../self/tallies.ts';
 
 export const WEEK = 7 * DAY;
 const TOP_TERMS = 15;
@@ -27,14 +28,10 @@ export function jensenShannon(p: number[], q: number[]): number | null {
   return Math.round(Math.min(1, Math.max(0, js)) * 10_000) / 10_000;
 }
 
+/** Not-held imprints by kind created in [from, to): the tallies the imprints' statements keep (self/tallies.ts). */
 async function kindCounts(ctx: AppContext, from: Date, to: Date): Promise<Record<string, number>> {
-  const rows = await ctx.db.query<{ kind: string; n: string | number }>(
-    'select kind, count(*) as n from imprints where not held and created_at >= $1 and created_at < $2 group by kind',
-    [from.toISOString(), to.toISOString()],
-  );
-  const counts: Record<string, number> = Object.fromEntries(IMPRINT_KINDS.map((kind) => [kind, 0]));
-  for (const row of rows) counts[row.kind] = (counts[row.kind] ?? 0) + Number(row.n);
-  return counts;
+  const counted = await countBetween(ctx.db, IMPRINT_KINDS.map(shownKind), from, to);
+  return Object.fromEntries(IMPRINT_KINDS.map((kind) => [kind, counted.get(shownKind(kind)) ?? 0]));
 }
 
 function termDivergence(current: TermCount[], previous: TermCount[]): number | null {

@@ -4,6 +4,7 @@
  * Only words and counts leave this module, never a body.
  */
 import type { Sql } from '../../db/database.ts';
+import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 
 /** Short function words that say nothing about a theme (the vector uses the `simple` configuration). */
 export const STOP_WORDS = [
@@ -63,6 +64,14 @@ export const STOP_WORDS = [
   'https',
 ];
 
+/**
+ * Retained bodies, read through the partial index of stored bodies (`imprints_retained`, the
+ * window's 500) and never through the period's rows: the bodies outside the window are gone, so
+ * whatever the period, at most the window is read. The sequence bound keeps the planner on that
+ * index (a body outside the window is the record_window trial's problem, not a theme).
+ */
+const RETAINED = `body is not null and sequence > (select value from record_counter where id = 1) - ${RECORD_WINDOW}`;
+
 export interface TermCount {
   term: string;
   documents: number;
@@ -78,7 +87,7 @@ function literal(at: Date): string {
 
 /** ts_stat over learnable retained bodies created in [from, to): the top `limit` words by documents. */
 export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number): Promise<TermCount[]> {
-  const inner = `select search from imprints where body is not null and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
+  const inner = `select search from imprints where ${RETAINED} and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
   const rows = await sql.query<{ word: string; ndoc: string | number; nentry: string | number }>(
     `select word, ndoc, nentry from ts_stat($1)
       where length(word) between 4 and 40 and word !~ '^[0-9._-]+$' and word <> all($2::text[])
@@ -95,7 +104,7 @@ export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number
 /** Learnable retained bodies created in [from, to). */
 export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<number> {
   const [row] = await sql.query<{ n: string | number }>(
-    'select count(*) as n from imprints where body is not null and not held and not unattested and created_at >= $1 and created_at < $2',
+    `select count(*) as n from imprints where ${RETAINED} and not held and not unattested and created_at >= $1 and created_at < $2`,
     [from.toISOString(), to.toISOString()],
   );
   return Number(row?.n ?? 0);

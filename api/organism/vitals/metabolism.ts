@@ -1,13 +1,16 @@
 /**
  * Metabolism of the Record, from stored imprint times: intake (imprints accepted) and eviction
  * (bodies leaving the window). Imprint n evicts the body of n − 500 in its own transaction, so
- * the evictions in a period are the imprints accepted there whose sequence is above 500.
+ * the evictions in a period are the imprints accepted there whose sequence is above 500. Both are
+ * read from the hour and day tallies the imprints' statements keep (self/tallies.ts): 54 rows of
+ * each name, whatever the Record's size.
  */
 import type { AppContext } from '../../context.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { recordCounts } from '../../record/queries.ts';
 import { DAY, HOUR } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
+import { ALL_IMPRINTS, slotCounts, total } from '../self/tallies.ts';
 
 interface Slot {
   start: string;
@@ -15,47 +18,30 @@ interface Slot {
   evictions: number;
 }
 
-async function slots(ctx: AppContext, size: number, count: number, end: number): Promise<Slot[]> {
-  const from = end - count * size;
-  const rows = await ctx.db.query<{
-    slot: string | number;
-    intake: string | number;
-    evictions: string | number;
-  }>(
-    `select floor(extract(epoch from created_at) * 1000 / $3)::bigint as slot, count(*) as intake,
-            count(*) filter (where sequence > $4) as evictions
-       from imprints where created_at >= $1 and created_at < $2
-      group by 1`,
-    [new Date(from).toISOString(), new Date(end).toISOString(), size, RECORD_WINDOW],
-  );
-  const bySlot = new Map(rows.map((row) => [Number(row.slot), row]));
-  const out: Slot[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = from + i * size;
-    const row = bySlot.get(Math.floor(start / size));
-    out.push({
-      start: new Date(start).toISOString(),
-      intake: Number(row?.intake ?? 0),
-      evictions: Number(row?.evictions ?? 0),
-    });
-  }
-  return out;
+const NAMES = [...ALL_IMPRINTS, 'evictions'];
+
+/** `count` aligned slots ending at `end`: the tallies the imprints' own statements keep (migration 0061). */
+async function slots(ctx: AppContext, span: 'hour' | 'day', count: number, end: number): Promise<Slot[]> {
+  const size = span === 'hour' ? HOUR : DAY;
+  const counts = await slotCounts(ctx.db, NAMES, span, new Date(end - count * size), count);
+  return [...counts].map(([start, slot]) => ({
+    start: new Date(start).toISOString(),
+    intake: total(slot, ALL_IMPRINTS),
+    evictions: slot.get('evictions') ?? 0,
+  }));
 }
 
-const sum = (list: Slot[], key: 'intake' | 'evictions') => list.reduce((total, slot) => total + slot[key], 0);
+const sum = (list: Slot[], key: 'intake' | 'evictions') => list.reduce((acc, slot) => acc + slot[key], 0);
 
 /** GET /api/metabolism, the /metabolism page and /metabolism/card.svg. */
 export async function metabolismProjection(ctx: AppContext) {
   const now = ctx.clock.now().getTime();
   const hourEnd = Math.floor(now / HOUR) * HOUR + HOUR;
   const dayEnd = Math.floor(now / DAY) * DAY + DAY;
-  const [hours, days, counts, stored] = await Promise.all([
-    slots(ctx, HOUR, 24, hourEnd),
-    slots(ctx, DAY, 30, dayEnd),
+  const [hours, days, counts] = await Promise.all([
+    slots(ctx, 'hour', 24, hourEnd),
+    slots(ctx, 'day', 30, dayEnd),
     recordCounts(ctx.db),
-    ctx.db.query<{ evicted: string | number }>(
-      'select count(*) filter (where body is null) as evicted from imprints',
-    ),
   ]);
   const intakeDay = sum(hours, 'intake');
   const evictionsDay = sum(hours, 'evictions');
@@ -68,7 +54,9 @@ export async function metabolismProjection(ctx: AppContext) {
     lifetime: {
       intake: counts.lifetime,
       evictions: Math.max(0, counts.lifetime - RECORD_WINDOW),
-      bodies_without_text: Number(stored[0].evicted),
+      // Imprints are never deleted (gap_free_sequence) and no body outlives the window
+      // (record_window), so the bodiless ones are the counter less the bodies in the window.
+      bodies_without_text: counts.lifetime - counts.retained,
       retained: counts.retained,
     },
     last_hour: { intake: hours[hours.length - 1].intake, evictions: hours[hours.length - 1].evictions },

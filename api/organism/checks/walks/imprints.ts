@@ -1,7 +1,8 @@
 /**
  * The imprints walk: by sequence, each imprint is present (numbers run without a gap) and names
  * its own `record.imprint` receipt for `imprint:<n>` (a receipt whose subject was erased passes).
- * Feeds the gap_free_sequence and receipts trials; the counter, the lowest and highest number are
+ * Feeds the gap_free_sequence and receipts trials, and the Record's half of linearizability
+ * (record_order: no number recorded before the one below it); the counter, the lowest and highest number are
  * read whole each run (three index reads), so a number moved past the counter shows at once.
  */
 import type { Sql } from '../../../db/database.ts';
@@ -19,14 +20,40 @@ async function counter(sql: Sql): Promise<number> {
 
 interface Row {
   sequence: number | string;
+  /** created_at to the microsecond, sortable text */
+  at: string;
   receipt: string | null;
   step: string | null;
   subject: string | null;
 }
 
-function check(rows: Row[], from: number, last: number): Problem[] {
+/** ISO time to the microsecond: text that sorts as the times do (the linearizability order). */
+const MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+const millis = (at: string) => `${at.slice(0, 23)}Z`;
+
+/**
+ * linearizability (record_order): a later number never carries an earlier recorded time than the
+ * number before it. The detail is the example GET /api/linearizability lists.
+ */
+function order(prev: Row | undefined, row: Row): Problem | null {
+  if (!prev || Number(prev.sequence) !== Number(row.sequence) - 1 || row.at >= prev.at) return null;
+  return {
+    trial: 'record_order',
+    key: pad(Number(row.sequence)),
+    detail: JSON.stringify({
+      earlier_sequence: Number(prev.sequence),
+      later_sequence: Number(row.sequence),
+      earlier_number_at: millis(prev.at),
+      later_number_at: millis(row.at),
+    }),
+  };
+}
+
+/** `before` is the imprint just before `from` when it is stored (the order check's first pair). */
+function check(rows: Row[], from: number, last: number, before?: Row): Problem[] {
   const problems: Problem[] = [];
   let expected = from;
+  let prev = before;
   const missing = (upTo: number) => {
     if (upTo < expected) return;
     problems.push({
@@ -40,6 +67,9 @@ function check(rows: Row[], from: number, last: number): Problem[] {
     const sequence = Number(row.sequence);
     missing(sequence - 1);
     expected = sequence + 1;
+    const disorder = order(prev, row);
+    if (disorder) problems.push(disorder);
+    prev = row;
     if (row.receipt === null) {
       problems.push({
         trial: 'receipts',
@@ -63,7 +93,7 @@ function check(rows: Row[], from: number, last: number): Problem[] {
 
 export const imprintsWalk: Walk<ImprintCursor> = {
   name: 'imprints',
-  trials: ['gap_free_sequence', 'receipts'],
+  trials: ['gap_free_sequence', 'receipts', 'record_order'],
   genesis: { next: 1 },
   key: (cursor) => pad(cursor.next),
   async step(sql, _ctx, cursor, budget, until): Promise<Step<ImprintCursor>> {
@@ -71,15 +101,16 @@ export const imprintsWalk: Walk<ImprintCursor> = {
     const last = Math.min(head, cursor.next + budget - 1);
     if (last < cursor.next) return { cursor, checked: 0, problems: [], end: true };
     const rows = await sql.query<Row>(
-      `select i.sequence, r.id as receipt, r.step, r.subject
+      `select i.sequence, to_char(i.created_at at time zone 'UTC', ${MICROS}) as at, r.id as receipt, r.step, r.subject
          from imprints i left join receipts r on r.id = i.receipt_id
         where i.sequence >= $1 and i.sequence <= $2 order by i.sequence`,
-      [cursor.next, last],
+      [cursor.next - 1, last],
     );
+    const before = rows.length > 0 && Number(rows[0].sequence) === cursor.next - 1 ? rows.shift() : undefined;
     return {
       cursor: { next: last + 1 },
       checked: last - cursor.next + 1,
-      problems: check(rows, cursor.next, last),
+      problems: check(rows, cursor.next, last, before),
       end: last >= head,
     };
   },

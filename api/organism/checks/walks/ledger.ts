@@ -5,7 +5,9 @@
  * in the cursor), so when a sealed day is finished its root is compared with the anchor's without
  * reading the day again. Then the anchor: its signature and checkpoint, its stored hash, its link
  * to the anchor before it, and (sealed_days_complete) one anchor whose size is the day's size and
- * its number of receipts. An open day is walked up to its committed prefix and waited on.
+ * its number of receipts. An open day is walked up to its committed prefix and waited on. Within
+ * a day, each leaf's recorded_at is checked against the leaf before it (log_order, the log's half
+ * of linearizability).
  */
 import type { AppContext } from '../../../context.ts';
 import type { Sql } from '../../../db/database.ts';
@@ -86,6 +88,21 @@ function rootOf(stack: string[]): string {
   return root;
 }
 
+/** ISO time to the microsecond: text that sorts as the times do. */
+const MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+type Timed = ReceiptRow & { at?: string };
+
+/** linearizability (log_order): within a day, a later leaf never carries an earlier recorded_at. */
+function order(date: string, prev: Timed | undefined, row: Timed): Problem | null {
+  const index = Number(row.leaf_index);
+  if (!prev || Number(prev.leaf_index) !== index - 1 || !prev.at || !row.at || row.at >= prev.at) return null;
+  return {
+    trial: 'log_order',
+    key: keyOf({ date, index }),
+    detail: JSON.stringify({ date, earlier_leaf_index: index - 1, later_leaf_index: index }),
+  };
+}
+
 function leafProblem(row: ReceiptRow): string | null {
   const wrong: string[] = [];
   let leaf: string | null = null;
@@ -163,12 +180,21 @@ async function step(
     if (!day) return done(true);
     if (day.date !== c.date) c = { ...c, date: day.date, index: 0, stack: [], broken: false };
     const stop = until && until.date === day.date ? until.index : 2 ** 31 - 1;
-    const rows = await sql.query<ReceiptRow>(
-      `select ${RECEIPT_COLUMNS} from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3
+    // The leaf before the first one verified here, when stored: the first pair of the order check.
+    const lead = c.index > 0 ? 1 : 0;
+    const rows = await sql.query<Timed>(
+      `select ${RECEIPT_COLUMNS}, to_char(recorded_at at time zone 'UTC', ${MICROS}) as at
+         from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3
         order by leaf_index limit $4`,
-      [day.date, c.index, stop, left],
+      [day.date, c.index - lead, stop, left + lead],
     );
+    let prev =
+      lead && rows.length > 0 && Number(rows[0].leaf_index) === c.index - 1 ? rows.shift() : undefined;
+    if (lead && !prev && rows.length > left) rows.pop();
     for (const row of rows) {
+      const disorder = order(day.date, prev, row);
+      if (disorder) problems.push(disorder);
+      prev = row;
       const index = Number(row.leaf_index);
       if (index !== c.index) {
         if (!day.sealed) return done(true); // a leaf still in flight ends an open day's prefix
@@ -197,7 +223,7 @@ async function step(
 
 export const ledgerWalk: Walk<LedgerCursor> = {
   name: 'ledger',
-  trials: ['anchor_chain', 'sealed_days_complete'],
+  trials: ['anchor_chain', 'sealed_days_complete', 'log_order'],
   genesis: GENESIS,
   key: keyOf,
   step,

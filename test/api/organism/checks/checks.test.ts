@@ -167,25 +167,6 @@ describe('GET /api/vigilance', () => {
   }, 60_000);
 });
 
-describe('GET /api/linearizability', () => {
-  it('passes on an ordered history and names violations by sequence number only', async () => {
-    const ok = (await json('/api/linearizability')).json();
-    expect(ok.linearizable).toBe(true);
-    expect(ok.record.checked).toBe(15);
-    expect(ok.receipts.checked).toBeGreaterThanOrEqual(15);
-    await sql(`update imprints set created_at = created_at - interval '1 hour' where sequence = 10`);
-    try {
-      const bad = (await json('/api/linearizability')).json();
-      expect(bad.linearizable).toBe(false);
-      expect(bad.record.violations).toBe(1);
-      expect(bad.record.examples[0]).toMatchObject({ earlier_sequence: 9, later_sequence: 10 });
-      expect(JSON.stringify(bad)).not.toMatch(/rcpt_|october-/);
-    } finally {
-      await sql(`update imprints set created_at = created_at + interval '1 hour' where sequence = 10`);
-    }
-  });
-});
-
 describe('GET /api/recovery', () => {
   it('measures per lane the time from a failure to the next clean minute', async () => {
     const buckets = '{0,0,0,0,0,0,0,0,0,0,0,0}';
