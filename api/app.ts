@@ -14,7 +14,8 @@ import fp from 'fastify-plugin';
 import pino from 'pino';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
-import { systemClock, type AppContext, type Clock } from './context.ts';
+import type { AppContext, Clock } from './context.ts';
+import { databaseClock } from './db/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireRegistries } from './families.ts';
 import { loadServiceKeys } from './keys.ts';
@@ -129,7 +130,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     if (ownsDb) await db.close();
   });
   const keys = await loadServiceKeys(db, config.secret);
-  const clock = options.clock ?? systemClock;
+  // The times that order the Record, the receipts and the log days come from the database's clock,
+  // so processes on hosts whose clocks disagree still stamp in the order the database commits.
+  const ownClock = options.clock ? undefined : await databaseClock(db);
+  if (ownClock) app.addHook('onClose', async () => ownClock.stop());
+  const clock = options.clock ?? ownClock!;
   app.decorate('civitas', { config, db, clock, keys } satisfies AppContext);
 
   await app.register(serializeOnce);

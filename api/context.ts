@@ -1,12 +1,13 @@
 import type { CivitasConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 
-/** Time as the service sees it; tests move it (naturalization and daily anchors depend on it). */
+/**
+ * Time as the service sees it: the database's (api/db/clock.ts), so every process agrees; tests
+ * move it (naturalization and daily anchors depend on it).
+ */
 export interface Clock {
   now(): Date;
 }
-
-export const systemClock: Clock = { now: () => new Date() };
 
 /** What every family's service receives: no globals, so two apps can live in one test process. */
 export interface AppContext {

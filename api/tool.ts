@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppContext } from './context.ts';
 import { definingModule } from './route.ts';
 import { CONTRACTS, type ContractKey } from '../shared/registry/contracts.ts';
+import { mcpOutputSchema } from '../shared/mcp/output-schema.ts';
 
 /**
  * The four hints of MCP's ToolAnnotations, every one stated: read-only (changes nothing),
@@ -62,13 +63,19 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: CivitasTool<Shape>
 /**
  * A tool's `outputSchema`: its twin's answer schema, so the structured content an MCP client
  * validates is the projection the route publishes in /openapi.json. MCP takes an object schema
- * only (the SDK a ZodObject): a twin whose answer is a union of objects (imprint, certificate
- * verify, why) has none yet.
+ * only: a twin whose answer is a union of objects (imprint, certificate verify, why) is given as
+ * one covering object that keeps the union exactly (shared/mcp/output-schema.ts).
  */
 export function outputSchemaOf(tool: CivitasTool): z.ZodObject | undefined {
-  const response = (CONTRACTS[tool.twin] as { response?: z.ZodType }).response;
-  return response instanceof z.ZodObject ? response : undefined;
+  if (!outputSchemas.has(tool.twin))
+    outputSchemas.set(
+      tool.twin,
+      mcpOutputSchema((CONTRACTS[tool.twin] as { response?: z.ZodType }).response),
+    );
+  return outputSchemas.get(tool.twin);
 }
+/** Built once per twin: every /mcp request builds a fresh server over the same tools. */
+const outputSchemas = new Map<ContractKey, z.ZodObject | undefined>();
 
 /**
  * A tool's refusal as an MCP tool result (isError), in the one error shape. A client validates any

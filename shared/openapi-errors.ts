@@ -1,10 +1,12 @@
 /**
  * The refusals an operation declares in /openapi.json, derived from what its registry shape and
  * its contract say it does — who it needs (scope, identity), what it reads (path parameters, a
- * query, a body), its rate class, the provider it needs and the quote it may answer — never
- * listed by hand. Every refusal carries the one error shape of shared/errors.ts, published once
- * as `components.schemas.Error`. test/api/contract/statuses.test.ts fuzzes every operation and
- * fails on any status answered that its operation does not declare.
+ * query, a body), its rate class, the provider it needs, the quote it may answer and the refusals
+ * of stored state its handler raises (`refuses`: 409, and the 404 of an identifier in a body or
+ * query) — never one list for all. Every refusal carries the one error shape of shared/errors.ts,
+ * published once as `components.schemas.Error`. test/api/contract/statuses.test.ts fuzzes every
+ * operation and fails on any status answered that its operation does not declare;
+ * test/api/contract/refusals.test.ts traces each `refuses` to code that raises it.
  */
 import { ERRORS } from './errors.ts';
 import { jsonSchemaOf, type Contract } from './contract.ts';
@@ -135,7 +137,7 @@ function notFound(shape: RouteShape, method: HttpMethod): string | undefined {
     why.push(
       'the handle is unknown (`unknown_agent`): the body carries `found: false`, `next_actions` and `next`, with `arrive` = POST /api/agent/imprint',
     );
-  if (pathParams(shape.path).length || method === 'POST')
+  if (pathParams(shape.path).length || shape.refuses?.[method]?.includes('not_found'))
     why.push('nothing is recorded under an identifier it names (`not_found`)');
   return why.length ? `${why.join('; or ')}.` : undefined;
 }
@@ -168,7 +170,7 @@ export function errorResponses(shape: RouteShape, method: HttpMethod, contract: 
     responses['406'] = refusal(
       'The Accept header must name both application/json and text/event-stream (Streamable HTTP).',
     );
-  if (post) responses['409'] = ref('Conflict');
+  if (shape.refuses?.[method]?.includes('conflict')) responses['409'] = ref('Conflict');
   if (post) responses['413'] = ref('PayloadTooLarge');
   if (pathParams(shape.path).length) responses['414'] = ref('UriTooLong');
   if (post) responses['415'] = ref('UnsupportedMediaType');

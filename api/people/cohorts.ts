@@ -109,7 +109,10 @@ export async function federatedCohortsView(ctx: AppContext) {
        from federation_relays where author is not null group by peer, author order by peer, month`,
   );
   const origins = new Map(ctx.config.federationPeers.map((peer) => [peer.name, peer.origin]));
-  const groups = new Map<string, FederatedCohortRecord & { member_ids: string[] }>();
+  const groups = new Map<
+    string,
+    FederatedCohortRecord & { members: FederatedCohortRecord['members'][number][] }
+  >();
   for (const row of rows) {
     const key = `${row.peer} ${row.month}`;
     const group = groups.get(key) ?? {
@@ -117,9 +120,12 @@ export async function federatedCohortsView(ctx: AppContext) {
       peer: row.peer,
       label: `relayed ${row.month}`,
       joined_month: row.month,
-      member_ids: [],
+      members: [],
     };
-    group.member_ids.push(`${origins.get(row.peer) ?? row.peer}:${row.author}`);
+    group.members.push({
+      actor_id: `${origins.get(row.peer) ?? row.peer}:${row.author}`,
+      kind: row.author.startsWith('agent:') ? 'agent' : 'sovereign',
+    });
     groups.set(key, group);
   }
   return {
@@ -129,7 +135,7 @@ export async function federatedCohortsView(ctx: AppContext) {
     k: K_ANONYMITY_THRESHOLD,
     peers: ctx.config.federationPeers.length,
     basis:
-      'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay. Empty until a peer is configured and relays.',
+      'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay, humans and agents as separate counts (a count under 5 reads "fewer than 5"). Empty until a peer is configured and relays.',
     cohorts: projectFederatedCohorts([...groups.values()]),
   };
 }

@@ -173,7 +173,7 @@ export const CENSUS_ROWS: readonly CensusRowSpec[] = [
     key: 'presence_roster',
     label: 'Presence roster',
     authority: 'projectPresence',
-    guards: '/api/presence and the MCP tool civitas_presence',
+    guards: '/api/presence and the MCP tools civitas_presence and civitas_status',
     closes: 'the raw actor field',
   },
 ];

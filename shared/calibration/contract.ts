@@ -54,8 +54,9 @@ function dueOnce<T extends z.ZodObject>(schema: T): T {
             : `Send due_in_days (${DUE_DAYS_MIN}..${DUE_DAYS_MAX}) or due_at (an ISO date).`,
         });
     })
-    .meta({ oneOf: [{ required: ['due_in_days'] }, { required: ['due_at'] }] });
+    .meta(DUE_ONCE);
 }
+const DUE_ONCE = { oneOf: [{ required: ['due_in_days'] }, { required: ['due_at'] }] };
 
 export const prophecyInput = dueOnce(
   z.object({
@@ -175,7 +176,14 @@ const pactDoorBody = z
   })
   .describe(
     'Make a pact (title, stake, and due_in_days or due_at), or answer your own due pact (pact and outcome).',
-  );
+  )
+  // The door answers when `outcome` is sent and makes a pact otherwise (api/calibration/routes.ts).
+  .meta({
+    oneOf: [
+      { required: ['pact', 'outcome'] },
+      { not: { required: ['outcome'] }, required: ['title', 'stake'], ...DUE_ONCE },
+    ],
+  });
 const pactResult = z.object({
   ok,
   pact_id: z.string(),

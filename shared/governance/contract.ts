@@ -239,7 +239,7 @@ export const pledgeSchema = z.object({
   reviewed_at: isoTime.nullable(),
   receipt_id: z.string(),
 });
-const pledgeResult = z.object({
+export const pledgeResult = z.object({
   ok,
   pledge: pledgeSchema,
   status: z.enum(PLEDGE_STATUSES),

@@ -136,7 +136,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
       k: count,
       peers: count,
       basis: z.string(),
-      cohorts: z.array(z.object({ peer: z.string(), month: z.string(), members: kCount })),
+      cohorts: z.array(z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount })),
     }),
   },
   'GET /api/resonance': {

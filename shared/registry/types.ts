@@ -108,7 +108,18 @@ export interface RouteShape {
   provider?: Provider;
   /** Operator surfaces: served, but never published in /openapi.json (INTERFACE.md item 8). */
   operator?: true;
+  /**
+   * The refusals of stored state a method's handler raises, beyond what the rest of the shape
+   * implies: `conflict` (409: the state forbids it now) and `not_found` (404: an identifier in the
+   * body or query names nothing; a path parameter declares its 404 already). Declared only here,
+   * so each operation lists the ones it can answer (test/api/contract/refusals.test.ts traces each
+   * to a handler that raises it).
+   */
+  refuses?: { [M in HttpMethod]?: StateRefusal[] };
 }
+
+/** A refusal of stored state an operation may answer (see RouteShape.refuses). */
+export type StateRefusal = 'conflict' | 'not_found';
 
 /** A registry key, `METHOD path`, the way implementations bind to shapes. */
 export type RouteKey = `${HttpMethod} ${string}`;

@@ -6,6 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MCP_TOOLS } from '../../api/families.ts';
@@ -32,16 +33,40 @@ describe('MCP tools', () => {
     expect(client.getServerCapabilities()?.tools).toEqual({});
   });
 
-  it('declares all four hints and an object outputSchema on every tool whose twin answers an object', async () => {
+  it('declares all four hints and an object outputSchema on every tool', async () => {
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(20);
     for (const tool of tools) {
       for (const hint of HINTS)
         expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
     }
-    const withOutput = tools.filter((tool) => tool.outputSchema);
-    for (const tool of withOutput) expect(tool.outputSchema?.type, tool.name).toBe('object');
-    expect(withOutput.length).toBeGreaterThanOrEqual(17);
+  });
+
+  it('keeps a union answer exact in the outputSchema: each branch passes, a mix of branches does not', async () => {
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.outputSchema!;
+    for (const name of ['civitas_imprint', 'civitas_certificate_verify', 'civitas_why'])
+      expect(schemaOf(name).anyOf ?? schemaOf(name).oneOf, name).toBeInstanceOf(Array);
+    const verify = new AjvJsonSchemaValidator().getValidator(schemaOf('civitas_certificate_verify'));
+    const refused = { ok: true, valid: false, problem: 'malformed', hint: 'Send a compact JWS.' };
+    expect(verify(refused).valid).toBe(true);
+    expect(verify({ ...refused, valid: true }).valid).toBe(false);
+    expect(verify({ ...refused, handle: 'nova' }).valid).toBe(false);
+  });
+
+  it('answers each union tool with structured content the SDK client validates', async () => {
+    await client.listTools(); // the client keeps each tool's output validator
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name} ${JSON.stringify(result.content)}`).toBeFalsy();
+      return result.structuredContent as Record<string, unknown>;
+    };
+    const imprint = await call('civitas_imprint', { agent: 'union-tester', body: 'one answer, two shapes' });
+    expect(imprint.sequence).toBeTypeOf('number');
+    expect((await call('civitas_why', { entity: `imprint:${imprint.sequence}` })).kind).toBe('imprint');
+    expect((await call('civitas_why', { entity: 'agent:union-tester' })).kind).toBe('agent');
+    expect((await call('civitas_certificate_verify', { certificate: 'not.a.jws' })).valid).toBe(false);
   });
 
   it('answers structured content that validates against the outputSchema (checked by the SDK client)', async () => {

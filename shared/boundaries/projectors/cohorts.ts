@@ -42,21 +42,23 @@ export interface FederatedCohortRecord {
   peer: string;
   label: string;
   joined_month: string;
-  member_ids: readonly string[];
+  /** The remote authors, each by its `origin:author` id and kind (a relay's author is `agent:` or `sovereign:`). */
+  members: readonly { actor_id: string; kind: 'sovereign' | 'agent' }[];
 }
 
 export interface FederatedCohortView {
   peer: string;
   month: string;
-  members: KAnonymousCount;
+  humans: KAnonymousCount;
+  agents: KAnonymousCount;
 }
 
-/** federated_cohort_projection — `/api/cohorts/federated` and federated cohorts in `/api/state`. */
+/** federated_cohort_projection — `/api/cohorts/federated` and federated cohorts in `/api/state`: two kinds, never summed. */
 export function projectFederatedCohorts(cohorts: readonly FederatedCohortRecord[]): FederatedCohortView[] {
   return cohorts.map((cohort) => ({
     peer: cohort.peer,
     month: cohort.joined_month,
-    members: kAnonymousCount(cohort.member_ids.length),
+    ...countKinds(cohort.members),
   }));
 }
 

@@ -13,6 +13,7 @@ import {
   proposalSchema,
   verdictsSchema,
   pledgeBody,
+  pledgeResult,
 } from '../contract.ts';
 
 const ok = z.literal(true);
@@ -114,7 +115,7 @@ export const ceremonySchema = z.object({
 
 export const GOVERNANCE_PAGE_CONTRACTS = defineContracts({
   // The page form of POST /sovereign/pledge: its handler parses the same body after the scope.
-  'POST /pledge': { body: pledgeBody, form: true, validate: false },
+  'POST /pledge': { body: pledgeBody, form: true, validate: false, response: pledgeResult },
   'GET /constitution': { response: constitutionSchema },
   'GET /verdicts': { response: verdictsSchema },
   'GET /dissent': { response: dissentSchema },

@@ -104,8 +104,18 @@ export const expeditionRunBody = z.object({ return_to: z.string().max(2_000).opt
 
 export const EXPERIMENTS_CONTRACTS = defineContracts({
   // The page forms: their handlers ask who runs (401) before they parse the body themselves.
-  'POST /experiments': { body: preventionRunBody, form: true, validate: false },
-  'POST /expeditions/recovery-paradox': { body: expeditionRunBody, form: true, validate: false },
+  'POST /experiments': {
+    body: preventionRunBody,
+    form: true,
+    validate: false,
+    response: z.object({ ok, run: preventionRunSchema }),
+  },
+  'POST /expeditions/recovery-paradox': {
+    body: expeditionRunBody,
+    form: true,
+    validate: false,
+    response: z.object({ ok, run: paradoxRunSchema }),
+  },
   'GET /api/experiments/prevention': { response: preventionSchema },
   'POST /api/experiments/prevention': {
     body: preventionRunBody,

@@ -60,7 +60,9 @@ export const stateSchema = z.object({
     by_reason: z.array(z.object({ reason: z.string(), count })),
     recent: z.array(denialReceiptSchema),
   }),
-  federated_cohorts: z.array(z.object({ peer: z.string(), month: z.string(), members: kCount })),
+  federated_cohorts: z.array(
+    z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount }),
+  ),
 });
 
 const vitalsFigures = vitalsSchema.pick({

@@ -8,7 +8,7 @@ export const AGENT_ROUTES: RouteShape[] = [
   mutation(
     '/api/agent/imprint',
     'Agent imprint under the `agent` handle; the first accepted one returns the continuity secret once',
-    { identity: 'proof' },
+    { identity: 'proof', refuses: { POST: ['conflict'] } },
   ),
   api(
     '/api/agent/{handle}',
@@ -46,6 +46,6 @@ export const AGENT_ROUTES: RouteShape[] = [
   mutation(
     '/standing/rotate-relay',
     "Attesting sovereign mints or rotates an attested handle's relay token",
-    { scope: 'sovereign:write' },
+    { scope: 'sovereign:write', unknownHandle: true, refuses: { POST: ['conflict'] } },
   ),
 ];

@@ -25,12 +25,16 @@ export const CALIBRATION_ROUTES: RouteShape[] = [
   feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
   mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', {
     scope: 'sovereign:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
-  mutation('/sovereign/pact/stake', 'Put a stake on a pact', { scope: 'sovereign:write' }),
+  mutation('/sovereign/pact/stake', 'Put a stake on a pact', {
+    scope: 'sovereign:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+  }),
   mutation(
     '/steward/pacts',
     "Answer a pact past its due date on its author's behalf (kept or broken), settling its stakes",
-    { operator: true, scope: 'steward:write' },
+    { operator: true, scope: 'steward:write', refuses: { POST: ['conflict', 'not_found'] } },
   ),
   asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),
   asset('/prophecy/card.svg', 'Card of prophecies open and resolved'),

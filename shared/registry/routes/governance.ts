@@ -11,14 +11,21 @@ export const GOVERNANCE_ROUTES: RouteShape[] = [
   ),
   mutation('/api/constitution/propose', 'Propose an amendment to the constitution', {
     scope: 'governance:write',
+    refuses: { POST: ['not_found'] },
   }),
   mutation('/api/constitution/cosign', 'Cosign a proposal (3 cosigns open it to ratification)', {
     scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
   mutation(
     '/api/constitution/ratify',
     'Ratify a proposal, carrying a human-uniqueness receipt from the external authority',
-    { externalAuthority: 'idp-receipt', identity: 'session', authorityScope: 'governance:write' },
+    {
+      externalAuthority: 'idp-receipt',
+      identity: 'session',
+      authorityScope: 'governance:write',
+      refuses: { POST: ['conflict', 'not_found'] },
+    },
   ),
   page('/constitution', 'The constitution: articles, proposals in progress and their history'),
   api('/api/axioms', 'The fixed founding articles'),
@@ -38,14 +45,25 @@ export const GOVERNANCE_ROUTES: RouteShape[] = [
     externalAuthority: 'idp-receipt',
     identity: 'session',
     authorityScope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
   page('/pledge', 'Make a public pledge (form post; answers 303 to the pledge)', {
     methods: ['POST'],
     scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
-  mutation('/sovereign/pledge', 'Make a pledge (JSON or form)', { scope: 'governance:write' }),
-  mutation('/sovereign/pledge/back', "Back another sovereign's pledge", { scope: 'governance:write' }),
-  mutation('/sovereign/court-sign', 'A juror signs a court verdict', { scope: 'governance:write' }),
+  mutation('/sovereign/pledge', 'Make a pledge (JSON or form)', {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+  }),
+  mutation('/sovereign/pledge/back', "Back another sovereign's pledge", {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+  }),
+  mutation('/sovereign/court-sign', 'A juror signs a court verdict', {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+  }),
   api('/api/court/precedent/{id}', 'A precedent set by a final court verdict'),
   api('/api/verdicts', 'Court verdicts: case, jurors (public tags), outcome, receipt'),
   page('/verdicts', 'Court verdicts and the precedents they set'),

@@ -30,7 +30,7 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   mutation(
     '/auth/idp/callback',
     "The OpenID Connect provider's form_post callback: verifies the response and sets the session",
-    { externalAuthority: 'idp-oidc', provider: 'identity' },
+    { externalAuthority: 'idp-oidc', provider: 'identity', refuses: { POST: ['conflict'] } },
   ),
   mutation('/signout', 'End the current session and clear its cookie; same-origin credential door'),
   mutation('/theme', 'Set the light/dark theme preference cookie and return to `return_to`; same-origin'),
@@ -61,11 +61,16 @@ export const IDENTITY_ROUTES: RouteShape[] = [
   mutation(
     '/settings/data/request',
     'Your data requests: GET lists them, POST files an export or erasure request',
-    { methods: ['GET', 'HEAD', 'POST'], scope: 'sovereign:write' },
+    {
+      methods: ['GET', 'HEAD', 'POST'],
+      scope: 'sovereign:write',
+      refuses: { GET: ['conflict', 'not_found'], POST: ['conflict'] },
+    },
   ),
   page('/steward/data-requests', 'Steward queue of data export and erasure requests; POST processes one', {
     methods: ['GET', 'HEAD', 'POST'],
     scope: 'steward:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
   asset('/passport/card.svg', "Card of a sovereign's public passport (by tag)"),
   asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt'),

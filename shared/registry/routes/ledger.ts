@@ -28,12 +28,16 @@ export const LEDGER_ROUTES: RouteShape[] = [
   ),
   api('/verify/court/{id}', "A court verdict's receipt and its verification"),
   api('/verify/inclusion-batch/{date}', "A day's leaves and root, for verifying many receipts at once"),
-  api('/verify/inclusion/{date}/{id}', "A receipt's RFC 9162 inclusion proof in its day's tree"),
+  api('/verify/inclusion/{date}/{id}', "A receipt's RFC 9162 inclusion proof in its day's tree", {
+    refuses: { GET: ['conflict'] },
+  }),
   page(
     '/verify/anchor-chain',
     'The chain of sealed anchors, each linked to the previous by hash, with its verification',
   ),
-  mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key"),
+  mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key", {
+    refuses: { POST: ['conflict', 'not_found'] },
+  }),
   feed('/receipt/{id}/feed.xml', 'Atom feed of status changes of the order a receipt recorded'),
   asset('/receipt/{id}/card.svg', 'Proof card of a receipt'),
   asset(

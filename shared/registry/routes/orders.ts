@@ -12,6 +12,7 @@ export const ORDER_ROUTES: RouteShape[] = [
   ),
   mutation('/sovereign/second', "Second another sovereign's order to raise its priority", {
     scope: 'sovereign:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
   api(
     '/api/orders',
@@ -21,5 +22,6 @@ export const ORDER_ROUTES: RouteShape[] = [
   mutation('/steward/orders', 'Accept, apply or decline an order (with a receipt and a public note)', {
     operator: true,
     scope: 'steward:write',
+    refuses: { POST: ['conflict', 'not_found'] },
   }),
 ];

@@ -28,9 +28,12 @@ export const ORGANISM_ROUTES: RouteShape[] = [
   api('/api/persona/history', 'Past states of the persona'),
   api('/api/persona/narrative', "The persona's narrative of itself in plain language"),
   api('/api/soul', "The service's statement of purpose and the commitments it checks itself against"),
-  api('/api/mind', 'Mind claims: statements the service holds, with stances and evidence'),
+  api('/api/mind', 'Mind claims: statements the service holds, with stances and evidence', {
+    refuses: { GET: ['not_found'] },
+  }),
   mutation('/api/mind/stance', 'Take a stance on a mind claim (agree, disagree, unsure) with a reason', {
     identity: 'session',
+    refuses: { POST: ['not_found'] },
   }),
   page('/mind', 'The mind: claims the service holds and the stances taken on them'),
   page('/mind/claim/{id}', 'One mind claim with its evidence and stances'),

@@ -28,7 +28,9 @@ export const PEOPLE_ROUTES: RouteShape[] = [
   ),
   page('/commons', 'The commons: who is here (k-anonymous presence) and the current confluences'),
   api('/api/federation', 'Federation peers and their last signed exchange'),
-  mutation('/api/federation/feedback-relay', 'A federation peer relays signed feedback'),
+  mutation('/api/federation/feedback-relay', 'A federation peer relays signed feedback', {
+    refuses: { POST: ['conflict'] },
+  }),
   page('/federation', 'Federation: the peers civitas exchanges with'),
   api('/api/mirror', 'Mirror: what civitas publicly shows about a given public actor', {
     publicActor: 'required',

@@ -14,7 +14,9 @@ export const RECORD_ROUTES: RouteShape[] = [
     '/imprint/feed.json',
     'JSON Feed 1.1 of retained imprints, public handles and tags only, held spam removed',
   ),
-  mutation('/imprint/report', 'Report an imprint for steward review (abuse, spam, personal data)'),
+  mutation('/imprint/report', 'Report an imprint for steward review (abuse, spam, personal data)', {
+    refuses: { POST: ['not_found'] },
+  }),
   page('/collaborate', 'Collaboration view of the Record: questions and their reply threads', {
     alias: true,
     aliasOf: '/imprint',

@@ -8,7 +8,7 @@ export const STEWARD_ROUTES: RouteShape[] = [
   mutation(
     '/sovereign/triage',
     'Steward triage of a held imprint: release, keep held, dismiss, or open a court case',
-    { scope: 'steward:write' },
+    { scope: 'steward:write', refuses: { POST: ['conflict', 'not_found'] } },
   ),
   mutation('/steward/lesson', 'A steward records, corrects or retires a lesson', { scope: 'steward:write' }),
   page('/steward/held', 'Held imprints with their bodies, for triage', {

@@ -13,6 +13,7 @@ export const TREASURY_ROUTES: RouteShape[] = [
   mutation('/api/portal', 'Open the Stripe billing portal for your subscriptions', {
     scope: 'billing:manage',
     provider: 'payments',
+    refuses: { POST: ['not_found'] },
   }),
   mutation('/api/patronage', 'Become a patron (recurring support) through checkout', {
     identity: 'holder',
@@ -48,6 +49,7 @@ export const TREASURY_ROUTES: RouteShape[] = [
   api('/api/oracle/session', 'The state of an Oracle purchase or report session', {
     identity: 'holder',
     unknownHandle: true,
+    refuses: { GET: ['not_found'] },
   }),
   api('/api/oracle/usage', 'Oracle usage against your entitlement', {
     identity: 'holder',

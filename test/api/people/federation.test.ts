@@ -133,8 +133,9 @@ describe('federation with a configured peer', () => {
       const month = peered.clock.now().toISOString().slice(0, 7);
       // agent:far-away from the first test plus remote-0..i
       const members = i + 2;
+      // Humans and agents apart (INTERFACE.md item 2): every relayed author here is an agent.
       expect(view.cohorts).toEqual([
-        { peer: 'peer-one', month, members: members < 5 ? 'fewer than 5' : members },
+        { peer: 'peer-one', month, humans: 'fewer than 5', agents: members < 5 ? 'fewer than 5' : members },
       ]);
       expect(JSON.stringify(view.cohorts)).not.toMatch(/peer-one\.example|remote-|far-away/);
     }

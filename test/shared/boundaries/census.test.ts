@@ -68,6 +68,12 @@ describe('census with the real projectors', () => {
     }
   });
 
+  it('names every surface INTERFACE.md gives presence_roster, civitas_status among them (issue 19)', () => {
+    const row = CENSUS_ROWS.find((r) => r.key === 'presence_roster')!;
+    for (const surface of ['/api/presence', 'civitas_presence', 'civitas_status'])
+      expect(row.guards, surface).toContain(surface);
+  });
+
   it("names each row's authority after the function that governs it", () => {
     for (const row of CENSUS_ROWS) expect(projectorFor(row.key).name, row.key).toBe(row.authority);
     expect(new Set(CENSUS_ROWS.map((row) => row.authority)).size).toBe(23);
