@@ -41,6 +41,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { RENDERS_FROM } from '../../shared/http-cache.ts';
+import { noteRevalidated } from '../plugins/compression.ts';
+import { etagMatches } from '../plugins/http-cache.ts';
 import { KeptRenders, renderEtag, type RenderedPage } from './kept-renders.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import {
@@ -161,7 +163,9 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     cacheControl = file.cacheControl,
   ) => {
     reply.header('content-type', file.type).header('cache-control', cacheControl).header('etag', file.etag);
-    if (reply.request.headers['if-none-match'] === file.etag) {
+    // Weak comparison: a coded answer carries the tag weakened (api/plugins/compression.ts).
+    if (etagMatches(reply.request.headers['if-none-match'], file.etag)) {
+      noteRevalidated(reply, body);
       reply.code(304).send();
     } else {
       reply.code(200).send(body);

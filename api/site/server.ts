@@ -12,6 +12,7 @@ import Fastify from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
+import compression from '../plugins/compression.ts';
 import { loadConfigOrExit } from '../config.ts';
 
 const HOP_BY_HOP = new Set([
@@ -35,6 +36,8 @@ export async function buildSiteServer() {
     // A proxy in front of this server too (CIVITAS_TRUST_PROXY, same form as the API's).
     trustProxy: loadConfigOrExit().trustProxy,
   });
+  // br/gzip by Accept-Encoding for pages, assets and relayed answers, as on the one-origin server.
+  await app.register(compression);
   // Relay bodies untouched: the API parses and validates them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -54,6 +57,9 @@ export async function buildSiteServer() {
     headers.set('x-forwarded-for', forwardedFor(request));
     headers.set('x-forwarded-host', request.headers.host ?? '');
     headers.set('x-forwarded-proto', request.protocol);
+    // The API answers this hop unencoded (fetch would decode it anyway); this server codes the
+    // answer once for the client, by the client's Accept-Encoding.
+    headers.set('accept-encoding', 'identity');
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     let res: Response;
     try {
