@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, serverUrl } from '../../helpers/db.ts';
-import { admin, withDatabase } from '../../helpers/postgres.ts';
+import { admin, dropDatabase, withDatabase } from '../../helpers/postgres.ts';
 import { freePort } from '../../helpers/ports.ts';
 
 const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url));
+const DB_CREATE = fileURLToPath(new URL('../../../scripts/db-create.ts', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -26,8 +27,8 @@ interface Run {
   stop(): Promise<void>;
 }
 
-function run(env: NodeJS.ProcessEnv): Run {
-  const child = spawn(process.execPath, [SERVER], {
+function run(env: NodeJS.ProcessEnv, script = SERVER): Run {
+  const child = spawn(process.execPath, [script], {
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CIVITAS_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -94,6 +95,30 @@ describe('refusing bad configuration', () => {
       client.query('select 1 from pg_database where datname = $1', [name]),
     );
     expect(found.rows).toHaveLength(0);
+  });
+
+  it.skipIf(!serverUrl())('creates it on `npm run db:create`, and then starts on it', async () => {
+    const name = `civitas_created_${process.pid}`;
+    const url = withDatabase(serverUrl()!, name);
+    try {
+      const created = run({ DATABASE_URL: url }, DB_CREATE);
+      expect(await created.exited, created.output()).toBe(0);
+      expect(created.output()).toMatch(/created the database .*\n[^]*migrations applied/);
+      const again = run({ DATABASE_URL: url }, DB_CREATE);
+      expect(await again.exited).toBe(0);
+      expect(again.output()).toMatch(/exists already/);
+      const port = await freePort();
+      const started = run({ DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1' });
+      try {
+        await started.until(/civitas at /);
+        const ready = await fetch(`http://127.0.0.1:${port}/_health`);
+        expect(ready.status).toBe(200);
+      } finally {
+        await started.stop();
+      }
+    } finally {
+      await dropDatabase(serverUrl()!, name);
+    }
   });
 
   it('prints the configured origin as its address', async () => {
