@@ -9,7 +9,9 @@
  * both sit behind one public origin or when this server is that origin.
  */
 import Fastify from 'fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../../shared/errors.ts';
+import { reasonForStatus } from '../plugins/errors.ts';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
 import compression from '../plugins/compression.ts';
@@ -35,6 +37,17 @@ export async function buildSiteServer() {
     bodyLimit: 64 * 1024,
     // A proxy in front of this server too (CIVITAS_TRUST_PROXY, same form as the API's).
     trustProxy: loadConfigOrExit().trustProxy,
+  });
+  // Its own refusals (a body over the limit, a broken request) in the one error shape; a 413 closes
+  // the connection, whose unread body would otherwise stall the next request on it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'site server error');
+    if (status === 413) reply.header('connection', 'close');
+    return reply
+      .code(status)
+      .header('cache-control', 'private, no-store')
+      .send(errorBody(reasonForStatus(status)));
   });
   // br/gzip by Accept-Encoding for pages, assets and relayed answers, as on the one-origin server.
   await app.register(compression);
