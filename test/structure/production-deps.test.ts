@@ -81,12 +81,15 @@ describe('a production install runs the service', () => {
     expect(missingFrom(sources, (name) => name in manifest.dependencies)).toEqual([]);
   });
 
-  it.skipIf(!existsSync(BUILT_SERVER))("imports only production dependencies from the built site's server", () => {
-    const bundle = files('dist/server', /\.m?js$/);
-    expect(bundle.length).toBeGreaterThan(0);
-    // Astro's bundle loads Astro's own dependencies: present when a production install brings them.
-    expect(missingFrom(bundle, installedInProduction)).toEqual([]);
-  });
+  it.skipIf(!existsSync(BUILT_SERVER))(
+    "imports only production dependencies from the built site's server",
+    () => {
+      const bundle = files('dist/server', /\.m?js$/);
+      expect(bundle.length).toBeGreaterThan(0);
+      // Astro's bundle loads Astro's own dependencies: present when a production install brings them.
+      expect(missingFrom(bundle, installedInProduction)).toEqual([]);
+    },
+  );
 
   it('brings Node 24 itself as a production dependency (npm run api starts on it)', () => {
     expect(manifest.dependencies.node).toMatch(/^\^?24\./);
