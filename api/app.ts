@@ -25,6 +25,7 @@ import errors from './plugins/errors.ts';
 import jsonBody from './plugins/json-body.ts';
 import negotiation from './plugins/negotiation.ts';
 import httpCache from './plugins/http-cache.ts';
+import compression from './plugins/compression.ts';
 import serializeOnce from './plugins/serialize-once.ts';
 import { recordRevision } from './record/revision.ts';
 import flash from './plugins/flash.ts';
@@ -154,6 +155,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // The route's cache class first; negotiation only fills a Cache-Control still missing on a hybrid.
   await app.register(httpCache);
   await app.register(negotiation);
+  // br/gzip by Accept-Encoding, after the ETag and 304 are settled on the unencoded bytes.
+  await app.register(compression);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   await app.register(jsonBody);
   await app.register(sameOrigin, { origin: config.origin });

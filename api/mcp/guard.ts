@@ -124,7 +124,9 @@ async function mcpGuard(app: FastifyInstance) {
   app.addHook('onRequest', (request, _reply, done) => {
     if (!isMcp(request)) return done();
     const refusal = originRefusal(
-      { origin: request.headers.origin, host: request.headers.host },
+      // request.host: the Host header, or X-Forwarded-Host from a trusted proxy (CIVITAS_TRUST_PROXY)
+      // that names the upstream by its own name (the split deploy's relay, a default nginx).
+      { origin: request.headers.origin, host: request.host },
       { origin: app.civitas.config.origin, loopback: listensOnLoopback(app) },
     );
     done(refusal ?? undefined);

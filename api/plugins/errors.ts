@@ -16,7 +16,8 @@ const FASTIFY_CODES: Record<string, ErrorReason> = {
   FST_ERR_VALIDATION: 'invalid_request',
 };
 
-function reasonForStatus(status: number): ErrorReason {
+/** The catalog's reason for a status no handler named (also the split deploy's site server's). */
+export function reasonForStatus(status: number): ErrorReason {
   if (status === 404) return 'not_found';
   if (status === 405) return 'method_not_allowed';
   if (status === 413) return 'payload_too_large';

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { CACHE_CONTROL, type CacheClass } from '../../shared/http-cache.ts';
+import { noteRevalidated } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,6 +61,7 @@ async function httpCache(app: FastifyInstance) {
       reply.header('etag', etag);
     }
     if (!etagMatches(request.headers['if-none-match'], etag)) return done(null, payload);
+    noteRevalidated(reply, payload);
     reply.code(304);
     reply.removeHeader('content-length');
     done(null, null);

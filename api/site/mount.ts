@@ -41,6 +41,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { RENDERS_FROM } from '../../shared/http-cache.ts';
+import { noteRevalidated } from '../plugins/compression.ts';
+import { etagMatches } from '../plugins/http-cache.ts';
 import { KeptRenders, renderEtag, type RenderedPage } from './kept-renders.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import {
@@ -161,11 +163,11 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     cacheControl = file.cacheControl,
   ) => {
     reply.header('content-type', file.type).header('cache-control', cacheControl).header('etag', file.etag);
-    if (reply.request.headers['if-none-match'] === file.etag) {
-      reply.code(304).send();
-    } else {
-      reply.code(200).send(body);
-    }
+    // Weakly compared: a coded answer carries the tag weakened (api/plugins/compression.ts).
+    if (!etagMatches(reply.request.headers['if-none-match'], file.etag))
+      return void reply.code(200).send(body);
+    noteRevalidated(reply, body);
+    reply.code(304).send();
   };
 
   const site: SiteMount = {
@@ -229,15 +231,12 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       if (page.request !== request && page.headers['set-cookie']) page = await render(request, locals);
       if (!page.matched) {
         const notFound = {
+          ok: false,
           reason: 'not_found',
           hint: 'No page lives at this path. See /atlas for the map of every route.',
         };
         if (acceptsHtml(request)) return site.renderError(request, reply, 404, notFound);
-        return reply.code(404).header('cache-control', 'no-store').send({
-          ok: false,
-          reason: 'not_found',
-          hint: 'No page lives at this path. See /atlas for the map of every route.',
-        });
+        return reply.code(404).header('cache-control', 'no-store').send(notFound);
       }
       for (const [name, value] of Object.entries(page.headers)) reply.header(name, value);
       // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).

@@ -9,9 +9,12 @@
  * both sit behind one public origin or when this server is that origin.
  */
 import Fastify from 'fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../../shared/errors.ts';
+import { reasonForStatus } from '../plugins/errors.ts';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
+import compression from '../plugins/compression.ts';
 import { loadConfigOrExit } from '../config.ts';
 
 const HOP_BY_HOP = new Set([
@@ -35,6 +38,19 @@ export async function buildSiteServer() {
     // A proxy in front of this server too (CIVITAS_TRUST_PROXY, same form as the API's).
     trustProxy: loadConfigOrExit().trustProxy,
   });
+  // Its own refusals (a body over the limit, a broken request) in the one error shape; a 413 closes
+  // the connection, whose unread body would otherwise stall the next request on it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'site server error');
+    if (status === 413) reply.header('connection', 'close');
+    return reply
+      .code(status)
+      .header('cache-control', 'private, no-store')
+      .send(errorBody(reasonForStatus(status)));
+  });
+  // br/gzip by Accept-Encoding for pages, assets and relayed answers, as on the one-origin server.
+  await app.register(compression);
   // Relay bodies untouched: the API parses and validates them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -54,6 +70,9 @@ export async function buildSiteServer() {
     headers.set('x-forwarded-for', forwardedFor(request));
     headers.set('x-forwarded-host', request.headers.host ?? '');
     headers.set('x-forwarded-proto', request.protocol);
+    // The API answers this hop unencoded (fetch would decode it anyway); this server codes the
+    // answer once for the client, by the client's Accept-Encoding.
+    headers.set('accept-encoding', 'identity');
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     let res: Response;
     try {

@@ -5,6 +5,7 @@ import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/tre
 import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
 import { createPortalSession, paymentsOff } from './stripe-client.ts';
+import { newId } from '../ids.ts';
 import { applyStripeEvent, asStripeEvent } from './webhooks.ts';
 import { currentQuote, oracleOffer, requireHolder } from './service.ts';
 import { anonymousWithoutHandle, checkoutDoor } from './checkout-doors.ts';
@@ -194,6 +195,7 @@ export const treasuryRoutes = [
       const portal = await createPortalSession(cfg, {
         customer: row.customer_id,
         returnUrl: `${ctx.config.origin}${back}`,
+        operationId: newId('portal', ctx.clock.now()),
       });
       reply.header('cache-control', privateNoStore);
       if (form) return reply.code(303).header('location', portal.url).send();

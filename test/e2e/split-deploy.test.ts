@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,5 +72,24 @@ describe('split deploy', () => {
     const res = await fetch(`${site.url}/api/agent/split-visitor`);
     expect(res.status).toBe(200);
     expect((await res.json()).identity.handle).toBe('split-visitor');
+  });
+
+  it('refuses a body over its limit with 413 in the error shape, and closes the connection', async () => {
+    const { hostname, port } = new URL(site.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(
+      'POST /api/quick-imprint HTTP/1.1\r\nHost: civitas.test\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${200 * 1024}\r\n\r\n${'x'.repeat(70 * 1024)}`,
+    );
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 413/);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4));
+    expect(body).toMatchObject({ ok: false, reason: 'payload_too_large' });
+    expect(typeof body.hint).toBe('string');
   });
 });

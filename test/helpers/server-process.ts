@@ -18,9 +18,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the server with `env` over the test's environment (embedded, one worker, no Redis unless said). */
-export function runServer(env: NodeJS.ProcessEnv): ServerProcess {
-  const child = spawn(process.execPath, [SERVER], {
+/**
+ * Starts the server (or another script of the service, such as `scripts/db-create.ts`) with `env`
+ * over the test's environment (embedded, one worker, no Redis unless said).
+ */
+export function runServer(env: NodeJS.ProcessEnv, script = SERVER): ServerProcess {
+  const child = spawn(process.execPath, [script], {
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CIVITAS_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

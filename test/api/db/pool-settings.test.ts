@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../api/config.ts';
 import { openDatabase, type Database } from '../../../api/db/database.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
+import { admin } from '../../helpers/postgres.ts';
 
 let own: TestDatabase;
 beforeAll(async () => {
@@ -36,6 +37,35 @@ describe('database pool settings', () => {
         expect(await db.query<{ one: number }>('select 1 as one')).toEqual([{ one: 1 }]);
         const [row] = await db.query<{ statement_timeout: string }>('show statement_timeout');
         expect(row!.statement_timeout).toBe('100ms');
+      } finally {
+        await db?.close();
+      }
+    },
+  );
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'holds at most its size in connections, and closes them once idle past the idle timeout',
+    async () => {
+      let db: Database | undefined;
+      try {
+        db = await openDatabase({ url: own.url!, migrate: false, pool: { max: 2, idleTimeoutMs: 200 } });
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            db!.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.1)'),
+          ),
+        );
+        const pids = [...new Set(answers.map(([row]) => row!.pid))];
+        expect(pids).toHaveLength(2);
+        // The server's own view: the pool's connections leave once idle (bounded wait, no timing asserted).
+        let open = pids.length;
+        for (let i = 0; i < 100 && open > 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          const { rows } = await admin(serverUrl()!, (client) =>
+            client.query('select 1 from pg_stat_activity where pid = any($1)', [pids]),
+          );
+          open = rows.length;
+        }
+        expect(open).toBe(0);
       } finally {
         await db?.close();
       }

@@ -7,12 +7,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, serverUrl } from '../../helpers/db.ts';
-import { admin, withDatabase } from '../../helpers/postgres.ts';
+import { admin, dropDatabase, withDatabase } from '../../helpers/postgres.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { runServer } from '../../helpers/server-process.ts';
 
+const DB_CREATE = fileURLToPath(new URL('../../../scripts/db-create.ts', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -53,6 +55,30 @@ describe('refusing bad configuration', () => {
       client.query('select 1 from pg_database where datname = $1', [name]),
     );
     expect(found.rows).toHaveLength(0);
+  });
+
+  it.skipIf(!serverUrl())('creates it on `npm run db:create`, and then starts on it', async () => {
+    const name = `civitas_created_${process.pid}`;
+    const url = withDatabase(serverUrl()!, name);
+    try {
+      const created = runServer({ DATABASE_URL: url }, DB_CREATE);
+      expect(await created.exited, created.output()).toBe(0);
+      expect(created.output()).toMatch(/created the database .*\n[^]*migrations applied/);
+      const again = runServer({ DATABASE_URL: url }, DB_CREATE);
+      expect(await again.exited).toBe(0);
+      expect(again.output()).toMatch(/exists already/);
+      const port = await freePort();
+      const started = runServer({ DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1' });
+      try {
+        await started.until(/civitas at /);
+        const ready = await fetch(`http://127.0.0.1:${port}/_health`);
+        expect(ready.status).toBe(200);
+      } finally {
+        await started.stop();
+      }
+    } finally {
+      await dropDatabase(serverUrl()!, name);
+    }
   });
 
   it('prints the configured origin as its address', async () => {
