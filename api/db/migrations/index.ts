@@ -29,6 +29,8 @@ import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 import { Migration0045AgentsSeenLevels } from './Migration0045AgentsSeenLevels.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
+import { Migration0061ScaleobsTimeTallies } from './Migration0061ScaleobsTimeTallies.ts';
+import { Migration0062ScaleobsThreads } from './Migration0062ScaleobsThreads.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -63,4 +65,6 @@ export const MIGRATIONS = [
   { name: 'Migration0045AgentsSeenLevels', class: Migration0045AgentsSeenLevels },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
+  { name: 'Migration0061ScaleobsTimeTallies', class: Migration0061ScaleobsTimeTallies },
+  { name: 'Migration0062ScaleobsThreads', class: Migration0062ScaleobsThreads },
 ];
