@@ -70,11 +70,15 @@ export class Migration0061ScaleobsTimeTallies extends Migration {
       day date not null, kind text not null, members bigint not null, public bigint not null,
       primary key (day, kind))`);
 
-    // What is stored already.
-    this.addSql(hoursApply('imprints', '1'));
-    this.addSql(crossApply(repliesOf('imprints', '1')));
-    this.addSql(arrivalsApply('sovereigns', 'sovereign', 'created_at', 'true', '1'));
-    this.addSql(arrivalsApply('agents', 'agent', 'first_seen_at', 'public', '1'));
+    // What is stored already (one statement per addSql: PGlite prepares each).
+    for (const statement of [
+      hoursApply('imprints', '1'),
+      crossApply(repliesOf('imprints', '1')),
+      arrivalsApply('sovereigns', 'sovereign', 'created_at', 'true', '1'),
+      arrivalsApply('agents', 'agent', 'first_seen_at', 'public', '1'),
+    ].flatMap((sql) => sql.split(';'))) {
+      if (statement.trim()) this.addSql(statement);
+    }
 
     this.addSql(`create function kept_imprint_times() returns trigger language plpgsql as $$
       begin

@@ -31,6 +31,7 @@ import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
 import { Migration0061ScaleobsTimeTallies } from './Migration0061ScaleobsTimeTallies.ts';
 import { Migration0062ScaleobsThreads } from './Migration0062ScaleobsThreads.ts';
+import { Migration0063ScaleobsResonance } from './Migration0063ScaleobsResonance.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
   { name: 'Migration0061ScaleobsTimeTallies', class: Migration0061ScaleobsTimeTallies },
   { name: 'Migration0062ScaleobsThreads', class: Migration0062ScaleobsThreads },
+  { name: 'Migration0063ScaleobsResonance', class: Migration0063ScaleobsResonance },
 ];
