@@ -32,6 +32,7 @@ import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
 import { Migration0061ScaleobsTimeTallies } from './Migration0061ScaleobsTimeTallies.ts';
 import { Migration0062ScaleobsThreads } from './Migration0062ScaleobsThreads.ts';
 import { Migration0063ScaleobsResonance } from './Migration0063ScaleobsResonance.ts';
+import { Migration0064ScaleobsKeptViews } from './Migration0064ScaleobsKeptViews.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   { name: 'Migration0061ScaleobsTimeTallies', class: Migration0061ScaleobsTimeTallies },
   { name: 'Migration0062ScaleobsThreads', class: Migration0062ScaleobsThreads },
   { name: 'Migration0063ScaleobsResonance', class: Migration0063ScaleobsResonance },
+  { name: 'Migration0064ScaleobsKeptViews', class: Migration0064ScaleobsKeptViews },
 ];

@@ -1,9 +1,9 @@
 /**
  * GET /api/observatory (+ /observatory): one dashboard of the measurements the service takes of
  * itself. Each instrument names its source (the endpoint and page that publish it in full) and a
- * current reading computed now by that endpoint's own function — never a copy or a cache. Each of
- * those functions reads kept tallies, kept threads or a bounded window (docs/organism.md), so the
- * dashboard costs the sum of bounded reads.
+ * reading computed by that endpoint's own function. The readings are taken together by the
+ * `organism.observatory` job every minute and kept with their `as_of` (kept.ts): a request reads
+ * one row, whatever the instruments cost.
  */
 import { METRICS, type Metric } from '../../../shared/calibration/scores.ts';
 import type { Observatory } from '../../../shared/organism/contract/observatory.ts';
@@ -17,6 +17,7 @@ import { paradoxFindings } from '../experiments/expeditions.ts';
 import { recoveryProjection } from '../vitals/recovery.ts';
 import { spinesProjection } from './spines.ts';
 import { swarmProjection } from './swarm.ts';
+import type { KeptView } from './kept.ts';
 
 /**
  * The census metrics now (what metricAsOf counts at this instant) from the kept tallies: the
@@ -153,6 +154,13 @@ export async function observatoryProjection(ctx: AppContext) {
       '/api/journal',
       '/api/season',
     ],
-    rule: 'Each reading is computed on this request by the function behind its source endpoint; the source publishes the full measurement.',
+    rule: 'Each reading is computed by the function behind its source endpoint, all at once, by the organism.observatory job every minute (as_of says when); the source publishes the full measurement.',
   };
 }
+
+/** GET /api/observatory reads the dashboard the `organism.observatory` job keeps (kept.ts). */
+export const keptObservatory: KeptView<Awaited<ReturnType<typeof observatoryProjection>>> = {
+  name: 'observatory',
+  compute: observatoryProjection,
+  coverage: (view) => ({ instruments: view.instruments.map((i) => i.key) }),
+};

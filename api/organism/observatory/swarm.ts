@@ -9,6 +9,7 @@
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../../context.ts';
 import { SEQUENCE_SINCE } from '../../record/hours.ts';
+import type { KeptView } from './kept.ts';
 
 const HOUR = 3_600_000;
 
@@ -96,3 +97,10 @@ export async function swarmProjection(ctx: AppContext) {
     rule: 'Accepted (not held) agent imprints and heartbeats per UTC hour and level over the last 24 hours. A group of fewer than 5 distinct agents shows "fewer than 5" and no counts; no handle is ever shown.',
   };
 }
+
+/** GET /api/swarm reads the swarm the `organism.observatory` job keeps (kept.ts): a day of activity per minute, not per request. */
+export const keptSwarm: KeptView<Awaited<ReturnType<typeof swarmProjection>>> = {
+  name: 'swarm',
+  compute: swarmProjection,
+  coverage: (swarm) => ({ window: swarm.window }),
+};

@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { refreshKept } from '../../../../api/organism/observatory/kept.ts';
+import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
+import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -148,5 +151,31 @@ describe('kept tallies', () => {
       heldMiddle,
       under,
     ]);
+  });
+});
+
+describe('views kept by the observatory job', () => {
+  it('answer the kept swarm until the job runs again; a stale row is computed again', async () => {
+    t.clock.set('2026-11-20T12:00:00.000Z');
+    const now = () => t.clock.now().getTime();
+    for (let i = 0; i < 5; i++) await write({ author: `swarm-${i}`, at: now() - 60_000 });
+    const first = (await json('/api/swarm')).json();
+    expect(first.active_agents).toBe(5);
+    await write({ author: 'swarm-5', at: now() - 30_000 });
+    expect((await json('/api/swarm')).json()).toEqual(first);
+    expect((await refreshKept(t.app.civitas, [keptSwarm, keptObservatory])).computed).toEqual([
+      'swarm',
+      'observatory',
+    ]);
+    // A second process's run in the same interval finds the views claimed.
+    expect((await refreshKept(t.app.civitas, [keptSwarm])).computed).toEqual([]);
+    expect((await json('/api/swarm')).json().active_agents).toBe(6);
+    const dashboard = (await json('/api/observatory')).json();
+    expect(dashboard.instruments.find((i: { key: string }) => i.key === 'swarm').reading).toEqual({
+      active_agents: 6,
+    });
+    await write({ author: 'swarm-6', at: now() - 10_000 });
+    t.clock.advance(4 * 60_000);
+    expect((await json('/api/swarm')).json().active_agents).toBe(7);
   });
 });
