@@ -7,7 +7,6 @@ import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
-import { SEQUENCE_SINCE } from '../record/hours.ts';
 import type { LensQuery } from '../../shared/organism/contract/story.ts';
 import type { LensSchema } from '../../shared/chronicle/contract.ts';
 
@@ -65,13 +64,18 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
       `select count(*) as count from anchors where date >= $1 and date <= $2`,
       [period.from, period.to],
     ),
+    // The busiest threads: imprints written in the period with the most replies, kept per imprint
+    // (migration 0065) and ranked per day by an index: at most 5 rows per day of the period.
     ctx.db.query<ImprintRow & { replies: string | number }>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
-         from (select reply_to, count(*) as replies from imprints
-                where sequence >= ${SEQUENCE_SINCE('$1')} and not held and reply_to is not null and created_at >= $1 and created_at < $2 group by reply_to) t
-         join imprints r on r.sequence = t.reply_to and not r.held
-        order by t.replies desc, r.sequence desc limit 5`,
-      [start, end],
+         from (select c.sequence, c.replies
+                 from generate_series($1::date, $2::date, interval '1 day') d,
+                      lateral (select sequence, replies from reply_counts where day = d::date and replies > 0
+                                order by replies desc, sequence desc limit 5) c
+                order by c.replies desc, c.sequence desc limit 5) t
+         join imprints r on r.sequence = t.sequence and not r.held
+        order by t.replies desc, r.sequence desc`,
+      [period.from, period.to],
     ),
   ]);
   const imprints = emptyKinds();

@@ -33,6 +33,7 @@ import { Migration0061ScaleobsTimeTallies } from './Migration0061ScaleobsTimeTal
 import { Migration0062ScaleobsThreads } from './Migration0062ScaleobsThreads.ts';
 import { Migration0063ScaleobsResonance } from './Migration0063ScaleobsResonance.ts';
 import { Migration0064ScaleobsKeptViews } from './Migration0064ScaleobsKeptViews.ts';
+import { Migration0065ScaleobsReplyCounts } from './Migration0065ScaleobsReplyCounts.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   { name: 'Migration0062ScaleobsThreads', class: Migration0062ScaleobsThreads },
   { name: 'Migration0063ScaleobsResonance', class: Migration0063ScaleobsResonance },
   { name: 'Migration0064ScaleobsKeptViews', class: Migration0064ScaleobsKeptViews },
+  { name: 'Migration0065ScaleobsReplyCounts', class: Migration0065ScaleobsReplyCounts },
 ];

@@ -1,6 +1,6 @@
 /**
- * The rows kept as imprints and arrivals are written (migrations 0061–0063: imprints by hour and
- * day, replies across kinds, arrivals, reply threads, resonance) equal what the old full
+ * The rows kept as imprints and arrivals are written (migrations 0061–0063, 0065: imprints by hour and
+ * day, replies across kinds, arrivals, reply threads, resonance, replies per imprint) equal what the old full
  * computations over every row give, after mixed writes: replies across kinds and days, held
  * replies and held parents, holds released, a quarantine released, threads merged by a release.
  */
@@ -92,6 +92,15 @@ async function expectKeptEqualsFull() {
       `select day::text, author_kind, author_ref, replies::int as n from resonance_days where replies <> 0 order by 1, 2, 3`,
     ),
   ).toEqual(resonance);
+  const replies = await sql(
+    `select p.sequence::int, (p.created_at at time zone 'UTC')::date::text as day, count(*)::int as n
+       from imprints r join imprints p on p.sequence = r.reply_to where not r.held and not p.held group by 1, 2 order by 1`,
+  );
+  expect(
+    await sql(
+      `select sequence::int, day::text, replies::int as n from reply_counts where replies <> 0 order by 1`,
+    ),
+  ).toEqual(replies);
   const arrivals = await sql(
     `select day, kind, sum(members)::int as members, sum(public)::int as public from (
        select (created_at at time zone 'UTC')::date::text as day, 'sovereign' as kind, 1 as members, 1 as public from sovereigns
