@@ -1,5 +1,7 @@
 /**
  * The chronicle: chapters per UTC month in which anything was recorded, with their days inside.
+ * Every figure is a kept tally (imprints and arrivals per UTC day, migration 0062) or one row per
+ * day or month (anchors, log days, the first arrivals): bounded by the months asked, never the history.
  */
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -14,20 +16,26 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (query.months - 1), 1));
   const from = start.toISOString();
   const fromDay = from.slice(0, 10);
-  const [imprints, humans, agents, articles, anchors, receipts, verdicts] = await Promise.all([
+  const [imprints, arrivals, firstAgents, articles, anchors, receipts, verdicts] = await Promise.all([
+    // Kept per UTC day as rows are written (migration 0062): a day's row, never its imprints.
     ctx.db.query<{ date: string; kind: string; count: string | number }>(
-      `select ${DAY('created_at')} as date, kind, count(*) as count from imprints where not held and created_at >= $1 group by 1, 2`,
-      [from],
+      `select to_char(day, 'YYYY-MM-DD') as date, kind, sum(imprints) as count from imprint_days
+        where day >= $1 group by 1, 2 having sum(imprints) > 0`,
+      [fromDay],
     ),
-    ctx.db.query<{ month: string; count: string | number }>(
-      `select ${MONTH('created_at')} as month, count(*) as count from sovereigns where created_at >= $1 group by 1`,
-      [from],
+    ctx.db.query<{ month: string; kind: string; count: string | number }>(
+      `select to_char(day, 'YYYY-MM') as month, kind, sum(public) as count from arrival_days
+        where day >= $1 group by 1, 2 having sum(public) > 0`,
+      [fromDay],
     ),
-    ctx.db.query<{ month: string; handle: string; rank: string | number }>(
-      `select ${MONTH('first_seen_at')} as month, handle, row_number() over (partition by ${MONTH('first_seen_at')} order by first_seen_at, handle) as rank,
-              count(*) over (partition by ${MONTH('first_seen_at')}) as total
-         from agents where first_seen_at >= $1 and ${PUBLIC_AGENT}`,
-      [from],
+    // The first five public agents of each month: the first rows of an index (migration 0043) per month.
+    ctx.db.query<{ month: string; handle: string }>(
+      `select to_char(m, 'YYYY-MM') as month, f.handle
+         from generate_series($1::timestamptz at time zone 'UTC', $2::timestamptz at time zone 'UTC', interval '1 month') m,
+              lateral (select handle from agents where ${PUBLIC_AGENT} and first_seen_at >= m at time zone 'UTC'
+                          and first_seen_at < (m + interval '1 month') at time zone 'UTC'
+                        order by first_seen_at, handle limit 5) f`,
+      [from, now.toISOString()],
     ),
     ctx.db.query<{ number: number; title: string; ratified_at: string; month: string }>(
       `select number, title, ${ISO('ratified_at')} as ratified_at, ${MONTH('ratified_at')} as month from governance_articles where ratified_at >= $1 order by number`,
@@ -92,15 +100,11 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
     m.anchors.last = a.date;
     m.anchors.largest_tree = Math.max(m.anchors.largest_tree, n(a.tree_size));
   }
-  for (const h of humans) monthOf(h.month).arrivals.humans = n(h.count);
-  for (const a of agents) {
-    const m = monthOf(a.month);
-    m.arrivals.agents += 1;
-    if (n(a.rank) <= 5)
-      m.first_arrivals.agents.push(
-        projectActorRef({ actor_id: a.handle, kind: 'agent', handle: a.handle }).ref,
-      );
-  }
+  for (const a of arrivals) monthOf(a.month).arrivals[a.kind === 'agent' ? 'agents' : 'humans'] = n(a.count);
+  for (const a of firstAgents)
+    monthOf(a.month).first_arrivals.agents.push(
+      projectActorRef({ actor_id: a.handle, kind: 'agent', handle: a.handle }).ref,
+    );
   for (const a of articles)
     monthOf(a.month).articles.push({
       number: n(a.number),

@@ -1,8 +1,10 @@
 /**
  * The pulse, from stored rows: hourly imprint counts by kind and author kind, and daily vital signs.
+ * Imprints are read as the kept hours and days (migration 0062), receipts as the log days' sizes:
+ * a request reads 48 hours and 30 days of rows, whatever the Record's age.
  */
 import type { AppContext } from '../context.ts';
-import { DAY, DAY_MS, ISO, addKind, emptyKinds, n, type ByKind } from './tally.ts';
+import { DAY_MS, ISO, addKind, emptyKinds, n, type ByKind } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
 
 export const PULSE_HOURS = 48;
@@ -41,8 +43,9 @@ export async function pulseView(
     author_kind: string;
     count: string | number;
   }>(
-    `select to_char(date_trunc('hour', created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, count(*) as count
-       from imprints where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 order by 1 desc`,
+    // Kept per UTC hour as imprints are written (migration 0062): 48 hours of rows, never the imprints.
+    `select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, imprints as count
+       from imprint_hours where hour >= $1 and hour <= $2 and imprints > 0 order by 1 desc`,
     [since.toISOString(), now.toISOString()],
   );
   const hours = new Map<string, PulseHour>();
@@ -67,11 +70,13 @@ export async function pulseView(
       [fromDay, today],
     ),
     ctx.db.query<{ date: string; count: string | number }>(
-      `select ${DAY('created_at')} as date, count(*) as count from imprints where not held and created_at >= $1 and created_at <= $2 group by 1`,
-      [`${fromDay}T00:00:00Z`, now.toISOString()],
+      `select to_char(day, 'YYYY-MM-DD') as date, sum(imprints) as count from imprint_days
+        where day >= $1 and day <= $2 group by 1 having sum(imprints) > 0`,
+      [fromDay, today],
     ),
+    // A log day's size is its receipts (the ledger keeps it as it appends).
     ctx.db.query<{ date: string; count: string | number }>(
-      `select to_char(log_date, 'YYYY-MM-DD') as date, count(*) as count from receipts where log_date >= $1 and log_date <= $2 group by 1`,
+      `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and date <= $2 and size > 0`,
       [fromDay, today],
     ),
     ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: string }>(

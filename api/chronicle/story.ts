@@ -39,32 +39,43 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
   const start = `${period.from}T00:00:00Z`;
   const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([
+    // Kept per UTC day and hour as imprints and arrivals are written (migration 0062): a request reads
+    // at most LENS_DAYS_MAX days of rows, never the period's imprints.
     ctx.db.query<{ kind: string; author_kind: string; count: string | number }>(
-      `select kind, author_kind, count(*) as count from imprints where not held and created_at >= $1 and created_at < $2 group by 1, 2`,
-      [start, end],
+      `select kind, author_kind, sum(imprints) as count from imprint_days where day >= $1 and day <= $2 group by 1, 2`,
+      [period.from, period.to],
     ),
     ctx.db.query<{ hour: number; count: string | number }>(
-      `select extract(hour from created_at at time zone 'UTC')::int as hour, count(*) as count from imprints where not held and created_at >= $1 and created_at < $2 group by 1 order by 2 desc, 1 limit 1`,
+      `select extract(hour from hour at time zone 'UTC')::int as hour, sum(imprints) as count from imprint_hours
+        where hour >= $1 and hour < $2 group by 1 having sum(imprints) > 0 order by 2 desc, 1 limit 1`,
       [start, end],
     ),
     ctx.db.query<{ humans: string | number; agents: string | number }>(
-      `select (select count(*) from sovereigns where created_at >= $1 and created_at < $2) as humans, (select count(*) from agents where first_seen_at >= $1 and first_seen_at < $2) as agents`,
-      [start, end],
+      `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
+              coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
+         from arrival_days where day >= $1 and day <= $2`,
+      [period.from, period.to],
     ),
     ctx.db.query<{ count: string | number }>(
-      `select count(*) as count from receipts where log_date >= $1 and log_date <= $2`,
+      `select coalesce(sum(size), 0) as count from log_days where date >= $1 and date <= $2`,
       [period.from, period.to],
     ),
     ctx.db.query<{ count: string | number }>(
       `select count(*) as count from anchors where date >= $1 and date <= $2`,
       [period.from, period.to],
     ),
+    // The busiest threads: imprints written in the period with the most replies, kept per imprint
+    // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period.
     ctx.db.query<ImprintRow & { replies: string | number }>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
-         from (select reply_to, count(*) as replies from imprints where not held and reply_to is not null and created_at >= $1 and created_at < $2 group by reply_to) t
-         join imprints r on r.sequence = t.reply_to and not r.held
-        order by t.replies desc, r.sequence desc limit 5`,
-      [start, end],
+         from (select c.sequence, c.replies
+                 from generate_series($1::date, $2::date, interval '1 day') d,
+                      lateral (select sequence, replies from reply_counts where day = d::date and replies > 0
+                                order by replies desc, sequence desc limit 5) c
+                order by c.replies desc, c.sequence desc limit 5) t
+         join imprints r on r.sequence = t.sequence and not r.held
+        order by t.replies desc, r.sequence desc`,
+      [period.from, period.to],
     ),
   ]);
   const imprints = emptyKinds();
@@ -121,10 +132,11 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
 export async function storySoFar(ctx: AppContext) {
   const now = ctx.clock.now();
   const [row] = await ctx.db.query<{ first: string | null }>(
-    `select least((select min(created_at) from imprints), (select min(created_at) from sovereigns), (select min(first_seen_at) from agents)) as first`,
+    // The first day of the kept tallies: two kept tallies' first rows, not three scans.
+    `select to_char(least((select min(hour) from imprint_hours) at time zone 'UTC', (select min(day) from arrival_days)::timestamp), 'YYYY-MM-DD') as first`,
   );
   const to = utcDay(now);
-  let from = row?.first ? utcDay(new Date(row.first)) : to;
+  let from = row?.first ?? to;
   const earliest = utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - (LENS_DAYS_MAX - 1) * DAY_MS));
   if (from < earliest) from = earliest;
   if (from > to) from = to;

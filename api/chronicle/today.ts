@@ -10,19 +10,20 @@ import { utcDay } from '../../shared/time.ts';
 export async function todayView(ctx: AppContext) {
   const now = ctx.clock.now();
   const date = utcDay(now);
-  const dayStart = `${date}T00:00:00Z`;
   const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
+    // Today's rows of the kept day tallies (migration 0062), never today's imprints or arrivals.
     ctx.db.query<{ kind: string; count: string | number }>(
-      `select kind, count(*) as count from imprints where not held and created_at >= $1 group by 1`,
-      [dayStart],
+      `select kind, sum(imprints) as count from imprint_days where day >= $1 group by 1`,
+      [date],
     ),
     ctx.db.query<{ humans: string | number; agents: string | number }>(
-      `select (select count(*) from sovereigns where created_at >= $1) as humans, (select count(*) from agents where first_seen_at >= $1) as agents`,
-      [dayStart],
+      `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
+              coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
+         from arrival_days where day >= $1`,
+      [date],
     ),
-    ctx.db.query<{ count: string | number }>(`select count(*) as count from receipts where log_date = $1`, [
-      date,
-    ]),
+    // A log day's size is its receipts.
+    ctx.db.query<{ count: string | number }>(`select size as count from log_days where date = $1`, [date]),
     ctx.db.query<{ size: number; sealed_at: string | null }>(
       `select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`,
       [date],

@@ -8,6 +8,9 @@ import type { Job } from '../jobs/job.ts';
 import { dreamJob } from './themes/dreaming.ts';
 import { knowledgeRun } from './checks/knowledge.ts';
 import { discriminationJob } from './checks/discrimination.ts';
+import { KEPT_INTERVAL_MS, refreshKept } from './observatory/kept.ts';
+import { keptObservatory } from './observatory/observatory.ts';
+import { keptSwarm } from './observatory/swarm.ts';
 
 export const organismJobs: Job[] = [
   // The verification run (walks, census, kept answer, watch pass, truth round): its census probes
@@ -16,4 +19,10 @@ export const organismJobs: Job[] = [
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
   // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
   { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
+  // The swarm (a day of activity) and the dashboard, kept for requests to read (observatory/kept.ts).
+  {
+    name: 'organism.observatory',
+    intervalMs: KEPT_INTERVAL_MS,
+    run: (ctx) => refreshKept(ctx, [keptSwarm, keptObservatory]),
+  },
 ];

@@ -20,22 +20,28 @@ import {
 type Member = { actor_id: string; kind: 'sovereign' | 'agent' };
 
 const settled = (n: number) => n === 0 || n >= K_ANONYMITY_THRESHOLD;
+type Counts = { humans: number; agents: number };
 
-/** Joins consecutive months into periods in which every kind is 0 or ≥ 5 (see the module note). */
-export function joinSmallMonths(
-  months: readonly { month: string; members: Member[] }[],
-): { from: string; to: string; members: Member[] }[] {
-  const periods: { from: string; to: string; members: Member[] }[] = [];
-  let open: { from: string; to: string; members: Member[] } | null = null;
-  const isSettled = (members: Member[]) => {
-    const humans = members.filter((m) => m.kind === 'sovereign').length;
-    return settled(humans) && settled(members.length - humans);
+/**
+ * Joins consecutive months into periods in which every kind is 0 or ≥ 5 (see the module note),
+ * over any month value that can be counted by kind and merged.
+ */
+export function joinSmallPeriods<T>(
+  months: readonly { month: string; value: T }[],
+  counts: (value: T) => Counts,
+  merge: (a: T, b: T) => T,
+): { from: string; to: string; value: T }[] {
+  const periods: { from: string; to: string; value: T }[] = [];
+  let open: { from: string; to: string; value: T } | null = null;
+  const isSettled = (value: T) => {
+    const c = counts(value);
+    return settled(c.humans) && settled(c.agents);
   };
   for (const month of months) {
     open = open
-      ? { from: open.from, to: month.month, members: [...open.members, ...month.members] }
-      : { from: month.month, to: month.month, members: [...month.members] };
-    if (isSettled(open.members)) {
+      ? { from: open.from, to: month.month, value: merge(open.value, month.value) }
+      : { from: month.month, to: month.month, value: month.value };
+    if (isSettled(open.value)) {
       periods.push(open);
       open = null;
     }
@@ -49,8 +55,8 @@ export function joinSmallMonths(
       periods.push(open);
       break;
     }
-    const joined = { from: last.from, to: open.to, members: [...last.members, ...open.members] };
-    if (isSettled(joined.members) || periods.length === 0) {
+    const joined = { from: last.from, to: open.to, value: merge(last.value, open.value) };
+    if (isSettled(joined.value) || periods.length === 0) {
       periods.push(joined);
       open = null;
     } else open = joined;
@@ -58,30 +64,45 @@ export function joinSmallMonths(
   return periods;
 }
 
-/** The cohort records of the live population, by the UTC month each member joined. */
+/** Joins consecutive months of members into periods in which every kind is 0 or ≥ 5. */
+export function joinSmallMonths(
+  months: readonly { month: string; members: Member[] }[],
+): { from: string; to: string; members: Member[] }[] {
+  const humansOf = (members: Member[]) => members.filter((m) => m.kind === 'sovereign').length;
+  return joinSmallPeriods(
+    months.map((m) => ({ month: m.month, value: [...m.members] })),
+    (members) => ({ humans: humansOf(members), agents: members.length - humansOf(members) }),
+    (a, b) => [...a, ...b],
+  ).map((p) => ({ from: p.from, to: p.to, members: p.value }));
+}
+
+/**
+ * The cohort records of the live population, by the UTC month each member joined: the kept
+ * arrival tallies (migration 0062: sovereigns by crossing day, agents by first-seen day), summed by
+ * month — a row per day, never a row per member.
+ */
 export async function cohortRecords(ctx: AppContext): Promise<CohortRecord[]> {
-  const rows = await ctx.db.query<{ ref: string; kind: 'sovereign' | 'agent'; month: string }>(
-    `select id::text as ref, 'sovereign' as kind, to_char(created_at at time zone 'UTC', 'YYYY-MM') as month from sovereigns
-     union all
-     select handle as ref, 'agent' as kind, to_char(first_seen_at at time zone 'UTC', 'YYYY-MM') as month from agents
-     order by month`,
+  const rows = await ctx.db.query<{ month: string; humans: string | number; agents: string | number }>(
+    `select to_char(day, 'YYYY-MM') as month,
+            sum(members) filter (where kind = 'sovereign') as humans, sum(members) filter (where kind = 'agent') as agents
+       from arrival_days group by 1 having sum(members) > 0 order by 1`,
   );
-  const byMonth = new Map<string, Member[]>();
-  for (const row of rows) {
-    const list = byMonth.get(row.month) ?? [];
-    list.push({ actor_id: row.ref, kind: row.kind });
-    byMonth.set(row.month, list);
-  }
-  const months = [...byMonth.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([month, members]) => ({ month, members }));
-  return joinSmallMonths(months).map((period) => {
+  const months = rows.map((row) => ({
+    month: row.month,
+    value: { humans: Number(row.humans ?? 0), agents: Number(row.agents ?? 0) },
+  }));
+  return joinSmallPeriods(
+    months,
+    (c) => c,
+    (a, b) => ({ humans: a.humans + b.humans, agents: a.agents + b.agents }),
+  ).map((period) => {
     const label = period.from === period.to ? period.from : `${period.from}/${period.to}`;
     return {
       cohort_id: `cohort:${label}`,
       label: `joined ${label}`,
       joined_month: label,
-      members: period.members,
+      members: [],
+      counts: period.value,
     };
   });
 }

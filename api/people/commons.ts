@@ -32,9 +32,11 @@ export async function commonsView(ctx: AppContext) {
       'select id::text as id, tag, (callsign_visible and erased_at is null) as callsign_visible from sovereigns where last_seen_at >= $1 order by tag, id',
       [since],
     ),
-    ctx.db.query<{ handle: string }>('select handle from agents where last_seen_at >= $1 order by handle', [
-      since,
-    ]),
+    // the agents seen lately are kept apart as they are written (migration 0045): a small table
+    ctx.db.query<{ handle: string }>(
+      'select handle from agents_seen where last_seen_at >= $1 order by handle',
+      [since],
+    ),
     presence(ctx),
   ]);
   const groups: CommonsGroupRecord[] = [

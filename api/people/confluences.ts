@@ -57,7 +57,8 @@ export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRec
   const rows = await ctx.db.query<Row>(
     `with recursive roots as (
        select i.sequence, i.author_ref, i.created_at, i.body, s.tag, s.callsign, s.callsign_visible
-         from imprints i join sovereigns s on s.id::text = i.author_ref
+         -- the convener by key (a cast of every sovereign's id to text would read them all)
+         from imprints i join sovereigns s on s.id = (case when i.author_ref ~ '^[0-9a-f-]{36}$' then i.author_ref::uuid end)
         where i.author_kind = 'sovereign' and i.reply_to is null and not i.held and not i.unattested
           and s.erased_at is null and i.created_at > $1 and i.created_at <= $2
      ), thread as (

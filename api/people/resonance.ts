@@ -1,6 +1,7 @@
 /**
  * Resonance (GET /api/resonance): how much an author's imprints were answered. The score of an
- * author is the number of replies their imprints received from others over the last 30 days.
+ * author is the number of replies their imprints received from others over the last 30 UTC days
+ * (today and the 29 before), kept per day as replies are written (migration 0064).
  * Collective learning excludes quarantine, so both the reply and the imprint answered must be
  * neither unattested nor held; replies to oneself do not count; erased sovereigns drop out. Keys
  * leave only as public refs (actor_score_map). Cohort amplification (GET
@@ -21,24 +22,32 @@ interface ScoreRow {
   month: string | null;
 }
 
-/** Replies received per author in the window, with the author's join month (null when unknown). */
-async function replyScores(ctx: AppContext): Promise<{ rows: ScoreRow[]; since: string; now: Date }> {
+/** The window's first and last UTC day: today and the days before it, RESONANCE_WINDOW_DAYS in all. */
+function windowDays(now: Date): { from: string; to: string } {
+  const to = now.toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${to}T00:00:00Z`) - (RESONANCE_WINDOW_DAYS - 1) * 86_400_000);
+  return { from: from.toISOString().slice(0, 10), to };
+}
+
+/**
+ * Replies received per author in the window, with the author's join month (null when unknown):
+ * the kept day rows of migration 0064 (the replies that count, per day and author answered), a row
+ * per author and day of the window — never the window's replies joined to what they answered.
+ */
+async function replyScores(ctx: AppContext): Promise<{ rows: ScoreRow[]; now: Date }> {
   const now = ctx.clock.now();
-  const since = new Date(now.getTime() - RESONANCE_WINDOW_DAYS * 86_400_000).toISOString();
+  const { from, to } = windowDays(now);
   const rows = await ctx.db.query<ScoreRow>(
-    `select o.author_kind, o.author_ref, o.public_author, count(*) as replies,
-            case when o.author_kind = 'agent' then (select to_char(a.first_seen_at at time zone 'UTC', 'YYYY-MM') from agents a where a.handle = o.author_ref)
-                 else (select to_char(s.created_at at time zone 'UTC', 'YYYY-MM') from sovereigns s where s.id::text = o.author_ref) end as month
-       from imprints r
-       join imprints o on o.sequence = r.reply_to
-      where r.created_at >= $1 and r.created_at <= $2
-        and not r.unattested and not r.held and not o.unattested and not o.held
-        and r.author_ref <> o.author_ref
-        and (o.author_kind = 'agent' or exists (select 1 from sovereigns s where s.id::text = o.author_ref and s.erased_at is null))
-      group by o.author_kind, o.author_ref, o.public_author`,
-    [since, now.toISOString()],
+    `with s as (select author_kind, author_ref, sum(replies) as replies from resonance_days
+                 where day >= $1 and day <= $2 group by 1, 2 having sum(replies) > 0)
+     select s.author_kind, s.author_ref, coalesce(a.handle, v.tag) as public_author, s.replies,
+            to_char(coalesce(a.first_seen_at, v.created_at) at time zone 'UTC', 'YYYY-MM') as month
+       from s left join agents a on s.author_kind = 'agent' and a.handle = s.author_ref
+              left join sovereigns v on v.id = (case when s.author_kind = 'sovereign' and s.author_ref ~ '^[0-9a-f-]{36}$' then s.author_ref::uuid end)
+      where s.author_kind = 'agent' or (v.id is not null and v.erased_at is null)`,
+    [from, to],
   );
-  return { rows, since, now };
+  return { rows, now };
 }
 
 function identityOf(row: ScoreRow): ActorIdentity {
@@ -65,7 +74,7 @@ export async function resonanceView(ctx: AppContext) {
   return {
     ok: true as const,
     schema: 'civitas.resonance.v1' as const,
-    basis: `score = replies an author's imprints received from others in the last ${RESONANCE_WINDOW_DAYS} days; unattested and held imprints (on either side) and self-replies do not count`,
+    basis: `score = replies an author's imprints received from others in the last ${RESONANCE_WINDOW_DAYS} UTC days (today and the ${RESONANCE_WINDOW_DAYS - 1} before); unattested and held imprints (on either side) and self-replies do not count`,
     ...view,
   };
 }
@@ -113,7 +122,10 @@ export async function resonanceOf(
   kind: 'sovereign' | 'agent',
   ref: string,
 ): Promise<number> {
-  const { rows } = await replyScores(ctx);
-  const row = rows.find((r) => r.author_kind === kind && r.author_ref === ref);
-  return row ? Number(row.replies) : 0;
+  const { from, to } = windowDays(ctx.clock.now());
+  const [row] = await ctx.db.query<{ n: string | number | null }>(
+    `select sum(replies) as n from resonance_days where author_ref = $1 and author_kind = $2 and day >= $3 and day <= $4`,
+    [ref, kind, from, to],
+  );
+  return Number(row?.n ?? 0);
 }

@@ -30,6 +30,11 @@ import { Migration0045AgentsSeenLevels } from './Migration0045AgentsSeenLevels.t
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
 import { Migration0061ScaleorgTimeTallies } from './Migration0061ScaleorgTimeTallies.ts';
+import { Migration0062ScaleobsTimeTallies } from './Migration0062ScaleobsTimeTallies.ts';
+import { Migration0063ScaleobsThreads } from './Migration0063ScaleobsThreads.ts';
+import { Migration0064ScaleobsResonance } from './Migration0064ScaleobsResonance.ts';
+import { Migration0065ScaleobsKeptViews } from './Migration0065ScaleobsKeptViews.ts';
+import { Migration0066ScaleobsReplyCounts } from './Migration0066ScaleobsReplyCounts.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -65,4 +70,9 @@ export const MIGRATIONS = [
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
   { name: 'Migration0061ScaleorgTimeTallies', class: Migration0061ScaleorgTimeTallies },
+  { name: 'Migration0062ScaleobsTimeTallies', class: Migration0062ScaleobsTimeTallies },
+  { name: 'Migration0063ScaleobsThreads', class: Migration0063ScaleobsThreads },
+  { name: 'Migration0064ScaleobsResonance', class: Migration0064ScaleobsResonance },
+  { name: 'Migration0065ScaleobsKeptViews', class: Migration0065ScaleobsKeptViews },
+  { name: 'Migration0066ScaleobsReplyCounts', class: Migration0066ScaleobsReplyCounts },
 ];

@@ -1,27 +1,49 @@
 /**
  * GET /api/cross: where human and agent imprints meet — replies counted by (replier kind, kind
  * replied to), lifetime and the last 30 days. Held imprints on either side are left out. Only
- * counts and sequence numbers leave.
+ * counts and sequence numbers leave. Counted as replies are written (migration 0062: lifetime
+ * tallies and replies per hour), so a request reads the window's hours, never every reply.
  */
 import type { AppContext } from '../../context.ts';
 import { DAY } from '../vitals/vitals.ts';
+import { hourOf, SEQUENCE_SINCE } from '../../record/hours.ts';
+
+const HOUR = 3_600_000;
 
 const KINDS = ['agent', 'sovereign'] as const;
 
 export async function crossProjection(ctx: AppContext) {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - 30 * DAY);
+  const nextHour = new Date(hourOf(since).getTime() + HOUR);
+  // Kept as replies are written (migration 0062): lifetime tallies, whole hours of the window from
+  // cross_hours, and the window's first part-hour counted from its own imprints (a key range).
   const rows = await ctx.db.query<{
     from_kind: string;
     to_kind: string;
     lifetime: string | number;
     recent: string | number;
   }>(
-    `select r.author_kind as from_kind, p.author_kind as to_kind, count(*) as lifetime, count(*) filter (where r.created_at >= $1) as recent
-       from imprints r join imprints p on p.sequence = r.reply_to
-      where not r.held and not p.held and r.created_at <= $2 group by 1, 2`,
-    [since.toISOString(), now.toISOString()],
+    `with life as (select split_part(name, ':', 2) as from_kind, split_part(name, ':', 3) as to_kind, value
+                     from record_tallies where name like 'replies:%'),
+          hours as (select from_kind, to_kind, sum(replies) as n from cross_hours
+                     where hour >= $2 and hour <= $3 group by 1, 2),
+          part as (select r.author_kind as from_kind, p.author_kind as to_kind, count(*) as n
+                     from imprints r join imprints p on p.sequence = r.reply_to
+                    where r.sequence >= ${SEQUENCE_SINCE('$1')} and r.sequence < ${SEQUENCE_SINCE('$4')}
+                      and r.created_at >= $1 and r.created_at < $2 and not r.held and not p.held group by 1, 2)
+     select l.from_kind, l.to_kind, l.value as lifetime,
+            coalesce((select n from hours h where h.from_kind = l.from_kind and h.to_kind = l.to_kind), 0)
+          + coalesce((select n from part q where q.from_kind = l.from_kind and q.to_kind = l.to_kind), 0) as recent
+       from life l`,
+    [
+      since.toISOString(),
+      nextHour.toISOString(),
+      now.toISOString(),
+      new Date(nextHour.getTime() + HOUR).toISOString(),
+    ],
   );
+  // The newest 20 cross replies lie within the hours of the newest 20 hour rows that hold any.
   const latest = await ctx.db.query<{
     sequence: string | number;
     reply_to: string | number;
@@ -31,7 +53,8 @@ export async function crossProjection(ctx: AppContext) {
   }>(
     `select r.sequence, r.reply_to, r.author_kind as from_kind, p.author_kind as to_kind, r.created_at
        from imprints r join imprints p on p.sequence = r.reply_to
-      where not r.held and not p.held and r.author_kind <> p.author_kind and r.created_at <= $1
+      where r.sequence >= ${SEQUENCE_SINCE(`(select min(hour) from (select hour from cross_hours where from_kind <> to_kind and replies > 0 order by hour desc limit 20) x)`)}
+        and not r.held and not p.held and r.author_kind <> p.author_kind and r.created_at <= $1
       order by r.sequence desc limit 20`,
     [now.toISOString()],
   );

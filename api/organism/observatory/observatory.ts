@@ -1,11 +1,12 @@
 /**
  * GET /api/observatory (+ /observatory): one dashboard of the measurements the service takes of
  * itself. Each instrument names its source (the endpoint and page that publish it in full) and a
- * current reading computed now by that endpoint's own function — never a copy or a cache.
+ * reading computed by that endpoint's own function. The readings are taken together by the
+ * `organism.observatory` job every minute and kept with their `as_of` (kept.ts): a request reads
+ * one row, whatever the instruments cost.
  */
 import { METRICS, type Metric } from '../../../shared/calibration/scores.ts';
 import type { Observatory } from '../../../shared/organism/contract/observatory.ts';
-import { metricAsOf } from '../../calibration/prophecies.ts';
 import type { AppContext } from '../../context.ts';
 import { constellationProjection } from '../themes/constellation.ts';
 import { crossProjection } from './cross.ts';
@@ -16,14 +17,29 @@ import { paradoxFindings } from '../experiments/expeditions.ts';
 import { recoveryProjection } from '../vitals/recovery.ts';
 import { spinesProjection } from './spines.ts';
 import { swarmProjection } from './swarm.ts';
+import type { KeptView } from './kept.ts';
+
+/**
+ * The census metrics now (what metricAsOf counts at this instant) from the kept tallies: the
+ * Record's counter, the receipts by step, agents by level and the sovereigns' tally — a handful
+ * of rows instead of four counts over whole tables.
+ */
+async function censusNow(ctx: AppContext): Promise<Record<Metric, number>> {
+  const [row] = await ctx.db.query<Record<Metric, string | number | null>>(
+    `select (select value from record_counter where id = 1) as imprints_lifetime,
+            (select sum(value) from record_tallies where name like 'agents_level:%') as agents,
+            (select value from record_tallies where name = 'sovereigns') as humans,
+            (select sum(receipts) from receipt_tallies) as receipts`,
+  );
+  return Object.fromEntries(METRICS.map((metric) => [metric, Number(row?.[metric] ?? 0)])) as Record<
+    Metric,
+    number
+  >;
+}
 
 export async function observatoryProjection(ctx: AppContext) {
   const now = ctx.clock.now();
-  const metrics = await Promise.all(
-    METRICS.map(
-      async (metric) => [metric, await metricAsOf(ctx.db, metric, new Date(now.getTime() + 1))] as const,
-    ),
-  );
+  const metrics = await censusNow(ctx);
   const [drift, recovery, dreaming, swarm, spines, cross, constellation, prevention, paradox] =
     await Promise.all([
       driftProjection(ctx),
@@ -41,7 +57,7 @@ export async function observatoryProjection(ctx: AppContext) {
       key: 'census',
       source: '/api/state',
       page: '/organism',
-      reading: Object.fromEntries(metrics) as Record<Metric, number>,
+      reading: metrics,
       unit: 'count',
     },
     {
@@ -138,6 +154,13 @@ export async function observatoryProjection(ctx: AppContext) {
       '/api/journal',
       '/api/season',
     ],
-    rule: 'Each reading is computed on this request by the function behind its source endpoint; the source publishes the full measurement.',
+    rule: 'Each reading is computed by the function behind its source endpoint, all at once, by the organism.observatory job every minute (as_of says when); the source publishes the full measurement.',
   };
 }
+
+/** GET /api/observatory reads the dashboard the `organism.observatory` job keeps (kept.ts). */
+export const keptObservatory: KeptView<Awaited<ReturnType<typeof observatoryProjection>>> = {
+  name: 'observatory',
+  compute: observatoryProjection,
+  coverage: (view) => ({ instruments: view.instruments.map((i) => i.key) }),
+};

@@ -1,24 +1,27 @@
 /**
  * The observatory: one dashboard of the measurements the service takes of itself, and the
  * instruments it reads — swarm, spines, cross — plus the stylesheet that renders the Atom feeds
- * in a browser. Each figure is computed from stored data on every request (`no-store`).
+ * in a browser. Each figure is computed from stored data: the swarm and the dashboard by the
+ * `organism.observatory` job every minute (kept.ts), the rest on each request from kept tallies
+ * and threads (`no-store`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute } from '../../route.ts';
 import { crossProjection } from './cross.ts';
 import { feedXsl } from './feed-stylesheet.ts';
-import { observatoryProjection } from './observatory.ts';
+import { keptObservatory } from './observatory.ts';
+import { readKept } from './kept.ts';
 import { spinesProjection } from './spines.ts';
-import { swarmProjection } from './swarm.ts';
+import { keptSwarm } from './swarm.ts';
 
 export const observatoryRoutes = [
   defineRoute('GET /api/observatory', {
     cache: 'no-store',
-    handler: (request) => observatoryProjection(request.server.civitas),
+    handler: (request) => readKept(request.server.civitas, keptObservatory),
   }),
   defineRoute('GET /api/swarm', {
     cache: 'no-store',
-    handler: (request) => swarmProjection(request.server.civitas),
+    handler: (request) => readKept(request.server.civitas, keptSwarm),
   }),
   defineRoute('GET /api/spines', {
     cache: 'no-store',

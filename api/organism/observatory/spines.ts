@@ -1,7 +1,8 @@
 /**
  * GET /api/spines: the longest reply threads of the Record. A thread's spine is its deepest
  * chain of replies (root first). Held imprints (held_spam) are left out of every thread; authors
- * are public references (projectActorRef), as the Record itself shows them.
+ * are public references (projectActorRef), as the Record itself shows them. Threads are kept as
+ * replies are written (migration 0063), so a request reads the ten longest, never every thread.
  */
 import { projectActorRef } from '../../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../../context.ts';
@@ -9,22 +10,25 @@ import type { AppContext } from '../../context.ts';
 export const SPINES_LIMIT = 10;
 
 export async function spinesProjection(ctx: AppContext) {
+  // The threads are kept as replies arrive (migration 0063): the longest are the first rows of an
+  // index, and each spine is walked up from its deepest imprints (the smallest path among them, as
+  // the whole-history walk chose it).
   const rows = await ctx.db.query<{
     root: string | number;
     path: (string | number)[];
     depth: number | string;
     size: number | string;
   }>(
-    `with recursive walk as (
-        select sequence as root, sequence, array[sequence] as path, 1 as depth from imprints
-         where not held and (reply_to is null or reply_to not in (select sequence from imprints where not held))
+    `with recursive top as (select root, size, depth from threads order by depth desc, size desc, root asc limit $1),
+      up as (
+        select t.root, n.sequence as leaf, n.sequence as at, array[n.sequence] as path
+          from top t join thread_nodes n on n.root = t.root and n.depth = t.depth
         union all
-        select w.root, i.sequence, w.path || i.sequence, w.depth + 1 from walk w
-          join imprints i on i.reply_to = w.sequence and not i.held and i.sequence > w.sequence),
-      sized as (select root, count(*) as size, max(depth) as depth from walk group by root having count(*) > 1),
-      deepest as (select distinct on (w.root) w.root, w.path from walk w join sized s on s.root = w.root and w.depth = s.depth order by w.root, w.path)
-     select s.root, d.path, s.depth, s.size from sized s join deepest d on d.root = s.root
-      order by s.depth desc, s.size desc, s.root asc limit $1`,
+        select u.root, u.leaf, i.reply_to, i.reply_to || u.path from up u
+          join imprints i on i.sequence = u.at where u.at <> u.root),
+      deepest as (select distinct on (root) root, path from up where at = root order by root, path)
+     select t.root, d.path, t.depth, t.size from top t join deepest d on d.root = t.root
+      order by t.depth desc, t.size desc, t.root asc`,
     [SPINES_LIMIT],
   );
   const sequences = [...new Set(rows.flatMap((r) => r.path.map(Number)))];

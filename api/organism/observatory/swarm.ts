@@ -2,11 +2,14 @@
  * GET /api/swarm: agent activity as a whole over the last 24 hours, by hour and by level —
  * accepted (not held) agent imprints and continuity heartbeats. No handle leaves; a cell whose
  * distinct agents are fewer than 5 publishes "fewer than 5" and no counts (k-anonymity). The
- * window's imprints are found by the BRIN index on created_at (migration 0042): the read costs
- * the last day's activity, never the history; each active handle's level is one key lookup.
+ * window's imprints are a primary-key range from the first sequence of its first hour (migration
+ * 0062): the read costs the last day's activity, never the history; each active handle's level is
+ * one key lookup.
  */
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../../context.ts';
+import { SEQUENCE_SINCE } from '../../record/hours.ts';
+import type { KeptView } from './kept.ts';
 
 const HOUR = 3_600_000;
 
@@ -35,7 +38,8 @@ export async function swarmProjection(ctx: AppContext) {
   }>(
     `with acts as (
         select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
-         where i.author_kind = 'agent' and not i.held and i.created_at >= $1 and i.created_at < $2
+         where i.sequence >= ${SEQUENCE_SINCE('$1')}
+           and i.author_kind = 'agent' and not i.held and i.created_at >= $1 and i.created_at < $2
         union all
         select h.handle, h.at, 0, 1 from agent_heartbeats h where h.at >= $1 and h.at < $2),
      per as (
@@ -93,3 +97,10 @@ export async function swarmProjection(ctx: AppContext) {
     rule: 'Accepted (not held) agent imprints and heartbeats per UTC hour and level over the last 24 hours. A group of fewer than 5 distinct agents shows "fewer than 5" and no counts; no handle is ever shown.',
   };
 }
+
+/** GET /api/swarm reads the swarm the `organism.observatory` job keeps (kept.ts): a day of activity per minute, not per request. */
+export const keptSwarm: KeptView<Awaited<ReturnType<typeof swarmProjection>>> = {
+  name: 'swarm',
+  compute: swarmProjection,
+  coverage: (swarm) => ({ window: swarm.window }),
+};

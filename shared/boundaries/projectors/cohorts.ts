@@ -13,6 +13,8 @@ export interface CohortRecord {
   label: string;
   joined_month: string;
   members: readonly { actor_id: string; kind: 'sovereign' | 'agent' }[];
+  /** Kept counts per kind (the arrival tallies), standing in for `members` when present. */
+  counts?: { humans: number; agents: number };
 }
 
 export interface CohortView {
@@ -32,7 +34,12 @@ function countKinds(members: readonly { kind: 'sovereign' | 'agent' }[]): {
 
 /** cohort_projection — `/api/cohorts`: join month and the two kinds, never summed, never small. */
 export function projectCohorts(cohorts: readonly CohortRecord[]): CohortView[] {
-  return cohorts.map((cohort) => ({ month: cohort.joined_month, ...countKinds(cohort.members) }));
+  return cohorts.map((cohort) => ({
+    month: cohort.joined_month,
+    ...(cohort.counts
+      ? { humans: kAnonymousCount(cohort.counts.humans), agents: kAnonymousCount(cohort.counts.agents) }
+      : countKinds(cohort.members)),
+  }));
 }
 
 export interface FederatedCohortRecord {
