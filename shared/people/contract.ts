@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { blank, defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { publicActorParam } from '../actor.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -99,13 +100,14 @@ export const PEOPLE_CONTRACTS = defineContracts({
   },
   'GET /api/censuses': {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(366).default(30),
+      ...listPageQuery(30, 366),
       before: z.preprocess(
         blank,
         z
           .string()
           .regex(/^\d{4}-\d{2}-\d{2}$/, 'before is a date, YYYY-MM-DD')
-          .optional(),
+          .optional()
+          .describe('the older form of a next link: the censuses before this day'),
       ),
     }),
     response: z.object({
@@ -115,7 +117,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
       basis: z.string(),
       window: count,
       censuses: z.array(census),
-      next: z.string().nullable(),
+      ...listPageLinks,
     }),
   },
   'GET /api/cohorts': {
