@@ -134,3 +134,28 @@ export function pageLink(
   params.set('after', encodeCursor(cursor));
   return `${path}?${params}`;
 }
+
+function compareKeys(a: KeyValue[], b: KeyValue[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * One page of a list a job keeps or a request derives whole from kept figures (cohorts by month:
+ * one row a month), by the same cursor and links as a table's: `items` in the list's order.
+ */
+export function pageList<T>(
+  items: readonly T[],
+  order: KeyOrder,
+  limit: number,
+  cursor: Cursor | null,
+  keyOf: (item: T) => KeyValue[],
+): Page<T> {
+  const sign = order.order === 'asc' ? 1 : -1;
+  const inOrder = (item: T) => (cursor ? sign * compareKeys(keyOf(item), cursor.key) : 1);
+  const rows =
+    cursor?.dir === 'previous'
+      ? items.filter((item) => inOrder(item) < 0).reverse()
+      : items.filter((item) => inOrder(item) > 0);
+  return pageOf(rows.slice(0, limit + 1), limit, cursor, keyOf);
+}

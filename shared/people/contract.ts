@@ -121,6 +121,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
     }),
   },
   'GET /api/cohorts': {
+    query: z.object(listPageQuery(60, 240)),
     response: z.object({
       ok,
       schema: z.literal('civitas.cohorts.v1'),
@@ -128,6 +129,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
       k: count,
       basis: z.string(),
       cohorts: z.array(z.object({ month: z.string(), humans: kCount, agents: kCount })),
+      ...listPageLinks,
     }),
   },
   'GET /api/cohorts/federated': {
