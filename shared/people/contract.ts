@@ -83,7 +83,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
           .max(200)
           .regex(/^[A-Za-z0-9_-]+$/, 'after is the cursor of a next link')
           .optional()
-          .describe('the cursor of a `next` link: each list resumes after its last entry'),
+          .describe('the cursor of a `next` or `previous` link: where each list resumes'),
       ),
     }),
     response: z.object({
@@ -96,6 +96,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
       humans: rosterList(actorRef),
       agents: rosterList(actorRef.extend({ level: z.string() })),
       next: z.string().nullable(),
+      previous: z.string().nullable().describe('the page before this one (by key), or null on the first'),
     }),
   },
   'GET /api/censuses': {

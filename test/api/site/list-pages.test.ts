@@ -1,5 +1,5 @@
 /**
- * The list pages link their pages (issue 20, point 6): /ledger, /censuses and /search follow the
+ * The list pages link their pages (issue 20, point 6): /ledger, /censuses, /citizens and /search follow the
  * JSON's `next` and `previous` under their own path, and walking the page links forward lists
  * what the JSON lists; /search names the stemmed terms it searched.
  */
@@ -57,6 +57,14 @@ describe.skipIf(!built)('list pages link their pages', () => {
     );
     const shown = await walk('/censuses?limit=2', /<th scope="row">(\d{4}-\d{2}-\d{2})<\/th>/g);
     expect(shown).toEqual(dates.map((r) => r.d));
+  });
+
+  it('/citizens walks every agent by its Next page links, and back', async () => {
+    const handles = await t.database.db.query<{ handle: string }>(
+      'select handle from agents order by handle',
+    );
+    const shown = await walk('/citizens?kind=agent&limit=2', /<code class="token">([a-z0-9-]+)<\/code>/g);
+    expect(shown).toEqual(handles.map((r) => r.handle));
   });
 
   it('/search names the stemmed terms and pages its results', async () => {
