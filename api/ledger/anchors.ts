@@ -61,3 +61,12 @@ export async function allAnchors(sql: Sql): Promise<StoredAnchor[]> {
   const rows = await sql.query<AnchorRow>(`select ${ANCHOR_COLUMNS} from anchors order by date`);
   return rows.map(toAnchor);
 }
+
+/** The newest `limit` anchors, newest first (the witness feed: a feed lists the newest, bounded). */
+export async function newestAnchors(sql: Sql, limit: number): Promise<StoredAnchor[]> {
+  const rows = await sql.query<AnchorRow>(
+    `select ${ANCHOR_COLUMNS} from anchors order by date desc limit $1`,
+    [limit],
+  );
+  return rows.map(toAnchor);
+}

@@ -65,21 +65,6 @@ export async function receiptsOfSubject(sql: Sql, subject: string, limit = 100):
   return rows.map(normalise);
 }
 
-export async function recentReceipts(
-  sql: Sql,
-  options: { limit: number; before?: string },
-): Promise<ReceiptRow[]> {
-  const rows = options.before
-    ? await sql.query<ReceiptRow>(
-        `select ${RECEIPT_COLUMNS} from receipts where id < $1 order by id desc limit $2`,
-        [options.before, options.limit],
-      )
-    : await sql.query<ReceiptRow>(`select ${RECEIPT_COLUMNS} from receipts order by id desc limit $1`, [
-        options.limit,
-      ]);
-  return rows.map(normalise);
-}
-
 export async function neighbours(
   sql: Sql,
   row: ReceiptRow,

@@ -8,9 +8,13 @@ import { verifyAnchorChain } from '../../shared/ledger/index.ts';
 import { idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
-import { allAnchors, wireAnchor } from './anchors.ts';
+import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';
+
+/** Anchors in the witness feed: the newest 100 days (a feed is bounded; older days stay at /verify/anchor/{date}). */
+const WITNESS_FEED_ANCHORS = 100;
 import { dayLeavesPage, dayState } from './log-days.ts';
-import { neighbours, publicKey, receiptById, recentReceipts, logKeyName } from './log.ts';
+import { neighbours, publicKey, receiptById, logKeyName } from './log.ts';
+import { ledgerView } from './ledger-view.ts';
 import { signedHead } from './proofs.ts';
 import {
   anchorView,
@@ -134,44 +138,6 @@ async function court(request: RouteRequest<'GET /verify/court/{id}'>) {
   return { ...view, court: verdict.case };
 }
 
-async function ledgerView(request: RouteRequest<'GET /ledger'>) {
-  const { limit, before } = request.input.query;
-  const ctx = ctxOf(request);
-  const rows = await recentReceipts(ctx.db, { limit, before });
-  const receipts = await Promise.all(rows.map((row) => receiptView(ctx, row)));
-  const days = await ctx.db.query<{
-    date: string;
-    size: number;
-    sealed: boolean;
-    root_hash: string | null;
-    anchor_hash: string | null;
-  }>(
-    `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
-     from log_days d left join anchors a on a.date = d.date order by d.date desc limit 30`,
-  );
-  const [totals] = await ctx.db.query<{ receipts: string; days: string; sealed: string }>(
-    // Receipts as the sum of the days' sizes: each receipt takes its leaf index from its day's size and none is deleted.
-    `select (select coalesce(sum(size), 0) from log_days) as receipts, (select count(*) from log_days) as days, (select count(*) from anchors) as sealed`,
-  );
-  return {
-    ok: true as const,
-    totals: {
-      receipts: Number(totals.receipts),
-      days: Number(totals.days),
-      sealed_days: Number(totals.sealed),
-    },
-    receipts,
-    next: rows.length === limit ? `/ledger?before=${rows[rows.length - 1].id}` : null,
-    days: days.map((d) => ({
-      date: d.date,
-      size: Number(d.size),
-      sealed: d.sealed,
-      root_hash: d.root_hash,
-      anchor_hash: d.anchor_hash,
-    })),
-  };
-}
-
 async function ledgerEntry(request: RouteRequest<'GET /ledger/{id}'>) {
   const { id } = request.input.params;
   const ctx = ctxOf(request);
@@ -224,7 +190,7 @@ async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
 async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const origin = ctx.config.origin;
-  const anchors = (await allAnchors(ctx.db)).slice(-100).reverse();
+  const anchors = await newestAnchors(ctx.db, WITNESS_FEED_ANCHORS);
   const feed = atomFeed(ctx, {
     title: 'civitas — sealed anchors for witnesses',
     description:
@@ -337,7 +303,10 @@ export const ledgerRoutes = [
   defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
   defineRoute('GET /receipt/{id}/card.svg', { handler: card }),
   defineRoute('GET /receipt/sov{release}-fixture/card.svg', { handler: fixtureCard }),
-  defineRoute('GET /ledger', { handler: ledgerView, page: true }),
+  defineRoute('GET /ledger', {
+    handler: (request) => ledgerView(ctxOf(request), request.input.query),
+    page: true,
+  }),
   defineRoute('GET /ledger/{id}', { handler: ledgerEntry, page: true }),
   defineRoute('GET /api/transparency', { handler: async (request) => transparencyReport(ctxOf(request)) }),
   defineRoute('GET /verify/{id}', { handler: verifyReceipt }),

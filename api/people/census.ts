@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { utcDay } from '../../shared/time.ts';
+import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 
 /** pg_try_advisory_xact_lock key of the census job. */
 export const CENSUS_LOCK = 7_212_008;
@@ -151,13 +152,28 @@ export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; tak
   });
 }
 
-/** GET /api/censuses: snapshots newest first, paginated by date. */
-export async function censusList(ctx: AppContext, query: { limit: number; before?: string }) {
+/** The censuses' order: newest day first, keyed by the date (one snapshot a day). */
+export const CENSUS_ORDER: KeyOrder = {
+  path: '/api/censuses',
+  columns: [{ sql: 'date', type: 'date' }],
+  order: 'desc',
+};
+
+/**
+ * GET /api/censuses: snapshots newest first, a page by key (api/paging.ts). `before=<date>` is the
+ * older form of a next link and still resumes after that date.
+ */
+export async function censusList(ctx: AppContext, query: { limit: number; before?: string; after?: string }) {
+  const cursor =
+    decodeCursor(CENSUS_ORDER, query.after) ??
+    (query.before ? cursorAfter(CENSUS_ORDER, [query.before], 'before') : null);
+  const key = keyClause(CENSUS_ORDER, cursor, 2);
   const rows = await ctx.db.query(
-    `select ${SNAPSHOT_COLUMNS} from census_snapshots where ($1::date is null or date < $1::date) order by date desc limit $2`,
-    [query.before ?? null, query.limit],
+    `select ${SNAPSHOT_COLUMNS} from census_snapshots where ${key.where} order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
   );
-  const censuses = rows.map(snapshotOf);
+  const page = pageOf(rows.map(snapshotOf), query.limit, cursor, (c) => [c.date]);
+  const links = { limit: query.limit };
   return {
     ok: true as const,
     schema: 'civitas.censuses.v1' as const,
@@ -165,10 +181,9 @@ export async function censusList(ctx: AppContext, query: { limit: number; before
     basis:
       'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
     window: RECORD_WINDOW,
-    censuses,
-    next:
-      censuses.length === query.limit
-        ? `/api/censuses?before=${censuses[censuses.length - 1].date}&limit=${query.limit}`
-        : null,
+    censuses: page.rows,
+    limit: query.limit,
+    next: pageLink(CENSUS_ORDER.path, page.next, links),
+    previous: pageLink(CENSUS_ORDER.path, page.previous, links),
   };
 }

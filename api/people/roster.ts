@@ -6,8 +6,16 @@
  * k-anonymous counts).
  */
 import type { AppContext } from '../context.ts';
-import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef, type ActorRef } from '../../shared/boundaries/projectors/actors.ts';
+import {
+  decodeRosterCursor,
+  encodeRosterCursor,
+  nextResume,
+  previousResume,
+  type Resume,
+  type RosterCursor,
+  type Shown,
+} from './roster-cursor.ts';
 
 /**
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
@@ -28,43 +36,6 @@ export interface AgentRosterEntry extends ActorRef {
   level: string;
 }
 
-/** Where a list resumes: from its start, after a key, or done. */
-type Resume = { from: 'start' } | { from: 'key'; key: string } | { from: 'done' };
-
-interface Cursor {
-  page: number;
-  humans: Resume;
-  agents: Resume;
-}
-
-const resumeText = (r: Resume) => (r.from === 'start' ? '' : r.from === 'done' ? '!' : r.key);
-const resumeOf = (text: string): Resume =>
-  text === '' ? { from: 'start' } : text === '!' ? { from: 'done' } : { from: 'key', key: text };
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(`${cursor.page}~${resumeText(cursor.humans)}~${resumeText(cursor.agents)}`).toString(
-    'base64url',
-  );
-}
-
-/** A cursor this roster wrote, or a 400 naming `after`. */
-export function decodeCursor(after: string): Cursor {
-  const parts = Buffer.from(after, 'base64url').toString('utf8').split('~');
-  const page = Number(parts[0]);
-  const humans = parts[1] ?? '';
-  if (
-    parts.length !== 3 ||
-    !Number.isInteger(page) ||
-    page < 2 ||
-    !/^(|!|[0-9a-f]{4}\.[0-9a-f-]{36})$/.test(humans)
-  ) {
-    throw new Refusal('invalid_request', {
-      issues: [{ path: 'after', message: 'after is the cursor of a next link of /api/citizens' }],
-    });
-  }
-  return { page, humans: resumeOf(humans), agents: resumeOf(parts[2]) };
-}
-
 /**
  * One page of each list, by key: sovereigns by (tag, id), agents by handle, each resuming after
  * the last entry of the previous page (the cursor in `next`), so a page reads its own rows and
@@ -72,9 +43,9 @@ export function decodeCursor(after: string): Cursor {
  * the older offset paging, kept for links already out there.
  */
 export async function citizens(ctx: AppContext, query: RosterQuery) {
-  const cursor: Cursor = query.after
-    ? decodeCursor(query.after)
-    : { page: query.page, humans: { from: 'start' }, agents: { from: 'start' } };
+  const cursor: RosterCursor = query.after
+    ? decodeRosterCursor(query.after)
+    : { page: query.page, back: false, humans: { from: 'start' }, agents: { from: 'start' } };
   const offset = query.after ? 0 : (query.page - 1) * query.limit;
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
@@ -84,17 +55,26 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
     `select (select value from record_tallies where name = 'sovereigns') as humans,
             (select value from record_tallies where name = 'agents') as agents`,
   );
-  const humansTotal = Number(counts.humans);
-  const agentsTotal = Number(counts.agents);
-  const humanPage = wantHumans ? await humanRows(ctx, cursor.humans, query.limit, offset) : null;
-  const agentPage = wantAgents ? await agentRows(ctx, cursor.agents, query.limit, offset) : null;
-  const nextCursor: Cursor = {
+  const read = { page: cursor.page, limit: query.limit, offset };
+  const humanPage = wantHumans ? await humanRows(ctx, cursor.humans, read) : null;
+  const agentPage = wantAgents ? await agentRows(ctx, cursor.agents, read) : null;
+  const gone: Resume = { from: 'gone' };
+  const next: RosterCursor = {
     page: cursor.page + 1,
-    humans: humanPage?.resume ?? { from: 'done' },
-    agents: agentPage?.resume ?? { from: 'done' },
+    back: false,
+    humans: humanPage ? nextResume(cursor.page, cursor.humans, humanPage.shown) : gone,
+    agents: agentPage ? nextResume(cursor.page, cursor.agents, agentPage.shown) : gone,
   };
-  const more = nextCursor.humans.from !== 'done' || nextCursor.agents.from !== 'done';
+  const previous: RosterCursor = {
+    page: cursor.page - 1,
+    back: true,
+    humans: humanPage ? previousResume(cursor.page, cursor.humans, humanPage.shown) : gone,
+    agents: agentPage ? previousResume(cursor.page, cursor.agents, agentPage.shown) : gone,
+  };
+  const more = [next.humans, next.agents].some((r) => r.from === 'after');
   const kindParam = query.kind ? `&kind=${query.kind}` : '';
+  const link = (c: RosterCursor) =>
+    `/api/citizens?after=${encodeRosterCursor(c)}&page=${c.page}&limit=${query.limit}${kindParam}`;
   return {
     ok: true as const,
     schema: 'civitas.citizens.v1' as const,
@@ -102,23 +82,47 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
     page: cursor.page,
     limit: query.limit,
     kind: query.kind ?? ('both' as const),
-    humans: humanPage ? { total: humansTotal, listed: humanPage.listed } : null,
-    agents: agentPage ? { total: agentsTotal, listed: agentPage.listed } : null,
-    next: more
-      ? `/api/citizens?after=${encodeCursor(nextCursor)}&page=${cursor.page + 1}&limit=${query.limit}${kindParam}`
-      : null,
+    humans: humanPage ? { total: Number(counts.humans), listed: humanPage.listed } : null,
+    agents: agentPage ? { total: Number(counts.agents), listed: agentPage.listed } : null,
+    next: more ? link(next) : null,
+    previous: cursor.page > 1 && query.after ? link(previous) : null,
   };
 }
 
-/** A page of one list and where the next resumes (done when this page was not full). */
-interface ListPage<T> {
-  listed: T[];
-  resume: Resume;
+/** How one list reads its page: the SQL condition on its key and the order, from where it resumes. */
+function keyRead(resume: Resume, page: number): { op: string; key: string | null; desc: boolean } | null {
+  if (resume.from === 'gone' || (resume.from === 'done' && page > resume.page)) return null;
+  if (resume.from === 'start' || (resume.from === 'done' && resume.key === ''))
+    return { op: '>', key: null, desc: false };
+  if (resume.from === 'done') return { op: '>=', key: resume.key, desc: false };
+  return resume.from === 'before'
+    ? { op: '<', key: resume.key, desc: true }
+    : { op: '>', key: resume.key, desc: false };
 }
 
-async function humanRows(ctx: AppContext, resume: Resume, limit: number, offset: number) {
-  if (resume.from === 'done') return { listed: [], resume } satisfies ListPage<ActorRef>;
-  const [tag, id] = resume.from === 'key' ? [resume.key.slice(0, 4), resume.key.slice(5)] : ['', null];
+interface Read {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+/** The rows of a page read in either direction, in the list's order, and what they showed. */
+function shownOf<T>(rows: T[], limit: number, desc: boolean, keyOf: (row: T) => string) {
+  const page = desc ? rows.slice(0, limit).reverse() : rows.slice(0, limit);
+  const shown: Shown = {
+    first: page.length ? keyOf(page[0]) : null,
+    last: page.length ? keyOf(page[page.length - 1]) : null,
+    // Read backwards, the key it read before is still there.
+    more: desc ? page.length > 0 : rows.length > limit,
+  };
+  return { page, shown };
+}
+
+async function humanRows(ctx: AppContext, resume: Resume, read: Read) {
+  const how = keyRead(resume, read.page);
+  if (!how) return { listed: [] as ActorRef[], shown: { first: null, last: null, more: false } };
+  const [tag, id] = how.key ? [how.key.slice(0, 4), how.key.slice(5)] : ['', null];
+  const dir = how.desc ? 'desc' : 'asc';
   // Ordered by tag (ties by the private id, which only orders and never leaves): no join order is revealed.
   const rows = await ctx.db.query<{
     id: string;
@@ -127,11 +131,12 @@ async function humanRows(ctx: AppContext, resume: Resume, limit: number, offset:
     callsign_visible: boolean;
   }>(
     `select id::text as id, tag, callsign, callsign_visible from sovereigns
-      where erased_at is null and ($1::uuid is null or (tag, id) > ($2::char(4), $1::uuid))
-      order by tag, id limit $3 offset $4`,
-    [id, tag, limit + 1, offset],
+      where erased_at is null and ($1::uuid is null or (tag, id) ${how.op} ($2::char(4), $1::uuid))
+      order by tag ${dir}, id ${dir} limit $3 offset $4`,
+    [id, tag, read.limit + 1, read.offset],
   );
-  const listed = rows.slice(0, limit).map((row) =>
+  const { page, shown } = shownOf(rows, read.limit, how.desc, (row) => `${row.tag}.${row.id}`);
+  const listed = page.map((row) =>
     projectActorRef({
       actor_id: row.id,
       kind: 'sovereign',
@@ -140,26 +145,21 @@ async function humanRows(ctx: AppContext, resume: Resume, limit: number, offset:
       callsign_visible: row.callsign_visible === true,
     }),
   );
-  const last = rows[limit - 1];
-  return {
-    listed,
-    resume: rows.length > limit ? { from: 'key', key: `${last.tag}.${last.id}` } : { from: 'done' },
-  } satisfies ListPage<ActorRef>;
+  return { listed, shown };
 }
 
-async function agentRows(ctx: AppContext, resume: Resume, limit: number, offset: number) {
-  if (resume.from === 'done') return { listed: [], resume } satisfies ListPage<AgentRosterEntry>;
+async function agentRows(ctx: AppContext, resume: Resume, read: Read) {
+  const how = keyRead(resume, read.page);
+  if (!how) return { listed: [] as AgentRosterEntry[], shown: { first: null, last: null, more: false } };
   const rows = await ctx.db.query<{ handle: string; level: string }>(
-    `select handle, level from agents where ${PUBLIC_AGENT} and ($1::text is null or handle > $1)
-      order by handle limit $2 offset $3`,
-    [resume.from === 'key' ? resume.key : null, limit + 1, offset],
+    `select handle, level from agents where ${PUBLIC_AGENT} and ($1::text is null or handle ${how.op} $1)
+      order by handle ${how.desc ? 'desc' : 'asc'} limit $2 offset $3`,
+    [how.key, read.limit + 1, read.offset],
   );
-  const listed = rows.slice(0, limit).map((row) => ({
+  const { page, shown } = shownOf(rows, read.limit, how.desc, (row) => row.handle);
+  const listed = page.map((row) => ({
     ...projectActorRef({ actor_id: row.handle, kind: 'agent', handle: row.handle }),
     level: row.level,
   }));
-  return {
-    listed,
-    resume: rows.length > limit ? { from: 'key', key: rows[limit - 1].handle } : { from: 'done' },
-  } satisfies ListPage<AgentRosterEntry>;
+  return { listed, shown };
 }

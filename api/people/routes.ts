@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { defineRoute } from '../route.ts';
 import { censusList } from './census.ts';
-import { cohortsView, federatedCohortsView } from './cohorts.ts';
+import { federatedCohortsView } from './cohorts.ts';
+import { cohortsPage } from './cohort-pages.ts';
 import { commonsView } from './commons.ts';
 import { confluenceCardSvg } from './confluence-card.ts';
 import { federationView, relayFeedback } from './federation.ts';
@@ -22,7 +23,9 @@ export const peopleRoutes = [
   defineRoute('GET /api/censuses', {
     handler: (request) => censusList(request.server.civitas, request.input.query),
   }),
-  defineRoute('GET /api/cohorts', { handler: (request) => cohortsView(request.server.civitas) }),
+  defineRoute('GET /api/cohorts', {
+    handler: (request) => cohortsPage(request.server.civitas, request.input.query),
+  }),
   defineRoute('GET /api/cohorts/federated', {
     handler: (request) => federatedCohortsView(request.server.civitas),
   }),

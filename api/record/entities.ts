@@ -52,6 +52,13 @@ export const Imprint = defineEntity({
       .generated(`(to_tsvector('simple'::regconfig, COALESCE(body, ''::text))) stored`)
       .lazy()
       .nullable(),
+    // Search's vector: English stems (migration 0067); `search` keeps the words as written for themes.
+    searchEnglish: p
+      .text()
+      .columnType('tsvector')
+      .generated(`(to_tsvector('english'::regconfig, COALESCE(body, ''::text))) stored`)
+      .lazy()
+      .nullable(),
   },
 });
 

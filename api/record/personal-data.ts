@@ -13,6 +13,7 @@ export const recordPersonalData: FamilyDeclaration = {
         public_author: "the author's public ref",
         body: 'the words of the imprint',
         search: 'the words of the body, indexed',
+        search_english: 'the words of the body, stemmed and indexed for search',
       },
       impersonal: ['kind', 'author_kind', 'held_reason', 'receipt_id'],
       holder: { column: 'author_ref', kind: 'author_kind', publicTag: 'public_author' },

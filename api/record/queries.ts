@@ -12,8 +12,8 @@ import type { Imprint } from './entities.ts';
 
 const PUBLIC_COLUMNS =
   'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
-/** An imprint as PUBLIC_COLUMNS selects it: every column but the search vector. */
-type ImprintRow = Omit<RowOf<typeof Imprint>, 'search'>;
+/** An imprint as PUBLIC_COLUMNS selects it: every column but the search vectors. */
+type ImprintRow = Omit<RowOf<typeof Imprint>, 'search' | 'search_english'>;
 
 const publicOnly = (rows: ImprintRow[]) =>
   rows.map(projectImprint).filter((imprint): imprint is PublicImprint => imprint !== null);
@@ -163,34 +163,6 @@ export async function contributionRecords(
     reply_to: row.reply_to === null ? null : Number(row.reply_to),
     created_at: new Date(row.created_at).toISOString(),
   }));
-}
-
-/**
- * PostgreSQL full-text search over retained, public bodies. The vector is generated from the
- * body column itself, so a body that left the window is not findable. Attested imprints rank
- * before unattested ones (unattested imprints are kept out of search ranking, not out of sight).
- */
-export async function searchImprints(
-  sql: Sql,
-  q: string,
-  limit: number,
-): Promise<{ results: (PublicImprint & { rank: number })[]; total: number }> {
-  const rows = await sql.query<ImprintRow & { rank: number; total: string | number }>(
-    `with query as (select websearch_to_tsquery('simple', $1) as q)
-     select ${PUBLIC_COLUMNS}, ts_rank(search, query.q) as rank, count(*) over () as total
-       from imprints, query
-      where held = false and body is not null and search @@ query.q
-      order by unattested asc, rank desc, sequence desc
-      limit $2`,
-    [q, limit],
-  );
-  const results = rows
-    .map((row) => {
-      const imprint = projectImprint(row);
-      return imprint ? { ...imprint, rank: Math.round(Number(row.rank) * 10_000) / 10_000 } : null;
-    })
-    .filter((x): x is PublicImprint & { rank: number } => x !== null);
-  return { results, total: rows.length ? Number(rows[0].total) : 0 };
 }
 
 /** Sequence numbers of the latest evictions (bodies that left the window): numbers only, never text. */

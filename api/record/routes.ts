@@ -16,10 +16,10 @@ import {
   newestImprints,
   recordCounts,
   heldByRule,
-  searchImprints,
 } from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
 import { statsProjection } from './stats.ts';
+import { searchView } from './search.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
 const privateNoStore = 'private, no-store';
@@ -63,18 +63,6 @@ export async function recordJson(
   sovereign?: FastifyRequest['sovereign'],
 ) {
   return { ...(await recordView(ctx, query)), viewer: viewerOf(sovereign) };
-}
-
-/** GET /search as JSON and MCP civitas_search. */
-export async function searchView(
-  ctx: { db: import('../db/database.ts').Database },
-  q: string | undefined,
-  limit: number,
-) {
-  const scope = 'retained imprint bodies';
-  if (!q) return { ok: true as const, q: '', total: 0, results: [], scope };
-  const found = await searchImprints(ctx.db, q, limit);
-  return { ok: true as const, q, total: found.total, results: found.results, scope };
 }
 
 async function recordPageJson(request: RouteRequest<'GET /imprint'>, reply: FastifyReply) {
@@ -213,8 +201,7 @@ export const recordRoutes = [
   defineRoute('GET /search', {
     page: true,
     async handler(request) {
-      const { q, limit } = request.input.query;
-      return searchView(request.server.civitas, q, limit);
+      return searchView(request.server.civitas.db, request.input.query);
     },
   }),
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { blank, defineContracts, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { publicActorParam } from '../actor.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -82,7 +83,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
           .max(200)
           .regex(/^[A-Za-z0-9_-]+$/, 'after is the cursor of a next link')
           .optional()
-          .describe('the cursor of a `next` link: each list resumes after its last entry'),
+          .describe('the cursor of a `next` or `previous` link: where each list resumes'),
       ),
     }),
     response: z.object({
@@ -95,17 +96,19 @@ export const PEOPLE_CONTRACTS = defineContracts({
       humans: rosterList(actorRef),
       agents: rosterList(actorRef.extend({ level: z.string() })),
       next: z.string().nullable(),
+      previous: z.string().nullable().describe('the page before this one (by key), or null on the first'),
     }),
   },
   'GET /api/censuses': {
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(366).default(30),
+      ...listPageQuery(30, 366),
       before: z.preprocess(
         blank,
         z
           .string()
           .regex(/^\d{4}-\d{2}-\d{2}$/, 'before is a date, YYYY-MM-DD')
-          .optional(),
+          .optional()
+          .describe('the older form of a next link: the censuses before this day'),
       ),
     }),
     response: z.object({
@@ -115,10 +118,11 @@ export const PEOPLE_CONTRACTS = defineContracts({
       basis: z.string(),
       window: count,
       censuses: z.array(census),
-      next: z.string().nullable(),
+      ...listPageLinks,
     }),
   },
   'GET /api/cohorts': {
+    query: z.object(listPageQuery(60, 240)),
     response: z.object({
       ok,
       schema: z.literal('civitas.cohorts.v1'),
@@ -126,6 +130,7 @@ export const PEOPLE_CONTRACTS = defineContracts({
       k: count,
       basis: z.string(),
       cohorts: z.array(z.object({ month: z.string(), humans: kCount, agents: kCount })),
+      ...listPageLinks,
     }),
   },
   'GET /api/cohorts/federated': {

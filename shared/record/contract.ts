@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 import { continuityField, handleSchema } from '../agents/handle.ts';
 import { HOLD_REASONS } from '../boundaries/projectors/spam.ts';
 import {
@@ -113,14 +114,25 @@ export const imprintFeedSchema = z.object({
 
 const searchQuery = z.object({
   q: optional(z.string().trim().max(200, 'q is at most 200 characters')),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  ...listPageQuery(20, 100),
 });
 export const searchViewSchema = z.object({
   ok,
   q: z.string(),
-  total: count,
+  total: count.describe('every match in the scope, over all pages'),
   results: z.array(publicImprintSchema.extend({ rank: z.number() })),
   scope: z.string(),
+  searched: z
+    .object({
+      language: z.string().describe('the PostgreSQL text search configuration (english: words are stemmed)'),
+      terms: z
+        .array(z.string())
+        .describe('the stemmed terms searched for; common words (the, a…) are left out'),
+      query: z.string().describe("the tsquery PostgreSQL ran, e.g. `'receipt' & !'fox'`"),
+      scope: z.string(),
+    })
+    .describe('what was searched'),
+  ...listPageLinks,
 });
 
 const feedbackReport = z.object({

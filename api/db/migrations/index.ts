@@ -35,6 +35,7 @@ import { Migration0063ScaleobsThreads } from './Migration0063ScaleobsThreads.ts'
 import { Migration0064ScaleobsResonance } from './Migration0064ScaleobsResonance.ts';
 import { Migration0065ScaleobsKeptViews } from './Migration0065ScaleobsKeptViews.ts';
 import { Migration0066ScaleobsReplyCounts } from './Migration0066ScaleobsReplyCounts.ts';
+import { Migration0067ListsSearchTallies } from './Migration0067ListsSearchTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   { name: 'Migration0064ScaleobsResonance', class: Migration0064ScaleobsResonance },
   { name: 'Migration0065ScaleobsKeptViews', class: Migration0065ScaleobsKeptViews },
   { name: 'Migration0066ScaleobsReplyCounts', class: Migration0066ScaleobsReplyCounts },
+  { name: 'Migration0067ListsSearchTallies', class: Migration0067ListsSearchTallies },
 ];

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
+import { listPageLinks, listPageQuery } from '../../paging.ts';
 import { RECEIPT_ID, anchorSchema, idParams, receiptViewSchema } from './ledger.ts';
 
 const ok = z.literal(true);
@@ -13,15 +14,19 @@ const hex = z.string().describe('lowercase hex');
 const day = z.string().describe('UTC date, YYYY-MM-DD');
 
 export const ledgerQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.string().regex(RECEIPT_ID, 'before must be a receipt id').optional(),
+  ...listPageQuery(50, 100),
+  before: z
+    .string()
+    .regex(RECEIPT_ID, 'before must be a receipt id')
+    .optional()
+    .describe('the older form of a next link: the receipts before this one'),
 });
 
 export const ledgerSchema = z.object({
   ok,
   totals: z.object({ receipts: count, days: count, sealed_days: count }),
   receipts: z.array(receiptViewSchema),
-  next: z.string().nullable().describe('the next page (/ledger?before=…), or null on the last'),
+  ...listPageLinks,
   days: z.array(
     z.object({
       date: day,

@@ -42,6 +42,13 @@ async function expected() {
   };
 }
 
+interface RosterPage {
+  humans: { listed: unknown[] } | null;
+  agents: { listed: unknown[] } | null;
+  next: string | null;
+  previous: string | null;
+}
+
 /** Every page from the first, following `next`; arrivals while paging are allowed to show or not. */
 async function walk(first: string, arriveOnPage?: number) {
   const humans: string[] = [];
@@ -88,8 +95,42 @@ describe('the roster pages by key', () => {
     expect(walked.agents).not.toContain('agent:aa-early-pager');
   });
 
+  it('walks back by previous links to the first page, each page as it was going forward', async () => {
+    for (const first of [
+      '/api/citizens?limit=2',
+      '/api/citizens?kind=agent&limit=3',
+      '/api/citizens?limit=4',
+    ]) {
+      const forward: string[] = [];
+      let url: string | null = first;
+      let last = first;
+      for (let page = 1; url && page < 100; page++) {
+        const body: RosterPage = (await json(url)).json();
+        expect(body.previous === null).toBe(page === 1);
+        forward.push(JSON.stringify([body.humans?.listed, body.agents?.listed]));
+        last = url;
+        url = body.next;
+      }
+      const back: string[] = [];
+      for (let prev: string | null = last; prev;) {
+        const body: RosterPage = (await json(prev)).json();
+        back.unshift(JSON.stringify([body.humans?.listed, body.agents?.listed]));
+        prev = body.previous;
+      }
+      expect(back, first).toEqual(forward);
+    }
+  });
+
   it('refuses a cursor it did not write with 400 naming after', async () => {
-    for (const bad of ['after=%21%21', 'after=bm9wZQ', `after=${Buffer.from('1~~').toString('base64url')}`]) {
+    const bad64 = (text: string) => `after=${Buffer.from(text).toString('base64url')}`;
+    for (const bad of [
+      'after=%21%21',
+      'after=bm9wZQ',
+      bad64('1~~'),
+      bad64('p0~~'),
+      bad64('2~!x:~'),
+      bad64('2~<nope~'),
+    ]) {
       const res = await json(`/api/citizens?${bad}`);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().issues[0].path).toBe('after');

@@ -27,11 +27,14 @@ async function tallied() {
   const tallies = Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
   const [counted] = await db().query<Record<string, string | number>>(
     // Who is counted (migration 0032): sovereigns not erased; handles with an imprint not held.
+    // The ledger's days and sealed days (migration 0067).
     `select (select count(*) from sovereigns) as sovereigns,
             (select count(*) from agents a where exists (
                select 1 from imprints i where i.author_kind = 'agent' and i.author_ref = a.handle and not i.held)) as agents,
             (select count(*) from imprints where unattested and not held) as imprints_unattested,
-            (select count(*) from imprints where held) as imprints_held`,
+            (select count(*) from imprints where held) as imprints_held,
+            (select count(*) from log_days) as log_days,
+            (select count(*) from anchors) as anchors`,
   );
   const rules = await db().query<{ rule: string; n: string | number }>(
     "select 'imprints_held:' || coalesce(held_reason, 'other') as rule, count(*) as n from imprints where held group by 1",

@@ -1,0 +1,75 @@
+/**
+ * GET /ledger (the page and its JSON): the newest receipts a page at a time by key (api/paging.ts:
+ * receipt ids sort by time, newest first), the log's 30 newest days, and totals read from tallies
+ * (receipts by step, migration 0041; days and sealed days, migration 0067), so no request counts
+ * or sums a table that grows with the history.
+ */
+import type { AppContext } from '../context.ts';
+import { RECEIPT_COLUMNS, type ReceiptRow } from './log.ts';
+import { receiptView } from './projection.ts';
+import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+
+/** Days of the log shown beside the receipts: the newest month. */
+export const LEDGER_DAYS = 30;
+
+export const LEDGER_ORDER: KeyOrder = {
+  path: '/ledger',
+  columns: [{ sql: 'id', type: 'text' }],
+  order: 'desc',
+};
+
+async function receiptPage(ctx: AppContext, query: { limit: number; before?: string; after?: string }) {
+  // `before=<receipt id>` is the older form of a next link and still resumes after that receipt.
+  const cursor =
+    decodeCursor(LEDGER_ORDER, query.after) ??
+    (query.before ? cursorAfter(LEDGER_ORDER, [query.before], 'before') : null);
+  const key = keyClause(LEDGER_ORDER, cursor, 2);
+  const rows = await ctx.db.query<ReceiptRow>(
+    `select ${RECEIPT_COLUMNS} from receipts where ${key.where} order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
+  );
+  const normalised = rows.map((row) => ({ ...row, leaf_index: Number(row.leaf_index) }));
+  return pageOf(normalised, query.limit, cursor, (row) => [row.id]);
+}
+
+export async function ledgerView(ctx: AppContext, query: { limit: number; before?: string; after?: string }) {
+  const page = await receiptPage(ctx, query);
+  const [receipts, days, [totals]] = await Promise.all([
+    Promise.all(page.rows.map((row) => receiptView(ctx, row))),
+    ctx.db.query<{
+      date: string;
+      size: number;
+      sealed: boolean;
+      root_hash: string | null;
+      anchor_hash: string | null;
+    }>(
+      `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
+       from log_days d left join anchors a on a.date = d.date order by d.date desc limit ${LEDGER_DAYS}`,
+    ),
+    ctx.db.query<{ receipts: string; days: string; sealed: string }>(
+      `select (select coalesce(sum(receipts), 0) from receipt_tallies) as receipts,
+              (select value from record_tallies where name = 'log_days') as days,
+              (select value from record_tallies where name = 'anchors') as sealed`,
+    ),
+  ]);
+  const links = { limit: query.limit };
+  return {
+    ok: true as const,
+    totals: {
+      receipts: Number(totals.receipts),
+      days: Number(totals.days ?? 0),
+      sealed_days: Number(totals.sealed ?? 0),
+    },
+    receipts,
+    limit: query.limit,
+    next: pageLink(LEDGER_ORDER.path, page.next, links),
+    previous: pageLink(LEDGER_ORDER.path, page.previous, links),
+    days: days.map((d) => ({
+      date: d.date,
+      size: Number(d.size),
+      sealed: d.sealed,
+      root_hash: d.root_hash,
+      anchor_hash: d.anchor_hash,
+    })),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Walks a list that pages by key (api/paging.ts) through its links: forward from the first page
+ * along `next`, and back from the last along `previous`.
+ */
+import { expect } from 'vitest';
+
+export interface PageBody {
+  next: string | null;
+  previous: string | null;
+  limit: number;
+}
+
+type Get = (url: string) => Promise<{ statusCode: number; body: string; json(): unknown }>;
+
+/**
+ * Every item from `first` to the end, following `next`; `between(page)` runs after each page
+ * (e.g. new rows arriving). Each page holds at most `limit` items.
+ */
+export async function walkForward<T>(
+  get: Get,
+  first: string,
+  itemsOf: (body: PageBody) => T[],
+  between?: (page: number) => Promise<void>,
+): Promise<{ items: T[]; pages: number; last: string }> {
+  const items: T[] = [];
+  let url: string | null = first;
+  let last = first;
+  let pages = 0;
+  while (url && pages < 200) {
+    const res = await get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as PageBody;
+    const page = itemsOf(body);
+    expect(page.length).toBeLessThanOrEqual(body.limit);
+    if (pages === 0) expect(body.previous).toBeNull();
+    items.push(...page);
+    pages++;
+    last = url;
+    await between?.(pages);
+    url = body.next;
+  }
+  expect(url).toBeNull();
+  return { items, pages, last };
+}
+
+/** Every item from the page at `last` back to the first, following `previous`, in the list's order. */
+export async function walkBack<T>(get: Get, last: string, itemsOf: (body: PageBody) => T[]): Promise<T[]> {
+  const pages: T[][] = [];
+  let url: string | null = last;
+  while (url && pages.length < 200) {
+    const res = await get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as PageBody;
+    pages.unshift(itemsOf(body));
+    url = body.previous;
+  }
+  expect(url).toBeNull();
+  return pages.flat();
+}
+
+/** A cursor of the right form and the wrong content, and others that are not cursors at all. */
+export const BAD_CURSORS = [
+  '%21%21',
+  'bm9wZQ',
+  Buffer.from('["x",1]').toString('base64url'),
+  Buffer.from('["n"]').toString('base64url'),
+  Buffer.from('["n",{"a":1},2,3]').toString('base64url'),
+];
