@@ -29,13 +29,13 @@ import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 import { Migration0045AgentsSeenLevels } from './Migration0045AgentsSeenLevels.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
-import { Migration0061ScaleorgTimeTallies } from './Migration0061ScaleorgTimeTallies.ts';
-import { Migration0062ScaleobsTimeTallies } from './Migration0062ScaleobsTimeTallies.ts';
-import { Migration0063ScaleobsThreads } from './Migration0063ScaleobsThreads.ts';
-import { Migration0064ScaleobsResonance } from './Migration0064ScaleobsResonance.ts';
-import { Migration0065ScaleobsKeptViews } from './Migration0065ScaleobsKeptViews.ts';
-import { Migration0066ScaleobsReplyCounts } from './Migration0066ScaleobsReplyCounts.ts';
-import { Migration0067ListsSearchTallies } from './Migration0067ListsSearchTallies.ts';
+import { Migration0061TimeTallies } from './Migration0061TimeTallies.ts';
+import { Migration0062ImprintHours } from './Migration0062ImprintHours.ts';
+import { Migration0063ReplyThreads } from './Migration0063ReplyThreads.ts';
+import { Migration0064ResonanceDays } from './Migration0064ResonanceDays.ts';
+import { Migration0065KeptViews } from './Migration0065KeptViews.ts';
+import { Migration0066ReplyCounts } from './Migration0066ReplyCounts.ts';
+import { Migration0067SearchEnglish } from './Migration0067SearchEnglish.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -70,11 +70,11 @@ export const MIGRATIONS = [
   { name: 'Migration0045AgentsSeenLevels', class: Migration0045AgentsSeenLevels },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
-  { name: 'Migration0061ScaleorgTimeTallies', class: Migration0061ScaleorgTimeTallies },
-  { name: 'Migration0062ScaleobsTimeTallies', class: Migration0062ScaleobsTimeTallies },
-  { name: 'Migration0063ScaleobsThreads', class: Migration0063ScaleobsThreads },
-  { name: 'Migration0064ScaleobsResonance', class: Migration0064ScaleobsResonance },
-  { name: 'Migration0065ScaleobsKeptViews', class: Migration0065ScaleobsKeptViews },
-  { name: 'Migration0066ScaleobsReplyCounts', class: Migration0066ScaleobsReplyCounts },
-  { name: 'Migration0067ListsSearchTallies', class: Migration0067ListsSearchTallies },
+  { name: 'Migration0061TimeTallies', class: Migration0061TimeTallies },
+  { name: 'Migration0062ImprintHours', class: Migration0062ImprintHours },
+  { name: 'Migration0063ReplyThreads', class: Migration0063ReplyThreads },
+  { name: 'Migration0064ResonanceDays', class: Migration0064ResonanceDays },
+  { name: 'Migration0065KeptViews', class: Migration0065KeptViews },
+  { name: 'Migration0066ReplyCounts', class: Migration0066ReplyCounts },
+  { name: 'Migration0067SearchEnglish', class: Migration0067SearchEnglish },
 ];

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Reply threads kept as replies arrive (issue 20, branch scaleobs): /api/spines walked every reply
+ * Reply threads kept as replies arrive: /api/spines walked every reply
  * thread of the history recursively on each request. A thread is the tree of not-held imprints
  * under a root (an imprint with no reply_to, or whose parent is held); it is kept once it has a
  * reply:
@@ -15,8 +15,8 @@ import { Migration } from '@mikro-orm/migrations';
  * held after it was written (the gate holds at insert; migration 0032), so nothing leaves a thread.
  * SQL that PostgreSQL 15 and PGlite both run.
  */
-export class Migration0063ScaleobsThreads extends Migration {
-  override name = 'Migration0063ScaleobsThreads';
+export class Migration0063ReplyThreads extends Migration {
+  override name = 'Migration0063ReplyThreads';
 
   override up(): void {
     this.addSql(`create table thread_nodes (

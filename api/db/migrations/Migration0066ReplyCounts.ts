@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Replies per imprint kept as they are written (issue 20, branch scaleobs): the time lens's busiest
+ * Replies per imprint kept as they are written: the time lens's busiest
  * threads grouped every reply of its period (for /story, of up to 366 days) on each request.
  * `reply_counts` keeps, for each not-held imprint that has any, its not-held direct replies and the
  * UTC day it was written on; an index by (day, replies) makes each day's busiest the first rows, so
@@ -23,8 +23,8 @@ const repliesTo = (rows: string) => `
       select sequence, created_at from imprints where sequence = r.reply_to and not held) p
    where r.reply_to is not null and not r.held`;
 
-export class Migration0066ScaleobsReplyCounts extends Migration {
-  override name = 'Migration0066ScaleobsReplyCounts';
+export class Migration0066ReplyCounts extends Migration {
+  override name = 'Migration0066ReplyCounts';
 
   override up(): void {
     this.addSql(`create table reply_counts (

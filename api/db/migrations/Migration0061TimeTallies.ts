@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Counts by time without a scan (issue 20, branch scaleorg): the season, the persona (now, 30 days
+ * Counts by time without a scan: the season, the persona (now, 30 days
  * ago, month ends), the journal, the metabolism and the drift counted imprints, agents,
  * sovereigns and receipts created in a period with count(*) over every row of it — a quarter of
  * the Record for the season, all of it for the persona. `time_tallies` keeps, per name, one row
@@ -42,8 +42,8 @@ const apply = (select: string) => `insert into time_tallies (name, span, start, 
    group by 1, 2, 3 having sum(x.delta) <> 0 order by 1, 2, 3
   on conflict (name, span, start) do update set n = time_tallies.n + excluded.n`;
 
-export class Migration0061ScaleorgTimeTallies extends Migration {
-  override name = 'Migration0061ScaleorgTimeTallies';
+export class Migration0061TimeTallies extends Migration {
+  override name = 'Migration0061TimeTallies';
 
   override up(): void {
     this.addSql(`create table time_tallies (

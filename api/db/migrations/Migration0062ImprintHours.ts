@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The Record by hour and day without a scan (issue 20, branch scaleobs): the chronicle, the pulse,
+ * The Record by hour and day without a scan: the chronicle, the pulse,
  * today, the time lens, the story and /api/cross grouped every imprint (or every reply joined to
  * its parent) of their period on each request, and the BRIN index of 0042 does not find a recent
  * window once the window's trims have moved old rows into new pages. Kept here, in the writer's
@@ -52,8 +52,8 @@ const arrivalsApply = (rows: string, kind: string, at: string, isPublic: string,
   select ${DAY(at)}, '${kind}', ${sign} * count(*), ${sign} * count(*) filter (where ${isPublic}) from ${rows} group by 1 order by 1
   on conflict (day, kind) do update set members = arrival_days.members + excluded.members, public = arrival_days.public + excluded.public;`;
 
-export class Migration0062ScaleobsTimeTallies extends Migration {
-  override name = 'Migration0062ScaleobsTimeTallies';
+export class Migration0062ImprintHours extends Migration {
+  override name = 'Migration0062ImprintHours';
 
   override up(): void {
     this.addSql(`create table imprint_hours (

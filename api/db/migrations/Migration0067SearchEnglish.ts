@@ -11,8 +11,8 @@ import { Migration } from '@mikro-orm/migrations';
  * the statement-level triggers of migration 0022, so /ledger counts no table on a request.
  * SQL that PostgreSQL 15 and PGlite both run.
  */
-export class Migration0067ListsSearchTallies extends Migration {
-  override name = 'Migration0067ListsSearchTallies';
+export class Migration0067SearchEnglish extends Migration {
+  override name = 'Migration0067SearchEnglish';
 
   override up(): void {
     this.addSql(`alter table imprints add column search_english tsvector

@@ -1,15 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Observatory views kept by a job (issue 20, branch scaleobs): the swarm (a day of agent activity)
+ * Observatory views kept by a job: the swarm (a day of agent activity)
  * and the observatory (every instrument at once) are computed by the `organism.observatory` job,
  * which one process takes (it claims the view's row in `kept_view_claims` for the run, a single
  * statement: no transaction is held while it computes), and stored with when they were computed
  * (`as_of`) and what they cover; a request reads the stored row (api/organism/observatory/kept.ts).
  * SQL that PostgreSQL 15 and PGlite both run.
  */
-export class Migration0065ScaleobsKeptViews extends Migration {
-  override name = 'Migration0065ScaleobsKeptViews';
+export class Migration0065KeptViews extends Migration {
+  override name = 'Migration0065KeptViews';
 
   override up(): void {
     this.addSql(`create table kept_views (

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Resonance kept as replies are written (issue 20, branch scaleobs): /api/resonance and the cohort
+ * Resonance kept as replies are written: /api/resonance and the cohort
  * amplification joined every reply of the window to the imprint it answered on each request.
  * `resonance_days` keeps, per UTC day of the reply and per author answered, the replies that count
  * (both sides neither held nor unattested, replier and author not the same ref), so a request reads
@@ -29,8 +29,8 @@ const counted = (rows: string, sign: string) => `
        where p.sequence = n.reply_to and not p.held and not p.unattested) o
    where n.reply_to is not null and not n.held and not n.unattested and n.author_ref <> o.author_ref`;
 
-export class Migration0064ScaleobsResonance extends Migration {
-  override name = 'Migration0064ScaleobsResonance';
+export class Migration0064ResonanceDays extends Migration {
+  override name = 'Migration0064ResonanceDays';
 
   override up(): void {
     this.addSql(`create table resonance_days (
