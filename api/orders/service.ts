@@ -259,19 +259,22 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
         [ids],
       )
     : [];
-  const [counts] = await ctx.db.query<Record<OrderStatus | 'total', string | number>>(
-    `select count(*) as total, ${ORDER_STATUSES.map((s) => `count(*) filter (where status = '${s}') as ${s}`).join(', ')} from orders`,
+  // Tallies kept by the orders' triggers (migration 0062), not a count of every order ever filed.
+  const tallies = await ctx.db.query<{ status: string; n: string | number }>(
+    `select substr(name, 15) as status, value as n from record_tallies where left(name, 14) = 'orders_status:'`,
   );
+  const tallied = (s: OrderStatus) => Number(tallies.find((t) => t.status === s)?.n ?? 0);
+  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, tallied(s)])) as Record<
+    OrderStatus,
+    number
+  >;
   return {
     ok: true as const,
     schema: 'civitas.orders.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     statuses: ORDER_STATUSES,
-    counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<
-      OrderStatus,
-      number
-    >,
-    total: Number(counts.total),
+    counts,
+    total: ORDER_STATUSES.reduce((sum, s) => sum + counts[s], 0),
     order_by: 'priority (1 + seconds) descending, then filing time ascending',
     meaning:
       "An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions, each with its own receipt and a public note in the order's history.",
