@@ -31,6 +31,7 @@ import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
 import { Migration0061ScaleledgerStanding } from './Migration0061ScaleledgerStanding.ts';
 import { Migration0062ScaleledgerActs } from './Migration0062ScaleledgerActs.ts';
+import { Migration0063ScaleledgerWitness } from './Migration0063ScaleledgerWitness.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
   { name: 'Migration0061ScaleledgerStanding', class: Migration0061ScaleledgerStanding },
   { name: 'Migration0062ScaleledgerActs', class: Migration0062ScaleledgerActs },
+  { name: 'Migration0063ScaleledgerWitness', class: Migration0063ScaleledgerWitness },
 ];
