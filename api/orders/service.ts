@@ -13,6 +13,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Order } from './entities.ts';
+import { orderCounts } from './tallies.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -259,15 +260,7 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
         [ids],
       )
     : [];
-  // Tallies kept by the orders' triggers (migration 0062), not a count of every order ever filed.
-  const tallies = await ctx.db.query<{ status: string; n: string | number }>(
-    `select substr(name, 15) as status, value as n from record_tallies where left(name, 14) = 'orders_status:'`,
-  );
-  const tallied = (s: OrderStatus) => Number(tallies.find((t) => t.status === s)?.n ?? 0);
-  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, tallied(s)])) as Record<
-    OrderStatus,
-    number
-  >;
+  const counts = await orderCounts(ctx.db);
   return {
     ok: true as const,
     schema: 'civitas.orders.v1' as const,
