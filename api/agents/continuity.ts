@@ -11,6 +11,7 @@ import { newRelayToken, sha256Hex } from './credentials.ts';
 import { attestRefusal } from '../../shared/policy.ts';
 import { releaseQuarantine } from './quarantine-release.ts';
 import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } from './service.ts';
+import { STANDING_COUNTS } from './standing.ts';
 
 /**
  * POST /standing/rotate-relay: a signed-in sovereign attests a `continuous` handle (minting its
@@ -174,13 +175,13 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
 export async function continuumOverview(ctx: AppContext) {
   const now = ctx.clock.now();
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+  // Levels are the tallies /standing reads; heartbeats are counted over the last day only (an index
+  // range), and the latest are read newest first from their index (migration 0068): no agent scan.
   const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) filter (where level = 'arrived') as arrived,
-            count(*) filter (where level = 'continuous') as continuous,
-            count(*) filter (where level = 'attested') as attested,
+    `select levels.arrived, levels.continuous, levels.attested,
             (select count(*) from agent_heartbeats where at > $1) as heartbeats,
             (select count(distinct handle) from agent_heartbeats where at > $1) as beating
-       from agents`,
+       from (${STANDING_COUNTS}) levels`,
     [dayAgo],
   );
   const recent = await ctx.db.query<{ handle: string; level: Level; last_heartbeat_at: Date | string }>(

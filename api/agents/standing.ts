@@ -2,18 +2,27 @@ import type { AppContext } from '../context.ts';
 import { agentStatus } from './service.ts';
 
 /**
+ * The population's standing without a scan (issue 20): every figure is a tally the database keeps
+ * in the writers' transactions (agents by level: migration 0045; sovereign rows: 0022; those
+ * holding a uniqueness receipt: 0068), read as one row each. A level no agent holds has no row yet.
+ */
+export const STANDING_COUNTS = `select ${tally('agents_level:arrived')} as arrived,
+            ${tally('agents_level:continuous')} as continuous,
+            ${tally('agents_level:attested')} as attested,
+            ${tally('sovereigns')} as sovereigns,
+            ${tally('sovereigns_verified')} as verified`;
+
+function tally(name: string): string {
+  return `coalesce((select value from record_tallies where name = '${name}'), 0)`;
+}
+
+/**
  * The /standing view: one agent's status projection (when a handle is asked about) beside the
  * population's standing by kind. Agent naturalization and human civic standing are two separate
  * scales, published side by side and never summed.
  */
 export async function standingView(ctx: AppContext, handle?: string) {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select (select count(*) from agents where level = 'arrived') as arrived,
-            (select count(*) from agents where level = 'continuous') as continuous,
-            (select count(*) from agents where level = 'attested') as attested,
-            (select count(*) from sovereigns) as sovereigns,
-            (select count(*) from sovereigns where uniqueness_verified_at is not null) as verified`,
-  );
+  const [row] = await ctx.db.query<Record<string, string | number>>(STANDING_COUNTS);
   return {
     ok: true as const,
     schema: 'civitas.standing.v1' as const,

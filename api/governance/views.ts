@@ -24,8 +24,9 @@ function withLineage(p: ProposalRecord, articles: ArticleRecord[]) {
 export async function lineageView(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
+  // A tally kept by the proposals' triggers (migration 0069): no count of every proposal.
   const [{ total }] = await ctx.db.query<{ total: number | string }>(
-    'select count(*) as total from governance_proposals',
+    "select value as total from record_tallies where name = 'governance_proposals'",
   );
   return {
     ok: true as const,
@@ -46,8 +47,9 @@ export async function provenanceIndex(ctx: AppContext) {
     cosigns: number | string;
     ratifications: number | string;
   }>(
-    `select (select count(*) from governance_proposals) as proposals, (select count(*) from governance_cosigns) as cosigns,
-            (select count(*) from governance_ratifications) as ratifications`,
+    `select (select value from record_tallies where name = 'governance_proposals') as proposals,
+            (select value from record_tallies where name = 'governance_cosigns') as cosigns,
+            (select value from record_tallies where name = 'governance_ratifications') as ratifications`,
   );
   return {
     ok: true as const,

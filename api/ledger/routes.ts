@@ -4,11 +4,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { verifyAnchorChain } from '../../shared/ledger/index.ts';
 import { idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';
+import { verifiedAnchorChain } from './chain.ts';
 
 /** Anchors in the witness feed: the newest 100 days (a feed is bounded; older days stay at /verify/anchor/{date}). */
 const WITNESS_FEED_ANCHORS = 100;
@@ -116,7 +116,7 @@ async function anchorChain(request: FastifyRequest) {
     const ctx = ctxOf(request);
     const anchors = await allAnchors(ctx.db);
     const key = publicKey(ctx);
-    const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwk: key });
+    const verification = await verifiedAnchorChain(ctx.db, anchors.map(wireAnchor), key);
     return {
       ok: true as const,
       key_name: logKeyName(ctx),

@@ -9,8 +9,9 @@ async function count(ctx: AppContext, sql: string): Promise<number> {
 
 /**
  * /api/transparency: counts of receipts (by step), denials (through the denial_receipt projector:
- * no actor ids), redactions, data requests, quarantines, anchors and witness marks. Receipts and
- * quarantines are tallies the database keeps (migrations 0022, 0041); the rest are small tables.
+ * no actor ids), redactions, data requests, quarantines, anchors and witness marks. Receipts,
+ * quarantines, anchors and marks are tallies the database keeps (migrations 0022, 0041, 0067, 0070); the
+ * rest are small tables.
  */
 export async function transparencyReport(ctx: AppContext) {
   const [bySteps, denials, recent] = await Promise.all([
@@ -30,8 +31,8 @@ export async function transparencyReport(ctx: AppContext) {
     count(ctx, "select value as n from record_tallies where name = 'imprints_unattested'"),
     count(ctx, "select value as n from record_tallies where name = 'imprints_held'"),
     count(ctx, "select count(*) as n from imprint_reports where status = 'open'"),
-    count(ctx, 'select count(*) as n from anchors'),
-    count(ctx, 'select count(*) as n from witness_marks'),
+    count(ctx, "select value as n from record_tallies where name = 'anchors'"),
+    count(ctx, "select value as n from record_tallies where name = 'witness_marks'"),
     count(ctx, 'select count(*) as n from witnesses'),
   ]);
   const dataRequests = (kind: string) => {

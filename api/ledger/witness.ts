@@ -185,9 +185,12 @@ export async function witnessView(ctx: AppContext, you: string | null) {
     marks: string | number;
     latest: string | null;
   }>(
+    // Each witness's marks are a tally and its latest date one read of the (witness, date) key
+    // (migration 0070): no count of every mark it ever made.
     `select w.name, w.public_key, to_char(w.first_marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_marked_at,
-       count(m.date) as marks, to_char(max(m.date), 'YYYY-MM-DD') as latest
-     from witnesses w left join witness_marks m on m.witness = w.name group by w.name order by w.name`,
+       coalesce(t.value, 0) as marks,
+       (select to_char(max(m.date), 'YYYY-MM-DD') from witness_marks m where m.witness = w.name) as latest
+     from witnesses w left join record_tallies t on t.name = 'witness_marks:' || w.name order by w.name`,
   );
   const recent = await ctx.db.query<{ witness: string; date: string; marked_at: string }>(
     `select witness, to_char(date, 'YYYY-MM-DD') as date, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at

@@ -13,6 +13,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Order } from './entities.ts';
+import { orderCounts } from './tallies.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count } from '../../shared/plural.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
@@ -259,19 +260,14 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
         [ids],
       )
     : [];
-  const [counts] = await ctx.db.query<Record<OrderStatus | 'total', string | number>>(
-    `select count(*) as total, ${ORDER_STATUSES.map((s) => `count(*) filter (where status = '${s}') as ${s}`).join(', ')} from orders`,
-  );
+  const counts = await orderCounts(ctx.db);
   return {
     ok: true as const,
     schema: 'civitas.orders.v1' as const,
     as_of: ctx.clock.now().toISOString(),
     statuses: ORDER_STATUSES,
-    counts: Object.fromEntries(ORDER_STATUSES.map((s) => [s, Number(counts[s])])) as Record<
-      OrderStatus,
-      number
-    >,
-    total: Number(counts.total),
+    counts,
+    total: ORDER_STATUSES.reduce((sum, s) => sum + counts[s], 0),
     order_by: 'priority (1 + seconds) descending, then filing time ascending',
     meaning:
       "An order is a requested change. Its receipt proves it was recorded; its status says what became of it. Accepting, applying and declining are steward decisions, each with its own receipt and a public note in the order's history.",

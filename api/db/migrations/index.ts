@@ -36,6 +36,9 @@ import { Migration0064ResonanceDays } from './Migration0064ResonanceDays.ts';
 import { Migration0065KeptViews } from './Migration0065KeptViews.ts';
 import { Migration0066ReplyCounts } from './Migration0066ReplyCounts.ts';
 import { Migration0067SearchEnglish } from './Migration0067SearchEnglish.ts';
+import { Migration0068StandingTallies } from './Migration0068StandingTallies.ts';
+import { Migration0069ActTallies } from './Migration0069ActTallies.ts';
+import { Migration0070WitnessTallies } from './Migration0070WitnessTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -77,4 +80,7 @@ export const MIGRATIONS = [
   { name: 'Migration0065KeptViews', class: Migration0065KeptViews },
   { name: 'Migration0066ReplyCounts', class: Migration0066ReplyCounts },
   { name: 'Migration0067SearchEnglish', class: Migration0067SearchEnglish },
+  { name: 'Migration0068StandingTallies', class: Migration0068StandingTallies },
+  { name: 'Migration0069ActTallies', class: Migration0069ActTallies },
+  { name: 'Migration0070WitnessTallies', class: Migration0070WitnessTallies },
 ];

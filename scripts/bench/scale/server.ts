@@ -1,13 +1,19 @@
 /**
  * The API process the scale bench measures: the real app (with the built site when dist/ exists)
  * on DATABASE_URL, under CIVITAS_ORIGIN (the seed's: the anchors' key name is its host), one
- * process, rate limits lifted so the limiter measures and never refuses. Says its address over IPC.
+ * process, rate limits lifted so the limiter measures and never refuses, the log's days tiled as
+ * the running service's job tiles them. Says its address over IPC.
  */
 import { buildApp } from '../../../api/app.ts';
+import { tileUntiledDays } from '../../../api/ledger/tiling.ts';
 
 const app = await buildApp({
   config: { rateReadsPerMin: 100_000_000, rateWritesPerMin: 100_000_000 },
 });
+// No jobs run here, so a Record seeded before tiles (migration 0060) would answer every proof of a
+// day by rebuilding its tree from its leaves (14 s for a day of 100,000 on this machine), as a
+// running service does only until its `ledger.tile` job has tiled that day: tile them first.
+await tileUntiledDays(app.civitas);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.send?.({ ready: address });
 process.on('disconnect', async () => {

@@ -45,10 +45,25 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
+  // The other families' tallies kept in the same table (migrations 0067–0070), by their own definitions.
+  const [acts] = await db().query<Record<string, string | number>>(
+    `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
+            (select count(*) from governance_proposals) as governance_proposals,
+            (select count(*) from governance_cosigns) as governance_cosigns,
+            (select count(*) from governance_ratifications) as governance_ratifications,
+            (select count(*) from witness_marks) as witness_marks,
+            (select count(*) from anchors) as anchors`,
+  );
+  Object.assign(counted, acts);
+  const grouped = await db().query<{ name: string; n: number }>(
+    `select 'orders_status:' || status as name, count(*) as n from orders group by status
+     union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness`,
+  );
+  for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))
     if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
-    if (name.startsWith('imprints_held:') && !tallies[name]) delete tallies[name];
+    if (/^(imprints_held|orders_status|witness_marks):/.test(name) && !tallies[name]) delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
 }
 

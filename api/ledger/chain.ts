@@ -1,0 +1,54 @@
+/**
+ * The anchor chain's verification for /verify/anchor-chain, kept as it grows: a request verifies
+ * only the anchors sealed since the chain this process last verified (issue 20), instead of every
+ * signature from genesis. Sealed anchors are never rewritten, so the verified chain is a prefix of
+ * every later one; a stored anchor that no longer reads exactly as it was verified (tampering, a
+ * restore) breaks the prefix and the whole chain is verified again from genesis, so the answer is
+ * always the one a full verification gives.
+ */
+import {
+  verifyAnchorChain,
+  type Anchor,
+  type ChainVerification,
+  type Ed25519Jwk,
+} from '../../shared/ledger/index.ts';
+
+interface Verified {
+  /** the key the chain verified with */
+  key: string;
+  /** each verified anchor's wire text, in chain order */
+  texts: string[];
+  /** the hash of the last verified anchor */
+  head: string;
+}
+
+/** Per database (tests open many in one process), the chain last verified whole. */
+const VERIFIED = new WeakMap<object, Verified>();
+
+export async function verifiedAnchorChain(
+  db: object,
+  anchors: readonly Anchor[],
+  publicJwk: Ed25519Jwk,
+): Promise<ChainVerification> {
+  const key = JSON.stringify([publicJwk.kid, publicJwk.x]);
+  const texts = anchors.map((a) => JSON.stringify(a));
+  const kept = VERIFIED.get(db);
+  const from = kept && kept.key === key && isPrefix(kept.texts, texts) ? kept.texts.length : 0;
+  const rest = anchors.slice(from);
+  // Past the verified prefix, the first new anchor must link to its head and come after its last day.
+  const extends_ = from > 0 && (rest.length === 0 || rest[0].date > anchors[from - 1].date);
+  const tail = extends_
+    ? await verifyAnchorChain(rest, { publicJwk, previous_anchor_hash: kept!.head })
+    : await verifyAnchorChain(anchors, { publicJwk });
+  // A break past the prefix is verified again from genesis: its index and reason are the full chain's.
+  const result = tail.ok || !extends_ ? tail : await verifyAnchorChain(anchors, { publicJwk });
+  if (!result.ok) return result;
+  VERIFIED.set(db, { key, texts, head: result.head! });
+  return { ...result, length: anchors.length };
+}
+
+function isPrefix(prefix: readonly string[], of: readonly string[]): boolean {
+  if (prefix.length === 0 || prefix.length > of.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== of[i]) return false;
+  return true;
+}

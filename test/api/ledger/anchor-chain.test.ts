@@ -1,0 +1,88 @@
+/**
+ * /verify/anchor-chain verifies only the anchors sealed since the chain it last verified
+ * (api/ledger/chain.ts), and its answer stays the one a full verification from genesis gives: as
+ * the chain grows, when a verified anchor is tampered with, when a new one is, and once restored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { recordReceipt } from '../../../api/ledger/receipts.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
+import { allAnchors, wireAnchor } from '../../../api/ledger/anchors.ts';
+import { verifyAnchorChain, type Ed25519Jwk } from '../../../shared/ledger/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+const db = () => t.database.db;
+const key = () => t.app.civitas.keys.signing.publicJwk as unknown as Ed25519Jwk;
+
+/** A receipt on `date`, then that day sealed. */
+async function sealDay(date: string) {
+  t.clock.set(`${date}T12:00:00.000Z`);
+  await db().transaction((tx) =>
+    recordReceipt(tx, { step: 'test.chain', subject: `day:${date}`, at: t.clock.now() }),
+  );
+  t.clock.set(`${date}T23:59:59.000Z`);
+  t.clock.set(new Date(t.clock.now().getTime() + 3_600_000).toISOString());
+  await sealDueDays(t.app.civitas);
+}
+
+/** The route's verification, and what verifying every anchor from genesis gives. */
+async function both() {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/verify/anchor-chain',
+    headers: { accept: 'application/json' },
+  });
+  expect(res.statusCode).toBe(200);
+  const full = await verifyAnchorChain((await allAnchors(db())).map(wireAnchor), { publicJwk: key() });
+  return { route: res.json().verification, full };
+}
+
+const flip = (s: string) => s.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+
+describe('the anchor chain, verified as it grows', () => {
+  it('answers what a full verification answers, through growth, tampering and restoring', async () => {
+    for (const date of ['2026-11-01', '2026-11-02', '2026-11-03']) await sealDay(date);
+    let { route, full } = await both();
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: true, length: 3 });
+
+    // Grows: the new anchor is verified from the verified head.
+    await sealDay('2026-11-04');
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: true, length: 4 });
+
+    // A verified anchor rewritten in place turns the chain red, at that anchor.
+    const [middle] = await db().query<{ signature: string }>(
+      "select signature from anchors where date = '2026-11-02'",
+    );
+    await db().query("update anchors set signature = $1 where date = '2026-11-02'", [flip(middle.signature)]);
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: false, broken_at: 1 });
+    await db().query("update anchors set signature = $1 where date = '2026-11-02'", [middle.signature]);
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: true, length: 4 });
+
+    // A new anchor that does not verify is caught past the verified prefix, with the full chain's reason.
+    await sealDay('2026-11-05');
+    await db().query("update anchors set root_hash = $1 where date = '2026-11-05'", ['0'.repeat(64)]);
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: false, broken_at: 4 });
+
+    // A verified anchor's link rewritten: red too, whichever anchor the cache last saw.
+    await db().query("update anchors set previous_anchor_hash = $1 where date = '2026-11-03'", [
+      'f'.repeat(64),
+    ]);
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route.ok).toBe(false);
+  });
+});

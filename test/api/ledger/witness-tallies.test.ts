@@ -1,0 +1,91 @@
+/**
+ * The witness counts /witness and /api/transparency show are tallies (migration 0070): each
+ * witness's marks, all marks and the sealed anchors stay equal to count(*) as days are sealed and
+ * marked through the door and marks are removed; /verify/anchor/{date} still lists a day's marks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { recordReceipt } from '../../../api/ledger/receipts.ts';
+import { sealDueDays } from '../../../api/ledger/sealing.ts';
+import {
+  fromBase64Url,
+  generateLogKey,
+  parseNote,
+  signatureLine,
+  toBase64,
+} from '../../../shared/ledger/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+const db = () => t.database.db;
+const get = async (url: string) =>
+  (await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } })).json();
+
+async function sealDay(date: string) {
+  t.clock.set(`${date}T12:00:00.000Z`);
+  await db().transaction((tx) =>
+    recordReceipt(tx, { step: 'test.witness', subject: `day:${date}`, at: t.clock.now() }),
+  );
+  t.clock.set(new Date(new Date(`${date}T00:00:00.000Z`).getTime() + 86_400_000 + 3_600_000).toISOString());
+  await sealDueDays(t.app.civitas);
+}
+
+async function mark(date: string, name: string, key: Awaited<ReturnType<typeof generateLogKey>>) {
+  const anchor = await get(`/verify/anchor/${date}`);
+  const line = (await signatureLine(parseNote(anchor.checkpoint).text, key.privateJwk, name)).trimEnd();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/witness/mark',
+    payload: { date, witness: name, public_key: toBase64(fromBase64Url(key.publicJwk.x)), signature: line },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function expectTallied() {
+  const page = await get('/witness');
+  const counted = await db().query<{ witness: string; n: string; latest: string }>(
+    `select witness, count(*) as n, to_char(max(date), 'YYYY-MM-DD') as latest from witness_marks group by witness order by witness`,
+  );
+  expect(
+    page.witnesses
+      .filter((w: { marks: number }) => w.marks > 0)
+      .map((w: Record<string, unknown>) => [w.name, w.marks, w.latest_date]),
+  ).toEqual(counted.map((c) => [c.witness, Number(c.n), c.latest]));
+  const [totals] = await db().query<{ anchors: string; marks: string }>(
+    'select (select count(*) from anchors) as anchors, (select count(*) from witness_marks) as marks',
+  );
+  expect((await get('/api/transparency')).log).toMatchObject({
+    anchors_sealed: Number(totals.anchors),
+    witness_marks: Number(totals.marks),
+  });
+}
+
+describe('witness tallies', () => {
+  it('equal count(*) as days are sealed, marked and marks removed', async () => {
+    await expectTallied();
+    const [w1, w2] = [await generateLogKey(), await generateLogKey()];
+    for (const date of ['2026-11-10', '2026-11-11', '2026-11-12']) await sealDay(date);
+    await mark('2026-11-10', 'one.example/w', w1);
+    await mark('2026-11-11', 'one.example/w', w1);
+    await mark('2026-11-11', 'two.example/w', w2);
+    await mark('2026-11-11', 'two.example/w', w2); // a repeat adds nothing
+    await expectTallied();
+    const day = await get('/verify/anchor/2026-11-11');
+    expect(day.cosignatures.map((c: { witness: string }) => c.witness).sort()).toEqual([
+      'one.example/w',
+      'two.example/w',
+    ]);
+    await db().query("delete from witness_marks where witness = 'one.example/w' and date = '2026-11-11'");
+    await expectTallied();
+    expect(
+      (await get('/witness')).witnesses.find((w: { name: string }) => w.name === 'one.example/w'),
+    ).toMatchObject({
+      marks: 1,
+      latest_date: '2026-11-10',
+    });
+  });
+});
