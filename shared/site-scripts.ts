@@ -10,8 +10,8 @@
  *   header. Anonymous visitors cost no request; the page itself stays cacheable (no cookie, no Vary
  *   added to it for this).
  * - COPY: a `button[data-copy=<id>]` (hidden until this runs) copies its `data-copy-text`, else the
- *   text of element <id>, to the clipboard and says so in its `[data-copy-status]` live region. Base
- *   layout inlines it on every page (short ids carry copy buttons wherever they appear).
+ *   text of element <id>, to the clipboard and says so in its `[data-copy-status]` live region. The Base
+ *   layout inlines it on every page that has such a button.
  */
 import { createHash } from 'node:crypto';
 
