@@ -13,7 +13,12 @@ export async function withdrawDataRequest(ctx: AppContext, owner: SignedIn, id: 
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     // Someone else's request is answered like an unknown one: ids are not probed through this door.
-    const [request] = await tx.query<{ id: string; kind: DataRequestKind; status: string; created_at: string }>(
+    const [request] = await tx.query<{
+      id: string;
+      kind: DataRequestKind;
+      status: string;
+      created_at: string;
+    }>(
       'select id, kind, status, created_at from data_requests where id = $1 and sovereign_id = $2 for update',
       [id, owner.sovereignId],
     );
