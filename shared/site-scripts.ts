@@ -9,8 +9,9 @@
  *   (JSON, `private, no-store`) and, when someone is signed in, puts their tag and callsign in the
  *   header. Anonymous visitors cost no request; the page itself stays cacheable (no cookie, no Vary
  *   added to it for this).
- * - COPY: a `button[data-copy=<id>]` (hidden until this runs) copies the text of element <id> to the
- *   clipboard and says so in its `[data-copy-status]` live region.
+ * - COPY: a `button[data-copy=<id>]` (hidden until this runs) copies its `data-copy-text`, else the
+ *   text of element <id>, to the clipboard and says so in its `[data-copy-status]` live region. The Base
+ *   layout inlines it on every page that has such a button.
  */
 import { createHash } from 'node:crypto';
 
@@ -27,10 +28,11 @@ if(me.callsign)link.append(' '+me.callsign);slot.replaceChildren(label,' ',link)
 
 export const COPY_SCRIPT = `(()=>{for(const button of document.querySelectorAll('button[data-copy]')){
 const source=document.getElementById(button.dataset.copy);const status=button.parentElement.querySelector('[data-copy-status]');
-if(!source||!navigator.clipboard)continue;button.hidden=false;
-button.addEventListener('click',()=>{navigator.clipboard.writeText(source.textContent.trim())
+const text=button.dataset.copyText||(source&&source.textContent.trim());
+if(!text||!navigator.clipboard)continue;button.hidden=false;
+button.addEventListener('click',()=>{navigator.clipboard.writeText(text)
 .then(()=>{if(status)status.textContent='Copied to the clipboard.';})
-.catch(()=>{if(status)status.textContent='Could not copy: select the key and copy it by hand.';});});}})();`;
+.catch(()=>{if(status)status.textContent='Could not copy: select it and copy it by hand.';});});}})();`;
 
 const hash = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
 

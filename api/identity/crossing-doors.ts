@@ -33,7 +33,8 @@ export async function initiate(request: FastifyRequest, reply: FastifyReply) {
     hint: 'Save the Sovereign Key now: it is shown this once and is the way back in at /return.',
   };
   if (!isFormPost(request)) return reply.send(result);
-  return renderWith(request, reply, { crossing: result });
+  const viewer = { tag: crossed.tag, callsign: input.callsign ?? null, steward: false };
+  return renderWith(request, reply, { crossing: result }, viewer);
 }
 
 /**

@@ -66,7 +66,7 @@ export const DataRequest = defineEntity({
     id: p.text().primary(),
     sovereignId: p.uuid(),
     kind: p.enum(['export', 'erasure']),
-    status: p.enum(['pending', 'completed', 'declined']).default('pending'),
+    status: p.enum(['pending', 'completed', 'declined', 'withdrawn']).default('pending'),
     createdAt: p.datetime(),
     processedAt: p.datetime().nullable(),
     processedBy: p.text().nullable(),

@@ -16,12 +16,15 @@ export function personalHybrid<T>(view: (request: FastifyRequest) => Promise<T>)
 
 /**
  * Renders this request's Astro page with extra locals: how a POST door shows a one-time result
- * (the Sovereign Key after crossing) without storing it or putting it in a URL.
+ * (the Sovereign Key after crossing) without storing it or putting it in a URL. `viewer` is who
+ * the door just signed in: the request carried no session yet, so the header would otherwise
+ * offer the ways in beside "You are signed in".
  */
 export async function renderWith(
   request: FastifyRequest,
   reply: FastifyReply,
   identity: Record<string, unknown>,
+  viewer?: App.Locals['viewer'],
 ) {
   const app = request.server;
   const site = app.site;
@@ -34,5 +37,5 @@ export async function renderWith(
   }
   const civitas = injectClient(app, { 'x-civitas-internal': app.internalToken });
   reply.header('cache-control', cacheControlForPersonalized());
-  return site.renderSsr(request, reply, { civitas, identity, flash: request.flash } as App.Locals);
+  return site.renderSsr(request, reply, { civitas, identity, viewer, flash: request.flash } as App.Locals);
 }

@@ -12,6 +12,7 @@ import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
 import { emailSchema, removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
 import { ownerView } from './views.ts';
 import { listDataRequests } from './data-requests.ts';
+import { withdrawDataRequest } from './data-withdraw.ts';
 import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
@@ -127,8 +128,13 @@ export async function fileRequest(request: RouteRequest<'POST /settings/data/req
   const me = signedIn(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/settings/data');
-  const result = await fileDataRequest(request.server.civitas, me, input.kind);
-  if (isFormPost(request)) return seeOther(reply, withQuery(next, { filed: input.kind }));
+  if (input.withdraw) {
+    const withdrawn = await withdrawDataRequest(request.server.civitas, me, input.withdraw);
+    if (isFormPost(request)) return seeOther(reply, withQuery(next, { withdrawn: withdrawn.request.kind }));
+    return withdrawn;
+  }
+  const result = await fileDataRequest(request.server.civitas, me, input.kind!);
+  if (isFormPost(request)) return seeOther(reply, withQuery(next, { filed: input.kind! }));
   return result;
 }
 

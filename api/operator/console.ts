@@ -48,6 +48,7 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
       unbound: census.boundaries.filter((row) => row.status !== 'active').map((row) => row.key),
     },
     links: [
+      { rel: 'inbox', href: '/steward', label: 'Steward inbox: everything that waits for a decision' },
       { rel: 'held', href: '/steward/held', label: 'Held imprints and open reports' },
       { rel: 'data-requests', href: '/steward/data-requests', label: 'Data export and erasure requests' },
       { rel: 'whispers', href: '/steward/whispers', label: 'Steward notes (whisper archive)' },

@@ -114,14 +114,12 @@ async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>
   if (refusal) throw refusal;
   const input = request.input.body;
   const form = isFormPost(request);
-  const target = form ? returnTarget(input.return_to, '/imprint') : '/imprint';
+  const target = form ? returnTarget(input.return_to, '') : '';
   const result = await humanImprint(request.server.civitas, input, request.sovereign);
-  if (form)
-    return seeOther(
-      reply,
-      withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }),
-    );
-  return result;
+  if (!form) return result;
+  const done = { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) };
+  // A form's success is the receipt, which shows the words it vouches for, unless it named a page.
+  return seeOther(reply, withQuery(target || `/receipt/${result.receipt_id}`, done));
 }
 
 export const recordRoutes = [

@@ -19,7 +19,7 @@ export const callsignSchema = z
 
 export const THEMES = ['light', 'dark', 'system'] as const;
 export const DATA_REQUEST_KINDS = ['export', 'erasure'] as const;
-export const DATA_REQUEST_STATUSES = ['pending', 'completed', 'declined'] as const;
+export const DATA_REQUEST_STATUSES = ['pending', 'completed', 'declined', 'withdrawn'] as const;
 export const EMAIL_ACTIONS = ['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token'] as const;
 /** What an email action did. */
 export const EMAIL_STATUSES = ['verification_sent', 'verified', 'removed'] as const;
@@ -179,14 +179,30 @@ export const IDENTITY_CONTRACTS = defineContracts({
     response: z.union([z.object({ ok, requests: z.array(dataRequestViewSchema) }), exportBundleSchema]),
   },
   'POST /settings/data/request': {
-    body: z.object({ kind: z.enum(DATA_REQUEST_KINDS), ...returnField }),
+    // Files a request (`kind`), or withdraws one of yours still pending (`withdraw`): one of the two.
+    body: z
+      .object({
+        kind: z.enum(DATA_REQUEST_KINDS).optional(),
+        withdraw: z
+          .string()
+          .trim()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe('the id of your own pending request, to withdraw it before a steward acts'),
+        ...returnField,
+      })
+      .refine((b) => (b.kind === undefined) !== (b.withdraw === undefined), {
+        message: 'Choose what to request, or which request to withdraw.',
+        path: ['kind'],
+      }),
     form: true,
     response: z.object({
       ok,
       request: z.object({
         id: z.string(),
         kind: z.enum(DATA_REQUEST_KINDS),
-        status: z.literal('pending'),
+        status: z.enum(['pending', 'withdrawn']),
         created_at: isoTime,
         receipt_id: z.string(),
       }),

@@ -52,3 +52,28 @@ export function withoutDoors(text: string): string {
     .replace(/\s{2,}/g, ' ')
     .trim();
 }
+
+const DAY = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
+/** "27 November 2026 at 11:40 UTC": a date a person reads; the exact instant stays in `<time datetime>`. */
+export function humanDate(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${DAY.format(at)} at ${CLOCK.format(at)} UTC`;
+}
+
+/**
+ * "rcpt_01M8…D3W3": an id short enough to read in a line (its prefix, the first and last four
+ * characters); the full id stays in the page for copying and for screen readers.
+ */
+export function shortId(id: string): string {
+  const cut = id.indexOf('_') + 1;
+  const rest = id.slice(cut);
+  return rest.length <= 12 ? id : `${id.slice(0, cut)}${rest.slice(0, 4)}…${rest.slice(-4)}`;
+}

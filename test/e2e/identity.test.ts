@@ -80,8 +80,9 @@ describe('identity ceremony in Chromium', () => {
     expect(session?.sameSite).toBe('Lax');
 
     // The owner view, then sign out from it.
-    await page.getByRole('link', { name: 'Continue' }).click();
-    await page.waitForURL(`${base}/sovereign`);
+    await page.getByLabel('I have saved my Sovereign Key somewhere safe.').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(/\/sovereign\??$/);
     expect(await page.getByTestId('owner-tag').textContent()).toBe(tag);
     expect(await page.content()).not.toContain(key);
     await page.getByRole('button', { name: 'Sign out' }).click();

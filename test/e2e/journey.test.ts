@@ -92,10 +92,11 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     // Fixed, it is recorded.
     await page.getByLabel(/In reply to imprint/).fill('');
     await page.getByRole('button', { name: 'Leave the imprint' }).click();
-    await page.waitForURL(/\/imprint\?recorded=\d+/);
-    expect(await page.getByRole('status').first().innerText()).toMatch(/Imprint #\d+ was recorded/);
+    await page.waitForURL(/\/receipt\/rcpt_\w+\?recorded=\d+/);
+    expect(await page.getByRole('status').first().innerText()).toMatch(/Your imprint #\d+ is recorded/);
 
-    // Its receipt verifies.
+    // Its receipt verifies, reached from the Record too.
+    await page.goto(`${base}/imprint`);
     const item = page.locator('.imprint-list li', { hasText: words });
     await item.getByRole('link', { name: 'receipt' }).click();
     await page.waitForURL(/\/receipt\//);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineContracts, isoTime } from '../../contract.ts';
 import { SCOPES } from '../../registry/types.ts';
-import { DATA_REQUEST_KINDS } from '../contract.ts';
+import { DATA_REQUEST_KINDS, DATA_REQUEST_STATUSES } from '../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -37,7 +37,7 @@ export const whisperReceiptSchema = z.object({
 export const dataRequestViewSchema = z.object({
   id: z.string(),
   kind: z.enum(DATA_REQUEST_KINDS),
-  status: z.enum(['pending', 'completed', 'declined']),
+  status: z.enum(DATA_REQUEST_STATUSES),
   created_at: isoTime,
   processed_at: isoTime.nullable(),
   note: z.string().nullable(),

@@ -11,6 +11,10 @@ export const STEWARD_ROUTES: RouteShape[] = [
     { scope: 'steward:write', refuses: { POST: ['conflict', 'not_found'] } },
   ),
   mutation('/steward/lesson', 'A steward records, corrects or retires a lesson', { scope: 'steward:write' }),
+  page('/steward', 'Steward inbox: orders, pacts, held imprints and data requests awaiting a decision', {
+    operator: true,
+    scope: 'steward:write',
+  }),
   page('/steward/held', 'Held imprints with their bodies, for triage', {
     operator: true,
     scope: 'steward:write',

@@ -30,12 +30,24 @@ describe('orders and calibration pages', () => {
       ['/almanac', '/sovereign/pact'],
       ['/calibration', null],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url, headers: html() });
+      const res = await t.app.inject({ method: 'GET', url, headers: html(me.cookie) });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.body).toContain('<h1');
       if (action) expect(res.body).toContain(`method="post" action="${action}"`);
       expect(res.body).not.toMatch(INLINE_SCRIPT);
+    }
+  });
+
+  it('offer a signed-out visitor "Sign in to …" instead of a form that would fail', async () => {
+    for (const [url, action, words] of [
+      ['/prophecy', '/sovereign/prophecy', 'Sign in to make a prophecy'],
+      ['/almanac', '/sovereign/pact', 'Sign in to make a pact'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url, headers: html() });
+      expect(res.body, url).not.toContain(`action="${action}"`);
+      expect(res.body, url).toContain(words);
+      expect(res.body, url).toContain(`/return?return_to=${encodeURIComponent(url)}`);
     }
   });
 

@@ -53,12 +53,12 @@ describe('human imprints', () => {
     expect((await form('/sovereign/imprint', 'body=hi')).statusCode).toBe(401);
   });
 
-  it('answers the /imprint form with 303 back to the Record and refuses off-origin return targets', async () => {
+  it('answers the /imprint form with 303 to its receipt and refuses off-origin return targets', async () => {
     const res = await form('/sovereign/imprint', 'body=From+the+form&kind=signal&reply_to=', {
       cookie: sovereign.cookie,
     });
     expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toMatch(/^\/imprint\?recorded=\d+$/);
+    expect(res.headers.location).toMatch(/^\/receipt\/rcpt_\w{26}\?recorded=\d+$/);
     const before = (await json('/api/stats')).json().imprints_lifetime;
     const evil = await form('/sovereign/imprint', 'body=x&return_to=%2F%2Fevil.example', {
       cookie: sovereign.cookie,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { INLINE_SCRIPT, renderedPage } from '../../../helpers/pages.ts';
 import { htmlHeaders } from '../../../helpers/builders.ts';
+import { signedInSovereign } from '../../../helpers/identity.ts';
 
 /** The mind and evolution pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -19,13 +20,15 @@ describe('mind and evolution pages', () => {
       ['/mind/claim/window_bounded', 'Take this stance'],
       ['/evolutions', 'schema changes applied'],
     ];
+    const me = await signedInSovereign(t.app);
     for (const [url, text] of pages) {
-      const body = await renderedPage(t.app, url);
+      const body = await renderedPage(t.app, url, me.cookie);
       expect(body, url).toContain(text);
       expect(body, url).not.toMatch(INLINE_SCRIPT);
     }
-    const form = (await t.app.inject({ method: 'GET', url: '/mind/claim/window_bounded', headers: html }))
-      .body;
+    const claim = '/mind/claim/window_bounded';
+    expect(await renderedPage(t.app, claim)).toContain('Sign in to take a stance');
+    const form = (await t.app.inject({ method: 'GET', url: claim, headers: htmlHeaders(me.cookie) })).body;
     expect(form).toContain('action="/api/mind/stance"');
     expect(form).toMatch(/<label for="stance-reason">/);
   });
