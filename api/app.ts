@@ -17,7 +17,7 @@ import { errorBody } from '../shared/errors.ts';
 import { systemClock, type AppContext, type Clock } from './context.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireRegistries } from './families.ts';
-import { loadServiceKeys } from './keys.ts';
+import { KEY_REFRESH_MS, loadServiceKeys, refreshSigningKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
 import { recordDenial } from './ledger/denials.ts';
 import errors from './plugins/errors.ts';
@@ -120,6 +120,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const db =
     options.db ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pool: config.dbPool }));
+  const clock = options.clock ?? systemClock;
+  const keys = await loadServiceKeys(db, config.secret, clock.now());
+  // Another process may rotate the signing key (npm run keys:rotate): re-read it so this one signs
+  // with the new key within KEY_REFRESH_MS, without a restart (verification re-reads at once).
+  const keyRefresh = setInterval(() => {
+    refreshSigningKeys(db, keys, clock.now()).catch((error: Error) =>
+      app.log.warn({ err: { type: error?.name, message: error?.message } }, 'signing key refresh failed'),
+    );
+  }, KEY_REFRESH_MS).unref();
+  app.addHook('onClose', async () => clearInterval(keyRefresh));
   // On close (after the last request answered): the figures of the interval not yet flushed are
   // written, so a graceful shutdown loses no vitals or failures; then a database we opened is closed.
   app.addHook('onClose', async () => {
@@ -128,8 +138,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     );
     if (ownsDb) await db.close();
   });
-  const keys = await loadServiceKeys(db, config.secret);
-  const clock = options.clock ?? systemClock;
   app.decorate('civitas', { config, db, clock, keys } satisfies AppContext);
 
   await app.register(serializeOnce);

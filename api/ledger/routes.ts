@@ -10,7 +10,7 @@ import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cac
 import type { AppContext } from '../context.ts';
 import { allAnchors, wireAnchor } from './anchors.ts';
 import { dayLeavesPage, dayState } from './log-days.ts';
-import { neighbours, publicKey, receiptById, recentReceipts, logKeyName } from './log.ts';
+import { anchorKeys, neighbours, receiptById, recentReceipts, logKeyName } from './log.ts';
 import { signedHead } from './proofs.ts';
 import {
   anchorView,
@@ -111,8 +111,8 @@ async function anchorChain(request: FastifyRequest) {
   {
     const ctx = ctxOf(request);
     const anchors = await allAnchors(ctx.db);
-    const key = publicKey(ctx);
-    const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwk: key });
+    const keys = await anchorKeys(ctx, anchors.map((a) => a.key_id));
+    const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwks: keys });
     return {
       ok: true as const,
       key_name: logKeyName(ctx),

@@ -29,6 +29,7 @@ import { Migration0044HeldByRule } from './Migration0044HeldByRule.ts';
 import { Migration0045AgentsSeenLevels } from './Migration0045AgentsSeenLevels.ts';
 import { Migration0050SelfKnowledge } from './Migration0050SelfKnowledge.ts';
 import { Migration0060LogTiles } from './Migration0060LogTiles.ts';
+import { Migration0061KeysSigningKeyRing } from './Migration0061KeysSigningKeyRing.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   { name: 'Migration0045AgentsSeenLevels', class: Migration0045AgentsSeenLevels },
   { name: 'Migration0050SelfKnowledge', class: Migration0050SelfKnowledge },
   { name: 'Migration0060LogTiles', class: Migration0060LogTiles },
+  { name: 'Migration0061KeysSigningKeyRing', class: Migration0061KeysSigningKeyRing },
 ];
