@@ -76,7 +76,10 @@ interface KeyRow {
 const json = (value: JWK | string): JWK => (typeof value === 'string' ? (JSON.parse(value) as JWK) : value);
 
 /** The signing keys as stored: generates the first one when there is none. */
-export async function loadSigningKeys(sql: Sql, now: Date = new Date()): Promise<Omit<ServiceKeys, 'tagSecret'>> {
+export async function loadSigningKeys(
+  sql: Sql,
+  now: Date = new Date(),
+): Promise<Omit<ServiceKeys, 'tagSecret'>> {
   for (let attempt = 0; ; attempt++) {
     const rows = await sql.query<KeyRow>(
       `select k.kid, k.private_jwk, k.public_jwk, k.retired_at is null as active,
@@ -129,9 +132,9 @@ export async function verifyingKey(
  * The row lock on the active key serialises two rotations; the partial unique index
  * signing_keys_one_active keeps exactly one active key whatever happens.
  */
-export async function rotateSigningKey(
-  db: { transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> },
-): Promise<{ retired: string | null; active: string }> {
+export async function rotateSigningKey(db: {
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}): Promise<{ retired: string | null; active: string }> {
   const next = await newSigningKey();
   return db.transaction(async (tx) => {
     const [current] = await tx.query<{ kid: string }>(

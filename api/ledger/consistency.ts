@@ -31,7 +31,10 @@ export interface ChainCheck {
 export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> {
   const problems: string[] = [];
   const anchors = await allAnchors(ctx.db);
-  const keys = await anchorKeys(ctx, anchors.map((a) => a.key_id));
+  const keys = await anchorKeys(
+    ctx,
+    anchors.map((a) => a.key_id),
+  );
   const chain = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwks: keys });
   if (!chain.ok) problems.push(`anchor chain: ${chain.reason}`);
   const keyName = logKeyName(ctx);

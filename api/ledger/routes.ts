@@ -111,7 +111,10 @@ async function anchorChain(request: FastifyRequest) {
   {
     const ctx = ctxOf(request);
     const anchors = await allAnchors(ctx.db);
-    const keys = await anchorKeys(ctx, anchors.map((a) => a.key_id));
+    const keys = await anchorKeys(
+      ctx,
+      anchors.map((a) => a.key_id),
+    );
     const verification = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwks: keys });
     return {
       ok: true as const,

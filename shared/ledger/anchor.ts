@@ -240,7 +240,8 @@ export async function verifyAnchorChain(
     if (signed) {
       const key = options.publicJwks ? await keyForAnchor(a, options.publicJwks) : options.publicJwk;
       if (!key) return fail(i, `anchor ${a.date} names key ${a.key_id}, which is not among the keys given`);
-      if (!(await verifyAnchorSignature(a, key))) return fail(i, `anchor ${a.date} signature does not verify`);
+      if (!(await verifyAnchorSignature(a, key)))
+        return fail(i, `anchor ${a.date} signature does not verify`);
     }
     expected = await anchorHash(a);
     previousDate = a.date;

@@ -18,7 +18,9 @@ export class Migration0061KeysSigningKeyRing extends Migration {
       created_at timestamptz not null default now(),
       retired_at timestamptz
     )`);
-    this.addSql(`create unique index signing_keys_one_active on signing_keys ((true)) where retired_at is null`);
+    this.addSql(
+      `create unique index signing_keys_one_active on signing_keys ((true)) where retired_at is null`,
+    );
     this.addSql(`insert into signing_keys (kid, private_jwk, public_jwk, created_at)
       select (value::jsonb)->>'kid', (value::jsonb)->'privateJwk', (value::jsonb)->'publicJwk', created_at
       from service_keys where name = 'signing_ed25519'`);

@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../api/app.ts';
-import { loadSigningKeys, refreshSigningKeys, rotateSigningKey } from '../../../api/keys.ts';
+import { Migration0061KeysSigningKeyRing } from '../../../api/db/migrations/Migration0061KeysSigningKeyRing.ts';
+import { loadSigningKeys, newSigningKey, refreshSigningKeys, rotateSigningKey } from '../../../api/keys.ts';
 import { checkLogConsistency } from '../../../api/ledger/consistency.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { verifyReceiptProof } from '../../../shared/ledger/index.ts';
@@ -25,7 +26,12 @@ beforeAll(async () => {
     db: t.database.db,
     clock: t.clock,
     site: false,
-    config: { origin: TEST_ORIGIN, rateReadsPerMin: 100_000, rateWritesPerMin: 100_000, dataDir: '/nonexistent' },
+    config: {
+      origin: TEST_ORIGIN,
+      rateReadsPerMin: 100_000,
+      rateWritesPerMin: 100_000,
+      dataDir: '/nonexistent',
+    },
   });
 });
 afterAll(async () => {
@@ -91,7 +97,10 @@ describe('signing-key rotation', () => {
     // Certificates from before and after verify, each under its own kid; a tampered one does not.
     expect(await verifyCertificate(t.app, oldCert)).toMatchObject({ valid: true, key_id: oldKid });
     expect(await verifyCertificate(t.app, newCert)).toMatchObject({ valid: true, key_id: newKid });
-    expect(await verifyCertificate(t.app, tamper(oldCert))).toMatchObject({ valid: false, problem: 'signature' });
+    expect(await verifyCertificate(t.app, tamper(oldCert))).toMatchObject({
+      valid: false,
+      problem: 'signature',
+    });
     // The process that has not refreshed yet verifies the new key's certificate all the same.
     expect(other.civitas.keys.verifying.has(newKid)).toBe(false);
     expect(await verifyCertificate(other, newCert)).toMatchObject({ valid: true, key_id: newKid });
@@ -129,5 +138,28 @@ describe('signing-key rotation', () => {
       'select count(*) as n from signing_keys where retired_at is null',
     );
     expect(Number(active.n)).toBe(1);
+  });
+
+  it('migration 0061 moves the single stored key into signing_keys under its kid, active', async () => {
+    const statements: string[] = [];
+    const migration = Object.create(Migration0061KeysSigningKeyRing.prototype) as { up(): void };
+    Object.assign(migration, { addSql: (sql: string) => void statements.push(sql) });
+    migration.up();
+    const legacy = await newSigningKey();
+    const db = t.database.db;
+    await db.query('drop table signing_keys');
+    await db.query(
+      "insert into service_keys (name, value, created_at) values ('signing_ed25519', $1, '2026-01-02T03:04:05Z')",
+      [JSON.stringify(legacy)],
+    );
+    for (const sql of statements) await db.query(sql);
+    const keys = await loadSigningKeys(db);
+    expect(keys.signing).toEqual(legacy);
+    expect([...keys.verifying.keys()]).toEqual([legacy.kid]);
+    const [row] = await db.query<{ created: string }>(
+      "select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as created from signing_keys",
+    );
+    expect(row.created).toBe('2026-01-02');
+    expect(await db.query("select 1 from service_keys where name = 'signing_ed25519'")).toEqual([]);
   });
 });
