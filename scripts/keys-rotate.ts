@@ -17,7 +17,9 @@ const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir
 try {
   const { retired, active } = await rotateSigningKey(db);
   console.log(`retired signing key ${retired ?? '(none)'}; active signing key ${active}`);
-  console.log(`running API processes sign with it within ${KEY_REFRESH_MS / 1000} s; both stay in the JWKS`);
+  console.log(
+    `running API processes sign with it within ${KEY_REFRESH_MS / 1000} s; a retired key stays in the JWKS`,
+  );
 } finally {
   await db.close();
 }
