@@ -18,7 +18,7 @@ import type { AppContext, Clock } from './context.ts';
 import { databaseClock } from './db/clock.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS, wireRegistries } from './families.ts';
-import { loadServiceKeys } from './keys.ts';
+import { KEY_REFRESH_MS, loadServiceKeys, refreshSigningKeys } from './keys.ts';
 import denials from './plugins/denials.ts';
 import { recordDenial } from './ledger/denials.ts';
 import errors from './plugins/errors.ts';
@@ -122,6 +122,20 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const db =
     options.db ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, pool: config.dbPool }));
+  // The times that order the Record, the receipts and the log days come from the database's clock,
+  // so processes on hosts whose clocks disagree still stamp in the order the database commits.
+  const ownClock = options.clock ? undefined : await databaseClock(db);
+  if (ownClock) app.addHook('onClose', async () => ownClock.stop());
+  const clock = options.clock ?? ownClock!;
+  const keys = await loadServiceKeys(db, config.secret, clock.now());
+  // Another process may rotate the signing key (npm run keys:rotate): re-read it so this one signs
+  // with the new key within KEY_REFRESH_MS, without a restart (verification re-reads at once).
+  const keyRefresh = setInterval(() => {
+    refreshSigningKeys(db, keys, clock.now()).catch((error: Error) =>
+      app.log.warn({ err: { type: error?.name, message: error?.message } }, 'signing key refresh failed'),
+    );
+  }, KEY_REFRESH_MS).unref();
+  app.addHook('onClose', async () => clearInterval(keyRefresh));
   // On close (after the last request answered): the figures of the interval not yet flushed are
   // written, so a graceful shutdown loses no vitals or failures; then a database we opened is closed.
   app.addHook('onClose', async () => {
@@ -130,12 +144,6 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     );
     if (ownsDb) await db.close();
   });
-  const keys = await loadServiceKeys(db, config.secret);
-  // The times that order the Record, the receipts and the log days come from the database's clock,
-  // so processes on hosts whose clocks disagree still stamp in the order the database commits.
-  const ownClock = options.clock ? undefined : await databaseClock(db);
-  if (ownClock) app.addHook('onClose', async () => ownClock.stop());
-  const clock = options.clock ?? ownClock!;
   app.decorate('civitas', { config, db, clock, keys } satisfies AppContext);
 
   await app.register(serializeOnce);

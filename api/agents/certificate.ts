@@ -1,5 +1,6 @@
 import { importJWK, jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 import type { AppContext } from '../context.ts';
+import { verifyingKey } from '../keys.ts';
 import type { CertificateProblem } from '../../shared/agents/contract.ts';
 import { loadAgent, unknownAgent } from './service.ts';
 
@@ -40,10 +41,15 @@ export async function issueCertificate(ctx: AppContext, handle: string) {
 
 /**
  * POST /api/agent/certificate/verify: checks signature, issuer, type and time against the
- * published key, and reports the handle's current level beside the certified one. Changes nothing.
+ * published key its kid names, and reports the handle's current level beside the certified one. Changes nothing.
  */
 export async function verifyCertificate(ctx: AppContext, certificate: string) {
-  const key = await importJWK(ctx.keys.signing.publicJwk, 'EdDSA');
+  // The key the certificate's kid names, active or retired (one issued before a rotation still verifies).
+  const key = async (header: { kid?: string }) => {
+    const jwk = await verifyingKey(ctx, header.kid);
+    if (!jwk) throw new joseErrors.JWSSignatureVerificationFailed('no published key has this kid');
+    return importJWK(jwk, 'EdDSA');
+  };
   try {
     const { payload, protectedHeader } = await jwtVerify(certificate, key, {
       algorithms: ['EdDSA'],

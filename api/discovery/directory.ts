@@ -79,7 +79,7 @@ export function agentDirectory(ctx: AppContext, tools: readonly { name: string }
     },
     llms_txt: `${origin}/llms.txt`,
     feeds: FEEDS.map((feed) => ({ ...feed, url: `${origin}${feed.path}` })),
-    jwks: { keys: [ctx.keys.signing.publicJwk] },
+    jwks: { keys: ctx.keys.published },
     errors: {
       shape: { ok: false as const, reason: '<code>', hint: '<what to do>' },
       rules: [

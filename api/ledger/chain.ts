@@ -28,9 +28,10 @@ const VERIFIED = new WeakMap<object, Verified>();
 export async function verifiedAnchorChain(
   db: object,
   anchors: readonly Anchor[],
-  publicJwk: Ed25519Jwk,
+  publicJwks: readonly Ed25519Jwk[],
 ): Promise<ChainVerification> {
-  const key = JSON.stringify([publicJwk.kid, publicJwk.x]);
+  // Each anchor verifies with the key it names (keys rotate); the kept prefix holds for one key set.
+  const key = JSON.stringify(publicJwks.map((jwk) => [jwk.kid, jwk.x]));
   const texts = anchors.map((a) => JSON.stringify(a));
   const kept = VERIFIED.get(db);
   const from = kept && kept.key === key && isPrefix(kept.texts, texts) ? kept.texts.length : 0;
@@ -38,10 +39,10 @@ export async function verifiedAnchorChain(
   // Past the verified prefix, the first new anchor must link to its head and come after its last day.
   const extends_ = from > 0 && (rest.length === 0 || rest[0].date > anchors[from - 1].date);
   const tail = extends_
-    ? await verifyAnchorChain(rest, { publicJwk, previous_anchor_hash: kept!.head })
-    : await verifyAnchorChain(anchors, { publicJwk });
+    ? await verifyAnchorChain(rest, { publicJwks, previous_anchor_hash: kept!.head })
+    : await verifyAnchorChain(anchors, { publicJwks });
   // A break past the prefix is verified again from genesis: its index and reason are the full chain's.
-  const result = tail.ok || !extends_ ? tail : await verifyAnchorChain(anchors, { publicJwk });
+  const result = tail.ok || !extends_ ? tail : await verifyAnchorChain(anchors, { publicJwks });
   if (!result.ok) return result;
   VERIFIED.set(db, { key, texts, head: result.head! });
   return { ...result, length: anchors.length };

@@ -12,7 +12,7 @@ import {
 } from '../../shared/ledger/index.ts';
 import { allAnchors, wireAnchor } from './anchors.ts';
 import { streamedRoot } from './tiling.ts';
-import { RECEIPT_COLUMNS, logKeyName, publicKey, type ReceiptRow } from './log.ts';
+import { RECEIPT_COLUMNS, anchorKey, anchorKeys, logKeyName, type ReceiptRow } from './log.ts';
 
 export interface ChainCheck {
   ok: boolean;
@@ -31,12 +31,15 @@ export interface ChainCheck {
 export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> {
   const problems: string[] = [];
   const anchors = await allAnchors(ctx.db);
-  const key = publicKey(ctx);
-  const chain = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwk: key });
+  const keys = await anchorKeys(
+    ctx,
+    anchors.map((a) => a.key_id),
+  );
+  const chain = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwks: keys });
   if (!chain.ok) problems.push(`anchor chain: ${chain.reason}`);
   const keyName = logKeyName(ctx);
   for (const anchor of anchors) {
-    const v = await verifyAnchor(wireAnchor(anchor), key, keyName);
+    const v = await verifyAnchor(wireAnchor(anchor), await anchorKey(ctx, anchor.key_id), keyName);
     if (!v.ok) problems.push(`anchor ${anchor.date}: ${v.reason}`);
     if ((await anchorHash(anchor)) !== anchor.anchor_hash)
       problems.push(`anchor ${anchor.date}: stored hash differs`);

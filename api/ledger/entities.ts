@@ -116,7 +116,7 @@ export const Denial = defineEntity({
   },
 });
 
-/** A key generated once per deployment and shared by every process (tag secret, signing key). */
+/** A key generated once per deployment and shared by every process (the tag secret). */
 export const ServiceKey = defineEntity({
   name: 'ServiceKey',
   tableName: 'service_keys',
@@ -124,5 +124,18 @@ export const ServiceKey = defineEntity({
     name: p.text().primary(),
     value: p.text(),
     createdAt: p.datetime().defaultRaw('now()'),
+  },
+});
+
+/** An Ed25519 signing key under its kid; exactly one has no retired_at (api/keys.ts, rotation). */
+export const SigningKey = defineEntity({
+  name: 'SigningKey',
+  tableName: 'signing_keys',
+  properties: {
+    kid: p.text().primary(),
+    privateJwk: p.json<Record<string, unknown>>(),
+    publicJwk: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    retiredAt: p.datetime().nullable(),
   },
 });

@@ -7,6 +7,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { Ed25519Jwk } from '../../shared/ledger/index.ts';
+import { verifyingKey } from '../keys.ts';
 
 /** pg_try_advisory_xact_lock key of the sealing job. */
 export const SEAL_LOCK = 7_212_005;
@@ -26,8 +27,22 @@ export function privateKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
   return ctx.keys.signing.privateJwk as unknown as Ed25519Jwk;
 }
 
-export function publicKey(ctx: Pick<AppContext, 'keys'>): Ed25519Jwk {
-  return ctx.keys.signing.publicJwk as unknown as Ed25519Jwk;
+/**
+ * The public key an anchor (or checkpoint) naming `keyId` verifies with: the key that sealed it,
+ * active or retired. An unknown or absent key_id gets the active key, which then refuses it.
+ */
+export async function anchorKey(ctx: Pick<AppContext, 'keys' | 'db' | 'clock'>, keyId?: string | null) {
+  return ((await verifyingKey(ctx, keyId)) ?? ctx.keys.signing.publicJwk) as unknown as Ed25519Jwk;
+}
+
+/** The verifying keys covering every key id given (re-read once if one is new), for a run of anchors. */
+export async function anchorKeys(
+  ctx: Pick<AppContext, 'keys' | 'db' | 'clock'>,
+  keyIds: readonly string[],
+): Promise<Ed25519Jwk[]> {
+  const missing = keyIds.find((kid) => !ctx.keys.verifying.has(kid));
+  if (missing !== undefined) await verifyingKey(ctx, missing);
+  return [...ctx.keys.verifying.values()] as unknown as Ed25519Jwk[];
 }
 
 export interface ReceiptRow {

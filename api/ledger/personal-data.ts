@@ -74,6 +74,13 @@ export const ledgerPersonalData: FamilyDeclaration = {
       why: "The service's own keys.",
     },
     {
+      table: 'signing_keys',
+      personal: {},
+      impersonal: ['kid', 'private_jwk', 'public_jwk', 'created_at', 'retired_at'],
+      disposition: 'keep',
+      why: "The service's signing keys, active and retired.",
+    },
+    {
       table: 'civitas_migrations',
       personal: {},
       impersonal: ['name'],

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { verifyReceiptProof, type ReceiptVerification } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
-import { logKeyName, publicKey, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
+import { anchorKey, logKeyName, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/contracts/ledger.ts';
@@ -92,7 +92,7 @@ export async function verificationView(ctx: AppContext, row: ReceiptRow): Promis
     proofFor(ctx, row),
     row.step.startsWith('denial.') ? denialOf(ctx.db, row.id) : null,
   ]);
-  const jwk = publicKey(ctx);
+  const jwk = await anchorKey(ctx, proof?.anchor?.key_id);
   const keyName = logKeyName(ctx);
   const verification = proof ? await verifyReceiptProof({ receipt, proof, publicJwk: jwk, keyName }) : null;
   return {

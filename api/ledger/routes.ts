@@ -13,7 +13,7 @@ import { verifiedAnchorChain } from './chain.ts';
 /** Anchors in the witness feed: the newest 100 days (a feed is bounded; older days stay at /verify/anchor/{date}). */
 const WITNESS_FEED_ANCHORS = 100;
 import { dayLeavesPage, dayState } from './log-days.ts';
-import { neighbours, publicKey, receiptById, logKeyName } from './log.ts';
+import { anchorKeys, neighbours, receiptById, logKeyName } from './log.ts';
 import { ledgerView } from './ledger-view.ts';
 import { signedHead } from './proofs.ts';
 import {
@@ -115,8 +115,11 @@ async function anchorChain(request: FastifyRequest) {
   {
     const ctx = ctxOf(request);
     const anchors = await allAnchors(ctx.db);
-    const key = publicKey(ctx);
-    const verification = await verifiedAnchorChain(ctx.db, anchors.map(wireAnchor), key);
+    const keys = await anchorKeys(
+      ctx,
+      anchors.map((a) => a.key_id),
+    );
+    const verification = await verifiedAnchorChain(ctx.db, anchors.map(wireAnchor), keys);
     return {
       ok: true as const,
       key_name: logKeyName(ctx),

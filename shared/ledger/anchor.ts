@@ -128,6 +128,20 @@ async function keyMatches(anchor: AnchorBody, publicJwk: Ed25519Jwk): Promise<bo
 }
 
 /**
+ * The key among `keys` (a JWKS's keys: the active one and the retired ones) that the anchor names
+ * by key_id — its kid, or its RFC 7638 thumbprint for a key published without one — or null.
+ * After a rotation each anchor verifies with the key that sealed it, not the newest.
+ */
+export async function keyForAnchor(
+  anchor: Pick<AnchorBody, 'key_id'>,
+  keys: readonly Ed25519Jwk[],
+): Promise<Ed25519Jwk | null> {
+  if (!Array.isArray(keys)) return null;
+  for (const key of keys) if (key && (await keyMatches(anchor as AnchorBody, key))) return key;
+  return null;
+}
+
+/**
  * True iff the anchor is well formed, names this key (kid or thumbprint) and its Ed25519 signature
  * over the canonical body verifies. Never throws.
  */
@@ -186,12 +200,18 @@ export interface ChainVerification {
 /**
  * Checks a run of anchors in order: each is well formed, each previous_anchor_hash equals the hash
  * of the one before (the first's equals `options.previous_anchor_hash`, default 64 zeros — pass the
- * prior page's head to check a later page), dates strictly increase, and, with `publicJwk`, every
+ * prior page's head to check a later page), dates strictly increase, and, with `publicJwk` (one key)
+ * or `publicJwks` (a JWKS's keys, each anchor checked with the one its key_id names), every
  * signature verifies.
  */
 export async function verifyAnchorChain(
   anchors: readonly Anchor[],
-  options: { previous_anchor_hash?: string; publicJwk?: Ed25519Jwk } = {},
+  options: {
+    previous_anchor_hash?: string;
+    publicJwk?: Ed25519Jwk;
+    /** the JWKS's keys: each anchor verifies with the one its key_id names (across rotations) */
+    publicJwks?: readonly Ed25519Jwk[];
+  } = {},
 ): Promise<ChainVerification> {
   const fail = (i: number, reason: string): ChainVerification => ({
     ok: false,
@@ -205,7 +225,8 @@ export async function verifyAnchorChain(
   let previousDate = '';
   for (let i = 0; i < anchors.length; i++) {
     const a = anchors[i];
-    const problem = options.publicJwk ? anchorProblem(a) : anchorBodyProblem(a);
+    const signed = options.publicJwk !== undefined || options.publicJwks !== undefined;
+    const problem = signed ? anchorProblem(a) : anchorBodyProblem(a);
     if (problem) return fail(i, problem);
     if (a.previous_anchor_hash !== expected) {
       return fail(
@@ -216,8 +237,11 @@ export async function verifyAnchorChain(
       );
     }
     if (a.date <= previousDate) return fail(i, `anchor ${a.date} is not after ${previousDate}`);
-    if (options.publicJwk && !(await verifyAnchorSignature(a, options.publicJwk))) {
-      return fail(i, `anchor ${a.date} signature does not verify`);
+    if (signed) {
+      const key = options.publicJwks ? await keyForAnchor(a, options.publicJwks) : options.publicJwk;
+      if (!key) return fail(i, `anchor ${a.date} names key ${a.key_id}, which is not among the keys given`);
+      if (!(await verifyAnchorSignature(a, key)))
+        return fail(i, `anchor ${a.date} signature does not verify`);
     }
     expected = await anchorHash(a);
     previousDate = a.date;

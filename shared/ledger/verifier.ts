@@ -20,7 +20,8 @@
  *   inclusion          RFC 9162 §2.1.3.2: the path leads from the recomputed leaf to root_hash
  * and once the day is sealed (proof.sealed, or an anchor supplied):
  *   anchor_root        the anchor is for the same date, tree_size and root_hash as the proof
- *   anchor_signature   the anchor's Ed25519 signature verifies with the log's public key
+ *   anchor_signature   the anchor's Ed25519 signature verifies with the log's public key (given a
+ *                      JWKS, the key whose kid is the anchor's key_id: old days keep their old key)
  *   anchor_checkpoint  its C2SP checkpoint is signed by the same key and states the same size and root
  * `ok` is true only when every check ran and passed. A sealed proof checked without a public key is
  * not ok: the anchor is only as good as its signature. An unsealed proof can be ok (`sealed: false`)
@@ -28,7 +29,7 @@
  */
 import { fromHex, isHashHex, receiptLeafHash, subjectDigest, toHex } from './hash.ts';
 import { verifyInclusion } from './inclusion.ts';
-import { anchorProblem, verifyAnchorSignature, verifyCheckpoint } from './anchor.ts';
+import { anchorProblem, keyForAnchor, verifyAnchorSignature, verifyCheckpoint } from './anchor.ts';
 import type { Anchor, Ed25519Jwk } from './anchor.ts';
 
 export interface WireReceipt {
@@ -84,6 +85,8 @@ export interface VerifyReceiptInput {
   anchor?: Anchor | null;
   /** the log's public key (Ed25519 JWK, as published in the JWKS) */
   publicJwk?: Ed25519Jwk | null;
+  /** or the JWKS's keys: the anchor is checked with the one its key_id names (keys rotate) */
+  publicJwks?: readonly Ed25519Jwk[] | null;
   /** if given, the checkpoint must be signed under this key name */
   keyName?: string;
 }
@@ -215,9 +218,15 @@ export async function verifyReceiptProof(input: VerifyReceiptInput): Promise<Rec
           : mismatches.join('; '),
       );
 
-      const key = input.publicJwk ?? null;
+      const key = input.publicJwks ? await keyForAnchor(anchor, input.publicJwks) : (input.publicJwk ?? null);
       if (!key) {
-        add('anchor_signature', false, "no public key supplied: fetch the log's JWKS to verify the anchor");
+        add(
+          'anchor_signature',
+          false,
+          input.publicJwks
+            ? `no key in the JWKS has the anchor's key_id ${anchor.key_id}`
+            : "no public key supplied: fetch the log's JWKS to verify the anchor",
+        );
       } else {
         const signed = await verifyAnchorSignature(anchor, key);
         add(

@@ -251,7 +251,8 @@ export function createRelayClient(options: RelayClientOptions) {
       return verifyReceiptProof({
         receipt: proof.receipt,
         proof,
-        publicJwk: directory.jwks?.keys?.[0] ?? null,
+        // every published key: the anchor names the one that sealed it (keys rotate)
+        publicJwks: directory.jwks?.keys ?? [],
       });
     },
 

@@ -33,9 +33,12 @@ describe('migrations', () => {
         await client.connect();
         const applied = await client.query('select name from civitas_migrations order by id');
         const keys = await client.query('select name from service_keys order by name');
+        const signing = await client.query('select retired_at from signing_keys');
         await client.end();
         expect(applied.rows.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
-        expect(keys.rows.map((r) => r.name)).toEqual(['signing_ed25519', 'tag_secret']);
+        expect(keys.rows.map((r) => r.name)).toEqual(['tag_secret']);
+        // Two first starts at once still leave exactly one signing key, the active one.
+        expect(signing.rows).toEqual([{ retired_at: null }]);
       } finally {
         await admin.end();
         await dropDatabase(url!, name);

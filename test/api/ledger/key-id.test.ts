@@ -42,17 +42,17 @@ describe('the signing key id', () => {
   it('keeps the kid a key was stored with (what was signed under it still names it)', async () => {
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const publicJwk = await exportJWK(publicKey);
-    const stored = {
-      kid: 'civitas-0a1b2c3d',
-      privateJwk: { ...(await exportJWK(privateKey)), kid: 'civitas-0a1b2c3d', alg: 'EdDSA' },
-      publicJwk: { ...publicJwk, kid: 'civitas-0a1b2c3d', alg: 'EdDSA', use: 'sig' },
-    };
-    await t.database.db.query(`update service_keys set value = $1 where name = 'signing_ed25519'`, [
-      JSON.stringify(stored),
+    const kid = 'civitas-0a1b2c3d';
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'EdDSA' };
+    await t.database.db.query('update signing_keys set retired_at = now() where retired_at is null');
+    await t.database.db.query('insert into signing_keys (kid, private_jwk, public_jwk) values ($1, $2, $3)', [
+      kid,
+      JSON.stringify(privateJwk),
+      JSON.stringify({ ...publicJwk, kid, alg: 'EdDSA', use: 'sig' }),
     ]);
     const keys = await loadServiceKeys(t.database.db);
     expect(keys.signing.kid).toBe('civitas-0a1b2c3d');
-    await t.database.db.query(`delete from service_keys where name = 'signing_ed25519'`);
+    await t.database.db.query('delete from signing_keys');
     const fresh = await loadServiceKeys(t.database.db);
     expect(fresh.signing.kid).toBe(await calculateJwkThumbprint(fresh.signing.publicJwk, 'sha256'));
   });

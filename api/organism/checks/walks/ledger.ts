@@ -21,7 +21,7 @@ import {
   verifyAnchor,
 } from '../../../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from '../../../ledger/anchors.ts';
-import { RECEIPT_COLUMNS, logKeyName, publicKey, type ReceiptRow } from '../../../ledger/log.ts';
+import { RECEIPT_COLUMNS, anchorKey, logKeyName, type ReceiptRow } from '../../../ledger/log.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
 
 export interface LedgerCursor {
@@ -146,7 +146,11 @@ async function closeDay(
       detail: `log day ${c.date}: anchor size ${anchor.tree_size}, day size ${size}, ${c.index} leaves stored`,
     });
   const wrong: string[] = [];
-  const verified = await verifyAnchor(wireAnchor(anchor), publicKey(ctx), logKeyName(ctx));
+  const verified = await verifyAnchor(
+    wireAnchor(anchor),
+    await anchorKey(ctx, anchor.key_id),
+    logKeyName(ctx),
+  );
   if (!verified.ok) wrong.push(verified.reason ?? 'does not verify');
   const hash = await anchorHash(anchor);
   if (hash !== anchor.anchor_hash) wrong.push('stored hash differs');
