@@ -13,6 +13,7 @@ export const RecordCounter = defineEntity({
   properties: {
     id: p.smallint().primary().autoincrement(false),
     value: int8(),
+    lastAt: p.datetime().nullable(),
   },
 });
 

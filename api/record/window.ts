@@ -35,14 +35,24 @@ export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<Appen
  * lock, then the rows, their receipts and one window trim. Gap-free across processes, because the
  * claim and the rows commit or vanish together.
  */
-export async function appendImprints(tx: Sql, imprints: readonly NewImprint[]): Promise<AppendedImprint[]> {
-  if (imprints.length === 0) return [];
-  const [counter] = await tx.query<{ value: string | number }>(
-    'update record_counter set value = value + $1 where id = 1 returning value',
-    [imprints.length],
+export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Promise<AppendedImprint[]> {
+  if (drafts.length === 0) return [];
+  // The claim also keeps the newest imprint's time: a host whose clock (the database's, read
+  // through an offset) runs a little behind the one that wrote the run before stamps no imprint
+  // earlier than it (FOR UPDATE reads the row as the previous claim committed it).
+  const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), drafts[0].at);
+  const [counter] = await tx.query<{ value: string | number; previous_at: string | null }>(
+    `with previous as (select last_at from record_counter where id = 1 for update)
+     update record_counter set value = value + $1, last_at = greatest(previous.last_at, $2::timestamptz)
+       from previous where id = 1 returning value, previous.last_at as previous_at`,
+    [drafts.length, newest.toISOString()],
   );
   const last = Number(counter.value);
-  const first = last - imprints.length + 1;
+  const first = last - drafts.length + 1;
+  const floor = counter.previous_at === null ? 0 : new Date(counter.previous_at).getTime();
+  const imprints = drafts.map((draft) =>
+    draft.at.getTime() < floor ? { ...draft, at: new Date(floor) } : draft,
+  );
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
   // The rows and the trim of the bodies leaving the window ride with the receipts: one round trip.
   // Imprint n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run

@@ -41,6 +41,7 @@ import { Migration0069ActTallies } from './Migration0069ActTallies.ts';
 import { Migration0070WitnessTallies } from './Migration0070WitnessTallies.ts';
 import { Migration0071WithdrawnRequests } from './Migration0071WithdrawnRequests.ts';
 import { Migration0072SigningKeyRing } from './Migration0072SigningKeyRing.ts';
+import { Migration0073RecordLastAt } from './Migration0073RecordLastAt.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   { name: 'Migration0070WitnessTallies', class: Migration0070WitnessTallies },
   { name: 'Migration0071WithdrawnRequests', class: Migration0071WithdrawnRequests },
   { name: 'Migration0072SigningKeyRing', class: Migration0072SigningKeyRing },
+  { name: 'Migration0073RecordLastAt', class: Migration0073RecordLastAt },
 ];

