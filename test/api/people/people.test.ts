@@ -71,14 +71,6 @@ describe('presence and the commons: k-anonymous by kind (0..6)', () => {
     expect(res.headers['content-type']).not.toContain('application/json; charset=utf-8; schema');
     expect([200, 501]).toContain(res.statusCode);
   });
-
-  it('says once that no confluence gathers, and how to start one', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/commons', headers: { accept: 'text/html' } });
-    if (res.statusCode === 501) return; // no built site in this lane
-    expect(res.body.match(/No confluence is gathering now/g)).toHaveLength(1);
-    expect(res.body).toContain('leave an imprint that is not a reply');
-    expect(res.body).not.toContain('/confluence/card.svg');
-  });
 });
 
 describe('the roster /api/citizens', () => {
