@@ -24,3 +24,10 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
  * while the Record's revision stands still (api/site/mount.ts) and never sends the header on.
  */
 export const RENDERS_FROM = 'x-civitas-renders-from';
+
+/**
+ * How long a render that read live figures beside the Record (the home page's governance, forecasts,
+ * orders and people) may be kept: the shared caches' own s-maxage in PUBLIC_PAGE_CACHE, so a kept
+ * render is never older than what a CDN would serve anyway.
+ */
+export const LIVE_FIGURES_SECONDS = 15;

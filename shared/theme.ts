@@ -5,3 +5,17 @@
 export type Theme = 'light' | 'dark' | 'system';
 
 export const THEME_COOKIE = 'civitas_theme';
+
+/**
+ * The site's type and palette for SVG cards drawn by hand on the API (metabolism, recovery), so a
+ * card reads like the pages it belongs to: the same font stack and the light theme's colours
+ * (site/styles/theme.css `:root`).
+ */
+export const CARD_FONT = "Inter, ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+export const CARD_INK = {
+  ink: '#1c1e22',
+  soft: '#4a4f57',
+  rule: '#dcd7cc',
+  accent: '#0b5e52',
+  second: '#b3541e',
+} as const;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { strongEtag } from '../plugins/http-cache.ts';
+import { RENDERS_FROM } from '../../shared/http-cache.ts';
 
 /** A page as the site mount rendered it, before it is sent. */
 export interface RenderedPage {
@@ -15,6 +16,26 @@ export interface RenderedPage {
   fromRecord: boolean;
   /** The Record's revision read before a shared render began (sharedRender). */
   revision?: number;
+  /** How long the render may be kept at most, when it also read live figures beside the Record. */
+  keepForMs?: number;
+  /** When it was kept (performance.now()). */
+  keptAt?: number;
+}
+
+/**
+ * What a page said it read (RENDERS_FROM), taken out of its headers: `record` (the Record alone:
+ * kept while its revision stands still) or `record; max-age=<s>` (the Record and live figures of
+ * other families: kept while the revision stands still and for at most that many seconds).
+ */
+export function readRendersFrom(headers: Record<string, string | string[]>): {
+  fromRecord: boolean;
+  keepForMs?: number;
+} {
+  const said = String(headers[RENDERS_FROM] ?? '');
+  delete headers[RENDERS_FROM];
+  const maxAge = /^record; max-age=(\d+)$/.exec(said)?.[1];
+  if (maxAge !== undefined) return { fromRecord: true, keepForMs: Number(maxAge) * 1000 };
+  return { fromRecord: said === 'record' };
 }
 
 /** How many URLs may keep a render at once (query strings make URLs many; the oldest kept goes first). */
@@ -41,7 +62,9 @@ export class KeptRenders {
   /** The render kept for `key` if it was made at `revision`. */
   at(key: string, revision: number | undefined): RenderedPage | undefined {
     const page = this.pages.get(key);
-    return page && revision !== undefined && page.revision === revision ? page : undefined;
+    if (!page || revision === undefined || page.revision !== revision) return undefined;
+    const stale = page.keepForMs !== undefined && performance.now() - (page.keptAt ?? 0) > page.keepForMs;
+    return stale ? undefined : page;
   }
 
   /** Keeps `page` for `key` if it may be kept: read from the Record alone, at a known revision, a plain 200 without a cookie. */
@@ -56,6 +79,7 @@ export class KeptRenders {
       return;
     this.pages.delete(key);
     if (this.pages.size >= KEPT_RENDERS) this.pages.delete(this.pages.keys().next().value!);
+    page.keptAt = performance.now();
     this.pages.set(key, page);
   }
 }

@@ -40,10 +40,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
 import { coalescer } from '../../shared/coalesce.ts';
-import { RENDERS_FROM } from '../../shared/http-cache.ts';
 import { noteRevalidated } from '../plugins/compression.ts';
 import { etagMatches } from '../plugins/http-cache.ts';
-import { KeptRenders, renderEtag, type RenderedPage } from './kept-renders.ts';
+import { KeptRenders, readRendersFrom, renderEtag, type RenderedPage } from './kept-renders.ts';
 import { CapturedResponse, type AstroHandler } from './captured-response.ts';
 import {
   loadClientFiles,
@@ -300,9 +299,8 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     await res.done;
     const headers = { ...res.headers };
     // A page that read the Record alone says so (RENDERS_FROM); the header itself never leaves.
-    const fromRecord = headers[RENDERS_FROM] === 'record';
-    delete headers[RENDERS_FROM];
-    return { request, matched, status: res.statusCode, headers, body: res.body(), fromRecord };
+    const { fromRecord, keepForMs } = readRendersFrom(headers);
+    return { request, matched, status: res.statusCode, headers, body: res.body(), fromRecord, keepForMs };
   };
 
   if (options.assetRoutes !== false) {

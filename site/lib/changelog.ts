@@ -92,3 +92,8 @@ export function formatDate(iso: string): string {
     timeZone: 'UTC',
   });
 }
+
+/** The people's words for one release (site/content/release-notes.md), matched to a CHANGELOG.md tag. */
+export function notesFor(notes: Release[], release: Release): string | undefined {
+  return notes.find((n) => n.slug === release.slug)?.markdown;
+}

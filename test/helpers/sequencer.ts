@@ -11,7 +11,7 @@ const LONG_FIRST = [
   /test\/e2e\/sweep\./,
   /test\/api\/leak-crawler\./,
   /test\/api\/db\/migrations\./,
-  /test\/e2e\/journey\./,
+  /test\/e2e\/journey[.-]/,
   /test\/api\/record\/crash\./,
   /test\/e2e\/identity\./,
   /test\/api\/record\/window\./,

@@ -63,6 +63,14 @@ describe('charts', () => {
     expect(figure).toMatch(/<th scope="row">05-01<\/th><td>2<\/td><td>0<\/td>/);
   });
 
+  it('/metabolism draws the last 24 hours in the site chart, not the shareable card', async () => {
+    const html = await page('/metabolism');
+    const figure = chart(html, 'metabolism-hours', 'Imprints in and bodies evicted, the last 24 hours (UTC)');
+    expect(figure).toContain('Last 24 hours: 2 imprints in, 0 bodies evicted.');
+    // the card (fixed 600-unit text, ~5 px on a phone) is linked for sharing, never drawn as the chart
+    expect(html).not.toMatch(/<img[^>]*metabolism\/card\.svg/);
+  });
+
   it('/censuses draws humans and agents by day', async () => {
     const figure = chart(
       await page('/censuses'),

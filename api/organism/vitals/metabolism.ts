@@ -10,6 +10,7 @@ import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { recordCounts } from '../../record/queries.ts';
 import { DAY, HOUR } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
+import { CARD_FONT, CARD_INK } from '../../../shared/theme.ts';
 import { ALL_IMPRINTS, slotCounts, total } from '../self/tallies.ts';
 
 interface Slot {
@@ -92,21 +93,21 @@ export function metabolismCard(m: Metabolism): string {
       const h = Math.round((slot.intake / max) * plot);
       const e = Math.round((slot.evictions / max) * plot);
       const x = 30 + i * 23;
-      return `<rect x="${x}" y="${270 - h}" width="${barWidth}" height="${h}" fill="#3b6e8f"/><rect x="${x}" y="${270 - e}" width="${barWidth / 2}" height="${e}" fill="#b5543c"/>`;
+      return `<rect x="${x}" y="${270 - h}" width="${barWidth}" height="${h}" fill="${CARD_INK.accent}"/><rect x="${x}" y="${270 - e}" width="${barWidth / 2}" height="${e}" fill="${CARD_INK.second}"/>`;
     })
     .join('');
   const line = (y: number, size: number, text: string) =>
-    `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+    `<text x="30" y="${y}" font-family="${CARD_FONT}" font-size="${size}" fill="${CARD_INK.ink}">${escapeXml(text)}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="civitas metabolism: ${count(m.last_day.intake, 'imprint', 'imprints')} in, ${count(m.last_day.evictions, 'body', 'bodies')} evicted in the last 24 hours">
 <rect width="${width}" height="${height}" fill="#f7f5ef"/>
 ${line(44, 24, 'civitas — metabolism')}
 ${line(76, 16, `Last 24 h: ${m.last_day.intake} in, ${m.last_day.evictions} evicted · lifetime ${m.lifetime.intake}`)}
 ${line(100, 14, `Window ${m.window} · ${m.residence_hours === null ? 'no intake today' : `a body stays ~${m.residence_hours} h at this pace`}`)}
-<line x1="30" y1="270.5" x2="582" y2="270.5" stroke="#c9c4b8"/>
-<text x="30" y="284" font-family="sans-serif" font-size="11" fill="#4a535c">24 h ago</text><text x="582" y="284" text-anchor="end" font-family="sans-serif" font-size="11" fill="#4a535c">now</text>
-<text x="582" y="${270 - plot - 6}" text-anchor="end" font-family="sans-serif" font-size="12" fill="#4a535c">${escapeXml(`top of scale: ${count(max, 'imprint', 'imprints')} an hour`)}</text>
+<line x1="30" y1="270.5" x2="582" y2="270.5" stroke="${CARD_INK.rule}"/>
+<text x="30" y="284" font-family="${CARD_FONT}" font-size="11" fill="${CARD_INK.soft}">24 h ago</text><text x="582" y="284" text-anchor="end" font-family="${CARD_FONT}" font-size="11" fill="${CARD_INK.soft}">now</text>
+<text x="582" y="${270 - plot - 6}" text-anchor="end" font-family="${CARD_FONT}" font-size="12" fill="${CARD_INK.soft}">${escapeXml(`top of scale: ${count(max, 'imprint', 'imprints')} an hour`)}</text>
 ${bars}
-${m.hourly.every((slot) => slot.intake === 0 && slot.evictions === 0) ? `<text x="306" y="200" text-anchor="middle" font-family="sans-serif" font-size="16" fill="#4a535c">No imprint came in or left in the last 24 hours.</text>` : ''}
-<text x="30" y="303" font-family="sans-serif" font-size="12" fill="#4a535c">Hourly intake (blue) and evictions (red), as of ${escapeXml(m.as_of)}</text>
+${m.hourly.every((slot) => slot.intake === 0 && slot.evictions === 0) ? `<text x="306" y="200" text-anchor="middle" font-family="${CARD_FONT}" font-size="16" fill="${CARD_INK.soft}">No imprint came in or left in the last 24 hours.</text>` : ''}
+<text x="30" y="303" font-family="${CARD_FONT}" font-size="12" fill="${CARD_INK.soft}">Hourly intake (green) and evictions (orange), as of ${escapeXml(m.as_of)}</text>
 </svg>`;
 }

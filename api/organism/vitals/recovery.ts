@@ -10,6 +10,7 @@ import type { recoverySchema } from '../../../shared/organism/contract/vitals.ts
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import { DAY, flushOwn } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
+import { CARD_FONT, CARD_INK } from '../../../shared/theme.ts';
 
 export const RECOVERY_DAYS = 30;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -111,7 +112,7 @@ const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charC
 
 export function recoveryCard(r: Recovery): string {
   const line = (y: number, size: number, text: string) =>
-    `<text x="30" y="${y}" font-family="sans-serif" font-size="${size}" fill="#1d2329">${escapeXml(text)}</text>`;
+    `<text x="30" y="${y}" font-family="${CARD_FONT}" font-size="${size}" fill="${CARD_INK.ink}">${escapeXml(text)}</text>`;
   const lanes = r.by_lane
     .slice(0, 5)
     .map((lane, i) =>
@@ -126,6 +127,6 @@ export function recoveryCard(r: Recovery): string {
 ${line(44, 24, 'civitas — recovery')}
 ${line(80, 16, r.incidents === 0 ? `No failure in the last ${count(r.days, 'day', 'days')}.` : `${count(r.incidents, 'incident', 'incidents')} in ${count(r.days, 'day', 'days')} · ${r.recovered} recovered · median ${r.median_recovery_seconds ?? '—'} s`)}
 ${lanes.join('\n')}
-<text x="30" y="298" font-family="sans-serif" font-size="12" fill="#4a535c">From stored failures and vitals, as of ${escapeXml(r.as_of)}</text>
+<text x="30" y="298" font-family="${CARD_FONT}" font-size="12" fill="${CARD_INK.soft}">From stored failures and vitals, as of ${escapeXml(r.as_of)}</text>
 </svg>`;
 }

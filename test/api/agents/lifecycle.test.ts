@@ -346,8 +346,7 @@ describe('agent lifecycle over MCP', () => {
 
     const refused = await call('civitas_imprint', { agent: 'lark', body: 'No proof.' });
     expect(refused.isError).toBe(true);
-    // Tools with an output schema refuse in text only (the SDK validates structuredContent, errors too).
-    expect(JSON.parse(refused.content[0].text).reason).toBe('continuity_proof_invalid');
+    expect(toolBody(refused)).toMatchObject({ reason: 'continuity_proof_invalid' });
     const relayed = (
       await call('civitas_imprint', {
         agent: 'lark',

@@ -95,6 +95,9 @@ describe('orders and calibration pages', () => {
     const calibration = await t.app.inject({ method: 'GET', url: '/calibration', headers: html() });
     expect(calibration.body).toContain('1 resolved');
     expect(calibration.body).toContain('fewer than 5');
+    // one empty state says what comes next instead of three blank reliability diagrams
+    expect(calibration.body).toContain('No reliability diagram yet');
+    expect(calibration.body).not.toContain('reliability-overall-title');
     expect(calibration.body).toContain('does not establish accuracy for any outside decision');
   });
 

@@ -1,0 +1,57 @@
+/**
+ * The front page is built on what people do, with live figures: open proposals with their cosign
+ * progress, orders awaiting a decision, forecasts and people; and a render that shows figures beyond
+ * the Record is not kept past LIVE_FIGURES_SECONDS (unit: kept-renders.test.ts). Needs `npm run build`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { signedInSovereign } from '../../helpers/identity.ts';
+import { jsonHeaders } from '../../helpers/builders.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ site: true });
+});
+afterAll(async () => t?.close());
+
+const home = async (cookie?: string) =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
+    })
+  ).body;
+
+describe('the front page', () => {
+  it('shows an open proposal with its cosign progress and an order awaiting a decision, live', async () => {
+    const before = await home();
+    expect(before).toContain('No proposal is open.');
+    expect(before).toContain('0 orders awaiting a steward');
+
+    const proposer = await signedInSovereign(t.app, { governance: true });
+    const proposed = await t.app.inject({
+      method: 'POST',
+      url: '/api/constitution/propose',
+      headers: { ...jsonHeaders(), cookie: proposer.cookie },
+      payload: { title: 'Receipts are kept for ten years', text: 'Every receipt stays verifiable.' },
+    });
+    expect(proposed.statusCode).toBe(200);
+    const filed = await t.app.inject({
+      method: 'POST',
+      url: '/sovereign/order',
+      headers: { ...jsonHeaders(), cookie: proposer.cookie },
+      payload: { title: 'Add a dark theme', detail: 'For night readers.' },
+    });
+    expect(filed.statusCode).toBe(200);
+
+    // Neither write touched the Record's imprints, yet a fresh render shows both: the live figures
+    // are read per render (an anonymous visitor may get the kept render for up to its max-age).
+    const after = await home(proposer.cookie);
+    expect(after).toContain('Receipts are kept for ten years');
+    expect(after).toContain('0 of 3 cosigns');
+    expect(after).toContain('1 order awaiting a steward');
+    expect(after).toContain('Add a dark theme');
+    expect(after).toMatch(/prophecies open in all/);
+  });
+});
