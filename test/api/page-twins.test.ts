@@ -19,6 +19,7 @@ import {
 } from '../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { appWithSteward } from './steward/helpers.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -26,8 +27,9 @@ let ada: TestSovereign;
 const ids: Record<string, string> = {};
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 
+const http = requests(() => t.app);
 const post = async (url: string, payload: object, who: TestSovereign) => {
-  const res = await t.app.inject({ method: 'POST', url, headers: jsonHeaders(who.cookie), payload });
+  const res = await http.post(url, payload, who);
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
   return res.json();
 };

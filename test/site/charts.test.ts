@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
 import { takeCensus } from '../../api/people/census.ts';
+import { requests } from '../helpers/http.ts';
 
 /** Charts on the window, metabolism and census pages (site built by `npm run build`): each an SVG
  *  with role="img", a <title> and <desc>, and its numbers in a table under a disclosure. */
@@ -24,11 +25,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function page(url: string): Promise<string> {
-  const res = await t.app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'text/html,application/xhtml+xml' },
-  });
+  const res = await requests(() => t.app).page(url);
   expect(res.statusCode, url).toBe(200);
   return res.body;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { toolBody } from '../../helpers/mcp-result.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * The whole agent lifecycle (INTERFACE.md "States and transitions", DESIGN.md section 2): unknown → arrived
@@ -17,10 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
-const get = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers });
+const { post, get } = requests(() => t.app);
 const counter = async () =>
   Number((await t.database.db.query<{ value: string }>('select value from record_counter'))[0].value);
 const receipts = async () =>

@@ -6,14 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import {
-  agentImprint,
-  continuousAgent,
-  heldAgentImprint,
-  jsonHeaders,
-  triage,
-} from '../../helpers/builders.ts';
+import { agentImprint, continuousAgent, heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -22,10 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: object, cookie?: string) =>
-  t.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload });
-const why = async (sequence: number) =>
-  (await t.app.inject({ method: 'GET', url: `/api/why/imprint:${sequence}`, headers: jsonHeaders() })).json();
+const { post, get } = requests(() => t.app);
+const why = async (sequence: number) => (await get(`/api/why/imprint:${sequence}`)).json();
 
 describe('attesting a handle', () => {
   it('releases its earlier open imprints from quarantine, recorded, without rewriting them', async () => {

@@ -14,7 +14,7 @@ import { createSovereign } from '../../../api/identity/sovereigns.ts';
 import { discriminationJob } from '../../../api/organism/checks/discrimination.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../../shared/boundaries/k-anonymity.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { jsonHeaders } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 type Figure = number | string;
 interface Partition {
@@ -63,8 +63,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
+const http = requests(() => t.app);
 const get = async (url: string) => {
-  const res = await t.app.inject({ method: 'GET', url, headers: jsonHeaders() });
+  const res = await http.get(url);
   expect(res.statusCode, url).toBe(200);
   return res.json();
 };

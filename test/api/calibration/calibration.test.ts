@@ -8,6 +8,7 @@ import {
   runCalibrationJob,
 } from '../../../api/calibration/prophecies.ts';
 import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let ada: TestSovereign;
@@ -22,19 +23,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const DAY = 86_400_000;
-const get = (url: string, who?: TestSovereign) =>
-  t.app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
-  });
-const post = (url: string, payload: unknown, who?: TestSovereign) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: who ? { cookie: who.cookie } : {},
-  });
+const { get, post } = requests(() => t.app);
 const prophesy = async (who: TestSovereign, body: Record<string, unknown>) => {
   const res = await post('/sovereign/prophecy', { due_in_days: 1, ...body }, who);
   expect(res.statusCode, res.body).toBe(200);

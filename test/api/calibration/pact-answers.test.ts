@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOBS, startJobs } from '../../../api/jobs/runner.ts';
 import { PACT_GRACE_DAYS } from '../../../api/calibration/pacts.ts';
-import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * Pacts reach their end (issue 12): once due, the author answers (kept or broken), or a steward
@@ -26,14 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const post = (url: string, payload: unknown, who: TestSovereign) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: { origin: TEST_ORIGIN, accept: 'application/json', cookie: who.cookie },
-  });
+const { get, post } = requests(() => t.app);
 
 async function pactWithStakes(title: string) {
   const made = (await post('/sovereign/pact', { title, stake: 10, due_in_days: 2 }, author)).json();

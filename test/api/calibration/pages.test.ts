@@ -4,6 +4,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { resolveDue } from '../../../api/calibration/prophecies.ts';
 import { htmlHeaders as html } from '../../helpers/builders.ts';
 import { INLINE_SCRIPT } from '../../helpers/pages.ts';
+import { requests } from '../../helpers/http.ts';
 
 /** The orders and calibration pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -14,13 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const form = (url: string, body: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(body).toString(),
-    headers: { ...html(me.cookie), 'content-type': 'application/x-www-form-urlencoded' },
-  });
+const http = requests(() => t.app);
+const form = (url: string, body: Record<string, string>) => http.form(url, body, me, html(me.cookie));
 
 describe('orders and calibration pages', () => {
   it('render empty states with labelled forms that post to the Fastify doors', async () => {

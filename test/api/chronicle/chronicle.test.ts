@@ -4,12 +4,11 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { expectDocumented } from '../../helpers/documented.ts';
 import { runCensusJob } from '../../../api/people/census.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let me: TestSovereign;
-const json = { accept: 'application/json' };
-const get = (url: string, headers: Record<string, string> = json) =>
-  t.app.inject({ method: 'GET', url, headers });
+const { get, raw } = requests(() => t.app);
 const agentImprint = (payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload, headers });
 
@@ -50,7 +49,7 @@ describe('on an empty service', () => {
       ok: true,
       schema: 'civitas.story-weekly.v1',
     });
-    const pulse = await get('/feed/pulse', {});
+    const pulse = await raw('/feed/pulse');
     expect(pulse.statusCode).toBe(200);
     expect(pulse.headers['content-type']).toContain('application/atom+xml');
     expect(pulse.body).toContain('<feed');
@@ -216,7 +215,7 @@ describe('with stored activity', () => {
   });
 
   it('/feed/pulse has hour entries and the census day entry', async () => {
-    const res = await get('/feed/pulse', {});
+    const res = await raw('/feed/pulse');
     expect(res.headers['cache-control']).toContain('public');
     expect(res.body).toContain('#hour-2026-11-23T12:00:00Z');
     expect(res.body).toContain('#day-2026-11-22');
@@ -232,7 +231,7 @@ describe('with stored activity', () => {
 
 describe('images', () => {
   it('/badge.svg reads the live census', async () => {
-    const res = await get('/badge.svg', {});
+    const res = await raw('/badge.svg');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('image/svg+xml');
     expect(res.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
@@ -242,7 +241,7 @@ describe('images', () => {
 
   it('/streaks.svg and /invite/card.svg are SVG cards', async () => {
     for (const url of ['/streaks.svg', '/invite/card.svg']) {
-      const res = await get(url, {});
+      const res = await raw(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('image/svg+xml');
       expect(res.headers['cache-control']).toContain('public');
@@ -251,15 +250,15 @@ describe('images', () => {
   });
 
   it('/og/{surface}.png is a PNG for known surfaces only', async () => {
-    const res = await get('/og/chronicle.png', {});
+    const res = await raw('/og/chronicle.png');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.rawPayload.subarray(0, 8)).toEqual(
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     );
-    expect((await get('/og/nowhere.png', {})).statusCode).toBe(404);
-    expect((await get('/og/__proto__.png', {})).statusCode).toBe(400);
-    expect((await get('/og/constructor.png', {})).statusCode).toBe(404);
-    expect((await get(`/og/${'a'.repeat(60)}.png`, {})).statusCode).toBe(400);
+    expect((await raw('/og/nowhere.png')).statusCode).toBe(404);
+    expect((await raw('/og/__proto__.png')).statusCode).toBe(400);
+    expect((await raw('/og/constructor.png')).statusCode).toBe(404);
+    expect((await raw(`/og/${'a'.repeat(60)}.png`)).statusCode).toBe(400);
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { htmlHeaders } from '../../helpers/builders.ts';
 import { INLINE_SCRIPT, renderedPage } from '../../helpers/pages.ts';
+import { requests } from '../../helpers/http.ts';
 
 /** The Record's surface pages rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const html = htmlHeaders();
-const page = (url: string) => t.app.inject({ method: 'GET', url, headers: html });
+const { page } = requests(() => t.app);
 
 describe('chronicle pages', () => {
   it('render empty states with a heading and no inline script', async () => {

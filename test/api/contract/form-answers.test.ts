@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 type Json = Record<string, any>;
 let t: TestApp;
@@ -26,13 +27,9 @@ function answerSchema(path: string): Json | undefined {
   return ok.content?.['application/json']?.schema ?? ok['x-civitas-json']?.schema;
 }
 
+const http = requests(() => t.app);
 async function post(url: string, payload: Json, cookie?: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(cookie ? { cookie } : {}) },
-  });
+  const res = await http.post(url, payload, cookie, { origin: TEST_ORIGIN });
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
   const body = res.json();
   const validate = ajv.compile(answerSchema(url)!);

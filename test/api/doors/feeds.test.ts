@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
+import { requests } from '../../helpers/http.ts';
 
 const ATOM = 'http://www.w3.org/2005/Atom';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -49,8 +50,8 @@ afterAll(async () => t?.close());
 
 const FEEDS = PUBLISHED_ROUTES.filter((r) => r.kind === 'feed').map((r) => r.path);
 const concrete = (path: string) => path.replace('{id}', receiptId);
-const fetchFeed = (path: string) =>
-  t.app.inject({ method: 'GET', url: concrete(path), headers: { cookie: ada.cookie } });
+const { raw } = requests(() => t.app);
+const fetchFeed = (path: string) => raw(concrete(path), { cookie: ada.cookie });
 
 function children(parent: Element, name: string): Element[] {
   const out: Element[] = [];

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { AXIOMS } from '../../../shared/governance/axioms.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get } = requests(() => t.app);
 
 describe('axioms', () => {
   it('serves the fixed founding articles with stable ids', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders as json } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -26,14 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: { ...json(cookie), ...headers },
-    payload: payload as Record<string, unknown>,
-  });
-const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
+const { get, post } = requests(() => t.app);
 
 async function newProposal(title = 'Receipts are kept for ten years', extra: Record<string, unknown> = {}) {
   const res = await post(

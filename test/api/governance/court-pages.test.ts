@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { heldAgentImprint, jsonHeaders as json, triage } from '../../helpers/builders.ts';
+import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -12,8 +13,7 @@ let openCaseId: string;
 let finalCaseId: string;
 
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
-const post = (url: string, payload: Record<string, unknown>, cookie: string) =>
-  t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
+const { post } = requests(() => t.app);
 
 async function triaged(n: number): Promise<number> {
   const { sequence } = await heldAgentImprint(t.app, `pages-court-${n}`, `pagesmark${n}`);

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { heldAgentImprint, jsonHeaders as json, triage } from '../../helpers/builders.ts';
+import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -24,14 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: { ...json(cookie), ...headers },
-    payload: payload as Record<string, unknown>,
-  });
-const get = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: json(cookie) });
+const { get, post } = requests(() => t.app);
 const sign = (cookie: string, payload: Record<string, unknown>) =>
   post('/sovereign/court-sign', payload, cookie);
 

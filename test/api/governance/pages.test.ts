@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders as json } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -10,8 +10,7 @@ let articleProposal: string;
 let openProposal: string;
 
 const html = (cookie?: string) => ({ accept: 'text/html', ...(cookie ? { cookie } : {}) });
-const post = (url: string, payload: Record<string, unknown>, cookie: string) =>
-  t.app.inject({ method: 'POST', url, headers: json(cookie), payload });
+const { post } = requests(() => t.app);
 
 beforeAll(async () => {
   t = await createTestApp({ site: true });

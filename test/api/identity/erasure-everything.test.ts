@@ -8,6 +8,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { appWithSteward } from '../steward/helpers.ts';
 import { PERSONAL_DATA } from '../../../api/personal-data.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * Data rights across every family (docs/identity.md, "Personal data"): one Sovereign makes one of
@@ -71,13 +72,10 @@ afterAll(async () => {
   await new Promise((resolve) => fake?.close(resolve));
 });
 
-const headers = (who?: TestSovereign) => ({
-  accept: 'application/json',
-  ...(who ? { cookie: who.cookie } : {}),
-});
-const get = (url: string, who?: TestSovereign) => t.app.inject({ method: 'GET', url, headers: headers(who) });
+const http = requests(() => t.app);
+const get = (url: string, who?: TestSovereign) => http.get(url, who);
 async function post(url: string, payload: Record<string, unknown>, who?: TestSovereign) {
-  const res = await t.app.inject({ method: 'POST', url, headers: headers(who), payload });
+  const res = await http.post(url, payload, who);
   expect(res.statusCode, `${url} ${res.body.slice(0, 300)}`).toBe(200);
   return res.json();
 }

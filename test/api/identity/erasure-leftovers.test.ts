@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { continuousAgent, jsonHeaders } from '../../helpers/builders.ts';
+import { continuousAgent } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -17,9 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: object, cookie?: string) =>
-  t.app.inject({ method: 'POST', url, headers: jsonHeaders(cookie), payload });
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: jsonHeaders() });
+const { post, get } = requests(() => t.app);
 
 describe('erasure', () => {
   it('takes the sessionless imprints under the tag and leaves no "----" as attester', async () => {

@@ -9,6 +9,7 @@ import {
   signatureLine,
   toBase64,
 } from '../../../shared/ledger/index.ts';
+import { requests } from '../../helpers/http.ts';
 
 const built = existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url));
 let t: TestApp;
@@ -44,8 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const page = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+const { page } = requests(() => t.app);
 
 describe.skipIf(!built)('ledger pages (built site)', () => {
   it('render the receipt, ledger, entry, anchor chain and witness pages from the JSON projections', async () => {

@@ -9,6 +9,7 @@ import { redactReceiptSubjects } from '../../../api/ledger/redaction.ts';
 import { recordDenial } from '../../../api/ledger/denials.ts';
 import { verifyReceiptProof, type Ed25519Jwk } from '../../../shared/ledger/index.ts';
 import { receiptLeafHash, subjectDigest, toHex } from '../../../shared/ledger/hash.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,8 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const { get } = requests(() => t.app);
 const imprint = async (body: string) => (await agentImprint(t.app, 'ledger-probe', body)).receipt_id;
 const key = () => t.app.civitas.keys.signing.publicJwk as unknown as Ed25519Jwk;
 

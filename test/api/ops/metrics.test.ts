@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from '../../../api/config.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { runServer, type ServerProcess } from '../../helpers/server-process.ts';
+import { until } from '../../helpers/wait.ts';
 
 describe('CIVITAS_METRICS_PORT', () => {
   it('is off when unset, on loopback by default, and never the public port', () => {
@@ -65,15 +66,6 @@ function parse(text: string): Sample[] {
 }
 const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, tries = 240): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe.skipIf(!serverUrl())('the metrics listener of two workers on PostgreSQL', () => {
   let database: TestDatabase;

@@ -13,6 +13,7 @@ import { tracingWanted } from '../../../api/tracing.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { runServer, type ServerProcess } from '../../helpers/server-process.ts';
+import { until } from '../../helpers/wait.ts';
 
 describe('tracingWanted', () => {
   it('follows the standard OTEL_* variables', () => {
@@ -105,11 +106,13 @@ describe.skipIf(!serverUrl())('traces from the real process to an OTLP/HTTP rece
     });
     expect(res.status).toBe(404);
 
-    let found: (typeof spans)[number] | undefined;
-    for (let i = 0; i < 120 && !found; i++) {
-      found = spans.find(({ span }) => span.traceId === traceId);
-      if (!found) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const found = await until(
+      'the span to arrive',
+      () => spans.find(({ span }) => span.traceId === traceId),
+      {
+        tries: 120,
+      },
+    ).catch(() => undefined);
     expect(found, server.output().slice(-2000)).toBeDefined();
     const { span, resource } = found!;
     expect(span.name).toBe('GET /api/agent/:handle');

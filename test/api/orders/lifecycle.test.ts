@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * Orders reach the end of their lifecycle (issue 12): a steward accepts, applies or declines an
@@ -17,14 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const post = (url: string, payload: unknown, who: TestSovereign) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: { origin: TEST_ORIGIN, accept: 'application/json', cookie: who.cookie },
-  });
+const { get, post } = requests(() => t.app);
 const orderOf = async (id: string) =>
   (await get('/api/orders')).json().orders.find((o: { id: string }) => o.id === id);
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let alice: TestSovereign;
@@ -14,21 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const post = (url: string, payload: unknown, who?: TestSovereign, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: { ...(who ? { cookie: who.cookie } : {}), ...headers },
-  });
-const form = (url: string, body: Record<string, string>, who?: TestSovereign) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(body).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(who ? { cookie: who.cookie } : {}) },
-  });
+const { get, post, form } = requests(() => t.app);
 
 describe('orders: file, second, list', () => {
   let first: string;

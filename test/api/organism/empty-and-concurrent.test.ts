@@ -4,10 +4,11 @@ import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
 import { knowledgeRun } from '../../../api/organism/checks/knowledge.ts';
 import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 
 /** The second-part organism surfaces on an empty service, under concurrency, and at their limits. */
 let t: TestApp;
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

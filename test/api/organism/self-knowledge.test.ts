@@ -5,6 +5,7 @@ import { TEST_ORIGIN } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { verifyNow } from './verify-now.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * Self-knowledge that stays true (issue 12): what the service says about itself keeps agreeing
@@ -13,21 +14,9 @@ import { verifyNow } from './verify-now.ts';
  */
 let t: TestApp;
 let steward: TestSovereign;
-const json = (url: string, cookie?: string) =>
-  t.app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/json', ...(cookie ? { cookie } : {}) },
-  });
+const { get: json, post } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
-const post = (url: string, payload: unknown, cookie?: string) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(cookie ? { cookie } : {}) },
-    payload: payload as object,
-  });
 
 beforeAll(async () => {
   ({ t, steward } = await appWithSteward());

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { ownRedis, type OwnRedis } from '../../helpers/redis.ts';
+import { until as waitUntil } from '../../helpers/wait.ts';
 
 let t: TestApp;
 let redis: OwnRedis;
@@ -18,13 +19,9 @@ const logStream = new Writable({
   },
 });
 
-async function until(condition: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Polls the fact every 25 ms (Redis reconnects fast), for up to 10 s. */
+const until = (condition: () => Promise<boolean>, what: string) =>
+  waitUntil(what, async () => ((await condition()) ? true : undefined), { tries: 400, everyMs: 25 });
 
 const probe = () => t.app.inject({ method: 'GET', url: '/_health' });
 

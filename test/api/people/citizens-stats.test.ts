@@ -9,6 +9,7 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 import { agentImprint, heldAgentImprint, jsonHeaders, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -17,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = async (url: string) =>
-  (await t.app.inject({ method: 'GET', url, headers: jsonHeaders() })).json();
+const http = requests(() => t.app);
+const get = async (url: string) => (await http.get(url)).json();
 
 async function agree() {
   const stats = await get('/api/stats');

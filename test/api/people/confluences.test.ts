@@ -13,6 +13,7 @@ import { renderCardSvg } from '../../../cards/render.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sovereignImprint } from '../../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,8 +23,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const HOUR = 3_600_000;
-const json = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const { get: json } = requests(() => t.app);
 
 async function imprintAs(who: TestSovereign, body: string, replyTo?: number): Promise<number> {
   const made = await sovereignImprint(t.app, who, body, { kind: 'thought', replyTo });

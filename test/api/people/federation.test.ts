@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { parseFederationPeers } from '../../../api/config.ts';
+import { requests } from '../../helpers/http.ts';
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
@@ -45,8 +46,7 @@ async function relay(
 
 const send = (t: TestApp, payload: unknown) =>
   t.app.inject({ method: 'POST', url: '/api/federation/feedback-relay', payload: payload as object });
-const get = (t: TestApp, url: string) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const get = (t: TestApp, url: string) => requests(() => t.app).get(url);
 
 describe('federation without peers', () => {
   it('lists no peers and refuses every relay with 403 and a clear reason', async () => {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
+import { requests } from '../../helpers/http.ts';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 async function arrive(prefix: string, n: number) {
   for (let i = 0; i < n; i++) {
     const res = await t.app.inject({

@@ -6,6 +6,7 @@ import { MCP_TOOLS } from '../../../api/families.ts';
 import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
 import { guardListing } from '../../../api/people/commons.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,10 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const json = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
+const { get: json, post } = requests(() => t.app);
 const minutes = (n: number) => n * 60_000;
 
 const imprintAs = async (who: TestSovereign, body: string, replyTo?: number) =>

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { heldAgentImprint } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ afterAll(async () => t?.close());
 
 const imprint = (agent: string, body: string) =>
   t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent, body } });
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 
 async function expected() {
   const humans = await t.database.db.query<{ tag: string }>(

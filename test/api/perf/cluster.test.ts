@@ -13,6 +13,7 @@ import { workerCount } from '../../../api/cluster.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
+import { until } from '../../helpers/wait.ts';
 
 const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url));
 
@@ -24,15 +25,6 @@ describe('workerCount', () => {
     expect(workerCount(false, { CIVITAS_WORKERS: 'many' })).toBe(availableParallelism());
   });
 });
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, tries = 240): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
   let database: TestDatabase;
@@ -91,8 +83,14 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
         );
         return Number(row.n) > 0 ? true : undefined;
       });
-      // Both workers ran the sealing job (their first tick comes 1 s after start); one sealed.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Both workers ran the sealing job: each records its try in job_runs, a try that found the
+      // other holding the lock too. Its interval is a minute, so two tries are the two first ticks.
+      await until('both workers to try the sealing job', async () => {
+        const [run] = await database.db.query<{ tries: string | number }>(
+          `select tries from job_runs where job = 'ledger.seal'`,
+        );
+        return run && Number(run.tries) >= 2 ? true : undefined;
+      });
       const [anchors] = await database.db.query<{ n: string | number }>(
         'select count(*) as n from anchors where date = $1',
         [day],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -10,17 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers });
-const form = (url: string, body: string, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: body,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
-const json = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const { post, form, get: json } = requests(() => t.app);
 
 describe('human imprints', () => {
   it('records a signed-in sovereign through /api/quick-imprint, attested, with receipt and sequence', async () => {

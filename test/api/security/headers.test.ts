@@ -10,6 +10,7 @@ import { keepsOutOfSharedCaches } from '../../../shared/boundaries/headers/cache
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let receiptId: string;
@@ -19,8 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const get = (url: string, headers: Record<string, string> = { accept: 'application/json' }) =>
-  t.app.inject({ method: 'GET', url, headers });
+const { get, raw } = requests(() => t.app);
 
 describe('Cross-Origin-Resource-Policy', () => {
   it('is same-origin on data, documents and errors', async () => {
@@ -39,7 +39,7 @@ describe('Cross-Origin-Resource-Policy', () => {
 
   it('is cross-origin on the cards and badges made to be embedded', async () => {
     for (const url of ['/badge.svg', '/calibration/card.svg', `/receipt/${receiptId}/card.svg`]) {
-      const res = await get(url, {});
+      const res = await raw(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toMatch(/^image\//);
       expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
@@ -50,7 +50,7 @@ describe('Cross-Origin-Resource-Policy', () => {
 describe('Content-Security-Policy', () => {
   it("lets no page re-root its links: base-uri 'none', and no page sets <base>", async () => {
     for (const url of ['/', '/lexicon', '/status', '/imprint', '/no/such/page', '/badge.svg']) {
-      const res = await get(url, { accept: 'text/html' });
+      const res = await raw(url, { accept: 'text/html' });
       expect(String(res.headers['content-security-policy']), url).toContain("base-uri 'none'");
       expect(res.body, url).not.toMatch(/<base[\s>]/i);
     }

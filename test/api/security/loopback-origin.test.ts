@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSameOriginRequest } from '../../../shared/security.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 const ORIGIN = 'http://localhost:4321';
 
@@ -19,18 +20,9 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const http = requests(() => t.app);
 const post = (url: string, origin: string, payload: string) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      origin,
-      cookie: me.cookie,
-      accept: 'application/json',
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    payload,
-  });
+  http.form(url, payload, me, { origin, accept: 'application/json' });
 
 describe('loopback names in development', () => {
   it.each(['http://localhost:4321', 'http://127.0.0.1:4321', 'http://[::1]:4321'])(

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { jsonHeaders } from '../../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let me: TestSovereign;
@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const post = (url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: jsonHeaders(me.cookie), payload: payload as object });
+const http = requests(() => t.app);
+const post = (url: string, payload: unknown) => http.post(url, payload, me);
 
 describe('strict bodies', () => {
   it.each(['/api/patronage', '/api/checkout', '/api/covenant', '/api/oracle/buy'])(

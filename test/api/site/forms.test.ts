@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 let me: TestSovereign;
@@ -25,19 +26,13 @@ function flashCookie(setCookie: string | string[] | undefined): string {
   return found!.split(';')[0];
 }
 
+const http = requests(() => t.app);
 async function postForm(url: string, fields: Record<string, string>, from: string, cookie = '') {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: HTML,
-      referer: `${TEST_ORIGIN}${from}`,
-      host: 'civitas.test',
-      origin: TEST_ORIGIN,
-      ...(cookie ? { cookie } : {}),
-    },
-    payload: new URLSearchParams(fields).toString(),
+  return http.form(url, fields, cookie || undefined, {
+    accept: HTML,
+    referer: `${TEST_ORIGIN}${from}`,
+    host: 'civitas.test',
+    origin: TEST_ORIGIN,
   });
 }
 

@@ -5,6 +5,7 @@ import { flushVitals } from '../../../api/plugins/vitals.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * Payments that settle later, providers that fail and providers switched off (issues 12 and 13):
@@ -62,19 +63,9 @@ afterAll(async () => {
   await new Promise((resolve) => fake?.close(resolve));
 });
 
-const get = (app: TestApp, url: string, who?: TestSovereign) =>
-  app.app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
-  });
+const get = (app: TestApp, url: string, who?: TestSovereign) => requests(() => app.app).get(url, who);
 const post = (app: TestApp, url: string, payload: unknown, who?: TestSovereign) =>
-  app.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: { origin: TEST_ORIGIN, accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
-  });
+  requests(() => app.app).post(url, payload, who, { origin: TEST_ORIGIN });
 function hook(id: string, type: string, object: Record<string, unknown>) {
   const raw = JSON.stringify({ id, type, data: { object: { currency: 'usd', ...object } } });
   const at = Math.floor(t.clock.now().getTime() / 1000);

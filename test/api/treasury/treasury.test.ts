@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
+import { requests } from '../../helpers/http.ts';
 
 const WEBHOOK_SECRET = 'whsec_civitas_test';
 let t: TestApp;
@@ -69,19 +70,9 @@ afterAll(async () => {
   await new Promise((resolve) => fake?.close(resolve));
 });
 
-const get = (app: TestApp, url: string, who?: TestSovereign) =>
-  app.app.inject({
-    method: 'GET',
-    url,
-    headers: { accept: 'application/json', ...(who ? { cookie: who.cookie } : {}) },
-  });
+const get = (app: TestApp, url: string, who?: TestSovereign) => requests(() => app.app).get(url, who);
 const post = (app: TestApp, url: string, payload: unknown, who?: TestSovereign) =>
-  app.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as object,
-    headers: { ...(who ? { cookie: who.cookie } : {}) },
-  });
+  requests(() => app.app).post(url, payload, who);
 const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 function signed(url: string, event: unknown, secret = WEBHOOK_SECRET, at = nowSeconds()) {
   const raw = JSON.stringify(event);

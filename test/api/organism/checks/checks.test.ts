@@ -9,12 +9,13 @@ import { JOBS } from '../../../../api/jobs/runner.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { verifyNow } from '../verify-now.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

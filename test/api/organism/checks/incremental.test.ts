@@ -11,10 +11,11 @@ import { sealDueDays } from '../../../../api/ledger/sealing.ts';
 import { verifyFull } from '../../../../api/organism/checks/full.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 const BATCH = 4;
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 const run = () => verifyNow(t, { batch: BATCH });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
+import { requests } from '../../../helpers/http.ts';
 
 /*
  * Linearizability is kept by the verification walks (record_order, log_order), not recomputed on
@@ -11,7 +12,7 @@ import { verifyNow } from '../verify-now.ts';
 let t: TestApp;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

@@ -7,12 +7,12 @@ import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { fillPastWindow } from '../record-past-window.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
 import { verifyNow } from '../verify-now.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 const SEEDED = 510;
 
-const json = (url: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { accept: 'application/json', ...headers } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { requests } from '../../../helpers/http.ts';
 
 /** The observatory, experiments and branchworld on an empty service: every instrument answers 200 with honest empties. */
 let t: TestApp;
@@ -8,7 +9,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 
 describe('instruments and experiments on an empty service', () => {
   it('answers empty but honest', async () => {

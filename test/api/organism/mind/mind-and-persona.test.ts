@@ -4,24 +4,15 @@ import { startJobs } from '../../../../api/jobs/runner.ts';
 import { MIGRATIONS } from '../../../../api/db/migrations/index.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 const people: TestSovereign[] = [];
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
-const stance = (payload: unknown, cookie?: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/mind/stance',
-    headers: {
-      accept: 'application/json',
-      'content-type': 'application/json',
-      ...(cookie ? { cookie } : {}),
-    },
-    payload: JSON.stringify(payload),
-  });
+const { get: json, post } = requests(() => t.app);
+const stance = (payload: unknown, cookie?: string) => post('/api/mind/stance', payload, cookie);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

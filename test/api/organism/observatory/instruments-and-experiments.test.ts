@@ -4,6 +4,7 @@ import { pearson } from '../../../../api/organism/experiments/expeditions.ts';
 import { fitLine } from '../../../../api/organism/experiments/branchworld.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -12,7 +13,7 @@ const DAY = 86_400_000;
 const PRO = 'pro_01KAAAAAAAAAAAAAAAAAAAAAAA';
 const PROP = 'prop_01KAAAAAAAAAAAAAAAAAAAAAAA';
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
 

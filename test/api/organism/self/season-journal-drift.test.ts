@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
+import { requests } from '../../../helpers/http.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-22T12:00:00.000Z');
 
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 
 async function seed(
   kind: 'thought' | 'question' | 'signal',

@@ -3,6 +3,7 @@ import { appendImprint } from '../../../../api/record/window.ts';
 import { IMPRINT_KINDS } from '../../../../shared/record/imprint.ts';
 import { countBetween, heldKind, shownKind } from '../../../../api/organism/self/tallies.ts';
 import { createTestApp, TestClock, type TestApp } from '../../../helpers/app.ts';
+import { requests } from '../../../helpers/http.ts';
 
 /*
  * The season, persona, journal, metabolism and drift count rows by time from the tallies the
@@ -18,8 +19,8 @@ const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-22T12:34:56.789Z');
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
-const json = async (url: string) =>
-  (await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } })).json();
+const { get } = requests(() => t.app);
+const json = async (url: string) => (await get(url)).json();
 
 const NAMES = [
   ...IMPRINT_KINDS.flatMap((k) => [shownKind(k), heldKind(k)]),
