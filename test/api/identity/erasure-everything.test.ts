@@ -126,11 +126,8 @@ const made: Record<string, { id?: string; receipt_id: string }> = {};
 
 async function makeOneOfEverything() {
   // The Record: an imprint, a report of someone else's imprint, feedback; a visible callsign; an email.
-  const myImprint = await post('/api/quick-imprint', { body: `${M} imprint body` }, me);
-  made.imprint = myImprint;
+  made.imprint = await post('/api/quick-imprint', { body: `${M} imprint body` }, me);
   const theirs = await post('/api/quick-imprint', { body: 'someone else speaking' }, others[0]);
-  // A reply to the person's imprint: the person's resonance (resonance_days, by raw id).
-  await post('/sovereign/imprint', { body: 'answering you', reply_to: myImprint.sequence }, others[0]);
   const report = await post(
     '/imprint/report',
     { sequence: theirs.sequence, reason: 'abuse', detail: `${M} report detail` },
@@ -291,9 +288,6 @@ describe('erasure across every family', () => {
   it('exports every item, then erases: nothing personal left, nothing attributed, counts and receipts kept', async () => {
     await makeOneOfEverything();
     const before = await counts();
-    const resonanceOf = () =>
-      t.app.civitas.db.query('select 1 from resonance_days where author_ref = $1', [me.id]);
-    expect(await resonanceOf()).toHaveLength(1);
     const surfacesBefore = await surfaceTexts();
     // The fixture really is attributed before erasure (so the checks below can fail).
     expect(surfacesBefore['/api/codex/pledges']).toContain(`sovereign:${me.tag}`);
@@ -372,7 +366,6 @@ describe('erasure across every family', () => {
       sovereigns: 1,
     });
 
-    expect(await resonanceOf()).toEqual([]);
     // 1. Nothing personal in any column of any table (words kept under a stated basis excepted, by declaration).
     const db = t.app.civitas.db;
     const kept = new Map(
