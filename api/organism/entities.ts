@@ -221,3 +221,59 @@ export const TimeTally = defineEntity({
     n: int8(),
   },
 });
+
+/** Replies per UTC hour by replier kind and kind replied to, both sides not held (migration 0062). */
+export const CrossHour = defineEntity({
+  name: 'CrossHour',
+  tableName: 'cross_hours',
+  properties: {
+    hour: p.datetime().primary(),
+    fromKind: p.text().primary(),
+    toKind: p.text().primary(),
+    replies: int8(),
+  },
+});
+
+/** Each not-held imprint of a kept reply thread, its root and depth (migration 0063). */
+export const ThreadNode = defineEntity({
+  name: 'ThreadNode',
+  tableName: 'thread_nodes',
+  properties: {
+    sequence: int8().primary().autoincrement(false),
+    root: int8(),
+    depth: p.integer(),
+  },
+});
+
+/** A kept reply thread: how many imprints it holds and its deepest depth (migration 0063). */
+export const Thread = defineEntity({
+  name: 'Thread',
+  tableName: 'threads',
+  properties: {
+    root: int8().primary().autoincrement(false),
+    size: int8(),
+    depth: p.integer(),
+  },
+});
+
+/** An observatory view computed by its job, with when and what it covers (migration 0065). */
+export const KeptView = defineEntity({
+  name: 'KeptView',
+  tableName: 'kept_views',
+  properties: {
+    name: p.text().primary(),
+    asOf: p.datetime(),
+    coverage: p.json<unknown>(),
+    body: p.json<unknown>(),
+  },
+});
+
+/** The process computing a kept view, and since when (migration 0065). */
+export const KeptViewClaim = defineEntity({
+  name: 'KeptViewClaim',
+  tableName: 'kept_view_claims',
+  properties: {
+    name: p.text().primary(),
+    claimedAt: p.datetime(),
+  },
+});

@@ -65,6 +65,42 @@ export const organismPersonalData: FamilyDeclaration = {
       why: 'Problems verification found: positions and receipt ids, never a subject or a body.',
     },
     {
+      table: 'cross_hours',
+      personal: {},
+      impersonal: ['from_kind', 'to_kind'],
+      disposition: 'keep',
+      why: 'Replies per hour between kinds of author (kept by the database); counts, no person.',
+    },
+    {
+      table: 'thread_nodes',
+      personal: {},
+      impersonal: [],
+      disposition: 'keep',
+      why: 'Reply threads as sequences and depths (kept by the database); no person.',
+    },
+    {
+      table: 'threads',
+      personal: {},
+      impersonal: [],
+      disposition: 'keep',
+      why: 'Reply threads as root sequences, sizes and depths (kept by the database); no person.',
+    },
+    {
+      table: 'kept_views',
+      personal: { body: 'public refs a computed view may name, as its public surface shows them' },
+      impersonal: ['name', 'coverage'],
+      notExported: 'a view of the whole service, recomputed every minute',
+      disposition: 'erase',
+      why: 'A view naming the person is deleted; the next read or run computes it again without them.',
+    },
+    {
+      table: 'kept_view_claims',
+      personal: {},
+      impersonal: ['name'],
+      disposition: 'keep',
+      why: 'Which kept view a job is computing, and since when.',
+    },
+    {
       table: 'time_tallies',
       personal: {},
       impersonal: ['name', 'span', 'start', 'n'],
@@ -130,6 +166,7 @@ export const organismPersonalData: FamilyDeclaration = {
         `update mind_stances set sovereign_id = $2, reason = '${ERASED_TEXT}' where sovereign_id = $1`,
         [subject.id, subject.anonymousId],
       ),
+      kept_views: await touched(tx, `delete from kept_views where strpos(body::text, $1) > 0`, [subject.ref]),
     };
   },
 };

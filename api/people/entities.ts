@@ -37,3 +37,30 @@ export const FederationRelay = defineEntity({
     receiptId: p.text(),
   },
 });
+
+/** Sovereigns (crossing day) and agents (first-seen day) per UTC day, and how many are public (migration 0062). */
+export const ArrivalDay = defineEntity({
+  name: 'ArrivalDay',
+  tableName: 'arrival_days',
+  properties: {
+    day: p.date().primary(),
+    kind: p.text().primary(),
+    members: int8(),
+    public: int8(),
+  },
+});
+
+/**
+ * Replies that count per UTC day and per author answered (migration 0064). `authorRef` is the
+ * imprint's author_ref (a sovereign's raw id, or an agent's handle): erasure deletes a sovereign's rows.
+ */
+export const ResonanceDay = defineEntity({
+  name: 'ResonanceDay',
+  tableName: 'resonance_days',
+  properties: {
+    day: p.date().primary(),
+    authorKind: p.text().primary(),
+    authorRef: p.text().primary(),
+    replies: int8(),
+  },
+});

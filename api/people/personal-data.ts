@@ -1,6 +1,24 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
+import { touched } from '../personal-data-contract.ts';
+import type { Sql } from '../db/database.ts';
 
-/** People: counts, and feedback relayed by federation peers (authored elsewhere, named by the peer). */
+/** A sovereign's resonance rows: by raw id, or by the tag a sessionless imprint claimed (as imprints are erased). */
+const RESONANCE_OF = `author_kind = 'sovereign' and author_ref in ($1::text, 'unverified:' || $2::text)`;
+
+/** /reconcile: the absorbed sovereign's replies received join the surviving one's, day by day. */
+async function mergeResonance(tx: Sql, fromId: string, toId: string): Promise<number> {
+  const moved = await tx.query(
+    `with gone as (delete from resonance_days where author_kind = 'sovereign' and author_ref = $1 returning day, replies)
+     insert into resonance_days (day, author_kind, author_ref, replies)
+     select day, 'sovereign', $2, replies from gone order by day
+     on conflict (day, author_kind, author_ref) do update set replies = resonance_days.replies + excluded.replies
+     returning 1`,
+    [fromId, toId],
+  );
+  return moved.length;
+}
+
+/** People: counts, replies a person's imprints received, and feedback relayed by federation peers (authored elsewhere, named by the peer). */
 export const peoplePersonalData: FamilyDeclaration = {
   family: 'people',
   tables: [
@@ -23,11 +41,37 @@ export const peoplePersonalData: FamilyDeclaration = {
       disposition: 'keep',
       why: 'Daily counts; no person.',
     },
+    {
+      table: 'arrival_days',
+      personal: {},
+      impersonal: ['kind'],
+      disposition: 'keep',
+      why: 'Arrivals per day and kind (kept by the database); counts, no person.',
+    },
+    {
+      table: 'resonance_days',
+      personal: {
+        author_ref: "the raw id of the author whose imprints were answered (an agent's handle for agents)",
+      },
+      impersonal: ['author_kind'],
+      holder: { column: 'author_ref', kind: 'author_kind', merge: mergeResonance },
+      disposition: 'erase',
+      why: "Deleted: the replies the person's imprints received per day (the imprints stay, unattributed).",
+    },
   ],
-  async export() {
-    return {};
+  async export(sql, subject) {
+    const rows = await sql.query<{ day: string; replies: string | number }>(
+      `select to_char(day, 'YYYY-MM-DD') as day, replies from resonance_days where ${RESONANCE_OF} order by day`,
+      [subject.id, subject.tag],
+    );
+    return { replies_received: rows.map((r) => ({ day: r.day, replies: Number(r.replies) })) };
   },
-  async erase() {
-    return {};
+  async erase(tx, subject) {
+    return {
+      resonance_days: await touched(tx, `delete from resonance_days where ${RESONANCE_OF}`, [
+        subject.id,
+        subject.tag,
+      ]),
+    };
   },
 };

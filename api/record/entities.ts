@@ -98,3 +98,39 @@ export const Feedback = defineEntity({
     receiptId: p.text(),
   },
 });
+
+/** Not-held imprints per UTC hour, kind and author kind, and the hour's first sequence (migration 0062). */
+export const ImprintHour = defineEntity({
+  name: 'ImprintHour',
+  tableName: 'imprint_hours',
+  properties: {
+    hour: p.datetime().primary(),
+    kind: p.text().primary(),
+    authorKind: p.text().primary(),
+    imprints: int8(),
+    firstSequence: int8(),
+  },
+});
+
+/** Not-held imprints per UTC day, kind and author kind (migration 0062). */
+export const ImprintDay = defineEntity({
+  name: 'ImprintDay',
+  tableName: 'imprint_days',
+  properties: {
+    day: p.date().primary(),
+    kind: p.text().primary(),
+    authorKind: p.text().primary(),
+    imprints: int8(),
+  },
+});
+
+/** Not-held direct replies of a not-held imprint that has any, and the day it was written (migration 0066). */
+export const ReplyCount = defineEntity({
+  name: 'ReplyCount',
+  tableName: 'reply_counts',
+  properties: {
+    sequence: int8().primary().autoincrement(false),
+    day: p.date(),
+    replies: int8(),
+  },
+});

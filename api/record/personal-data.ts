@@ -50,6 +50,27 @@ export const recordPersonalData: FamilyDeclaration = {
       disposition: 'erase',
       why: 'Counts kept by the database (how many sovereigns, agents, held imprints); the name of a count, never of a person.',
     },
+    {
+      table: 'imprint_hours',
+      personal: {},
+      impersonal: ['kind', 'author_kind'],
+      disposition: 'keep',
+      why: 'Imprints per hour, kind and author kind (kept by the database); counts and sequences, no person.',
+    },
+    {
+      table: 'imprint_days',
+      personal: {},
+      impersonal: ['kind', 'author_kind'],
+      disposition: 'keep',
+      why: 'Imprints per day, kind and author kind (kept by the database); counts, no person.',
+    },
+    {
+      table: 'reply_counts',
+      personal: {},
+      impersonal: [],
+      disposition: 'keep',
+      why: 'Replies per imprint sequence (kept by the database); numbers, no person.',
+    },
   ],
   async export(sql, subject) {
     const [imprints, feedback, reports] = await Promise.all([

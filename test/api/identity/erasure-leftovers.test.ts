@@ -1,7 +1,8 @@
 /**
  * Issue 19: erasure leaves nothing under the erased person's tag — not a sessionless imprint made
  * under it (its body and its public `sovereign:<tag>`) — and a handle they attested reads
- * `attested_by: null` (no tag or id names who attested), never the anonymous member's "----".
+ * `attested_by: null` (no tag or id names who attested), never the anonymous member's "----";
+ * and no resonance row (replies received per day, `resonance_days`, migration 0064) keeps their id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
@@ -56,5 +57,29 @@ describe('erasure', () => {
     expect(JSON.stringify(agent)).not.toContain('----');
     const whyAgent = (await get('/api/why/agent:kestrel')).json();
     expect(JSON.stringify(whyAgent)).not.toContain('----');
+  });
+
+  it('deletes the resonance rows of the erased person, and only theirs', async () => {
+    const [me, other] = [await signedInSovereign(t.app), await signedInSovereign(t.app)];
+    const imprint = async (who: TestSovereign, body: string, reply_to?: number) => {
+      const res = await post('/sovereign/imprint', { body, ...(reply_to ? { reply_to } : {}) }, who.cookie);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().sequence as number;
+    };
+    await imprint(other, 'an answer', await imprint(me, 'a question'));
+    await imprint(me, 'an answer back', await imprint(other, 'another question'));
+    const resonance = (id: string) =>
+      t.database.db.query('select replies from resonance_days where author_ref = $1', [id]);
+    expect(await resonance(me.id)).toHaveLength(1);
+
+    const asked = await post('/settings/data/request', { kind: 'erasure' }, me.cookie);
+    const done = await post(
+      '/steward/data-requests',
+      { id: asked.json().request.id, action: 'complete' },
+      steward.cookie,
+    );
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await resonance(me.id)).toEqual([]);
+    expect(await resonance(other.id)).toHaveLength(1);
   });
 });
