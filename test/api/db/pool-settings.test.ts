@@ -3,6 +3,7 @@ import { loadConfig } from '../../../api/config.ts';
 import { openDatabase, type Database } from '../../../api/db/database.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { admin } from '../../helpers/postgres.ts';
+import { until } from '../../helpers/wait.ts';
 
 let own: TestDatabase;
 beforeAll(async () => {
@@ -57,15 +58,16 @@ describe('database pool settings', () => {
         const pids = [...new Set(answers.map(([row]) => row!.pid))];
         expect(pids).toHaveLength(2);
         // The server's own view: the pool's connections leave once idle (bounded wait, no timing asserted).
-        let open = pids.length;
-        for (let i = 0; i < 100 && open > 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          const { rows } = await admin(serverUrl()!, (client) =>
-            client.query('select 1 from pg_stat_activity where pid = any($1)', [pids]),
-          );
-          open = rows.length;
-        }
-        expect(open).toBe(0);
+        await until(
+          'the idle connections to close',
+          async () => {
+            const { rows } = await admin(serverUrl()!, (client) =>
+              client.query('select 1 from pg_stat_activity where pid = any($1)', [pids]),
+            );
+            return rows.length === 0 ? true : undefined;
+          },
+          { tries: 100, everyMs: 100 },
+        );
       } finally {
         await db?.close();
       }
