@@ -12,7 +12,8 @@ import { freePort } from '../helpers/ports.ts';
 import { axeHere, shot, sidewaysScroll } from '../helpers/look.ts';
 import { appWithSteward } from '../api/steward/helpers.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
-import { heldAgentImprint, jsonHeaders } from '../helpers/builders.ts';
+import { heldAgentImprint } from '../helpers/builders.ts';
+import { requests } from '../helpers/http.ts';
 
 let t: TestApp;
 let base: string;
@@ -42,8 +43,11 @@ async function signedIn(cookie: string | undefined, width = 1280): Promise<Brows
   return context;
 }
 
+const http = requests(() => t.app);
+
+// The app's origin here is `base`, not TEST_ORIGIN, so the POSTs name it.
 async function post(url: string, payload: object, who: TestSovereign) {
-  const res = await t.app.inject({ method: 'POST', url, payload, headers: jsonHeaders(who.cookie, base) });
+  const res = await http.post(url, payload, who, { origin: base });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -74,9 +78,7 @@ describe.each([1280, 390])('the steward inbox at %i px', (width) => {
     expect(await page.getByRole('status').first().innerText()).toContain(
       'Your decision on the order is recorded',
     );
-    const listed = (
-      await t.app.inject({ method: 'GET', url: '/api/orders', headers: { accept: 'application/json' } })
-    )
+    const listed = (await http.get('/api/orders'))
       .json()
       .orders.find((o: { id: string }) => o.id === order.order_id);
     expect(listed.status).toBe('accepted');

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 import { mergeSovereign } from '../../../api/identity/merge.ts';
 import { eraseSovereign } from '../../../api/identity/data-rights.ts';
 
@@ -17,8 +18,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.database.db;
-const get = async (url: string) =>
-  (await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } })).json();
+const { get } = requests(() => t.app);
 
 /** What the published figures must equal: counted over the rows themselves. */
 async function counted() {
@@ -34,8 +34,8 @@ async function counted() {
 }
 
 async function published() {
-  const standing = await get('/standing');
-  const continuum = await get('/api/continuum');
+  const standing = (await get('/standing')).json();
+  const continuum = (await get('/api/continuum')).json();
   expect(continuum.levels).toEqual(standing.agents.levels);
   const [tally] = await db().query<{ value: string }>(
     "select value from record_tallies where name = 'sovereigns_verified'",
@@ -91,7 +91,7 @@ describe('standing and continuum tallies', () => {
     const at = (ms: number) => new Date(t.clock.now().getTime() - ms).toISOString();
     await db().query("update agents set last_heartbeat_at = $1 where handle = 'tally-a'", [at(60_000)]);
     await db().query("update agents set last_heartbeat_at = $1 where handle = 'tally-b'", [at(1000)]);
-    const overview = await get('/api/continuum');
+    const overview = (await get('/api/continuum')).json();
     expect(overview.recent_heartbeats.map((r: { handle: string }) => r.handle)).toEqual([
       'tally-b',
       'tally-a',
@@ -99,7 +99,7 @@ describe('standing and continuum tallies', () => {
     await db().query("update agents set last_heartbeat_at = $1 where handle = 'tally-b'", [
       at(2 * 86_400_000),
     ]);
-    const later = await get('/api/continuum');
+    const later = (await get('/api/continuum')).json();
     expect(later.recent_heartbeats.map((r: { handle: string }) => r.handle)).toEqual(['tally-a']);
   });
 });

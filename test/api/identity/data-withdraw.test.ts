@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 
 /** Withdrawing one's own pending data request through POST /settings/data/request (`withdraw`). */
@@ -12,8 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, payload: object, who: TestSovereign) =>
-  t.app.inject({ method: 'POST', url, payload, headers: jsonHeaders(who.cookie) });
+const { get, post, raw } = requests(() => t.app);
 const statusOf = async (id: string) =>
   (
     await t.app.civitas.db.query<{ status: string }>('select status from data_requests where id = $1', [id])
@@ -27,16 +26,9 @@ describe('withdrawing a data request', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().request).toMatchObject({ id: filed.request.id, kind: 'erasure', status: 'withdrawn' });
     expect(await statusOf(filed.request.id)).toBe('withdrawn');
-    const receipt = await t.app.inject({
-      method: 'GET',
-      url: `/api/receipt/${res.json().request.receipt_id}`,
-    });
+    const receipt = await raw(`/api/receipt/${res.json().request.receipt_id}`);
     expect(receipt.json().step).toBe('identity.data_request.withdrawn');
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: '/settings/data/request',
-      headers: jsonHeaders(me.cookie),
-    });
+    const listed = await get('/settings/data/request', me);
     expect(listed.json().requests[0]).toMatchObject({ id: filed.request.id, status: 'withdrawn' });
     expect((await post('/settings/data/request', { kind: 'erasure' }, me)).statusCode).toBe(200);
   });
@@ -62,12 +54,7 @@ describe('withdrawing a data request', () => {
   });
 
   it('needs a session (401)', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/settings/data/request',
-      payload: { withdraw: 'dr_x' },
-      headers: { accept: 'application/json' },
-    });
+    const res = await post('/settings/data/request', { withdraw: 'dr_x' });
     expect(res.statusCode).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { htmlHeaders, jsonHeaders } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 /** /sovereign lists what its owner did: proposals, prophecies, pacts and orders, and nobody else's. */
 let t: TestApp;
@@ -10,8 +10,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
+const http = requests(() => t.app);
+
 async function post(url: string, payload: object, who: TestSovereign) {
-  const res = await t.app.inject({ method: 'POST', url, payload, headers: jsonHeaders(who.cookie) });
+  const res = await http.post(url, payload, who);
   expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
 }
 
@@ -32,7 +34,7 @@ describe('the owner view', () => {
     const other = await signedInSovereign(t.app, { governance: true });
     await doEverything(me, 'Mine');
     await doEverything(other, 'Theirs');
-    const page = await t.app.inject({ method: 'GET', url: '/sovereign', headers: htmlHeaders(me.cookie) });
+    const page = await http.page('/sovereign', me);
     expect(page.statusCode).toBe(200);
     const doings = page.body.slice(page.body.indexOf('id="doings"'), page.body.indexOf('>Callsign<'));
     for (const words of ['Mine proposal', 'Mine pact', 'Mine order', 'agents', '70%'])

@@ -13,6 +13,7 @@ import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { verifyReceiptProof } from '../../../shared/ledger/index.ts';
 import { createRelayClient } from '../../../shared/relay-client/index.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 
 let t: TestApp;
@@ -39,7 +40,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get } = requests(() => t.app);
 const certificate = async () =>
   (await get('/api/agent/certificate?handle=rotating-agent')).json().certificate as string;
 const verifyCertificate = (app: FastifyInstance, cert: string) =>

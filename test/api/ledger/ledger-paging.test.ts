@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get } = requests(() => t.app);
 const ids = (body: PageBody) => (body as PageBody & { receipts: { id: string }[] }).receipts.map((r) => r.id);
 
 async function stored() {

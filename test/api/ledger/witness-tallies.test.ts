@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import {
@@ -22,8 +23,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.database.db;
-const get = async (url: string) =>
-  (await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } })).json();
+const { get } = requests(() => t.app);
 
 async function sealDay(date: string) {
   t.clock.set(`${date}T12:00:00.000Z`);
@@ -35,7 +35,7 @@ async function sealDay(date: string) {
 }
 
 async function mark(date: string, name: string, key: Awaited<ReturnType<typeof generateLogKey>>) {
-  const anchor = await get(`/verify/anchor/${date}`);
+  const anchor = (await get(`/verify/anchor/${date}`)).json();
   const line = (await signatureLine(parseNote(anchor.checkpoint).text, key.privateJwk, name)).trimEnd();
   const res = await t.app.inject({
     method: 'POST',
@@ -46,7 +46,7 @@ async function mark(date: string, name: string, key: Awaited<ReturnType<typeof g
 }
 
 async function expectTallied() {
-  const page = await get('/witness');
+  const page = (await get('/witness')).json();
   const counted = await db().query<{ witness: string; n: string; latest: string }>(
     `select witness, count(*) as n, to_char(max(date), 'YYYY-MM-DD') as latest from witness_marks group by witness order by witness`,
   );
@@ -58,7 +58,7 @@ async function expectTallied() {
   const [totals] = await db().query<{ anchors: string; marks: string }>(
     'select (select count(*) from anchors) as anchors, (select count(*) from witness_marks) as marks',
   );
-  expect((await get('/api/transparency')).log).toMatchObject({
+  expect((await get('/api/transparency')).json().log).toMatchObject({
     anchors_sealed: Number(totals.anchors),
     witness_marks: Number(totals.marks),
   });
@@ -74,7 +74,7 @@ describe('witness tallies', () => {
     await mark('2026-11-11', 'two.example/w', w2);
     await mark('2026-11-11', 'two.example/w', w2); // a repeat adds nothing
     await expectTallied();
-    const day = await get('/verify/anchor/2026-11-11');
+    const day = (await get('/verify/anchor/2026-11-11')).json();
     expect(day.cosignatures.map((c: { witness: string }) => c.witness).sort()).toEqual([
       'one.example/w',
       'two.example/w',
@@ -82,7 +82,7 @@ describe('witness tallies', () => {
     await db().query("delete from witness_marks where witness = 'one.example/w' and date = '2026-11-11'");
     await expectTallied();
     expect(
-      (await get('/witness')).witnesses.find((w: { name: string }) => w.name === 'one.example/w'),
+      (await get('/witness')).json().witnesses.find((w: { name: string }) => w.name === 'one.example/w'),
     ).toMatchObject({
       marks: 1,
       latest_date: '2026-11-10',

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 
 let t: TestApp;
@@ -18,10 +19,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.database.db;
-const get = async (url: string) =>
-  (await t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } })).json();
-const post = (url: string, payload: unknown, who: TestSovereign) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie: who.cookie } });
+const { get, post } = requests(() => t.app);
 
 async function orderCounts() {
   const rows = await db().query<{ status: string; n: string }>(
@@ -37,7 +35,7 @@ async function orderCounts() {
 }
 
 async function expectOrdersTallied() {
-  const view = await get('/api/orders');
+  const view = (await get('/api/orders')).json();
   const counted = await orderCounts();
   expect(view.counts).toEqual(counted);
   expect(view.total).toBe(Object.values(counted).reduce((a, b) => a + b, 0));
@@ -49,7 +47,7 @@ async function expectActsTallied() {
             (select count(*) from governance_cosigns) as cosigns,
             (select count(*) from governance_ratifications) as ratifications`,
   );
-  const lineage = await get('/lineage');
+  const lineage = (await get('/lineage')).json();
   expect(lineage.total_proposals).toBe(Number(row.proposals));
   const kept = await db().query<{ name: string; value: string }>(
     "select name, value from record_tallies where name like 'governance%' order by name",
@@ -77,7 +75,7 @@ describe('order and governance tallies', () => {
     await db().query("update orders set status = 'applied' where id = $1", [ids[0]]);
     await db().query('update orders set seconds = seconds + 1');
     await expectOrdersTallied();
-    expect((await get('/api/orders')).counts).toMatchObject({ recorded: 1, accepted: 1, applied: 1 });
+    expect((await get('/api/orders')).json().counts).toMatchObject({ recorded: 1, accepted: 1, applied: 1 });
     await db().query('delete from order_status_history where order_id = $1', [ids[2]]);
     await db().query('delete from orders where id = $1', [ids[2]]);
     await expectOrdersTallied();

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get } = requests(() => t.app);
 const months = (body: PageBody) =>
   (body as PageBody & { cohorts: { month: string }[] }).cohorts.map((c) => c.month);
 

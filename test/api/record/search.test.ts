@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { agentImprint, sovereignImprint } from '../../helpers/builders.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get } = requests(() => t.app);
 const seqs = (body: PageBody) =>
   (body as PageBody & { results: { sequence: number }[] }).results.map((r) => r.sequence);
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 import { decodeHtml } from '../../helpers/html.ts';
 import { runCensusJob } from '../../../api/people/census.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const html = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+const { page: html } = requests(() => t.app);
 const link = (body: string, rel: string) => {
   const found = body.match(new RegExp(`<a href="([^"]+)" rel="${rel}"`));
   return found ? decodeHtml(found[1]) : null;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { requests } from '../../../helpers/http.ts';
 import { refreshKept } from '../../../../api/organism/observatory/kept.ts';
 import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
 import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
@@ -16,7 +17,7 @@ const DAY = 86_400_000;
 const START = Date.parse('2026-10-01T10:30:00.000Z');
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
   t.database.db.query<T>(text, params);
-const json = (url: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+const { get: json } = requests(() => t.app);
 
 interface Draft {
   author: string;
