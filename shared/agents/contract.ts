@@ -7,7 +7,6 @@ import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
 import { formImprintFields } from '../record/imprint.ts';
 import { imprintResultSchema } from '../record/contract.ts';
 import { continuityField, handleSchema } from './handle.ts';
-import { publicActorParam } from '../actor.ts';
 
 /** Notes an agent preserves are at most this long. */
 export const MAX_NOTE_CHARS = 4000;
@@ -170,7 +169,6 @@ export const progressSchema = z.union([
 ]);
 
 export const AGENT_CONTRACTS = defineContracts({
-  'GET /api/progress': { query: z.object({ actor: publicActorParam }), response: progressSchema },
   'POST /api/agent/imprint': {
     body: z.object({
       agent: optional(handleSchema),

@@ -4,7 +4,7 @@
  * imprints are never counted, imprints appear through the Record's projection.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../contract.ts';
+import { isoTime } from '../contract.ts';
 import { publicImprintSchema, IMPRINT_KINDS } from '../record/imprint.ts';
 import { confluenceViewSchema } from '../people/contract.ts';
 
@@ -91,7 +91,7 @@ export const ascensionsSchema = z.object({
 });
 
 /** The time lens over a period; /story and /story/weekly answer it under their own schema name. */
-const lens = <S extends string>(name: S) =>
+export const lens = <S extends string>(name: S) =>
   z.object({
     ok,
     schema: z.literal(name),
@@ -115,11 +115,3 @@ const lens = <S extends string>(name: S) =>
   });
 export const LENS_SCHEMAS = ['civitas.time-lens.v1', 'civitas.story.v1', 'civitas.story-weekly.v1'] as const;
 export type LensSchema = (typeof LENS_SCHEMAS)[number];
-
-export const CHRONICLE_CONTRACTS = defineContracts({
-  'GET /chronicle': { query: chronicleQuery, response: chronicleSchema },
-  'GET /today': { response: todaySchema },
-  'GET /ascensions': { response: ascensionsSchema },
-  'GET /story': { response: lens('civitas.story.v1') },
-  'GET /story/weekly': { response: lens('civitas.story-weekly.v1') },
-});

@@ -2,7 +2,6 @@
  * Discovery's operations: the machine directory and this route description (shared/contract.ts).
  */
 import { z } from 'zod';
-import { defineContracts } from '../contract.ts';
 import { SCOPES } from '../registry/types.ts';
 
 const ok = z.literal(true);
@@ -88,10 +87,4 @@ export const atlasSchema = z.object({
       real: z.boolean().describe('every method answers (not 501)'),
     }),
   ),
-});
-
-export const DISCOVERY_CONTRACTS = defineContracts({
-  'GET /atlas': { response: atlasSchema },
-  'GET /agents.json': { response: agentDirectorySchema },
-  'GET /openapi.json': { response: openApiDocumentSchema },
 });

@@ -4,9 +4,8 @@
  * fields, /_health in the error shape); the schemas describe the 200 answer.
  */
 import { z } from 'zod';
-import { defineContracts } from '../contract.ts';
 
-const ok = z.literal(true);
+export const ok = z.literal(true);
 
 export const databaseCheckSchema = z.object({
   ok: z.boolean(),
@@ -35,19 +34,4 @@ export const versionsSchema = z.object({
   app: z.string(),
   api: z.literal('1'),
   schemas: z.array(z.string()).describe('the civitas.*.v1 payload schema names'),
-});
-
-export const HEALTH_CONTRACTS = defineContracts({
-  'GET /_health': {
-    response: z.object({
-      ok,
-      status: z.literal('degraded').optional().describe('present while serving without a shared dependency'),
-      reasons: z.array(z.string()).optional(),
-    }),
-  },
-  'GET /health': { response: readinessSchema },
-  'GET /health/live': {
-    response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }),
-  },
-  'GET /api/version': { response: versionsSchema },
 });

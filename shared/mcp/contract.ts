@@ -4,7 +4,6 @@
  * router only documents its body (`validate: false`) and leaves the checking to the endpoint.
  */
 import { z } from 'zod';
-import { defineContracts } from '../contract.ts';
 
 const id = z.union([z.string(), z.number().int()]);
 
@@ -41,9 +40,4 @@ export const mcpDescriptionSchema = z.object({
       twin: z.string().nullable().describe('the HTTP route it mirrors'),
     }),
   ),
-});
-
-export const MCP_CONTRACTS = defineContracts({
-  'GET /mcp': { response: mcpDescriptionSchema },
-  'POST /mcp': { body: jsonRpcRequestSchema, validate: false, response: jsonRpcResponseSchema },
 });

@@ -4,7 +4,7 @@
  * totals and the live boundary census. An operator route: not in /openapi.json.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../contract.ts';
+import { isoTime } from '../contract.ts';
 
 const count = z.number().int().min(0);
 
@@ -31,9 +31,4 @@ export const operatorConsoleSchema = z.object({
     unbound: z.array(z.string()),
   }),
   links: z.array(z.object({ rel: z.string(), href: z.string(), label: z.string() })),
-});
-
-export const OPERATOR_CONTRACTS = defineContracts({
-  'GET /operator': { response: operatorConsoleSchema },
-  'GET /dashboard': { response: operatorConsoleSchema },
 });

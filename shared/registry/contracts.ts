@@ -1,19 +1,15 @@
 /**
- * The registry's contracts: every family's map (shared/<family>/contract.ts) joined by registry
- * key. The router validates inputs from here, /openapi.json publishes from here, and handlers and
- * pages take their types from here. A contract for a key the registry does not have, or a
- * params schema naming other parameters than its path template, is a load error.
+ * The registry's contracts: the method blocks of every operation entry (shared/registry/operation.ts),
+ * by registry key. The router validates inputs from here, /openapi.json publishes from here, and
+ * handlers and pages take their types from here. A params schema naming other parameters than its
+ * path template is a load error.
  */
 import type { Contract, ContractInput } from '../contract.ts';
 import { AGENT_CONTRACTS } from '../agents/contract.ts';
-import { DISCOVERY_CONTRACTS } from '../discovery/contract.ts';
-import { HEALTH_CONTRACTS } from '../health/contract.ts';
 import { LEDGER_CONTRACTS } from './contracts/ledger.ts';
-import { MCP_CONTRACTS } from '../mcp/contract.ts';
 import { ORDER_CONTRACTS } from '../orders/contract.ts';
 import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
-import { BOUNDARY_CONTRACTS } from './contracts/boundaries.ts';
 import { STEWARD_CONTRACTS } from '../steward/contract.ts';
 import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
@@ -26,10 +22,8 @@ import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
 import { STATE_CONTRACTS } from '../organism/contract/state.ts';
 import { PERSONA_CONTRACTS } from '../organism/contract/persona.ts';
 import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
-import { STORY_CONTRACTS } from '../organism/contract/story.ts';
 import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
 import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
-import { CHRONICLE_CONTRACTS } from '../chronicle/contract.ts';
 import { CALIBRATION_PAGE_CONTRACTS } from '../calibration/contract/pages.ts';
 import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
 import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
@@ -37,21 +31,17 @@ import { LEDGER_PAGE_CONTRACTS } from './contracts/ledger-pages.ts';
 import { IDENTITY_PAGE_CONTRACTS } from '../identity/contract/pages.ts';
 import { IDENTITY_DOOR_CONTRACTS } from '../identity/contract/doors.ts';
 import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
-import { OPERATOR_CONTRACTS } from '../operator/contract.ts';
 import { findRoute, pathParams } from './index.ts';
+import { methodOperations } from './operation.ts';
+import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
-/** Every family's contracts; add a family's map here when it gets one. */
-export const CONTRACTS = {
-  ...DISCOVERY_CONTRACTS,
-  ...HEALTH_CONTRACTS,
-  ...MCP_CONTRACTS,
+const LEGACY = {
   ...LEDGER_CONTRACTS,
   ...ORDER_CONTRACTS,
   ...RECORD_CONTRACTS,
   ...AGENT_CONTRACTS,
   ...PEOPLE_CONTRACTS,
-  ...BOUNDARY_CONTRACTS,
   ...STEWARD_CONTRACTS,
   ...IDENTITY_CONTRACTS,
   ...GOVERNANCE_CONTRACTS,
@@ -64,10 +54,8 @@ export const CONTRACTS = {
   ...STATE_CONTRACTS,
   ...PERSONA_CONTRACTS,
   ...MIND_CONTRACTS,
-  ...STORY_CONTRACTS,
   ...CHECKS_CONTRACTS,
   ...EXPERIMENTS_CONTRACTS,
-  ...CHRONICLE_CONTRACTS,
   ...CALIBRATION_PAGE_CONTRACTS,
   ...ORGANISM_PAGE_CONTRACTS,
   ...GOVERNANCE_PAGE_CONTRACTS,
@@ -75,8 +63,13 @@ export const CONTRACTS = {
   ...IDENTITY_PAGE_CONTRACTS,
   ...IDENTITY_DOOR_CONTRACTS,
   ...STEWARD_PAGE_CONTRACTS,
-  ...OPERATOR_CONTRACTS,
 } as const;
+
+/** Every operation's contract, by key. */
+const FROM_OPERATIONS = Object.fromEntries(OPERATIONS.flatMap((entry) => methodOperations(entry)));
+for (const key of Object.keys(FROM_OPERATIONS))
+  if (key in LEGACY) throw new Error(`contracts: duplicate key ${key}`);
+export const CONTRACTS = { ...LEGACY, ...FROM_OPERATIONS } as typeof LEGACY & OperationContracts;
 
 export type ContractKey = keyof typeof CONTRACTS;
 /** The contract of a key, or the empty contract for keys without one yet. */

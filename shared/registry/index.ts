@@ -25,24 +25,18 @@
  * and are not counted. test/fixtures/interface-paths.ts is the hand-copied list the tests check.
  */
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';
+import { shapeOf } from './operation.ts';
+import { OPERATIONS } from './operations.ts';
 import { AGENT_ROUTES } from './routes/agents.ts';
-import { ASSET_ROUTES } from './routes/assets.ts';
-import { BOUNDARY_ROUTES } from './routes/boundaries.ts';
 import { CALIBRATION_ROUTES } from './routes/calibration.ts';
-import { CHRONICLE_ROUTES } from './routes/chronicle.ts';
-import { DISCOVERY_ROUTES } from './routes/discovery.ts';
 import { GOVERNANCE_ROUTES } from './routes/governance.ts';
-import { HEALTH_ROUTES } from './routes/health.ts';
 import { IDENTITY_ROUTES } from './routes/identity.ts';
 import { LEDGER_ROUTES } from './routes/ledger.ts';
-import { MCP_ROUTES } from './routes/mcp.ts';
-import { OPERATOR_ROUTES } from './routes/operator.ts';
 import { ORDER_ROUTES } from './routes/orders.ts';
 import { ORGANISM_CHECK_ROUTES } from './routes/organism-checks.ts';
 import { ORGANISM_ROUTES } from './routes/organism.ts';
 import { PEOPLE_ROUTES } from './routes/people.ts';
 import { RECORD_ROUTES } from './routes/record.ts';
-import { SITE_ROUTES } from './routes/site.ts';
 import { STEWARD_ROUTES } from './routes/steward.ts';
 import { TREASURY_ROUTES } from './routes/treasury.ts';
 
@@ -66,11 +60,9 @@ export const PATH_PARAMS = [
 ] as const;
 export type PathParam = (typeof PATH_PARAMS)[number];
 
-/** Every shape, published and operator. */
+/** Every shape, published and operator: the route shape of every operation entry. */
 export const ROUTES: readonly RouteShape[] = Object.freeze([
-  ...MCP_ROUTES,
-  ...DISCOVERY_ROUTES,
-  ...HEALTH_ROUTES,
+  ...OPERATIONS.map((entry) => shapeOf(entry)),
   ...RECORD_ROUTES,
   ...AGENT_ROUTES,
   ...IDENTITY_ROUTES,
@@ -82,12 +74,7 @@ export const ROUTES: readonly RouteShape[] = Object.freeze([
   ...TREASURY_ROUTES,
   ...ORGANISM_ROUTES,
   ...ORGANISM_CHECK_ROUTES,
-  ...CHRONICLE_ROUTES,
   ...STEWARD_ROUTES,
-  ...BOUNDARY_ROUTES,
-  ...SITE_ROUTES,
-  ...ASSET_ROUTES,
-  ...OPERATOR_ROUTES,
 ]);
 
 /** The 279 shapes published in /openapi.json (operator surfaces left out). */

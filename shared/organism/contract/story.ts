@@ -4,7 +4,6 @@
  * api/chronicle/story.ts's timeLens, field for field; threads carry the Record's public author.
  */
 import { z } from 'zod';
-import { defineContracts } from '../../contract.ts';
 import { IMPRINT_KINDS } from '../../record/imprint.ts';
 
 const ok = z.literal(true);
@@ -44,8 +43,4 @@ export const timeLensSchema = z.object({
   receipts: count,
   anchors_sealed: count,
   story: z.array(z.string()),
-});
-
-export const STORY_CONTRACTS = defineContracts({
-  'GET /api/story/time-lens': { query: lensQuery, response: timeLensSchema },
 });

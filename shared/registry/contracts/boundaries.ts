@@ -6,14 +6,13 @@
  * registry, not in shared/boundaries/, whose every module is a classified tier-1 boundary module.
  */
 import { z } from 'zod';
-import { defineContracts } from '../../contract.ts';
 import { INVENTORY_SCHEMA } from '../../boundaries/coverage.ts';
 import { BOUNDARY_KEYS, EXPORT_ROLES } from '../../boundaries/keys.ts';
 
-const count = z.number().int().min(0);
+export const count = z.number().int().min(0);
 const names = z.array(z.string());
 
-const coverage = z.object({
+export const coverage = z.object({
   schema: z.literal(INVENTORY_SCHEMA),
   authority: z.literal('computeCoverage'),
   status: z.enum(['accounted', 'unaccounted']),
@@ -44,7 +43,7 @@ const coverage = z.object({
   impossible_population: names,
 });
 
-const addressPressure = z.object({
+export const addressPressure = z.object({
   available: z.boolean(),
   inhabitants: count,
   distinct_addresses: count,
@@ -54,32 +53,11 @@ const addressPressure = z.object({
   saturation: z.number(),
 });
 
-const censusRow = z.object({
+export const censusRow = z.object({
   key: z.enum(BOUNDARY_KEYS),
   label: z.string(),
   authority: z.string(),
   guards: z.string(),
   closes: z.string(),
   status: z.enum(['active', 'unbound']),
-});
-
-export const BOUNDARY_CONTRACTS = defineContracts({
-  'GET /api/boundaries': {
-    response: z.object({
-      ok: z.literal(true),
-      schema: z.literal('civitas.boundary-census.v1'),
-      identity_boundary: z.string(),
-      total_boundaries: count,
-      active: count,
-      unbound_count: count,
-      all_bound: z.boolean(),
-      fully_accounted: z.boolean(),
-      coverage,
-      address_pressure: addressPressure,
-      boundaries: z.array(censusRow),
-      principle: z.string(),
-      wiring_proof: z.string(),
-      proof: z.object({ human: z.literal('/boundaries'), machine: z.literal('/api/boundaries') }),
-    }),
-  },
 });

@@ -1,17 +1,22 @@
-import type { RouteShape } from '../types.ts';
-import { family } from '../define.ts';
+/**
+ * The discovery operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { operations } from '../registry/operation.ts';
+import { agentDirectorySchema, openApiDocumentSchema, atlasSchema } from './contract.ts';
 
-const { api, asset, page } = family('discovery');
+const { api, asset, page } = operations('discovery');
 
 /** Discovery: how a client finds its way (INTERFACE.md "What the service does" item 9). */
-export const DISCOVERY_ROUTES: RouteShape[] = [
+export const DISCOVERY_OPERATIONS = [
   api(
     '/agents.json',
     'Machine directory: discovery order, the three authority contracts, MCP tools, feeds and the JWKS that signs agent certificates',
+    { GET: { response: agentDirectorySchema } },
   ),
   api(
     '/openapi.json',
     'This route description: OpenAPI 3.1.0 generated from the route registry on every request (operator routes absent)',
+    { GET: { response: openApiDocumentSchema } },
   ),
   asset(
     '/llms.txt',
@@ -29,5 +34,7 @@ export const DISCOVERY_ROUTES: RouteShape[] = [
     '/developers',
     'Developer guide: discovery order, the three contracts, MCP, the relay client, errors, limits and proofs',
   ),
-  page('/atlas', 'Human map of every published route, generated from the registry, grouped by family'),
+  page('/atlas', 'Human map of every published route, generated from the registry, grouped by family', {
+    GET: { response: atlasSchema },
+  }),
 ];

@@ -1,10 +1,12 @@
-import type { RouteShape } from '../types.ts';
-import { family } from '../define.ts';
+/**
+ * The site operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { operations } from '../registry/operation.ts';
 
-const { page } = family('site');
+const { page } = operations('site');
 
 /** The site: home, information and legal pages. */
-export const SITE_ROUTES: RouteShape[] = [
+export const SITE_OPERATIONS = [
   page('/', 'Home: what civitas is, the Record now, and where to begin'),
   page('/about', 'About civitas', { alias: true, aliasOf: '/' }),
   page('/experience', 'The first-visit experience', { alias: true, aliasOf: '/begin' }),

@@ -1,14 +1,16 @@
-import type { RouteShape } from '../types.ts';
-import { family } from '../define.ts';
+/**
+ * The assets operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { operations } from '../registry/operation.ts';
 
-const { asset } = family('assets');
+const { asset } = operations('assets');
 
 /**
  * Assets: hashed immutable files, images and SVG proof cards.
  * `/theme.<hash>.css` and `/font/<name>.<hash>.woff2` are literal placeholders (no path parameter):
  * the build names the real files; see `isStaticPlaceholder` in ../index.ts.
  */
-export const ASSET_ROUTES: RouteShape[] = [
+export const ASSET_OPERATIONS = [
   asset('/theme.<hash>.css', 'The stylesheet, content-hashed and immutable-cached'),
   asset('/font/<name>.<hash>.woff2', 'The web font, content-hashed and immutable-cached'),
   asset('/favicon.ico', 'Favicon (ICO)'),

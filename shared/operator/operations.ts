@@ -1,18 +1,23 @@
-import type { RouteShape } from '../types.ts';
-import { family } from '../define.ts';
+/**
+ * The operator operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { operations } from '../registry/operation.ts';
+import { operatorConsoleSchema } from './contract.ts';
 
-const { page } = family('operator');
+const { page } = operations('operator');
 
 /** Operator surfaces: served to stewards only, never published in /openapi.json, not in the 279. */
-export const OPERATOR_ROUTES: RouteShape[] = [
+export const OPERATOR_OPERATIONS = [
   page('/operator', 'Operator console: jobs, queues, rate-limit pressure and pending steward work', {
     operator: true,
     scope: 'steward:write',
+    GET: { response: operatorConsoleSchema },
   }),
   page('/dashboard', 'Operator console', {
     operator: true,
     alias: true,
     aliasOf: '/operator',
     scope: 'steward:write',
+    GET: { response: operatorConsoleSchema },
   }),
 ];

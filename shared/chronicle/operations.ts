@@ -1,0 +1,46 @@
+/**
+ * The chronicle operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { z } from 'zod';
+import { publicActorParam } from '../actor.ts';
+import { progressSchema } from '../agents/contract.ts';
+import { lensQuery, timeLensSchema } from '../organism/contract/story.ts';
+import { operations } from '../registry/operation.ts';
+import { chronicleQuery, chronicleSchema, todaySchema, ascensionsSchema, lens } from './contract.ts';
+
+const { api, asset, feed, page } = operations('chronicle');
+
+/** The chronicle: the Record told over time — its pulse, days, months, ascensions and story, and the cards that carry them. */
+export const CHRONICLE_OPERATIONS = [
+  feed('/feed/pulse', "The Record's pulse: one entry per hour with imprint counts by kind and author kind"),
+  page(
+    '/chronicle',
+    'Chronicle of the Record: one page per UTC day of imprints, receipts, verdicts and anchors',
+    { GET: { query: chronicleQuery, response: chronicleSchema } },
+  ),
+  page(
+    '/today',
+    "Today at a glance: today's imprints, prophecies coming due, confluences and the anchor to be sealed",
+    { GET: { response: todaySchema } },
+  ),
+  page(
+    '/ascensions',
+    'Naturalization ascensions: handles that reached continuous or attested, newest first',
+    { GET: { response: ascensionsSchema } },
+  ),
+  api('/api/progress', "A public actor's progress toward its next standing level", {
+    publicActor: 'required',
+    GET: { query: z.object({ actor: publicActorParam }), response: progressSchema },
+  }),
+  api(
+    '/api/story/time-lens',
+    'The story of the service through a time lens: what mattered in a chosen period',
+    { GET: { query: lensQuery, response: timeLensSchema } },
+  ),
+  page('/story', 'The story of civitas so far', { GET: { response: lens('civitas.story.v1') } }),
+  page('/story/weekly', "This week's story", { GET: { response: lens('civitas.story-weekly.v1') } }),
+  asset('/badge.svg', 'Badge with the headline counts'),
+  asset('/streaks.svg', 'Card of current streaks'),
+  asset('/invite/card.svg', 'Invitation card to begin'),
+  asset('/og/{surface}.png', 'Social preview image of one page surface'),
+];

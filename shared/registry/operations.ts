@@ -1,0 +1,49 @@
+/**
+ * Every operation, read from the families' lists (`shared/<family>/operations.ts`; the ledger's
+ * and the boundaries' sit in ./operations/, since their shared folders must import nothing of the
+ * registry). The lists are joined in this order; a key declared twice stops the process at load.
+ * ROUTES (./index.ts) and CONTRACTS (./contracts.ts) are read from OPERATIONS.
+ */
+import type { HttpMethod } from './types.ts';
+import { joinOperations } from './operation.ts';
+// @families-imports
+import { MCP_OPERATIONS } from '../mcp/operations.ts'; // op:mcp
+import { DISCOVERY_OPERATIONS } from '../discovery/operations.ts'; // op:discovery
+import { HEALTH_OPERATIONS } from '../health/operations.ts'; // op:health
+import { CHRONICLE_OPERATIONS } from '../chronicle/operations.ts'; // op:chronicle
+import { BOUNDARY_OPERATIONS } from './operations/boundaries.ts'; // op:boundaries
+import { SITE_OPERATIONS } from '../site/operations.ts'; // op:site
+import { ASSET_OPERATIONS } from '../assets/operations.ts'; // op:assets
+import { OPERATOR_OPERATIONS } from '../operator/operations.ts'; // op:operator
+
+const LISTS = [
+  // @families-lists
+  MCP_OPERATIONS,
+  DISCOVERY_OPERATIONS,
+  HEALTH_OPERATIONS,
+  CHRONICLE_OPERATIONS,
+  BOUNDARY_OPERATIONS,
+  SITE_OPERATIONS,
+  ASSET_OPERATIONS,
+  OPERATOR_OPERATIONS,
+] as const;
+
+/** Every operation entry, family by family. */
+export const OPERATIONS = joinOperations(LISTS);
+
+/** An entry of any family, with its path and method blocks typed. */
+export type AnyOperation = (typeof LISTS)[number][number];
+
+type PathOf<K extends string> = K extends `${HttpMethod} ${infer P}` ? P : never;
+type MethodOf<K extends string> = K extends `${infer M extends HttpMethod} ${string}` ? M : never;
+type KeysOf<O> = O extends { path: infer P extends string } ? `${keyof O & HttpMethod} ${P}` : never;
+
+type BlockOf<O, M extends HttpMethod> = M extends keyof O ? O[M] : never;
+
+/** Every key whose entry declares a method block (a contract). */
+export type OperationKey = KeysOf<AnyOperation>;
+
+/** The method block (contract and policy) of every key that has one. */
+export type OperationContracts = {
+  [K in OperationKey]: BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>;
+};
