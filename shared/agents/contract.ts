@@ -3,8 +3,7 @@
  * (shared/contract.ts). The status projection's types are `z.infer` of these schemas.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
-import { formImprintFields } from '../record/imprint.ts';
+import { isoTime } from '../contract.ts';
 import { imprintResultSchema } from '../record/contract.ts';
 import { continuityField, handleSchema } from './handle.ts';
 
@@ -15,8 +14,8 @@ export const MAX_NOTE_CHARS = 4000;
 export const CERTIFICATE_PROBLEMS = ['expired', 'signature', 'claims', 'malformed'] as const;
 export type CertificateProblem = (typeof CERTIFICATE_PROBLEMS)[number];
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
 export const levelSchema = z.enum(['arrived', 'continuous', 'attested']);
 
 /** INTERFACE.md "Next action". */
@@ -28,7 +27,7 @@ export const nextActionSchema = z.object({
   tool: z.string().optional(),
   available_at: isoTime.optional(),
 });
-const nextActions = {
+export const nextActions = {
   next_actions: z.array(nextActionSchema),
   next: z.string().describe('the first next action, in one line'),
 };
@@ -79,8 +78,8 @@ export const agentImprintResultSchema = imprintResultSchema.extend({
   ...nextActions,
 });
 
-const continuity = continuityField;
-const handleQuery = z.object({ handle: handleSchema });
+export const continuity = continuityField;
+export const handleQuery = z.object({ handle: handleSchema });
 
 export const continuumStatusSchema = z.object({
   ok,
@@ -167,99 +166,3 @@ export const progressSchema = z.union([
   }),
   z.object({ ...progressBase, addressable: z.literal(false), note: z.string() }),
 ]);
-
-export const AGENT_CONTRACTS = defineContracts({
-  'POST /api/agent/imprint': {
-    body: z.object({
-      agent: optional(handleSchema),
-      sovereign_id: optional(z.string().max(16)),
-      ...formImprintFields,
-      continuity,
-      return_to: returnTo,
-    }),
-    form: true,
-    response: z.union([agentImprintResultSchema, imprintResultSchema]),
-  },
-  'GET /api/agent/{handle}': { params: handleQuery, response: statusProjectionSchema },
-  'GET /api/agent/certificate': {
-    query: handleQuery,
-    response: z.object({
-      ok,
-      handle: z.string(),
-      level: levelSchema,
-      issued_at: isoTime,
-      expires_at: isoTime,
-      alg: z.literal('EdDSA'),
-      key_id: z.string(),
-      jwks: z.string(),
-      certificate: z.string().describe('compact JWS'),
-      verify: z.string(),
-    }),
-  },
-  'POST /api/agent/certificate/verify': {
-    body: z.object({ certificate: z.string().min(1).max(8192) }),
-    response: z.union([
-      z.object({
-        ok,
-        valid: z.literal(true),
-        handle: z.string().nullable(),
-        level: z.string().nullable(),
-        current_level: levelSchema.nullable(),
-        issued_at: isoTime.nullable(),
-        expires_at: isoTime.nullable(),
-        key_id: z.string().nullable(),
-      }),
-      z.object({ ok, valid: z.literal(false), problem: z.enum(CERTIFICATE_PROBLEMS), hint: z.string() }),
-    ]),
-  },
-  'GET /api/continuum': { response: continuumOverviewSchema },
-  'GET /api/continuum/status': { query: handleQuery, response: continuumStatusSchema },
-  'POST /api/continuum/heartbeat': {
-    body: z.object({ agent: handleSchema, continuity }),
-    response: z.object({
-      ok,
-      handle: z.string(),
-      at: isoTime,
-      level: levelSchema,
-      receipt_id: z.string(),
-      ...nextActions,
-    }),
-  },
-  'POST /api/continuum/preserve': {
-    body: z.object({
-      agent: handleSchema,
-      note: z
-        .string()
-        .min(1, 'note must not be empty')
-        .max(MAX_NOTE_CHARS, `note is at most ${MAX_NOTE_CHARS} characters`),
-      continuity,
-    }),
-    response: z.object({
-      ok,
-      handle: z.string(),
-      preserved_at: isoTime,
-      chars: count,
-      receipt_id: z.string(),
-      read: z.string(),
-    }),
-  },
-  'GET /standing': {
-    query: z.object({ handle: optional(handleSchema), minted: optional(z.string().max(64)) }),
-    response: standingViewSchema,
-  },
-  'POST /standing/rotate-relay': {
-    body: z.object({ handle: handleSchema, return_to: returnTo }),
-    form: true,
-    response: z.object({
-      ok,
-      handle: z.string(),
-      level: z.literal('attested'),
-      attested: z.boolean(),
-      rotated: z.boolean(),
-      attested_by: z.string(),
-      relay_token: z.string().describe('shown only now: give it to the agent privately'),
-      receipt_id: z.string(),
-      how: z.string(),
-    }),
-  },
-});

@@ -4,7 +4,7 @@
  * describe the JSON answers.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../contract.ts';
+import { isoTime } from '../contract.ts';
 
 /** A callsign as typed: blank means none. */
 export const callsignSchema = z
@@ -24,8 +24,8 @@ export const EMAIL_ACTIONS = ['set', 'remove', 'verify', 'rotate_feed_token', 'r
 /** What an email action did. */
 export const EMAIL_STATUSES = ['verification_sent', 'verified', 'removed'] as const;
 
-const ok = z.literal(true);
-const returnField = { return_to: z.string().max(2048).optional() };
+export const ok = z.literal(true);
+export const returnField = { return_to: z.string().max(2048).optional() };
 
 /** `/identity`: who the current session is, how it can sign in, and what it may do. */
 export const identityViewSchema = z.object({
@@ -60,7 +60,7 @@ export const dataRequestViewSchema = z.object({
  * The personal-data bundle a completed export downloads (api/identity/data-rights.ts buildBundle):
  * every family's declared sections (docs/identity.md "Personal data") beside these fields.
  */
-const exportBundleSchema = z
+export const exportBundleSchema = z
   .object({
     schema: z.literal('civitas.personal-data-export.v1'),
     generated_at: isoTime,
@@ -84,7 +84,7 @@ const exportBundleSchema = z
  * and a browser's form post that fails is sent to /return rather than shown a JSON refusal; every
  * field is handed to the OpenID Connect client as received.
  */
-const idpCallbackBody = z
+export const idpCallbackBody = z
   .object({
     state: z.string().min(1).max(200).describe('the state of the login this answers'),
     code: z.string().optional().describe('the authorization code'),
@@ -93,119 +93,3 @@ const idpCallbackBody = z
     error_description: z.string().optional(),
   })
   .catchall(z.string());
-
-export const IDENTITY_CONTRACTS = defineContracts({
-  'GET /identity': { response: identityViewSchema },
-  'POST /signout': {
-    body: z.object(returnField),
-    form: true,
-    response: z.object({ ok, signed_out: z.boolean(), receipt_id: z.string().nullable(), next: z.string() }),
-  },
-  'POST /theme': {
-    body: z.object({ theme: z.enum(THEMES), ...returnField }),
-    form: true,
-    response: z.object({ ok, theme: z.enum(THEMES), next: z.string() }),
-  },
-  'POST /auth/idp/login': {
-    body: z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField }),
-    form: true,
-    response: z.object({ ok, authorization_url: z.string() }),
-  },
-  'POST /sovereign/callsign-visibility': {
-    body: z.object({
-      // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
-      visible: z.preprocess(
-        (v) => (Array.isArray(v) ? v[v.length - 1] : v),
-        z
-          .union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])])
-          .transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
-      ),
-      callsign: callsignSchema.optional(),
-      ...returnField,
-    }),
-    form: true,
-    response: z.object({
-      ok,
-      callsign: z.string().nullable(),
-      callsign_visible: z.boolean(),
-      receipt_id: z.string(),
-    }),
-  },
-  'POST /sovereign/email': {
-    // Strict, and removal only by `action=remove` (docs/identity.md): a request that says nothing
-    // never deletes the address.
-    body: z.strictObject({
-      action: z.enum(EMAIL_ACTIONS).optional(),
-      email: z.string().max(400).optional(),
-      token: z.string().trim().max(200).optional(),
-      ...returnField,
-    }),
-    form: true,
-    response: z.union([
-      z.object({ ok, status: z.enum(EMAIL_STATUSES), receipt_id: z.string() }),
-      z.object({ ok, status: z.literal('feed_token_revoked') }),
-      z.object({
-        ok,
-        status: z.literal('feed_token_rotated'),
-        subscription: z
-          .object({ token: z.string(), ics: z.string(), atom: z.string() })
-          .describe('shown this once: keep it private'),
-        hint: z.string(),
-      }),
-    ]),
-  },
-  'POST /auth/idp/callback': {
-    body: idpCallbackBody,
-    form: true,
-    validate: false,
-    response: z.object({
-      ok,
-      tag: z.string(),
-      ref: z.string(),
-      created: z.boolean().describe('a new sovereign was made for this provider identity'),
-      linked: z.boolean().describe('the provider identity was linked to the signed-in sovereign'),
-      governance: z.boolean().describe('the sovereign holds a uniqueness receipt (governance:write)'),
-      next: z.string(),
-    }),
-  },
-  'GET /settings/data/request': {
-    query: z.object({
-      download: z
-        .string()
-        .max(64)
-        .optional()
-        .describe('a completed export request id: answers its bundle as an attachment'),
-    }),
-    response: z.union([z.object({ ok, requests: z.array(dataRequestViewSchema) }), exportBundleSchema]),
-  },
-  'POST /settings/data/request': {
-    // Files a request (`kind`), or withdraws one of yours still pending (`withdraw`): one of the two.
-    body: z
-      .object({
-        kind: z.enum(DATA_REQUEST_KINDS).optional(),
-        withdraw: z
-          .string()
-          .trim()
-          .min(1)
-          .max(64)
-          .optional()
-          .describe('the id of your own pending request, to withdraw it before a steward acts'),
-        ...returnField,
-      })
-      .refine((b) => (b.kind === undefined) !== (b.withdraw === undefined), {
-        message: 'Choose what to request, or which request to withdraw.',
-        path: ['kind'],
-      }),
-    form: true,
-    response: z.object({
-      ok,
-      request: z.object({
-        id: z.string(),
-        kind: z.enum(DATA_REQUEST_KINDS),
-        status: z.enum(['pending', 'withdrawn']),
-        created_at: isoTime,
-        receipt_id: z.string(),
-      }),
-    }),
-  },
-});

@@ -3,12 +3,12 @@
  * order projection's type is `z.infer` of its schema here.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
-import { ORDER_DETAIL_MAX, ORDER_ID, ORDER_STATUSES, ORDER_TITLE_MAX } from './order.ts';
+import { isoTime, optional } from '../contract.ts';
+import { ORDER_ID, ORDER_STATUSES } from './order.ts';
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
-const status = z.enum(ORDER_STATUSES);
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
+export const status = z.enum(ORDER_STATUSES);
 
 export const ordersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
@@ -47,45 +47,4 @@ export const ordersViewSchema = z.object({
   order_by: z.string(),
   meaning: z.string(),
   orders: z.array(orderViewSchema),
-});
-
-export const ORDER_CONTRACTS = defineContracts({
-  'POST /sovereign/order': {
-    body: z.object({
-      title: z
-        .string()
-        .trim()
-        .min(1, 'title must not be empty')
-        .max(ORDER_TITLE_MAX, `title is at most ${ORDER_TITLE_MAX} characters`),
-      detail: optional(
-        z.string().trim().max(ORDER_DETAIL_MAX, `detail is at most ${ORDER_DETAIL_MAX} characters`),
-      ),
-      return_to: returnTo,
-    }),
-    form: true,
-    response: z.object({
-      ok,
-      order_id: z.string(),
-      status: z.literal('recorded'),
-      seconds: count,
-      priority: z.number().int(),
-      receipt_id: z.string(),
-      meaning: z.string(),
-    }),
-  },
-  'POST /sovereign/second': {
-    body: z.object({ order: orderIdField, return_to: returnTo }),
-    form: true,
-    response: z.object({
-      ok,
-      order_id: z.string(),
-      status,
-      seconds: count,
-      priority: z.number().int(),
-      receipt_id: z.string(),
-    }),
-  },
-  'GET /api/orders': { query: ordersQuery, response: ordersViewSchema },
-  // The page's JSON twin answers the same projection.
-  'GET /orders': { query: ordersQuery, response: ordersViewSchema },
 });

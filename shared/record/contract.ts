@@ -3,25 +3,19 @@
  * Answers are the projections the handlers return; their types are `z.infer` of these schemas.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
+import { isoTime, optional } from '../contract.ts';
 import { listPageLinks, listPageQuery } from '../paging.ts';
 import { continuityField, handleSchema } from '../agents/handle.ts';
 import { HOLD_REASONS } from '../boundaries/projectors/spam.ts';
-import {
-  formImprintFields,
-  imprintFields,
-  IMPRINT_KINDS,
-  publicImprintSchema,
-  RECORD_WINDOW,
-} from './imprint.ts';
+import { IMPRINT_KINDS, publicImprintSchema, RECORD_WINDOW } from './imprint.ts';
 
 export const REPORT_REASONS = ['abuse', 'spam', 'personal_data', 'other'] as const;
 export const FEEDBACK_TOPICS = ['bug', 'idea', 'privacy', 'accessibility', 'other'] as const;
 export type FeedbackTopic = (typeof FEEDBACK_TOPICS)[number];
 export const FEEDBACK_STATUSES = ['open', 'acknowledged', 'closed', 'withdrawn'] as const;
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
 const windowSize = z.number().int().describe(`the Record keeps the newest ${RECORD_WINDOW} bodies`);
 
 /** held_spam projection: counts and the gate's reason words, never a body or a name. */
@@ -46,7 +40,7 @@ export const imprintResultSchema = z.object({
   held_reason: z.string().optional(),
 });
 
-const pageQuery = z.object({
+export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   before: z.coerce.number().int().positive().optional(),
   kind: optional(z.enum(IMPRINT_KINDS)),
@@ -71,11 +65,11 @@ export const recordViewSchema = z.object({
   viewer,
 });
 
-const liveQuery = z.object({
+export const liveQuery = z.object({
   since: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
-const liveAnswer = z.object({
+export const liveAnswer = z.object({
   ok,
   since: count,
   cursor: count,
@@ -112,7 +106,7 @@ export const imprintFeedSchema = z.object({
   ),
 });
 
-const searchQuery = z.object({
+export const searchQuery = z.object({
   q: optional(z.string().trim().max(200, 'q is at most 200 characters')),
   ...listPageQuery(20, 100),
 });
@@ -201,63 +195,4 @@ export const feedbackOverviewSchema = z.object({
   how: z.string(),
 });
 
-const agentProofFields = { agent: optional(handleSchema), continuity: continuityField };
-
-export const RECORD_CONTRACTS = defineContracts({
-  'GET /imprint': { query: pageQuery, response: recordViewSchema },
-  'GET /imprint/live': { query: liveQuery, response: liveAnswer },
-  'GET /collaborate/live': { query: liveQuery, response: liveAnswer },
-  'GET /imprint/feed.json': { response: imprintFeedSchema },
-  'GET /collaborate/feed.json': { response: imprintFeedSchema },
-  'POST /imprint/report': {
-    body: z.object({
-      sequence: z.coerce.number().int().positive(),
-      reason: z.enum(REPORT_REASONS),
-      detail: optional(z.string().trim().max(1000, 'detail is at most 1000 characters')),
-      return_to: returnTo,
-    }),
-    form: true,
-    response: z.object({
-      ok,
-      report_id: z.string(),
-      sequence: z.number().int(),
-      status: z.literal('open'),
-      receipt_id: z.string(),
-    }),
-  },
-  'POST /api/quick-imprint': { body: z.object(imprintFields), response: imprintResultSchema },
-  'POST /sovereign/imprint': {
-    body: z.object({ ...formImprintFields, return_to: returnTo }),
-    form: true,
-    response: imprintResultSchema,
-  },
-  'GET /api/quarantine': { response: quarantineSchema },
-  'GET /search': { query: searchQuery, response: searchViewSchema },
-  'GET /api/feedback': { response: feedbackOverviewSchema },
-  'POST /feedback/report': {
-    body: z.object({
-      topic: z.enum(FEEDBACK_TOPICS),
-      body: z.string().trim().min(1, 'body must not be empty').max(4000, 'body is at most 4000 characters'),
-      ...agentProofFields,
-      return_to: returnTo,
-    }),
-    form: true,
-    response: z.object({
-      ok,
-      feedback_id: z.string(),
-      topic: z.enum(FEEDBACK_TOPICS),
-      status: z.literal('open'),
-      receipt_id: z.string(),
-      mine: z.string().nullable(),
-    }),
-  },
-  'GET /feedback/mine': { query: z.object({ agent: agentProofFields.agent }), response: myFeedbackSchema },
-  'POST /feedback/mine/clear': {
-    body: z.object({ ...agentProofFields, return_to: returnTo }),
-    form: true,
-    response: z.object({ ok, cleared: count, receipt_id: z.string() }),
-  },
-  'GET /api/stats': { response: statsSchema },
-  'GET /stats.json': { response: statsSchema },
-  'GET /window': { response: windowSchema },
-});
+export const agentProofFields = { agent: optional(handleSchema), continuity: continuityField };

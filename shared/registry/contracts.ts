@@ -5,13 +5,8 @@
  * path template is a load error.
  */
 import type { Contract, ContractInput } from '../contract.ts';
-import { AGENT_CONTRACTS } from '../agents/contract.ts';
-import { LEDGER_CONTRACTS } from './contracts/ledger.ts';
-import { ORDER_CONTRACTS } from '../orders/contract.ts';
-import { RECORD_CONTRACTS } from '../record/contract.ts';
 import { PEOPLE_CONTRACTS } from '../people/contract.ts';
 import { STEWARD_CONTRACTS } from '../steward/contract.ts';
-import { IDENTITY_CONTRACTS } from '../identity/contract.ts';
 import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
 import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
 import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
@@ -27,9 +22,6 @@ import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
 import { CALIBRATION_PAGE_CONTRACTS } from '../calibration/contract/pages.ts';
 import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
 import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
-import { LEDGER_PAGE_CONTRACTS } from './contracts/ledger-pages.ts';
-import { IDENTITY_PAGE_CONTRACTS } from '../identity/contract/pages.ts';
-import { IDENTITY_DOOR_CONTRACTS } from '../identity/contract/doors.ts';
 import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
 import { findRoute, pathParams } from './index.ts';
 import { methodOperations } from './operation.ts';
@@ -37,13 +29,8 @@ import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
 const LEGACY = {
-  ...LEDGER_CONTRACTS,
-  ...ORDER_CONTRACTS,
-  ...RECORD_CONTRACTS,
-  ...AGENT_CONTRACTS,
   ...PEOPLE_CONTRACTS,
   ...STEWARD_CONTRACTS,
-  ...IDENTITY_CONTRACTS,
   ...GOVERNANCE_CONTRACTS,
   ...CALIBRATION_CONTRACTS,
   ...TREASURY_CONTRACTS,
@@ -59,9 +46,6 @@ const LEGACY = {
   ...CALIBRATION_PAGE_CONTRACTS,
   ...ORGANISM_PAGE_CONTRACTS,
   ...GOVERNANCE_PAGE_CONTRACTS,
-  ...LEDGER_PAGE_CONTRACTS,
-  ...IDENTITY_PAGE_CONTRACTS,
-  ...IDENTITY_DOOR_CONTRACTS,
   ...STEWARD_PAGE_CONTRACTS,
 } as const;
 

@@ -27,16 +27,11 @@
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';
 import { shapeOf } from './operation.ts';
 import { OPERATIONS } from './operations.ts';
-import { AGENT_ROUTES } from './routes/agents.ts';
 import { CALIBRATION_ROUTES } from './routes/calibration.ts';
 import { GOVERNANCE_ROUTES } from './routes/governance.ts';
-import { IDENTITY_ROUTES } from './routes/identity.ts';
-import { LEDGER_ROUTES } from './routes/ledger.ts';
-import { ORDER_ROUTES } from './routes/orders.ts';
 import { ORGANISM_CHECK_ROUTES } from './routes/organism-checks.ts';
 import { ORGANISM_ROUTES } from './routes/organism.ts';
 import { PEOPLE_ROUTES } from './routes/people.ts';
-import { RECORD_ROUTES } from './routes/record.ts';
 import { STEWARD_ROUTES } from './routes/steward.ts';
 import { TREASURY_ROUTES } from './routes/treasury.ts';
 
@@ -63,11 +58,6 @@ export type PathParam = (typeof PATH_PARAMS)[number];
 /** Every shape, published and operator: the route shape of every operation entry. */
 export const ROUTES: readonly RouteShape[] = Object.freeze([
   ...OPERATIONS.map((entry) => shapeOf(entry)),
-  ...RECORD_ROUTES,
-  ...AGENT_ROUTES,
-  ...IDENTITY_ROUTES,
-  ...LEDGER_ROUTES,
-  ...ORDER_ROUTES,
   ...GOVERNANCE_ROUTES,
   ...PEOPLE_ROUTES,
   ...CALIBRATION_ROUTES,

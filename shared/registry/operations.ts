@@ -10,6 +10,11 @@ import { joinOperations } from './operation.ts';
 import { MCP_OPERATIONS } from '../mcp/operations.ts'; // op:mcp
 import { DISCOVERY_OPERATIONS } from '../discovery/operations.ts'; // op:discovery
 import { HEALTH_OPERATIONS } from '../health/operations.ts'; // op:health
+import { RECORD_OPERATIONS } from '../record/operations.ts'; // op:record
+import { AGENT_OPERATIONS } from '../agents/operations.ts'; // op:agents
+import { IDENTITY_OPERATIONS } from '../identity/operations.ts'; // op:identity
+import { LEDGER_OPERATIONS } from './operations/ledger.ts'; // op:ledger
+import { ORDER_OPERATIONS } from '../orders/operations.ts'; // op:orders
 import { CHRONICLE_OPERATIONS } from '../chronicle/operations.ts'; // op:chronicle
 import { BOUNDARY_OPERATIONS } from './operations/boundaries.ts'; // op:boundaries
 import { SITE_OPERATIONS } from '../site/operations.ts'; // op:site
@@ -21,6 +26,11 @@ const LISTS = [
   MCP_OPERATIONS,
   DISCOVERY_OPERATIONS,
   HEALTH_OPERATIONS,
+  RECORD_OPERATIONS,
+  AGENT_OPERATIONS,
+  IDENTITY_OPERATIONS,
+  LEDGER_OPERATIONS,
+  ORDER_OPERATIONS,
   CHRONICLE_OPERATIONS,
   BOUNDARY_OPERATIONS,
   SITE_OPERATIONS,

@@ -5,7 +5,6 @@
  * the contracts only document them (`validate: false`).
  */
 import { z } from 'zod';
-import { defineContracts } from '../../contract.ts';
 import { DATA_REQUEST_KINDS, callsignSchema } from '../contract.ts';
 
 const returnField = { return_to: z.string().max(2048).optional() };
@@ -31,28 +30,28 @@ export const processBody = z.object({
   ...returnField,
 });
 
-const documented = { form: true, validate: false } as const;
+export const documented = { form: true, validate: false } as const;
 
 /** What each door answers a JSON caller (a form is sent on, or shown the page). */
 const ok = z.literal(true);
-const signedInAs = {
+export const signedInAs = {
   ok,
   tag: z.string(),
   ref: z.string().describe('sovereign:<tag>'),
   receipt_id: z.string(),
   next: z.string().describe('where a browser would be sent'),
 };
-const crossed = z.object({
+export const crossed = z.object({
   ...signedInAs,
   key: z.string().describe('the Sovereign Key, shown this once: the way back in at /return'),
   receipt: z.string().describe('/begin/receipt/{receipt_id}'),
   hint: z.string(),
 });
-const reconciled = z.object({
+export const reconciled = z.object({
   ...signedInAs,
   provider_moved: z.boolean().describe("the provider identity moved to the key's sovereign"),
 });
-const processed = z.object({
+export const processed = z.object({
   ok,
   request: z.object({
     id: z.string(),
@@ -64,11 +63,4 @@ const processed = z.object({
     .nullable()
     .describe('a completed erasure: what it took out'),
   receipt_id: z.string(),
-});
-
-export const IDENTITY_DOOR_CONTRACTS = defineContracts({
-  'POST /initiate': { body: initiateBody, ...documented, response: crossed },
-  'POST /return': { body: returnBody, ...documented, response: z.object(signedInAs) },
-  'POST /reconcile': { body: returnBody, ...documented, response: reconciled },
-  'POST /steward/data-requests': { body: processBody, ...documented, response: processed },
 });

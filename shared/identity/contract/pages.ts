@@ -4,7 +4,7 @@
  * (api/identity). Receipts leave through the whisper_receipt projector: the step, never a note.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { SCOPES } from '../../registry/types.ts';
 import { DATA_REQUEST_KINDS, DATA_REQUEST_STATUSES } from '../contract.ts';
 
@@ -16,7 +16,7 @@ const day = z.string().describe('UTC date, YYYY-MM-DD');
  * `/passport?tag=` as JSON answers one passport, so it needs the tag (its form, 4 hex characters, is
  * checked by the handler). The page reads the same query itself: without a tag it shows the form.
  */
-const passportQuery = z.object({
+export const passportQuery = z.object({
   tag: z
     .string({ error: 'tag is required: a public tag is 4 hexadecimal characters, e.g. 3fa9' })
     .max(16)
@@ -151,30 +151,4 @@ export const dataRequestQueueSchema = z.object({
       fields: z.object({ id: z.string(), action: z.array(z.string()), note: z.string() }),
     }),
   }),
-});
-
-export const IDENTITY_PAGE_CONTRACTS = defineContracts({
-  'GET /sovereign': {
-    // Only documented: a feed flash that is not one is ignored, never refused.
-    query: z.object({
-      feed: z
-        .string()
-        .optional()
-        .describe(
-          'the one-time flash (fl_…) after setting the feed token; its answer shows the subscription once',
-        ),
-    }),
-    validate: false,
-    response: ownerSchema,
-  },
-  'GET /passport': { query: passportQuery, response: passportSchema },
-  // The card reads the same tag: the router refuses a malformed one alike, and the document says so.
-  'GET /passport/card.svg': { query: passportQuery },
-  'GET /begin/receipt/{token}': {
-    // Not checked here: a token of the wrong form is answered like an unknown one (404).
-    params: z.object({ token: z.string().describe('the receipt id (rcpt_…) of the first free call') }),
-    response: firstCallReceiptSchema,
-  },
-  'GET /settings/data': { response: personalDataSchema },
-  'GET /steward/data-requests': { response: dataRequestQueueSchema },
 });

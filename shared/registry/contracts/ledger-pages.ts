@@ -4,11 +4,11 @@
  * (api/ledger/routes.ts). Kept beside ledger.ts for the same reason (shared/ledger/ ships alone).
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { listPageLinks, listPageQuery } from '../../paging.ts';
-import { RECEIPT_ID, anchorSchema, idParams, receiptViewSchema } from './ledger.ts';
+import { RECEIPT_ID, anchorSchema, receiptViewSchema } from './ledger.ts';
 
-const ok = z.literal(true);
+export const ok = z.literal(true);
 const count = z.number().int().min(0);
 const hex = z.string().describe('lowercase hex');
 const day = z.string().describe('UTC date, YYYY-MM-DD');
@@ -92,19 +92,4 @@ export const witnessReceiptSchema = z.object({
   signature_line: z.string(),
   marked_at: isoTime,
   receipt: receiptViewSchema.nullable(),
-});
-
-export const LEDGER_PAGE_CONTRACTS = defineContracts({
-  'GET /receipt/{id}': { params: idParams, response: receiptViewSchema.extend({ ok }) },
-  'GET /ledger': { query: ledgerQuery, response: ledgerSchema },
-  'GET /ledger/{id}': { params: idParams, response: ledgerEntrySchema },
-  'GET /verify/anchor-chain': { response: anchorChainSchema },
-  'GET /witness': { response: witnessesSchema },
-  'GET /witness/receipt/{token}': {
-    // Not checked here: a token of the wrong form is answered like an unknown one (404), as the page says.
-    params: z.object({
-      token: z.string().describe('the witness receipt token (wt_…) given once by POST /api/witness/mark'),
-    }),
-    response: witnessReceiptSchema,
-  },
 });

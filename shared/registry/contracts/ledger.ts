@@ -5,15 +5,15 @@
  * described by their named fields and left open beyond them.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { isAnchorDate } from '../../ledger/anchor.ts';
 
 /** Receipt ids: `rcpt_` and a ULID. */
 export const RECEIPT_ID = /^rcpt_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
-const hex = z.string().describe('lowercase hex');
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
+export const hex = z.string().describe('lowercase hex');
 export const receiptIdSchema = z
   .string()
   .regex(RECEIPT_ID, 'id must be rcpt_ followed by a 26-character ULID')
@@ -22,7 +22,7 @@ export const anchorDateSchema = z
   .string()
   .refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD');
 export const idParams = z.object({ id: receiptIdSchema });
-const dateParams = z.object({ date: anchorDateSchema });
+export const dateParams = z.object({ date: anchorDateSchema });
 
 /** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
 export const changeStatusSchema = z.object({
@@ -75,7 +75,7 @@ export const signedHeadSchema = z.object({
   checkpoint: z.string(),
 });
 
-const inclusionProof = z.object({
+export const inclusionProof = z.object({
   date: z.string(),
   leaf_index: count,
   tree_size: count,
@@ -125,7 +125,7 @@ export const anchorViewSchema = anchorSchema.extend({
   cosignatures: z.array(z.object({ witness: z.string(), signature_line: z.string(), marked_at: isoTime })),
 });
 
-const witnessMarkAnswer = z.object({
+export const witnessMarkAnswer = z.object({
   ok,
   already_marked: z.boolean(),
   witness: z.string(),
@@ -137,57 +137,4 @@ const witnessMarkAnswer = z.object({
     .nullable(),
   receipt_link: z.string().nullable().describe('shown once: opening it remembers you as this witness'),
   hint: z.string(),
-});
-
-export const LEDGER_CONTRACTS = defineContracts({
-  'GET /api/receipt/{id}': { params: idParams, response: receiptViewSchema.extend({ ok }) },
-  'GET /api/transparency': {
-    response: z.looseObject({
-      ok,
-      schema: z.literal('civitas.transparency.v1'),
-      generated_at: isoTime,
-      receipts: z.looseObject({ total: count }),
-      denials: z.looseObject({ total: count }),
-      principle: z.string(),
-    }),
-  },
-  'GET /verify/{id}': { params: idParams, response: verificationSchema },
-  'GET /verify/anchor/{date}': { params: dateParams, response: anchorViewSchema },
-  'GET /verify/court/{id}': {
-    params: z.object({ id: z.string().min(1).max(200) }),
-    response: verificationSchema.extend({ court: z.unknown().describe('the court case the verdict closed') }),
-  },
-  'GET /verify/inclusion-batch/{date}': {
-    params: dateParams,
-    query: z.object({
-      offset: z.coerce.number().int().min(0).default(0),
-      limit: z.coerce.number().int().min(1).max(10_000).default(1_000),
-    }),
-    response: z.object({
-      ok,
-      date: z.string(),
-      tree_size: count,
-      root_hash: hex,
-      sealed: z.boolean(),
-      anchor: anchorSchema.nullable(),
-      head: signedHeadSchema.nullable(),
-      offset: count,
-      leaves: z.array(z.object({ leaf_index: count, id: z.string(), leaf_hash: hex })),
-      next: z.string().nullable(),
-      how: z.string(),
-    }),
-  },
-  'GET /verify/inclusion/{date}/{id}': {
-    params: dateParams.extend(idParams.shape),
-    response: inclusionProof.extend({ ok, receipt: receiptViewSchema }),
-  },
-  'POST /api/witness/mark': {
-    body: z.object({
-      date: anchorDateSchema,
-      witness: z.string().min(1).max(100),
-      public_key: z.string().min(40).max(64),
-      signature: z.string().min(10).max(400),
-    }),
-    response: witnessMarkAnswer,
-  },
 });
