@@ -7,7 +7,7 @@ import { bodyOf } from '../steward/http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { cacheControlForPersonalized } from '../../shared/security.ts';
-import { GOVERNANCE_CONTRACTS } from '../../shared/governance/contract.ts';
+import { CONTRACTS } from '../../shared/registry/contracts.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
@@ -39,7 +39,7 @@ function answer<T>(
 async function pledgeHandler(request: RouteRequest<'POST /sovereign/pledge'>, reply: FastifyReply) {
   const who = governor(request);
   const input =
-    request.input?.body ?? parseInput(GOVERNANCE_CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
+    request.input?.body ?? parseInput(CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
   const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });

@@ -3,7 +3,7 @@
  * (shared/contract.ts). Answers are the service's projections (api/calibration), field for field.
  */
 import { z } from 'zod';
-import { blank, defineContracts, isoTime } from '../contract.ts';
+import { blank, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { ORDER_DETAIL_MAX, ORDER_TITLE_MAX } from '../orders/order.ts';
 import {
@@ -107,7 +107,7 @@ export const stakeInput = z.object({
   return_to: returnField,
 });
 
-const prophecyResult = z.object({
+export const prophecyResult = z.object({
   ok,
   prophecy_id: z.string(),
   statement: z.string(),
@@ -117,7 +117,7 @@ const prophecyResult = z.object({
   receipt_id: z.string(),
   links: z.object({ claim: z.string(), prophecies: z.string() }),
 });
-const stakeResult = z.object({
+export const stakeResult = z.object({
   ok,
   pact_id: z.string(),
   side: z.enum(PACT_SIDES),
@@ -164,7 +164,7 @@ export const calibrationSchema = z.object({
  * and the door parses with the schema its body chooses (`validate: false`), refusing with the same
  * `invalid_request`.
  */
-const pactDoorBody = z
+export const pactDoorBody = z
   .object({
     title: pactInput.shape.title.optional().describe('to make a pact: your commitment'),
     detail: pactInput.shape.detail,
@@ -184,7 +184,7 @@ const pactDoorBody = z
       { not: { required: ['outcome'] }, required: ['title', 'stake'], ...DUE_ONCE },
     ],
   });
-const pactResult = z.object({
+export const pactResult = z.object({
   ok,
   pact_id: z.string(),
   status: z.literal('open'),
@@ -193,7 +193,7 @@ const pactResult = z.object({
   receipt_id: z.string(),
   links: z.object({ claim: z.string(), almanac: z.string() }),
 });
-const answerResult = z.object({
+export const answerResult = z.object({
   ok,
   pact_id: z.string(),
   status: z.enum(PACT_SIDES),
@@ -204,16 +204,4 @@ const answerResult = z.object({
     .describe('points, pari-mutuel; stakers are never named'),
   receipt_id: z.string(),
   links: z.object({ answered: z.string() }),
-});
-
-export const CALIBRATION_CONTRACTS = defineContracts({
-  'POST /sovereign/pact': {
-    body: pactDoorBody,
-    form: true,
-    validate: false,
-    response: z.union([pactResult, answerResult]),
-  },
-  'POST /sovereign/prophecy': { body: prophecyInput, form: true, response: prophecyResult },
-  'POST /sovereign/pact/stake': { body: stakeInput, form: true, response: stakeResult },
-  'GET /api/calibration': { response: calibrationSchema },
 });

@@ -4,7 +4,7 @@
  * the projections of shared/governance/{rules,court}.ts and api/governance, field for field.
  */
 import { z } from 'zod';
-import { blank, defineContracts, isoTime } from '../contract.ts';
+import { blank, isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import {
   CASE_ID,
@@ -33,8 +33,8 @@ const proposalField = z
   .string({ error: 'proposal is required: a proposal id (prop_…)' })
   .trim()
   .regex(PROPOSAL_ID, 'proposal must be a proposal id: prop_ followed by 26 characters');
-const signBody = z.object({ proposal: proposalField, ...returnField });
-const proposeBody = z.object({
+export const signBody = z.object({ proposal: proposalField, ...returnField });
+export const proposeBody = z.object({
   title: z
     .string({ error: 'title is required' })
     .trim()
@@ -63,13 +63,13 @@ const pledgeField = z
   .string({ error: 'pledge is required: a pledge id (plg_…)' })
   .trim()
   .regex(PLEDGE_ID, 'pledge must be a pledge id: plg_ followed by 26 characters');
-const backBody = z.object({ pledge: pledgeField, ...returnField });
-const reviewBody = z.object({
+export const backBody = z.object({ pledge: pledgeField, ...returnField });
+export const reviewBody = z.object({
   pledge: pledgeField,
   outcome: z.enum(REVIEW_OUTCOMES, { error: 'outcome must be upheld or lapsed' }),
   ...returnField,
 });
-const codexQuery = z.object({
+export const codexQuery = z.object({
   article: text(64, 'article'),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
@@ -80,7 +80,7 @@ const codexQuery = z.object({
 });
 
 /** One door for the court: `case: "new"` with a target opens a case; otherwise a juror signs `case_id`. */
-const courtSignBody = z
+export const courtSignBody = z
   .object({
     case: z.preprocess(
       blank,
@@ -204,13 +204,13 @@ export const constitutionSchema = z.object({
     }),
   ]),
 });
-const proposalResult = z.object({
+export const proposalResult = z.object({
   ok,
   proposal: proposalSchema,
   state: z.enum(PROPOSAL_STATES),
   ...receiptFields,
 });
-const ratifyResult = proposalResult.extend({
+export const ratifyResult = proposalResult.extend({
   article: z.object({ id: z.string(), receipt_id: z.string(), provenance: z.string() }).nullable(),
 });
 
@@ -297,8 +297,13 @@ export const caseSchema = z.object({
   links: z.object({ verify: z.string(), precedent: z.string().nullable() }),
   next: z.string(),
 });
-const caseResult = z.object({ ok, case: caseSchema, state: z.enum(['open', 'final']), ...receiptFields });
-const signResult = caseResult.extend({
+export const caseResult = z.object({
+  ok,
+  case: caseSchema,
+  state: z.enum(['open', 'final']),
+  ...receiptFields,
+});
+export const signResult = caseResult.extend({
   outcome: verdict.nullable(),
   verdict: z
     .object({
@@ -403,30 +408,9 @@ export const abstentionsSchema = z.object({
 });
 
 /** The path parameter of GET /api/court/precedent/{id}: a precedent id (a malformed one is 400, an unknown one 404). */
-const precedentParams = z.object({
+export const precedentParams = z.object({
   id: z
     .string()
     .max(200, 'id is at most 200 characters')
     .regex(PRECEDENT_ID, 'id must be a precedent id: precedent-<n>'),
-});
-
-export const GOVERNANCE_CONTRACTS = defineContracts({
-  'GET /api/axioms': { response: axiomsSchema },
-  'GET /api/constitution': { response: constitutionSchema },
-  'POST /api/constitution/propose': { body: proposeBody, form: true, response: proposalResult },
-  'POST /api/constitution/cosign': { body: signBody, form: true, response: proposalResult },
-  'POST /api/constitution/ratify': { body: signBody, form: true, response: ratifyResult },
-  'GET /api/codex/pledges': { query: codexQuery, response: codexSchema },
-  'POST /api/codex/pledges/review': { body: reviewBody, form: true, response: pledgeResult },
-  'POST /sovereign/pledge': { body: pledgeBody, form: true, response: pledgeResult },
-  'POST /sovereign/pledge/back': { body: backBody, form: true, response: pledgeResult },
-  'POST /sovereign/court-sign': {
-    body: courtSignBody,
-    form: true,
-    response: z.union([signResult, caseResult]),
-  },
-  'GET /api/verdicts': { response: verdictsSchema },
-  'GET /api/court/precedent/{id}': { params: precedentParams, response: precedentSchema },
-  'GET /api/dissent': { response: dissentSchema },
-  'GET /api/abstentions': { response: abstentionsSchema },
 });

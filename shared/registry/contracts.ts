@@ -5,11 +5,6 @@
  * path template is a load error.
  */
 import type { Contract, ContractInput } from '../contract.ts';
-import { PEOPLE_CONTRACTS } from '../people/contract.ts';
-import { STEWARD_CONTRACTS } from '../steward/contract.ts';
-import { GOVERNANCE_CONTRACTS } from '../governance/contract.ts';
-import { CALIBRATION_CONTRACTS } from '../calibration/contract.ts';
-import { TREASURY_CONTRACTS } from '../treasury/contract.ts';
 import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
 import { SELF_CONTRACTS } from '../organism/contract/self.ts';
 import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
@@ -19,21 +14,13 @@ import { PERSONA_CONTRACTS } from '../organism/contract/persona.ts';
 import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
 import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
 import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
-import { CALIBRATION_PAGE_CONTRACTS } from '../calibration/contract/pages.ts';
 import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
-import { GOVERNANCE_PAGE_CONTRACTS } from '../governance/contract/pages.ts';
-import { STEWARD_PAGE_CONTRACTS } from '../steward/contract/pages.ts';
 import { findRoute, pathParams } from './index.ts';
 import { methodOperations } from './operation.ts';
 import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
 const LEGACY = {
-  ...PEOPLE_CONTRACTS,
-  ...STEWARD_CONTRACTS,
-  ...GOVERNANCE_CONTRACTS,
-  ...CALIBRATION_CONTRACTS,
-  ...TREASURY_CONTRACTS,
   ...OBSERVATORY_CONTRACTS,
   ...SELF_CONTRACTS,
   ...THEMES_CONTRACTS,
@@ -43,10 +30,7 @@ const LEGACY = {
   ...MIND_CONTRACTS,
   ...CHECKS_CONTRACTS,
   ...EXPERIMENTS_CONTRACTS,
-  ...CALIBRATION_PAGE_CONTRACTS,
   ...ORGANISM_PAGE_CONTRACTS,
-  ...GOVERNANCE_PAGE_CONTRACTS,
-  ...STEWARD_PAGE_CONTRACTS,
 } as const;
 
 /** Every operation's contract, by key. */

@@ -27,13 +27,8 @@
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';
 import { shapeOf } from './operation.ts';
 import { OPERATIONS } from './operations.ts';
-import { CALIBRATION_ROUTES } from './routes/calibration.ts';
-import { GOVERNANCE_ROUTES } from './routes/governance.ts';
 import { ORGANISM_CHECK_ROUTES } from './routes/organism-checks.ts';
 import { ORGANISM_ROUTES } from './routes/organism.ts';
-import { PEOPLE_ROUTES } from './routes/people.ts';
-import { STEWARD_ROUTES } from './routes/steward.ts';
-import { TREASURY_ROUTES } from './routes/treasury.ts';
 
 export type { Family, HttpMethod, RouteKey, RouteKind, RouteShape, Scope } from './types.ts';
 export { SCOPES } from './types.ts';
@@ -58,13 +53,8 @@ export type PathParam = (typeof PATH_PARAMS)[number];
 /** Every shape, published and operator: the route shape of every operation entry. */
 export const ROUTES: readonly RouteShape[] = Object.freeze([
   ...OPERATIONS.map((entry) => shapeOf(entry)),
-  ...GOVERNANCE_ROUTES,
-  ...PEOPLE_ROUTES,
-  ...CALIBRATION_ROUTES,
-  ...TREASURY_ROUTES,
   ...ORGANISM_ROUTES,
   ...ORGANISM_CHECK_ROUTES,
-  ...STEWARD_ROUTES,
 ]);
 
 /** The 279 shapes published in /openapi.json (operator surfaces left out). */

@@ -15,7 +15,12 @@ import { AGENT_OPERATIONS } from '../agents/operations.ts'; // op:agents
 import { IDENTITY_OPERATIONS } from '../identity/operations.ts'; // op:identity
 import { LEDGER_OPERATIONS } from './operations/ledger.ts'; // op:ledger
 import { ORDER_OPERATIONS } from '../orders/operations.ts'; // op:orders
+import { GOVERNANCE_OPERATIONS } from '../governance/operations.ts'; // op:governance
+import { PEOPLE_OPERATIONS } from '../people/operations.ts'; // op:people
+import { CALIBRATION_OPERATIONS } from '../calibration/operations.ts'; // op:calibration
+import { TREASURY_OPERATIONS } from '../treasury/operations.ts'; // op:treasury
 import { CHRONICLE_OPERATIONS } from '../chronicle/operations.ts'; // op:chronicle
+import { STEWARD_OPERATIONS } from '../steward/operations.ts'; // op:steward
 import { BOUNDARY_OPERATIONS } from './operations/boundaries.ts'; // op:boundaries
 import { SITE_OPERATIONS } from '../site/operations.ts'; // op:site
 import { ASSET_OPERATIONS } from '../assets/operations.ts'; // op:assets
@@ -31,7 +36,12 @@ const LISTS = [
   IDENTITY_OPERATIONS,
   LEDGER_OPERATIONS,
   ORDER_OPERATIONS,
+  GOVERNANCE_OPERATIONS,
+  PEOPLE_OPERATIONS,
+  CALIBRATION_OPERATIONS,
+  TREASURY_OPERATIONS,
   CHRONICLE_OPERATIONS,
+  STEWARD_OPERATIONS,
   BOUNDARY_OPERATIONS,
   SITE_OPERATIONS,
   ASSET_OPERATIONS,

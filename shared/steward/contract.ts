@@ -3,7 +3,7 @@
  * non-quarantined imprints, and the public lessons list (shared/contract.ts).
  */
 import { z } from 'zod';
-import { blank, defineContracts, isoTime } from '../contract.ts';
+import { blank, isoTime } from '../contract.ts';
 
 export const TRIAGE_ACTIONS = ['release', 'keep_held', 'dismiss'] as const;
 export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
@@ -77,60 +77,16 @@ export const lessonFields = {
   from: sourceList,
 };
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
-const returnField = {
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
+export const returnField = {
   return_to: z.preprocess(blank, z.string().max(2048, 'return_to is at most 2048 characters').optional()),
 };
-const lesson = z.object({
+export const lesson = z.object({
   id: z.string(),
   title: z.string(),
   body: z.string(),
   sources: z.array(z.number().int()),
   recorded_at: isoTime,
   receipt_id: z.string(),
-});
-
-export const STEWARD_CONTRACTS = defineContracts({
-  'POST /sovereign/triage': {
-    body: z.object({ ...triageFields, ...returnField }),
-    form: true,
-    response: z.object({
-      ok,
-      action: z.enum(TRIAGE_ACTIONS),
-      target: z.string(),
-      imprint: z.object({
-        sequence: z.number().int(),
-        held: z.boolean(),
-        unattested: z.boolean(),
-        body_retained: z.boolean(),
-        publicly_visible: z.boolean(),
-      }),
-      reports_closed: z.array(z.string()),
-      note_recorded: z.boolean(),
-      outcome: z.string(),
-      receipt_id: z.string(),
-      receipt: z.string(),
-    }),
-  },
-  'POST /steward/lesson': {
-    body: z.object({ ...lessonFields, ...returnField }),
-    form: true,
-    response: z.object({ ok, lesson, receipt: z.string() }),
-  },
-  'GET /api/hive/lessons': {
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) }),
-    response: z.object({
-      ok,
-      schema: z.literal('civitas.lessons.v1'),
-      total: count,
-      lessons: z.array(lesson),
-      excluded_from_learning: z.object({
-        held: count,
-        held_reasons: z.array(z.object({ rule: z.string(), reason: z.string(), count })),
-        unattested: count,
-      }),
-      principle: z.string(),
-    }),
-  },
 });

@@ -5,20 +5,18 @@
  * of api/treasury/views.ts and the quote of ./quote.ts, field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../contract.ts';
+import { isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../agents/handle.ts';
 import { CAPABILITY_PRICES, oracleQuoteSchema } from './quote.ts';
-import { isPublicActor } from '../actor.ts';
 import { PURPOSES } from './purposes.ts';
-import { TREASURY_HOLDER_CONTRACTS } from './holder-contract.ts';
 
 export { oracleQuoteSchema };
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
-const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
-const cents = z.number().int().describe('minor units (cents)');
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
+export const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
+export const cents = z.number().int().describe('minor units (cents)');
 
 export { PURPOSES };
 
@@ -90,12 +88,12 @@ const checkoutResult = z.object({
   note: z.string(),
   receipt_id: z.string(),
 });
-const checkout = { body: checkoutBody, form: true, response: checkoutResult } as const;
+export const checkout = { body: checkoutBody, form: true, response: checkoutResult } as const;
 
 /** Who a cost quote is for: an agent by handle or a sovereign by public tag. */
-const actorWords = 'actor is required: agent:<handle> or sovereign:<4-hex tag>.';
+export const actorWords = 'actor is required: agent:<handle> or sovereign:<4-hex tag>.';
 
-const provider = z.object({ configured: z.boolean() });
+export const provider = z.object({ configured: z.boolean() });
 
 export const strategySchema = z.object({
   name: z.string(),
@@ -114,72 +112,4 @@ export const equitySchema = z.object({
   holders: kCount,
   top_holder_share: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
   gini: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
-});
-
-export const TREASURY_CONTRACTS = defineContracts({
-  ...TREASURY_HOLDER_CONTRACTS,
-  'POST /api/portal': {
-    body: z.object({ return_to: holderFields.return_to }).passthrough(),
-    form: true,
-    response: z.object({ ok, portal_url: z.string() }),
-  },
-  'POST /api/checkout': checkout,
-  'POST /api/oracle/buy': checkout,
-  'POST /api/patronage': checkout,
-  'POST /api/covenant': checkout,
-  'POST /api/fund-evolution': checkout,
-  'POST /api/inscribe': checkout,
-  'GET /api/oracle': {
-    response: z.object({
-      ok,
-      offers: z.string(),
-      covers: z.array(z.string()),
-      quote: oracleQuoteSchema,
-      provider,
-      doors: z.object({ run: z.string(), buy: z.string(), usage: z.string() }),
-    }),
-  },
-  'GET /api/cost-oracle': {
-    query: z.object({ actor: z.string({ error: actorWords }).refine(isPublicActor, actorWords) }),
-    response: z.object({ ok, actor: z.string(), quote: oracleQuoteSchema, note: z.string() }),
-  },
-  'GET /api/treasury': {
-    response: z.object({
-      ok,
-      as_of: isoTime,
-      units: z.string(),
-      balance: z.array(z.object({ currency: z.string(), income: cents, spending: cents, balance: cents })),
-      income_by_purpose: z.array(
-        z.object({ purpose: z.string(), currency: z.string(), amount: cents, payments: count }),
-      ),
-      spending_by_category: z.array(
-        z.object({ category: z.string(), currency: z.string(), amount: cents, authorizations: count }),
-      ),
-      strategies: z.array(strategySchema),
-      provider,
-    }),
-  },
-  'GET /api/treasury/strategies': { response: z.object({ ok, strategies: z.array(strategySchema) }) },
-  'GET /api/equity': { response: equitySchema.extend({ ok }) },
-  'GET /api/patrons': {
-    response: z.object({
-      ok,
-      counts: z.object({ humans: kCount, agents: kCount }),
-      listed: z.array(
-        z.object({
-          actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }),
-          since: isoTime,
-        }),
-      ),
-    }),
-  },
-  'GET /api/inscriptions': {
-    response: z.object({
-      ok,
-      note: z.string(),
-      inscriptions: z.array(
-        z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime }),
-      ),
-    }),
-  },
 });

@@ -4,22 +4,21 @@
  * api/treasury/{oracle,views,webhooks,authorizations}.ts, field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../contract.ts';
+import { isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../agents/handle.ts';
 import { PURPOSES } from './purposes.ts';
-import { oracleQuoteSchema } from './quote.ts';
 
-const ok = z.literal(true);
-const count = z.number().int().min(0);
+export const ok = z.literal(true);
+export const count = z.number().int().min(0);
 const kCount = z.union([count, z.literal(FEWER_THAN_K)]);
-const cents = z.number().int().describe('minor units (cents)');
+export const cents = z.number().int().describe('minor units (cents)');
 
 /** A form leaves a field as '' when blank: absent (as ./contract.ts holderFields). */
-const blank = (value: unknown) => (value === '' ? undefined : value);
+export const blank = (value: unknown) => (value === '' ? undefined : value);
 /** Who asks: an agent (with its continuity secret) or, without `agent`, the signed-in sovereign. */
-const agentField = z.preprocess(blank, handleSchema.optional());
-const continuityField = z.preprocess(blank, z.string().max(200).optional());
+export const agentField = z.preprocess(blank, handleSchema.optional());
+export const continuityField = z.preprocess(blank, z.string().max(200).optional());
 
 /** The deep report (api/treasury/oracle.ts oracleReport): aggregates of the public record only. */
 const authorsOfKind = z.object({ authors: kCount, imprints: count });
@@ -70,7 +69,7 @@ export type AuthorizationReason = (typeof AUTHORIZATION_REASONS)[number];
  * asStripeEvent). The bytes are verified against the Stripe-Signature header before anything is
  * applied, so the router never parses this body itself (`validate: false`).
  */
-const stripeEvent = (object: z.ZodObject, type: string) =>
+export const stripeEvent = (object: z.ZodObject, type: string) =>
   z.object({
     id: z
       .string()
@@ -80,7 +79,7 @@ const stripeEvent = (object: z.ZodObject, type: string) =>
     data: z.object({ object }),
   });
 const loose = <S extends z.ZodRawShape>(shape: S) => z.object(shape).catchall(z.unknown());
-const checkoutSession = loose({
+export const checkoutSession = loose({
   metadata: loose({
     intent: z.string().max(40).optional().describe('the checkout intent (tin_…) the service opened'),
     purpose: z.enum(PURPOSES).optional(),
@@ -104,7 +103,7 @@ const checkoutSession = loose({
   currency: z.string().max(10).nullable().optional(),
   customer: z.string().max(255).nullable().optional(),
 });
-const issuingAuthorization = loose({
+export const issuingAuthorization = loose({
   id: z.string().max(255).describe('the authorization id: a replay answers its recorded decision'),
   amount: z.number().int().optional(),
   currency: z.string().max(10).optional(),
@@ -118,89 +117,4 @@ const issuingAuthorization = loose({
     }).optional(),
   }).optional(),
 });
-const signedCallback = { validate: false } as const;
-
-export const TREASURY_HOLDER_CONTRACTS = defineContracts({
-  'POST /api/oracle': {
-    body: z.object({ agent: agentField, continuity: continuityField }),
-    form: true,
-    response: z.object({
-      ok,
-      report_id: z.string(),
-      uses_left: count,
-      receipt_id: z.string(),
-      report: oracleReportSchema,
-    }),
-    quote: oracleQuoteSchema,
-  },
-  'GET /api/oracle/session': {
-    query: z.object({
-      id: z.preprocess(
-        blank,
-        z
-          .string()
-          .regex(/^tin_[0-9A-Z]{26}$/, 'id is an intent id (tin_…)')
-          .optional(),
-      ),
-      agent: agentField,
-    }),
-    response: z.object({
-      ok,
-      sessions: z.array(
-        z.object({
-          intent: z.string(),
-          purpose: z.enum(PURPOSES),
-          status: z.enum(INTENT_STATUSES),
-          amount: cents,
-          currency: z.string(),
-          created_at: isoTime,
-          paid_at: isoTime.nullable(),
-        }),
-      ),
-    }),
-  },
-  'GET /api/oracle/usage': {
-    query: z.object({ agent: agentField }),
-    response: z.object({
-      ok,
-      uses_total: count,
-      uses_left: count,
-      uses_consumed: count,
-      reports: z.array(
-        z.object({ id: z.string(), created_at: isoTime, receipt_id: z.string(), report: oracleReportSchema }),
-      ),
-    }),
-  },
-  'GET /api/entitlements': {
-    response: z.object({
-      ok,
-      entitlements: z.array(
-        z.object({
-          id: z.string(),
-          capability: z.string(),
-          uses_total: count,
-          uses_left: count,
-          granted_at: isoTime,
-        }),
-      ),
-    }),
-  },
-  'POST /api/stripe/webhook': {
-    ...signedCallback,
-    body: stripeEvent(
-      checkoutSession,
-      'checkout.session.completed, .async_payment_succeeded and .async_payment_failed apply; any other type is ignored',
-    ),
-    response: z.object({
-      ok,
-      received: z.literal(true),
-      duplicate: z.boolean(),
-      outcome: z.enum(WEBHOOK_OUTCOMES),
-    }),
-  },
-  'POST /api/stripe/issuing-authorization': {
-    ...signedCallback,
-    body: stripeEvent(issuingAuthorization, 'issuing_authorization.request'),
-    response: z.object({ approved: z.boolean(), reason: z.enum(AUTHORIZATION_REASONS) }),
-  },
-});
+export const signedCallback = { validate: false } as const;

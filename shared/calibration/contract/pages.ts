@@ -3,9 +3,8 @@
  * `Accept: application/json`, field for field from the projections in api/calibration/views.ts.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { COMPARATORS, METRICS } from '../scores.ts';
-import { calibrationSchema } from '../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -101,11 +100,4 @@ export const almanacSchema = z.object({
   pacts: z.object({ open: z.array(pactViewSchema), answered: z.array(pactViewSchema) }),
   feeds: z.object({ ics: z.string(), atom: z.string(), streaks: z.string() }),
   pact_resolution: z.string(),
-});
-
-export const CALIBRATION_PAGE_CONTRACTS = defineContracts({
-  // The page's JSON twin answers the same projection as GET /api/calibration.
-  'GET /calibration': { response: calibrationSchema },
-  'GET /prophecy': { response: prophecyPageSchema },
-  'GET /almanac': { response: almanacSchema },
 });

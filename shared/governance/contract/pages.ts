@@ -4,17 +4,8 @@
  * projection as their /api twin, so they share its schema.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
-import {
-  abstentionsSchema,
-  articleSchema,
-  constitutionSchema,
-  dissentSchema,
-  proposalSchema,
-  verdictsSchema,
-  pledgeBody,
-  pledgeResult,
-} from '../contract.ts';
+import { isoTime } from '../../contract.ts';
+import { articleSchema, proposalSchema } from '../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -111,26 +102,4 @@ export const ceremonySchema = z.object({
       may_ratify: z.boolean(),
     }),
   ]),
-});
-
-export const GOVERNANCE_PAGE_CONTRACTS = defineContracts({
-  // The page form of POST /sovereign/pledge: its handler parses the same body after the scope.
-  'POST /pledge': { body: pledgeBody, form: true, validate: false, response: pledgeResult },
-  'GET /constitution': { response: constitutionSchema },
-  'GET /verdicts': { response: verdictsSchema },
-  'GET /dissent': { response: dissentSchema },
-  'GET /abstentions': { response: abstentionsSchema },
-  'GET /lineage': { response: lineageSchema },
-  'GET /provenance': { response: provenanceIndexSchema },
-  'GET /provenance/{claim}': {
-    // The handler reads the claim's form itself: 400 invalid_request when it names no axiom, article or proposal id, 404 when unknown.
-    params: z.object({
-      claim: z
-        .string()
-        .max(200)
-        .describe('an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)'),
-    }),
-    response: provenanceClaimSchema,
-  },
-  'GET /ceremony': { response: ceremonySchema },
 });

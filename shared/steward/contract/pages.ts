@@ -4,7 +4,7 @@
  * the router checks their query and the pages take their types from here.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { IMPRINT_KINDS } from '../../record/imprint.ts';
 
 const ok = z.literal(true);
@@ -86,9 +86,4 @@ export const whisperArchiveSchema = z.object({
     }),
   ),
   scope: z.string(),
-});
-
-export const STEWARD_PAGE_CONTRACTS = defineContracts({
-  'GET /steward/held': { query: stewardListQuery, response: heldQueueSchema },
-  'GET /steward/whispers': { query: stewardListQuery, response: whisperArchiveSchema },
 });

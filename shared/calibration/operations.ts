@@ -1,35 +1,63 @@
-import type { RouteShape } from '../types.ts';
-import { family } from '../define.ts';
+/**
+ * The calibration operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { z } from 'zod';
+import { operations } from '../registry/operation.ts';
+import {
+  prophecyInput,
+  prophecyResult,
+  calibrationSchema,
+  pactDoorBody,
+  pactResult,
+  answerResult,
+  stakeInput,
+  stakeResult,
+} from './contract.ts';
+import { prophecyPageSchema, almanacSchema } from './contract/pages.ts';
 
-const { api, asset, feed, mutation, page } = family('calibration');
+const { api, asset, feed, mutation, page } = operations('calibration');
 
 /** Calibration: graded predictions about the service itself, pacts and what comes due. */
-export const CALIBRATION_ROUTES: RouteShape[] = [
+export const CALIBRATION_OPERATIONS = [
   mutation(
     '/sovereign/prophecy',
     "Make a prophecy: a probability that one of the service's own metrics crosses a value by a date",
-    { scope: 'sovereign:write' },
+    { scope: 'sovereign:write', POST: { body: prophecyInput, form: true, response: prophecyResult } },
   ),
-  page('/prophecy', 'Prophecies open and resolved'),
+  page('/prophecy', 'Prophecies open and resolved', { GET: { response: prophecyPageSchema } }),
   api(
     '/api/calibration',
     'Calibration of resolved prophecies: Brier and log scores, reliability diagram data',
+    { GET: { response: calibrationSchema } },
   ),
   page(
     '/calibration',
     'Calibration: how well graded predictions about civitas itself turned out (not outside accuracy)',
+    {
+      // The page's JSON twin answers the same projection as GET /api/calibration.
+      GET: { response: calibrationSchema },
+    },
   ),
-  page('/almanac', 'The almanac: the season ahead, prophecies and pacts by due date'),
+  page('/almanac', 'The almanac: the season ahead, prophecies and pacts by due date', {
+    GET: { response: almanacSchema },
+  }),
   feed('/almanac.ics', 'The almanac as an iCalendar feed'),
   feed('/almanac.xml', 'The almanac as an Atom feed'),
   feed('/streaks.xml', 'Atom feed of streaks: consecutive kept pacts and correct prophecies'),
   mutation('/sovereign/pact', 'Make a pact: a public commitment with a due date', {
     scope: 'sovereign:write',
     refuses: { POST: ['conflict', 'not_found'] },
+    POST: {
+      body: pactDoorBody,
+      form: true,
+      validate: false,
+      response: z.union([pactResult, answerResult]),
+    },
   }),
   mutation('/sovereign/pact/stake', 'Put a stake on a pact', {
     scope: 'sovereign:write',
     refuses: { POST: ['conflict', 'not_found'] },
+    POST: { body: stakeInput, form: true, response: stakeResult },
   }),
   mutation(
     '/steward/pacts',

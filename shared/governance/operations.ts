@@ -1,0 +1,148 @@
+/**
+ * The governance operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { z } from 'zod';
+import { operations } from '../registry/operation.ts';
+import {
+  constitutionSchema,
+  proposeBody,
+  proposalResult,
+  signBody,
+  ratifyResult,
+  axiomsSchema,
+  codexQuery,
+  codexSchema,
+  reviewBody,
+  pledgeResult,
+  pledgeBody,
+  backBody,
+  courtSignBody,
+  signResult,
+  caseResult,
+  precedentParams,
+  precedentSchema,
+  verdictsSchema,
+  dissentSchema,
+  abstentionsSchema,
+} from './contract.ts';
+import {
+  lineageSchema,
+  ceremonySchema,
+  provenanceIndexSchema,
+  provenanceClaimSchema,
+} from './contract/pages.ts';
+
+const { api, feed, mutation, page } = operations('governance');
+
+/** Governance: constitution, axioms, pledges, courts and verdicts. */
+export const GOVERNANCE_OPERATIONS = [
+  api(
+    '/api/constitution',
+    'The constitution: ratified articles, open proposals with cosigns and ratifications',
+    { GET: { response: constitutionSchema } },
+  ),
+  mutation('/api/constitution/propose', 'Propose an amendment to the constitution', {
+    scope: 'governance:write',
+    refuses: { POST: ['not_found'] },
+    POST: { body: proposeBody, form: true, response: proposalResult },
+  }),
+  mutation('/api/constitution/cosign', 'Cosign a proposal (3 cosigns open it to ratification)', {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    POST: { body: signBody, form: true, response: proposalResult },
+  }),
+  mutation(
+    '/api/constitution/ratify',
+    'Ratify a proposal, carrying a human-uniqueness receipt from the external authority',
+    {
+      externalAuthority: 'idp-receipt',
+      identity: 'session',
+      authorityScope: 'governance:write',
+      refuses: { POST: ['conflict', 'not_found'] },
+      POST: { body: signBody, form: true, response: ratifyResult },
+    },
+  ),
+  page('/constitution', 'The constitution: articles, proposals in progress and their history', {
+    GET: { response: constitutionSchema },
+  }),
+  api('/api/axioms', 'The fixed founding articles', { GET: { response: axiomsSchema } }),
+  page('/axioms', 'The founding axioms of civitas'),
+  page(
+    '/lineage',
+    'Lineage of the constitution: each article back to its proposal, cosigns and ratification',
+    { GET: { response: lineageSchema } },
+  ),
+  page(
+    '/ceremony',
+    'The identity ceremony: how a person crosses, signs in with the provider and gains governance standing',
+    { GET: { response: ceremonySchema } },
+  ),
+  page('/provenance', 'Provenance of claims the service makes: where each figure comes from', {
+    GET: { response: provenanceIndexSchema },
+  }),
+  page('/provenance/{claim}', 'Provenance of one claim: its data source, computation and receipts', {
+    GET: {
+      // The handler reads the claim's form itself: 400 invalid_request when it names no axiom, article or proposal id, 404 when unknown.
+      params: z.object({
+        claim: z
+          .string()
+          .max(200)
+          .describe('an article id (article-<n>), a proposal id (prop_…) or an axiom id (axiom-<n>)'),
+      }),
+      response: provenanceClaimSchema,
+    },
+  }),
+  api('/api/codex/pledges', 'The codex of public pledges and their review state', {
+    GET: { query: codexQuery, response: codexSchema },
+  }),
+  mutation('/api/codex/pledges/review', 'Review a pledge, carrying a receipt from the external authority', {
+    externalAuthority: 'idp-receipt',
+    identity: 'session',
+    authorityScope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    POST: { body: reviewBody, form: true, response: pledgeResult },
+  }),
+  page('/pledge', 'Make a public pledge (form post; answers 303 to the pledge)', {
+    methods: ['POST'],
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    // The page form of POST /sovereign/pledge: its handler parses the same body after the scope.
+    POST: { body: pledgeBody, form: true, validate: false, response: pledgeResult },
+  }),
+  mutation('/sovereign/pledge', 'Make a pledge (JSON or form)', {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    POST: { body: pledgeBody, form: true, response: pledgeResult },
+  }),
+  mutation('/sovereign/pledge/back', "Back another sovereign's pledge", {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    POST: { body: backBody, form: true, response: pledgeResult },
+  }),
+  mutation('/sovereign/court-sign', 'A juror signs a court verdict', {
+    scope: 'governance:write',
+    refuses: { POST: ['conflict', 'not_found'] },
+    POST: {
+      body: courtSignBody,
+      form: true,
+      response: z.union([signResult, caseResult]),
+    },
+  }),
+  api('/api/court/precedent/{id}', 'A precedent set by a final court verdict', {
+    GET: { params: precedentParams, response: precedentSchema },
+  }),
+  api('/api/verdicts', 'Court verdicts: case, jurors (public tags), outcome, receipt', {
+    GET: { response: verdictsSchema },
+  }),
+  page('/verdicts', 'Court verdicts and the precedents they set', { GET: { response: verdictsSchema } }),
+  feed('/verdicts.xml', 'Atom feed of court verdicts'),
+  feed('/reversals.xml', 'Atom feed of overturned decisions (reversed verdicts and repealed articles)'),
+  api('/api/dissent', 'Recorded dissent: cosigns withheld, dissenting juror opinions', {
+    GET: { response: dissentSchema },
+  }),
+  page('/dissent', 'Dissent on proposals and verdicts', { GET: { response: dissentSchema } }),
+  api('/api/abstentions', 'Abstentions in ratifications and verdicts, counted (k-anonymous)', {
+    GET: { response: abstentionsSchema },
+  }),
+  page('/abstentions', 'Abstentions and what they mean for quorum', { GET: { response: abstentionsSchema } }),
+];
