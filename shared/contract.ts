@@ -1,13 +1,13 @@
 /**
  * The contract of one operation: zod schemas for what it takes (path params, query, body) and
- * what its success answer carries (the JSON body). Each family writes its contracts once, in
- * `shared/<family>/contract.ts`, keyed by registry key; shared/registry/contracts.ts joins them.
+ * what its success answer carries (the JSON body). Each family writes its contracts once, in the
+ * method blocks of its operation entries (`shared/<family>/operations.ts`, shared/registry/operation.ts);
+ * shared/registry/contracts.ts reads them by registry key.
  * One schema then feeds four readers: the router validates inputs with it before the handler
  * (api/router.ts), /openapi.json publishes it (shared/openapi.ts), MCP tools take their input
  * from it, and pages `import type` the response types (`z.infer`), so drift is a compile error.
  */
 import { z } from 'zod';
-import type { RouteKey } from './registry/types.ts';
 
 export interface Contract {
   /** Path parameters, named as in the path template (`{handle}` → `handle`). */
@@ -29,13 +29,6 @@ export interface Contract {
   response?: z.ZodType;
   /** A paid capability: the quote its 402 answer carries under `quote` (shared/openapi-errors.ts). */
   quote?: z.ZodType;
-}
-
-/** A family's contracts, keyed by registry key (`METHOD path`). The `const` keeps each key's schemas typed. */
-export function defineContracts<const T extends { [K in keyof T]: K extends RouteKey ? Contract : never }>(
-  map: T,
-): T {
-  return map;
 }
 
 /** What a handler reads from `request.input` once the router has parsed it with the contract. */

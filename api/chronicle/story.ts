@@ -7,7 +7,7 @@ import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
-import type { LensQuery } from '../../shared/organism/contract/story.ts';
+import type { LensQuery } from '../../shared/chronicle/story.ts';
 import type { LensSchema } from '../../shared/chronicle/contract.ts';
 
 export const LENS_DAYS_MAX = 366;

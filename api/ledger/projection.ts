@@ -9,7 +9,7 @@ import { anchorOf, wireAnchor } from './anchors.ts';
 import { anchorKey, logKeyName, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/contracts/ledger.ts';
+import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/schemas/ledger.ts';
 import type { z } from 'zod';
 import { denialOf } from './denials.ts';
 import type { DenialReceipt } from '../../shared/boundaries/projectors/actors.ts';

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { idParams as idParam } from '../../shared/registry/contracts/ledger.ts';
+import { idParams as idParam } from '../../shared/registry/schemas/ledger.ts';
 import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { publicActorParam } from '../actor.ts';
 import { progressSchema } from '../agents/contract.ts';
-import { lensQuery, timeLensSchema } from '../organism/contract/story.ts';
+import { lensQuery, timeLensSchema } from './story.ts';
 import { operations } from '../registry/operation.ts';
 import { chronicleQuery, chronicleSchema, todaySchema, ascensionsSchema, lens } from './contract.ts';
 

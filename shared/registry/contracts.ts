@@ -5,39 +5,15 @@
  * path template is a load error.
  */
 import type { Contract, ContractInput } from '../contract.ts';
-import { OBSERVATORY_CONTRACTS } from '../organism/contract/observatory.ts';
-import { SELF_CONTRACTS } from '../organism/contract/self.ts';
-import { THEMES_CONTRACTS } from '../organism/contract/themes.ts';
-import { VITALS_CONTRACTS } from '../organism/contract/vitals.ts';
-import { STATE_CONTRACTS } from '../organism/contract/state.ts';
-import { PERSONA_CONTRACTS } from '../organism/contract/persona.ts';
-import { MIND_CONTRACTS } from '../organism/contract/mind.ts';
-import { CHECKS_CONTRACTS } from '../organism/contract/checks.ts';
-import { EXPERIMENTS_CONTRACTS } from '../organism/contract/experiments.ts';
-import { ORGANISM_PAGE_CONTRACTS } from '../organism/contract/twins.ts';
 import { findRoute, pathParams } from './index.ts';
 import { methodOperations } from './operation.ts';
 import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
-const LEGACY = {
-  ...OBSERVATORY_CONTRACTS,
-  ...SELF_CONTRACTS,
-  ...THEMES_CONTRACTS,
-  ...VITALS_CONTRACTS,
-  ...STATE_CONTRACTS,
-  ...PERSONA_CONTRACTS,
-  ...MIND_CONTRACTS,
-  ...CHECKS_CONTRACTS,
-  ...EXPERIMENTS_CONTRACTS,
-  ...ORGANISM_PAGE_CONTRACTS,
-} as const;
-
-/** Every operation's contract, by key. */
-const FROM_OPERATIONS = Object.fromEntries(OPERATIONS.flatMap((entry) => methodOperations(entry)));
-for (const key of Object.keys(FROM_OPERATIONS))
-  if (key in LEGACY) throw new Error(`contracts: duplicate key ${key}`);
-export const CONTRACTS = { ...LEGACY, ...FROM_OPERATIONS } as typeof LEGACY & OperationContracts;
+/** Every operation's contract (its method block), by key. */
+export const CONTRACTS = Object.fromEntries(
+  OPERATIONS.flatMap((entry) => methodOperations(entry)),
+) as OperationContracts;
 
 export type ContractKey = keyof typeof CONTRACTS;
 /** The contract of a key, or the empty contract for keys without one yet. */

@@ -27,8 +27,6 @@
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';
 import { shapeOf } from './operation.ts';
 import { OPERATIONS } from './operations.ts';
-import { ORGANISM_CHECK_ROUTES } from './routes/organism-checks.ts';
-import { ORGANISM_ROUTES } from './routes/organism.ts';
 
 export type { Family, HttpMethod, RouteKey, RouteKind, RouteShape, Scope } from './types.ts';
 export { SCOPES } from './types.ts';
@@ -51,11 +49,7 @@ export const PATH_PARAMS = [
 export type PathParam = (typeof PATH_PARAMS)[number];
 
 /** Every shape, published and operator: the route shape of every operation entry. */
-export const ROUTES: readonly RouteShape[] = Object.freeze([
-  ...OPERATIONS.map((entry) => shapeOf(entry)),
-  ...ORGANISM_ROUTES,
-  ...ORGANISM_CHECK_ROUTES,
-]);
+export const ROUTES: readonly RouteShape[] = Object.freeze(OPERATIONS.map((entry) => shapeOf(entry)));
 
 /** The 279 shapes published in /openapi.json (operator surfaces left out). */
 export const PUBLISHED_ROUTES: readonly RouteShape[] = Object.freeze(ROUTES.filter((r) => !r.operator));

@@ -6,28 +6,27 @@
  */
 import type { HttpMethod } from './types.ts';
 import { joinOperations } from './operation.ts';
-// @families-imports
-import { MCP_OPERATIONS } from '../mcp/operations.ts'; // op:mcp
-import { DISCOVERY_OPERATIONS } from '../discovery/operations.ts'; // op:discovery
-import { HEALTH_OPERATIONS } from '../health/operations.ts'; // op:health
-import { RECORD_OPERATIONS } from '../record/operations.ts'; // op:record
-import { AGENT_OPERATIONS } from '../agents/operations.ts'; // op:agents
-import { IDENTITY_OPERATIONS } from '../identity/operations.ts'; // op:identity
-import { LEDGER_OPERATIONS } from './operations/ledger.ts'; // op:ledger
-import { ORDER_OPERATIONS } from '../orders/operations.ts'; // op:orders
-import { GOVERNANCE_OPERATIONS } from '../governance/operations.ts'; // op:governance
-import { PEOPLE_OPERATIONS } from '../people/operations.ts'; // op:people
-import { CALIBRATION_OPERATIONS } from '../calibration/operations.ts'; // op:calibration
-import { TREASURY_OPERATIONS } from '../treasury/operations.ts'; // op:treasury
-import { CHRONICLE_OPERATIONS } from '../chronicle/operations.ts'; // op:chronicle
-import { STEWARD_OPERATIONS } from '../steward/operations.ts'; // op:steward
-import { BOUNDARY_OPERATIONS } from './operations/boundaries.ts'; // op:boundaries
-import { SITE_OPERATIONS } from '../site/operations.ts'; // op:site
-import { ASSET_OPERATIONS } from '../assets/operations.ts'; // op:assets
-import { OPERATOR_OPERATIONS } from '../operator/operations.ts'; // op:operator
+import { MCP_OPERATIONS } from '../mcp/operations.ts';
+import { DISCOVERY_OPERATIONS } from '../discovery/operations.ts';
+import { HEALTH_OPERATIONS } from '../health/operations.ts';
+import { RECORD_OPERATIONS } from '../record/operations.ts';
+import { AGENT_OPERATIONS } from '../agents/operations.ts';
+import { IDENTITY_OPERATIONS } from '../identity/operations.ts';
+import { LEDGER_OPERATIONS } from './operations/ledger.ts';
+import { ORDER_OPERATIONS } from '../orders/operations.ts';
+import { GOVERNANCE_OPERATIONS } from '../governance/operations.ts';
+import { PEOPLE_OPERATIONS } from '../people/operations.ts';
+import { CALIBRATION_OPERATIONS } from '../calibration/operations.ts';
+import { TREASURY_OPERATIONS } from '../treasury/operations.ts';
+import { ORGANISM_OPERATIONS } from '../organism/operations.ts';
+import { CHRONICLE_OPERATIONS } from '../chronicle/operations.ts';
+import { STEWARD_OPERATIONS } from '../steward/operations.ts';
+import { BOUNDARY_OPERATIONS } from './operations/boundaries.ts';
+import { SITE_OPERATIONS } from '../site/operations.ts';
+import { ASSET_OPERATIONS } from '../assets/operations.ts';
+import { OPERATOR_OPERATIONS } from '../operator/operations.ts';
 
 const LISTS = [
-  // @families-lists
   MCP_OPERATIONS,
   DISCOVERY_OPERATIONS,
   HEALTH_OPERATIONS,
@@ -40,6 +39,7 @@ const LISTS = [
   PEOPLE_OPERATIONS,
   CALIBRATION_OPERATIONS,
   TREASURY_OPERATIONS,
+  ORGANISM_OPERATIONS,
   CHRONICLE_OPERATIONS,
   STEWARD_OPERATIONS,
   BOUNDARY_OPERATIONS,

@@ -1,12 +1,25 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { joinOperations, methodOperations, operations, shapeOf } from '../../shared/registry/operation.ts';
+import {
+  joinOperations,
+  methodOperations,
+  operations,
+  shapeOf,
+  type Operation,
+} from '../../shared/registry/operation.ts';
+import { OPERATIONS } from '../../shared/registry/operations.ts';
+import { ROUTES } from '../../shared/registry/index.ts';
+import { CONTRACTS, contractFor } from '../../shared/registry/contracts.ts';
 
 /**
  * One entry per path: its route shape and, per method, its contract and policy
  * (shared/registry/operation.ts), written once in its family's operations file and joined by the
  * registry, which refuses a key declared twice.
  */
+const SHARED = new URL('../../shared/', import.meta.url);
+/** Families whose shared folder imports nothing outside itself: their entries sit beside the registry. */
+const OWN_FOLDER_CLOSED = new Set(['ledger', 'boundaries']);
+
 const { api, mutation, page } = operations('record');
 const other = operations('chronicle');
 
@@ -49,5 +62,32 @@ describe('operation entries', () => {
     });
     expect(methodOperations(entry).map(([key]) => key)).toEqual(['GET /api/thing', 'POST /api/thing']);
     expect(methodOperations(entry)[0]?.[1].query).toBe(query);
+  });
+  it('derives ROUTES and CONTRACTS from the entries, one shape per entry', () => {
+    expect(ROUTES.map((shape) => shape.path)).toEqual(OPERATIONS.map((entry) => entry.path));
+    const keys: string[] = [];
+    for (const entry of OPERATIONS) {
+      for (const [key, block] of methodOperations(entry)) {
+        keys.push(key);
+        expect(contractFor(key), key).toBe(block);
+      }
+    }
+    expect(Object.keys(CONTRACTS).sort()).toEqual(keys.sort());
+  });
+
+  it("keeps each family's entries in its one operations file", async () => {
+    const misplaced: string[] = [];
+    for (const family of new Set(OPERATIONS.map((entry) => entry.family))) {
+      const file = OWN_FOLDER_CLOSED.has(family)
+        ? `registry/operations/${family}.ts`
+        : `${family}/operations.ts`;
+      const module = (await import(new URL(file, SHARED).href)) as Record<string, readonly Operation[]>;
+      const lists = Object.entries(module).filter(([name]) => name.endsWith('_OPERATIONS'));
+      expect(lists, `shared/${file}`).toHaveLength(1);
+      const own = new Set(lists[0]?.[1]);
+      for (const entry of OPERATIONS)
+        if (entry.family === family && !own.has(entry)) misplaced.push(`${entry.path} (${family})`);
+    }
+    expect(misplaced).toEqual([]);
   });
 });

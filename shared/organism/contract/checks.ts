@@ -5,7 +5,7 @@
  * api/organism/checks (trust: api/organism/mind/truth.ts), field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { isPublicActor } from '../../actor.ts';
 import { HANDLE_PATTERN } from '../../agents/handle.ts';
 import { levelSchema, nextActionSchema } from '../../agents/contract.ts';
@@ -339,14 +339,4 @@ export const trustSchema = z.object({
   ),
   by_day: z.array(z.object({ date: z.string(), checks: count, held: count })),
   rule: z.string(),
-});
-
-export const CHECKS_CONTRACTS = defineContracts({
-  'GET /api/self-trials': { response: selfTrialsSchema },
-  'GET /api/vigilance': { response: vigilanceSchema },
-  'GET /api/linearizability': { response: linearizabilitySchema },
-  'GET /api/discrimination': { response: discriminationSchema },
-  'GET /api/why/{entity}': { params: whyParams, response: whySchema },
-  'GET /api/policy/evaluate': { query: policyQuery, response: policyEvaluationSchema },
-  'GET /api/trust': { response: trustSchema },
 });

@@ -5,9 +5,9 @@
  * study's findings schema.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime, optional } from '../../contract.ts';
+import { isoTime, optional } from '../../contract.ts';
 
-const ok = z.literal(true);
+export const ok = z.literal(true);
 const count = z.number().int().min(0);
 const day = z.string().describe('UTC day, YYYY-MM-DD');
 
@@ -101,29 +101,3 @@ export const preventionRunBody = z
 
 /** A run of the recovery-paradox expedition: nothing to send but where a form returns. */
 export const expeditionRunBody = z.object({ return_to: z.string().max(2_000).optional() }).strict();
-
-export const EXPERIMENTS_CONTRACTS = defineContracts({
-  // The page forms: their handlers ask who runs (401) before they parse the body themselves.
-  'POST /experiments': {
-    body: preventionRunBody,
-    form: true,
-    validate: false,
-    response: z.object({ ok, run: preventionRunSchema }),
-  },
-  'POST /expeditions/recovery-paradox': {
-    body: expeditionRunBody,
-    form: true,
-    validate: false,
-    response: z.object({ ok, run: paradoxRunSchema }),
-  },
-  'GET /api/experiments/prevention': { response: preventionSchema },
-  'POST /api/experiments/prevention': {
-    body: preventionRunBody,
-    form: true,
-    response: z.object({ ok, run: preventionRunSchema }),
-  },
-  'GET /api/expeditions/recovery-paradox': { response: paradoxSchema },
-  // The pages' JSON twins answer the same projections as their /api doors.
-  'GET /experiments': { response: preventionSchema },
-  'GET /expeditions/recovery-paradox': { response: paradoxSchema },
-});

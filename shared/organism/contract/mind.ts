@@ -5,7 +5,7 @@
  * and the reasons given never leave.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
 import { verificationSchema } from './checks.ts';
 
@@ -25,9 +25,9 @@ const claimField = z
   );
 
 /** Strict: an unknown parameter is refused, not ignored. */
-const mindQuery = z.strictObject({ claim: claimField.optional() });
+export const mindQuery = z.strictObject({ claim: claimField.optional() });
 
-const stanceBody = z.object({
+export const stanceBody = z.object({
   claim: claimField,
   stance: z.enum(STANCES, { error: 'stance must be agree, disagree or unsure' }),
   reason: z
@@ -116,10 +116,4 @@ export const truthSchema = z.object({
   ),
   verification: verificationSchema,
   history: z.string(),
-});
-
-export const MIND_CONTRACTS = defineContracts({
-  'GET /api/mind': { query: mindQuery, response: z.union([mindSchema, mindClaimSchema]) },
-  'POST /api/mind/stance': { body: stanceBody, form: true, response: stanceSchema },
-  'GET /api/truth': { response: truthSchema },
 });

@@ -4,7 +4,7 @@
  * are k-anonymous.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
 import { METRICS } from '../../calibration/scores.ts';
 
@@ -135,10 +135,3 @@ export const observatorySchema = z.object({
   rule: z.string(),
 });
 export type Observatory = z.infer<typeof observatorySchema>;
-
-export const OBSERVATORY_CONTRACTS = defineContracts({
-  'GET /api/observatory': { response: observatorySchema },
-  'GET /api/swarm': { response: swarmSchema },
-  'GET /api/spines': { response: spinesSchema },
-  'GET /api/cross': { response: crossSchema },
-});

@@ -3,7 +3,7 @@
  * Each answer is the projection of api/organism/self/{persona,soul}.ts, field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { FAILURE_LANES } from '../../boundaries/projectors/failures.ts';
 
 const ok = z.literal(true);
@@ -116,12 +116,4 @@ export const soulSchema = z.object({
     }),
   ),
   rule: z.string(),
-});
-
-export const PERSONA_CONTRACTS = defineContracts({
-  'GET /api/persona': { response: personaSchema },
-  'GET /api/persona/becoming': { response: becomingSchema },
-  'GET /api/persona/history': { response: historySchema },
-  'GET /api/persona/narrative': { response: narrativeSchema },
-  'GET /api/soul': { response: soulSchema },
 });

@@ -3,7 +3,7 @@
  * answer is the projection of api/organism/self, field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -78,7 +78,7 @@ export const evolutionSchema = z.object({
 });
 
 export const JOURNAL_MAX_DAYS = 90;
-const journalQuery = z.object({
+export const journalQuery = z.object({
   days: z.coerce.number().int().min(1).max(JOURNAL_MAX_DAYS).default(14),
 });
 
@@ -111,10 +111,4 @@ export const journalSchema = z.object({
   days: count,
   entries: z.array(journalEntry),
   rule: z.string(),
-});
-
-export const SELF_CONTRACTS = defineContracts({
-  'GET /api/season': { response: seasonSchema },
-  'GET /api/evolution': { response: evolutionSchema },
-  'GET /api/journal': { query: journalQuery, response: journalSchema },
 });

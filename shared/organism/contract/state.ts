@@ -5,10 +5,10 @@
  * agents two kinds and never summed.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
 import { heldSummarySchema } from '../../record/contract.ts';
-import { denialReceiptSchema } from '../../registry/contracts/ledger.ts';
+import { denialReceiptSchema } from '../../registry/schemas/ledger.ts';
 import { metabolismSchema, vitalsSchema } from './vitals.ts';
 import { seasonSchema } from './self.ts';
 
@@ -118,9 +118,4 @@ export const organismSchema = z.object({
     drift: z.string(),
     season: z.string(),
   }),
-});
-
-export const STATE_CONTRACTS = defineContracts({
-  'GET /api/state': { response: stateSchema },
-  'GET /api/organism': { response: organismSchema },
 });

@@ -3,7 +3,7 @@
  * and counts leave, never a body; each answer is the projection of api/organism/themes.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -61,10 +61,4 @@ export const dreamingSchema = z.object({
   latest: dream.nullable(),
   dreams: z.array(dream),
   method: z.string(),
-});
-
-export const THEMES_CONTRACTS = defineContracts({
-  'GET /api/drift': { response: driftSchema },
-  'GET /api/dreaming': { response: dreamingSchema },
-  'GET /api/constellation': { response: constellationSchema },
 });

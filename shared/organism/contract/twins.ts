@@ -3,7 +3,7 @@
  * answers to `Accept: application/json` (api/organism/themes, api/organism/experiments).
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { COMPARATORS, METRICS } from '../../calibration/scores.ts';
 
 const ok = z.literal(true);
@@ -70,14 +70,3 @@ export const branchworldSchema = z.discriminatedUnion('from', [
     branches: z.array(z.object({ step: z.string(), taken: z.boolean(), effect: z.string() })),
   }),
 ]);
-
-export const ORGANISM_PAGE_CONTRACTS = defineContracts({
-  'GET /dream-constellation': { response: dreamConstellationSchema },
-  'GET /branchworld/{id}': {
-    // The handler checks the id's form itself (400 invalid_request, or 404 when nothing is stored under it).
-    params: z.object({
-      id: z.string().describe('a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)'),
-    }),
-    response: branchworldSchema,
-  },
-});

@@ -4,7 +4,7 @@
  * projection, field for field.
  */
 import { z } from 'zod';
-import { defineContracts, isoTime } from '../../contract.ts';
+import { isoTime } from '../../contract.ts';
 import { equitySchema } from '../../treasury/contract.ts';
 import { FAILURE_LANES } from '../../boundaries/projectors/failures.ts';
 
@@ -200,14 +200,4 @@ export const recoverySchema = z.object({
     }),
   ),
   rule: z.string(),
-});
-
-export const VITALS_CONTRACTS = defineContracts({
-  'GET /api/vitals/changes': { response: vitalsChangesSchema },
-  'GET /api/promises': { response: promisesSchema },
-  'GET /api/recovery': { response: recoverySchema },
-  'GET /api/dispatch': { response: dispatchSchema },
-  'GET /api/failures': { response: failuresSchema },
-  'GET /api/vitals': { response: vitalsSchema },
-  'GET /api/metabolism': { response: metabolismSchema },
 });

@@ -2,7 +2,7 @@
  * The boundaries operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
  */
 import { z } from 'zod';
-import { count, coverage, addressPressure, censusRow } from '../contracts/boundaries.ts';
+import { count, coverage, addressPressure, censusRow } from '../schemas/boundaries.ts';
 import { operations } from '../operation.ts';
 
 const { api, page } = operations('boundaries');

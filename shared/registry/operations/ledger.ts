@@ -11,7 +11,7 @@ import {
   anchorChainSchema,
   witnessesSchema,
   witnessReceiptSchema,
-} from '../contracts/ledger-pages.ts';
+} from '../schemas/ledger-pages.ts';
 import {
   idParams,
   receiptViewSchema,
@@ -25,7 +25,7 @@ import {
   inclusionProof,
   anchorDateSchema,
   witnessMarkAnswer,
-} from '../contracts/ledger.ts';
+} from '../schemas/ledger.ts';
 import { operations } from '../operation.ts';
 
 const { api, asset, feed, mutation, page } = operations('ledger');

@@ -4,7 +4,7 @@
  * api/chronicle/story.ts's timeLens, field for field; threads carry the Record's public author.
  */
 import { z } from 'zod';
-import { IMPRINT_KINDS } from '../../record/imprint.ts';
+import { IMPRINT_KINDS } from '../record/imprint.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);

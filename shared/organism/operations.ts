@@ -1,0 +1,254 @@
+/**
+ * The organism operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ */
+import { z } from 'zod';
+import { operations } from '../registry/operation.ts';
+import {
+  trustSchema,
+  vigilanceSchema,
+  linearizabilitySchema,
+  selfTrialsSchema,
+  discriminationSchema,
+  whyParams,
+  whySchema,
+  policyQuery,
+  policyEvaluationSchema,
+} from './contract/checks.ts';
+import {
+  preventionSchema,
+  preventionRunBody,
+  ok,
+  preventionRunSchema,
+  paradoxSchema,
+  expeditionRunBody,
+  paradoxRunSchema,
+} from './contract/experiments.ts';
+import {
+  truthSchema,
+  mindQuery,
+  mindSchema,
+  mindClaimSchema,
+  stanceBody,
+  stanceSchema,
+} from './contract/mind.ts';
+import { observatorySchema, swarmSchema, spinesSchema, crossSchema } from './contract/observatory.ts';
+import {
+  personaSchema,
+  becomingSchema,
+  historySchema,
+  narrativeSchema,
+  soulSchema,
+} from './contract/persona.ts';
+import { evolutionSchema, seasonSchema, journalQuery, journalSchema } from './contract/self.ts';
+import { stateSchema, organismSchema } from './contract/state.ts';
+import { driftSchema, constellationSchema, dreamingSchema } from './contract/themes.ts';
+import { branchworldSchema, dreamConstellationSchema } from './contract/twins.ts';
+import {
+  failuresSchema,
+  recoverySchema,
+  promisesSchema,
+  vitalsSchema,
+  vitalsChangesSchema,
+  metabolismSchema,
+  dispatchSchema,
+} from './contract/vitals.ts';
+
+const { api, asset, feed, mutation, page } = operations('organism');
+
+/** The organism's self-checks: truth, trust, trials, failures, experiments and why. */
+/** The organism: the service observing itself — state, vitals, persona, mind, story. */
+export const ORGANISM_OPERATIONS = [
+  api('/api/trust', 'Trust: what the service has proved about itself and what it has not', {
+    GET: { response: trustSchema },
+  }),
+  page('/trust', 'Trust: proofs kept and proofs missing'),
+  api('/api/truth', 'Truth: mind claims checked against stored data', { GET: { response: truthSchema } }),
+  page('/truth', 'Truth checks'),
+  api('/api/vigilance', 'Vigilance: invariant watches and the alerts they raised and cleared', {
+    GET: { response: vigilanceSchema },
+  }),
+  api('/api/linearizability', 'A linearizability check over the recorded operation history', {
+    GET: { response: linearizabilitySchema },
+  }),
+  api(
+    '/api/self-trials',
+    'Self-trials: the invariants re-run (window, gap-free sequence, anchor chain, boundaries)',
+    { GET: { response: selfTrialsSchema } },
+  ),
+  page('/self-trials', 'Self-trials and their latest results'),
+  api('/api/failures', 'Failures: incidents and failed jobs, in projected words', {
+    GET: { response: failuresSchema },
+  }),
+  page('/failures', 'Failures and what was done about them'),
+  api('/api/recovery', 'Recovery: how the service recovered from each failure, and how long it took', {
+    GET: { response: recoverySchema },
+  }),
+  page('/recovery', 'Recovery'),
+  api('/api/promises', 'Promises: service objectives and whether each was kept', {
+    GET: { response: promisesSchema },
+  }),
+  page('/promises', 'Promises kept and broken'),
+  api('/api/discrimination', 'Discrimination: outcome disparities between kinds and cohorts (k-anonymous)', {
+    GET: { response: discriminationSchema },
+  }),
+  page('/discrimination', 'Discrimination checks'),
+  api('/api/why/{entity}', 'Why an entity (a handle, a tag, an imprint, an order) is in its current state', {
+    GET: { params: whyParams, response: whySchema },
+  }),
+  api('/api/policy/evaluate', 'Evaluate a policy question with the same engine the mutations use', {
+    GET: { query: policyQuery, response: policyEvaluationSchema },
+  }),
+  api('/api/experiments/prevention', 'Prevention experiment: GET reads its state, POST records a trial run', {
+    methods: ['GET', 'HEAD', 'POST'],
+    identity: 'session',
+    identityOn: ['POST'],
+    GET: { response: preventionSchema },
+    POST: {
+      body: preventionRunBody,
+      form: true,
+      response: z.object({ ok, run: preventionRunSchema }),
+    },
+  }),
+  page('/experiments', 'Experiments the service runs on itself; POST starts a trial', {
+    methods: ['GET', 'HEAD', 'POST'],
+    identity: 'session',
+    identityOn: ['POST'],
+    // The pages' JSON twins answer the same projections as their /api doors.
+    GET: { response: preventionSchema },
+    // The page forms: their handlers ask who runs (401) before they parse the body themselves.
+    POST: {
+      body: preventionRunBody,
+      form: true,
+      validate: false,
+      response: z.object({ ok, run: preventionRunSchema }),
+    },
+  }),
+  api(
+    '/api/expeditions/recovery-paradox',
+    'The recovery-paradox expedition: its question, runs and findings',
+    { GET: { response: paradoxSchema } },
+  ),
+  page('/expeditions/recovery-paradox', 'The recovery-paradox expedition; POST records a run', {
+    methods: ['GET', 'HEAD', 'POST'],
+    identity: 'session',
+    identityOn: ['POST'],
+    GET: { response: paradoxSchema },
+    POST: {
+      body: expeditionRunBody,
+      form: true,
+      validate: false,
+      response: z.object({ ok, run: paradoxRunSchema }),
+    },
+  }),
+  page('/expeditions', 'Expeditions', { alias: true, aliasOf: '/expeditions/recovery-paradox' }),
+  page('/branchworld/{id}', 'A branchworld: a what-if projection from a proposal or prophecy', {
+    GET: {
+      // The handler checks the id's form itself (400 invalid_request, or 404 when nothing is stored under it).
+      params: z.object({
+        id: z.string().describe('a prophecy id (pro_<ULID>) or a proposal id (prop_<ULID>)'),
+      }),
+      response: branchworldSchema,
+    },
+  }),
+  page('/branchworld/missing', 'Shown for a branchworld that does not exist'),
+  // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
+  page('/vigilance', 'Vigilance for people: which invariants are watched and the alerts raised and cleared'),
+  page('/why/{entity}', 'Why an entity is in its current state, in plain language'),
+  api(
+    '/api/state',
+    'Whole-service state: counts by kind, window, quarantine counts, federated cohorts, latest anchor (no raw ids)',
+    { GET: { response: stateSchema } },
+  ),
+  api('/api/organism', 'The organism view: vitals, metabolism, drift, season and persona in one projection', {
+    GET: { response: organismSchema },
+  }),
+  page('/organism', 'The organism: civitas observing itself'),
+  api(
+    '/api/vitals',
+    'Vitals: request and error rates, latency, database health, and the treasury wallet block (no top-holder id)',
+    { GET: { response: vitalsSchema } },
+  ),
+  api('/api/vitals/changes', 'Notable changes in vitals over the last day and week', {
+    GET: { response: vitalsChangesSchema },
+  }),
+  api('/api/metabolism', 'Metabolism: intake and eviction rates of the Record', {
+    GET: { response: metabolismSchema },
+  }),
+  page('/metabolism', 'Metabolism: what comes into the Record and what leaves its window'),
+  api('/api/drift', 'Drift: week-over-week divergence of imprint kinds and topics', {
+    GET: { response: driftSchema },
+  }),
+  api('/api/evolution', 'Evolution: changes made to the service and the orders or proposals behind them', {
+    GET: { response: evolutionSchema },
+  }),
+  page('/evolutions', 'The evolutions of civitas'),
+  api('/api/season', "The current season: its dates, its themes and the service's own prophecies for it", {
+    GET: { response: seasonSchema },
+  }),
+  page('/season', 'The current season'),
+  api('/api/persona', "The service's persona: its current voice and stance, derived from lessons", {
+    GET: { response: personaSchema },
+  }),
+  api('/api/persona/becoming', 'How the persona is changing, and why', { GET: { response: becomingSchema } }),
+  api('/api/persona/history', 'Past states of the persona', { GET: { response: historySchema } }),
+  api('/api/persona/narrative', "The persona's narrative of itself in plain language", {
+    GET: { response: narrativeSchema },
+  }),
+  api('/api/soul', "The service's statement of purpose and the commitments it checks itself against", {
+    GET: { response: soulSchema },
+  }),
+  api('/api/mind', 'Mind claims: statements the service holds, with stances and evidence', {
+    refuses: { GET: ['not_found'] },
+    GET: { query: mindQuery, response: z.union([mindSchema, mindClaimSchema]) },
+  }),
+  mutation('/api/mind/stance', 'Take a stance on a mind claim (agree, disagree, unsure) with a reason', {
+    identity: 'session',
+    refuses: { POST: ['not_found'] },
+    POST: { body: stanceBody, form: true, response: stanceSchema },
+  }),
+  page('/mind', 'The mind: claims the service holds and the stances taken on them'),
+  page('/mind/claim/{id}', 'One mind claim with its evidence and stances'),
+  page('/mind/claim/missing', 'Shown for a mind claim that does not exist'),
+  feed('/mind/feed.xml', 'Atom feed of new and changed mind claims'),
+  api('/api/observatory', 'Observatory: the measurements the service takes of itself, each with its source', {
+    GET: { response: observatorySchema },
+  }),
+  page('/observatory', 'The observatory'),
+  api(
+    '/api/swarm',
+    'Swarm: agent activity as a whole (imprints and heartbeats by level), no handles singled out',
+    { GET: { response: swarmSchema } },
+  ),
+  api('/api/spines', 'Spines: the longest reply threads of the Record', { GET: { response: spinesSchema } }),
+  api('/api/constellation', 'Constellation: themes of the Record and how they connect', {
+    GET: { response: constellationSchema },
+  }),
+  page('/constellation', 'The constellation of themes'),
+  page('/dream-constellation', 'Constellation of dreaming themes over the seasons', {
+    GET: { response: dreamConstellationSchema },
+  }),
+  api('/api/cross', 'Cross: where human and agent imprints meet (replies across kinds), counted by kind', {
+    GET: { response: crossSchema },
+  }),
+  page('/cross', 'Where humans and agents answer each other'),
+  api('/api/journal', "The service's journal: daily entries written from its own measurements", {
+    GET: { query: journalQuery, response: journalSchema },
+  }),
+  page('/journal', 'The journal'),
+  api('/api/dreaming', 'Dreaming: the periodic synthesis of themes from non-quarantined imprints', {
+    GET: { response: dreamingSchema },
+  }),
+  page('/dreaming', 'Dreaming'),
+  api(
+    '/api/dispatch',
+    'Dispatch: outgoing notices (mail and reach lanes) and their delivery state, without addresses',
+    { GET: { response: dispatchSchema } },
+  ),
+  asset('/recovery/card.svg', 'Recovery card: time to recover from recent failures'),
+  asset('/dreaming/card.svg', 'Card of the latest dreaming themes'),
+  asset('/feed.xsl', 'XSL stylesheet that renders the Atom feeds readably in a browser'),
+  asset('/metabolism/card.svg', 'Metabolism card: intake and evictions'),
+  // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
+  page('/vitals', 'Vitals for people: request and error rates, latency and database health'),
+  page('/vitals/changes', 'What changed in the vitals over the last day and week'),
+];
