@@ -84,6 +84,23 @@ export function defineRoute<K extends RouteKey>(
   return { key, module: definingModule(defineRoute), ...impl } as RouteImpl;
 }
 
+/**
+ * Takes the implementations a room module defines (`api/organism/mind/handlers.ts`) into its
+ * family's one list, api/<family>/routes.ts, key by key:
+ * `...bind(mindHandlers, ['GET /api/mind', 'POST /api/mind/stance'])`. A listed key the room does
+ * not define, or one it defines but the list leaves out, stops the process at load.
+ */
+export function bind(defined: readonly RouteImpl[], keys: readonly RouteKey[]): RouteImpl[] {
+  const byKey = new Map(defined.map((impl) => [impl.key, impl]));
+  const left = defined.filter((impl) => !keys.includes(impl.key)).map((impl) => impl.key);
+  if (left.length) throw new Error(`routes: ${left.join(', ')} defined but not bound`);
+  return keys.map((key) => {
+    const impl = byKey.get(key);
+    if (!impl) throw new Error(`routes: ${key} is bound but its module defines no handler for it`);
+    return impl;
+  });
+}
+
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** A file path in a stack frame: `at file:///…/x.ts:1:2`, `at fn (/…/x.ts:1:2)`. */
 const FRAME_FILE = /^\s*at (?:.*\()?(?:file:\/\/)?(\/[^():]+\.[cm]?[jt]s):\d+:\d+\)?$/;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, type RouteRequest } from '../route.ts';
+import { bind, defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -9,7 +9,7 @@ import { constitutionView, viewerOf } from './service.ts';
 import { cosign, propose, ratify, requireRatifier } from './amendments.ts';
 import { abstentionsView } from './abstentions.ts';
 import { ceremonyView, lineageView, provenanceIndex, provenanceOf } from './views.ts';
-import { governanceCourtRoutes } from './court-routes.ts';
+import { courtHandlers } from './court-handlers.ts';
 import { ratifierOnly } from './guards.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
@@ -138,5 +138,20 @@ export const governanceRoutes = [
       return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
     }, true),
   ),
-  ...governanceCourtRoutes,
+  // The court: pledges, cases and verdicts (handlers in court-handlers.ts).
+  ...bind(courtHandlers, [
+    'GET /api/codex/pledges',
+    'POST /sovereign/pledge',
+    'POST /pledge',
+    'POST /sovereign/pledge/back',
+    'POST /api/codex/pledges/review',
+    'POST /sovereign/court-sign',
+    'GET /api/court/precedent/{id}',
+    'GET /api/verdicts',
+    'GET /verdicts',
+    'GET /api/dissent',
+    'GET /dissent',
+    'GET /verdicts.xml',
+    'GET /reversals.xml',
+  ]),
 ];

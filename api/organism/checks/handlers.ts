@@ -15,7 +15,7 @@ import { keptSelfTrials } from './knowledge.ts';
 import { vigilanceProjection } from './vigilance.ts';
 import { whyProjection } from './why.ts';
 
-export const checksRoutes = [
+export const checksHandlers = [
   defineRoute('GET /api/self-trials', {
     cache: 'no-store',
     handler: (request) => keptSelfTrials(request.server.civitas, censusHost(request.server)),

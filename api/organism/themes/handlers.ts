@@ -8,7 +8,7 @@ import { constellationProjection, dreamConstellationProjection } from './constel
 import { dreamingCard, dreamingProjection } from './dreaming.ts';
 import { driftProjection } from './drift.ts';
 
-export const themesRoutes = [
+export const themesHandlers = [
   defineRoute('GET /api/drift', {
     cache: 'no-store',
     handler: (request) => driftProjection(request.server.civitas),

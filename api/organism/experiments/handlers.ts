@@ -49,7 +49,7 @@ async function postRun(
   return { ok: true as const, run };
 }
 
-export const experimentsRoutes = [
+export const experimentsHandlers = [
   defineRoute('GET /api/experiments/prevention', {
     cache: 'no-store',
     handler: (request) => preventionProjection(request.server.civitas),

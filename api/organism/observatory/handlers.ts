@@ -14,7 +14,7 @@ import { readKept } from './kept.ts';
 import { spinesProjection } from './spines.ts';
 import { keptSwarm } from './swarm.ts';
 
-export const observatoryRoutes = [
+export const observatoryHandlers = [
   defineRoute('GET /api/observatory', {
     cache: 'no-store',
     handler: (request) => readKept(request.server.civitas, keptObservatory),

@@ -14,7 +14,7 @@ import { promisesProjection } from './promises.ts';
 import { recoveryCard, recoveryProjection } from './recovery.ts';
 import { vitalsChanges, vitalsProjection } from './vitals.ts';
 
-export const vitalsRoutes = [
+export const vitalsHandlers = [
   defineRoute('GET /api/vitals', {
     cache: 'no-store',
     handler: (request) => vitalsProjection(request.server.civitas),

@@ -12,7 +12,7 @@ import { seasonProjection } from './season.ts';
 import { soulProjection } from './soul.ts';
 import { organismProjection, stateProjection } from './state.ts';
 
-export const selfRoutes = [
+export const selfHandlers = [
   defineRoute('GET /api/state', {
     cache: 'no-store',
     handler: (request) => stateProjection(request.server.civitas),

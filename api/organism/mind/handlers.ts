@@ -8,7 +8,7 @@ import { defineRoute } from '../../route.ts';
 import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind.ts';
 import { trustProjection, truthProjection } from './truth-views.ts';
 
-export const mindRoutes = [
+export const mindHandlers = [
   defineRoute('GET /api/mind', {
     cache: 'no-store',
     handler: (request) =>

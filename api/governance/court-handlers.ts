@@ -38,8 +38,7 @@ function answer<T>(
 /** The JSON door's body was parsed by the router; the page door (POST /pledge) parses it here with the same schema. */
 async function pledgeHandler(request: RouteRequest<'POST /sovereign/pledge'>, reply: FastifyReply) {
   const who = governor(request);
-  const input =
-    request.input?.body ?? parseInput(CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
+  const input = request.input?.body ?? parseInput(CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
   const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });
@@ -107,7 +106,7 @@ function atom(reply: FastifyReply, feed: Feed) {
     .send(feed.atom1());
 }
 
-export const governanceCourtRoutes = [
+export const courtHandlers = [
   defineRoute('GET /api/codex/pledges', {
     async handler(request, reply) {
       const view = await codexView(request.server.civitas, request.input.query);
