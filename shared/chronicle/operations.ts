@@ -1,5 +1,6 @@
 /**
- * The chronicle operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The chronicle operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { publicActorParam } from '../actor.ts';

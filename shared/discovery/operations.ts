@@ -1,5 +1,6 @@
 /**
- * The discovery operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The discovery operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { operations } from '../registry/operation.ts';
 import { agentDirectorySchema, openApiDocumentSchema, atlasSchema } from './contract.ts';

@@ -1,5 +1,6 @@
 /**
- * The governance operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The governance operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { operations } from '../registry/operation.ts';

@@ -1,5 +1,6 @@
 /**
- * The identity operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The identity operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { isoTime } from '../contract.ts';

@@ -1,5 +1,6 @@
 /**
- * The mcp operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The mcp operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { operations } from '../registry/operation.ts';
 import { mcpDescriptionSchema, jsonRpcRequestSchema, jsonRpcResponseSchema } from './contract.ts';

@@ -1,5 +1,6 @@
 /**
- * The operator operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The operator operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { operations } from '../registry/operation.ts';
 import { operatorConsoleSchema } from './contract.ts';

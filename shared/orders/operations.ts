@@ -1,5 +1,6 @@
 /**
- * The orders operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The orders operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { optional, returnTo } from '../contract.ts';

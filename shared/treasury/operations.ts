@@ -1,5 +1,6 @@
 /**
- * The treasury operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The treasury operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { isPublicActor } from '../actor.ts';

@@ -1,5 +1,6 @@
 /**
- * Contracts (shared/<family>/contract.ts) joined in the registry: every JSON operation has one,
+ * Contracts (the method blocks of the operation entries, shared/<family>/operations.ts), read by the
+ * registry: every JSON operation has one,
  * every contract describes its answer, and
  * /openapi.json publishes parameters, bodies and answers from them. MCP tools take their input
  * from their HTTP twin's contract: the very same zod fields, not a copy.

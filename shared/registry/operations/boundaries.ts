@@ -1,5 +1,6 @@
 /**
- * The boundaries operations: each path's route shape and, per method, its contract (shared/registry/operation.ts).
+ * The boundaries operations, one entry per path: its route shape and, per method, its contract
+ * (shared/registry/operation.ts).
  */
 import { z } from 'zod';
 import { count, coverage, addressPressure, censusRow } from '../schemas/boundaries.ts';

@@ -1,8 +1,9 @@
 /**
- * The ledger's operations (here beside the registry, not in shared/ledger/, which imports nothing
- * outside itself: it ships in the relay client): receipts, their verification, anchors, inclusion proofs and witness
- * marks (shared/contract.ts). Deep parts owned by the verifier (proof checks, denial receipts) are
- * described by their named fields and left open beyond them.
+ * The schemas of the ledger's operations (their entries: shared/registry/operations/ledger.ts;
+ * both beside the registry, not in shared/ledger/, which imports nothing outside itself: it ships
+ * in the relay client): receipts, their verification, anchors, inclusion proofs and witness marks.
+ * Deep parts owned by the verifier (proof checks, denial receipts) are described by their named
+ * fields and left open beyond them.
  */
 import { z } from 'zod';
 import { isoTime } from '../../contract.ts';
