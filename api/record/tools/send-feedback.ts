@@ -1,6 +1,6 @@
 /** MCP tool civitas_feedback_report (POST /feedback/report): Send feedback. */
 import { defineTool, ADDS } from '../../tool.ts';
-import { pick, twinInput } from '../../mcp/twin.ts';
+import { pick, twinInput } from '../../tool-twin.ts';
 import { reportFeedback, type Reporter } from '../feedback.ts';
 import { speakerOf } from '../../agents/speaker.ts';
 

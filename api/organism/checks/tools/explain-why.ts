@@ -1,5 +1,5 @@
 /** MCP tool civitas_why (GET /api/why/{entity}): Why is it so. */
-import { twinInput } from '../../../mcp/twin.ts';
+import { twinInput } from '../../../tool-twin.ts';
 import { defineTool, READS } from '../../../tool.ts';
 import { whyProjection } from '../why.ts';
 
