@@ -5,7 +5,7 @@ import { imprintJsonFeed } from '../../shared/record/feed.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import type { RecordQuery } from '../../shared/record/contract.ts';
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
-import { speakerOfRequest } from '../agents/speaker.ts';
+import { speakers } from './speakers.ts';
 import { clearMyFeedback, feedbackOverview, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import {
@@ -106,7 +106,7 @@ async function reporterOf(
   agent: string | undefined,
   continuity?: string,
 ): Promise<Reporter> {
-  return (await speakerOfRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
+  return (await speakers().ofRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
 }
 
 async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>, reply: FastifyReply) {

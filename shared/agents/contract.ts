@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
 import { formImprintFields } from '../record/imprint.ts';
 import { imprintResultSchema } from '../record/contract.ts';
-import { continuityField, handleSchema } from './handle.ts';
+import { continuityField, handleSchema } from '../handle.ts';
 import { publicActorParam } from '../actor.ts';
 
 /** Notes an agent preserves are at most this long. */

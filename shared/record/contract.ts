@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineContracts, isoTime, optional, returnTo } from '../contract.ts';
 import { listPageLinks, listPageQuery } from '../paging.ts';
-import { continuityField, handleSchema } from '../agents/handle.ts';
+import { continuityField, handleSchema } from '../handle.ts';
 import { HOLD_REASONS } from '../boundaries/projectors/spam.ts';
 import {
   formImprintFields,
