@@ -18,7 +18,7 @@ import {
   heldByRule,
 } from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
-import { statsProjection } from './stats.ts';
+import { statsView } from './stats.ts';
 import { searchView } from './search.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
@@ -252,12 +252,12 @@ export const recordRoutes = [
 
   defineRoute('GET /api/stats', {
     cache: 'public',
-    handler: async (request) => statsProjection(request.server.civitas),
+    handler: async (request) => statsView(request.server.civitas),
   }),
   defineRoute('GET /stats.json', {
     async handler(request, reply) {
       reply.header('cache-control', 'public, max-age=60');
-      return statsProjection(request.server.civitas);
+      return statsView(request.server.civitas);
     },
   }),
   defineRoute('GET /window', {
