@@ -393,7 +393,7 @@ export async function courtVerdictReceipt(
   sql: Sql,
   raw: string,
 ): Promise<{ receipt_id: string; subject: ReturnType<typeof projectCase> }> {
-  // Not a case id names no court case: 404 (as /verify/court/{id} always answered), with the id form in the hint.
+  // Not a case id names no court case: 404, like any id that names none, with the id form in the hint.
   if (!CASE_ID.test(raw))
     throw new Refusal(
       'not_found',
