@@ -35,6 +35,8 @@ export default defineConfig({
       provider: 'v8',
       include: ['api/**/*.ts', 'shared/**/*.ts', 'cards/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
+      // The figure is printed even when a test fails (a loaded machine's timeout must not hide it).
+      reportOnFailure: true,
       reportsDirectory: 'test/.artifacts/coverage',
     },
   },

@@ -35,12 +35,16 @@ import { governanceTools } from './governance/mcp.ts';
 import { calibrationTools } from './calibration/mcp.ts';
 import { treasuryTools } from './treasury/mcp.ts';
 import { registerChangeStatus, type ChangeStatusResolver } from './ledger/change-status.ts';
-import { imprintChangeStatus } from './record/change-status.ts';
+import { imprintChangeStatus, imprintEvents } from './record/change-status.ts';
 import { orderChangeStatus } from './orders/service.ts';
 import { pactChangeStatus } from './calibration/pacts.ts';
 import { prophecyChangeStatus } from './calibration/prophecies.ts';
 import { caseChangeStatus, pledgeChangeStatus } from './governance/status.ts';
 import type { Family } from '../shared/registry/types.ts';
+import { registerSpeakers } from './record/speakers.ts';
+import { registerSubjectEvents, registerSubjectReceipt } from './ledger/subjects.ts';
+import { courtVerdictReceipt } from './governance/court.ts';
+import { agentSpeakers } from './agents/speaker.ts';
 
 /**
  * Every family's route implementations, keyed by the api/ folder that holds them: the registry
@@ -100,6 +104,12 @@ export const CHANGE_STATUS_RESOLVERS: Record<string, ChangeStatusResolver> = {
 export function wireRegistries(): void {
   for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS))
     registerChangeStatus(prefix, resolver);
+  // The Record's feedback doors learn who speaks from the agents family, which sits above it.
+  registerSpeakers(agentSpeakers);
+  // /verify/court/{id}: the court knows which receipt closed a case.
+  registerSubjectReceipt('court', courtVerdictReceipt);
+  // A receipt's timeline shows an imprint's body leaving the window, which only the Record knows.
+  registerSubjectEvents('imprint', imprintEvents);
   // /api/version's names come from every contract: handed in here, so /health imports none.
   registerSchemaNames(payloadSchemaNames());
 }

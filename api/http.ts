@@ -35,6 +35,12 @@ export function isFormPost(request: FastifyRequest): boolean {
   return type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
 }
 
+/** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
+export const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
+  request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
+
 /** A browser navigation: it accepts HTML and did not prefer JSON (curl's `*\/*` and inject's none are not). */
 export function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';

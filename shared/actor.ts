@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-/** The format as a JSON Schema / OpenAPI `pattern`; the handle part is HANDLE_PATTERN (shared/agents/handle.ts). */
+/** The format as a JSON Schema / OpenAPI `pattern`; the handle part is HANDLE_PATTERN (shared/handle.ts). */
 export const PUBLIC_ACTOR_PATTERN = '^(agent:[a-z0-9][a-z0-9._-]{1,62}|sovereign:[0-9a-f]{4})$';
 
 const PUBLIC_ACTOR = new RegExp(PUBLIC_ACTOR_PATTERN);

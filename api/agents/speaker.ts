@@ -6,14 +6,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Sql } from '../db/database.ts';
 import type { SignedIn } from '../plugins/session.ts';
+import type { Speaker, SpeakerResolver } from '../record/speakers.ts';
 import { proofFrom, requireAgentProof, type AgentProof } from './service.ts';
 
-/** A sovereign or a proven agent. `ref` is the raw sovereign id or handle (private); `publicRef` the tag or handle. */
-export interface Speaker {
-  kind: 'sovereign' | 'agent';
-  ref: string;
-  publicRef: string;
-}
+export type { Speaker };
 
 export async function speakerOf(
   db: Sql,
@@ -35,3 +31,9 @@ export function speakerOfRequest(
 ): Promise<Speaker | undefined> {
   return speakerOf(request.server.civitas.db, request.sovereign, agent, proofFrom(request, continuity));
 }
+
+/** The Record's speaker registry (api/record/speakers.ts), filled by api/families.ts. */
+export const agentSpeakers: SpeakerResolver = {
+  ofRequest: speakerOfRequest,
+  ofAgent: (db, agent, continuity) => speakerOf(db, null, agent, { continuity }),
+};

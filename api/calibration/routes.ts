@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { DUE_DAYS_MAX, DUE_DAYS_MIN } from '../../shared/calibration/scores.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, stakeOnPact } from './pacts.ts';
-import { stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../http-steward.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
 import { count } from '../../shared/plural.ts';
 

@@ -388,12 +388,12 @@ export async function dissentView(ctx: AppContext) {
   };
 }
 
-/** The final verdict receipt of a case, for /verify/court/{id} (api/ledger). 404 for anything but a final case. */
+/** The final verdict receipt of a case, for /verify/court/{id} (registered with api/ledger/subjects.ts). 404 for anything but a final case. */
 export async function courtVerdictReceipt(
   sql: Sql,
   raw: string,
-): Promise<{ receipt_id: string; case: ReturnType<typeof projectCase> }> {
-  // Not a case id names no court case: 404 (as /verify/court/{id} always answered), with the id form in the hint.
+): Promise<{ receipt_id: string; subject: ReturnType<typeof projectCase> }> {
+  // Not a case id names no court case: 404, like any id that names none, with the id form in the hint.
   if (!CASE_ID.test(raw))
     throw new Refusal(
       'not_found',
@@ -415,5 +415,5 @@ export async function courtVerdictReceipt(
       `Case ${id} has no final verdict yet (${JURORS_REQUIRED} concurring juror signatures make one), so there is no verdict receipt to verify. Its opening receipt is ${c.receipt_id}: /verify/${c.receipt_id}.`,
     );
   }
-  return { receipt_id: c.final_receipt_id, case: projectCase(c) };
+  return { receipt_id: c.final_receipt_id, subject: projectCase(c) };
 }

@@ -13,8 +13,8 @@ import { recordSessionStep, sovereignByKey } from './service.ts';
 import { mergeSovereign } from './merge.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { renderWith } from './http.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { bodyOf, initiateBody, returnBody, signedIn } from './request-bodies.ts';
+import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
+import { initiateBody, returnBody, signedIn } from './request-bodies.ts';
 
 export async function initiate(request: FastifyRequest, reply: FastifyReply) {
   const input = parseInput(initiateBody, bodyOf(request));

@@ -14,9 +14,9 @@ import { ownerView } from './views.ts';
 import { listDataRequests } from './data-requests.ts';
 import { withdrawDataRequest } from './data-withdraw.ts';
 import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
-import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
+import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
-import { bodyOf, processBody, signedIn } from './request-bodies.ts';
+import { processBody, signedIn } from './request-bodies.ts';
 
 export async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
   const me = signedIn(request);

@@ -3,12 +3,12 @@
  * verification view and the receipt's subject timeline (change status: ./change-status.ts).
  */
 import type { AppContext } from '../context.ts';
-import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { verifyReceiptProof, type ReceiptVerification } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
 import { anchorKey, logKeyName, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
+import { subjectEvents, type TimelineEntry } from './subjects.ts';
 import { RECEIPT_ID, type receiptViewSchema } from '../../shared/registry/schemas/ledger.ts';
 import type { z } from 'zod';
 import { denialOf } from './denials.ts';
@@ -117,17 +117,9 @@ export async function verificationView(ctx: AppContext, row: ReceiptRow): Promis
   };
 }
 
-export interface TimelineEntry {
-  at: string;
-  status: string;
-  title: string;
-  receipt_id: string | null;
-}
-
 /**
  * The subject's status changes, derived from stored data: every receipt recorded about the same
- * subject, and for an imprint the moment its body left the window (when the imprint
- * RECORD_WINDOW places later arrived).
+ * subject, and the events its family registered (./subjects.ts: an imprint's body leaving the window).
  */
 export async function subjectTimeline(ctx: AppContext, row: ReceiptRow): Promise<TimelineEntry[]> {
   const redacted = row.subject_redacted_at !== null || row.subject === null;
@@ -148,20 +140,7 @@ export async function subjectTimeline(ctx: AppContext, row: ReceiptRow): Promise
     title: `${r.step} recorded for ${subject}`,
     receipt_id: r.id,
   }));
-  const imprint = /^imprint:(\d{1,15})$/.exec(subject);
-  if (imprint) {
-    const [evictor] = await ctx.db.query<{ at: string }>(
-      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from imprints where sequence = $1`,
-      [Number(imprint[1]) + RECORD_WINDOW],
-    );
-    if (evictor)
-      entries.push({
-        at: evictor.at,
-        status: 'left_window',
-        title: `${subject} left the ${RECORD_WINDOW}-imprint window; its body is gone`,
-        receipt_id: null,
-      });
-  }
+  entries.push(...(await subjectEvents(ctx.db, subject)));
   entries.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   return entries;
 }

@@ -28,7 +28,7 @@ import {
 import { transparencyReport } from './transparency.ts';
 import { fixtureReceiptCard, receiptCard } from './cards.ts';
 import { WITNESS_COOKIE, markWitness, witnessByToken, witnessView } from './witness.ts';
-import { courtVerdictReceipt } from '../governance/court.ts';
+import { subjectReceipt } from './subjects.ts';
 import { count } from '../../shared/plural.ts';
 
 function ctxOf(request: FastifyRequest): AppContext {
@@ -136,9 +136,9 @@ async function anchorChain(request: FastifyRequest) {
 async function court(request: RouteRequest<'GET /verify/court/{id}'>) {
   const { id } = request.input.params;
   const ctx = ctxOf(request);
-  const verdict = await courtVerdictReceipt(ctx.db, id);
+  const verdict = await subjectReceipt('court', ctx.db, id);
   const view = await verificationView(ctx, await receiptOr404(ctx, verdict.receipt_id));
-  return { ...view, court: verdict.case };
+  return { ...view, court: verdict.subject };
 }
 
 async function ledgerEntry(request: RouteRequest<'GET /ledger/{id}'>) {

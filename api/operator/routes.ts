@@ -1,5 +1,5 @@
 import { defineRoute } from '../route.ts';
-import { stewardHybrid, stewardOf } from '../steward/http.ts';
+import { stewardHybrid, stewardOf } from '../http-steward.ts';
 import { censusHost } from '../boundaries/live-probes.ts';
 import { operatorConsole } from './console.ts';
 

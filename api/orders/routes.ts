@@ -6,7 +6,7 @@ import { blank, returnTo } from '../../shared/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_NOTE_MAX } from '../../shared/orders/order.ts';
 import { orderIdField } from '../../shared/orders/contract.ts';
-import { stewardOf, stewardOnly } from '../steward/http.ts';
+import { stewardOf, stewardOnly } from '../http-steward.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
 /** POST /steward/orders is an operator door without a contract: it checks the steward before the body. */

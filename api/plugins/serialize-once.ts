@@ -4,10 +4,10 @@ import { isSharedAnswer } from '../../shared/coalesce.ts';
 
 /**
  * JSON answers, serialized once per object. A coalesced read (shared/coalesce.ts: a census,
- * the stats, an agent's status) hands the same answer object to every request of its run; each
- * request used to stringify it again (a 7 KB census, fifty times per run). Its text is now made
- * on the first send and reused by the rest of the run, then dropped with the object. Any other
- * payload is stringified as Fastify's default does.
+ * the stats, an agent's status) hands the same answer object to every request of its run, so
+ * stringifying it per request would repeat the same work (a 7 KB census, fifty times per run).
+ * Its text is made on the first send and reused by the rest of the run, then dropped with the
+ * object. Any other payload is stringified as Fastify's default does.
  */
 const texts = new WeakMap<object, string>();
 

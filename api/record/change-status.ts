@@ -1,5 +1,6 @@
 import type { Sql } from '../db/database.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
+import type { TimelineEntry } from '../ledger/subjects.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 
 /** Change status of `imprint:<sequence>`: in the Record, held by the spam gate, or out of the window. */
@@ -22,4 +23,25 @@ export async function imprintChangeStatus(
       ? `In the Record with its body (one of the newest ${RECORD_WINDOW}).${row.unattested ? ' Unattested: kept out of collective learning.' : ''}`
       : `Counted in the lifetime total; its body left the ${RECORD_WINDOW}-imprint window and cannot be recovered.`;
   return { subject, status, detail, as_of: now.toISOString() };
+}
+
+/**
+ * Events of `imprint:<sequence>` that no receipt records: its body leaving the window, when the
+ * imprint RECORD_WINDOW places later arrived (the ledger's subject events, api/ledger/subjects.ts).
+ */
+export async function imprintEvents(sql: Sql, ref: string, subject: string): Promise<TimelineEntry[]> {
+  if (!/^\d{1,15}$/.test(ref)) return [];
+  const [evictor] = await sql.query<{ at: string }>(
+    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from imprints where sequence = $1`,
+    [Number(ref) + RECORD_WINDOW],
+  );
+  if (!evictor) return [];
+  return [
+    {
+      at: evictor.at,
+      status: 'left_window',
+      title: `${subject} left the ${RECORD_WINDOW}-imprint window; its body is gone`,
+      receipt_id: null,
+    },
+  ];
 }

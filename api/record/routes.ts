@@ -5,7 +5,7 @@ import { imprintJsonFeed } from '../../shared/record/feed.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import type { RecordQuery } from '../../shared/record/contract.ts';
 import { projectQuarantine } from '../../shared/boundaries/projectors/actors.ts';
-import { speakerOfRequest } from '../agents/speaker.ts';
+import { speakers } from './speakers.ts';
 import { clearMyFeedback, feedbackOverview, myFeedback, reportFeedback, type Reporter } from './feedback.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import {
@@ -18,7 +18,7 @@ import {
   heldByRule,
 } from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
-import { statsProjection } from './stats.ts';
+import { statsView } from './stats.ts';
 import { searchView } from './search.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
@@ -106,7 +106,7 @@ async function reporterOf(
   agent: string | undefined,
   continuity?: string,
 ): Promise<Reporter> {
-  return (await speakerOfRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
+  return (await speakers().ofRequest(request, agent, continuity)) ?? { kind: 'anonymous', ref: null };
 }
 
 async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>, reply: FastifyReply) {
@@ -252,12 +252,12 @@ export const recordRoutes = [
 
   defineRoute('GET /api/stats', {
     cache: 'public',
-    handler: async (request) => statsProjection(request.server.civitas),
+    handler: async (request) => statsView(request.server.civitas),
   }),
   defineRoute('GET /stats.json', {
     async handler(request, reply) {
       reply.header('cache-control', 'public, max-age=60');
-      return statsProjection(request.server.civitas);
+      return statsView(request.server.civitas);
     },
   }),
   defineRoute('GET /window', {

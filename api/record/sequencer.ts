@@ -3,6 +3,7 @@ import { observeImprintBatch } from '../plugins/metrics.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
 import { appendImprints, type AppendedImprint, type NewImprint } from './window.ts';
+import { SEQUENCER_POLICY } from './sequencer-policy.ts';
 
 /**
  * The Record's group commit (docs/record.md, "The sequencer"). Every imprint, through whichever
@@ -46,33 +47,6 @@ export interface Door<D extends Draft, S, R> {
   ): Promise<Array<Admitted<R> | Refusal>>;
 }
 
-/** At most this many imprints share one transaction (a bound on its size and lock time; below RECORD_WINDOW). */
-export const MAX_BATCH = 256;
-
-/**
- * Batches in flight at once per process. The second prepares (its locks, gate, own rows) while the
- * first commits, then waits on the counter row: batches append in the order they claim the counter.
- */
-export const PIPELINE = 2;
-
-/**
- * A second batch starts only when at least this many imprints wait; fewer wait for the batch in
- * flight to commit and then go together. A batch's cost is mostly fixed (its round trips and
- * one commit), so at low concurrency one larger batch beats two small ones (8 writers: +10%
- * writes/s, −25% CPU per write), while under load the pipeline still overlaps batches.
- */
-export const PIPELINE_MIN = 8;
-
-/**
- * How long, at most, a batch waits for the writers the previous batch answered. At a steady
- * concurrency below PIPELINE_MIN (8 writers, say) those writers come back within a fraction of a
- * millisecond of each other, but not in one event-loop turn: a batch started at the first of them
- * holds it alone and the rest wait a whole commit behind it (batches of 1 and 7 in turn, half the
- * throughput). So a batch waits until as many writers are back as were seen when the last batch
- * finished, or this long; a lone writer (or fewer coming back) costs at most this much latency.
- */
-export const LINGER_MS = 1;
-
 type AnyDoor = Door<Draft, unknown, unknown>;
 type Outcome = { value: unknown } | { refusal: Refusal };
 
@@ -96,7 +70,7 @@ class Sequencer {
   private waiting: Waiting[] = [];
   private inFlight = 0;
   private pumpScheduled = false;
-  /** Writers seen when the last batch finished: those it answered (soon back) and those already waiting. */
+  /** Writers the next batch waits for (SEQUENCER_POLICY.expectedAfter, when the last batch finished). */
   private expected = 0;
   private linger: NodeJS.Timeout | undefined;
   private lingered = false;
@@ -121,23 +95,22 @@ class Sequencer {
   }
 
   /**
-   * Starts batches on the event loop's next check phase, after the I/O already received has been
-   * read: imprints that arrive together share one batch even when the database answers without
-   * leaving this thread (the embedded database), where a batch started at once would hold one.
+   * Starts batches when SEQUENCER_POLICY.schedule says (the event loop's next check phase).
    */
   private schedulePump(): void {
     if (this.pumpScheduled) return;
     this.pumpScheduled = true;
-    setImmediate(() => {
+    SEQUENCER_POLICY.schedule(() => {
       this.pumpScheduled = false;
       this.pump();
     });
   }
 
-  /** Starts batches while fewer than PIPELINE are in flight and something can go (a second one only past PIPELINE_MIN waiting). */
+  /** Starts batches while fewer than `pipeline` are in flight and something can go (a second one only past `pipelineMin` waiting). */
   private pump(): void {
-    while (this.inFlight < PIPELINE && this.waiting.length > 0) {
-      if (this.inFlight > 0 && this.waiting.length < PIPELINE_MIN) return;
+    const { pipeline, pipelineMin } = SEQUENCER_POLICY;
+    while (this.inFlight < pipeline && this.waiting.length > 0) {
+      if (this.inFlight > 0 && this.waiting.length < pipelineMin) return;
       if (this.inFlight === 0 && this.lingering()) return;
       const batch = this.takeBatch();
       if (batch.length === 0) return;
@@ -145,14 +118,14 @@ class Sequencer {
       for (const one of batch) this.busy.add(one.draft.authorRef);
       void observeImprintBatch(batch.length, this.commit(batch)).finally(() => {
         this.inFlight -= 1;
-        this.expected = batch.length + this.waiting.length;
+        this.expected = SEQUENCER_POLICY.expectedAfter(batch.length, this.waiting.length);
         for (const one of batch) this.busy.delete(one.draft.authorRef);
         this.schedulePump();
       });
     }
   }
 
-  /** True while the first batch should wait for more writers to come back (LINGER_MS at most). */
+  /** True while the first batch should wait for more writers to come back (`lingerMs` at most). */
   private lingering(): boolean {
     if (this.waiting.length >= this.expected || this.lingered) {
       clearTimeout(this.linger);
@@ -163,7 +136,7 @@ class Sequencer {
     this.linger ??= setTimeout(() => {
       this.lingered = true;
       this.pump();
-    }, LINGER_MS);
+    }, SEQUENCER_POLICY.lingerMs);
     return true;
   }
 
@@ -178,7 +151,7 @@ class Sequencer {
     const authors = new Set<string>();
     for (const waiting of this.waiting) {
       const author = waiting.draft.authorRef;
-      if (batch.length < MAX_BATCH && !authors.has(author) && !this.busy.has(author)) {
+      if (batch.length < SEQUENCER_POLICY.maxBatch && !authors.has(author) && !this.busy.has(author)) {
         authors.add(author);
         batch.push(waiting);
       } else {

@@ -21,7 +21,7 @@ const COUNTS = `select (select value from record_tallies where name = 'sovereign
        ${RECORD_COUNTS},
        (select coalesce(sum(size), 0) from log_days) as receipts`;
 
-const projections = coalescer<AppContext, ReturnType<typeof project>>();
+const reads = coalescer<AppContext, ReturnType<typeof project>>();
 
 /**
  * The headline counts, one projection for /api/stats, /stats.json, the /stats page and MCP
@@ -29,8 +29,8 @@ const projections = coalescer<AppContext, ReturnType<typeof project>>();
  * together share one read begun after they arrived (shared/coalesce.ts): each answer is as fresh
  * as its own read would have been, and nothing is kept once it is given.
  */
-export function statsProjection(ctx: AppContext) {
-  return projections(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]), ctx.db.embedded);
+export function statsView(ctx: AppContext) {
+  return reads(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]), ctx.db.embedded);
 }
 
 function project(ctx: AppContext, counts: Counts) {

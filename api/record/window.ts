@@ -58,7 +58,7 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
   // Imprint n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run
   // first − RECORD_WINDOW .. last − RECORD_WINDOW: a primary-key range of the batch's own size, never
   // a scan of the table. The trim does not see the new rows (one snapshot), and needs not: a batch
-  // (≤ MAX_BATCH < RECORD_WINDOW) stays inside the window.
+  // (≤ SEQUENCER_POLICY.maxBatch, api/record/sequencer-policy.ts, < RECORD_WINDOW) stays inside the window.
   const receipts = await recordReceipts(
     tx,
     imprints.map((imprint, i) => ({

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { stewardHybrid, stewardOf, stewardOnly } from './http.ts';
+import { stewardHybrid, stewardOf, stewardOnly } from '../http-steward.ts';
 import { heldQueue, whisperArchive } from './queue.ts';
 import { lessonsView, recordLesson } from './lessons.ts';
 import { triage } from './triage.ts';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isoTime } from '../contract.ts';
 import { imprintResultSchema } from '../record/contract.ts';
-import { continuityField, handleSchema } from './handle.ts';
+import { continuityField, handleSchema } from '../handle.ts';
 
 /** Notes an agent preserves are at most this long. */
 export const MAX_NOTE_CHARS = 4000;

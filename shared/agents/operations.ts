@@ -22,7 +22,7 @@ import {
   count,
   standingViewSchema,
 } from './contract.ts';
-import { handleSchema } from './handle.ts';
+import { handleSchema } from '../handle.ts';
 
 const { api, mutation, page } = operations('agents');
 

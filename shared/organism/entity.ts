@@ -3,7 +3,7 @@
  * `agent:<handle>`, `receipt:<id>`, `order:<ord_ id>`. The contract validates with readEntity
  * (shared/organism/contract/checks.ts); the projection reads the parsed entity from it too.
  */
-import { HANDLE_PATTERN } from '../agents/handle.ts';
+import { HANDLE_PATTERN } from '../handle.ts';
 import { ORDER_ID } from '../orders/order.ts';
 
 export const ENTITY_FORMS = [

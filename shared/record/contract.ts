@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isoTime, optional } from '../contract.ts';
 import { listPageLinks, listPageQuery } from '../paging.ts';
-import { continuityField, handleSchema } from '../agents/handle.ts';
+import { continuityField, handleSchema } from '../handle.ts';
 import { HOLD_REASONS } from '../boundaries/projectors/spam.ts';
 import { IMPRINT_KINDS, publicImprintSchema, RECORD_WINDOW } from './imprint.ts';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { isoTime } from '../contract.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
-import { handleSchema } from '../agents/handle.ts';
+import { handleSchema } from '../handle.ts';
 import { PURPOSES } from './purposes.ts';
 
 export const ok = z.literal(true);

@@ -75,7 +75,7 @@ const ONCE: Record<string, string> = {
   isPublicActor: 'shared/actor.ts',
   PUBLIC_ACTOR_PATTERN: 'shared/actor.ts',
   speakerOf: 'api/agents/speaker.ts',
-  Speaker: 'api/agents/speaker.ts',
+  Speaker: 'api/record/speakers.ts',
   SameOriginRule: 'api/route.ts',
 };
 

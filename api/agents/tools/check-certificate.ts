@@ -1,6 +1,6 @@
 /** MCP tool civitas_certificate_verify (POST /api/agent/certificate/verify): Verify an agent certificate. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { verifyCertificate } from '../certificate.ts';
 
 export const checkCertificate = defineTool({

@@ -1,6 +1,6 @@
 /** MCP tool civitas_agent_status (GET /api/agent/{handle}): Agent status. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { agentStatus } from '../service.ts';
 
 export const getAgentStatus = defineTool({

@@ -1,6 +1,6 @@
 /** MCP tool civitas_imprint (POST /api/agent/imprint): Imprint. */
 import { defineTool, ADDS } from '../../tool.ts';
-import { pick, required, twinInput } from '../../mcp/twin.ts';
+import { pick, required, twinInput } from '../../tool-twin.ts';
 import { refuseReservedHandle } from '../../../shared/agents/reserved.ts';
 import { agentImprint } from '../agent-imprint.ts';
 import { relayToken } from './relay-token.ts';

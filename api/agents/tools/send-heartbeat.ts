@@ -1,6 +1,6 @@
 /** MCP tool civitas_heartbeat (POST /api/continuum/heartbeat): Heartbeat. */
 import { defineTool, ADDS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { heartbeat } from '../continuity.ts';
 import { relayToken } from './relay-token.ts';
 

@@ -1,6 +1,6 @@
 /** MCP tool civitas_receipt (GET /api/receipt/{id}): Receipt. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { receiptDocument } from '../projection.ts';
 
 export const getReceipt = defineTool({

@@ -1,6 +1,6 @@
 /** MCP tool civitas_verify (GET /verify/{id}): Verify a receipt. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { verificationDocument } from '../projection.ts';
 
 export const verifyReceipt = defineTool({

@@ -171,7 +171,7 @@ const EMPTY: Omit<Figures, 'as_of'> = {
 };
 
 /** GET /api/discrimination: the kept figures (one row), `as_of` null until the job first ran. */
-export async function discriminationProjection(ctx: AppContext) {
+export async function discriminationView(ctx: AppContext) {
   const [row] = await ctx.db.query<{ figures: Figures | string }>(
     'select figures from discrimination_results where id = 1',
   );

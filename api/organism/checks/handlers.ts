@@ -8,12 +8,12 @@ import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
-import { discriminationProjection } from './discrimination.ts';
-import { linearizabilityProjection } from './linearizability.ts';
+import { discriminationView } from './discrimination.ts';
+import { linearizabilityView } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
 import { keptSelfTrials } from './knowledge.ts';
-import { vigilanceProjection } from './vigilance.ts';
-import { whyProjection } from './why.ts';
+import { vigilanceView } from './vigilance.ts';
+import { whyView } from './why.ts';
 
 export const checksHandlers = [
   defineRoute('GET /api/self-trials', {
@@ -22,11 +22,11 @@ export const checksHandlers = [
   }),
   defineRoute('GET /api/vigilance', {
     cache: 'no-store',
-    handler: (request) => vigilanceProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => vigilanceView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/linearizability', {
     cache: 'no-store',
-    handler: (request) => linearizabilityProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => linearizabilityView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/policy/evaluate', {
     cache: 'no-store',
@@ -34,11 +34,11 @@ export const checksHandlers = [
   }),
   defineRoute('GET /api/why/{entity}', {
     cache: 'no-store',
-    handler: (request) => whyProjection(request.server.civitas, request.input.params.entity),
+    handler: (request) => whyView(request.server.civitas, request.input.params.entity),
   }),
   defineRoute('GET /api/discrimination', {
     async handler(request, reply) {
-      const body = await discriminationProjection(request.server.civitas);
+      const body = await discriminationView(request.server.civitas);
       reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },

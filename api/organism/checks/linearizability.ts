@@ -38,7 +38,7 @@ async function found(ctx: AppContext, trial: string): Promise<Found> {
 }
 
 /** The host is for a first verification run when none was kept yet (keptKnowledge). */
-export async function linearizabilityProjection(ctx: AppContext, host: CensusHost) {
+export async function linearizabilityView(ctx: AppContext, host: CensusHost) {
   const kept = await keptKnowledge(ctx, host);
   const [record, log] = await Promise.all([found(ctx, 'record_order'), found(ctx, 'log_order')]);
   const walk = (name: string) => kept.trials.verification.walks.find((w) => w.walk === name);

@@ -24,7 +24,7 @@ export const WATCHED = [
  * GET /api/vigilance: the watches and alerts as the latest verification run left them, and what
  * that run's pass raised and cleared (the host: a first run's census, keptKnowledge).
  */
-export async function vigilanceProjection(ctx: AppContext, host: CensusHost) {
+export async function vigilanceView(ctx: AppContext, host: CensusHost) {
   const kept = await keptKnowledge(ctx, host);
   const pass = kept.watch;
   const watches = await ctx.db.query<Record<string, unknown>>(

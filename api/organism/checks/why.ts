@@ -250,7 +250,7 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
 }
 
 /** The one projection of why, for HTTP, the page and MCP (both have validated `raw` with the contract's whyParams). */
-export async function whyProjection(ctx: AppContext, raw: string) {
+export async function whyView(ctx: AppContext, raw: string) {
   const entity = readEntity(raw);
   if ('problem' in entity)
     throw new Refusal('invalid_request', {

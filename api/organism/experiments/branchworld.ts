@@ -152,7 +152,7 @@ async function proposalBranch(ctx: AppContext, id: string) {
   };
 }
 
-export async function branchworldProjection(ctx: AppContext, raw: unknown) {
+export async function branchworldView(ctx: AppContext, raw: unknown) {
   const id = typeof raw === 'string' ? raw : '';
   if (!PROPHECY_ID.test(id) && !PROPOSAL_ID.test(id)) {
     throw new Refusal('invalid_request', {

@@ -93,7 +93,7 @@ export async function paradoxFindings(ctx: AppContext) {
   };
 }
 
-export async function paradoxProjection(ctx: AppContext) {
+export async function paradoxView(ctx: AppContext) {
   const [findings, runs] = await Promise.all([
     paradoxFindings(ctx),
     listRuns(ctx, 'expedition:recovery-paradox'),

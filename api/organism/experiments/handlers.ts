@@ -12,9 +12,9 @@ import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { defineRoute, parseInput } from '../../route.ts';
 import { keepPersonal, personalPage } from '../personal-page.ts';
-import { branchworldProjection } from './branchworld.ts';
-import { paradoxFindings, paradoxProjection } from './expeditions.ts';
-import { preventionFindings, preventionProjection, recordRun } from './prevention.ts';
+import { branchworldView } from './branchworld.ts';
+import { paradoxFindings, paradoxView } from './expeditions.ts';
+import { preventionFindings, preventionView, recordRun } from './prevention.ts';
 
 function requireRunner(request: FastifyRequest) {
   if (!request.sovereign)
@@ -52,7 +52,7 @@ async function postRun(
 export const experimentsHandlers = [
   defineRoute('GET /api/experiments/prevention', {
     cache: 'no-store',
-    handler: (request) => preventionProjection(request.server.civitas),
+    handler: (request) => preventionView(request.server.civitas),
   }),
   defineRoute('POST /api/experiments/prevention', {
     // Who may run it is answered (401) before what was sent (400).
@@ -63,7 +63,7 @@ export const experimentsHandlers = [
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
       reply.header('cache-control', 'no-store');
-      return preventionProjection(request.server.civitas);
+      return preventionView(request.server.civitas);
     },
   }),
   defineRoute('POST /experiments', {
@@ -74,14 +74,14 @@ export const experimentsHandlers = [
   }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await paradoxProjection(request.server.civitas);
+      const body = await paradoxView(request.server.civitas);
       reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
     preHandler: (_request, reply) => keepPersonal(reply),
-    handler: (request) => paradoxProjection(request.server.civitas),
+    handler: (request) => paradoxView(request.server.civitas),
     page: true,
   }),
   defineRoute('GET /expeditions', { handler: personalPage() }),
@@ -107,10 +107,7 @@ export const experimentsHandlers = [
   defineRoute('GET /branchworld/{id}', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await branchworldProjection(
-        request.server.civitas,
-        (request.params as { id?: string }).id,
-      );
+      const body = await branchworldView(request.server.civitas, (request.params as { id?: string }).id);
       reply.header('cache-control', 'no-store');
       return body;
     },

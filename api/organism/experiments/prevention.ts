@@ -150,7 +150,7 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   };
 }
 
-export async function preventionProjection(ctx: AppContext) {
+export async function preventionView(ctx: AppContext) {
   const [findings, runs] = await Promise.all([
     preventionFindings(ctx),
     listRuns(ctx, 'experiment:prevention'),

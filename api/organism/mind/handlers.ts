@@ -5,14 +5,13 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { mindFeed, mindProjection, stanceNeedsSession, takeStance } from './mind.ts';
-import { trustProjection, truthProjection } from './truth-views.ts';
+import { mindFeed, mindView, stanceNeedsSession, takeStance } from './mind.ts';
+import { trustView, truthView } from './truth-views.ts';
 
 export const mindHandlers = [
   defineRoute('GET /api/mind', {
     cache: 'no-store',
-    handler: (request) =>
-      mindProjection(request.server.civitas, censusHost(request.server), request.input.query),
+    handler: (request) => mindView(request.server.civitas, censusHost(request.server), request.input.query),
   }),
   defineRoute('POST /api/mind/stance', {
     sameOrigin: 'form',
@@ -22,10 +21,10 @@ export const mindHandlers = [
   defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
   defineRoute('GET /api/truth', {
     cache: 'no-store',
-    handler: (request) => truthProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => truthView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/trust', {
     cache: 'no-store',
-    handler: (request) => trustProjection(request.server.civitas),
+    handler: (request) => trustView(request.server.civitas),
   }),
 ];

@@ -101,7 +101,7 @@ const RULE =
   'Signed-in sovereigns take one stance per claim (a new one replaces the old); counts under 5 read "fewer than 5"; who took a stance and the reasons given are never published.';
 
 /** The query is the contract's (shared/organism/contract/mind.ts): a well-formed claim id or none. */
-export async function mindProjection(ctx: AppContext, host: CensusHost, input: { claim?: string }) {
+export async function mindView(ctx: AppContext, host: CensusHost, input: { claim?: string }) {
   if (input.claim !== undefined) {
     const claim = known(input.claim);
     const [checks, counts] = await Promise.all([latestChecks(ctx, host), stanceCounts(ctx)]);

@@ -12,7 +12,7 @@ import { TRUTH_CLAIMS } from './truth.ts';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** GET /api/truth: the claims as the latest verification run checked them (the host: a first run's census). */
-export async function truthProjection(ctx: AppContext, host: CensusHost) {
+export async function truthView(ctx: AppContext, host: CensusHost) {
   const kept = await keptKnowledge(ctx, host);
   const checks = kept.truth;
   const held = checks.filter((c) => c.held).length;
@@ -36,7 +36,7 @@ export async function truthProjection(ctx: AppContext, host: CensusHost) {
  * thirty, whatever the history's length. The last result of each claim is the round /api/truth
  * shows, so the two never disagree.
  */
-export async function trustProjection(ctx: AppContext) {
+export async function trustView(ctx: AppContext) {
   const now = ctx.clock.now();
   const perClaim = await ctx.db.query<Record<string, unknown>>(
     `select claim, checks, held, last_held,

@@ -12,7 +12,7 @@ const HOUR = 3_600_000;
 
 const KINDS = ['agent', 'sovereign'] as const;
 
-export async function crossProjection(ctx: AppContext) {
+export async function crossView(ctx: AppContext) {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - 30 * DAY);
   const nextHour = new Date(hourOf(since).getTime() + HOUR);

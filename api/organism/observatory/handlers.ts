@@ -7,11 +7,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute } from '../../route.ts';
-import { crossProjection } from './cross.ts';
+import { crossView } from './cross.ts';
 import { feedXsl } from './feed-stylesheet.ts';
 import { keptObservatory } from './observatory.ts';
 import { readKept } from './kept.ts';
-import { spinesProjection } from './spines.ts';
+import { spinesView } from './spines.ts';
 import { keptSwarm } from './swarm.ts';
 
 export const observatoryHandlers = [
@@ -25,11 +25,11 @@ export const observatoryHandlers = [
   }),
   defineRoute('GET /api/spines', {
     cache: 'no-store',
-    handler: (request) => spinesProjection(request.server.civitas),
+    handler: (request) => spinesView(request.server.civitas),
   }),
   defineRoute('GET /api/cross', {
     cache: 'no-store',
-    handler: (request) => crossProjection(request.server.civitas),
+    handler: (request) => crossView(request.server.civitas),
   }),
   defineRoute('GET /feed.xsl', {
     async handler(_request: FastifyRequest, reply: FastifyReply) {

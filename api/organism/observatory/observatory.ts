@@ -8,15 +8,15 @@
 import { METRICS, type Metric } from '../../../shared/calibration/scores.ts';
 import type { Observatory } from '../../../shared/organism/contract/observatory.ts';
 import type { AppContext } from '../../context.ts';
-import { constellationProjection } from '../themes/constellation.ts';
-import { crossProjection } from './cross.ts';
-import { dreamingProjection } from '../themes/dreaming.ts';
-import { driftProjection } from '../themes/drift.ts';
+import { constellationView } from '../themes/constellation.ts';
+import { crossView } from './cross.ts';
+import { dreamingView } from '../themes/dreaming.ts';
+import { driftView } from '../themes/drift.ts';
 import { preventionFindings } from '../experiments/prevention.ts';
 import { paradoxFindings } from '../experiments/expeditions.ts';
-import { recoveryProjection } from '../vitals/recovery.ts';
-import { spinesProjection } from './spines.ts';
-import { swarmProjection } from './swarm.ts';
+import { recoveryView } from '../vitals/recovery.ts';
+import { spinesView } from './spines.ts';
+import { swarmView } from './swarm.ts';
 import type { KeptView } from './kept.ts';
 
 /**
@@ -37,18 +37,18 @@ async function censusNow(ctx: AppContext): Promise<Record<Metric, number>> {
   >;
 }
 
-export async function observatoryProjection(ctx: AppContext) {
+export async function observatoryView(ctx: AppContext) {
   const now = ctx.clock.now();
   const metrics = await censusNow(ctx);
   const [drift, recovery, dreaming, swarm, spines, cross, constellation, prevention, paradox] =
     await Promise.all([
-      driftProjection(ctx),
-      recoveryProjection(ctx),
-      dreamingProjection(ctx),
-      swarmProjection(ctx),
-      spinesProjection(ctx),
-      crossProjection(ctx),
-      constellationProjection(ctx),
+      driftView(ctx),
+      recoveryView(ctx),
+      dreamingView(ctx),
+      swarmView(ctx),
+      spinesView(ctx),
+      crossView(ctx),
+      constellationView(ctx),
       preventionFindings(ctx),
       paradoxFindings(ctx),
     ]);
@@ -159,8 +159,8 @@ export async function observatoryProjection(ctx: AppContext) {
 }
 
 /** GET /api/observatory reads the dashboard the `organism.observatory` job keeps (kept.ts). */
-export const keptObservatory: KeptView<Awaited<ReturnType<typeof observatoryProjection>>> = {
+export const keptObservatory: KeptView<Awaited<ReturnType<typeof observatoryView>>> = {
   name: 'observatory',
-  compute: observatoryProjection,
+  compute: observatoryView,
   coverage: (view) => ({ instruments: view.instruments.map((i) => i.key) }),
 };

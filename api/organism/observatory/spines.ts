@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 
 export const SPINES_LIMIT = 10;
 
-export async function spinesProjection(ctx: AppContext) {
+export async function spinesView(ctx: AppContext) {
   // The threads are kept as replies arrive (migration 0063): the longest are the first rows of an
   // index, and each spine is walked up from its deepest imprints (the smallest path among them, as
   // the whole-history walk chose it).

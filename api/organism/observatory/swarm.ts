@@ -25,7 +25,7 @@ function cell(distinct: number, imprints: number, heartbeats: number): Cell {
   return { agents, imprints: open ? imprints : null, heartbeats: open ? heartbeats : null };
 }
 
-export async function swarmProjection(ctx: AppContext) {
+export async function swarmView(ctx: AppContext) {
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
   const start = new Date(end.getTime() - 24 * HOUR);
@@ -99,8 +99,8 @@ export async function swarmProjection(ctx: AppContext) {
 }
 
 /** GET /api/swarm reads the swarm the `organism.observatory` job keeps (kept.ts): a day of activity per minute, not per request. */
-export const keptSwarm: KeptView<Awaited<ReturnType<typeof swarmProjection>>> = {
+export const keptSwarm: KeptView<Awaited<ReturnType<typeof swarmView>>> = {
   name: 'swarm',
-  compute: swarmProjection,
+  compute: swarmView,
   coverage: (swarm) => ({ window: swarm.window }),
 };

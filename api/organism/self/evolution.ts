@@ -16,7 +16,7 @@ function migrationLabel(name: string): { number: number | null; label: string } 
   };
 }
 
-export async function evolutionProjection(ctx: AppContext) {
+export async function evolutionView(ctx: AppContext) {
   const [migrations, articles] = await Promise.all([
     ctx.db.query<{ name: string; at: string }>(
       `select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`,

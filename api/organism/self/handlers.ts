@@ -5,52 +5,52 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { evolutionProjection } from './evolution.ts';
-import { journalProjection } from './journal.ts';
-import { becomingProjection, historyProjection, narrativeProjection, personaProjection } from './persona.ts';
-import { seasonProjection } from './season.ts';
-import { soulProjection } from './soul.ts';
-import { organismProjection, stateProjection } from './state.ts';
+import { evolutionView } from './evolution.ts';
+import { journalView } from './journal.ts';
+import { becomingView, historyView, narrativeView, personaView } from './persona.ts';
+import { seasonView } from './season.ts';
+import { soulView } from './soul.ts';
+import { organismView, stateView } from './state.ts';
 
 export const selfHandlers = [
   defineRoute('GET /api/state', {
     cache: 'no-store',
-    handler: (request) => stateProjection(request.server.civitas),
+    handler: (request) => stateView(request.server.civitas),
   }),
   defineRoute('GET /api/organism', {
     cache: 'no-store',
-    handler: (request) => organismProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => organismView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/persona', {
     cache: 'no-store',
-    handler: (request) => personaProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => personaView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/persona/becoming', {
     cache: 'no-store',
-    handler: (request) => becomingProjection(request.server.civitas),
+    handler: (request) => becomingView(request.server.civitas),
   }),
   defineRoute('GET /api/persona/history', {
     cache: 'no-store',
-    handler: (request) => historyProjection(request.server.civitas),
+    handler: (request) => historyView(request.server.civitas),
   }),
   defineRoute('GET /api/persona/narrative', {
     cache: 'no-store',
-    handler: (request) => narrativeProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => narrativeView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/soul', {
     cache: 'no-store',
-    handler: (request) => soulProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => soulView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/evolution', {
     cache: 'no-store',
-    handler: (request) => evolutionProjection(request.server.civitas),
+    handler: (request) => evolutionView(request.server.civitas),
   }),
   defineRoute('GET /api/season', {
     cache: 'no-store',
-    handler: (request) => seasonProjection(request.server.civitas),
+    handler: (request) => seasonView(request.server.civitas),
   }),
   defineRoute('GET /api/journal', {
     cache: 'no-store',
-    handler: (request) => journalProjection(request.server.civitas, request.input.query.days),
+    handler: (request) => journalView(request.server.civitas, request.input.query.days),
   }),
 ];

@@ -22,7 +22,7 @@ async function perDay(ctx: AppContext, sqlText: string, from: string, to: string
 const day = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
 
 /** The newest `days` UTC days (1..90, the contract's query: shared/organism/contract/self.ts), today first. */
-export async function journalProjection(ctx: AppContext, days: number) {
+export async function journalView(ctx: AppContext, days: number) {
   const now = ctx.clock.now();
   const end = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(end - days * DAY).toISOString();

@@ -94,7 +94,7 @@ function voiceOf(f: PersonaFigures): Voice {
 }
 
 /** The host is for a first verification run when no round was kept yet (latestChecks). */
-export async function personaProjection(ctx: AppContext, host: CensusHost) {
+export async function personaView(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
   const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
   const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
@@ -128,7 +128,7 @@ function change(before: number, after: number) {
   };
 }
 
-export async function becomingProjection(ctx: AppContext) {
+export async function becomingView(ctx: AppContext) {
   const now = ctx.clock.now();
   const then = new Date(now.getTime() - BECOMING_DAYS * DAY);
   const [was, is] = await Promise.all([figuresAt(ctx, then), figuresAt(ctx, now)]);
@@ -170,7 +170,7 @@ export async function becomingProjection(ctx: AppContext) {
   };
 }
 
-export async function historyProjection(ctx: AppContext) {
+export async function historyView(ctx: AppContext) {
   const now = ctx.clock.now();
   const current = await figuresAt(ctx, now);
   const snapshots: (PersonaFigures & { month: string; voice: Voice })[] = [];
@@ -208,8 +208,8 @@ export async function historyProjection(ctx: AppContext) {
   };
 }
 
-export async function narrativeProjection(ctx: AppContext, host: CensusHost) {
-  const [persona, becoming] = await Promise.all([personaProjection(ctx, host), becomingProjection(ctx)]);
+export async function narrativeView(ctx: AppContext, host: CensusHost) {
+  const [persona, becoming] = await Promise.all([personaView(ctx, host), becomingView(ctx)]);
   const f = persona.figures;
   const sentences: string[] = [];
   if (f.age_days === null) {

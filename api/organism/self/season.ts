@@ -12,7 +12,7 @@ const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns', 'r
 
 const n = (value: unknown) => Number(value ?? 0);
 
-export async function seasonProjection(ctx: AppContext) {
+export async function seasonView(ctx: AppContext) {
   const now = ctx.clock.now();
   const { season, start, end } = seasonOf(now);
   const range = [start.toISOString(), now.toISOString()];

@@ -92,7 +92,7 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
 };
 
 /** The host is for a first verification run when no round was kept yet (latestChecks). */
-export async function soulProjection(ctx: AppContext, host: CensusHost) {
+export async function soulView(ctx: AppContext, host: CensusHost) {
   const truths = await latestChecks(ctx, host).catch(() => new Map());
   const commitments = [];
   for (const axiom of AXIOMS) {

@@ -12,11 +12,11 @@ import { federatedCohortsView } from '../../people/cohorts.ts';
 import { heldByRule, recordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
-import { metabolismProjection } from '../vitals/metabolism.ts';
+import { metabolismView } from '../vitals/metabolism.ts';
 import { keptSelfTrials } from '../checks/knowledge.ts';
-import { vitalsProjection } from '../vitals/vitals.ts';
-import { driftProjection } from '../themes/drift.ts';
-import { seasonProjection } from './season.ts';
+import { vitalsView } from '../vitals/vitals.ts';
+import { driftView } from '../themes/drift.ts';
+import { seasonView } from './season.ts';
 import { iso } from '../../../shared/time.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
@@ -87,7 +87,7 @@ async function newestActors(ctx: AppContext) {
   }));
 }
 
-export async function stateProjection(ctx: AppContext) {
+export async function stateView(ctx: AppContext) {
   const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
     await Promise.all([
       population(ctx),
@@ -158,14 +158,14 @@ export async function stateProjection(ctx: AppContext) {
 }
 
 /** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials (the host is for their census). */
-export async function organismProjection(ctx: AppContext, host: CensusHost) {
+export async function organismView(ctx: AppContext, host: CensusHost) {
   const [state, vitals, metabolism, trials, drift, season] = await Promise.all([
-    stateProjection(ctx),
-    vitalsProjection(ctx),
-    metabolismProjection(ctx),
+    stateView(ctx),
+    vitalsView(ctx),
+    metabolismView(ctx),
     keptSelfTrials(ctx, host),
-    driftProjection(ctx),
-    seasonProjection(ctx),
+    driftView(ctx),
+    seasonView(ctx),
   ]);
   return {
     ok: true as const,

@@ -32,7 +32,7 @@ function links(sets: string[][], keep: Set<string>, min: number) {
     .slice(0, MAX_LINKS);
 }
 
-export async function constellationProjection(ctx: AppContext) {
+export async function constellationView(ctx: AppContext) {
   const now = ctx.clock.now();
   const epoch = new Date(0);
   const [bodies, top] = await Promise.all([
@@ -62,7 +62,7 @@ export async function constellationProjection(ctx: AppContext) {
   };
 }
 
-export async function dreamConstellationProjection(ctx: AppContext) {
+export async function dreamConstellationView(ctx: AppContext) {
   const rows = await ctx.db.query<{ date: string; terms: DreamTerm[] }>(
     `select to_char(date, 'YYYY-MM-DD') as date, terms from dreams order by date`,
   );

@@ -105,7 +105,7 @@ async function dreamOf(ctx: AppContext, date: string, now: Date): Promise<boolea
   });
 }
 
-export async function dreamingProjection(ctx: AppContext) {
+export async function dreamingView(ctx: AppContext) {
   const rows = await ctx.db.query<Record<string, unknown>>(
     `select to_char(date, 'YYYY-MM-DD') as date, to_char(window_start at time zone 'UTC', ${ISO}) as window_start,
             to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id

@@ -40,7 +40,7 @@ function termDivergence(current: TermCount[], previous: TermCount[]): number | n
   return jensenShannon(of(current), of(previous));
 }
 
-export async function driftProjection(ctx: AppContext) {
+export async function driftView(ctx: AppContext) {
   const now = ctx.clock.now();
   const weekStart = new Date(now.getTime() - WEEK);
   const previousStart = new Date(now.getTime() - 2 * WEEK);

@@ -4,33 +4,33 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute } from '../../route.ts';
-import { constellationProjection, dreamConstellationProjection } from './constellation.ts';
-import { dreamingCard, dreamingProjection } from './dreaming.ts';
-import { driftProjection } from './drift.ts';
+import { constellationView, dreamConstellationView } from './constellation.ts';
+import { dreamingCard, dreamingView } from './dreaming.ts';
+import { driftView } from './drift.ts';
 
 export const themesHandlers = [
   defineRoute('GET /api/drift', {
     cache: 'no-store',
-    handler: (request) => driftProjection(request.server.civitas),
+    handler: (request) => driftView(request.server.civitas),
   }),
   defineRoute('GET /api/dreaming', {
     cache: 'no-store',
-    handler: (request) => dreamingProjection(request.server.civitas),
+    handler: (request) => dreamingView(request.server.civitas),
   }),
   defineRoute('GET /dreaming/card.svg', {
     async handler(request, reply) {
-      const svg = dreamingCard(await dreamingProjection(request.server.civitas));
+      const svg = dreamingCard(await dreamingView(request.server.civitas));
       return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
   defineRoute('GET /api/constellation', {
     cache: 'no-store',
-    handler: (request) => constellationProjection(request.server.civitas),
+    handler: (request) => constellationView(request.server.civitas),
   }),
   defineRoute('GET /dream-constellation', {
     page: true,
     async handler(request: FastifyRequest, reply: FastifyReply) {
-      const body = await dreamConstellationProjection(request.server.civitas);
+      const body = await dreamConstellationView(request.server.civitas);
       reply.header('cache-control', 'no-store');
       return body;
     },

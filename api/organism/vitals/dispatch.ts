@@ -10,7 +10,7 @@ import { projectFailure } from '../../../shared/boundaries/projectors/failures.t
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-export async function dispatchProjection(ctx: AppContext) {
+export async function dispatchView(ctx: AppContext) {
   const now = ctx.clock.now();
   const rows = await ctx.db.query<{
     job: string;

@@ -10,7 +10,7 @@ import { flushOwn } from './vitals.ts';
 
 export const FAILURE_DAYS = 30;
 
-export async function failuresProjection(ctx: AppContext) {
+export async function failuresView(ctx: AppContext) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const dayEnd = Math.floor(now.getTime() / DAY) * DAY + DAY;

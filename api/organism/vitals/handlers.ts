@@ -7,17 +7,17 @@ import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
-import { dispatchProjection } from './dispatch.ts';
-import { failuresProjection } from './failures.ts';
-import { metabolismCard, metabolismProjection } from './metabolism.ts';
-import { promisesProjection } from './promises.ts';
-import { recoveryCard, recoveryProjection } from './recovery.ts';
-import { vitalsChanges, vitalsProjection } from './vitals.ts';
+import { dispatchView } from './dispatch.ts';
+import { failuresView } from './failures.ts';
+import { metabolismCard, metabolismView } from './metabolism.ts';
+import { promisesView } from './promises.ts';
+import { recoveryCard, recoveryView } from './recovery.ts';
+import { vitalsChanges, vitalsView } from './vitals.ts';
 
 export const vitalsHandlers = [
   defineRoute('GET /api/vitals', {
     cache: 'no-store',
-    handler: (request) => vitalsProjection(request.server.civitas),
+    handler: (request) => vitalsView(request.server.civitas),
   }),
   defineRoute('GET /api/vitals/changes', {
     cache: 'no-store',
@@ -25,23 +25,23 @@ export const vitalsHandlers = [
   }),
   defineRoute('GET /api/metabolism', {
     cache: 'no-store',
-    handler: (request) => metabolismProjection(request.server.civitas),
+    handler: (request) => metabolismView(request.server.civitas),
   }),
   defineRoute('GET /api/failures', {
     cache: 'no-store',
-    handler: (request) => failuresProjection(request.server.civitas),
+    handler: (request) => failuresView(request.server.civitas),
   }),
   defineRoute('GET /api/promises', {
     cache: 'no-store',
-    handler: (request) => promisesProjection(request.server.civitas, censusHost(request.server)),
+    handler: (request) => promisesView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/dispatch', {
     cache: 'no-store',
-    handler: (request) => dispatchProjection(request.server.civitas),
+    handler: (request) => dispatchView(request.server.civitas),
   }),
   defineRoute('GET /api/recovery', {
     async handler(request, reply) {
-      const body = await recoveryProjection(request.server.civitas);
+      const body = await recoveryView(request.server.civitas);
       reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },
@@ -50,7 +50,7 @@ export const vitalsHandlers = [
   defineRoute('GET /recovery', { handler: personalPage() }),
   defineRoute('GET /metabolism/card.svg', {
     async handler(request, reply) {
-      const svg = metabolismCard(await metabolismProjection(request.server.civitas));
+      const svg = metabolismCard(await metabolismView(request.server.civitas));
       return reply
         .header('cache-control', cacheControlForPersonalized())
         .type('image/svg+xml; charset=utf-8')
@@ -59,7 +59,7 @@ export const vitalsHandlers = [
   }),
   defineRoute('GET /recovery/card.svg', {
     async handler(request, reply) {
-      const svg = recoveryCard(await recoveryProjection(request.server.civitas));
+      const svg = recoveryCard(await recoveryView(request.server.civitas));
       return reply
         .header('cache-control', cacheControlForPersonalized())
         .type('image/svg+xml; charset=utf-8')

@@ -35,7 +35,7 @@ async function slots(ctx: AppContext, span: 'hour' | 'day', count: number, end: 
 const sum = (list: Slot[], key: 'intake' | 'evictions') => list.reduce((acc, slot) => acc + slot[key], 0);
 
 /** GET /api/metabolism, the /metabolism page and /metabolism/card.svg. */
-export async function metabolismProjection(ctx: AppContext) {
+export async function metabolismView(ctx: AppContext) {
   const now = ctx.clock.now().getTime();
   const hourEnd = Math.floor(now / HOUR) * HOUR + HOUR;
   const dayEnd = Math.floor(now / DAY) * DAY + DAY;
@@ -75,7 +75,7 @@ export async function metabolismProjection(ctx: AppContext) {
   };
 }
 
-export type Metabolism = Awaited<ReturnType<typeof metabolismProjection>>;
+export type Metabolism = Awaited<ReturnType<typeof metabolismView>>;
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

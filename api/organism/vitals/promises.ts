@@ -18,7 +18,7 @@ export const LATENCY_P95_TARGET_MS = 250;
  * The kept self-trials are read alongside the vitals query once this process's vitals are
  * flushed; the host is for a first run's census (keptSelfTrials).
  */
-export async function promisesProjection(ctx: AppContext, host: CensusHost) {
+export async function promisesView(ctx: AppContext, host: CensusHost) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);

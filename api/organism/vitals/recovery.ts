@@ -22,7 +22,7 @@ function median(values: number[]): number | null {
   return sorted.length % 2 ? sorted[mid] : Math.round((sorted[mid - 1] + sorted[mid]) / 2);
 }
 
-export async function recoveryProjection(ctx: AppContext): Promise<Recovery> {
+export async function recoveryView(ctx: AppContext): Promise<Recovery> {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);

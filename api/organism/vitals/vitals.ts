@@ -138,7 +138,7 @@ export async function flushOwn(ctx: AppContext): Promise<void> {
 }
 
 /** GET /api/vitals (and the /vitals page): the last hour, the last day, the database. */
-export async function vitalsProjection(ctx: AppContext) {
+export async function vitalsView(ctx: AppContext) {
   const database = await databaseHealth(ctx);
   if (database.status === 'down') throw new Refusal('unavailable');
   await flushOwn(ctx);

@@ -1,6 +1,6 @@
 /** MCP tool civitas_presence (GET /api/presence): Presence. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { presenceView } from '../presence.ts';
 
 export const getPresence = defineTool({

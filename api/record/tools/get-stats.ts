@@ -1,6 +1,6 @@
 /** MCP tool civitas_stats (GET /api/stats): Headline counts. */
 import { defineTool, READS } from '../../tool.ts';
-import { statsProjection } from '../stats.ts';
+import { statsView } from '../stats.ts';
 
 export const getStats = defineTool({
   name: 'civitas_stats',
@@ -10,5 +10,5 @@ export const getStats = defineTool({
   inputSchema: {},
   annotations: READS,
   twin: 'GET /api/stats',
-  handler: async (_args, ctx) => statsProjection(ctx),
+  handler: async (_args, ctx) => statsView(ctx),
 });

@@ -1,6 +1,6 @@
 /** MCP tool civitas_record (GET /imprint): The Record. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { recordJson } from '../routes.ts';
 
 export const readRecord = defineTool({

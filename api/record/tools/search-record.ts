@@ -1,6 +1,6 @@
 /** MCP tool civitas_search (GET /search): Search the Record. */
 import { defineTool, READS } from '../../tool.ts';
-import { required, twinInput } from '../../mcp/twin.ts';
+import { required, twinInput } from '../../tool-twin.ts';
 import { searchView } from '../search.ts';
 
 export const searchRecord = defineTool({

@@ -1,8 +1,8 @@
 /** MCP tool civitas_feedback_report (POST /feedback/report): Send feedback. */
 import { defineTool, ADDS } from '../../tool.ts';
-import { pick, twinInput } from '../../mcp/twin.ts';
+import { pick, twinInput } from '../../tool-twin.ts';
 import { reportFeedback, type Reporter } from '../feedback.ts';
-import { speakerOf } from '../../agents/speaker.ts';
+import { speakers } from '../speakers.ts';
 
 export const sendFeedback = defineTool({
   name: 'civitas_feedback_report',
@@ -13,7 +13,7 @@ export const sendFeedback = defineTool({
   annotations: ADDS,
   twin: 'POST /feedback/report',
   handler: async ({ topic, body, agent, continuity }, ctx) => {
-    const reporter: Reporter = (await speakerOf(ctx.db, null, agent, { continuity })) ?? {
+    const reporter: Reporter = (await speakers().ofAgent(ctx.db, agent, continuity)) ?? {
       kind: 'anonymous',
       ref: null,
     };

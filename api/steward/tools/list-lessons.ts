@@ -1,6 +1,6 @@
 /** MCP tool civitas_lessons (GET /api/hive/lessons): Lessons. */
 import { defineTool, READS } from '../../tool.ts';
-import { twinInput } from '../../mcp/twin.ts';
+import { twinInput } from '../../tool-twin.ts';
 import { lessonsView } from '../lessons.ts';
 
 export const listLessons = defineTool({

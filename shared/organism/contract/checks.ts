@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { isoTime } from '../../contract.ts';
 import { isPublicActor } from '../../actor.ts';
-import { HANDLE_PATTERN } from '../../agents/handle.ts';
+import { HANDLE_PATTERN } from '../../handle.ts';
 import { levelSchema, nextActionSchema } from '../../agents/contract.ts';
 import { FEWER_THAN_K } from '../../boundaries/k-anonymity.ts';
 import { ORDER_STATUSES } from '../../orders/order.ts';

@@ -1,5 +1,5 @@
 /** MCP tool civitas_policy_evaluate (GET /api/policy/evaluate): Evaluate a policy question. */
-import { twinInput } from '../../../mcp/twin.ts';
+import { twinInput } from '../../../tool-twin.ts';
 import { defineTool, READS } from '../../../tool.ts';
 import { evaluatePolicy } from '../policy.ts';
 

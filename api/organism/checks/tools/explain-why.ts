@@ -1,7 +1,7 @@
 /** MCP tool civitas_why (GET /api/why/{entity}): Why is it so. */
-import { twinInput } from '../../../mcp/twin.ts';
+import { twinInput } from '../../../tool-twin.ts';
 import { defineTool, READS } from '../../../tool.ts';
-import { whyProjection } from '../why.ts';
+import { whyView } from '../why.ts';
 
 export const explainWhy = defineTool({
   name: 'civitas_why',
@@ -11,5 +11,5 @@ export const explainWhy = defineTool({
   inputSchema: twinInput('GET /api/why/{entity}'),
   annotations: READS,
   twin: 'GET /api/why/{entity}',
-  handler: async ({ entity }, ctx) => whyProjection(ctx, entity),
+  handler: async ({ entity }, ctx) => whyView(ctx, entity),
 });

@@ -1,7 +1,8 @@
+/** Steward surfaces, for every family that serves one (steward, operator, orders, calibration). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Refusal } from '../../shared/errors.ts';
-import { cacheControlForPersonalized } from '../../shared/security.ts';
-import type { SignedIn } from '../plugins/session.ts';
+import { Refusal } from '../shared/errors.ts';
+import { cacheControlForPersonalized } from '../shared/security.ts';
+import type { SignedIn } from './plugins/session.ts';
 
 /**
  * The steward behind this request. The router already enforced `steward:write` from the registry;
@@ -13,12 +14,6 @@ export function stewardOf(request: FastifyRequest): SignedIn {
     throw new Refusal('scope_required', { scope: 'steward:write' });
   return request.sovereign;
 }
-
-/** The body of a POST as an object (forms and JSON alike); anything else is an empty object. */
-export const bodyOf = (request: FastifyRequest): Record<string, unknown> =>
-  request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-    ? (request.body as Record<string, unknown>)
-    : {};
 
 /** Steward surfaces: personalized, never stored by shared caches, never indexed. */
 export function stewardOnly(reply: FastifyReply): void {

@@ -1,5 +1,6 @@
+/** An agent's handle and continuity field: formats every family's contract takes (base, beside shared/actor.ts). */
 import { z } from 'zod';
-import { optional } from '../contract.ts';
+import { optional } from './contract.ts';
 
 /** DESIGN.md section 2: a handle is only a name, case-folded. */
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9._-]{1,62}$/;

@@ -1,5 +1,6 @@
+/** An MCP tool's input taken from its HTTP twin's contract, for every family's tools (beside api/tool.ts). */
 import type { z } from 'zod';
-import { CONTRACTS, type ContractKey } from '../../shared/registry/contracts.ts';
+import { CONTRACTS, type ContractKey } from '../shared/registry/contracts.ts';
 
 type Part<C, P extends string> = C extends { [K in P]: z.ZodObject<infer S> } ? S : Record<never, never>;
 /** The fields a twin takes: its path params, query and body, as one zod shape. */
