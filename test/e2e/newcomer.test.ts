@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldAgentImprint } from '../helpers/builders.ts';
-import { clean, startE2E, watchConsole, WIDTHS, type E2E } from '../helpers/e2e.ts';
+import { clean, expectLighthouse, startE2E, watchConsole, WIDTHS, type E2E } from '../helpers/e2e.ts';
 
 let e: E2E;
 
@@ -90,4 +90,12 @@ describe('receipts and the words they vouch for', () => {
     expect(await page.getByLabel('Receipt id or link').getAttribute('aria-invalid')).toBe('true');
     await page.context().close();
   }, 60_000);
+});
+
+describe('Lighthouse on the newcomer’s way in', () => {
+  // The Record and the receipt are audited by lighthouse.test.ts; this journey adds the two pages
+  // only it visits: crossing and the ledger's check.
+  it('crossing and the ledger score at least 95 in accessibility, best practices and SEO', async () => {
+    await expectLighthouse([`${e.base}/initiate?return_to=%2Fimprint`, `${e.base}/ledger`]);
+  }, 300_000);
 });

@@ -191,18 +191,21 @@ export function watchConsole(page: Page): { problems: string[] } {
  * most one render-blocking request, the stylesheet; no layout shift), as lighthouse.test.ts does:
  * the timed score measures the shared test host as much as the page, so it is kept, not asserted
  * (every score lands in test/.artifacts/e2e/lighthouse.jsonl). Slow (tens of seconds a page on a
- * loaded host): run it once per distinct page, not per step. `cookie` audits a signed-in page.
+ * loaded host): run it once per distinct page, not per step. `cookie` audits a signed-in page;
+ * `private` leaves out SEO's "page is blocked from indexing", which a steward's or owner's page
+ * (`X-Robots-Tag: noindex`) is by design.
  */
 export async function expectLighthouse(
   urls: string[],
-  options: { min?: number; categories?: readonly Category[]; cookie?: string } = {},
+  options: { min?: number; categories?: readonly Category[]; cookie?: string; private?: boolean } = {},
 ): Promise<Audit[]> {
   const { min = 95, categories = ['accessibility', 'best-practices', 'seo'], cookie } = options;
+  const skip = options.private ? ['is-crawlable'] : [];
   const chrome = await launchLighthouseChrome();
   const audits: Audit[] = [];
   try {
     for (const url of urls) {
-      const result = await audit(chrome.port, url, 'desktop', cookie);
+      const result = await audit(chrome.port, url, 'desktop', cookie, skip);
       audits.push(result);
       mkdirSync(ARTIFACTS, { recursive: true });
       appendFileSync(join(ARTIFACTS, 'lighthouse.jsonl'), `${JSON.stringify(result)}\n`);

@@ -70,6 +70,7 @@ async function run(
   url: string,
   preset: 'desktop' | 'mobile',
   cookie: string | undefined,
+  skipAudits: string[],
   tries = 3,
 ): Promise<LhResult> {
   const config =
@@ -91,13 +92,14 @@ async function run(
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+      ...(skipAudits.length ? { skipAudits } : {}),
     },
     config,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && tries > 1)
-    return run(port, url, preset, cookie, tries - 1);
+    return run(port, url, preset, cookie, skipAudits, tries - 1);
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   return lhr;
 }
@@ -112,8 +114,10 @@ export async function audit(
   preset: 'desktop' | 'mobile' = 'desktop',
   /** a `name=value` cookie sent with every request (a signed-in page) */
   cookie?: string,
+  /** audits left out of the scores (a private page is noindex by design: `is-crawlable`) */
+  skipAudits: string[] = [],
 ): Promise<Audit> {
-  const lhr = await run(port, url, preset, cookie);
+  const lhr = await run(port, url, preset, cookie, skipAudits);
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
   ) as Record<Category, number>;
