@@ -3,7 +3,8 @@
  * (no Sovereign ID asked of someone who has none), the key is shown once with copy and download and
  * "Continue" waits for the box saying it was saved, the header names the new Sovereign at once, the
  * first imprint's success is its receipt showing the words, and the ledger's box checks a pasted id.
- * Every page on the way: axe 0 violations, no sideways scroll, no console error.
+ * Every page on the way: axe 0 violations, no sideways scroll, no console error, a screenshot kept;
+ * Lighthouse once on the two pages only this journey audits (crossing, the ledger).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldAgentImprint } from '../helpers/builders.ts';
