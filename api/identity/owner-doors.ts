@@ -143,6 +143,7 @@ export async function processRequest(request: FastifyRequest, reply: FastifyRepl
   const input = parseInput(processBody, bodyOf(request));
   const next = returnTarget(input.return_to, '/steward/data-requests');
   const result = await processDataRequest(request.server.civitas, steward, input);
-  if (isFormPost(request)) return seeOther(reply, withQuery(next, { processed: result.request.id }));
+  if (isFormPost(request))
+    return seeOther(reply, withQuery(next, { processed: result.request.id, receipt: result.receipt_id }));
   return reply.send(result);
 }

@@ -17,7 +17,11 @@ async function triageHandler(request: RouteRequest<'POST /sovereign/triage'>, re
   const next = returnTarget(input.return_to, '/steward/held');
   const result = await triage(request.server.civitas, steward, input);
   stewardOnly(reply);
-  if (form) return seeOther(reply, withQuery(next, { triaged: result.action, target: result.target }));
+  if (form)
+    return seeOther(
+      reply,
+      withQuery(next, { triaged: result.action, target: result.target, receipt: result.receipt_id }),
+    );
   return result;
 }
 

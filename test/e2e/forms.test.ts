@@ -4,48 +4,26 @@
  * in place, the bad field marked with a sentence beside it, and focus on the error summary at the top
  * of the form, which links to the bad field. Needs `npm run build`.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { startE2E, type E2E } from '../helpers/e2e.ts';
 import { FORM_CASES, type FormCase } from '../helpers/form-cases.ts';
-import { freePort } from '../helpers/ports.ts';
-import { appWithSteward } from '../api/steward/helpers.ts';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
+let e: E2E;
 const contexts: Partial<Record<FormCase['as'], BrowserContext>> = {};
 
-async function contextWith(cookie?: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  if (cookie) {
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name, value, url: base }]);
-  }
-  return context;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  const made = await appWithSteward({ site: true, config: { origin: base } });
-  t = made.t;
+  e = await startE2E({ steward: true });
   // One person who governs and stewards, so every form renders for them.
-  await t.app.civitas.db.query('update sovereigns set uniqueness_verified_at = $1', [
-    t.clock.now().toISOString(),
+  await e.t.app.civitas.db.query('update sovereigns set uniqueness_verified_at = $1', [
+    e.t.clock.now().toISOString(),
   ]);
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
-  contexts.anonymous = await contextWith();
-  contexts.sovereign = await contextWith(made.steward.cookie);
+  contexts.anonymous = await e.context({ width: 390, axe: false });
+  contexts.sovereign = await e.context({ width: 390, axe: false, as: e.steward });
   contexts.steward = contexts.sovereign;
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(async () => e?.close());
 
 /** Sets a control's value as typing would, past its client-side limits (the server is under test). */
 async function fill(page: Page, c: FormCase) {
@@ -130,7 +108,7 @@ describe('every form keeps what was typed and says what to fix', () => {
     async (_name, c) => {
       const page = await contexts[c.as]!.newPage();
       try {
-        await page.goto(base + c.path);
+        await page.goto(e.base + c.path);
         await fill(page, c);
         const back = await returned(page, c);
         expect(back.focused, page.url() + (await page.locator('main').innerText()).slice(0, 600)).toBe(

@@ -2,66 +2,38 @@
  * A sovereign who governs, in real Chromium at 1280 and 390 px: proposes an article on /constitution,
  * sees a second sovereign's cosign move its progress on the front page, records a prophecy on
  * /prophecy and files an order on /orders. Every page it visits is axe-clean, never scrolls sideways,
- * and is screenshotted into test/.artifacts/journeys/ (gitignored); then Lighthouse (as
+ * and is screenshotted into test/.artifacts/e2e/ (gitignored); then Lighthouse (as
  * test/e2e/lighthouse.test.ts runs it) scores each of those pages at least 95 in accessibility, best
- * practices and SEO. Kept apart from journey.test.ts (the newcomer's) so each stays one story.
+ * practices and SEO, once per page. Kept apart from journey.test.ts (the newcomer's) so each stays one story.
  */
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../api/plugins/session.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
-import { audit, launchLighthouseChrome } from '../helpers/lighthouse.ts';
-import { freePort } from '../helpers/ports.ts';
-import { inspect, phoneContext } from '../helpers/sweep.ts';
+import { clean, expectLighthouse, startE2E, WIDTHS, type E2E } from '../helpers/e2e.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
 
-const ARTIFACTS = new URL('../.artifacts/journeys/', import.meta.url).pathname;
 const VISITED = ['/', '/constitution', '/prophecy', '/orders'];
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
+let e: E2E;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
-}, 60_000);
+  e = await startE2E();
+}, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(async () => e?.close());
 
-async function signedIn(width: number, who: TestSovereign): Promise<BrowserContext> {
-  const context = await phoneContext(browser, width);
-  await context.addCookies([
-    { name: SESSION_COOKIE, value: who.cookie.split('=')[1], url: base, httpOnly: true, sameSite: 'Lax' },
-  ]);
-  return context;
-}
-
-/** Opens `path`, checks axe and overflow, and keeps a full-page screenshot. */
+/** Opens `path`: an HTML answer, axe 0, no sideways scroll, a full-page screenshot kept. */
 async function visit(page: Page, path: string, shot: string) {
-  const found = await inspect(page, base, path);
-  expect(found.status, path).toBe(200);
-  expect(found.axe, `${path}: axe`).toEqual([]);
-  expect(found.overflow, `${path}: sideways scroll`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: `${ARTIFACTS}${shot}.png`, fullPage: true });
+  const response = await page.goto(`${e.base}${path}`, { waitUntil: 'load' });
+  expect(response?.status(), path).toBe(200);
+  await clean(page, shot);
 }
 
-describe.each([1280, 390])('a sovereign who governs, at %i px', (width) => {
+describe.each(WIDTHS)('a sovereign who governs, at %i px', (width) => {
   it('proposes, sees a cosign counted, forecasts and files an order', async () => {
     const title = `Receipts are kept for ten years (${width})`;
-    const proposer = await signedInSovereign(t.app, { callsign: `Heron${width}`, governance: true });
-    const cosigner = await signedInSovereign(t.app, { callsign: `Otter${width}`, governance: true });
-    const context = await signedIn(width, proposer);
-    const page = await context.newPage();
+    const proposer = await signedInSovereign(e.t.app, { callsign: `Heron${width}`, governance: true });
+    const cosigner = await signedInSovereign(e.t.app, { callsign: `Otter${width}`, governance: true });
+    const page = await e.open({ width, as: proposer });
 
     // Propose.
     await visit(page, '/constitution', `governs-${width}-1-constitution`);
@@ -74,12 +46,11 @@ describe.each([1280, 390])('a sovereign who governs, at %i px', (width) => {
     await expect.poll(() => page.getByRole('heading', { name: title }).count()).toBeGreaterThan(0);
 
     // A second sovereign cosigns from the same page.
-    const other = await signedIn(width, cosigner);
-    const second = await other.newPage();
-    await second.goto(`${base}/constitution`);
+    const second = await e.open({ width, as: cosigner });
+    await second.goto(`${e.base}/constitution`);
     await second.getByRole('button', { name: `Cosign “${title}”` }).click();
     await second.waitForLoadState('load');
-    await other.close();
+    await second.context().close();
 
     // The front page shows the proposal with its cosign progress.
     await visit(page, '/', `governs-${width}-2-home`);
@@ -105,27 +76,13 @@ describe.each([1280, 390])('a sovereign who governs, at %i px', (width) => {
     await page.waitForLoadState('load');
     await visit(page, '/orders', `governs-${width}-5-order-filed`);
     expect(await page.getByText(`A dark theme for night readers (${width})`).count()).toBeGreaterThan(0);
-    await context.close();
+    await page.context().close();
   }, 180_000);
 });
 
 describe('Lighthouse on the pages the governing journey visits', () => {
-  let chrome: Awaited<ReturnType<typeof launchLighthouseChrome>>;
-  beforeAll(async () => {
-    for (const path of VISITED) await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
-    chrome = await launchLighthouseChrome();
-  }, 60_000);
-  afterAll(() => chrome?.kill());
-
-  it.each(VISITED)(
-    '%s: at least 95 in accessibility, best practices and SEO',
-    async (path) => {
-      const { scores, failing } = await audit(chrome.port, `${base}${path}`);
-      for (const category of ['accessibility', 'best-practices', 'seo'] as const)
-        expect(scores[category], `${path} ${category}: ${JSON.stringify(failing)}`).toBeGreaterThanOrEqual(
-          95,
-        );
-    },
-    120_000,
-  );
+  // `/` is audited by lighthouse.test.ts; Lighthouse is slow, so each page is audited once.
+  it('scores each at least 95 in accessibility, best practices and SEO, with no render-blocking script or shift', async () => {
+    await expectLighthouse(VISITED.filter((path) => path !== '/').map((path) => `${e.base}${path}`));
+  }, 600_000);
 });

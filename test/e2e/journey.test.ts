@@ -6,50 +6,31 @@
  * The one-origin app on loopback.
  */
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { freePort } from '../helpers/ports.ts';
+import { shot, sidewaysScroll, startE2E, watchConsole, WIDTHS, type E2E } from '../helpers/e2e.ts';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
+let e: E2E;
 
 beforeAll(async () => {
-  // The service's origin is the loopback address the browser uses (credential doors check it).
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
-});
+  e = await startE2E();
+}, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(async () => e?.close());
 
 async function noSidewaysScroll(page: Page) {
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    page.url(),
-  ).toBeLessThanOrEqual(0);
+  expect(await sidewaysScroll(page), page.url()).toBeLessThanOrEqual(0);
 }
 
-describe.each([1280, 390])('the journey at %i px', (width) => {
+describe.each(WIDTHS)('the journey at %i px', (width) => {
   it('crosses, imprints, fails a form and keeps its words, verifies a receipt, signs out and returns', async () => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-    page.on('pageerror', (e) => void problems.push(e.message));
+    const page = await e.open({ width, clipboard: true, axe: false });
+    const { problems } = watchConsole(page);
 
     // The front page's primary action leads to crossing.
-    await page.goto(`${base}/`);
+    await page.goto(`${e.base}/`);
     await page.getByRole('link', { name: 'Cross — become a Sovereign' }).click();
-    await page.waitForURL(`${base}/initiate`);
+    await page.waitForURL(`${e.base}/initiate`);
     await page.getByLabel('Callsign').fill(`Wren${width}`);
     await page.getByRole('button', { name: 'Cross' }).click();
     await page.waitForLoadState('load');
@@ -67,12 +48,12 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
 
     // The header says who is signed in: rendered on demand, and filled in on a prerendered page
     // that stays publicly cacheable.
-    const prerendered = await page.goto(`${base}/privacy`);
+    const prerendered = await page.goto(`${e.base}/privacy`);
     expect(prerendered?.headers()['cache-control']).toContain('public');
     expect(prerendered?.headers()['set-cookie']).toBeUndefined();
     await page.locator('.signed-in', { hasText: tag }).waitFor();
     expect(await page.locator('.signed-in').innerText()).toContain(`Wren${width}`);
-    await page.goto(`${base}/imprint`);
+    await page.goto(`${e.base}/imprint`);
     expect(await page.locator('.signed-in').innerText()).toContain(tag);
     expect(await page.locator('.signed-in').innerText()).toContain(`Wren${width}`);
 
@@ -82,8 +63,8 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     await page.getByLabel('Kind').selectOption('question');
     await page.getByLabel(/In reply to imprint/).fill('999');
     await page.getByRole('button', { name: 'Leave the imprint' }).click();
-    await page.waitForURL(`${base}/imprint`);
-    expect(page.url()).toBe(`${base}/imprint`);
+    await page.waitForURL(`${e.base}/imprint`);
+    expect(page.url()).toBe(`${e.base}/imprint`);
     expect(await page.getByRole('alert').first().innerText()).not.toBe('');
     expect(await page.getByLabel('Your imprint').inputValue()).toBe(words);
     expect(await page.getByLabel('Kind').inputValue()).toBe('question');
@@ -96,7 +77,7 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     expect(await page.getByRole('status').first().innerText()).toMatch(/Your imprint #\d+ is recorded/);
 
     // Its receipt verifies, reached from the Record too.
-    await page.goto(`${base}/imprint`);
+    await page.goto(`${e.base}/imprint`);
     const item = page.locator('.imprint-list li', { hasText: words });
     await item.getByRole('link', { name: 'receipt' }).click();
     await page.waitForURL(/\/receipt\//);
@@ -104,29 +85,28 @@ describe.each([1280, 390])('the journey at %i px', (width) => {
     await noSidewaysScroll(page);
 
     // Sign out, be told so, return with the key.
-    await page.goto(`${base}/sovereign`);
+    await page.goto(`${e.base}/sovereign`);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${base}/return?signed_out=1`);
+    await page.waitForURL(`${e.base}/return?signed_out=1`);
     expect(await page.getByRole('status').first().innerText()).toContain('You are signed out');
-    await page.goto(`${base}/privacy`);
+    await page.goto(`${e.base}/privacy`);
     await page.waitForLoadState('networkidle');
     expect(await page.locator('.signed-in').innerText()).not.toContain(tag);
-    await page.goto(`${base}/return`);
+    await page.goto(`${e.base}/return`);
     await page.getByLabel('Sovereign Key').fill(key);
     await page.getByRole('button', { name: 'Return', exact: true }).click();
-    await page.waitForURL(`${base}/sovereign`);
+    await page.waitForURL(`${e.base}/sovereign`);
     expect(await page.getByTestId('owner-tag').textContent()).toBe(tag);
-    await page.screenshot({ path: `/tmp/journey-${width}.png`, fullPage: false }).catch(() => undefined);
+    await shot(page, `journey-${width}-returned`);
     expect(problems).toEqual([]);
-    await context.close();
+    await page.context().close();
   }, 120_000);
 });
 
 describe('the Sovereign Key without JavaScript', () => {
   it('downloads as a file from the crossing page; no copy button is offered', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, acceptDownloads: true });
-    const page = await context.newPage();
-    await page.goto(`${base}/initiate`);
+    const page = await e.open({ javaScriptEnabled: false, acceptDownloads: true, axe: false });
+    await page.goto(`${e.base}/initiate`);
     await page.getByRole('button', { name: 'Cross' }).click();
     await page.waitForLoadState('load');
     const key = (await page.getByTestId('sovereign-key').textContent())?.trim() ?? '';
@@ -138,6 +118,6 @@ describe('the Sovereign Key without JavaScript', () => {
     ]);
     expect(download.suggestedFilename()).toMatch(/^civitas-sovereign-key-.+\.txt$/);
     expect(await readFile(await download.path(), 'utf8')).toContain(key);
-    await context.close();
+    await page.context().close();
   }, 60_000);
 });

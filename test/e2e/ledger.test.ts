@@ -1,22 +1,17 @@
 /**
  * The ledger pages in headless Chromium under the real CSP: a receipt, the ledger, a ledger entry,
- * the anchor chain and the witnesses page, each with no console errors and no serious axe issue.
+ * the anchor chain and the witnesses page, each with no console errors and no axe violation (screenshots in test/.artifacts/e2e/).
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
 import { sealDueDays } from '../../api/ledger/sealing.ts';
+import { axeHere, shot, startE2E, watchConsole, type E2E } from '../helpers/e2e.ts';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
+let e: E2E;
 let receiptId: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ site: true });
-  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  e = await startE2E();
+  const { t } = e;
   receiptId = (
     await t.app.inject({
       method: 'POST',
@@ -31,15 +26,13 @@ beforeAll(async () => {
     url: '/api/agent/imprint',
     payload: { agent: 'e2e-ledger-2', body: 'An open day.' },
   });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+}, 120_000);
+
+afterAll(async () => e?.close());
 
 describe('ledger pages in Chromium', () => {
   it('render accessibly under the real CSP', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await e.context();
     for (const [path, text] of [
       [`/receipt/${receiptId}`, 'Verified against the signed anchor'],
       ['/ledger', 'Days of the log'],
@@ -48,29 +41,12 @@ describe('ledger pages in Chromium', () => {
       ['/witness', 'Become a witness'],
     ]) {
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-      page.on('pageerror', (e) => problems.push(e.message));
-      const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
+      const { problems } = watchConsole(page);
+      const response = await page.goto(`${e.base}${path}`, { waitUntil: 'load' });
       expect(response?.status(), path).toBe(200);
       expect(await page.locator('main').innerText(), path).toContain(text);
-      if (process.env.LEDGER_SCREENSHOTS)
-        await page.screenshot({
-          path: `/tmp/ledger-${path.split('/')[1]}-${path.split('/').length}.png`,
-          fullPage: true,
-        });
-      await page.addScriptTag({ path: AXE_PATH });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: { run(d: Document): Promise<{ violations: { id: string; impact: string | null }[] }> };
-          }
-        ).axe;
-        return (await axe.run(document)).violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.id);
-      });
-      expect(violations, path).toEqual([]);
+      await shot(page, `ledger-${path.split('/')[1]}-${path.split('/').length}`);
+      expect(await axeHere(page), path).toEqual([]);
       expect(problems, path).toEqual([]);
       await page.close();
     }

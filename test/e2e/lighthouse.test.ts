@@ -13,22 +13,18 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { freePort } from '../helpers/ports.ts';
+import { startE2E, type E2E } from '../helpers/e2e.ts';
 import { audit, launchLighthouseChrome, type Audit } from '../helpers/lighthouse.ts';
 
-let t: TestApp;
-let base: string;
+let e: E2E;
 let chrome: Awaited<ReturnType<typeof launchLighthouseChrome>>;
 let receiptId: string;
 const seen: Audit[] = [];
 const PAGES = ['/', '/imprint', '/receipt/{id}', '/calibration'];
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  e = await startE2E({ chromium: false });
+  const { t, base } = e;
   const imprint = await t.app.inject({
     method: 'POST',
     url: '/api/agent/imprint',
@@ -46,14 +42,14 @@ afterAll(async () => {
   // Every score, performance included, for the record (docs/site.md).
   if (seen.length) writeFileSync('/tmp/civitas-lighthouse.json', JSON.stringify(seen, null, 2));
   chrome?.kill();
-  await t?.close();
+  await e?.close();
 });
 
 describe('Lighthouse', () => {
   it.each(PAGES)(
     '%s: at least 95 in accessibility, best practices and SEO; no render-blocking script, no shift',
     async (path) => {
-      const result = await audit(chrome.port, `${base}${path.replace('{id}', receiptId)}`);
+      const result = await audit(chrome.port, `${e.base}${path.replace('{id}', receiptId)}`);
       seen.push(result);
       const { scores, failing, lab } = result;
       for (const category of ['accessibility', 'best-practices', 'seo'] as const) {

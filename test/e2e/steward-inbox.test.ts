@@ -4,71 +4,43 @@
  * data request, and the stored state says so; a signed-in non-steward and a visitor are refused.
  * axe 0 violations, no sideways scroll.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
-import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
-import { freePort } from '../helpers/ports.ts';
-import { axeHere, shot, sidewaysScroll } from '../helpers/look.ts';
-import { appWithSteward } from '../api/steward/helpers.ts';
+import { clean, startE2E, WIDTHS, type E2E } from '../helpers/e2e.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { heldAgentImprint } from '../helpers/builders.ts';
 import { requests } from '../helpers/http.ts';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
-let steward: TestSovereign;
+let e: E2E;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  ({ t, steward } = await appWithSteward({ site: true, config: { origin: base } }));
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  e = await startE2E({ steward: true });
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(async () => e?.close());
 
-async function signedIn(cookie: string | undefined, width = 1280): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-  await context.addInitScript({ path: AXE_PATH });
-  if (cookie) {
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name, value, url: base }]);
-  }
-  return context;
-}
-
-const http = requests(() => t.app);
+const http = requests(() => e.t.app);
 
 // The app's origin here is `base`, not TEST_ORIGIN, so the POSTs name it.
 async function post(url: string, payload: object, who: TestSovereign) {
-  const res = await http.post(url, payload, who, { origin: base });
+  const res = await http.post(url, payload, who, { origin: e.base });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
 
-describe.each([1280, 390])('the steward inbox at %i px', (width) => {
+describe.each(WIDTHS)('the steward inbox at %i px', (width) => {
   it('shows what waits; a steward accepts an order and processes a data request, with notes', async () => {
-    const person = await signedInSovereign(t.app);
+    const person = await signedInSovereign(e.t.app);
     const order = await post('/sovereign/order', { title: `Larger type on phones (${width})` }, person);
     const request = await post('/settings/data/request', { kind: 'export' }, person);
-    await heldAgentImprint(t.app, `e2e-held-${width}`, `Heldmark${width}`);
+    await heldAgentImprint(e.t.app, `e2e-held-${width}`, `Heldmark${width}`);
 
-    const context = await signedIn(steward.cookie, width);
-    const page = await context.newPage();
-    const response = await page.goto(`${base}/steward`);
+    const page = await e.open({ width, as: e.steward });
+    const response = await page.goto(`${e.base}/steward`);
     expect(response?.status()).toBe(200);
     const main = await page.locator('main').innerText();
     expect(main).toContain(`Larger type on phones (${width})`);
     expect(main).toContain(`Heldmark${width}`);
-    expect(await axeHere(page)).toEqual([]);
-    expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
-    await shot(page, `steward-inbox-${width}`);
+    await clean(page, `steward-inbox-${width}`);
 
     // Accept the order with a public note.
     const orderForm = page.locator('form', { hasText: `Larger type on phones (${width})` });
@@ -96,30 +68,28 @@ describe.each([1280, 390])('the steward inbox at %i px', (width) => {
     await requestForm.getByLabel('Note to the requester').fill('Your export is ready to download.');
     await requestForm.getByRole('button', { name: 'Prepare the export' }).click();
     await page.waitForURL(/\/steward\?processed=/);
-    const [row] = await t.app.civitas.db.query<{ status: string; note: string }>(
+    const [row] = await e.t.app.civitas.db.query<{ status: string; note: string }>(
       'select status, note from data_requests where id = $1',
       [request.request.id],
     );
     expect(row).toEqual({ status: 'completed', note: 'Your export is ready to download.' });
-    expect(await axeHere(page)).toEqual([]);
-    await shot(page, `steward-inbox-after-${width}`);
-    await context.close();
+    await clean(page, `steward-inbox-after-${width}`);
+    await page.context().close();
   }, 120_000);
 });
 
 describe('who may open the inbox', () => {
   it('refuses a signed-in non-steward (403) and sends a visitor to sign in, showing nothing that waits', async () => {
-    const person = await signedInSovereign(t.app);
+    const person = await signedInSovereign(e.t.app);
     await post('/sovereign/order', { title: 'Steward-only decisions' }, person);
     for (const cookie of [person.cookie, undefined]) {
-      const context = await signedIn(cookie);
-      const page = await context.newPage();
-      const response = await page.goto(`${base}/steward`);
+      const page = await e.open({ as: cookie });
+      const response = await page.goto(`${e.base}/steward`);
       if (cookie) expect(response?.status()).toBe(403);
       else expect(new URL(page.url()).pathname).toBe('/return');
       expect(await page.locator('form[action="/steward/orders"]').count()).toBe(0);
       expect(await page.locator('main').innerText()).not.toContain('Steward-only decisions');
-      await context.close();
+      await page.context().close();
     }
   }, 60_000);
 });

@@ -3,27 +3,18 @@
  * finds no violation, a browser navigation always gets HTML (never a JSON body), no console error.
  * The one-origin app listening on loopback, real Chromium. Needs `npm run build`.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { startE2E, type E2E } from '../helpers/e2e.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
-import { inspect, phoneContext, sweepPaths, type PageFinding } from '../helpers/sweep.ts';
-import { freePort } from '../helpers/ports.ts';
+import { inspect, sweepPaths, type PageFinding } from '../helpers/sweep.ts';
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
+let e: E2E;
 let extra: string[];
 let cookie: string;
 
 beforeAll(async () => {
-  // The service's origin is the loopback address the browser uses (credential doors check it).
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  e = await startE2E();
+  const { t } = e;
   const me = await signedInSovereign(t.app, { callsign: 'Sweeper' });
   cookie = me.cookie;
   const imprint = await t.app.inject({
@@ -41,10 +32,7 @@ beforeAll(async () => {
   extra = [`/receipt/${receipt}`, '/no/such/page', `/ledger/${new Date().toISOString().slice(0, 10)}`];
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(async () => e?.close());
 
 function summarise(findings: PageFinding[]) {
   return {
@@ -82,16 +70,12 @@ const PERSONAL = [
 ];
 
 async function sweep(signedIn: boolean, half = 0) {
-  const context = await phoneContext(browser);
-  if (signedIn) {
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name, value, url: base }]);
-  }
+  const context = await e.context({ width: 390, as: signedIn ? cookie : undefined });
   const page = await context.newPage();
   const findings: PageFinding[] = [];
   const all = sweepPaths(extra);
   const paths = signedIn ? [...PERSONAL, extra[0]] : all.filter((_, i) => i % 2 === half);
-  for (const path of paths) findings.push(await inspect(page, base, path));
+  for (const path of paths) findings.push(await inspect(page, e.base, path));
   await context.close();
   if (process.env.SWEEP_REPORT)
     console.log(JSON.stringify({ signedIn, pages: findings.length, ...summarise(findings) }, null, 1));

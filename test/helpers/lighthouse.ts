@@ -9,8 +9,11 @@
 import { existsSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_PATH } from './browser.ts';
+
+type LhResult = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -62,7 +65,14 @@ const TRACE_ERRORS = new Set([
   'NO_FCP',
 ]);
 
-async function run(port: number, url: string, preset: 'desktop' | 'mobile', tries = 3) {
+async function run(
+  port: number,
+  url: string,
+  preset: 'desktop' | 'mobile',
+  cookie: string | undefined,
+  skipAudits: string[],
+  tries = 3,
+): Promise<LhResult> {
   const config =
     preset === 'mobile'
       ? undefined
@@ -76,13 +86,20 @@ async function run(port: number, url: string, preset: 'desktop' | 'mobile', trie
         };
   const result = await lighthouse(
     url,
-    { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+      ...(skipAudits.length ? { skipAudits } : {}),
+    },
     config,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError && TRACE_ERRORS.has(lhr.runtimeError.code) && tries > 1)
-    return run(port, url, preset, tries - 1);
+    return run(port, url, preset, cookie, skipAudits, tries - 1);
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   return lhr;
 }
@@ -95,8 +112,12 @@ export async function audit(
   port: number,
   url: string,
   preset: 'desktop' | 'mobile' = 'desktop',
+  /** a `name=value` cookie sent with every request (a signed-in page) */
+  cookie?: string,
+  /** audits left out of the scores (a private page is noindex by design: `is-crawlable`) */
+  skipAudits: string[] = [],
 ): Promise<Audit> {
-  const lhr = await run(port, url, preset);
+  const lhr = await run(port, url, preset, cookie, skipAudits);
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
   ) as Record<Category, number>;

@@ -2,9 +2,8 @@
  * What the browser suite checks on every page a person can open: no sideways scroll at phone width,
  * axe-core clean, an HTML answer (never a JSON body shown to a navigation), no console error.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { listAstroPageDetails } from '../../api/site/page-index.ts';
-import { AXE_PATH } from './browser.ts';
 
 /** Every page route without a path parameter (the internal error page aside), plus the given extras. */
 export function sweepPaths(extra: string[] = []): string[] {
@@ -23,14 +22,7 @@ export interface PageFinding {
   console: string[];
 }
 
-export async function phoneContext(browser: Browser, width = 390): Promise<BrowserContext> {
-  // bypassCSP only so the test can inject axe-core; pages are served under the real CSP.
-  const context = await browser.newContext({ viewport: { width, height: 844 }, bypassCSP: true });
-  await context.addInitScript({ path: AXE_PATH });
-  return context;
-}
-
-/** Opens `path` and measures it. `cookie` signs the context in (set before the first call). */
+/** Opens `path` and measures it, in a context with axe-core (test/helpers/e2e.ts `context()`). */
 export async function inspect(page: Page, base: string, path: string): Promise<PageFinding> {
   const problems: string[] = [];
   const onConsole = (m: { type(): string; text(): string }) =>

@@ -105,3 +105,27 @@ describe('no fixed sleeps', () => {
     expect(sleeping).toEqual([]);
   });
 });
+
+describe('one browser set-up', () => {
+  /** Browser tests that launch Chromium themselves, and why. */
+  const LAUNCH_ALLOWED: Record<string, string> = {
+    'test/e2e/site.test.ts': 'the site mounted alone on a bare Fastify, no app: what it tests',
+  };
+  const launches = (text: string) =>
+    /\blaunchBrowser\(|chromium\.launch\(|from ['"]playwright-core['"];?\s*$/m.test(
+      text.replace(/import type [^;]+;/g, ''),
+    );
+
+  it('finds a launch when there is one (the rule can fail)', () => {
+    expect(launches('browser = await launchBrowser();')).toBe(true);
+    expect(launches("import type { Page } from 'playwright-core';\nconst e = await startE2E();")).toBe(false);
+  });
+
+  it('every browser test takes its app, Chromium and pages from test/helpers/e2e.ts', () => {
+    const own = files
+      .filter((file) => file.path.startsWith('test/e2e/') && !(file.path in LAUNCH_ALLOWED))
+      .filter((file) => launches(file.text))
+      .map((file) => file.path);
+    expect(own).toEqual([]);
+  });
+});
