@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   joinOperations,
   methodOperations,
@@ -9,7 +9,14 @@ import {
 } from '../../shared/registry/operation.ts';
 import { OPERATIONS } from '../../shared/registry/operations.ts';
 import { ROUTES } from '../../shared/registry/index.ts';
-import { CONTRACTS, contractFor } from '../../shared/registry/contracts.ts';
+import {
+  CONTRACTS,
+  contractFor,
+  type ContractKey,
+  type ContractOf,
+  type InputOf,
+} from '../../shared/registry/contracts.ts';
+import type { ResponseOf } from '../../shared/contract.ts';
 
 /**
  * One entry per path: its route shape and, per method, its contract and policy
@@ -89,5 +96,16 @@ describe('operation entries', () => {
         if (entry.family === family && !own.has(entry)) misplaced.push(`${entry.path} (${family})`);
     }
     expect(misplaced).toEqual([]);
+  });
+
+  it('types each key from its entry: inputs, answers and the keys with a contract', () => {
+    expectTypeOf<InputOf<'GET /api/continuum/status'>['query']>().toEqualTypeOf<{ handle: string }>();
+    expectTypeOf<InputOf<'GET /api/agent/{handle}'>['params']>().toEqualTypeOf<{ handle: string }>();
+    expectTypeOf<
+      ResponseOf<ContractOf<'GET /api/progress'>>['schema']
+    >().toEqualTypeOf<'civitas.progress.v1'>();
+    expectTypeOf<'POST /api/continuum/heartbeat'>().toExtend<ContractKey>();
+    expectTypeOf<'GET /continuum'>().not.toExtend<ContractKey>();
+    expectTypeOf<ContractOf<'GET /continuum'>>().toEqualTypeOf<Record<never, never>>();
   });
 });
