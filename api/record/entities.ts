@@ -131,6 +131,16 @@ export const ImprintDay = defineEntity({
   },
 });
 
+/** Not-held imprints per UTC hour of day over the Record's life (migration 0074). */
+export const ImprintHourOfDay = defineEntity({
+  name: 'ImprintHourOfDay',
+  tableName: 'imprint_hours_of_day',
+  properties: {
+    hourOfDay: p.smallint().primary().autoincrement(false),
+    imprints: int8(),
+  },
+});
+
 /** Not-held direct replies of a not-held imprint that has any, and the day it was written (migration 0066). */
 export const ReplyCount = defineEntity({
   name: 'ReplyCount',

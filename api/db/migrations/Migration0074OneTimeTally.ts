@@ -16,7 +16,10 @@ import { Migration } from '@mikro-orm/migrations';
  * - an imprint whose kind, time, author kind or sequence is changed in place, and a sovereign whose
  *   crossing time is, move their counts (row triggers that fire only when those columns change:
  *   nothing on the write path);
- * - receipts per day are the log days' sizes the ledger keeps as it appends (no trigger at all).
+ * - receipts per day are the log days' sizes the ledger keeps as it appends (no trigger at all);
+ * - `imprint_hours_of_day`: not-held imprints per UTC hour of day over the Record's life (24 rows,
+ *   in the same statements), and an index of the imprints with the most replies: the story so far
+ *   reads those instead of every hour and every day's threads since the first.
  * Then 0061's triggers, functions and table go. Its indexes on imprints', agents' and receipts'
  * times stay: the ragged edges of a period are counted from the rows through them.
  * On a database holding data, the new columns are backfilled from the imprints as they stand.
@@ -56,7 +59,11 @@ const hoursApply = (rows: string, sign: string) => `
          ${sign} * count(*) filter (where held), ${sign} * count(*) filter (where sequence > ${WINDOW})
     from ${rows} group by 1, 2, 3 order by 1, 2, 3
   on conflict (day, kind, author_kind) do update set imprints = imprint_days.imprints + excluded.imprints,
-    held = imprint_days.held + excluded.held, evictions = imprint_days.evictions + excluded.evictions;`;
+    held = imprint_days.held + excluded.held, evictions = imprint_days.evictions + excluded.evictions;
+  insert into imprint_hours_of_day (hour_of_day, imprints)
+  select extract(hour from created_at at time zone 'UTC')::smallint, ${sign} * count(*) filter (where not held)
+    from ${rows} group by 1 having count(*) filter (where not held) > 0 order by 1
+  on conflict (hour_of_day) do update set imprints = imprint_hours_of_day.imprints + excluded.imprints;`;
 
 /**
  * One row of a row trigger (`old` or `new`) as a one-row relation hoursApply reads, held as it
@@ -98,6 +105,16 @@ export class Migration0074OneTimeTally extends Migration {
              count(*) filter (where held), count(*) filter (where sequence > ${WINDOW})
         from imprints group by 1, 2, 3 order by 1, 2, 3
       on conflict (day, kind, author_kind) do update set held = excluded.held, evictions = excluded.evictions`);
+    // Not-held imprints by UTC hour of day over the Record's life: the story so far's busiest hour.
+    this.addSql(
+      `create table imprint_hours_of_day (hour_of_day smallint primary key, imprints bigint not null)`,
+    );
+    this.addSql(`insert into imprint_hours_of_day (hour_of_day, imprints)
+      select extract(hour from hour at time zone 'UTC')::smallint, sum(imprints) from imprint_hours group by 1 order by 1`);
+    // The story so far's busiest threads over the Record's life: the first rows of an index.
+    this.addSql(
+      'create index reply_counts_top on reply_counts (replies desc, sequence desc) where replies > 0',
+    );
     // Every writer names them from here on.
     for (const table of ['imprint_hours', 'imprint_days'])
       this.addSql(`alter table ${table} alter column held drop default, alter column evictions drop default`);
@@ -126,6 +143,9 @@ export class Migration0074OneTimeTally extends Migration {
         values (${DAY('new.created_at')}, new.kind, new.author_kind, d, -d, 0)
         on conflict (day, kind, author_kind) do update set imprints = imprint_days.imprints + excluded.imprints,
           held = imprint_days.held + excluded.held;
+        insert into imprint_hours_of_day (hour_of_day, imprints)
+        values (extract(hour from new.created_at at time zone 'UTC')::smallint, d)
+        on conflict (hour_of_day) do update set imprints = imprint_hours_of_day.imprints + excluded.imprints;
         ${crossApply(`select ${HOUR('new.created_at')} as hour, new.author_kind as from_kind,
                          (select p.author_kind from imprints p where p.sequence = new.reply_to and not p.held) as to_kind, d as n
                        where new.reply_to is not null
