@@ -35,6 +35,8 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
   ctx: AppContext,
   period: { from: string; to: string },
   schema: S = 'civitas.time-lens.v1' as S,
+  /** The period is the Record's whole life (the story so far, not clipped): its busiest hour and threads are lifetime rows. */
+  whole = false,
 ) {
   const start = `${period.from}T00:00:00Z`;
   const end = new Date(Date.parse(`${period.to}T00:00:00Z`) + DAY_MS).toISOString();
@@ -45,37 +47,58 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
       `select kind, author_kind, sum(imprints) as count from imprint_days where day >= $1 and day <= $2 group by 1, 2`,
       [period.from, period.to],
     ),
-    ctx.db.query<{ hour: number; count: string | number }>(
-      `select extract(hour from hour at time zone 'UTC')::int as hour, sum(imprints) as count from imprint_hours
-        where hour >= $1 and hour < $2 group by 1 having sum(imprints) > 0 order by 2 desc, 1 limit 1`,
-      [start, end],
-    ),
+    // The whole life: 24 rows kept by hour of day (migration 0074), not every hour since the first.
+    whole
+      ? ctx.db.query<{ hour: number; count: string | number }>(
+          `select hour_of_day::int as hour, imprints as count from imprint_hours_of_day
+            where imprints > 0 order by 2 desc, 1 limit 1`,
+        )
+      : ctx.db.query<{ hour: number; count: string | number }>(
+          `select extract(hour from hour at time zone 'UTC')::int as hour, sum(imprints) as count from imprint_hours
+            where hour >= $1 and hour < $2 group by 1 having sum(imprints) > 0 order by 2 desc, 1 limit 1`,
+          [start, end],
+        ),
     ctx.db.query<{ humans: string | number; agents: string | number }>(
       `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
               coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
          from arrival_days where day >= $1 and day <= $2`,
       [period.from, period.to],
     ),
-    ctx.db.query<{ count: string | number }>(
-      `select coalesce(sum(size), 0) as count from log_days where date >= $1 and date <= $2`,
-      [period.from, period.to],
-    ),
-    ctx.db.query<{ count: string | number }>(
-      `select count(*) as count from anchors where date >= $1 and date <= $2`,
-      [period.from, period.to],
-    ),
+    // Receipts and sealed days: the log days and anchors of the period, or over the whole life the
+    // tallies the ledger keeps (a row per step, one row).
+    whole
+      ? ctx.db.query<{ count: string | number }>(
+          'select coalesce(sum(receipts), 0) as count from receipt_tallies',
+        )
+      : ctx.db.query<{ count: string | number }>(
+          `select coalesce(sum(size), 0) as count from log_days where date >= $1 and date <= $2`,
+          [period.from, period.to],
+        ),
+    whole
+      ? ctx.db.query<{ count: string | number }>(
+          `select coalesce((select value from record_tallies where name = 'anchors'), 0) as count`,
+        )
+      : ctx.db.query<{ count: string | number }>(
+          `select count(*) as count from anchors where date >= $1 and date <= $2`,
+          [period.from, period.to],
+        ),
     // The busiest threads: imprints written in the period with the most replies, kept per imprint
-    // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period.
+    // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period; over
+    // the whole life, the first 5 rows of the index by replies (migration 0074).
     ctx.db.query<ImprintRow & { replies: string | number }>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
-         from (select c.sequence, c.replies
+         from (${
+           whole
+             ? `select sequence, replies from reply_counts where replies > 0 order by replies desc, sequence desc limit 5`
+             : `select c.sequence, c.replies
                  from generate_series($1::date, $2::date, interval '1 day') d,
                       lateral (select sequence, replies from reply_counts where day = d::date and replies > 0
                                 order by replies desc, sequence desc limit 5) c
-                order by c.replies desc, c.sequence desc limit 5) t
+                order by c.replies desc, c.sequence desc limit 5`
+         }) t
          join imprints r on r.sequence = t.sequence and not r.held
         order by t.replies desc, r.sequence desc`,
-      [period.from, period.to],
+      whole ? [] : [period.from, period.to],
     ),
   ]);
   const imprints = emptyKinds();
@@ -138,7 +161,9 @@ export async function storySoFar(ctx: AppContext) {
   const to = utcDay(now);
   let from = row?.first ?? to;
   const earliest = utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - (LENS_DAYS_MAX - 1) * DAY_MS));
+  // A Record younger than the lens's cap: the period is its whole life.
+  const whole = from >= earliest && from <= to;
   if (from < earliest) from = earliest;
   if (from > to) from = to;
-  return timeLens(ctx, { from, to }, 'civitas.story.v1');
+  return timeLens(ctx, { from, to }, 'civitas.story.v1', whole);
 }

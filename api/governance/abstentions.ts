@@ -11,6 +11,9 @@ import { RATIFICATIONS_REQUIRED } from '../../shared/governance/rules.ts';
  */
 export async function abstentionsView(ctx: AppContext) {
   const now = ctx.clock.now().toISOString();
+  // Flat (issue 20, migration 0075): a ratified proposal's count is kept on it; an open one's is the
+  // tally of sovereigns who can ratify, less any verified after now (an index range, empty in the
+  // ordinary course), less its proposer (one row by key). Ratifications: a proposal's own rows.
   const rows = await ctx.db.query<{
     id: string;
     title: string;
@@ -20,10 +23,14 @@ export async function abstentionsView(ctx: AppContext) {
     eligible: number | string;
     ratified: number | string;
   }>(
-    `select p.id, p.title, p.state, p.cosigned_at, p.ratified_at,
-            (select count(*) from sovereigns s
-              where s.uniqueness_verified_at is not null and s.erased_at is null and s.id <> p.proposer_id
-                and s.uniqueness_verified_at <= coalesce(p.ratified_at, $1::timestamptz)) as eligible,
+    `with now_ratifiers as (
+       select coalesce((select value from record_tallies where name = 'sovereigns_ratifiers'), 0)
+            - (select count(*) from sovereigns s where s.uniqueness_verified_at > $1::timestamptz and s.erased_at is null) as n)
+     select p.id, p.title, p.state, p.cosigned_at, p.ratified_at,
+            case when p.ratified_at is not null then p.eligible_ratifiers
+                 else (select n from now_ratifiers)
+                    - (select count(*) from sovereigns s where s.id = p.proposer_id and s.erased_at is null
+                          and s.uniqueness_verified_at <= $1::timestamptz) end as eligible,
             (select count(*) from governance_ratifications r where r.proposal_id = p.id) as ratified
        from governance_proposals p
       where p.state in ('cosigned', 'ratified')

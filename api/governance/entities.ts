@@ -24,6 +24,8 @@ export const Proposal = defineEntity({
     cosignedReceiptId: p.text().nullable(),
     ratifiedAt: p.datetime().nullable(),
     articleId: p.text().nullable(),
+    /** Ratified: the sovereigns who could ratify it, kept through later erasures (migration 0075). */
+    eligibleRatifiers: int8().nullable(),
   },
 });
 

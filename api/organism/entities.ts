@@ -210,18 +210,6 @@ export const TruthDay = defineEntity({
   },
 });
 
-/** Rows created in one UTC hour or day, per name, kept by the writers' triggers (migration 0061). */
-export const TimeTally = defineEntity({
-  name: 'TimeTally',
-  tableName: 'time_tallies',
-  properties: {
-    name: p.text().primary(),
-    span: p.enum(['hour', 'day']).primary(),
-    start: p.datetime().primary(),
-    n: int8(),
-  },
-});
-
 /** Replies per UTC hour by replier kind and kind replied to, both sides not held (migration 0062). */
 export const CrossHour = defineEntity({
   name: 'CrossHour',

@@ -101,13 +101,6 @@ export const organismPersonalData: FamilyDeclaration = {
       why: 'Which kept view a job is computing, and since when.',
     },
     {
-      table: 'time_tallies',
-      personal: {},
-      impersonal: ['name', 'span', 'start', 'n'],
-      disposition: 'keep',
-      why: 'Counts of rows created per UTC hour and day (imprints by kind, arrivals, receipts); no person.',
-    },
-    {
       table: 'vigilance_alerts',
       personal: {},
       impersonal: ['trial', 'detail', 'receipt_id'],

@@ -99,7 +99,10 @@ export const Feedback = defineEntity({
   },
 });
 
-/** Not-held imprints per UTC hour, kind and author kind, and the hour's first sequence (migration 0062). */
+/**
+ * Imprints per UTC hour, kind and author kind: not held, held, and evicting (sequence above the
+ * window), and the hour's first sequence (migrations 0062, 0074).
+ */
 export const ImprintHour = defineEntity({
   name: 'ImprintHour',
   tableName: 'imprint_hours',
@@ -109,10 +112,12 @@ export const ImprintHour = defineEntity({
     authorKind: p.text().primary(),
     imprints: int8(),
     firstSequence: int8(),
+    held: int8(),
+    evictions: int8(),
   },
 });
 
-/** Not-held imprints per UTC day, kind and author kind (migration 0062). */
+/** Imprints per UTC day, kind and author kind: not held, held, and evicting (migrations 0062, 0074). */
 export const ImprintDay = defineEntity({
   name: 'ImprintDay',
   tableName: 'imprint_days',
@@ -120,6 +125,18 @@ export const ImprintDay = defineEntity({
     day: p.date().primary(),
     kind: p.text().primary(),
     authorKind: p.text().primary(),
+    imprints: int8(),
+    held: int8(),
+    evictions: int8(),
+  },
+});
+
+/** Not-held imprints per UTC hour of day over the Record's life (migration 0074). */
+export const ImprintHourOfDay = defineEntity({
+  name: 'ImprintHourOfDay',
+  tableName: 'imprint_hours_of_day',
+  properties: {
+    hourOfDay: p.smallint().primary().autoincrement(false),
     imprints: int8(),
   },
 });

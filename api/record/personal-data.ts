@@ -65,6 +65,13 @@ export const recordPersonalData: FamilyDeclaration = {
       why: 'Imprints per day, kind and author kind (kept by the database); counts, no person.',
     },
     {
+      table: 'imprint_hours_of_day',
+      personal: {},
+      impersonal: [],
+      disposition: 'keep',
+      why: "Imprints per hour of the day over the Record's life (kept by the database); counts, no person.",
+    },
+    {
       table: 'reply_counts',
       personal: {},
       impersonal: [],

@@ -7,9 +7,9 @@ import type { AppContext } from '../../context.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
-import { ALL_IMPRINTS, heldKind, shownKind, slotCounts, total } from './tallies.ts';
+import { ALL_IMPRINTS, heldKind, receiptsByDay, shownKind, slotCounts, total } from './tallies.ts';
 
-const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns', 'receipts'];
+const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
 type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
@@ -27,10 +27,11 @@ export async function journalView(ctx: AppContext, days: number) {
   const end = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(end - days * DAY).toISOString();
   const to = new Date(end).toISOString();
-  // Imprints by kind, arrivals, crossings and receipts per day: the day tallies the writers keep
-  // (tallies.ts), one row per name and day, never the days' rows.
-  const [counted, anchors, failures, censuses] = await Promise.all([
+  // Imprints by kind, arrivals and crossings per day: the day tallies the writers keep
+  // (tallies.ts), one row per name and day, never the days' rows; receipts: the log days' sizes.
+  const [counted, receipts, anchors, failures, censuses] = await Promise.all([
     slotCounts(ctx.db, NAMES, 'day', new Date(end - days * DAY), days),
+    receiptsByDay(ctx.db, new Date(end - days * DAY), new Date(end)),
     perDay(
       ctx,
       `select ${day('sealed_at')} as date, count(*) as n from anchors where sealed_at >= $1 and sealed_at < $2 group by 1`,
@@ -65,7 +66,7 @@ export async function journalView(ctx: AppContext, days: number) {
       imprints_by_kind: byKind,
       agents_arrived: counts.get('agents') ?? 0,
       sovereigns_crossed: counts.get('sovereigns') ?? 0,
-      receipts: counts.get('receipts') ?? 0,
+      receipts: receipts.get(end - i * DAY) ?? 0,
       anchors_sealed: anchors.get(date) ?? 0,
       failures: failures.get(date) ?? 0,
       census: census

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import type { PersonaFigures } from '../../../shared/organism/contract/persona.ts';
 import { DAY } from '../vitals/vitals.ts';
-import { ALL_IMPRINTS, shownKind } from './tallies.ts';
+import { ALL_IMPRINTS, keptRows, shownKind } from './tallies.ts';
 
 const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
@@ -29,11 +29,7 @@ export async function figuresAtMonthEnds(
 ): Promise<PersonaFigures[]> {
   if (ends.length === 0) return [];
   const firstStart = ends[0].getTime() + 1;
-  const rows = await ctx.db.query<{ name: string; start: Date | string; n: string | number }>(
-    `select name, start, n from time_tallies where span = 'day' and name = any($1::text[]) and start >= $2`,
-    [NAMES, new Date(firstStart - becomingDays * DAY).toISOString()],
-  );
-  const days = rows.map((row) => ({ name: row.name, at: new Date(row.start).getTime(), n: Number(row.n) }));
+  const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
   const lessons = await ctx.db.query<{ at: string; n: string | number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,

@@ -6,9 +6,9 @@
 import type { AppContext } from '../../context.ts';
 import { seasonOf } from '../../../shared/calibration/scores.ts';
 import { DAY } from '../vitals/vitals.ts';
-import { ALL_IMPRINTS, countBetween, total } from './tallies.ts';
+import { ALL_IMPRINTS, countBetween, receiptsByDay, total } from './tallies.ts';
 
-const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns', 'receipts'];
+const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns'];
 
 const n = (value: unknown) => Number(value ?? 0);
 
@@ -17,8 +17,12 @@ export async function seasonView(ctx: AppContext) {
   const { season, start, end } = seasonOf(now);
   const range = [start.toISOString(), now.toISOString()];
   // [start, now], from the hour and day tallies the writers keep (tallies.ts): a quarter is at
-  // most 92 day rows per name and two edges of under an hour, never the quarter's rows.
-  const counted = await countBetween(ctx.db, NAMES, start, new Date(now.getTime() + 1));
+  // most 92 day rows per name and its edges, never the quarter's rows. Receipts: the season's log
+  // days' sizes (a quarter starts on a UTC day), at most 92 rows.
+  const [counted, receipts] = await Promise.all([
+    countBetween(ctx.db, NAMES, start, new Date(now.getTime() + 1)),
+    receiptsByDay(ctx.db, start, null),
+  ]);
   const [resolved] = await ctx.db.query<Record<string, unknown>>(
     `select count(*) as resolved, count(*) filter (where outcome) as resolved_true
        from prophecies where resolved_at >= $1 and resolved_at <= $2`,
@@ -32,7 +36,7 @@ export async function seasonView(ctx: AppContext) {
     human_imprints: imprints - agentImprints,
     new_agents: counted.get('agents'),
     new_humans: counted.get('sovereigns'),
-    receipts: counted.get('receipts'),
+    receipts: [...receipts.values()].reduce((a, b) => a + b, 0),
     resolved: resolved?.resolved,
     resolved_true: resolved?.resolved_true,
   };

@@ -1,10 +1,12 @@
 /**
- * Rows created in a period, counted without reading the period's rows: `time_tallies` (migration
- * 0061) keeps per name one row per UTC hour and one per UTC day, moved by the writers' own
- * statements. A period [from, to) reads its whole days and hours from there, and counts only its
- * ragged edges — less than an hour at each end — from the rows themselves, through an index on
- * their time. So a count costs at most 23 + 23 hour rows, one day row per day of the period and
- * two edges of under an hour, whatever the Record's size (docs/organism.md, "Bounded views").
+ * Rows created in a period, counted without reading the period's rows, from the one system of time
+ * tallies the writers keep (migrations 0062 and 0074): `imprint_hours` and `imprint_days` (imprints
+ * per UTC hour and day by kind and author kind — not held, held, evicting) and `arrival_days`
+ * (sovereigns and agents per UTC day). A period [from, to) reads its whole days and hours from
+ * there, and counts only its ragged edges from the rows themselves, through an index on their
+ * time: imprints under an hour at each end, arrivals under a day. So a count costs at most
+ * 23 + 23 hour rows, one day row per day of the period and two edges, whatever the Record's size
+ * (docs/organism.md, "Bounded views"). Receipts per day are the log days' sizes (log_days).
  */
 import type { Sql } from '../../db/database.ts';
 import { IMPRINT_KINDS, RECORD_WINDOW } from '../../../shared/record/imprint.ts';
@@ -18,9 +20,39 @@ export const heldKind = (kind: string) => `imprints_held.${kind}`;
 /** Every imprint, held or not: the sum of these names. */
 export const ALL_IMPRINTS = IMPRINT_KINDS.flatMap((kind) => [shownKind(kind), heldKind(kind)]);
 
-type Source = 'imprints' | 'agents' | 'sovereigns' | 'receipts';
+/**
+ * The names a count may ask for: the imprint names above, `imprints_by_agents` (held or not),
+ * `evictions` (imprints whose sequence is above the window: imprint n evicts n − 500), `agents`
+ * (by first-seen time) and `sovereigns` (by crossing time).
+ */
+type Source = 'imprints' | 'arrivals';
 
-/** Direct counts over [$1, $2) of each source, the names as the triggers of migration 0061 give them. */
+const sourceOf = (name: string): Source =>
+  name.startsWith('imprints') || name === 'evictions' ? 'imprints' : 'arrivals';
+
+/** The names of one kept row of imprint_hours or imprint_days (alias k), as (name, n) pairs. */
+const IMPRINT_NAMES = `(values ('imprints.' || k.kind, k.imprints), ('imprints_held.' || k.kind, k.held),
+    ('imprints_by_agents', case when k.author_kind = 'agent' then k.imprints + k.held else 0 end),
+    ('evictions', k.evictions)) v(name, n)`;
+const ARRIVAL_NAME = `case k.kind when 'agent' then 'agents' else 'sovereigns' end`;
+
+/** Kept rows per span and source, over [$2, $3), as (name, start, n); `$1` the names asked for. */
+const KEPT: Record<'hour' | 'day', Partial<Record<Source, string>>> = {
+  hour: {
+    imprints: `select v.name, k.hour as start, sum(v.n) as n from imprint_hours k cross join lateral ${IMPRINT_NAMES}
+                where k.hour >= $2 and k.hour < $3 and v.name = any($1::text[]) group by 1, 2`,
+  },
+  day: {
+    imprints: `select v.name, k.day::timestamp at time zone 'UTC' as start, sum(v.n) as n from imprint_days k cross join lateral ${IMPRINT_NAMES}
+                where k.day >= $2::date and k.day < $3::date and v.name = any($1::text[]) group by 1, 2`,
+    arrivals: `select ${ARRIVAL_NAME} as name, k.day::timestamp at time zone 'UTC' as start, sum(k.members) as n from arrival_days k
+                where k.day >= $2::date and k.day < $3::date and ${ARRIVAL_NAME} = any($1::text[]) group by 1, 2`,
+  },
+};
+/** The finest span each source keeps. */
+const FINEST: Record<Source, number> = { imprints: HOUR, arrivals: DAY };
+
+/** Direct counts over [$1, $2) of each source, the names as the kept rows give them. */
 const EDGES: Record<Source, string> = {
   imprints: `select v.name, sum(v.delta) as n
        from imprints r cross join lateral (values
@@ -28,19 +60,37 @@ const EDGES: Record<Source, string> = {
          ('imprints_by_agents', (r.author_kind = 'agent')::int),
          ('evictions', (r.sequence > ${RECORD_WINDOW})::int)) v(name, delta)
       where r.created_at >= $1 and r.created_at < $2 group by v.name`,
-  agents: `select 'agents' as name, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2`,
-  sovereigns: `select 'sovereigns' as name, count(*) as n from sovereigns where created_at >= $1 and created_at < $2`,
-  receipts: `select 'receipts' as name, count(*) as n from receipts where recorded_at >= $1 and recorded_at < $2`,
+  arrivals: `select 'agents' as name, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2
+             union all select 'sovereigns', count(*) from sovereigns where created_at >= $1 and created_at < $2`,
 };
-
-const sourceOf = (name: string): Source =>
-  name.startsWith('imprints') || name === 'evictions' ? 'imprints' : (name as Source);
 
 const ceilTo = (t: number, unit: number) => Math.ceil(t / unit) * unit;
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 const stamp = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : 'infinity');
+/** A bound as its span's rows are keyed: an instant for hours, a UTC date for days. */
+const bound = (span: 'hour' | 'day', t: number) => (span === 'day' ? stamp(t).slice(0, 10) : stamp(t));
 
 export type Counts = Map<string, number>;
+type Row = { name: string; start?: Date | string; n: string | number };
+
+/** [a, b) cut into kept ranges (whole hours, whole days) and ragged edges, for a source kept down to `finest`. */
+function cut(a: number, b: number, finest: number) {
+  const ranges: ['hour' | 'day', number, number][] = [];
+  const edges: [number, number][] = [];
+  const fStart = ceilTo(a, finest);
+  const fEnd = Number.isFinite(b) ? floorTo(b, finest) : Infinity;
+  if (fStart >= fEnd) return { ranges, edges: [[a, b]] as [number, number][] };
+  if (a < fStart) edges.push([a, fStart]);
+  if (fEnd < b) edges.push([fEnd, b]);
+  if (finest === DAY) ranges.push(['day', fStart, fEnd]);
+  else {
+    const dStart = ceilTo(fStart, DAY);
+    const dEnd = Number.isFinite(fEnd) ? floorTo(fEnd, DAY) : Infinity;
+    if (dStart >= dEnd) ranges.push(['hour', fStart, fEnd]);
+    else ranges.push(['hour', fStart, dStart], ['day', dStart, dEnd], ['hour', dEnd, fEnd]);
+  }
+  return { ranges: ranges.filter(([, s, e]) => s < e), edges };
+}
 
 /**
  * How many rows of each name were created in [from, to) (`to` null: no end). The names may come
@@ -56,53 +106,23 @@ export async function countBetween(
   const b = to === null ? Infinity : to.getTime();
   const out: Counts = new Map(names.map((name) => [name, 0]));
   if (!(a < b)) return out;
-  const add = (rows: { name: string; n: string | number }[]) => {
+  const add = (rows: Row[]) => {
     for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + Number(row.n));
   };
-  const hStart = ceilTo(a, HOUR);
-  const hEnd = Number.isFinite(b) ? floorTo(b, HOUR) : Infinity;
-  const edges: [number, number][] = [];
   const work: Promise<void>[] = [];
-  if (hStart >= hEnd) edges.push([a, b]);
-  else {
-    if (a < hStart) edges.push([a, hStart]);
-    if (hEnd < b) edges.push([hEnd, b]);
-    const dStart = ceilTo(hStart, DAY);
-    const dEnd = Number.isFinite(hEnd) ? floorTo(hEnd, DAY) : Infinity;
-    const ranges: [string, number, number][] =
-      dStart >= dEnd
-        ? [['hour', hStart, hEnd]]
-        : [
-            ['hour', hStart, dStart],
-            ['day', dStart, dEnd],
-            ['hour', dEnd, hEnd],
-          ];
-    work.push(
-      sql
-        .query<{ name: string; n: string | number }>(
-          `select name, sum(n) as n from time_tallies
-            where name = any($1::text[]) and (${ranges
-              .map((_, i) => `(span = $${2 + i * 3} and start >= $${3 + i * 3} and start < $${4 + i * 3})`)
-              .join(' or ')})
-            group by name`,
-          [names, ...ranges.flatMap(([span, s, e]) => [span, stamp(s), stamp(e)])],
-        )
-        .then(add),
-    );
+  for (const source of new Set(names.map(sourceOf))) {
+    const { ranges, edges } = cut(a, b, FINEST[source]);
+    for (const [span, s, e] of ranges)
+      work.push(sql.query<Row>(KEPT[span][source]!, [names, bound(span, s), bound(span, e)]).then(add));
+    for (const [s, e] of edges) work.push(sql.query<Row>(EDGES[source], [stamp(s), stamp(e)]).then(add));
   }
-  const sources = [...new Set(names.map(sourceOf))];
-  for (const [s, e] of edges)
-    for (const source of sources)
-      work.push(
-        sql.query<{ name: string; n: string | number }>(EDGES[source], [stamp(s), stamp(e)]).then(add),
-      );
   await Promise.all(work);
   return out;
 }
 
 /**
  * Aligned slots: each of `count` consecutive UTC hours or days from `from` (a slot boundary), the
- * tally of each name in it — `count` rows per name, read by key.
+ * tally of each name in it — `count` kept rows per name, read by key. Arrivals are kept per day only.
  */
 export async function slotCounts(
   sql: Sql,
@@ -113,20 +133,49 @@ export async function slotCounts(
 ): Promise<Map<number, Counts>> {
   const unit = span === 'hour' ? HOUR : DAY;
   const start = from.getTime();
-  const rows = await sql.query<{ name: string; start: Date | string; n: string | number }>(
-    `select name, start, n from time_tallies
-      where name = any($1::text[]) and span = $2 and start >= $3 and start < $4`,
-    [names, span, stamp(start), stamp(start + count * unit)],
-  );
   const out = new Map<number, Counts>();
   for (let i = 0; i < count; i++) out.set(start + i * unit, new Map(names.map((name) => [name, 0])));
+  const rows = await keptRows(sql, names, span, from, new Date(start + count * unit));
   for (const row of rows) {
-    const slot = out.get(new Date(row.start).getTime());
-    if (slot) slot.set(row.name, (slot.get(row.name) ?? 0) + Number(row.n));
+    const slot = out.get(row.at);
+    if (slot) slot.set(row.name, (slot.get(row.name) ?? 0) + row.n);
   }
   return out;
+}
+
+/** The kept rows of `names` per `span` whose start is in [from, to) (`to` null: no end). */
+export async function keptRows(
+  sql: Sql,
+  names: readonly string[],
+  span: 'hour' | 'day',
+  from: Date,
+  to: Date | null,
+): Promise<{ name: string; at: number; n: number }[]> {
+  const sources = [...new Set(names.map(sourceOf))];
+  const rows = await Promise.all(
+    sources.map((source) => {
+      const text = KEPT[span][source];
+      if (!text) throw new Error(`${source} are not kept per ${span}`);
+      return sql.query<Row>(text, [
+        names,
+        bound(span, from.getTime()),
+        bound(span, to === null ? Infinity : to.getTime()),
+      ]);
+    }),
+  );
+  return rows.flat().map((row) => ({ name: row.name, at: new Date(row.start!).getTime(), n: Number(row.n) }));
 }
 
 /** The sum of some names in a count. */
 export const total = (counts: Counts, names: readonly string[]) =>
   names.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0);
+
+/** Receipts per UTC log day in [from, to) (whole days): the sizes the ledger keeps as it appends. */
+export async function receiptsByDay(sql: Sql, from: Date, to: Date | null): Promise<Map<number, number>> {
+  const rows = await sql.query<{ date: string; size: string | number }>(
+    `select to_char(date, 'YYYY-MM-DD') as date, size from log_days
+      where date >= $1::date and date < $2::date`,
+    [bound('day', from.getTime()), bound('day', to === null ? Infinity : to.getTime())],
+  );
+  return new Map(rows.map((row) => [Date.parse(`${row.date}T00:00:00Z`), Number(row.size)]));
+}

@@ -21,7 +21,7 @@ interface Slot {
 
 const NAMES = [...ALL_IMPRINTS, 'evictions'];
 
-/** `count` aligned slots ending at `end`: the tallies the imprints' own statements keep (migration 0061). */
+/** `count` aligned slots ending at `end`: the tallies the imprints' own statements keep (migrations 0062, 0074). */
 async function slots(ctx: AppContext, span: 'hour' | 'day', count: number, end: number): Promise<Slot[]> {
   const size = span === 'hour' ? HOUR : DAY;
   const counts = await slotCounts(ctx.db, NAMES, span, new Date(end - count * size), count);

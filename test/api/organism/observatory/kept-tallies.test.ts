@@ -11,6 +11,7 @@ import { requests } from '../../../helpers/http.ts';
 import { refreshKept } from '../../../../api/organism/observatory/kept.ts';
 import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
 import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
+import { storySoFar, timeLens } from '../../../../api/chronicle/story.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -161,6 +162,23 @@ describe('kept tallies', () => {
       heldMiddle,
       under,
     ]);
+
+    // The story so far reads the lifetime rows (hour of day, the top of the reply counts): the
+    // same answer as the lens over the same days read day by day.
+    const byHour = await sql(
+      `select extract(hour from created_at at time zone 'UTC')::int as hour, count(*)::int as n
+         from imprints where not held group by 1 order by 1`,
+    );
+    expect(
+      await sql(
+        'select hour_of_day::int as hour, imprints::int as n from imprint_hours_of_day where imprints <> 0 order by 1',
+      ),
+    ).toEqual(byHour);
+    const story = await storySoFar(t.app.civitas);
+    const lens = await timeLens(t.app.civitas, story.period, 'civitas.story.v1');
+    expect(story.busiest_hour).not.toBeNull();
+    expect(story.threads.length).toBeGreaterThan(0);
+    expect(story).toEqual(lens);
   });
 });
 
