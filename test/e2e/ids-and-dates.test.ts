@@ -3,7 +3,7 @@
  * after imprints, an order, a prophecy, a pact and a proposal exist, no exact ISO instant shows
  * outside a `<time>` (and none inside one: it reads "27 November 2026 at 14:05 UTC"), and no row id
  * shows whole (`rcpt_01M8…D3W3`, the full id in its title and for screen readers). A short id's copy
- * button copies the whole id. The receipt page keeps its technical detail under "For developers".
+ * button copies the whole id. Feeds opened in a browser read the same way. The receipt page keeps its technical detail under "For developers".
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,8 +66,12 @@ function rawIdsAndInstants(): string[] {
   const iso = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
   const id = /\b[a-z]{2,8}_[0-9A-HJKMNP-TV-Z]{26}\b/;
   const found: string[] = [];
-  for (const time of document.querySelectorAll('time'))
+  const exact = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+  for (const time of document.querySelectorAll('time')) {
     if (iso.test(time.textContent ?? '')) found.push(`<time> reads ${time.textContent?.trim()}`);
+    if (!exact.test(time.getAttribute('datetime') ?? ''))
+      found.push(`<time datetime="${time.getAttribute('datetime')}">`);
+  }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const element = node.parentElement;
@@ -90,7 +94,14 @@ describe('ids and dates site-wide', () => {
     const context = await signedIn();
     const page = await context.newPage();
     const found: string[] = [];
-    for (const path of sweepPaths([`/receipt/${receipt}`, `/ledger/${receipt}`])) {
+    const feeds = [
+      '/feed/pulse',
+      '/almanac.xml',
+      '/almanac.ics',
+      '/imprint/feed.json',
+      `/receipt/${receipt}/feed.xml`,
+    ];
+    for (const path of sweepPaths([`/receipt/${receipt}`, `/ledger/${receipt}`, ...feeds])) {
       const response = await page.goto(`${base}${path}`);
       if (!response?.headers()['content-type']?.includes('text/html')) continue;
       for (const hit of await page.evaluate(rawIdsAndInstants)) found.push(`${path} ${hit}`);
