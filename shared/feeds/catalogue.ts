@@ -66,7 +66,7 @@ export const FEEDS = {
   '/receipt/{id}/feed.xml': {
     kind: 'atom',
     name: 'Status of this receipt',
-    carries: 'Each change in what became of the step this receipt recorded: accepted, applied or declined.',
+    carries: 'Each change in what became of the step this receipt recorded, as it happens.',
   },
   '/sovereign/due.ics': {
     kind: 'calendar',

@@ -186,6 +186,7 @@ describe('pages that offer a feed', () => {
       expect(await axeHere(page), path).toEqual([]);
     }
     await page.goto(`${base}/almanac`);
+    await shot(page, 'almanac-subscribe');
     const calendar = page.locator('section.subscribe[data-subscribe="calendar"]');
     expect(await calendar.getByRole('link', { name: 'Open in your calendar' }).getAttribute('href')).toBe(
       `${base.replace('http:', 'webcal:')}/almanac.ics`,
@@ -215,6 +216,7 @@ describe('pages that offer a feed', () => {
       /\/sovereign\/due\.xml\?token=/,
     );
     expect(await axeHere(page)).toEqual([]);
+    await shot(page, 'sovereign-subscribe');
     // The address works in a reader with no session.
     const path = new URL(address).pathname + new URL(address).search;
     expect((await raw(path, { accept: 'text/calendar' })).headers['content-type']).toMatch(/text\/calendar/);
