@@ -35,6 +35,7 @@ import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
 import vitals, { flushVitals } from './plugins/vitals.ts';
+import feedView from './plugins/feed-view.ts';
 import securityHeaders, { DATA_ANSWER_HEADERS } from './plugins/security-headers.ts';
 import { registerRoutes, type SiteInfo } from './router.ts';
 import { livenessServer } from './health/liveness.ts';
@@ -159,6 +160,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // headers' onSend, which makes every cookie-setting response `private, no-store`
   // (set_cookie_replay; the census's live probe fails if this order is lost).
   await app.register(cookie);
+  // A browser navigating to a feed gets it as a page, before the headers that depend on its type.
+  await app.register(feedView);
   await app.register(securityHeaders);
   // The route's cache class first; negotiation only fills a Cache-Control still missing on a hybrid.
   await app.register(httpCache);

@@ -137,6 +137,8 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
           rateClass: shape.rate ?? (method === 'POST' ? 'write' : 'read'),
           cacheClass: impl?.cache,
           scope: shape.scope,
+          // A browser navigating to a feed reads it as a page (api/plugins/feed-view.ts).
+          feed: shape.kind === 'feed',
         },
         handler: impl
           ? pageOrJson({ ...impl, handler: withContract(impl.handler, contractFor(key)) }, shape, method)

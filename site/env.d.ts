@@ -36,6 +36,8 @@ declare namespace App {
     forwardedFor?: string;
     flash?: CivitasFlash;
     pageError?: CivitasPageError;
+    /** A feed a browser navigated to, for site/pages/feed-view.astro (api/plugins/feed-view.ts). */
+    feedView?: import('../shared/feeds/view.ts').FeedView;
     identity?: Record<string, unknown>;
     /** Which providers are on (one-origin server only; absent → assume on). */
     providers?: { mail: boolean; payments: boolean; idp: boolean };

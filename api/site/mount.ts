@@ -2,15 +2,10 @@
  * Serving the built site from a Fastify app: hashed assets, prerendered pages and Astro's SSR handler.
  * Host code: it takes the Fastify instance because it registers the asset (and, split, page) routes.
  *
- * Used by two hosts:
- * - the API's one-origin server (api/app.ts), which owns a route for every path and calls the helpers
- *   below from its page and asset routes;
- * - api/site/server.ts, the standalone site server of the split deploy, which lets mountSite register
- *   catch-all routes (`pageRoutes: true`).
- *
- * Beside it: files.ts (dist/client in memory), page-index.ts (the pages of site/pages),
- * captured-response.ts (Astro's response collected for Fastify) and client.ts (the in-process API
- * client SSR pages read through).
+ * Used by the API's one-origin server (api/app.ts: a route for every path, calling the helpers below)
+ * and by api/site/server.ts, the split deploy's site server (catch-all routes, `pageRoutes: true`).
+ * Beside it: files.ts (dist/client in memory), page-index.ts (site/pages), captured-response.ts
+ * (Astro's response for Fastify) and client.ts (the in-process API client SSR pages read through).
  *
  * Integration in the API (one origin):
  *
@@ -25,9 +20,8 @@
  * By default mountSite registers GET/HEAD routes for the exact asset files it found (theme, fonts,
  * favicons, og images). Pass `assetRoutes: false` when the API registers those paths itself.
  *
- * Why not @fastify/static: it registers one route per file (or a wildcard) and decorates the reply
- * with sendFile, which collides with a host that already owns every path; dist/client is small
- * (well under 1 MB), so it is read once into memory with its ETag and cache policy.
+ * Why not @fastify/static: its per-file routes and sendFile collide with a host that owns every path;
+ * dist/client is small (under 1 MB), read once into memory with its ETag and cache policy.
  *
  * Caching: theme.<hash>.css and font/* are `public, max-age=31536000, immutable`; other assets
  * `public, max-age=3600`; prerendered pages `public, max-age=300` with `Vary: Cookie`, or
@@ -106,6 +100,13 @@ export interface SiteMount {
     error: { reason: string; hint: string },
     locals?: SiteLocals,
   ): Promise<FastifyReply>;
+  /** Renders a page Fastify never routes (`/error`, `/feed-view`) for `request`, adding `extra` to its locals. */
+  renderInternal(
+    request: FastifyRequest,
+    path: string,
+    extra: Partial<SiteLocals>,
+    locals?: SiteLocals,
+  ): Promise<RenderedPage>;
 }
 
 /**
@@ -129,7 +130,7 @@ function sharable(request: FastifyRequest): boolean {
   );
 }
 
-/** The error page's internal path; Fastify never routes it, so only renderError reaches it. */
+/** The error page's internal path: Fastify never routes it, only renderError reaches it. */
 const ERROR_PAGE = '/error';
 
 /** Mounts the built site on `app`. Throws, naming the fix, if the site has not been built. */
@@ -199,11 +200,13 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       return pages.some((re) => re.test(clean));
     },
 
+    async renderInternal(request, path, extra, locals) {
+      const raw = Object.create(request.raw, { url: { value: path }, method: { value: 'GET' } });
+      const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), ...extra };
+      return render(request, pageLocals, raw as IncomingMessage);
+    },
+
     async renderError(request, reply, status, error, locals) {
-      const raw = Object.create(request.raw, {
-        url: { value: ERROR_PAGE },
-        method: { value: 'GET' },
-      }) as IncomingMessage;
       const pageError = {
         status,
         reason: error.reason,
@@ -211,8 +214,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
         path: request.url.split('?')[0],
         method: request.method,
       };
-      const pageLocals = { ...(locals ?? (await resolveLocals(request)) ?? {}), pageError };
-      const rendered = await render(request, pageLocals, raw);
+      const rendered = await site.renderInternal(request, ERROR_PAGE, { pageError }, locals);
       // The error page answers with the status it was given (a 503 outage included); any other
       // status, or no body, means the page itself failed: the error shape as JSON instead.
       if (!rendered.matched || rendered.status !== status || !rendered.body.length)

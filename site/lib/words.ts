@@ -68,6 +68,12 @@ export function humanDate(iso: string): string {
   return `${DAY.format(at)} at ${CLOCK.format(at)} UTC`;
 }
 
+/** "27 November 2026": a UTC day (`2026-11-27`, or the day of an instant). */
+export function humanDay(iso: string): string {
+  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00Z` : iso);
+  return Number.isNaN(at.getTime()) ? iso : DAY.format(at);
+}
+
 /**
  * "rcpt_01M8…D3W3": an id short enough to read in a line (its prefix, the first and last four
  * characters); the full id stays in the page for copying and for screen readers.

@@ -9,7 +9,7 @@ import { listAstroPageDetails } from '../../api/site/page-index.ts';
 export function sweepPaths(extra: string[] = []): string[] {
   const fixed = listAstroPageDetails()
     .map((p) => p.route)
-    .filter((r) => !r.includes('{') && r !== '/error');
+    .filter((r) => !r.includes('{') && r !== '/error' && r !== '/feed-view');
   return [...new Set([...fixed, ...extra])];
 }
 
