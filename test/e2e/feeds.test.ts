@@ -6,29 +6,23 @@
  * readers. axe 0 violations on every page opened.
  */
 import { DOMParser } from '@xmldom/xmldom';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
+import { axeHere, shot, startE2E, type E2E } from '../helpers/e2e.ts';
 import { requests } from '../helpers/http.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
-import { axeHere, shot } from '../helpers/look.ts';
-import { freePort } from '../helpers/ports.ts';
 import { until } from '../helpers/wait.ts';
 
-let t: TestApp;
+let e2e: E2E;
 let base: string;
-let browser: Browser;
 let receiptId: string;
 let person: TestSovereign;
-const { raw } = requests(() => t.app);
+const { raw } = requests(() => e2e.t.app);
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  e2e = await startE2E();
+  base = e2e.base;
+  const t = e2e.t;
   receiptId = (
     await t.app.inject({
       method: 'POST',
@@ -40,18 +34,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  await e2e?.close();
 });
 
 async function context(who?: TestSovereign): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
-  await ctx.addInitScript({ path: AXE_PATH });
-  if (who) {
-    const [name, value] = who.cookie.split('=');
-    await ctx.addCookies([{ name, value, url: base }]);
-  }
-  return ctx;
+  return e2e.context({ width: 390, as: who });
 }
 
 const ATOM = () => [

@@ -5,30 +5,24 @@
  * shows whole (`rcpt_01M8…D3W3`, the full id in its title and for screen readers). A short id's copy
  * button copies the whole id. Feeds opened in a browser read the same way. The receipt page keeps its technical detail under "For developers".
  */
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { AXE_PATH, launchBrowser } from '../helpers/browser.ts';
+import { axeHere, shot, startE2E, type E2E } from '../helpers/e2e.ts';
 import { requests } from '../helpers/http.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
-import { axeHere, shot } from '../helpers/look.ts';
-import { freePort } from '../helpers/ports.ts';
 import { sweepPaths } from '../helpers/sweep.ts';
 import { until } from '../helpers/wait.ts';
 
-let t: TestApp;
+let e2e: E2E;
 let base: string;
-let browser: Browser;
 let me: TestSovereign;
 let receipt: string;
-const { post } = requests(() => t.app);
+const { post } = requests(() => e2e.t.app);
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ site: true, config: { origin: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  browser = await launchBrowser();
+  e2e = await startE2E();
+  base = e2e.base;
+  const t = e2e.t;
   me = await signedInSovereign(t.app, { callsign: 'Reader', governance: true });
   const origin = { origin: base };
   receipt = (
@@ -49,16 +43,11 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  await e2e?.close();
 });
 
 async function signedIn(): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  await context.addInitScript({ path: AXE_PATH });
-  const [name, value] = me.cookie.split('=');
-  await context.addCookies([{ name, value, url: base }]);
-  return context;
+  return e2e.context({ width: 1280, as: me });
 }
 
 /** Visible text that prints an exact instant or a whole row id, and `<time>`s that read as ISO. */
