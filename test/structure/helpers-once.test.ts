@@ -1,7 +1,8 @@
 /**
  * The router and a few shared helpers do the repeated work once: JSON-or-page on hybrids, form posts
  * and redirects (api/http.ts), same-origin (api/plugins/same-origin.ts), who is speaking
- * (api/agents/speaker.ts), dates (shared/time.ts), the public actor format (shared/actor.ts).
+ * (api/agents/speaker.ts; its type in the Record's registry, api/record/speakers.ts), dates
+ * (shared/time.ts), the public actor format (shared/actor.ts).
  * A second definition, or a route branching on Accept itself, fails here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
