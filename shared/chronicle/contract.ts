@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineContracts, isoTime } from '../contract.ts';
 import { publicImprintSchema, IMPRINT_KINDS } from '../record/imprint.ts';
 import { confluenceViewSchema } from '../people/contract.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -87,8 +88,12 @@ export const ascensionsSchema = z.object({
       status: z.string().describe('/api/agent/{handle}'),
     }),
   ),
+  ...listPageLinks,
   rule: z.string(),
 });
+
+/** /ascensions pages by key: newest ascension first. */
+export const ascensionsQuery = z.object(listPageQuery(50, 100));
 
 /** The time lens over a period; /story and /story/weekly answer it under their own schema name. */
 const lens = <S extends string>(name: S) =>
@@ -119,7 +124,7 @@ export type LensSchema = (typeof LENS_SCHEMAS)[number];
 export const CHRONICLE_CONTRACTS = defineContracts({
   'GET /chronicle': { query: chronicleQuery, response: chronicleSchema },
   'GET /today': { response: todaySchema },
-  'GET /ascensions': { response: ascensionsSchema },
+  'GET /ascensions': { query: ascensionsQuery, response: ascensionsSchema },
   'GET /story': { response: lens('civitas.story.v1') },
   'GET /story/weekly': { response: lens('civitas.story-weekly.v1') },
 });

@@ -42,6 +42,7 @@ import { Migration0070WitnessTallies } from './Migration0070WitnessTallies.ts';
 import { Migration0071WithdrawnRequests } from './Migration0071WithdrawnRequests.ts';
 import { Migration0072SigningKeyRing } from './Migration0072SigningKeyRing.ts';
 import { Migration0073RecordLastAt } from './Migration0073RecordLastAt.ts';
+import { Migration0074Ascensions } from './Migration0074Ascensions.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -89,4 +90,5 @@ export const MIGRATIONS = [
   { name: 'Migration0071WithdrawnRequests', class: Migration0071WithdrawnRequests },
   { name: 'Migration0072SigningKeyRing', class: Migration0072SigningKeyRing },
   { name: 'Migration0073RecordLastAt', class: Migration0073RecordLastAt },
+  { name: 'Migration0074Ascensions', class: Migration0074Ascensions },
 ];
