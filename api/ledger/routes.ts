@@ -243,12 +243,12 @@ async function witnessMark(request: RouteRequest<'POST /api/witness/mark'>) {
   return markWitness(ctxOf(request), request.input.body);
 }
 
-async function witnessPage(request: FastifyRequest, reply: FastifyReply) {
+async function witnessPage(request: RouteRequest<'GET /witness'>, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const token = request.cookies?.[WITNESS_COOKIE];
   const you = token ? await witnessByToken(ctx, token) : null;
   if (token) reply.header('cache-control', cacheControlForPersonalized());
-  return witnessView(ctx, you?.witness ?? null);
+  return witnessView(ctx, you?.witness ?? null, request.input.query);
 }
 
 const tokenParam = z.object({

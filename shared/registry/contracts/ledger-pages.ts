@@ -64,6 +64,9 @@ export const anchorChainSchema = z.object({
   anchors: z.array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime })),
 });
 
+/** /witness pages its registered witnesses by name. */
+export const witnessesQuery = z.object(listPageQuery(50, 100));
+
 export const witnessesSchema = z.object({
   ok,
   key_name: z.string(),
@@ -77,6 +80,7 @@ export const witnessesSchema = z.object({
       latest_date: day.nullable(),
     }),
   ),
+  ...listPageLinks,
   recent_marks: z.array(z.object({ witness: z.string(), date: day, marked_at: isoTime })),
   you: z
     .object({ witness: z.string() })
@@ -99,7 +103,7 @@ export const LEDGER_PAGE_CONTRACTS = defineContracts({
   'GET /ledger': { query: ledgerQuery, response: ledgerSchema },
   'GET /ledger/{id}': { params: idParams, response: ledgerEntrySchema },
   'GET /verify/anchor-chain': { response: anchorChainSchema },
-  'GET /witness': { response: witnessesSchema },
+  'GET /witness': { query: witnessesQuery, response: witnessesSchema },
   'GET /witness/receipt/{token}': {
     // Not checked here: a token of the wrong form is answered like an unknown one (404), as the page says.
     params: z.object({
