@@ -61,8 +61,14 @@ export const anchorChainSchema = z.object({
     broken_at: count.nullable(),
     reason: z.string().nullable(),
   }),
-  anchors: z.array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime })),
+  anchors: z
+    .array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime }))
+    .describe('one page of the chain, newest day first'),
+  ...listPageLinks,
 });
+
+/** /verify/anchor-chain pages its anchors, newest day first (the verification covers the whole chain). */
+export const anchorChainQuery = z.object(listPageQuery(60, 366));
 
 /** /witness pages its registered witnesses by name. */
 export const witnessesQuery = z.object(listPageQuery(50, 100));
@@ -102,7 +108,7 @@ export const LEDGER_PAGE_CONTRACTS = defineContracts({
   'GET /receipt/{id}': { params: idParams, response: receiptViewSchema.extend({ ok }) },
   'GET /ledger': { query: ledgerQuery, response: ledgerSchema },
   'GET /ledger/{id}': { params: idParams, response: ledgerEntrySchema },
-  'GET /verify/anchor-chain': { response: anchorChainSchema },
+  'GET /verify/anchor-chain': { query: anchorChainQuery, response: anchorChainSchema },
   'GET /witness': { query: witnessesQuery, response: witnessesSchema },
   'GET /witness/receipt/{token}': {
     // Not checked here: a token of the wrong form is answered like an unknown one (404), as the page says.
