@@ -43,6 +43,7 @@ import { Migration0071WithdrawnRequests } from './Migration0071WithdrawnRequests
 import { Migration0072SigningKeyRing } from './Migration0072SigningKeyRing.ts';
 import { Migration0073RecordLastAt } from './Migration0073RecordLastAt.ts';
 import { Migration0074Ascensions } from './Migration0074Ascensions.ts';
+import { Migration0075TruthChanges } from './Migration0075TruthChanges.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   { name: 'Migration0072SigningKeyRing', class: Migration0072SigningKeyRing },
   { name: 'Migration0073RecordLastAt', class: Migration0073RecordLastAt },
   { name: 'Migration0074Ascensions', class: Migration0074Ascensions },
+  { name: 'Migration0075TruthChanges', class: Migration0075TruthChanges },
 ];
