@@ -64,3 +64,17 @@ export const ResonanceDay = defineEntity({
     replies: int8(),
   },
 });
+
+/**
+ * Resonance's ranking as the `organism.observatory` job last computed it (migration 0076): public
+ * refs only, with `sortKey` = minus the score, the key /api/resonance pages by.
+ */
+export const ResonanceRank = defineEntity({
+  name: 'ResonanceRank',
+  tableName: 'resonance_ranks',
+  properties: {
+    actor: p.text().primary(),
+    score: int8(),
+    sortKey: int8(),
+  },
+});

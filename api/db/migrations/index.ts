@@ -44,6 +44,7 @@ import { Migration0072SigningKeyRing } from './Migration0072SigningKeyRing.ts';
 import { Migration0073RecordLastAt } from './Migration0073RecordLastAt.ts';
 import { Migration0074Ascensions } from './Migration0074Ascensions.ts';
 import { Migration0075TruthChanges } from './Migration0075TruthChanges.ts';
+import { Migration0076ResonanceRanks } from './Migration0076ResonanceRanks.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   { name: 'Migration0073RecordLastAt', class: Migration0073RecordLastAt },
   { name: 'Migration0074Ascensions', class: Migration0074Ascensions },
   { name: 'Migration0075TruthChanges', class: Migration0075TruthChanges },
+  { name: 'Migration0076ResonanceRanks', class: Migration0076ResonanceRanks },
 ];

@@ -47,6 +47,16 @@ export async function readKept<T extends { as_of: string }>(ctx: AppContext, vie
   }) as Promise<T>;
 }
 
+/** `view` computed and kept now, whatever its row's age (a job run's step, without the claim). */
+export async function computeKept<T extends { as_of: string }>(
+  ctx: AppContext,
+  view: KeptView<T>,
+): Promise<T> {
+  const value = await view.compute(ctx);
+  await store(ctx.db, view, value);
+  return value;
+}
+
 /** The job's run: each view this process claims for the interval is computed and stored. */
 export async function refreshKept(
   ctx: AppContext,

@@ -7,6 +7,8 @@ import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
 import { guardListing } from '../../../api/people/commons.ts';
 import { requests } from '../../helpers/http.ts';
+import { computeKept } from '../../../api/organism/observatory/kept.ts';
+import { keptResonance } from '../../../api/people/resonance.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -223,6 +225,7 @@ describe('resonance', () => {
     await imprintAs(author, 'Replying to myself', root);
     // an unattested (open handle) reply does not count
     await post('/api/agent/imprint', { agent: 'open-replier', body: 'me too', reply_to: root });
+    await computeKept(t.app.civitas, keptResonance); // the job's next run
     const view = (await json('/api/resonance')).json();
     expect(view).toMatchObject({ ok: true, window_days: 30 });
     expect(view.entries).toContainEqual({ actor: `sovereign:${author.tag}`, score: 2 });
@@ -231,6 +234,7 @@ describe('resonance', () => {
     );
     expect(JSON.stringify(view)).not.toContain(author.id);
     t.clock.advance(86_400_000 * 31);
+    await computeKept(t.app.civitas, keptResonance);
     expect((await json('/api/resonance')).json().entries).toEqual([]);
   });
 
@@ -245,6 +249,7 @@ describe('resonance', () => {
         `Answer number ${n}, considered`,
         await imprintAs(author, `Question ${n} about the commons`),
       );
+      await computeKept(t.app.civitas, keptResonance);
       const view = (await json('/api/resonance/cohort-amplified')).json();
       const month = t.clock.now().toISOString().slice(0, 7);
       const entry = view.entries.find((e: { month: string }) => e.month === month);
