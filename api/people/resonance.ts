@@ -13,7 +13,7 @@
  * population answered.
  */
 import type { AppContext } from '../context.ts';
-import { readKept, type KeptView } from '../organism/observatory/kept.ts';
+import { readKept, type KeptView } from '../db/kept-views.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';

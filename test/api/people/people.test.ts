@@ -225,7 +225,6 @@ describe('resonance', () => {
     await imprintAs(author, 'Replying to myself', root);
     // an unattested (open handle) reply does not count
     await post('/api/agent/imprint', { agent: 'open-replier', body: 'me too', reply_to: root });
-    await computeKept(t.app.civitas, keptResonance); // the job's next run
     const view = (await json('/api/resonance')).json();
     expect(view).toMatchObject({ ok: true, window_days: 30 });
     expect(view.entries).toContainEqual({ actor: `sovereign:${author.tag}`, score: 2 });
