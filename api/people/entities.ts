@@ -67,13 +67,15 @@ export const ResonanceDay = defineEntity({
 
 /**
  * Resonance's ranking as the `organism.observatory` job last computed it (migration 0076): public
- * refs only, with `sortKey` = minus the score, the key /api/resonance pages by.
+ * refs only (two sovereigns may share a tag), with `sortKey` = minus the score: (sortKey, actor,
+ * position) is the key /api/resonance pages by.
  */
 export const ResonanceRank = defineEntity({
   name: 'ResonanceRank',
   tableName: 'resonance_ranks',
   properties: {
-    actor: p.text().primary(),
+    position: int8().primary().autoincrement(false),
+    actor: p.text(),
     score: int8(),
     sortKey: int8(),
   },

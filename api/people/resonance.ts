@@ -71,6 +71,7 @@ export const RESONANCE_ORDER: KeyOrder = {
   columns: [
     { sql: 'sort_key', type: 'bigint' },
     { sql: 'actor', type: 'text' },
+    { sql: 'position', type: 'bigint' },
   ],
   order: 'asc',
 };
@@ -130,8 +131,8 @@ async function computeResonance(ctx: AppContext) {
     await tx.query('delete from resonance_ranks');
     if (ranked.length > 0)
       await tx.query(
-        `insert into resonance_ranks (actor, score, sort_key)
-         select actor, score, -score from unnest($1::text[], $2::bigint[]) as r(actor, score)`,
+        `insert into resonance_ranks (position, actor, score, sort_key)
+         select position, actor, score, -score from unnest($1::text[], $2::bigint[]) with ordinality as r(actor, score, position)`,
         [ranked.map((e) => e.actor), ranked.map((e) => e.score)],
       );
   });
@@ -156,11 +157,16 @@ export async function resonanceView(ctx: AppContext, query: { limit: number; aft
   const cursor = decodeCursor(RESONANCE_ORDER, query.after);
   const kept = await readKept(ctx, keptResonance);
   const key = keyClause(RESONANCE_ORDER, cursor, 2);
-  const rows = await ctx.db.query<{ actor: string; score: string | number; sort_key: string | number }>(
-    `select actor, score, sort_key from resonance_ranks where ${key.where} order by ${key.orderBy} limit $1`,
+  const rows = await ctx.db.query<{
+    actor: string;
+    score: string | number;
+    sort_key: string | number;
+    position: string | number;
+  }>(
+    `select actor, score, sort_key, position from resonance_ranks where ${key.where} order by ${key.orderBy} limit $1`,
     [query.limit + 1, ...key.params],
   );
-  const page = pageOf(rows, query.limit, cursor, (r) => [Number(r.sort_key), r.actor]);
+  const page = pageOf(rows, query.limit, cursor, (r) => [Number(r.sort_key), r.actor, Number(r.position)]);
   const links = { limit: query.limit };
   return {
     ok: true as const,
