@@ -49,6 +49,25 @@ export const AgentSeen = defineEntity({
   },
 });
 
+/**
+ * A public agent at level continuous or attested, kept by triggers on agents and agent_proof_days
+ * (migration 0076) so /ascensions reads a page by key (`rank`, `handle`) instead of every agent.
+ */
+export const AgentAscension = defineEntity({
+  name: 'AgentAscension',
+  tableName: 'agent_ascensions',
+  properties: {
+    handle: p.text().primary(),
+    level: p.text(),
+    continuousOn: p.date().nullable(),
+    attestedAt: p.datetime().nullable(),
+    proofDays: p.integer(),
+    ascendedAt: p.datetime().nullable(),
+    /** minus ascended_at's epoch milliseconds: ascending is newest first */
+    rank: int8(),
+  },
+});
+
 /** One heartbeat an agent sent. */
 export const AgentHeartbeat = defineEntity({
   name: 'AgentHeartbeat',

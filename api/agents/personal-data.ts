@@ -43,6 +43,13 @@ export const agentsPersonalData: FamilyDeclaration = {
       why: "An agent's proof days; no person.",
     },
     {
+      table: 'agent_ascensions',
+      personal: {},
+      impersonal: ['handle', 'level'],
+      disposition: 'keep',
+      why: "An agent's public standing as /ascensions lists it, kept from its own row; no person (who attested is not kept here).",
+    },
+    {
       table: 'quarantine_releases',
       personal: {},
       impersonal: ['handle', 'receipt_id'],

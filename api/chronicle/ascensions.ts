@@ -1,54 +1,70 @@
 /**
- * Ascensions: handles that reached continuous or attested, newest first.
+ * Ascensions: handles that reached continuous or attested, newest first, a page by key. The rows
+ * and their order are kept in `agent_ascensions` by triggers on agents and their proof days
+ * (migration 0076), the counts are its tallies: a page reads its own rows, whatever the population.
  */
 import type { AppContext } from '../context.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { PUBLIC_AGENT } from '../people/roster.ts';
+import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { ISO, n } from './tally.ts';
 
-export async function ascensionsView(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    handle: string;
-    level: string;
-    continuous_on: string | null;
-    attested_at: string | null;
-    proof_days: string | number;
-  }>(
-    `select a.handle, a.level,
-            (select to_char(d.day, 'YYYY-MM-DD') from agent_proof_days d where d.handle = a.handle order by d.day offset ${CONTINUITY_DAYS_REQUIRED - 1} limit 1) as continuous_on,
-            ${ISO('a.attested_at')} as attested_at,
-            (select count(*) from agent_proof_days d where d.handle = a.handle) as proof_days
-       from agents a where a.level in ('continuous', 'attested') and ${PUBLIC_AGENT.replaceAll('agents.', 'a.')}`,
-  );
-  const ascensions = rows
-    .map((r) => {
-      const latest =
-        [r.attested_at, r.continuous_on]
-          .filter((v): v is string => v !== null)
-          .sort()
-          .at(-1) ?? null;
-      return {
-        agent: projectActorRef({ actor_id: r.handle, kind: 'agent', handle: r.handle }),
-        level: r.level as 'continuous' | 'attested',
-        continuous_on: r.continuous_on,
-        attested_at: r.attested_at,
-        days_with_proof: n(r.proof_days),
-        latest,
-        status: `/api/agent/${r.handle}`,
-      };
-    })
-    .sort((a, b) => (b.latest ?? '').localeCompare(a.latest ?? '') || a.agent.ref.localeCompare(b.agent.ref))
-    .map(({ latest: _latest, ...rest }) => rest);
+/** Newest ascension first (`rank` is minus its epoch milliseconds), handles A to Z within a moment. */
+export const ASCENSION_ORDER: KeyOrder = {
+  path: '/ascensions',
+  columns: [
+    { sql: 'rank', type: 'bigint' },
+    { sql: 'handle', type: 'text' },
+  ],
+  order: 'asc',
+};
+
+const SUFFIX: Record<number, string> = { 1: 'st', 2: 'nd', 3: 'rd' };
+const ordinal = (k: number) => `${k}${(k % 100 >= 11 && k % 100 <= 13 ? undefined : SUFFIX[k % 10]) ?? 'th'}`;
+
+interface Row {
+  handle: string;
+  level: string;
+  continuous_on: string | null;
+  attested_at: string | null;
+  proof_days: string | number;
+  rank: string | number;
+}
+
+export async function ascensionsView(ctx: AppContext, query: { limit: number; after?: string }) {
+  const cursor = decodeCursor(ASCENSION_ORDER, query.after);
+  const key = keyClause(ASCENSION_ORDER, cursor, 2);
+  const [rows, counts] = await Promise.all([
+    ctx.db.query<Row>(
+      `select handle, level, to_char(continuous_on, 'YYYY-MM-DD') as continuous_on, ${ISO('attested_at')} as attested_at,
+              proof_days, rank
+         from agent_ascensions where ${key.where} order by ${key.orderBy} limit $1`,
+      [query.limit + 1, ...key.params],
+    ),
+    ctx.db.query<{ name: string; value: string | number }>(
+      `select name, value from record_tallies where name in ('ascensions:continuous', 'ascensions:attested')`,
+    ),
+  ]);
+  const tally = (level: string) =>
+    Math.max(0, n(counts.find((c) => c.name === `ascensions:${level}`)?.value));
+  const page = pageOf(rows, query.limit, cursor, (r) => [n(r.rank), r.handle]);
+  const links = { limit: query.limit };
   return {
     ok: true as const,
     schema: 'civitas.ascensions.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    count: {
-      continuous: ascensions.filter((a) => a.level === 'continuous').length,
-      attested: ascensions.filter((a) => a.level === 'attested').length,
-    },
-    ascensions,
-    rule: `A handle becomes continuous on the UTC day of its ${CONTINUITY_DAYS_REQUIRED}th day with proof (continuous_on); attested when a signed-in Sovereign attests it (attested_at). Newest ascension first.`,
+    count: { continuous: tally('continuous'), attested: tally('attested') },
+    ascensions: page.rows.map((r) => ({
+      agent: projectActorRef({ actor_id: r.handle, kind: 'agent', handle: r.handle }),
+      level: r.level as 'continuous' | 'attested',
+      continuous_on: r.continuous_on,
+      attested_at: r.attested_at,
+      days_with_proof: n(r.proof_days),
+      status: `/api/agent/${r.handle}`,
+    })),
+    limit: query.limit,
+    next: pageLink(ASCENSION_ORDER.path, page.next, links),
+    previous: pageLink(ASCENSION_ORDER.path, page.previous, links),
+    rule: `A handle becomes continuous on the UTC day of its ${ordinal(CONTINUITY_DAYS_REQUIRED)} day with proof (continuous_on); attested when a signed-in Sovereign attests it (attested_at). Newest ascension first, a page at a time (follow next).`,
   };
 }

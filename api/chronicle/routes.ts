@@ -99,10 +99,7 @@ export const chronicleRoutes = [
   }),
   defineRoute('GET /ascensions', {
     page: true,
-    handler: async (request) => {
-      parseInput(noQuery, request.query);
-      return ascensionsView(request.server.civitas);
-    },
+    handler: (request) => ascensionsView(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /api/progress', {
     async handler(request) {

@@ -9,6 +9,7 @@ import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cac
 import type { AppContext } from '../context.ts';
 import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';
 import { verifiedAnchorChain } from './chain.ts';
+import { decodeCursor, pageLink, pageList, type KeyOrder } from '../paging.ts';
 
 /** Anchors in the witness feed: the newest 100 days (a feed is bounded; older days stay at /verify/anchor/{date}). */
 const WITNESS_FEED_ANCHORS = 100;
@@ -111,25 +112,41 @@ async function anchor(request: RouteRequest<'GET /verify/anchor/{date}'>) {
   );
 }
 
-async function anchorChain(request: FastifyRequest) {
-  {
-    const ctx = ctxOf(request);
-    const anchors = await allAnchors(ctx.db);
-    const keys = await anchorKeys(
-      ctx,
-      anchors.map((a) => a.key_id),
-    );
-    const verification = await verifiedAnchorChain(ctx.db, anchors.map(wireAnchor), keys);
-    return {
-      ok: true as const,
-      key_name: logKeyName(ctx),
-      length: anchors.length,
-      genesis: '0'.repeat(64),
-      head: verification.head,
-      verification,
-      anchors: anchors.map((a) => ({ ...wireAnchor(a), anchor_hash: a.anchor_hash, sealed_at: a.sealed_at })),
-    };
-  }
+/** The anchors' order on /verify/anchor-chain: newest day first, a page at a time. */
+const ANCHOR_ORDER: KeyOrder = {
+  path: '/verify/anchor-chain',
+  columns: [{ sql: 'date', type: 'date' }],
+  order: 'desc',
+};
+
+/**
+ * /verify/anchor-chain: the whole chain's verification (every anchor is read for it, one row per
+ * sealed day; only those sealed since the chain last verified are verified again, api/ledger/chain.ts)
+ * and one page of its anchors, newest first.
+ */
+async function anchorChain(request: RouteRequest<'GET /verify/anchor-chain'>) {
+  const { limit, after } = request.input.query;
+  const cursor = decodeCursor(ANCHOR_ORDER, after);
+  const ctx = ctxOf(request);
+  const anchors = await allAnchors(ctx.db);
+  const keys = await anchorKeys(
+    ctx,
+    anchors.map((a) => a.key_id),
+  );
+  const verification = await verifiedAnchorChain(ctx.db, anchors.map(wireAnchor), keys);
+  const page = pageList([...anchors].reverse(), ANCHOR_ORDER, limit, cursor, (a) => [a.date]);
+  return {
+    ok: true as const,
+    key_name: logKeyName(ctx),
+    length: anchors.length,
+    genesis: '0'.repeat(64),
+    head: verification.head,
+    verification,
+    anchors: page.rows.map((a) => ({ ...wireAnchor(a), anchor_hash: a.anchor_hash, sealed_at: a.sealed_at })),
+    limit,
+    next: pageLink(ANCHOR_ORDER.path, page.next, { limit }),
+    previous: pageLink(ANCHOR_ORDER.path, page.previous, { limit }),
+  };
 }
 
 /** /verify/court/{id}: a case's final verdict receipt (api/governance/court.ts), verified like /verify/{id}. */
@@ -243,12 +260,12 @@ async function witnessMark(request: RouteRequest<'POST /api/witness/mark'>) {
   return markWitness(ctxOf(request), request.input.body);
 }
 
-async function witnessPage(request: FastifyRequest, reply: FastifyReply) {
+async function witnessPage(request: RouteRequest<'GET /witness'>, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const token = request.cookies?.[WITNESS_COOKIE];
   const you = token ? await witnessByToken(ctx, token) : null;
   if (token) reply.header('cache-control', cacheControlForPersonalized());
-  return witnessView(ctx, you?.witness ?? null);
+  return witnessView(ctx, you?.witness ?? null, request.input.query);
 }
 
 const tokenParam = z.object({

@@ -20,6 +20,7 @@ import { anchorOf } from './anchors.ts';
 import { logKeyName } from './log.ts';
 import { receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
+import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 
 export const WITNESS_COOKIE = 'civitas_witness';
 const SIG_PREFIX = '\u2014 ';
@@ -177,8 +178,21 @@ export async function witnessByToken(ctx: AppContext, token: string) {
   return row ?? null;
 }
 
-export async function witnessView(ctx: AppContext, you: string | null) {
-  const witnesses = await ctx.db.query<{
+/** The registered witnesses' order: by name (their key name, unique), a page at a time. */
+export const WITNESS_ORDER: KeyOrder = {
+  path: '/witness',
+  columns: [{ sql: 'w.name', type: 'text' }],
+  order: 'asc',
+};
+
+export async function witnessView(
+  ctx: AppContext,
+  you: string | null,
+  query: { limit: number; after?: string } = { limit: 50 },
+) {
+  const cursor = decodeCursor(WITNESS_ORDER, query.after);
+  const key = keyClause(WITNESS_ORDER, cursor, 2);
+  const rows = await ctx.db.query<{
     name: string;
     public_key: string;
     first_marked_at: string;
@@ -190,8 +204,12 @@ export async function witnessView(ctx: AppContext, you: string | null) {
     `select w.name, w.public_key, to_char(w.first_marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_marked_at,
        coalesce(t.value, 0) as marks,
        (select to_char(max(m.date), 'YYYY-MM-DD') from witness_marks m where m.witness = w.name) as latest
-     from witnesses w left join record_tallies t on t.name = 'witness_marks:' || w.name order by w.name`,
+     from witnesses w left join record_tallies t on t.name = 'witness_marks:' || w.name
+     where ${key.where} order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
   );
+  const page = pageOf(rows, query.limit, cursor, (w) => [w.name]);
+  const links = { limit: query.limit };
   const recent = await ctx.db.query<{ witness: string; date: string; marked_at: string }>(
     `select witness, to_char(date, 'YYYY-MM-DD') as date, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
      from witness_marks order by marked_at desc limit 20`,
@@ -203,13 +221,16 @@ export async function witnessView(ctx: AppContext, you: string | null) {
     ok: true as const,
     key_name: logKeyName(ctx),
     latest_anchor: latest?.date ?? null,
-    witnesses: witnesses.map((w) => ({
+    witnesses: page.rows.map((w) => ({
       name: w.name,
       public_key: w.public_key,
       first_marked_at: w.first_marked_at,
       marks: Number(w.marks),
       latest_date: w.latest,
     })),
+    limit: query.limit,
+    next: pageLink(WITNESS_ORDER.path, page.next, links),
+    previous: pageLink(WITNESS_ORDER.path, page.previous, links),
     recent_marks: recent,
     you: you ? { witness: you } : null,
     how: [

@@ -43,6 +43,8 @@ export const TruthCheck = defineEntity({
     held: p.boolean(),
     evidence: p.text(),
     checkedAt: p.datetime(),
+    /** What this check changed (first_check, now_holds, no_longer_holds), null if nothing: set by a trigger (migration 0077). */
+    change: p.text().nullable(),
   },
 });
 

@@ -11,6 +11,7 @@ import { discriminationJob } from './checks/discrimination.ts';
 import { KEPT_INTERVAL_MS, refreshKept } from './observatory/kept.ts';
 import { keptObservatory } from './observatory/observatory.ts';
 import { keptSwarm } from './observatory/swarm.ts';
+import { keptResonance } from '../people/resonance.ts';
 
 export const organismJobs: Job[] = [
   // The verification run (walks, census, kept answer, watch pass, truth round): its census probes
@@ -19,10 +20,10 @@ export const organismJobs: Job[] = [
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
   // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
   { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
-  // The swarm (a day of activity) and the dashboard, kept for requests to read (observatory/kept.ts).
+  // The swarm (a day of activity), the dashboard and resonance's ranking, kept for requests to read (observatory/kept.ts).
   {
     name: 'organism.observatory',
     intervalMs: KEPT_INTERVAL_MS,
-    run: (ctx) => refreshKept(ctx, [keptSwarm, keptObservatory]),
+    run: (ctx) => refreshKept(ctx, [keptSwarm, keptObservatory, keptResonance]),
   },
 ];

@@ -32,7 +32,7 @@ export const organismPersonalData: FamilyDeclaration = {
     {
       table: 'truth_checks',
       personal: {},
-      impersonal: ['claim', 'evidence'],
+      impersonal: ['claim', 'evidence', 'change'],
       disposition: 'keep',
       why: "The service's checks of its own claims.",
     },

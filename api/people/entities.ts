@@ -64,3 +64,19 @@ export const ResonanceDay = defineEntity({
     replies: int8(),
   },
 });
+
+/**
+ * Resonance's ranking as the `organism.observatory` job last computed it (migration 0078): public
+ * refs only (two sovereigns may share a tag), with `sortKey` = minus the score: (sortKey, actor,
+ * position) is the key /api/resonance pages by.
+ */
+export const ResonanceRank = defineEntity({
+  name: 'ResonanceRank',
+  tableName: 'resonance_ranks',
+  properties: {
+    position: int8().primary().autoincrement(false),
+    actor: p.text(),
+    score: int8(),
+    sortKey: int8(),
+  },
+});

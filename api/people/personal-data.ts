@@ -58,6 +58,14 @@ export const peoplePersonalData: FamilyDeclaration = {
       disposition: 'erase',
       why: "Deleted: the replies the person's imprints received per day (the imprints stay, unattributed).",
     },
+    {
+      table: 'resonance_ranks',
+      personal: { actor: "a sovereign's public ref (sovereign:<tag>) while their imprints are answered" },
+      impersonal: [],
+      notExported: 'derived each minute from resonance_days, which the export gives as replies_received',
+      disposition: 'erase',
+      why: 'Deleted: the ranking the job keeps names the tag until its next run, so erasure removes the row at once.',
+    },
   ],
   async export(sql, subject) {
     const rows = await sql.query<{ day: string; replies: string | number }>(
@@ -71,6 +79,9 @@ export const peoplePersonalData: FamilyDeclaration = {
       resonance_days: await touched(tx, `delete from resonance_days where ${RESONANCE_OF}`, [
         subject.id,
         subject.tag,
+      ]),
+      resonance_ranks: await touched(tx, 'delete from resonance_ranks where actor = $1', [
+        `sovereign:${subject.tag}`,
       ]),
     };
   },

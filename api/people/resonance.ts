@@ -6,8 +6,15 @@
  * neither unattested nor held; replies to oneself do not count; erased sovereigns drop out. Keys
  * leave only as public refs (actor_score_map). Cohort amplification (GET
  * /api/resonance/cohort-amplified) is the same count per join-month cohort.
+ *
+ * Both are computed by the `organism.observatory` job each minute (a kept view, `computed_at` says
+ * when): the ranking into `resonance_ranks` (migration 0078), which /api/resonance reads a page at a
+ * time by key, the cohorts with the kept row. A request reads its page and one row, whatever the
+ * population answered.
  */
 import type { AppContext } from '../context.ts';
+import { readKept, type KeptView } from '../db/kept-views.ts';
+import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import { projectCohortAmplified, projectResonance } from '../../shared/boundaries/projectors/cohorts.ts';
@@ -56,8 +63,24 @@ function identityOf(row: ScoreRow): ActorIdentity {
     : { actor_id: row.author_ref, kind: 'sovereign', tag: row.public_author };
 }
 
-export async function resonanceView(ctx: AppContext) {
-  const { rows, now } = await replyScores(ctx);
+const BASIS = `score = replies an author's imprints received from others in the last ${RESONANCE_WINDOW_DAYS} UTC days (today and the ${RESONANCE_WINDOW_DAYS - 1} before); unattested and held imprints (on either side) and self-replies do not count`;
+
+/** Resonance's ranking as kept: highest score first (`sort_key` is minus the score), refs A to Z within one. */
+export const RESONANCE_ORDER: KeyOrder = {
+  path: '/api/resonance',
+  columns: [
+    { sql: 'sort_key', type: 'bigint' },
+    { sql: 'actor', type: 'text' },
+    { sql: 'position', type: 'bigint' },
+  ],
+  order: 'asc',
+};
+
+/** One ranking is written at a time (a job run, or a request that found none fresh). */
+const RANKS_LOCK = 7_212_064;
+
+/** The ranking (public refs and scores, in order) from the window's kept day rows. */
+function ranking(rows: ScoreRow[], now: Date) {
   const scores: Record<string, number> = {};
   const actors: Record<string, ActorIdentity> = {};
   for (const row of rows) {
@@ -65,27 +88,16 @@ export async function resonanceView(ctx: AppContext) {
     scores[key] = Number(row.replies);
     actors[key] = identityOf(row);
   }
-  const view = projectResonance({
+  return projectResonance({
     computed_at: now.toISOString(),
     window_days: RESONANCE_WINDOW_DAYS,
     scores,
     actors,
   });
-  return {
-    ok: true as const,
-    schema: 'civitas.resonance.v1' as const,
-    basis: `score = replies an author's imprints received from others in the last ${RESONANCE_WINDOW_DAYS} UTC days (today and the ${RESONANCE_WINDOW_DAYS - 1} before); unattested and held imprints (on either side) and self-replies do not count`,
-    ...view,
-  };
 }
 
-/**
- * Resonance by join-month cohort: factor = replies received by the cohort's resonant members ÷
- * those members. Cohorts with fewer than 5 resonant members are left out entirely (their factor
- * would be one person's score, linking a public ref to a join month).
- */
-export async function cohortAmplifiedView(ctx: AppContext) {
-  const { rows, now } = await replyScores(ctx);
+/** Cohorts of resonant members by join month, k-anonymous (see cohortAmplifiedView). */
+function amplified(rows: ScoreRow[], now: Date) {
   const byMonth = new Map<string, { replies: number; contributors: string[] }>();
   for (const row of rows) {
     if (!row.month) continue;
@@ -104,7 +116,78 @@ export async function cohortAmplifiedView(ctx: AppContext) {
       factor: Math.round((entry.replies / entry.contributors.length) * 100) / 100,
       contributor_ids: entry.contributors,
     }));
-  const view = projectCohortAmplified({ computed_at: now.toISOString(), entries });
+  return projectCohortAmplified({ computed_at: now.toISOString(), entries });
+}
+
+/**
+ * The job's computation: the ranking replaces `resonance_ranks` in one transaction, and the
+ * cohorts (already projected: months, factors, k-anonymous counts) are the kept row's body.
+ */
+async function computeResonance(ctx: AppContext) {
+  const { rows, now } = await replyScores(ctx);
+  const ranked = ranking(rows, now).entries;
+  await ctx.db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [RANKS_LOCK]);
+    await tx.query('delete from resonance_ranks');
+    if (ranked.length > 0)
+      await tx.query(
+        `insert into resonance_ranks (position, actor, score, sort_key)
+         select position, actor, score, -score from unnest($1::text[], $2::bigint[]) with ordinality as r(actor, score, position)`,
+        [ranked.map((e) => e.actor), ranked.map((e) => e.score)],
+      );
+  });
+  const { from, to } = windowDays(now);
+  return {
+    as_of: now.toISOString(),
+    window: { from, to },
+    ranked: ranked.length,
+    cohorts: amplified(rows, now),
+  };
+}
+
+/** Resonance as the `organism.observatory` job keeps it (api/organism/observatory/kept.ts). */
+export const keptResonance: KeptView<Awaited<ReturnType<typeof computeResonance>>> = {
+  name: 'resonance',
+  compute: computeResonance,
+  coverage: (kept) => ({ window: kept.window, ranked: kept.ranked }),
+};
+
+/** GET /api/resonance: one page of the kept ranking, highest score first. */
+export async function resonanceView(ctx: AppContext, query: { limit: number; after?: string }) {
+  const cursor = decodeCursor(RESONANCE_ORDER, query.after);
+  const kept = await readKept(ctx, keptResonance);
+  const key = keyClause(RESONANCE_ORDER, cursor, 2);
+  const rows = await ctx.db.query<{
+    actor: string;
+    score: string | number;
+    sort_key: string | number;
+    position: string | number;
+  }>(
+    `select actor, score, sort_key, position from resonance_ranks where ${key.where} order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
+  );
+  const page = pageOf(rows, query.limit, cursor, (r) => [Number(r.sort_key), r.actor, Number(r.position)]);
+  const links = { limit: query.limit };
+  return {
+    ok: true as const,
+    schema: 'civitas.resonance.v1' as const,
+    basis: BASIS,
+    computed_at: kept.as_of,
+    window_days: RESONANCE_WINDOW_DAYS,
+    entries: page.rows.map((r) => ({ actor: r.actor, score: Number(r.score) })),
+    limit: query.limit,
+    next: pageLink(RESONANCE_ORDER.path, page.next, links),
+    previous: pageLink(RESONANCE_ORDER.path, page.previous, links),
+  };
+}
+
+/**
+ * Resonance by join-month cohort: factor = replies received by the cohort's resonant members ÷
+ * those members. Cohorts with fewer than 5 resonant members are left out entirely (their factor
+ * would be one person's score, linking a public ref to a join month). Kept with the ranking.
+ */
+export async function cohortAmplifiedView(ctx: AppContext) {
+  const kept = await readKept(ctx, keptResonance);
   return {
     ok: true as const,
     schema: 'civitas.resonance-cohort-amplified.v1' as const,
@@ -112,7 +195,7 @@ export async function cohortAmplifiedView(ctx: AppContext) {
     k: K_ANONYMITY_THRESHOLD,
     basis:
       'Per UTC join-month cohort: replies received from others in the window ÷ the cohort members who received any; cohorts with fewer than 5 such members are not listed.',
-    ...view,
+    ...kept.cohorts,
   };
 }
 

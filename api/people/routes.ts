@@ -29,7 +29,9 @@ export const peopleRoutes = [
   defineRoute('GET /api/cohorts/federated', {
     handler: (request) => federatedCohortsView(request.server.civitas),
   }),
-  defineRoute('GET /api/resonance', { handler: (request) => resonanceView(request.server.civitas) }),
+  defineRoute('GET /api/resonance', {
+    handler: (request) => resonanceView(request.server.civitas, request.input.query),
+  }),
   defineRoute('GET /api/resonance/cohort-amplified', {
     handler: (request) => cohortAmplifiedView(request.server.civitas),
   }),

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { isoTime } from '../contract.ts';
 import { publicImprintSchema, IMPRINT_KINDS } from '../record/imprint.ts';
 import { confluenceViewSchema } from '../people/contract.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 
 const ok = z.literal(true);
 const count = z.number().int().min(0);
@@ -87,8 +88,12 @@ export const ascensionsSchema = z.object({
       status: z.string().describe('/api/agent/{handle}'),
     }),
   ),
+  ...listPageLinks,
   rule: z.string(),
 });
+
+/** /ascensions pages by key: newest ascension first. */
+export const ascensionsQuery = z.object(listPageQuery(50, 100));
 
 /** The time lens over a period; /story and /story/weekly answer it under their own schema name. */
 export const lens = <S extends string>(name: S) =>

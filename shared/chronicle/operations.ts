@@ -7,7 +7,14 @@ import { publicActorParam } from '../actor.ts';
 import { progressSchema } from '../agents/contract.ts';
 import { lensQuery, timeLensSchema } from './story.ts';
 import { operations } from '../registry/operation.ts';
-import { chronicleQuery, chronicleSchema, todaySchema, ascensionsSchema, lens } from './contract.ts';
+import {
+  chronicleQuery,
+  chronicleSchema,
+  todaySchema,
+  ascensionsSchema,
+  ascensionsQuery,
+  lens,
+} from './contract.ts';
 
 const { api, asset, feed, page } = operations('chronicle');
 
@@ -27,7 +34,7 @@ export const CHRONICLE_OPERATIONS = [
   page(
     '/ascensions',
     'Naturalization ascensions: handles that reached continuous or attested, newest first',
-    { GET: { response: ascensionsSchema } },
+    { GET: { query: ascensionsQuery, response: ascensionsSchema } },
   ),
   api('/api/progress', "A public actor's progress toward its next standing level", {
     publicActor: 'required',

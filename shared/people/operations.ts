@@ -116,13 +116,17 @@ export const PEOPLE_OPERATIONS = [
     'Resonance: which imprints and themes were answered or seconded, without actor-keyed keys',
     {
       GET: {
+        query: z.object(listPageQuery(100, 500)),
         response: z.object({
           ok,
           schema: z.literal('civitas.resonance.v1'),
           basis: z.string(),
-          computed_at: isoTime,
+          computed_at: isoTime.describe('when the job last computed the ranking (every minute)'),
           window_days: count,
-          entries: z.array(z.object({ actor: z.string(), score: count })),
+          entries: z
+            .array(z.object({ actor: z.string(), score: count }))
+            .describe('one page of the ranking: highest score first, refs A to Z within a score'),
+          ...listPageLinks,
         }),
       },
     },

@@ -44,6 +44,9 @@ import { Migration0072SigningKeyRing } from './Migration0072SigningKeyRing.ts';
 import { Migration0073RecordLastAt } from './Migration0073RecordLastAt.ts';
 import { Migration0074OneTimeTally } from './Migration0074OneTimeTally.ts';
 import { Migration0075AbstentionTallies } from './Migration0075AbstentionTallies.ts';
+import { Migration0076Ascensions } from './Migration0076Ascensions.ts';
+import { Migration0077TruthChanges } from './Migration0077TruthChanges.ts';
+import { Migration0078ResonanceRanks } from './Migration0078ResonanceRanks.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -93,4 +96,7 @@ export const MIGRATIONS = [
   { name: 'Migration0073RecordLastAt', class: Migration0073RecordLastAt },
   { name: 'Migration0074OneTimeTally', class: Migration0074OneTimeTally },
   { name: 'Migration0075AbstentionTallies', class: Migration0075AbstentionTallies },
+  { name: 'Migration0076Ascensions', class: Migration0076Ascensions },
+  { name: 'Migration0077TruthChanges', class: Migration0077TruthChanges },
+  { name: 'Migration0078ResonanceRanks', class: Migration0078ResonanceRanks },
 ];

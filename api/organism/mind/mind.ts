@@ -145,14 +145,12 @@ async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promis
     held: boolean;
     evidence: string;
     at: string;
-    prev: boolean | null;
+    change: Change['kind'];
   }>(
-    `select id, claim, held, evidence, at, prev from (
-       select id, claim, held, evidence,
-              to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, checked_at,
-              lag(held) over (partition by claim order by checked_at, id) as prev
-         from truth_checks where ($1::text is null or claim = $1)) c
-      where prev is null or prev <> held
+    // Each check says what it changed as it is written (migration 0077): the changed rows alone, newest first.
+    `select id, claim, held, evidence, change,
+            to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+       from truth_checks where change is not null and ($1::text is null or claim = $1)
       order by checked_at desc, id desc limit $2`,
     [claim ?? null, limit],
   );
@@ -161,7 +159,7 @@ async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promis
     held: Boolean(row.held),
     evidence: row.evidence,
     at: row.at,
-    kind: row.prev === null ? 'first_check' : row.held ? 'now_holds' : 'no_longer_holds',
+    kind: row.change,
   }));
 }
 

@@ -10,6 +10,8 @@ import {
   ledgerSchema,
   ledgerEntrySchema,
   anchorChainSchema,
+  anchorChainQuery,
+  witnessesQuery,
   witnessesSchema,
   witnessReceiptSchema,
 } from '../schemas/ledger-pages.ts';
@@ -115,7 +117,7 @@ export const LEDGER_OPERATIONS = [
   page(
     '/verify/anchor-chain',
     'The chain of sealed anchors, each linked to the previous by hash, with its verification',
-    { GET: { response: anchorChainSchema } },
+    { GET: { query: anchorChainQuery, response: anchorChainSchema } },
   ),
   mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key", {
     refuses: { POST: ['conflict', 'not_found'] },
@@ -137,7 +139,7 @@ export const LEDGER_OPERATIONS = [
   ),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/witness', 'Witnesses: who co-signs the daily anchors, their latest marks, and how to become one', {
-    GET: { response: witnessesSchema },
+    GET: { query: witnessesQuery, response: witnessesSchema },
   }),
   feed(
     '/witness/feed.xml',

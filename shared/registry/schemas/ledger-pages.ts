@@ -61,8 +61,17 @@ export const anchorChainSchema = z.object({
     broken_at: count.nullable(),
     reason: z.string().nullable(),
   }),
-  anchors: z.array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime })),
+  anchors: z
+    .array(anchorSchema.extend({ anchor_hash: hex, sealed_at: isoTime }))
+    .describe('one page of the chain, newest day first'),
+  ...listPageLinks,
 });
+
+/** /verify/anchor-chain pages its anchors, newest day first (the verification covers the whole chain). */
+export const anchorChainQuery = z.object(listPageQuery(60, 366));
+
+/** /witness pages its registered witnesses by name. */
+export const witnessesQuery = z.object(listPageQuery(50, 100));
 
 export const witnessesSchema = z.object({
   ok,
@@ -77,6 +86,7 @@ export const witnessesSchema = z.object({
       latest_date: day.nullable(),
     }),
   ),
+  ...listPageLinks,
   recent_marks: z.array(z.object({ witness: z.string(), date: day, marked_at: isoTime })),
   you: z
     .object({ witness: z.string() })

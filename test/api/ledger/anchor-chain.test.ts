@@ -2,6 +2,8 @@
  * /verify/anchor-chain verifies only the anchors sealed since the chain it last verified
  * (api/ledger/chain.ts), and its answer stays the one a full verification from genesis gives: as
  * the chain grows, when a verified anchor is tampered with, when a new one is, and once restored.
+ * Its anchors page by day, newest first (issue 20): every anchor once while a day is sealed
+ * between pages, `previous` walking back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -9,6 +11,8 @@ import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { allAnchors, wireAnchor } from '../../../api/ledger/anchors.ts';
 import { verifyAnchorChain, type Ed25519Jwk } from '../../../shared/ledger/index.ts';
+import { requests } from '../../helpers/http.ts';
+import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -84,5 +88,25 @@ describe('the anchor chain, verified as it grows', () => {
     ({ route, full } = await both());
     expect(route).toEqual(full);
     expect(route.ok).toBe(false);
+  });
+
+  it('pages its anchors newest first while a day is sealed between pages', async () => {
+    const { get } = requests(() => t.app);
+    const dates = (body: PageBody) =>
+      (body as PageBody & { anchors: { date: string }[] }).anchors.map((a) => a.date);
+    const stored = async () => (await allAnchors(db())).map((a) => a.date).reverse();
+    const before = await stored();
+    expect(before).toHaveLength(5);
+    const walked = await walkForward(get, '/verify/anchor-chain?limit=2', dates, async (page) => {
+      if (page === 1) await sealDay('2026-11-06');
+    });
+    expect(walked.pages).toBe(3);
+    expect(walked.items).toEqual(before);
+    expect(await walkBack(get, walked.last, dates)).toEqual(await stored());
+    const last = (await get(walked.last)).json();
+    expect(last.verification.length).toBe(6);
+    for (const bad of BAD_CURSORS)
+      expect((await get(`/verify/anchor-chain?after=${bad}`)).statusCode, bad).toBe(400);
+    expect((await get('/verify/anchor-chain?limit=367')).statusCode).toBe(400);
   });
 });

@@ -207,7 +207,7 @@ describe('sealing', () => {
     expect(after.tree_size).toBe(anchor.tree_size);
     const chain = (await get('/verify/anchor-chain')).json();
     expect(chain.verification.ok).toBe(true);
-    expect(chain.anchors[0].previous_anchor_hash).toBe('0'.repeat(64));
+    expect(chain.anchors.at(-1).previous_anchor_hash).toBe('0'.repeat(64)); // newest first
     const consistency = await checkLogConsistency(t.app.civitas);
     expect(consistency.problems).toEqual([]);
     expect(consistency.ok).toBe(true);

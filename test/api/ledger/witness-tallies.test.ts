@@ -2,10 +2,13 @@
  * The witness counts /witness and /api/transparency show are tallies (migration 0070): each
  * witness's marks, all marks and the sealed anchors stay equal to count(*) as days are sealed and
  * marked through the door and marks are removed; /verify/anchor/{date} still lists a day's marks.
+ * /witness pages its witnesses by name (issue 20): every witness once, in order, while one
+ * registers between pages; `previous` walks back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
+import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import {
@@ -87,5 +90,25 @@ describe('witness tallies', () => {
       marks: 1,
       latest_date: '2026-11-10',
     });
+  });
+
+  it('pages the witnesses by name, while one registers between pages', async () => {
+    for (const name of ['c.example/w', 'd.example/w', 'e.example/w', 'f.example/w'])
+      await mark('2026-11-12', name, await generateLogKey());
+    const names = (body: PageBody) =>
+      (body as PageBody & { witnesses: { name: string }[] }).witnesses.map((w) => w.name);
+    const stored = async () =>
+      (await db().query<{ name: string }>('select name from witnesses order by name')).map((r) => r.name);
+    const before = await stored();
+    expect(before).toHaveLength(6);
+    const walked = await walkForward(get, '/witness?limit=2', names, async (page) => {
+      // A name before every page read so far: not on the walk forward, on the walk back.
+      if (page === 1) await mark('2026-11-12', 'a.example/w', await generateLogKey());
+    });
+    expect(walked.pages).toBe(3);
+    expect(walked.items).toEqual(before);
+    expect(await walkBack(get, walked.last, names)).toEqual(await stored());
+    for (const bad of BAD_CURSORS) expect((await get(`/witness?after=${bad}`)).statusCode, bad).toBe(400);
+    expect((await get('/witness?limit=101')).statusCode).toBe(400);
   });
 });

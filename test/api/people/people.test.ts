@@ -7,6 +7,8 @@ import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
 import { guardListing } from '../../../api/people/commons.ts';
 import { requests } from '../../helpers/http.ts';
+import { computeKept } from '../../../api/organism/observatory/kept.ts';
+import { keptResonance } from '../../../api/people/resonance.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -231,6 +233,7 @@ describe('resonance', () => {
     );
     expect(JSON.stringify(view)).not.toContain(author.id);
     t.clock.advance(86_400_000 * 31);
+    await computeKept(t.app.civitas, keptResonance);
     expect((await json('/api/resonance')).json().entries).toEqual([]);
   });
 
@@ -245,6 +248,7 @@ describe('resonance', () => {
         `Answer number ${n}, considered`,
         await imprintAs(author, `Question ${n} about the commons`),
       );
+      await computeKept(t.app.civitas, keptResonance);
       const view = (await json('/api/resonance/cohort-amplified')).json();
       const month = t.clock.now().toISOString().slice(0, 7);
       const entry = view.entries.find((e: { month: string }) => e.month === month);
