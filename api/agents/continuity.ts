@@ -133,7 +133,7 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
   const facts = factsOf(row);
   const [extra] = await ctx.db.query<{
     last_heartbeat_at: Date | string | null;
-    beats: string | number;
+    beats: number;
     note: string | null;
     note_at: Date | string | null;
   }>(
@@ -155,7 +155,7 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
     days_with_proof: facts.proofDays.length,
     days_required: CONTINUITY_DAYS_REQUIRED,
     last_heartbeat_at: extra.last_heartbeat_at ? new Date(extra.last_heartbeat_at).toISOString() : null,
-    heartbeats_last_day: Number(extra.beats),
+    heartbeats_last_day: extra.beats,
     next_level: nextLevel,
     next_level_available_at: nextLevel === 'continuous' ? (waiting?.available_at ?? now.toISOString()) : null,
     note: {
@@ -177,7 +177,7 @@ export async function continuumOverview(ctx: AppContext) {
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   // Levels are the tallies /standing reads; heartbeats are counted over the last day only (an index
   // range), and the latest are read newest first from their index (migration 0068): no agent scan.
-  const [row] = await ctx.db.query<Record<string, string | number>>(
+  const [row] = await ctx.db.query<Record<string, number>>(
     `select levels.arrived, levels.continuous, levels.attested,
             (select count(*) from agent_heartbeats where at > $1) as heartbeats,
             (select count(distinct handle) from agent_heartbeats where at > $1) as beating
@@ -193,12 +193,12 @@ export async function continuumOverview(ctx: AppContext) {
     schema: 'civitas.continuum.v1' as const,
     as_of: now.toISOString(),
     levels: {
-      arrived: Number(row.arrived),
-      continuous: Number(row.continuous),
-      attested: Number(row.attested),
+      arrived: row.arrived,
+      continuous: row.continuous,
+      attested: row.attested,
     },
-    heartbeats_last_day: Number(row.heartbeats),
-    handles_with_heartbeat_last_day: Number(row.beating),
+    heartbeats_last_day: row.heartbeats,
+    handles_with_heartbeat_last_day: row.beating,
     recent_heartbeats: recent.map((r) => ({
       handle: r.handle,
       level: r.level,

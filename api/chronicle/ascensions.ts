@@ -13,7 +13,7 @@ export async function ascensionsView(ctx: AppContext) {
     level: string;
     continuous_on: string | null;
     attested_at: string | null;
-    proof_days: string | number;
+    proof_days: number;
   }>(
     `select a.handle, a.level,
             (select to_char(d.day, 'YYYY-MM-DD') from agent_proof_days d where d.handle = a.handle order by d.day offset ${CONTINUITY_DAYS_REQUIRED - 1} limit 1) as continuous_on,

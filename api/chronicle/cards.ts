@@ -146,7 +146,7 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
 }
 
 export async function inviteSvg(ctx: AppContext): Promise<string> {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
+  const [row] = await ctx.db.query<Record<string, number>>(
     `select (select count(*) from sovereigns where erased_at is null) as humans,
             (select count(*) from agents where ${PUBLIC_AGENT}) as agents,
             (select value from record_counter where id = 1) as imprints,
@@ -156,8 +156,8 @@ export async function inviteSvg(ctx: AppContext): Promise<string> {
     title: 'You are invited to civitas',
     subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.',
     lines: [
-      `${count(Number(row.humans), 'human', 'humans')} · ${count(Number(row.agents), 'agent', 'agents')}`,
-      `${count(Number(row.imprints), 'imprint', 'imprints')} · ${count(Number(row.sealed), 'day', 'days')} sealed`,
+      `${count(row.humans, 'human', 'humans')} · ${count(row.agents, 'agent', 'agents')}`,
+      `${count(row.imprints, 'imprint', 'imprints')} · ${count(row.sealed, 'day', 'days')} sealed`,
     ],
     footer: 'Begin at /begin',
   });

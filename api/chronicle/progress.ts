@@ -42,7 +42,7 @@ export async function progressView(ctx: AppContext, actor: string) {
   }
   const holder = await soleTagHolder(ctx, name);
   if (!holder) return { ...base, ...unaddressableTagView(name) };
-  const [row] = await ctx.db.query<Record<string, string | number>>(
+  const [row] = await ctx.db.query<Record<string, number>>(
     `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
             (select count(*) from orders where requester_id = $1::uuid) as orders,
             (select count(*) from prophecies where forecaster_id = $1::uuid and resolved_at is not null) as resolved,

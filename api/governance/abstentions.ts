@@ -17,8 +17,8 @@ export async function abstentionsView(ctx: AppContext) {
     state: string;
     cosigned_at: Date | string;
     ratified_at: Date | string | null;
-    eligible: number | string;
-    ratified: number | string;
+    eligible: number;
+    ratified: number;
   }>(
     `select p.id, p.title, p.state, p.cosigned_at, p.ratified_at,
             (select count(*) from sovereigns s
@@ -32,8 +32,8 @@ export async function abstentionsView(ctx: AppContext) {
     [now],
   );
   const proposals = rows.map((r) => {
-    const eligible = Number(r.eligible);
-    const ratified = Number(r.ratified);
+    const eligible = r.eligible;
+    const ratified = r.ratified;
     const abstained = Math.max(0, eligible - ratified);
     return {
       id: r.id,

@@ -208,10 +208,10 @@ export async function ratify(ctx: AppContext, viewer: Viewer, proposalId: string
     let article: { id: string; receipt_id: string } | null = null;
     if (p.ratifications.length + 1 >= RATIFICATIONS_REQUIRED) {
       await tx.query('select pg_advisory_xact_lock($1)', [ARTICLE_NUMBER_LOCK]);
-      const [{ next }] = await tx.query<{ next: number | string }>(
+      const [{ next }] = await tx.query<{ next: number }>(
         'select coalesce(max(number), 0) + 1 as next from governance_articles',
       );
-      const number = Number(next);
+      const number = next;
       const articleId = `article-${number}`;
       const enacted = await recordReceipt(tx, {
         step: 'governance.enact',

@@ -66,7 +66,7 @@ export async function loadCases(
        from governance_court_cases c
        join steward_actions a on a.id = c.triage_action_id
        join sovereigns s on s.id = c.opener_id
-      where ${where} order by c.opened_at desc, c.id desc limit ${Number(limit)}`,
+      where ${where} order by c.opened_at desc, c.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
@@ -86,7 +86,7 @@ export async function loadCases(
   );
   return rows.map((r) => ({
     id: r.id,
-    sequence: Number(r.sequence),
+    sequence: r.sequence,
     disputed: { action: r.triage_action, decided_at: iso(r.triage_at)!, receipt_id: r.triage_receipt_id },
     opener: sovereignActor(r.opener_id, r.opener_tag),
     reason: r.reason,
@@ -136,11 +136,11 @@ function viewerOnCase(viewer: Viewer, c: CaseRecord) {
 export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   const cases = await loadCases(ctx.db, 'true', []);
   const [counts] = await ctx.db.query<{
-    cases: string;
-    open: string;
-    upheld: string;
-    overturned: string;
-    precedents: string;
+    cases: number;
+    open: number;
+    upheld: number;
+    overturned: number;
+    precedents: number;
   }>(
     `select (select count(*) from governance_court_cases) as cases,
             (select count(*) from governance_court_cases where state = 'open') as open,
@@ -153,12 +153,12 @@ export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
     schema: 'civitas.verdicts.v1' as const,
     rules: RULES,
     counts: {
-      cases: Number(counts.cases),
-      open: Number(counts.open),
-      final: Number(counts.upheld) + Number(counts.overturned),
-      upheld: Number(counts.upheld),
-      overturned: Number(counts.overturned),
-      precedents: Number(counts.precedents),
+      cases: counts.cases,
+      open: counts.open,
+      final: counts.upheld + counts.overturned,
+      upheld: counts.upheld,
+      overturned: counts.overturned,
+      precedents: counts.precedents,
     },
     cases: cases.map((c) => ({ ...projectCase(c), ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}) })),
     feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
@@ -278,10 +278,10 @@ export async function signVerdict(
         at: now,
       });
       await tx.query('select pg_advisory_xact_lock($1)', [PRECEDENT_NUMBER_LOCK]);
-      const [{ next }] = await tx.query<{ next: number | string }>(
+      const [{ next }] = await tx.query<{ next: number }>(
         'select coalesce(max(number), 0) + 1 as next from governance_precedents',
       );
-      const number = Number(next);
+      const number = next;
       const precedentId = `precedent-${number}`;
       const set = await recordReceipt(tx, {
         step: 'governance.precedent',
@@ -326,7 +326,7 @@ export async function signVerdict(
 export async function precedentView(ctx: AppContext, raw: string) {
   const [row] = await ctx.db.query<{
     id: string;
-    number: number | string;
+    number: number;
     case_id: string;
     holding: string;
     set_at: Date | string;
@@ -346,7 +346,7 @@ export async function precedentView(ctx: AppContext, raw: string) {
     ok: true as const,
     schema: 'civitas.precedent.v1' as const,
     id: row.id,
-    number: Number(row.number),
+    number: row.number,
     holding: row.holding,
     set_at: iso(row.set_at),
     receipt_id: row.receipt_id,

@@ -85,7 +85,7 @@ export async function loadPledges(
   }>(
     `select p.id, p.article, p.body, p.status, p.sovereign_id, s.tag, p.created_at, p.receipt_id, p.reviewed_at
        from governance_pledges p join sovereigns s on s.id = p.sovereign_id
-      where ${where} order by p.created_at desc, p.id desc limit ${Number(limit)}`,
+      where ${where} order by p.created_at desc, p.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
@@ -162,11 +162,11 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   );
   const perArticle = await ctx.db.query<{
     article: string;
-    live: string | number;
-    upheld: string | number;
-    lapsed: string | number;
-    total: string | number;
-    backs: string | number;
+    live: number;
+    upheld: number;
+    lapsed: number;
+    total: number;
+    backs: number;
   }>(
     `select p.article,
             count(*) filter (where p.status <> 'lapsed') as live,
@@ -180,11 +180,11 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   const per = perArticle.map((r) => ({
     article: r.article,
     title: names.get(r.article) ?? null,
-    pledges: Number(r.total),
-    live: Number(r.live),
-    upheld: Number(r.upheld),
-    lapsed: Number(r.lapsed),
-    backers: Number(r.backs),
+    pledges: r.total,
+    live: r.live,
+    upheld: r.upheld,
+    lapsed: r.lapsed,
+    backers: r.backs,
   }));
   return {
     ok: true as const,

@@ -25,7 +25,7 @@ export async function lineageView(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
   // A tally kept by the proposals' triggers (migration 0069): no count of every proposal.
-  const [{ total }] = await ctx.db.query<{ total: number | string }>(
+  const [{ total }] = await ctx.db.query<{ total: number }>(
     "select value as total from record_tallies where name = 'governance_proposals'",
   );
   return {
@@ -33,7 +33,7 @@ export async function lineageView(ctx: AppContext) {
     schema: 'civitas.lineage.v1' as const,
     steps: ['proposed', 'cosign', 'cosigned', 'ratification', 'ratified'],
     note: 'Each step carries the id of the receipt that recorded it; verify any at /verify/{id}. Axioms have no lineage: they were founded, not proposed.',
-    total_proposals: Number(total),
+    total_proposals: total,
     shown: proposals.length,
     proposals: proposals.map((p) => withLineage(p, articles)),
   };
@@ -43,9 +43,9 @@ export async function lineageView(ctx: AppContext) {
 export async function provenanceIndex(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const [counts] = await ctx.db.query<{
-    proposals: number | string;
-    cosigns: number | string;
-    ratifications: number | string;
+    proposals: number;
+    cosigns: number;
+    ratifications: number;
   }>(
     `select (select value from record_tallies where name = 'governance_proposals') as proposals,
             (select value from record_tallies where name = 'governance_cosigns') as cosigns,
@@ -85,19 +85,19 @@ export async function provenanceIndex(ctx: AppContext) {
       },
       {
         figure: 'proposals',
-        value: Number(counts.proposals),
+        value: counts.proposals,
         source: 'governance_proposals',
         computation: 'every proposal ever made, each with a governance.propose receipt',
       },
       {
         figure: 'cosigns',
-        value: Number(counts.cosigns),
+        value: counts.cosigns,
         source: 'governance_cosigns',
         computation: 'one per sovereign per proposal, each with a governance.cosign receipt',
       },
       {
         figure: 'ratifications',
-        value: Number(counts.ratifications),
+        value: counts.ratifications,
         source: 'governance_ratifications',
         computation: 'one per sovereign per proposal, each with a governance.ratify receipt',
       },

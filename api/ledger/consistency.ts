@@ -93,9 +93,8 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
 
 /** How many leaves the day holds (a leaf added past the anchor's size is as wrong as one missing). */
 async function committedLeaves(ctx: AppContext, date: string): Promise<number> {
-  const [row] = await ctx.db.query<{ n: number | string }>(
-    'select count(*) as n from receipts where log_date = $1',
-    [date],
-  );
+  const [row] = await ctx.db.query<{ n: number }>('select count(*) as n from receipts where log_date = $1', [
+    date,
+  ]);
   return Number(row.n);
 }

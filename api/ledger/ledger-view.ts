@@ -28,7 +28,7 @@ async function receiptPage(ctx: AppContext, query: { limit: number; before?: str
     `select ${RECEIPT_COLUMNS} from receipts where ${key.where} order by ${key.orderBy} limit $1`,
     [query.limit + 1, ...key.params],
   );
-  const normalised = rows.map((row) => ({ ...row, leaf_index: Number(row.leaf_index) }));
+  const normalised = rows.map((row) => ({ ...row, leaf_index: row.leaf_index }));
   return pageOf(normalised, query.limit, cursor, (row) => [row.id]);
 }
 
@@ -46,7 +46,7 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
       `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
        from log_days d left join anchors a on a.date = d.date order by d.date desc limit ${LEDGER_DAYS}`,
     ),
-    ctx.db.query<{ receipts: string; days: string; sealed: string }>(
+    ctx.db.query<{ receipts: number; days: number; sealed: number }>(
       `select (select coalesce(sum(receipts), 0) from receipt_tallies) as receipts,
               (select value from record_tallies where name = 'log_days') as days,
               (select value from record_tallies where name = 'anchors') as sealed`,
@@ -56,9 +56,9 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
   return {
     ok: true as const,
     totals: {
-      receipts: Number(totals.receipts),
-      days: Number(totals.days ?? 0),
-      sealed_days: Number(totals.sealed ?? 0),
+      receipts: totals.receipts,
+      days: totals.days ?? 0,
+      sealed_days: totals.sealed ?? 0,
     },
     receipts,
     limit: query.limit,
@@ -66,7 +66,7 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
     previous: pageLink(LEDGER_ORDER.path, page.previous, links),
     days: days.map((d) => ({
       date: d.date,
-      size: Number(d.size),
+      size: d.size,
       sealed: d.sealed,
       root_hash: d.root_hash,
       anchor_hash: d.anchor_hash,

@@ -118,7 +118,7 @@ async function appendLeaves(
     // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
     // The frontier comes back as the claimed row holds it: the latest committed version (the row
     // lock waited for its writer), which this statement does not change.
-    const [slot] = await tx.query<{ date: string; size: number | string; frontier: Uint8Array | null }>(
+    const [slot] = await tx.query<{ date: string; size: number; frontier: Uint8Array | null }>(
       `with slot as (
          insert into log_days (date, size, frontier)
          select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
@@ -147,7 +147,7 @@ async function appendLeaves(
       candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       continue;
     }
-    const first = Number(slot.size) - leaves.length;
+    const first = slot.size - leaves.length;
     const date = slot.date;
     await keepInterior(tx, date, first, slot.frontier, leaves);
     return leaves.map((leaf, i) => ({ ...leaf, log: { date, leaf_index: first + i } }));
@@ -174,7 +174,7 @@ async function keepInterior(
     1,
   );
   if (!update) return;
-  const tiled = await tx.query<{ level: number; idx: number | string; bytes: number | string }>(
+  const tiled = await tx.query<{ level: number; idx: number; bytes: number }>(
     `with ${update.ctes} select level, idx, bytes from tiled`,
     update.params,
   );

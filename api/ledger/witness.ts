@@ -182,7 +182,7 @@ export async function witnessView(ctx: AppContext, you: string | null) {
     name: string;
     public_key: string;
     first_marked_at: string;
-    marks: string | number;
+    marks: number;
     latest: string | null;
   }>(
     // Each witness's marks are a tally and its latest date one read of the (witness, date) key
@@ -207,7 +207,7 @@ export async function witnessView(ctx: AppContext, you: string | null) {
       name: w.name,
       public_key: w.public_key,
       first_marked_at: w.first_marked_at,
-      marks: Number(w.marks),
+      marks: w.marks,
       latest_date: w.latest,
     })),
     recent_marks: recent,

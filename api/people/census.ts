@@ -67,7 +67,7 @@ async function takeLocked(
   ]);
   if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
   const end = `${nextDay(date)}T00:00:00.000Z`;
-  const [counts] = await tx.query<Record<string, string | number>>(
+  const [counts] = await tx.query<Record<string, number>>(
     `select (select count(*) from sovereigns where created_at < $1) as humans,
             (select count(*) from agents where first_seen_at < $1) as agents,
             (select count(*) from imprints where created_at < $1) as imprints_lifetime,
@@ -84,11 +84,11 @@ async function takeLocked(
      returning ${SNAPSHOT_COLUMNS}`,
     [
       date,
-      Number(counts.humans),
-      Number(counts.agents),
-      Number(counts.imprints_lifetime),
-      Math.min(Number(counts.imprints_retained), RECORD_WINDOW),
-      Number(counts.receipts),
+      counts.humans,
+      counts.agents,
+      counts.imprints_lifetime,
+      Math.min(counts.imprints_retained, RECORD_WINDOW),
+      counts.receipts,
       now.toISOString(),
       receipt.id,
     ],

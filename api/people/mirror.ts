@@ -14,7 +14,7 @@ import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
+  const [row] = await ctx.db.query<Record<string, number>>(
     `select count(*) filter (where not held) as public_imprints,
             count(*) filter (where not held and body is not null) as retained,
             count(*) filter (where not held and unattested) as unattested,
@@ -22,11 +22,11 @@ async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: s
        from imprints where author_kind = $1 and author_ref = $2`,
     [kind, ref, publicRef],
   );
-  const publicImprints = Number(row.public_imprints);
+  const publicImprints = row.public_imprints;
   return {
-    imprints: { public: publicImprints, retained: Number(row.retained), unattested: Number(row.unattested) },
+    imprints: { public: publicImprints, retained: row.retained, unattested: row.unattested },
     // Each public imprint has its own receipt; receipts whose subject is the actor itself are added.
-    receipts: publicImprints + Number(row.receipts_about),
+    receipts: publicImprints + row.receipts_about,
   };
 }
 

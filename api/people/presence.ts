@@ -55,10 +55,10 @@ export function presenceView(ctx: AppContext) {
 
 /** Population by kind: two kinds, never summed. */
 export async function population(ctx: AppContext): Promise<{ humans: number; agents: number }> {
-  const [row] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
+  const [row] = await ctx.db.query<{ humans: number; agents: number }>(
     // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
     `select (select value from record_tallies where name = 'sovereigns') as humans,
             (select value from record_tallies where name = 'agents') as agents`,
   );
-  return { humans: Number(row.humans), agents: Number(row.agents) };
+  return { humans: row.humans, agents: row.agents };
 }

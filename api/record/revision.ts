@@ -11,9 +11,5 @@ const REVISION = "select value from record_tallies where name = 'imprints_revisi
 const reads = coalescer<AppContext, number>();
 
 export function recordRevision(ctx: AppContext): Promise<number> {
-  return reads(
-    ctx,
-    async () => Number((await ctx.db.query<{ value: string | number }>(REVISION))[0].value),
-    ctx.db.embedded,
-  );
+  return reads(ctx, async () => (await ctx.db.query<{ value: number }>(REVISION))[0].value, ctx.db.embedded);
 }

@@ -35,7 +35,7 @@ export interface TriageResult {
 
 async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
   const [row] = await tx.query<{
-    sequence: string | number;
+    sequence: number;
     held: boolean;
     unattested: boolean;
     retained: boolean;
@@ -46,7 +46,7 @@ async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
   if (!row)
     throw new Refusal('not_found', { target: `imprint:${sequence}` }, `No imprint #${sequence} is recorded.`);
   return {
-    sequence: Number(row.sequence),
+    sequence: row.sequence,
     held: row.held,
     unattested: row.unattested,
     retained: row.retained,
@@ -75,12 +75,12 @@ export async function triage(
     // Locks in one order (the imprint, then its reports) so concurrent decisions queue, never deadlock.
     let sequence: number;
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ sequence: string | number }>(
+      const [report] = await tx.query<{ sequence: number }>(
         'select sequence from imprint_reports where id = $1',
         [input.target.id],
       );
       if (!report) throw new Refusal('not_found', { target: input.target.id }, 'No report has that id.');
-      sequence = Number(report.sequence);
+      sequence = report.sequence;
     } else {
       sequence = input.target.sequence;
     }

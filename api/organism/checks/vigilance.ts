@@ -37,7 +37,7 @@ export async function vigilanceProjection(ctx: AppContext, host: CensusHost) {
        from vigilance_alerts order by raised_at desc, id desc limit 50`,
     [ctx.clock.now().toISOString()],
   );
-  const [totals] = await ctx.db.query<Record<string, string | number>>(
+  const [totals] = await ctx.db.query<Record<string, number>>(
     'select count(*) as raised, count(*) filter (where cleared_at is not null) as cleared from vigilance_alerts',
   );
   const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
@@ -57,9 +57,9 @@ export async function vigilanceProjection(ctx: AppContext, host: CensusHost) {
     }),
     this_pass: { raised: pass.raised, cleared: pass.cleared },
     last_pass_at: kept.as_of,
-    alerts_raised: Number(totals.raised),
-    alerts_cleared: Number(totals.cleared),
-    open_alerts: Number(totals.raised) - Number(totals.cleared),
+    alerts_raised: totals.raised,
+    alerts_cleared: totals.cleared,
+    open_alerts: totals.raised - totals.cleared,
     alerts: alerts.map((row) => ({
       trial: String(row.trial),
       detail: String(row.detail),

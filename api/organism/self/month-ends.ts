@@ -29,12 +29,12 @@ export async function figuresAtMonthEnds(
 ): Promise<PersonaFigures[]> {
   if (ends.length === 0) return [];
   const firstStart = ends[0].getTime() + 1;
-  const rows = await ctx.db.query<{ name: string; start: Date | string; n: string | number }>(
+  const rows = await ctx.db.query<{ name: string; start: Date | string; n: number }>(
     `select name, start, n from time_tallies where span = 'day' and name = any($1::text[]) and start >= $2`,
     [NAMES, new Date(firstStart - becomingDays * DAY).toISOString()],
   );
-  const days = rows.map((row) => ({ name: row.name, at: new Date(row.start).getTime(), n: Number(row.n) }));
-  const lessons = await ctx.db.query<{ at: string; n: string | number }>(
+  const days = rows.map((row) => ({ name: row.name, at: new Date(row.start).getTime(), n: row.n }));
+  const lessons = await ctx.db.query<{ at: string; n: number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,
     [ends.map((end) => end.toISOString())],
@@ -63,7 +63,7 @@ export async function figuresAtMonthEnds(
       },
       imprints_lifetime: totals.imprints - after(ALL_IMPRINTS),
       busiest_kinds: kinds,
-      lessons: Number(lessons[i]?.n ?? 0),
+      lessons: lessons[i]?.n ?? 0,
     };
   });
 }

@@ -56,8 +56,8 @@ export async function countBetween(
   const b = to === null ? Infinity : to.getTime();
   const out: Counts = new Map(names.map((name) => [name, 0]));
   if (!(a < b)) return out;
-  const add = (rows: { name: string; n: string | number }[]) => {
-    for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + Number(row.n));
+  const add = (rows: { name: string; n: number }[]) => {
+    for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + row.n);
   };
   const hStart = ceilTo(a, HOUR);
   const hEnd = Number.isFinite(b) ? floorTo(b, HOUR) : Infinity;
@@ -79,7 +79,7 @@ export async function countBetween(
           ];
     work.push(
       sql
-        .query<{ name: string; n: string | number }>(
+        .query<{ name: string; n: number }>(
           `select name, sum(n) as n from time_tallies
             where name = any($1::text[]) and (${ranges
               .map((_, i) => `(span = $${2 + i * 3} and start >= $${3 + i * 3} and start < $${4 + i * 3})`)
@@ -93,9 +93,7 @@ export async function countBetween(
   const sources = [...new Set(names.map(sourceOf))];
   for (const [s, e] of edges)
     for (const source of sources)
-      work.push(
-        sql.query<{ name: string; n: string | number }>(EDGES[source], [stamp(s), stamp(e)]).then(add),
-      );
+      work.push(sql.query<{ name: string; n: number }>(EDGES[source], [stamp(s), stamp(e)]).then(add));
   await Promise.all(work);
   return out;
 }
@@ -113,7 +111,7 @@ export async function slotCounts(
 ): Promise<Map<number, Counts>> {
   const unit = span === 'hour' ? HOUR : DAY;
   const start = from.getTime();
-  const rows = await sql.query<{ name: string; start: Date | string; n: string | number }>(
+  const rows = await sql.query<{ name: string; start: Date | string; n: number }>(
     `select name, start, n from time_tallies
       where name = any($1::text[]) and span = $2 and start >= $3 and start < $4`,
     [names, span, stamp(start), stamp(start + count * unit)],
@@ -122,7 +120,7 @@ export async function slotCounts(
   for (let i = 0; i < count; i++) out.set(start + i * unit, new Map(names.map((name) => [name, 0])));
   for (const row of rows) {
     const slot = out.get(new Date(row.start).getTime());
-    if (slot) slot.set(row.name, (slot.get(row.name) ?? 0) + Number(row.n));
+    if (slot) slot.set(row.name, (slot.get(row.name) ?? 0) + row.n);
   }
   return out;
 }
