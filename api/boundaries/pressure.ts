@@ -9,20 +9,23 @@ import {
   type AddressPressure,
 } from '../../shared/boundaries/address-pressure.ts';
 import type { Sql } from '../db/database.ts';
+import { one } from '../db/rows.ts';
 
 export async function livePressure(sql: Sql): Promise<AddressPressure> {
   try {
-    const [row] = await sql.query<{
-      inhabitants: number;
-      distinct_addresses: number;
-      colliding: number;
-      unaddressable: number;
-    }>(
-      `select coalesce(sum(n), 0) as inhabitants,
+    const row = one(
+      await sql.query<{
+        inhabitants: number;
+        distinct_addresses: number;
+        colliding: number;
+        unaddressable: number;
+      }>(
+        `select coalesce(sum(n), 0) as inhabitants,
               count(*) as distinct_addresses,
               count(*) filter (where n > 1) as colliding,
               coalesce(sum(n) filter (where n > 1), 0) as unaddressable
          from (select count(*) as n from sovereigns where erased_at is null group by lower(tag)) addresses`,
+      ),
     );
     const distinct = row.distinct_addresses;
     return {

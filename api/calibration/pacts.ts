@@ -9,7 +9,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -179,9 +179,11 @@ export async function answerPact<By extends PactAnswerer>(
 }
 
 async function settleStakes(tx: Sql, pactId: string, outcome: string) {
-  const [sides] = await tx.query<{ won: number; lost: number }>(
-    `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
-    [pactId, outcome],
+  const sides = one(
+    await tx.query<{ won: number; lost: number }>(
+      `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
+      [pactId, outcome],
+    ),
   );
   const won = sides.won;
   const lost = sides.lost;
@@ -189,9 +191,11 @@ async function settleStakes(tx: Sql, pactId: string, outcome: string) {
     `update pact_stakes set payout = case when side = $2 then points + floor(points::numeric * $3 / greatest($4, 1))::int else 0 end where pact_id = $1`,
     [pactId, outcome, lost, won],
   );
-  const [paid] = await tx.query<{ paid: number }>(
-    'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
-    [pactId],
+  const paid = one(
+    await tx.query<{ paid: number }>(
+      'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
+      [pactId],
+    ),
   );
   return { on_winning_side: won, on_losing_side: lost, paid_out: paid.paid };
 }

@@ -7,7 +7,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -41,7 +41,7 @@ export async function metricAsOf(sql: Sql, metric: Metric, at: Date): Promise<nu
     imprints_lifetime: 'select count(*) as n from imprints where created_at < $1',
     receipts: 'select count(*) as n from receipts where recorded_at < $1',
   };
-  const [row] = await sql.query<{ n: number }>(query[metric], [at.toISOString()]);
+  const row = one(await sql.query<{ n: number }>(query[metric], [at.toISOString()]));
   return row.n;
 }
 

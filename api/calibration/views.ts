@@ -14,6 +14,7 @@ import {
 } from '../../shared/calibration/scores.ts';
 import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
+import { one } from '../db/rows.ts';
 
 /** GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster kind. */
 export async function calibrationView(ctx: AppContext) {
@@ -22,8 +23,8 @@ export async function calibrationView(ctx: AppContext) {
     probability: number;
     outcome: boolean;
   }>('select forecaster_kind, probability, outcome from prophecies where resolved_at is not null');
-  const [open] = await ctx.db.query<{ n: number }>(
-    'select count(*) as n from prophecies where resolved_at is null',
+  const open = one(
+    await ctx.db.query<{ n: number }>('select count(*) as n from prophecies where resolved_at is null'),
   );
   const all: Resolved[] = rows.map((r) => ({
     probability: r.probability,

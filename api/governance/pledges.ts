@@ -16,6 +16,7 @@ import {
 } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 const sovereignActor = (id: string, tag: string) => ({
   actor_id: id,
@@ -227,7 +228,7 @@ export async function makePledge(ctx: AppContext, who: SignedIn, input: { articl
       `insert into governance_pledges (id, article, sovereign_id, body, status, created_at, receipt_id) values ($1, $2, $3, $4, 'active', $5, $6)`,
       [id, input.article, who.sovereignId, input.text ?? null, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),
@@ -247,7 +248,7 @@ async function lockPledge(tx: Sql, raw: string): Promise<PledgeRecord> {
       { pledge: id },
       `No pledge ${id} is recorded. The codex is at /api/codex/pledges.`,
     );
-  const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
+  const record = one(await loadPledges(tx, 'p.id = $1', [id], 1));
   return record;
 }
 
@@ -279,7 +280,7 @@ export async function backPledge(ctx: AppContext, who: SignedIn, pledgeId: strin
       'insert into governance_pledge_backs (pledge_id, sovereign_id, at, receipt_id) values ($1, $2, $3, $4)',
       [p.id, who.sovereignId, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),
@@ -326,7 +327,7 @@ export async function reviewPledge(
       'update governance_pledges set status = $2, reviewed_at = $3, review_receipt_id = $4 where id = $1',
       [p.id, outcome, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),

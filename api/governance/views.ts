@@ -12,6 +12,7 @@ import {
   type ProposalRecord,
 } from '../../shared/governance/rules.ts';
 import { loadArticles, loadProposals, type Viewer } from './service.ts';
+import { one } from '../db/rows.ts';
 
 const LINEAGE_LIMIT = 200;
 
@@ -25,8 +26,10 @@ export async function lineageView(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
   // A tally kept by the proposals' triggers (migration 0069): no count of every proposal.
-  const [{ total }] = await ctx.db.query<{ total: number }>(
-    "select value as total from record_tallies where name = 'governance_proposals'",
+  const { total } = one(
+    await ctx.db.query<{ total: number }>(
+      "select value as total from record_tallies where name = 'governance_proposals'",
+    ),
   );
   return {
     ok: true as const,
@@ -42,14 +45,16 @@ export async function lineageView(ctx: AppContext) {
 /** /provenance: the index of governance claims and where each figure of the constitution comes from. */
 export async function provenanceIndex(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
-  const [counts] = await ctx.db.query<{
-    proposals: number;
-    cosigns: number;
-    ratifications: number;
-  }>(
-    `select (select value from record_tallies where name = 'governance_proposals') as proposals,
+  const counts = one(
+    await ctx.db.query<{
+      proposals: number;
+      cosigns: number;
+      ratifications: number;
+    }>(
+      `select (select value from record_tallies where name = 'governance_proposals') as proposals,
             (select value from record_tallies where name = 'governance_cosigns') as cosigns,
             (select value from record_tallies where name = 'governance_ratifications') as ratifications`,
+    ),
   );
   return {
     ok: true as const,

@@ -11,6 +11,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { sovereignRow } from './service.ts';
 import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * Data rights (DESIGN.md section 5, identity): a person files an export or an erasure request;
@@ -71,13 +72,15 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
 export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
-  const [counts] = await ctx.db.query<Record<string, number>>(
-    `select (select count(*) from sessions where sovereign_id = $1) as sessions,
+  const counts = one(
+    await ctx.db.query<Record<string, number>>(
+      `select (select count(*) from sessions where sovereign_id = $1) as sessions,
             (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text and body is not null) as imprint_bodies,
             (select count(*) from receipts where subject = $2) as receipts`,
-    [row.id, `sovereign:${row.tag}`, ctx.clock.now().toISOString()],
+      [row.id, `sovereign:${row.tag}`, ctx.clock.now().toISOString()],
+    ),
   );
   return {
     ok: true as const,

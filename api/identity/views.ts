@@ -13,6 +13,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { listDataRequests } from './data-requests.ts';
 import { sovereignRow } from './service.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 export type { IdentityView } from '../../shared/identity/contract.ts';
 
@@ -234,10 +235,12 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
   );
   if (view.status !== 'addressable')
     return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
-  const [counts] = await ctx.db.query<{ imprints: number; receipts: number }>(
-    `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
+  const counts = one(
+    await ctx.db.query<{ imprints: number; receipts: number }>(
+      `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
             (select count(*) from receipts where subject = $2) as receipts`,
-    [holders[0].id, `sovereign:${address}`],
+      [holders[0].id, `sovereign:${address}`],
+    ),
   );
   return {
     ok: true,

@@ -3,6 +3,7 @@ import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
 import { checkTiled, tileUpdate } from './tiles.ts';
+import { one } from '../db/rows.ts';
 
 /** What a receipt says: this step, about this public subject, was recorded at this time. */
 export interface ReceiptInput {
@@ -34,7 +35,7 @@ export interface RecordedReceipt {
  * — and never to a day before the newest sealed one, so anchors stay in date order.
  */
 export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<RecordedReceipt> {
-  const [receipt] = await recordReceipts(tx, [input]);
+  const receipt = one(await recordReceipts(tx, [input]));
   return receipt;
 }
 

@@ -20,6 +20,7 @@ import { anchorOf } from './anchors.ts';
 import { logKeyName } from './log.ts';
 import { receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
+import { one } from '../db/rows.ts';
 
 export const WITNESS_COOKIE = 'civitas_witness';
 const SIG_PREFIX = '\u2014 ';
@@ -99,9 +100,10 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
       'insert into witnesses (name, public_key, first_marked_at) values ($1, $2, $3) on conflict (name) do nothing',
       [input.witness, jwk.x, at.toISOString()],
     );
-    const [known] = await tx.query<{ public_key: string }>(
-      'select public_key from witnesses where name = $1 for update',
-      [input.witness],
+    const known = one(
+      await tx.query<{ public_key: string }>('select public_key from witnesses where name = $1 for update', [
+        input.witness,
+      ]),
     );
     if (known.public_key !== jwk.x) {
       throw new Refusal(

@@ -8,7 +8,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -97,9 +97,11 @@ export async function secondOrder(ctx: AppContext, me: SignedIn, orderId: string
       me.sovereignId,
       receipt.id,
     ]);
-    const [row] = await tx.query<{ seconds: number }>(
-      'update orders set seconds = seconds + 1 where id = $1 returning seconds',
-      [orderId],
+    const row = one(
+      await tx.query<{ seconds: number }>(
+        'update orders set seconds = seconds + 1 where id = $1 returning seconds',
+        [orderId],
+      ),
     );
     const seconds = row.seconds;
     return {

@@ -9,7 +9,7 @@
  */
 import type { Sql } from '../db/database.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 
@@ -72,9 +72,11 @@ async function searchRows(sql: Sql, q: string, limit: number, after: string | un
 /** GET /search as JSON and MCP civitas_search. */
 export async function searchView(db: Sql, query: { q?: string; limit: number; after?: string }) {
   const q = query.q ?? '';
-  const [parsed] = await db.query<{ query: string }>(
-    `select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1)::text as query`,
-    [q],
+  const parsed = one(
+    await db.query<{ query: string }>(
+      `select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1)::text as query`,
+      [q],
+    ),
   );
   const searched = {
     language: SEARCH_LANGUAGE,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint, ImprintReport } from '../record/entities.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
@@ -11,12 +11,14 @@ const reasonOf = (rule: string | null) =>
 
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
 export async function queueSizes(sql: Sql) {
-  const [row] = await sql.query<Record<string, number>>(
-    `select (select count(*) from imprints i where i.held
+  const row = one(
+    await sql.query<Record<string, number>>(
+      `select (select count(*) from imprints i where i.held
                and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as held_untriaged,
             (select count(*) from imprints i where i.held
                and exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as kept_held,
             (select count(*) from imprint_reports where status = 'open') as open_reports`,
+    ),
   );
   return {
     held_untriaged: row.held_untriaged,
@@ -145,7 +147,7 @@ export async function whisperArchive(ctx: AppContext, options: { limit: number }
     'select id, action, sequence, report_id, note, steward, outcome, receipt_id, at from steward_actions order by at desc, id desc limit $1',
     [options.limit],
   );
-  const [total] = await ctx.db.query<{ n: number }>('select count(*) as n from steward_actions');
+  const total = one(await ctx.db.query<{ n: number }>('select count(*) as n from steward_actions'));
   return {
     ok: true as const,
     schema: 'civitas.steward-whispers.v1' as const,

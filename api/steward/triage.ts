@@ -7,6 +7,7 @@ import { Refusal } from '../../shared/errors.ts';
 
 export { TRIAGE_ACTIONS, type TriageAction, type TriageTarget } from '../../shared/steward/contract.ts';
 import type { TriageAction, TriageTarget } from '../../shared/steward/contract.ts';
+import { one } from '../db/rows.ts';
 
 interface ImprintState {
   sequence: number;
@@ -87,9 +88,11 @@ export async function triage(
     const imprint = await lockImprint(tx, sequence);
     let reportIds: string[];
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ id: string; status: string }>(
-        'select id, status from imprint_reports where id = $1 for update',
-        [input.target.id],
+      const report = one(
+        await tx.query<{ id: string; status: string }>(
+          'select id, status from imprint_reports where id = $1 for update',
+          [input.target.id],
+        ),
       );
       if (report.status !== 'open')
         throw new Refusal(

@@ -6,6 +6,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { str, type StripeEvent } from './webhooks.ts';
 import type { AuthorizationReason } from '../../shared/treasury/holder-contract.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * Approves or declines an Issuing authorization by the strategy named on the card's metadata
@@ -53,9 +54,11 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
     else if (amount > strategy.per_authorization_cents) reason = 'over_per_authorization_limit';
     else {
       const dayStart = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
-      const [spent] = await tx.query<{ total: number | null }>(
-        'select coalesce(sum(amount_cents), 0) as total from treasury_authorizations where approved and strategy = $1 and decided_at >= $2',
-        [strategy.name, dayStart],
+      const spent = one(
+        await tx.query<{ total: number | null }>(
+          'select coalesce(sum(amount_cents), 0) as total from treasury_authorizations where approved and strategy = $1 and decided_at >= $2',
+          [strategy.name, dayStart],
+        ),
       );
       if (Number(spent.total) + amount > strategy.daily_cents) reason = 'over_daily_limit';
       else {

@@ -20,6 +20,7 @@ import { readFacts, WALKS } from './facts.ts';
 import { trialsView, type TrialFacts, type TrialsView } from './trials.ts';
 import { recordWatch, type WatchResult } from './watch.ts';
 import { advance } from './walks/walk.ts';
+import { one } from '../../db/rows.ts';
 
 /** The advisory lock of a verification run (the walks, the full run and the kept answer). */
 export const KNOWLEDGE_LOCK = 7_212_013;
@@ -62,8 +63,8 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
       const [kept] = await tx.query<{ as_of: unknown }>('select as_of from self_knowledge where id = 1');
       if (kept?.as_of) return null;
     }
-    const [row] = await tx.query<{ run: number }>(
-      'update self_knowledge set run = run + 1 where id = 1 returning run',
+    const row = one(
+      await tx.query<{ run: number }>('update self_knowledge set run = run + 1 where id = 1 returning run'),
     );
     const ends = new Map<string, boolean>();
     for (const w of WALKS) {
@@ -99,7 +100,9 @@ export async function knowledgeRun(
   const trials = trialsView(walked.facts, census, at);
   const truth = truthChecks(trials, walked.facts, at);
   const watch = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<{ run: number }>('select run from self_knowledge where id = 1 for update');
+    const row = one(
+      await tx.query<{ run: number }>('select run from self_knowledge where id = 1 for update'),
+    );
     if (row.run !== walked.run) return null;
     const pass = await recordWatch(tx, ctx, trials);
     await tx.query(

@@ -19,6 +19,7 @@ import type {
   paradoxFindingsSchema,
   preventionFindingsSchema,
 } from '../../../shared/organism/contract/experiments.ts';
+import { one } from '../../db/rows.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -75,9 +76,8 @@ export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
     `select id, to_char(ran_at at time zone 'UTC', ${ISO}) as ran_at, variation, findings, receipt_id from organism_runs where study = $1 order by ran_at desc, id desc limit $2`,
     [study, RUNS_SHOWN],
   );
-  const [count] = await ctx.db.query<{ n: number }>(
-    'select count(*) as n from organism_runs where study = $1',
-    [study],
+  const count = one(
+    await ctx.db.query<{ n: number }>('select count(*) as n from organism_runs where study = $1', [study]),
   );
   return {
     total: count.n,

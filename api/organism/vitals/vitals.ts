@@ -11,6 +11,7 @@ import { Refusal } from '../../../shared/errors.ts';
 import { projectVitals } from '../../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../../plugins/vitals.ts';
 import { equityRecord } from '../../treasury/views.ts';
+import { one } from '../../db/rows.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -30,12 +31,14 @@ export interface WindowFigures {
 
 /** Sums every process's minutes in [from, to). */
 export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<WindowFigures> {
-  const [totals] = await sql.query<Record<string, number | null>>(
-    `select coalesce(sum(requests), 0) as requests, coalesce(sum(client_errors), 0) as client_errors,
+  const totals = one(
+    await sql.query<Record<string, number | null>>(
+      `select coalesce(sum(requests), 0) as requests, coalesce(sum(client_errors), 0) as client_errors,
             coalesce(sum(server_errors), 0) as server_errors, coalesce(sum(latency_sum_ms), 0) as latency_sum_ms,
             coalesce(max(latency_max_ms), 0) as latency_max_ms, count(distinct process_id) as processes
        from vitals_minutes where minute >= $1 and minute < $2`,
-    [from.toISOString(), to.toISOString()],
+      [from.toISOString(), to.toISOString()],
+    ),
   );
   const rows = await sql.query<{ i: number; n: number }>(
     `select t.i, sum(t.n) as n
@@ -115,7 +118,7 @@ export async function databaseHealth(ctx: Pick<AppContext, 'db'>): Promise<Datab
   const engine = ctx.db.embedded ? 'embedded' : 'postgresql';
   const started = performance.now();
   try {
-    const [row] = await ctx.db.query<{ n: number }>('select count(*) as n from civitas_migrations');
+    const row = one(await ctx.db.query<{ n: number }>('select count(*) as n from civitas_migrations'));
     const ping = round(performance.now() - started);
     return {
       status: ping <= DB_DEGRADED_MS ? 'ok' : 'degraded',

@@ -7,6 +7,7 @@
  */
 import type { Sql } from '../../../db/database.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
+import { one } from '../../../db/rows.ts';
 
 export interface ImprintCursor {
   /** the next sequence to verify */
@@ -120,9 +121,11 @@ export const imprintsWalk: Walk<ImprintCursor> = {
 export async function sequenceBounds(
   sql: Sql,
 ): Promise<{ counter: number; min: number | null; max: number | null }> {
-  const [row] = await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
-    `select (select value from record_counter where id = 1) as counter,
+  const row = one(
+    await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
+      `select (select value from record_counter where id = 1) as counter,
             (select min(sequence) from imprints) as min, (select max(sequence) from imprints) as max`,
+    ),
   );
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return { counter: n(row.counter) ?? 0, min: n(row.min), max: n(row.max) };
