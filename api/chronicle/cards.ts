@@ -148,7 +148,7 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
 
 export async function inviteSvg(ctx: AppContext): Promise<string> {
   const row = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<Record<'humans' | 'agents' | 'imprints' | 'sealed', number>>(
       `select (select count(*) from sovereigns where erased_at is null) as humans,
             (select count(*) from agents where ${PUBLIC_AGENT}) as agents,
             (select value from record_counter where id = 1) as imprints,

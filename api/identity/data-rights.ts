@@ -73,7 +73,9 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
   const counts = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<
+      Record<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts', number>
+    >(
       `select (select count(*) from sessions where sovereign_id = $1) as sessions,
             (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,

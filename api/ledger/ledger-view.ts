@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { RECEIPT_COLUMNS, type ReceiptRow } from './log.ts';
 import { receiptView } from './projection.ts';
 import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { one } from '../db/rows.ts';
 
 /** Days of the log shown beside the receipts: the newest month. */
 export const LEDGER_DAYS = 30;
@@ -34,7 +35,7 @@ async function receiptPage(ctx: AppContext, query: { limit: number; before?: str
 
 export async function ledgerView(ctx: AppContext, query: { limit: number; before?: string; after?: string }) {
   const page = await receiptPage(ctx, query);
-  const [receipts, days, [totals]] = await Promise.all([
+  const [receipts, days, totalRows] = await Promise.all([
     Promise.all(page.rows.map((row) => receiptView(ctx, row))),
     ctx.db.query<{
       date: string;
@@ -52,6 +53,7 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
               (select value from record_tallies where name = 'anchors') as sealed`,
     ),
   ]);
+  const totals = one(totalRows);
   const links = { limit: query.limit };
   return {
     ok: true as const,

@@ -3,6 +3,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { transparencyReport } from '../ledger/transparency.ts';
 import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
@@ -38,7 +39,7 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
     },
     denials: { total: transparency.denials.total, by_reason: transparency.denials.by_reason },
     receipts: { total: transparency.receipts.total },
-    lessons: { active: lessons[0].n },
+    lessons: { active: one(lessons).n },
     census: {
       all_bound: census.all_bound,
       fully_accounted: census.fully_accounted,

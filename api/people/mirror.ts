@@ -16,7 +16,7 @@ import { one } from '../db/rows.ts';
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
   const row = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<Record<'public_imprints' | 'retained' | 'unattested' | 'receipts_about', number>>(
       `select count(*) filter (where not held) as public_imprints,
             count(*) filter (where not held and body is not null) as retained,
             count(*) filter (where not held and unattested) as unattested,

@@ -54,8 +54,9 @@ export async function feedbackOverview(ctx: AppContext) {
     by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
   let total = 0;
   for (const row of rows) {
-    if (!(by_topic[row.topic] && Object.hasOwn(by_topic[row.topic], row.status))) continue;
-    by_topic[row.topic][row.status] = row.n;
+    const topic = by_topic[row.topic];
+    if (!(topic && Object.hasOwn(topic, row.status))) continue;
+    topic[row.status] = row.n;
     total += row.n;
   }
   return {

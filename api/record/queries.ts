@@ -93,7 +93,7 @@ export const RECORD_COUNTS = `(select value from record_counter where id = 1) as
        (select value from record_tallies where name = 'imprints_held') as held`;
 
 export async function recordCounts(sql: Sql): Promise<RecordCounts> {
-  const row = one(await sql.query<Record<string, number>>(`select ${RECORD_COUNTS}`));
+  const row = one(await sql.query<RecordCounts>(`select ${RECORD_COUNTS}`));
   return {
     lifetime: row.lifetime,
     retained: row.retained,

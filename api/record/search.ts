@@ -66,7 +66,7 @@ async function searchRows(sql: Sql, q: string, limit: number, after: string | un
     -Math.round(r.rank * 10_000),
     -r.sequence,
   ]);
-  return { page, total: rows.length ? rows[0].total : 0 };
+  return { page, total: rows[0]?.total ?? 0 };
 }
 
 /** GET /search as JSON and MCP civitas_search. */

@@ -39,7 +39,7 @@ export async function vigilanceProjection(ctx: AppContext, host: CensusHost) {
     [ctx.clock.now().toISOString()],
   );
   const totals = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<{ raised: number; cleared: number }>(
       'select count(*) as raised, count(*) filter (where cleared_at is not null) as cleared from vigilance_alerts',
     ),
   );

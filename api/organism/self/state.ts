@@ -18,6 +18,7 @@ import { vitalsProjection } from '../vitals/vitals.ts';
 import { driftProjection } from '../themes/drift.ts';
 import { seasonProjection } from './season.ts';
 import { iso } from '../../../shared/time.ts';
+import { one } from '../../db/rows.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {
@@ -137,10 +138,10 @@ export async function stateProjection(ctx: AppContext) {
       imprints_held: counts.held,
     },
     ledger: {
-      receipts: receiptRows[0].n,
-      log_days: Number(log[0].days),
-      sealed_days: Number(log[0].sealed_days),
-      anchors: Number(log[0].anchors),
+      receipts: one(receiptRows).n,
+      log_days: Number(one(log).days),
+      sealed_days: Number(one(log).sealed_days),
+      anchors: Number(one(log).anchors),
       latest_anchor: latest
         ? {
             date: latest.date,
