@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Sql } from './db/database.ts';
+import { one } from './db/rows.ts';
 
 /**
  * Keys generated once per deployment and shared by every process through PostgreSQL: the
@@ -41,7 +42,9 @@ async function storedOrCreated(sql: Sql, name: string, create: () => Promise<str
     name,
     candidate,
   ]);
-  const [row] = await sql.query<{ value: string }>('select value from service_keys where name = $1', [name]);
+  const row = one(
+    await sql.query<{ value: string }>('select value from service_keys where name = $1', [name]),
+  );
   return row.value;
 }
 

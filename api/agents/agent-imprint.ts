@@ -235,8 +235,8 @@ function afterImprint(state: AgentState, at: Date, quarantined: boolean): AgentR
     level,
     last_seen_at: at,
     proof_days: [...days].sort(),
-    imprints_accepted: Number(row.imprints_accepted) + 1,
-    imprints_quarantined: Number(row.imprints_quarantined) + (quarantined ? 1 : 0),
+    imprints_accepted: row.imprints_accepted + 1,
+    imprints_quarantined: row.imprints_quarantined + (quarantined ? 1 : 0),
   };
 }
 

@@ -12,6 +12,7 @@ import { attestRefusal } from '../../shared/policy.ts';
 import { releaseQuarantine } from './quarantine-release.ts';
 import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } from './service.ts';
 import { STANDING_COUNTS } from './standing.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * POST /standing/rotate-relay: a signed-in sovereign attests a `continuous` handle (minting its
@@ -27,9 +28,10 @@ export async function rotateRelay(
   return ctx.db.transaction(async (tx) => {
     const row = await loadAgent(tx, handle, true);
     if (!row) throw unknownAgent(handle);
-    const [attester] = await tx.query<{ attested_by: string | null }>(
-      'select attested_by from agents where handle = $1',
-      [handle],
+    const attester = one(
+      await tx.query<{ attested_by: string | null }>('select attested_by from agents where handle = $1', [
+        handle,
+      ]),
     );
     // The target rule /api/policy/evaluate applies too (shared/policy.ts).
     const refusal = attestRefusal({
@@ -131,17 +133,19 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
   if (withProof) await requireAgentProof(ctx.db, handle, proof);
   const now = ctx.clock.now();
   const facts = factsOf(row);
-  const [extra] = await ctx.db.query<{
-    last_heartbeat_at: Date | string | null;
-    beats: string | number;
-    note: string | null;
-    note_at: Date | string | null;
-  }>(
-    `select a.last_heartbeat_at,
+  const extra = one(
+    await ctx.db.query<{
+      last_heartbeat_at: Date | string | null;
+      beats: number;
+      note: string | null;
+      note_at: Date | string | null;
+    }>(
+      `select a.last_heartbeat_at,
             (select count(*) from agent_heartbeats h where h.handle = a.handle and h.at > $2) as beats,
             n.note, n.updated_at as note_at
        from agents a left join agent_notes n on n.handle = a.handle where a.handle = $1`,
-    [handle, new Date(now.getTime() - 86_400_000).toISOString()],
+      [handle, new Date(now.getTime() - 86_400_000).toISOString()],
+    ),
   );
   const next_actions = nextActionsFor(facts, now);
   const nextLevel =
@@ -155,7 +159,7 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
     days_with_proof: facts.proofDays.length,
     days_required: CONTINUITY_DAYS_REQUIRED,
     last_heartbeat_at: extra.last_heartbeat_at ? new Date(extra.last_heartbeat_at).toISOString() : null,
-    heartbeats_last_day: Number(extra.beats),
+    heartbeats_last_day: extra.beats,
     next_level: nextLevel,
     next_level_available_at: nextLevel === 'continuous' ? (waiting?.available_at ?? now.toISOString()) : null,
     note: {
@@ -177,12 +181,14 @@ export async function continuumOverview(ctx: AppContext) {
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   // Levels are the tallies /standing reads; heartbeats are counted over the last day only (an index
   // range), and the latest are read newest first from their index (migration 0068): no agent scan.
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select levels.arrived, levels.continuous, levels.attested,
+  const row = one(
+    await ctx.db.query<Record<string, number>>(
+      `select levels.arrived, levels.continuous, levels.attested,
             (select count(*) from agent_heartbeats where at > $1) as heartbeats,
             (select count(distinct handle) from agent_heartbeats where at > $1) as beating
        from (${STANDING_COUNTS}) levels`,
-    [dayAgo],
+      [dayAgo],
+    ),
   );
   const recent = await ctx.db.query<{ handle: string; level: Level; last_heartbeat_at: Date | string }>(
     'select handle, level, last_heartbeat_at from agents where last_heartbeat_at > $1 order by last_heartbeat_at desc limit 20',
@@ -193,12 +199,12 @@ export async function continuumOverview(ctx: AppContext) {
     schema: 'civitas.continuum.v1' as const,
     as_of: now.toISOString(),
     levels: {
-      arrived: Number(row.arrived),
-      continuous: Number(row.continuous),
-      attested: Number(row.attested),
+      arrived: row.arrived,
+      continuous: row.continuous,
+      attested: row.attested,
     },
-    heartbeats_last_day: Number(row.heartbeats),
-    handles_with_heartbeat_last_day: Number(row.beating),
+    heartbeats_last_day: row.heartbeats,
+    handles_with_heartbeat_last_day: row.beating,
     recent_heartbeats: recent.map((r) => ({
       handle: r.handle,
       level: r.level,

@@ -7,6 +7,7 @@
  */
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
+import { one } from '../db/rows.ts';
 
 export interface QuarantineRelease {
   released: number;
@@ -15,18 +16,21 @@ export interface QuarantineRelease {
 
 /** Releases the handle's quarantined imprints (none: no receipt). Runs inside the attestation's transaction. */
 export async function releaseQuarantine(tx: Sql, handle: string, at: Date): Promise<QuarantineRelease> {
-  const [waiting] = await tx.query<{ n: string | number }>(
-    `select count(*) as n from imprints where author_kind = 'agent' and author_ref = $1 and unattested`,
-    [handle],
+  const waiting = one(
+    await tx.query<{ n: number }>(
+      `select count(*) as n from imprints where author_kind = 'agent' and author_ref = $1 and unattested`,
+      [handle],
+    ),
   );
-  if (Number(waiting.n) === 0) return { released: 0, receipt_id: null };
+  if (waiting.n === 0) return { released: 0, receipt_id: null };
   const receipt = await recordReceipt(tx, {
     step: 'agents.quarantine_release',
     subject: `agent:${handle}`,
     at,
   });
-  const [moved] = await tx.query<{ n: string | number; shown: string | number }>(
-    `with released as (
+  const moved = one(
+    await tx.query<{ n: number; shown: number }>(
+      `with released as (
        update imprints set unattested = false
         where author_kind = 'agent' and author_ref = $1 and unattested
        returning sequence, held),
@@ -35,13 +39,14 @@ export async function releaseQuarantine(tx: Sql, handle: string, at: Date): Prom
        select sequence, $1, $2, $3 from released
        returning sequence)
      select (select count(*) from kept) as n, (select count(*) from released where not held) as shown`,
-    [handle, at.toISOString(), receipt.id],
+      [handle, at.toISOString(), receipt.id],
+    ),
   );
-  const released = Number(moved.n);
+  const released = moved.n;
   // imprints_quarantined counts imprints kept from learning, held or unattested: a held one stays counted.
   await tx.query(
     'update agents set imprints_quarantined = greatest(imprints_quarantined - $2, 0) where handle = $1',
-    [handle, Number(moved.shown)],
+    [handle, moved.shown],
   );
   return { released, receipt_id: receipt.id };
 }

@@ -63,8 +63,8 @@ export function factsOf(row: StatusRow): AgentFacts {
     firstSeenAt: new Date(row.first_seen_at),
     lastSeenAt: new Date(row.last_seen_at),
     proofDays: row.proof_days ?? [],
-    imprintsAccepted: Number(row.imprints_accepted),
-    imprintsQuarantined: Number(row.imprints_quarantined),
+    imprintsAccepted: row.imprints_accepted,
+    imprintsQuarantined: row.imprints_quarantined,
     attestedByTag: row.attested_by_tag,
     attestedAt: row.attested_at ? new Date(row.attested_at) : null,
   };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { agentStatus } from './service.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * The population's standing without a scan (issue 20): every figure is a tally the database keeps
@@ -22,7 +23,7 @@ function tally(name: string): string {
  * scales, published side by side and never summed.
  */
 export async function standingView(ctx: AppContext, handle?: string) {
-  const [row] = await ctx.db.query<Record<string, string | number>>(STANDING_COUNTS);
+  const row = one(await ctx.db.query<Record<string, number>>(STANDING_COUNTS));
   return {
     ok: true as const,
     schema: 'civitas.standing.v1' as const,
@@ -32,16 +33,16 @@ export async function standingView(ctx: AppContext, handle?: string) {
       kind: 'agent' as const,
       scale: 'naturalization' as const,
       levels: {
-        arrived: Number(row.arrived),
-        continuous: Number(row.continuous),
-        attested: Number(row.attested),
+        arrived: row.arrived,
+        continuous: row.continuous,
+        attested: row.attested,
       },
     },
     humans: {
       kind: 'sovereign' as const,
       scale: 'civic standing' as const,
-      sovereigns: Number(row.sovereigns),
-      uniqueness_verified: Number(row.verified),
+      sovereigns: row.sovereigns,
+      uniqueness_verified: row.verified,
     },
     note: 'Two kinds, two scales: agent naturalization and human civic standing are never summed.',
   };

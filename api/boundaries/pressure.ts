@@ -9,29 +9,32 @@ import {
   type AddressPressure,
 } from '../../shared/boundaries/address-pressure.ts';
 import type { Sql } from '../db/database.ts';
+import { one } from '../db/rows.ts';
 
 export async function livePressure(sql: Sql): Promise<AddressPressure> {
   try {
-    const [row] = await sql.query<{
-      inhabitants: string | number;
-      distinct_addresses: string | number;
-      colliding: string | number;
-      unaddressable: string | number;
-    }>(
-      `select coalesce(sum(n), 0) as inhabitants,
+    const row = one(
+      await sql.query<{
+        inhabitants: number;
+        distinct_addresses: number;
+        colliding: number;
+        unaddressable: number;
+      }>(
+        `select coalesce(sum(n), 0) as inhabitants,
               count(*) as distinct_addresses,
               count(*) filter (where n > 1) as colliding,
               coalesce(sum(n) filter (where n > 1), 0) as unaddressable
          from (select count(*) as n from sovereigns where erased_at is null group by lower(tag)) addresses`,
+      ),
     );
-    const distinct = Number(row.distinct_addresses);
+    const distinct = row.distinct_addresses;
     return {
       available: true,
-      inhabitants: Number(row.inhabitants),
+      inhabitants: row.inhabitants,
       distinct_addresses: distinct,
       address_space: ADDRESS_SPACE,
-      colliding_addresses: Number(row.colliding),
-      unaddressable: Number(row.unaddressable),
+      colliding_addresses: row.colliding,
+      unaddressable: row.unaddressable,
       saturation: Math.round((distinct / ADDRESS_SPACE) * 1e6) / 1e6,
     };
   } catch {

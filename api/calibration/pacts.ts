@@ -9,7 +9,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -179,21 +179,25 @@ export async function answerPact<By extends PactAnswerer>(
 }
 
 async function settleStakes(tx: Sql, pactId: string, outcome: string) {
-  const [sides] = await tx.query<{ won: string | number; lost: string | number }>(
-    `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
-    [pactId, outcome],
+  const sides = one(
+    await tx.query<{ won: number; lost: number }>(
+      `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
+      [pactId, outcome],
+    ),
   );
-  const won = Number(sides.won);
-  const lost = Number(sides.lost);
+  const won = sides.won;
+  const lost = sides.lost;
   await tx.query(
     `update pact_stakes set payout = case when side = $2 then points + floor(points::numeric * $3 / greatest($4, 1))::int else 0 end where pact_id = $1`,
     [pactId, outcome, lost, won],
   );
-  const [paid] = await tx.query<{ paid: string | number }>(
-    'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
-    [pactId],
+  const paid = one(
+    await tx.query<{ paid: number }>(
+      'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
+      [pactId],
+    ),
   );
-  return { on_winning_side: won, on_losing_side: lost, paid_out: Number(paid.paid) };
+  return { on_winning_side: won, on_losing_side: lost, paid_out: paid.paid };
 }
 
 /** Job `calibration.pacts-lapse`: pacts unanswered PACT_GRACE_DAYS after their due date lapse as broken. */
@@ -236,10 +240,10 @@ type PactRow = Pick<
   callsign: string | null;
   callsign_visible: boolean | null;
   erased: boolean | null;
-  staked_kept: string | number;
-  staked_broken: string | number;
-  stakers: string | number;
-  paid_out: string | number | null;
+  staked_kept: number;
+  staked_broken: number;
+  stakers: number;
+  paid_out: number | null;
 };
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
@@ -265,7 +269,7 @@ export function projectPact(row: PactRow, now: Date) {
     }),
     title: row.title,
     detail: row.detail,
-    stake: Number(row.stake),
+    stake: row.stake,
     made_at: row.made_at,
     due_at: row.due_at,
     status: state as 'open' | 'awaiting_author' | 'kept' | 'broken',
@@ -277,11 +281,11 @@ export function projectPact(row: PactRow, now: Date) {
         ? new Date(Date.parse(row.due_at) + PACT_GRACE_DAYS * DAY_MS).toISOString()
         : null,
     stakes: {
-      kept: Number(row.staked_kept),
-      broken: Number(row.staked_broken),
-      stakers: Number(row.stakers),
+      kept: row.staked_kept,
+      broken: row.staked_broken,
+      stakers: row.stakers,
       settled: row.status !== 'open',
-      paid_out: row.status !== 'open' ? Number(row.paid_out ?? 0) : null,
+      paid_out: row.status !== 'open' ? (row.paid_out ?? 0) : null,
     },
     receipt_id: row.receipt_id,
     links: {

@@ -7,7 +7,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -41,8 +41,8 @@ export async function metricAsOf(sql: Sql, metric: Metric, at: Date): Promise<nu
     imprints_lifetime: 'select count(*) as n from imprints where created_at < $1',
     receipts: 'select count(*) as n from receipts where recorded_at < $1',
   };
-  const [row] = await sql.query<{ n: string | number }>(query[metric], [at.toISOString()]);
-  return Number(row.n);
+  const row = one(await sql.query<{ n: number }>(query[metric], [at.toISOString()]));
+  return row.n;
 }
 
 export interface ProphecyInput {
@@ -120,7 +120,7 @@ export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
       id: string;
       metric: Metric;
       comparator: Comparator;
-      threshold: string | number;
+      threshold: number;
       due_at: string;
     }>(
       `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies
@@ -136,7 +136,7 @@ export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
         observed = await metricAsOf(tx, p.metric, new Date(p.due_at));
         cache.set(key, observed);
       }
-      const outcome = outcomeOf(p.comparator, observed, Number(p.threshold));
+      const outcome = outcomeOf(p.comparator, observed, p.threshold);
       const receipt = await recordReceipt(tx, {
         step: 'calibration.resolve',
         subject: `prophecy:${p.id}`,
@@ -266,7 +266,7 @@ export function forecasterOf(row: {
 
 /** The one prophecy projection (page, JSON, feeds, cards). */
 export function projectProphecy(row: ProphecyRow) {
-  const threshold = Number(row.threshold);
+  const threshold = row.threshold;
   return {
     id: row.id,
     forecaster: forecasterOf(row),
@@ -282,7 +282,7 @@ export function projectProphecy(row: ProphecyRow) {
     basis: row.basis,
     status: row.resolved_at ? ('resolved' as const) : ('open' as const),
     resolved_at: row.resolved_at,
-    observed: row.observed === null ? null : Number(row.observed),
+    observed: row.observed === null ? null : row.observed,
     outcome: row.outcome,
     receipt_id: row.receipt_id,
     resolution_receipt_id: row.resolution_receipt_id,

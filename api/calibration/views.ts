@@ -14,25 +14,26 @@ import {
 } from '../../shared/calibration/scores.ts';
 import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
+import { one } from '../db/rows.ts';
 
 /** GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster kind. */
 export async function calibrationView(ctx: AppContext) {
   const rows = await ctx.db.query<{
     forecaster_kind: 'service' | 'sovereign';
-    probability: number | string;
+    probability: number;
     outcome: boolean;
   }>('select forecaster_kind, probability, outcome from prophecies where resolved_at is not null');
-  const [open] = await ctx.db.query<{ n: string | number }>(
-    'select count(*) as n from prophecies where resolved_at is null',
+  const open = one(
+    await ctx.db.query<{ n: number }>('select count(*) as n from prophecies where resolved_at is null'),
   );
   const all: Resolved[] = rows.map((r) => ({
-    probability: Number(r.probability),
+    probability: r.probability,
     outcome: r.outcome === true,
   }));
   const of = (kind: string) =>
     rows
       .filter((r) => r.forecaster_kind === kind)
-      .map((r) => ({ probability: Number(r.probability), outcome: r.outcome === true }));
+      .map((r) => ({ probability: r.probability, outcome: r.outcome === true }));
   return {
     ok: true as const,
     schema: 'civitas.calibration.v1' as const,
@@ -49,7 +50,7 @@ export async function calibrationView(ctx: AppContext) {
     },
     metrics: METRICS.map((m) => ({ metric: m, meaning: METRIC_MEANING[m] })),
     comparators: COMPARATORS,
-    open: Number(open.n),
+    open: open.n,
     overall: summarize(all),
     by_forecaster: { service: summarize(of('service')), sovereigns: summarize(of('sovereign')) },
   };
@@ -138,7 +139,7 @@ export async function streaks(ctx: AppContext): Promise<Streak[]> {
     callsign: string | null;
     callsign_visible: boolean | null;
     erased: boolean | null;
-    probability: number | string;
+    probability: number;
     outcome: boolean;
     at: string;
   }>(
@@ -172,7 +173,7 @@ export async function streaks(ctx: AppContext): Promise<Streak[]> {
             callsign_visible: r.callsign_visible === true && !r.erased,
           });
     const key = `prophecies|${r.forecaster_kind}|${r.forecaster_id ?? ''}`;
-    const right = leanedRight({ probability: Number(r.probability), outcome: r.outcome === true });
+    const right = leanedRight({ probability: r.probability, outcome: r.outcome === true });
     const run = runs.get(key);
     if (!right) runs.delete(key);
     else if (run) Object.assign(run, { length: run.length + 1, last_at: r.at, last_id: r.id });
@@ -210,7 +211,7 @@ export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
     id: string;
     metric: string;
     comparator: string;
-    threshold: string | number;
+    threshold: number;
     due_at: string;
   }>(
     `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies where forecaster_id = $1 and resolved_at is null order by due_at limit 100`,
@@ -225,7 +226,7 @@ export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
   return [
     ...prophecies.map((p) => ({
       id: p.id,
-      title: `Your prophecy comes due: ${p.metric} ${p.comparator === 'gte' ? '≥' : '<'} ${Number(p.threshold)}`,
+      title: `Your prophecy comes due: ${p.metric} ${p.comparator === 'gte' ? '≥' : '<'} ${p.threshold}`,
       due_at: p.due_at,
       href: '/prophecy',
       detail: 'It is resolved automatically at this time from the metric as it stands then.',

@@ -27,8 +27,8 @@ interface Row {
   level: string;
   continuous_on: string | null;
   attested_at: string | null;
-  proof_days: string | number;
-  rank: string | number;
+  proof_days: number;
+  rank: number;
 }
 
 export async function ascensionsView(ctx: AppContext, query: { limit: number; after?: string }) {
@@ -41,7 +41,7 @@ export async function ascensionsView(ctx: AppContext, query: { limit: number; af
          from agent_ascensions where ${key.where} order by ${key.orderBy} limit $1`,
       [query.limit + 1, ...key.params],
     ),
-    ctx.db.query<{ name: string; value: string | number }>(
+    ctx.db.query<{ name: string; value: number }>(
       `select name, value from record_tallies where name in ('ascensions:continuous', 'ascensions:attested')`,
     ),
   ]);

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { streaks } from '../calibration/views.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { count } from '../../shared/plural.ts';
+import { one } from '../db/rows.ts';
 
 /** The closed list of page surfaces that have their own social preview image. */
 export const OG_SURFACES: Record<string, { path: string; title: string; subtitle: string }> = {
@@ -146,18 +147,20 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
 }
 
 export async function inviteSvg(ctx: AppContext): Promise<string> {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select (select count(*) from sovereigns where erased_at is null) as humans,
+  const row = one(
+    await ctx.db.query<Record<'humans' | 'agents' | 'imprints' | 'sealed', number>>(
+      `select (select count(*) from sovereigns where erased_at is null) as humans,
             (select count(*) from agents where ${PUBLIC_AGENT}) as agents,
             (select value from record_counter where id = 1) as imprints,
             (select count(*) from anchors) as sealed`,
+    ),
   );
   return renderCardSvg({
     title: 'You are invited to civitas',
     subtitle: 'Leave an Imprint, keep a verifiable receipt, govern together.',
     lines: [
-      `${count(Number(row.humans), 'human', 'humans')} · ${count(Number(row.agents), 'agent', 'agents')}`,
-      `${count(Number(row.imprints), 'imprint', 'imprints')} · ${count(Number(row.sealed), 'day', 'days')} sealed`,
+      `${count(row.humans, 'human', 'humans')} · ${count(row.agents, 'agent', 'agents')}`,
+      `${count(row.imprints, 'imprint', 'imprints')} · ${count(row.sealed, 'day', 'days')} sealed`,
     ],
     footer: 'Begin at /begin',
   });

@@ -18,12 +18,12 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   const fromDay = from.slice(0, 10);
   const [imprints, arrivals, firstAgents, articles, anchors, receipts, verdicts] = await Promise.all([
     // Kept per UTC day as rows are written (migration 0062): a day's row, never its imprints.
-    ctx.db.query<{ date: string; kind: string; count: string | number }>(
+    ctx.db.query<{ date: string; kind: string; count: number }>(
       `select to_char(day, 'YYYY-MM-DD') as date, kind, sum(imprints) as count from imprint_days
         where day >= $1 group by 1, 2 having sum(imprints) > 0`,
       [fromDay],
     ),
-    ctx.db.query<{ month: string; kind: string; count: string | number }>(
+    ctx.db.query<{ month: string; kind: string; count: number }>(
       `select to_char(day, 'YYYY-MM') as month, kind, sum(public) as count from arrival_days
         where day >= $1 group by 1, 2 having sum(public) > 0`,
       [fromDay],
@@ -45,11 +45,11 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
       `select to_char(date, 'YYYY-MM-DD') as date, tree_size, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 order by date`,
       [fromDay],
     ),
-    ctx.db.query<{ date: string; count: string | number }>(
+    ctx.db.query<{ date: string; count: number }>(
       `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and size > 0`,
       [fromDay],
     ),
-    ctx.db.query<{ date: string; count: string | number }>(
+    ctx.db.query<{ date: string; count: number }>(
       `select ${DAY('final_at')} as date, count(*) as count from governance_court_cases where state = 'final' and final_at >= $1 group by 1`,
       [from],
     ),

@@ -10,6 +10,7 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { n } from './tally.ts';
+import { one } from '../db/rows.ts';
 
 export async function progressView(ctx: AppContext, actor: string) {
   const split = actor.indexOf(':');
@@ -42,12 +43,14 @@ export async function progressView(ctx: AppContext, actor: string) {
   }
   const holder = await soleTagHolder(ctx, name);
   if (!holder) return { ...base, ...unaddressableTagView(name) };
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
+  const row = one(
+    await ctx.db.query<Record<string, number>>(
+      `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
             (select count(*) from orders where requester_id = $1::uuid) as orders,
             (select count(*) from prophecies where forecaster_id = $1::uuid and resolved_at is not null) as resolved,
             (select count(*) from prophecies where forecaster_id = $1::uuid and resolved_at is null) as open`,
-    [holder.id],
+      [holder.id],
+    ),
   );
   return {
     ...base,

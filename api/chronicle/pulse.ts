@@ -41,7 +41,7 @@ export async function pulseView(
     hour: string;
     kind: string;
     author_kind: string;
-    count: string | number;
+    count: number;
   }>(
     // Kept per UTC hour as imprints are written (migration 0062): 48 hours of rows, never the imprints.
     `select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, imprints as count
@@ -64,18 +64,18 @@ export async function pulseView(
   const fromDay = utcDay(new Date(now.getTime() - (PULSE_DAYS - 1) * DAY_MS));
   const today = utcDay(now);
   const [censuses, imprintDays, receiptDays, anchors] = await Promise.all([
-    ctx.db.query<Record<string, string | number>>(
+    ctx.db.query<Record<string, number>>(
       `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts, ${ISO('taken_at')} as taken_at, receipt_id
          from census_snapshots where date >= $1 and date <= $2`,
       [fromDay, today],
     ),
-    ctx.db.query<{ date: string; count: string | number }>(
+    ctx.db.query<{ date: string; count: number }>(
       `select to_char(day, 'YYYY-MM-DD') as date, sum(imprints) as count from imprint_days
         where day >= $1 and day <= $2 group by 1 having sum(imprints) > 0`,
       [fromDay, today],
     ),
     // A log day's size is its receipts (the ledger keeps it as it appends).
-    ctx.db.query<{ date: string; count: string | number }>(
+    ctx.db.query<{ date: string; count: number }>(
       `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and date <= $2 and size > 0`,
       [fromDay, today],
     ),

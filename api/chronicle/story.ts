@@ -43,22 +43,22 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([
     // Kept per UTC day and hour as imprints and arrivals are written (migration 0062): a request reads
     // at most LENS_DAYS_MAX days of rows, never the period's imprints.
-    ctx.db.query<{ kind: string; author_kind: string; count: string | number }>(
+    ctx.db.query<{ kind: string; author_kind: string; count: number }>(
       `select kind, author_kind, sum(imprints) as count from imprint_days where day >= $1 and day <= $2 group by 1, 2`,
       [period.from, period.to],
     ),
     // The whole life: 24 rows kept by hour of day (migration 0074), not every hour since the first.
     whole
-      ? ctx.db.query<{ hour: number; count: string | number }>(
+      ? ctx.db.query<{ hour: number; count: number }>(
           `select hour_of_day::int as hour, imprints as count from imprint_hours_of_day
             where imprints > 0 order by 2 desc, 1 limit 1`,
         )
-      : ctx.db.query<{ hour: number; count: string | number }>(
+      : ctx.db.query<{ hour: number; count: number }>(
           `select extract(hour from hour at time zone 'UTC')::int as hour, sum(imprints) as count from imprint_hours
             where hour >= $1 and hour < $2 group by 1 having sum(imprints) > 0 order by 2 desc, 1 limit 1`,
           [start, end],
         ),
-    ctx.db.query<{ humans: string | number; agents: string | number }>(
+    ctx.db.query<{ humans: number; agents: number }>(
       `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
               coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
          from arrival_days where day >= $1 and day <= $2`,
@@ -67,25 +67,23 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
     // Receipts and sealed days: the log days and anchors of the period, or over the whole life the
     // tallies the ledger keeps (a row per step, one row).
     whole
-      ? ctx.db.query<{ count: string | number }>(
-          'select coalesce(sum(receipts), 0) as count from receipt_tallies',
-        )
-      : ctx.db.query<{ count: string | number }>(
+      ? ctx.db.query<{ count: number }>('select coalesce(sum(receipts), 0) as count from receipt_tallies')
+      : ctx.db.query<{ count: number }>(
           `select coalesce(sum(size), 0) as count from log_days where date >= $1 and date <= $2`,
           [period.from, period.to],
         ),
     whole
-      ? ctx.db.query<{ count: string | number }>(
+      ? ctx.db.query<{ count: number }>(
           `select coalesce((select value from record_tallies where name = 'anchors'), 0) as count`,
         )
-      : ctx.db.query<{ count: string | number }>(
+      : ctx.db.query<{ count: number }>(
           `select count(*) as count from anchors where date >= $1 and date <= $2`,
           [period.from, period.to],
         ),
     // The busiest threads: imprints written in the period with the most replies, kept per imprint
     // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period; over
     // the whole life, the first 5 rows of the index by replies (migration 0074).
-    ctx.db.query<ImprintRow & { replies: string | number }>(
+    ctx.db.query<ImprintRow & { replies: number }>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
          from (${
            whole

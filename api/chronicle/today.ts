@@ -12,24 +12,24 @@ export async function todayView(ctx: AppContext) {
   const date = utcDay(now);
   const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
     // Today's rows of the kept day tallies (migration 0062), never today's imprints or arrivals.
-    ctx.db.query<{ kind: string; count: string | number }>(
+    ctx.db.query<{ kind: string; count: number }>(
       `select kind, sum(imprints) as count from imprint_days where day >= $1 group by 1`,
       [date],
     ),
-    ctx.db.query<{ humans: string | number; agents: string | number }>(
+    ctx.db.query<{ humans: number; agents: number }>(
       `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
               coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
          from arrival_days where day >= $1`,
       [date],
     ),
     // A log day's size is its receipts.
-    ctx.db.query<{ count: string | number }>(`select size as count from log_days where date = $1`, [date]),
+    ctx.db.query<{ count: number }>(`select size as count from log_days where date = $1`, [date]),
     ctx.db.query<{ size: number; sealed_at: string | null }>(
       `select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`,
       [date],
     ),
     newestImprints(ctx.db, { limit: 10 }),
-    ctx.db.query<{ count: string | number }>(
+    ctx.db.query<{ count: number }>(
       `select count(*) as count from prophecies where resolved_at is null and due_at < $1`,
       [new Date(now.getTime() + DAY_MS).toISOString()],
     ),

@@ -9,6 +9,7 @@
  */
 import type { Clock } from '../context.ts';
 import type { Sql } from './database.ts';
+import { one } from './rows.ts';
 
 export const DB_CLOCK_SYNC_MS = 60_000;
 
@@ -23,11 +24,11 @@ export async function databaseClock(sql: Sql, everyMs = DB_CLOCK_SYNC_MS): Promi
   let last = 0;
   const sync = async () => {
     const before = Date.now();
-    const [row] = await sql.query<{ ms: string | number }>(
-      'select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms',
+    const row = one(
+      await sql.query<{ ms: number }>('select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms'),
     );
     const after = Date.now();
-    offset = Number(row.ms) - (before + after) / 2;
+    offset = row.ms - (before + after) / 2;
   };
   await sync();
   const timer = setInterval(() => void sync().catch(() => undefined), everyMs);

@@ -12,7 +12,7 @@ import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { checkDatabase } from './startup.ts';
 import { MIGRATIONS } from './migrations/index.ts';
-import { PGLITE_PARSERS, registerWireTypes } from './wire-types.ts';
+import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
 /** Plain SQL access for hot paths and invariants (the window, counters), inside or outside a transaction. */
 export interface Sql {
@@ -111,15 +111,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, settings: PoolSettings): Promise<Database> {
-  registerWireTypes();
   // MikroORM's migrator would create a missing database: refuse it first (api/db/startup.ts).
   await checkDatabase(url);
   const orm = await PostgresORM.init({
     ...baseConfig(),
     clientUrl: url,
     pool: { min: 0, max: settings.max, idleTimeoutMillis: settings.idleTimeoutMs },
-    // Sent by pg at connect, so every connection of the pool carries it (0: no limit).
-    driverOptions: { statement_timeout: settings.statementTimeoutMs },
+    // statement_timeout is sent by pg at connect, so every connection of the pool carries it (0: no
+    // limit); types: int8 and numeric as numbers, as on the embedded database (api/db/wire-types.ts).
+    driverOptions: { statement_timeout: settings.statementTimeoutMs, types: wireTypes() },
   });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();
@@ -212,10 +212,10 @@ async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     // PGlite does not lock its directory; two processes on one directory would corrupt it.
     release = acquireDataDirLock(resolve(dataDir));
-    pglite = await PGlite.create({ dataDir: dir, parsers: PGLITE_PARSERS });
+    pglite = await PGlite.create({ dataDir: dir, parsers: WIRE_PARSERS });
     await pglite.exec('vacuum'); // PGlite has no autovacuum
   } else {
-    pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: PGLITE_PARSERS });
+    pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: WIRE_PARSERS });
   }
   const orm = await PgliteORM.init({ ...baseConfig(), driverOptions: { pglite } });
   return wrap(orm, true, async () => {

@@ -26,3 +26,15 @@ export type RowOf<Entity> = {
     Exclude<InferEntity<Entity>[K], undefined>
   >;
 };
+
+/**
+ * The one row an invariant promises — an `insert … returning`, an aggregate without `group by`, a
+ * seeded singleton row (the Record's counter): its absence is a bug in the service, an internal
+ * error, never a caller's 404. A row that may be missing is read as `const [row] = …` (typed
+ * `T | undefined`) and its absence answered as the route's contract says.
+ */
+export function one<T>(rows: readonly T[]): T {
+  const [row] = rows;
+  if (row === undefined) throw new Error('internal: a query that always returns a row returned none');
+  return row;
+}

@@ -20,8 +20,8 @@ export async function abstentionsView(ctx: AppContext) {
     state: string;
     cosigned_at: Date | string;
     ratified_at: Date | string | null;
-    eligible: number | string;
-    ratified: number | string;
+    eligible: number;
+    ratified: number;
   }>(
     `with now_ratifiers as (
        select coalesce((select value from record_tallies where name = 'sovereigns_ratifiers'), 0)
@@ -39,8 +39,8 @@ export async function abstentionsView(ctx: AppContext) {
     [now],
   );
   const proposals = rows.map((r) => {
-    const eligible = Number(r.eligible);
-    const ratified = Number(r.ratified);
+    const eligible = r.eligible;
+    const ratified = r.ratified;
     const abstained = Math.max(0, eligible - ratified);
     return {
       id: r.id,

@@ -19,6 +19,7 @@ import {
   type ProposalRecord,
 } from '../../shared/governance/rules.ts';
 import { ARTICLE_NUMBER_LOCK, loadProposals, type Viewer } from './service.ts';
+import { one } from '../db/rows.ts';
 
 async function lockProposal(tx: Sql, rawId: string): Promise<ProposalRecord> {
   const id = normalizeProposalId(rawId);
@@ -32,7 +33,7 @@ async function lockProposal(tx: Sql, rawId: string): Promise<ProposalRecord> {
       { proposal: id },
       `No proposal ${id} is recorded. Read open proposals at /api/constitution.`,
     );
-  const [record] = await loadProposals(tx, 'p.id = $1', [id], 1);
+  const record = one(await loadProposals(tx, 'p.id = $1', [id], 1));
   return record;
 }
 
@@ -82,7 +83,7 @@ export async function propose(ctx: AppContext, who: SignedIn, input: ProposeInpu
       `insert into governance_proposals (id, title, body, amends, proposer_id, state, created_at, receipt_id) values ($1, $2, $3, $4, $5, 'proposed', $6, $7)`,
       [id, input.title, input.text, input.amends ?? null, who.sovereignId, now.toISOString(), receipt.id],
     );
-    const [record] = await loadProposals(tx, 'p.id = $1', [id], 1);
+    const record = one(await loadProposals(tx, 'p.id = $1', [id], 1));
     return {
       ok: true as const,
       proposal: projectProposal(record),
@@ -136,7 +137,7 @@ export async function cosign(ctx: AppContext, who: SignedIn, proposalId: string)
         [p.id, now.toISOString(), receipt.id],
       );
     }
-    const [record] = await loadProposals(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadProposals(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       proposal: projectProposal(record),
@@ -208,10 +209,12 @@ export async function ratify(ctx: AppContext, viewer: Viewer, proposalId: string
     let article: { id: string; receipt_id: string } | null = null;
     if (p.ratifications.length + 1 >= RATIFICATIONS_REQUIRED) {
       await tx.query('select pg_advisory_xact_lock($1)', [ARTICLE_NUMBER_LOCK]);
-      const [{ next }] = await tx.query<{ next: number | string }>(
-        'select coalesce(max(number), 0) + 1 as next from governance_articles',
+      const { next } = one(
+        await tx.query<{ next: number }>(
+          'select coalesce(max(number), 0) + 1 as next from governance_articles',
+        ),
       );
-      const number = Number(next);
+      const number = next;
       const articleId = `article-${number}`;
       const enacted = await recordReceipt(tx, {
         step: 'governance.enact',
@@ -228,7 +231,7 @@ export async function ratify(ctx: AppContext, viewer: Viewer, proposalId: string
       );
       article = { id: articleId, receipt_id: enacted.id };
     }
-    const [record] = await loadProposals(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadProposals(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       proposal: projectProposal(record),

@@ -1,7 +1,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -66,7 +66,7 @@ export async function loadCases(
        from governance_court_cases c
        join steward_actions a on a.id = c.triage_action_id
        join sovereigns s on s.id = c.opener_id
-      where ${where} order by c.opened_at desc, c.id desc limit ${Number(limit)}`,
+      where ${where} order by c.opened_at desc, c.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
@@ -86,7 +86,7 @@ export async function loadCases(
   );
   return rows.map((r) => ({
     id: r.id,
-    sequence: Number(r.sequence),
+    sequence: r.sequence,
     disputed: { action: r.triage_action, decided_at: iso(r.triage_at)!, receipt_id: r.triage_receipt_id },
     opener: sovereignActor(r.opener_id, r.opener_tag),
     reason: r.reason,
@@ -135,30 +135,32 @@ function viewerOnCase(viewer: Viewer, c: CaseRecord) {
 /** GET /api/verdicts and /verdicts: cases newest first, with signatures, outcome, precedent and receipts. */
 export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   const cases = await loadCases(ctx.db, 'true', []);
-  const [counts] = await ctx.db.query<{
-    cases: string;
-    open: string;
-    upheld: string;
-    overturned: string;
-    precedents: string;
-  }>(
-    `select (select count(*) from governance_court_cases) as cases,
+  const counts = one(
+    await ctx.db.query<{
+      cases: number;
+      open: number;
+      upheld: number;
+      overturned: number;
+      precedents: number;
+    }>(
+      `select (select count(*) from governance_court_cases) as cases,
             (select count(*) from governance_court_cases where state = 'open') as open,
             (select count(*) from governance_court_cases where outcome = 'uphold') as upheld,
             (select count(*) from governance_court_cases where outcome = 'overturn') as overturned,
             (select count(*) from governance_precedents) as precedents`,
+    ),
   );
   return {
     ok: true as const,
     schema: 'civitas.verdicts.v1' as const,
     rules: RULES,
     counts: {
-      cases: Number(counts.cases),
-      open: Number(counts.open),
-      final: Number(counts.upheld) + Number(counts.overturned),
-      upheld: Number(counts.upheld),
-      overturned: Number(counts.overturned),
-      precedents: Number(counts.precedents),
+      cases: counts.cases,
+      open: counts.open,
+      final: counts.upheld + counts.overturned,
+      upheld: counts.upheld,
+      overturned: counts.overturned,
+      precedents: counts.precedents,
     },
     cases: cases.map((c) => ({ ...projectCase(c), ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}) })),
     feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
@@ -217,7 +219,7 @@ export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence
       `insert into governance_court_cases (id, sequence, triage_action_id, opener_id, reason, state, opened_at, receipt_id) values ($1, $2, $3, $4, $5, 'open', $6, $7)`,
       [id, input.sequence, decision.id, who.sovereignId, input.reason ?? null, now.toISOString(), receipt.id],
     );
-    const [record] = await loadCases(tx, 'c.id = $1', [id], 1);
+    const record = one(await loadCases(tx, 'c.id = $1', [id], 1));
     return {
       ok: true as const,
       case: projectCase(record),
@@ -244,7 +246,7 @@ export async function signVerdict(
         { case_id: id },
         `No court case ${id} is recorded. Cases are listed at /api/verdicts.`,
       );
-    const [c] = await loadCases(tx, 'c.id = $1', [id], 1);
+    const c = one(await loadCases(tx, 'c.id = $1', [id], 1));
     if (c.opener.actor_id === who.sovereignId)
       throw conflict('opener_cannot_sign', 'The sovereign who opened a case cannot sit as its juror.', {
         case_id: id,
@@ -278,10 +280,12 @@ export async function signVerdict(
         at: now,
       });
       await tx.query('select pg_advisory_xact_lock($1)', [PRECEDENT_NUMBER_LOCK]);
-      const [{ next }] = await tx.query<{ next: number | string }>(
-        'select coalesce(max(number), 0) + 1 as next from governance_precedents',
+      const { next } = one(
+        await tx.query<{ next: number }>(
+          'select coalesce(max(number), 0) + 1 as next from governance_precedents',
+        ),
       );
-      const number = Number(next);
+      const number = next;
       const precedentId = `precedent-${number}`;
       const set = await recordReceipt(tx, {
         step: 'governance.precedent',
@@ -298,7 +302,7 @@ export async function signVerdict(
       );
       verdict = { receipt_id: final.id, precedent_id: precedentId, precedent_receipt_id: set.id };
     }
-    const [record] = await loadCases(tx, 'c.id = $1', [id], 1);
+    const record = one(await loadCases(tx, 'c.id = $1', [id], 1));
     return {
       ok: true as const,
       case: projectCase(record),
@@ -326,7 +330,7 @@ export async function signVerdict(
 export async function precedentView(ctx: AppContext, raw: string) {
   const [row] = await ctx.db.query<{
     id: string;
-    number: number | string;
+    number: number;
     case_id: string;
     holding: string;
     set_at: Date | string;
@@ -340,13 +344,13 @@ export async function precedentView(ctx: AppContext, raw: string) {
       { id: raw },
       `No precedent ${raw} is set. Final verdicts set precedents; see /api/verdicts.`,
     );
-  const [c] = await loadCases(ctx.db, 'c.id = $1', [row.case_id], 1);
+  const c = one(await loadCases(ctx.db, 'c.id = $1', [row.case_id], 1));
   const majority = c.signatures.filter((s) => s.verdict === c.outcome);
   return {
     ok: true as const,
     schema: 'civitas.precedent.v1' as const,
     id: row.id,
-    number: Number(row.number),
+    number: row.number,
     holding: row.holding,
     set_at: iso(row.set_at),
     receipt_id: row.receipt_id,

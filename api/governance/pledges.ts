@@ -16,6 +16,7 @@ import {
 } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 const sovereignActor = (id: string, tag: string) => ({
   actor_id: id,
@@ -85,7 +86,7 @@ export async function loadPledges(
   }>(
     `select p.id, p.article, p.body, p.status, p.sovereign_id, s.tag, p.created_at, p.receipt_id, p.reviewed_at
        from governance_pledges p join sovereigns s on s.id = p.sovereign_id
-      where ${where} order by p.created_at desc, p.id desc limit ${Number(limit)}`,
+      where ${where} order by p.created_at desc, p.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
@@ -162,11 +163,11 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   );
   const perArticle = await ctx.db.query<{
     article: string;
-    live: string | number;
-    upheld: string | number;
-    lapsed: string | number;
-    total: string | number;
-    backs: string | number;
+    live: number;
+    upheld: number;
+    lapsed: number;
+    total: number;
+    backs: number;
   }>(
     `select p.article,
             count(*) filter (where p.status <> 'lapsed') as live,
@@ -180,11 +181,11 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   const per = perArticle.map((r) => ({
     article: r.article,
     title: names.get(r.article) ?? null,
-    pledges: Number(r.total),
-    live: Number(r.live),
-    upheld: Number(r.upheld),
-    lapsed: Number(r.lapsed),
-    backers: Number(r.backs),
+    pledges: r.total,
+    live: r.live,
+    upheld: r.upheld,
+    lapsed: r.lapsed,
+    backers: r.backs,
   }));
   return {
     ok: true as const,
@@ -227,7 +228,7 @@ export async function makePledge(ctx: AppContext, who: SignedIn, input: { articl
       `insert into governance_pledges (id, article, sovereign_id, body, status, created_at, receipt_id) values ($1, $2, $3, $4, 'active', $5, $6)`,
       [id, input.article, who.sovereignId, input.text ?? null, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),
@@ -247,7 +248,7 @@ async function lockPledge(tx: Sql, raw: string): Promise<PledgeRecord> {
       { pledge: id },
       `No pledge ${id} is recorded. The codex is at /api/codex/pledges.`,
     );
-  const [record] = await loadPledges(tx, 'p.id = $1', [id], 1);
+  const record = one(await loadPledges(tx, 'p.id = $1', [id], 1));
   return record;
 }
 
@@ -279,7 +280,7 @@ export async function backPledge(ctx: AppContext, who: SignedIn, pledgeId: strin
       'insert into governance_pledge_backs (pledge_id, sovereign_id, at, receipt_id) values ($1, $2, $3, $4)',
       [p.id, who.sovereignId, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),
@@ -326,7 +327,7 @@ export async function reviewPledge(
       'update governance_pledges set status = $2, reviewed_at = $3, review_receipt_id = $4 where id = $1',
       [p.id, outcome, now.toISOString(), receipt.id],
     );
-    const [record] = await loadPledges(tx, 'p.id = $1', [p.id], 1);
+    const record = one(await loadPledges(tx, 'p.id = $1', [p.id], 1));
     return {
       ok: true as const,
       pledge: projectPledge(record),

@@ -61,7 +61,7 @@ export async function loadProposals(
 ): Promise<ProposalRecord[]> {
   const rows = await sql.query<ProposalRow>(
     `select ${PROPOSAL_COLUMNS} from governance_proposals p join sovereigns s on s.id = p.proposer_id
-      where ${where} order by p.created_at desc, p.id desc limit ${Number(limit)}`,
+      where ${where} order by p.created_at desc, p.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
@@ -108,7 +108,7 @@ export async function loadProposals(
 export async function loadArticles(sql: Sql): Promise<ArticleRecord[]> {
   const rows = await sql.query<{
     id: string;
-    number: number | string;
+    number: number;
     proposal_id: string;
     title: string;
     body: string;
@@ -120,7 +120,7 @@ export async function loadArticles(sql: Sql): Promise<ArticleRecord[]> {
   );
   return rows.map((r) => ({
     id: r.id,
-    number: Number(r.number),
+    number: r.number,
     proposal_id: r.proposal_id,
     title: r.title,
     text: r.body,

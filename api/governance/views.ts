@@ -12,6 +12,7 @@ import {
   type ProposalRecord,
 } from '../../shared/governance/rules.ts';
 import { loadArticles, loadProposals, type Viewer } from './service.ts';
+import { one } from '../db/rows.ts';
 
 const LINEAGE_LIMIT = 200;
 
@@ -25,15 +26,17 @@ export async function lineageView(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
   // A tally kept by the proposals' triggers (migration 0069): no count of every proposal.
-  const [{ total }] = await ctx.db.query<{ total: number | string }>(
-    "select value as total from record_tallies where name = 'governance_proposals'",
+  const { total } = one(
+    await ctx.db.query<{ total: number }>(
+      "select value as total from record_tallies where name = 'governance_proposals'",
+    ),
   );
   return {
     ok: true as const,
     schema: 'civitas.lineage.v1' as const,
     steps: ['proposed', 'cosign', 'cosigned', 'ratification', 'ratified'],
     note: 'Each step carries the id of the receipt that recorded it; verify any at /verify/{id}. Axioms have no lineage: they were founded, not proposed.',
-    total_proposals: Number(total),
+    total_proposals: total,
     shown: proposals.length,
     proposals: proposals.map((p) => withLineage(p, articles)),
   };
@@ -42,14 +45,16 @@ export async function lineageView(ctx: AppContext) {
 /** /provenance: the index of governance claims and where each figure of the constitution comes from. */
 export async function provenanceIndex(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
-  const [counts] = await ctx.db.query<{
-    proposals: number | string;
-    cosigns: number | string;
-    ratifications: number | string;
-  }>(
-    `select (select value from record_tallies where name = 'governance_proposals') as proposals,
+  const counts = one(
+    await ctx.db.query<{
+      proposals: number;
+      cosigns: number;
+      ratifications: number;
+    }>(
+      `select (select value from record_tallies where name = 'governance_proposals') as proposals,
             (select value from record_tallies where name = 'governance_cosigns') as cosigns,
             (select value from record_tallies where name = 'governance_ratifications') as ratifications`,
+    ),
   );
   return {
     ok: true as const,
@@ -85,19 +90,19 @@ export async function provenanceIndex(ctx: AppContext) {
       },
       {
         figure: 'proposals',
-        value: Number(counts.proposals),
+        value: counts.proposals,
         source: 'governance_proposals',
         computation: 'every proposal ever made, each with a governance.propose receipt',
       },
       {
         figure: 'cosigns',
-        value: Number(counts.cosigns),
+        value: counts.cosigns,
         source: 'governance_cosigns',
         computation: 'one per sovereign per proposal, each with a governance.cosign receipt',
       },
       {
         figure: 'ratifications',
-        value: Number(counts.ratifications),
+        value: counts.ratifications,
         source: 'governance_ratifications',
         computation: 'one per sovereign per proposal, each with a governance.ratify receipt',
       },

@@ -11,6 +11,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { sovereignRow } from './service.ts';
 import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * Data rights (DESIGN.md section 5, identity): a person files an export or an erasure request;
@@ -71,13 +72,17 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
 export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
-  const [counts] = await ctx.db.query<Record<string, string | number>>(
-    `select (select count(*) from sessions where sovereign_id = $1) as sessions,
+  const counts = one(
+    await ctx.db.query<
+      Record<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts', number>
+    >(
+      `select (select count(*) from sessions where sovereign_id = $1) as sessions,
             (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text and body is not null) as imprint_bodies,
             (select count(*) from receipts where subject = $2) as receipts`,
-    [row.id, `sovereign:${row.tag}`, ctx.clock.now().toISOString()],
+      [row.id, `sovereign:${row.tag}`, ctx.clock.now().toISOString()],
+    ),
   );
   return {
     ok: true as const,
@@ -112,22 +117,22 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
       {
         category: 'sessions',
         what: 'When each sign-in session started, was last used, and ends (the session value is stored hashed).',
-        present: Number(counts.sessions) > 0,
-        count: Number(counts.sessions),
-        active: Number(counts.sessions_active),
+        present: counts.sessions > 0,
+        count: counts.sessions,
+        active: counts.sessions_active,
       },
       {
         category: 'imprints',
         what: 'The imprints you left in the Record (bodies only while they are inside the 500-row window).',
-        present: Number(counts.imprints) > 0,
-        count: Number(counts.imprints),
-        bodies: Number(counts.imprint_bodies),
+        present: counts.imprints > 0,
+        count: counts.imprints,
+        bodies: counts.imprint_bodies,
       },
       {
         category: 'receipts',
         what: 'Receipts of steps about you, named by your public tag.',
-        present: Number(counts.receipts) > 0,
-        count: Number(counts.receipts),
+        present: counts.receipts > 0,
+        count: counts.receipts,
       },
       ...(await familySections(ctx.db, { id: row.id, tag: row.tag, ref: `sovereign:${row.tag}` })),
     ],
@@ -232,7 +237,7 @@ export async function buildBundle(
       subject: r.subject ?? 'redacted',
       recorded_at: iso(r.recorded_at),
       leaf_hash: r.leaf_hash,
-      log: { date: String(r.log_date).slice(0, 10), leaf_index: Number(r.leaf_index) },
+      log: { date: String(r.log_date).slice(0, 10), leaf_index: r.leaf_index },
     })),
   };
 }

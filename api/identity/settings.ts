@@ -11,6 +11,7 @@ import { mailerFor } from '../mail/mailer.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { providerOff } from '../plugins/errors.ts';
 import { EMAIL_TOKEN_LIFETIME_MS } from './service.ts';
+import { one } from '../db/rows.ts';
 
 export async function setCallsignVisibility(
   ctx: AppContext,
@@ -32,9 +33,11 @@ export async function setCallsignVisibility(
         visible,
       ]);
     }
-    const [row] = await tx.query<{ callsign: string | null; callsign_visible: boolean }>(
-      'select callsign, callsign_visible from sovereigns where id = $1',
-      [signedIn.sovereignId],
+    const row = one(
+      await tx.query<{ callsign: string | null; callsign_visible: boolean }>(
+        'select callsign, callsign_visible from sovereigns where id = $1',
+        [signedIn.sovereignId],
+      ),
     );
     const receipt = await recordReceipt(tx, {
       step: 'identity.callsign_visibility',

@@ -13,6 +13,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { listDataRequests } from './data-requests.ts';
 import { sovereignRow } from './service.ts';
 import { iso } from '../../shared/time.ts';
+import { one } from '../db/rows.ts';
 
 export type { IdentityView } from '../../shared/identity/contract.ts';
 
@@ -98,7 +99,7 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
   if (!row) throw new Refusal('identity_required');
   const [imprints, counts, requests, receipts] = await Promise.all([
     ctx.db.query<{
-      sequence: string | number;
+      sequence: number;
       kind: string;
       body: string | null;
       created_at: string;
@@ -110,7 +111,7 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
         where author_kind = 'sovereign' and author_ref = $1 order by sequence desc limit 50`,
       [row.id],
     ),
-    ctx.db.query<{ total: string | number; retained: string | number }>(
+    ctx.db.query<{ total: number; retained: number }>(
       `select count(*) as total, count(*) filter (where body is not null) as retained from imprints
         where author_kind = 'sovereign' and author_ref = $1`,
       [row.id],
@@ -130,10 +131,10 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
     email: { address: row.email, verified: row.email_verified_at !== null, pending: row.email_pending },
     sign_in_methods: { key: row.key_hash !== null, provider: row.idp_subject !== null },
     imprints: {
-      total: Number(counts[0]?.total ?? 0),
-      retained: Number(counts[0]?.retained ?? 0),
+      total: counts[0]?.total ?? 0,
+      retained: counts[0]?.retained ?? 0,
       newest: imprints.map((imprint): OwnImprint => ({
-        sequence: Number(imprint.sequence),
+        sequence: imprint.sequence,
         kind: imprint.kind,
         body: imprint.body,
         retained: imprint.body !== null,
@@ -177,7 +178,7 @@ export function publicReceipt(
     whisper_body: null,
     recorded_at: iso(row.recorded_at)!,
     leaf_hash: row.leaf_hash,
-    log: { date: String(row.log_date).slice(0, 10), leaf_index: Number(row.leaf_index) },
+    log: { date: String(row.log_date).slice(0, 10), leaf_index: row.leaf_index },
   });
 }
 
@@ -234,16 +235,18 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
   );
   if (view.status !== 'addressable')
     return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
-  const [counts] = await ctx.db.query<{ imprints: string | number; receipts: string | number }>(
-    `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
+  const counts = one(
+    await ctx.db.query<{ imprints: number; receipts: number }>(
+      `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
             (select count(*) from receipts where subject = $2) as receipts`,
-    [holders[0].id, `sovereign:${address}`],
+      [holders[0].id, `sovereign:${address}`],
+    ),
   );
   return {
     ok: true,
     schema: 'civitas.passport.v1',
     ...view,
-    standing: { imprints: Number(counts.imprints), receipts: Number(counts.receipts) },
+    standing: { imprints: counts.imprints, receipts: counts.receipts },
     receipts: await receiptsAbout(ctx.db, address, 20),
   };
 }

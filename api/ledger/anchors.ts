@@ -28,7 +28,7 @@ export interface StoredAnchor extends Anchor {
 function toAnchor(row: AnchorRow): StoredAnchor {
   return {
     date: row.date,
-    tree_size: Number(row.tree_size),
+    tree_size: row.tree_size,
     root_hash: row.root_hash,
     previous_anchor_hash: row.previous_anchor_hash,
     signature: row.signature,

@@ -13,6 +13,7 @@ import {
 import { allAnchors, wireAnchor } from './anchors.ts';
 import { streamedRoot } from './tiling.ts';
 import { RECEIPT_COLUMNS, anchorKey, anchorKeys, logKeyName, type ReceiptRow } from './log.ts';
+import { one } from '../db/rows.ts';
 
 export interface ChainCheck {
   ok: boolean;
@@ -93,9 +94,8 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
 
 /** How many leaves the day holds (a leaf added past the anchor's size is as wrong as one missing). */
 async function committedLeaves(ctx: AppContext, date: string): Promise<number> {
-  const [row] = await ctx.db.query<{ n: number | string }>(
-    'select count(*) as n from receipts where log_date = $1',
-    [date],
+  const row = one(
+    await ctx.db.query<{ n: number }>('select count(*) as n from receipts where log_date = $1', [date]),
   );
   return Number(row.n);
 }

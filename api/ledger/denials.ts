@@ -77,7 +77,7 @@ function project(row: DenialRow): DenialReceipt {
     crossing_actor_id: null,
     recorded_at: row.recorded_at,
     leaf_hash: row.leaf_hash,
-    log: { date: row.log_date, leaf_index: Number(row.leaf_index) },
+    log: { date: row.log_date, leaf_index: row.leaf_index },
   });
   return row.actor_kind === null ? { ...view, subject: 'anonymous' } : view;
 }
@@ -95,9 +95,9 @@ export async function denialOf(sql: Sql, receiptId: string): Promise<DenialRecei
 export async function denialCounts(
   sql: Sql,
 ): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
-  const rows = await sql.query<{ reason: string; n: string | number }>(
+  const rows = await sql.query<{ reason: string; n: number }>(
     'select reason, count(*) as n from denials group by reason order by reason',
   );
-  const by_reason = rows.map((r) => ({ reason: r.reason, count: Number(r.n) }));
+  const by_reason = rows.map((r) => ({ reason: r.reason, count: r.n }));
   return { total: by_reason.reduce((a, r) => a + r.count, 0), by_reason };
 }

@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { RECEIPT_COLUMNS, type ReceiptRow } from './log.ts';
 import { receiptView } from './projection.ts';
 import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { one } from '../db/rows.ts';
 
 /** Days of the log shown beside the receipts: the newest month. */
 export const LEDGER_DAYS = 30;
@@ -28,13 +29,13 @@ async function receiptPage(ctx: AppContext, query: { limit: number; before?: str
     `select ${RECEIPT_COLUMNS} from receipts where ${key.where} order by ${key.orderBy} limit $1`,
     [query.limit + 1, ...key.params],
   );
-  const normalised = rows.map((row) => ({ ...row, leaf_index: Number(row.leaf_index) }));
+  const normalised = rows.map((row) => ({ ...row, leaf_index: row.leaf_index }));
   return pageOf(normalised, query.limit, cursor, (row) => [row.id]);
 }
 
 export async function ledgerView(ctx: AppContext, query: { limit: number; before?: string; after?: string }) {
   const page = await receiptPage(ctx, query);
-  const [receipts, days, [totals]] = await Promise.all([
+  const [receipts, days, totalRows] = await Promise.all([
     Promise.all(page.rows.map((row) => receiptView(ctx, row))),
     ctx.db.query<{
       date: string;
@@ -46,19 +47,20 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
       `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
        from log_days d left join anchors a on a.date = d.date order by d.date desc limit ${LEDGER_DAYS}`,
     ),
-    ctx.db.query<{ receipts: string; days: string; sealed: string }>(
+    ctx.db.query<{ receipts: number; days: number; sealed: number }>(
       `select (select coalesce(sum(receipts), 0) from receipt_tallies) as receipts,
               (select value from record_tallies where name = 'log_days') as days,
               (select value from record_tallies where name = 'anchors') as sealed`,
     ),
   ]);
+  const totals = one(totalRows);
   const links = { limit: query.limit };
   return {
     ok: true as const,
     totals: {
-      receipts: Number(totals.receipts),
-      days: Number(totals.days ?? 0),
-      sealed_days: Number(totals.sealed ?? 0),
+      receipts: totals.receipts,
+      days: totals.days ?? 0,
+      sealed_days: totals.sealed ?? 0,
     },
     receipts,
     limit: query.limit,
@@ -66,7 +68,7 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
     previous: pageLink(LEDGER_ORDER.path, page.previous, links),
     days: days.map((d) => ({
       date: d.date,
-      size: Number(d.size),
+      size: d.size,
       sealed: d.sealed,
       root_hash: d.root_hash,
       anchor_hash: d.anchor_hash,

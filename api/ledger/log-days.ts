@@ -22,7 +22,7 @@ export async function dayState(sql: Sql, date: string): Promise<DayState | null>
     `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at from log_days where date = $1`,
     [date],
   );
-  return row ? { date: row.date, size: Number(row.size), sealed: row.sealed_at !== null } : null;
+  return row ? { date: row.date, size: row.size, sealed: row.sealed_at !== null } : null;
 }
 
 export interface DayLeaves {
@@ -42,7 +42,7 @@ export async function dayLeaves(sql: Sql, date: string): Promise<DayLeaves> {
   const ids: string[] = [];
   const hashes: string[] = [];
   for (const row of rows) {
-    if (Number(row.leaf_index) !== ids.length) break;
+    if (row.leaf_index !== ids.length) break;
     ids.push(row.id);
     hashes.push(row.leaf_hash);
   }
@@ -77,14 +77,14 @@ export async function dayLeavesPage(
       .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
     return { sealed: day.sealed, head: builtHead(day.tree), leaves };
   }
-  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number | string }>(
+  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(
     'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
     [date, offset, Math.min(offset + limit, tree.size)],
   );
   return {
     sealed: tree.sealed,
     head: { size: tree.size, root_hash: toHex(storedRoot({ ...tree, frontier: tree.frontier })) },
-    leaves: rows.map((row) => ({ leaf_index: Number(row.leaf_index), id: row.id, leaf_hash: row.leaf_hash })),
+    leaves: rows.map((row) => ({ leaf_index: row.leaf_index, id: row.id, leaf_hash: row.leaf_hash })),
   };
 }
 
@@ -123,7 +123,7 @@ export async function dayTree(
     [date, ids.length],
   );
   for (const row of rows) {
-    if (Number(row.leaf_index) !== ids.length) break;
+    if (row.leaf_index !== ids.length) break;
     ids.push(row.id);
     hashes.push(row.leaf_hash);
   }

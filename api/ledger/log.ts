@@ -64,7 +64,7 @@ export const RECEIPT_COLUMNS = `id, step, subject, subject_salt, subject_digest,
   leaf_hash, to_char(log_date, 'YYYY-MM-DD') as log_date, leaf_index`;
 
 function normalise(row: ReceiptRow): ReceiptRow {
-  return { ...row, leaf_index: Number(row.leaf_index) };
+  return { ...row, leaf_index: row.leaf_index };
 }
 
 export async function receiptById(sql: Sql, id: string): Promise<ReceiptRow | null> {
@@ -88,6 +88,6 @@ export async function neighbours(
     `select id, leaf_index from receipts where log_date = $1 and leaf_index in ($2, $3)`,
     [row.log_date, row.leaf_index - 1, row.leaf_index + 1],
   );
-  const at = (i: number) => rows.find((r) => Number(r.leaf_index) === i)?.id ?? null;
+  const at = (i: number) => rows.find((r) => r.leaf_index === i)?.id ?? null;
   return { previous: at(row.leaf_index - 1), next: at(row.leaf_index + 1) };
 }

@@ -3,6 +3,7 @@ import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
 import { checkTiled, tileUpdate } from './tiles.ts';
+import { one } from '../db/rows.ts';
 
 /** What a receipt says: this step, about this public subject, was recorded at this time. */
 export interface ReceiptInput {
@@ -34,7 +35,7 @@ export interface RecordedReceipt {
  * — and never to a day before the newest sealed one, so anchors stay in date order.
  */
 export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<RecordedReceipt> {
-  const [receipt] = await recordReceipts(tx, [input]);
+  const receipt = one(await recordReceipts(tx, [input]));
   return receipt;
 }
 
@@ -118,7 +119,7 @@ async function appendLeaves(
     // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
     // The frontier comes back as the claimed row holds it: the latest committed version (the row
     // lock waited for its writer), which this statement does not change.
-    const [slot] = await tx.query<{ date: string; size: number | string; frontier: Uint8Array | null }>(
+    const [slot] = await tx.query<{ date: string; size: number; frontier: Uint8Array | null }>(
       `with slot as (
          insert into log_days (date, size, frontier)
          select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
@@ -147,7 +148,7 @@ async function appendLeaves(
       candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       continue;
     }
-    const first = Number(slot.size) - leaves.length;
+    const first = slot.size - leaves.length;
     const date = slot.date;
     await keepInterior(tx, date, first, slot.frontier, leaves);
     return leaves.map((leaf, i) => ({ ...leaf, log: { date, leaf_index: first + i } }));
@@ -174,7 +175,7 @@ async function keepInterior(
     1,
   );
   if (!update) return;
-  const tiled = await tx.query<{ level: number; idx: number | string; bytes: number | string }>(
+  const tiled = await tx.query<{ level: number; idx: number; bytes: number }>(
     `with ${update.ctes} select level, idx, bytes from tiled`,
     update.params,
   );

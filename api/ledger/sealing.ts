@@ -44,14 +44,14 @@ export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
     const keyName = logKeyName(ctx);
     const now = ctx.clock.now().toISOString();
     for (const { date } of due) {
-      const [day] = await tx.query<{ size: number | string; frontier: Uint8Array | null }>(
+      const [day] = await tx.query<{ size: number; frontier: Uint8Array | null }>(
         'update log_days set sealed_at = $2 where date = $1 and sealed_at is null returning size, frontier',
         [date, now],
       );
       if (!day) continue;
-      const root = await dayRoot(tx, date, Number(day.size), day.frontier);
+      const root = await dayRoot(tx, date, day.size, day.frontier);
       const anchor = await signAnchor(
-        { date, tree_size: Number(day.size), root_hash: root, previous_anchor_hash: previous },
+        { date, tree_size: day.size, root_hash: root, previous_anchor_hash: previous },
         privateKey(ctx),
         keyName,
       );

@@ -17,16 +17,14 @@ export interface StoredTree {
 export async function storedTree(sql: Sql, date: string): Promise<StoredTree | null> {
   const [row] = await sql.query<{
     date: string;
-    size: number | string;
+    size: number;
     sealed: boolean;
     frontier: Uint8Array | null;
   }>(
     `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at is not null as sealed, frontier from log_days where date = $1`,
     [date],
   );
-  return row
-    ? { date: row.date, size: Number(row.size), sealed: row.sealed, frontier: bytes(row.frontier) }
-    : null;
+  return row ? { date: row.date, size: row.size, sealed: row.sealed, frontier: bytes(row.frontier) } : null;
 }
 
 /** The drivers hand bytea over as Buffer (pg) or Uint8Array (PGlite); null stays null. */
@@ -52,13 +50,13 @@ export async function storedInclusionPath(
   const rows =
     wanted.length === 0
       ? []
-      : await sql.query<{ level: number; idx: number | string; hashes: Uint8Array }>(
+      : await sql.query<{ level: number; idx: number; hashes: Uint8Array }>(
           `select t.level, t.idx, t.hashes from log_tiles t
              join unnest($2::smallint[], $3::bigint[]) as w(level, idx) on t.level = w.level and t.idx = w.idx
             where t.date = $1`,
           [tree.date, wanted.map((t) => t.level), wanted.map((t) => t.index)],
         );
-  const tiles = new Map(rows.map((row) => [`${row.level}/${Number(row.idx)}`, bytes(row.hashes)!]));
+  const tiles = new Map(rows.map((row) => [`${row.level}/${row.idx}`, bytes(row.hashes)!]));
   return inclusionPath(index, tree.size, tree.frontier, tiles);
 }
 
@@ -110,12 +108,12 @@ export function tileUpdate(
  */
 export function checkTiled(
   expect: readonly TileAppend[],
-  tiled: ReadonlyArray<{ level: number; idx: number | string; bytes: number | string }>,
+  tiled: ReadonlyArray<{ level: number; idx: number; bytes: number }>,
 ): void {
   for (const t of expect) {
-    const row = tiled.find((r) => Number(r.level) === t.level && Number(r.idx) === t.index);
+    const row = tiled.find((r) => r.level === t.level && r.idx === t.index);
     const length = t.offset * 32 + t.hashes.length;
-    if (!row || Number(row.bytes) !== length)
+    if (!row || row.bytes !== length)
       throw new Error(`log tile ${t.level}/${t.index} is not where the frontier says it ends`);
   }
 }

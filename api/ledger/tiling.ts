@@ -22,11 +22,11 @@ async function eachPage(
 ): Promise<void> {
   for (let start = 0; start < size; start += PAGE) {
     const end = Math.min(start + PAGE, size);
-    const rows = await sql.query<{ leaf_hash: string; leaf_index: number | string }>(
+    const rows = await sql.query<{ leaf_hash: string; leaf_index: number }>(
       'select leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
       [date, start, end],
     );
-    if (rows.length !== end - start || rows.some((row, i) => Number(row.leaf_index) !== start + i))
+    if (rows.length !== end - start || rows.some((row, i) => row.leaf_index !== start + i))
       throw new Error(`day ${date} lacks committed leaves in [${start}, ${end})`);
     await each(
       start,
@@ -63,16 +63,16 @@ export async function tileUntiledDays(
         TILE_LOCK,
       ]);
       if (!lock?.locked) return 'busy' as const;
-      const [day] = await tx.query<{ date: string; size: number | string }>(
+      const [day] = await tx.query<{ date: string; size: number }>(
         `select to_char(date, 'YYYY-MM-DD') as date, size from log_days where frontier is null order by date limit 1 for update`,
       );
       if (!day) return 'done' as const;
       await tx.query(`delete from log_tiles where date = $1`, [day.date]);
       await tx.query(`update log_days set frontier = ''::bytea where date = $1`, [day.date]);
       let frontier: Uint8Array = new Uint8Array(0);
-      await eachPage(tx, day.date, Number(day.size), async (start, hashes) => {
+      await eachPage(tx, day.date, day.size, async (start, hashes) => {
         const update = tileUpdate(day.date, start, frontier, hashes, 1)!;
-        const rows = await tx.query<{ level: number; idx: number | string; bytes: number | string }>(
+        const rows = await tx.query<{ level: number; idx: number; bytes: number }>(
           `with ${update.ctes} select level, idx, bytes from tiled`,
           update.params,
         );

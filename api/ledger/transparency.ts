@@ -3,8 +3,8 @@ import { denialCounts, recentDenials } from './denials.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 
 async function count(ctx: AppContext, sql: string): Promise<number> {
-  const [row] = await ctx.db.query<{ n: string | number }>(sql);
-  return Number(row?.n ?? 0);
+  const [row] = await ctx.db.query<{ n: number }>(sql);
+  return row?.n ?? 0;
 }
 
 /**
@@ -16,17 +16,17 @@ async function count(ctx: AppContext, sql: string): Promise<number> {
 export async function transparencyReport(ctx: AppContext) {
   const [bySteps, denials, recent] = await Promise.all([
     // Kept by triggers (migration 0041): one row per step, not a scan of the log.
-    ctx.db.query<{ step: string; n: string | number; redacted: string | number }>(
+    ctx.db.query<{ step: string; n: number; redacted: number }>(
       'select step, receipts as n, redacted from receipt_tallies where receipts > 0 order by step',
     ),
     denialCounts(ctx.db),
     recentDenials(ctx.db, 20),
   ]);
-  const steps = bySteps.map((s) => ({ step: s.step, count: Number(s.n) }));
-  const requests = await ctx.db.query<{ kind: string; status: string; n: string | number }>(
+  const steps = bySteps.map((s) => ({ step: s.step, count: s.n }));
+  const requests = await ctx.db.query<{ kind: string; status: string; n: number }>(
     'select kind, status, count(*) as n from data_requests group by kind, status order by kind, status',
   );
-  const redactions = bySteps.reduce((sum, s) => sum + Number(s.redacted), 0);
+  const redactions = bySteps.reduce((sum, s) => sum + s.redacted, 0);
   const [unattested, held, reports, anchors, marks, witnesses] = await Promise.all([
     count(ctx, "select value as n from record_tallies where name = 'imprints_unattested'"),
     count(ctx, "select value as n from record_tallies where name = 'imprints_held'"),
@@ -37,7 +37,7 @@ export async function transparencyReport(ctx: AppContext) {
   ]);
   const dataRequests = (kind: string) => {
     const of = requests.filter((r) => r.kind === kind);
-    const n = (status: string) => Number(of.find((r) => r.status === status)?.n ?? 0);
+    const n = (status: string) => of.find((r) => r.status === status)?.n ?? 0;
     // k-anonymity: a data-request count is about people; small groups read "fewer than 5"
     return {
       pending: kAnonymousCount(n('pending')),

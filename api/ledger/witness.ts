@@ -21,6 +21,7 @@ import { logKeyName } from './log.ts';
 import { receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { one } from '../db/rows.ts';
 
 export const WITNESS_COOKIE = 'civitas_witness';
 const SIG_PREFIX = '\u2014 ';
@@ -100,9 +101,10 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
       'insert into witnesses (name, public_key, first_marked_at) values ($1, $2, $3) on conflict (name) do nothing',
       [input.witness, jwk.x, at.toISOString()],
     );
-    const [known] = await tx.query<{ public_key: string }>(
-      'select public_key from witnesses where name = $1 for update',
-      [input.witness],
+    const known = one(
+      await tx.query<{ public_key: string }>('select public_key from witnesses where name = $1 for update', [
+        input.witness,
+      ]),
     );
     if (known.public_key !== jwk.x) {
       throw new Refusal(
@@ -196,7 +198,7 @@ export async function witnessView(
     name: string;
     public_key: string;
     first_marked_at: string;
-    marks: string | number;
+    marks: number;
     latest: string | null;
   }>(
     // Each witness's marks are a tally and its latest date one read of the (witness, date) key
@@ -225,7 +227,7 @@ export async function witnessView(
       name: w.name,
       public_key: w.public_key,
       first_marked_at: w.first_marked_at,
-      marks: Number(w.marks),
+      marks: w.marks,
       latest_date: w.latest,
     })),
     limit: query.limit,

@@ -3,6 +3,7 @@ import type { SignedIn } from '../plugins/session.ts';
 import { transparencyReport } from '../ledger/transparency.ts';
 import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
@@ -13,14 +14,14 @@ import { queueSizes } from '../steward/queue.ts';
 export async function operatorConsole(ctx: AppContext, host: CensusHost, steward: SignedIn) {
   const [queues, requests, lessons, transparency, census] = await Promise.all([
     queueSizes(ctx.db),
-    ctx.db.query<{ kind: string; n: string | number }>(
+    ctx.db.query<{ kind: string; n: number }>(
       "select kind, count(*) as n from data_requests where status = 'pending' group by kind",
     ),
-    ctx.db.query<{ n: string | number }>("select count(*) as n from lessons where status = 'active'"),
+    ctx.db.query<{ n: number }>("select count(*) as n from lessons where status = 'active'"),
     transparencyReport(ctx),
     liveCensus(ctx, host),
   ]);
-  const pending = (kind: string) => Number(requests.find((r) => r.kind === kind)?.n ?? 0);
+  const pending = (kind: string) => requests.find((r) => r.kind === kind)?.n ?? 0;
   return {
     ok: true as const,
     schema: 'civitas.operator.v1' as const,
@@ -38,7 +39,7 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
     },
     denials: { total: transparency.denials.total, by_reason: transparency.denials.by_reason },
     receipts: { total: transparency.receipts.total },
-    lessons: { active: Number(lessons[0].n) },
+    lessons: { active: one(lessons).n },
     census: {
       all_bound: census.all_bound,
       fully_accounted: census.fully_accounted,

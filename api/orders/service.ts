@@ -8,7 +8,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -97,11 +97,13 @@ export async function secondOrder(ctx: AppContext, me: SignedIn, orderId: string
       me.sovereignId,
       receipt.id,
     ]);
-    const [row] = await tx.query<{ seconds: number }>(
-      'update orders set seconds = seconds + 1 where id = $1 returning seconds',
-      [orderId],
+    const row = one(
+      await tx.query<{ seconds: number }>(
+        'update orders set seconds = seconds + 1 where id = $1 returning seconds',
+        [orderId],
+      ),
     );
-    const seconds = Number(row.seconds);
+    const seconds = row.seconds;
     return {
       ok: true as const,
       order_id: orderId,
@@ -176,7 +178,7 @@ export async function orderById(sql: Sql, id: string) {
     title: string;
     status: OrderStatus;
     status_at: string;
-    seconds: number | string;
+    seconds: number;
     created_at: string;
     receipt_id: string;
   }>(
@@ -193,7 +195,7 @@ export async function orderById(sql: Sql, id: string) {
     `select status, note, ${ISO('at')} as at, receipt_id from order_status_history where order_id = $1 order by at, ${LIFECYCLE_ORDER}`,
     [id],
   );
-  return { ...row, seconds: Number(row.seconds), history };
+  return { ...row, seconds: row.seconds, history };
 }
 
 export type { OrderView };
@@ -213,7 +215,7 @@ type OrderRow = Pick<
 
 /** The one order projection: explicit fields; the requester through the actor_id projector. */
 function projectOrder(row: OrderRow, history: OrderView['history']): OrderView {
-  const seconds = Number(row.seconds);
+  const seconds = row.seconds;
   return {
     id: row.id,
     title: row.title,
@@ -290,12 +292,12 @@ export async function orderChangeStatus(
   now: Date,
 ): Promise<ChangeStatus | null> {
   if (!ORDER_ID.test(ref)) return null;
-  const [row] = await sql.query<{ status: OrderStatus; seconds: number | string; status_at: string }>(
+  const [row] = await sql.query<{ status: OrderStatus; seconds: number; status_at: string }>(
     `select status, seconds, ${ISO('status_at')} as status_at from orders where id = $1`,
     [ref],
   );
   if (!row) return null;
-  const seconds = Number(row.seconds);
+  const seconds = row.seconds;
   return {
     subject,
     status: row.status,

@@ -10,6 +10,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { utcDay } from '../../shared/time.ts';
 import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { one } from '../db/rows.ts';
 
 /** pg_try_advisory_xact_lock key of the census job. */
 export const CENSUS_LOCK = 7_212_008;
@@ -67,13 +68,15 @@ async function takeLocked(
   ]);
   if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
   const end = `${nextDay(date)}T00:00:00.000Z`;
-  const [counts] = await tx.query<Record<string, string | number>>(
-    `select (select count(*) from sovereigns where created_at < $1) as humans,
+  const counts = one(
+    await tx.query<Record<string, number>>(
+      `select (select count(*) from sovereigns where created_at < $1) as humans,
             (select count(*) from agents where first_seen_at < $1) as agents,
             (select count(*) from imprints where created_at < $1) as imprints_lifetime,
             (select count(*) from imprints where created_at < $1 and body is not null) as imprints_retained,
             (select count(*) from receipts where recorded_at < $1) as receipts`,
-    [end],
+      [end],
+    ),
   );
   const now = ctx.clock.now();
   const receipt = await recordReceipt(tx, { step: 'people.census', subject: `census:${date}`, at: now });
@@ -84,11 +87,11 @@ async function takeLocked(
      returning ${SNAPSHOT_COLUMNS}`,
     [
       date,
-      Number(counts.humans),
-      Number(counts.agents),
-      Number(counts.imprints_lifetime),
-      Math.min(Number(counts.imprints_retained), RECORD_WINDOW),
-      Number(counts.receipts),
+      counts.humans,
+      counts.agents,
+      counts.imprints_lifetime,
+      Math.min(counts.imprints_retained, RECORD_WINDOW),
+      counts.receipts,
       now.toISOString(),
       receipt.id,
     ],

@@ -82,14 +82,14 @@ export function joinSmallMonths(
  * month — a row per day, never a row per member.
  */
 export async function cohortRecords(ctx: AppContext): Promise<CohortRecord[]> {
-  const rows = await ctx.db.query<{ month: string; humans: string | number; agents: string | number }>(
+  const rows = await ctx.db.query<{ month: string; humans: number; agents: number }>(
     `select to_char(day, 'YYYY-MM') as month,
             sum(members) filter (where kind = 'sovereign') as humans, sum(members) filter (where kind = 'agent') as agents
        from arrival_days group by 1 having sum(members) > 0 order by 1`,
   );
   const months = rows.map((row) => ({
     month: row.month,
-    value: { humans: Number(row.humans ?? 0), agents: Number(row.agents ?? 0) },
+    value: { humans: row.humans ?? 0, agents: row.agents ?? 0 },
   }));
   return joinSmallPeriods(
     months,

@@ -40,7 +40,7 @@ export function confluenceTitle(sequence: number, body: string | null): string {
 }
 
 interface Row {
-  sequence: string | number;
+  sequence: number;
   convener_id: string;
   opened_at: Date | string;
   body: string | null;
@@ -83,7 +83,7 @@ export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRec
 }
 
 function toRecord(row: Row): ConfluenceRecord {
-  const sequence = Number(row.sequence);
+  const sequence = row.sequence;
   const opened = new Date(row.opened_at);
   const root = callsignRoot(row.callsign);
   return {

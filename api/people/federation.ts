@@ -38,7 +38,7 @@ function refuse(cause: string, hint: string): never {
 
 /** GET /api/federation: the configured peers and what each relayed (counts and time only). */
 export async function federationView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ peer: string; n: string | number; last: string | null }>(
+  const rows = await ctx.db.query<{ peer: string; n: number; last: string | null }>(
     `select peer, count(*) as n, to_char(max(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last
        from federation_relays group by peer`,
   );
@@ -47,7 +47,7 @@ export async function federationView(ctx: AppContext) {
     name: peer.name,
     origin: peer.origin,
     key: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: peer.publicKey },
-    relays: Number(byPeer.get(peer.name)?.n ?? 0),
+    relays: byPeer.get(peer.name)?.n ?? 0,
     last_relay_at: byPeer.get(peer.name)?.last ?? null,
   }));
   return {

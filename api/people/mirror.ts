@@ -12,21 +12,24 @@ import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
+import { one } from '../db/rows.ts';
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
-  const [row] = await ctx.db.query<Record<string, string | number>>(
-    `select count(*) filter (where not held) as public_imprints,
+  const row = one(
+    await ctx.db.query<Record<'public_imprints' | 'retained' | 'unattested' | 'receipts_about', number>>(
+      `select count(*) filter (where not held) as public_imprints,
             count(*) filter (where not held and body is not null) as retained,
             count(*) filter (where not held and unattested) as unattested,
             (select count(*) from receipts where subject = $3) as receipts_about
        from imprints where author_kind = $1 and author_ref = $2`,
-    [kind, ref, publicRef],
+      [kind, ref, publicRef],
+    ),
   );
-  const publicImprints = Number(row.public_imprints);
+  const publicImprints = row.public_imprints;
   return {
-    imprints: { public: publicImprints, retained: Number(row.retained), unattested: Number(row.unattested) },
+    imprints: { public: publicImprints, retained: row.retained, unattested: row.unattested },
     // Each public imprint has its own receipt; receipts whose subject is the actor itself are added.
-    receipts: publicImprints + Number(row.receipts_about),
+    receipts: publicImprints + row.receipts_about,
   };
 }
 

@@ -68,11 +68,11 @@ export const peoplePersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const rows = await sql.query<{ day: string; replies: string | number }>(
+    const rows = await sql.query<{ day: string; replies: number }>(
       `select to_char(day, 'YYYY-MM-DD') as day, replies from resonance_days where ${RESONANCE_OF} order by day`,
       [subject.id, subject.tag],
     );
-    return { replies_received: rows.map((r) => ({ day: r.day, replies: Number(r.replies) })) };
+    return { replies_received: rows.map((r) => ({ day: r.day, replies: r.replies })) };
   },
   async erase(tx, subject) {
     return {

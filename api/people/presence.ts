@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { projectPresence, type PresenceView } from '../../shared/boundaries/projectors/gatherings.ts';
 import { currentConfluences } from './confluences.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { one } from '../db/rows.ts';
 
 export const PRESENCE_WINDOW_MINUTES = 15;
 
@@ -55,10 +56,12 @@ export function presenceView(ctx: AppContext) {
 
 /** Population by kind: two kinds, never summed. */
 export async function population(ctx: AppContext): Promise<{ humans: number; agents: number }> {
-  const [row] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
-    // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
-    `select (select value from record_tallies where name = 'sovereigns') as humans,
+  const row = one(
+    await ctx.db.query<{ humans: number; agents: number }>(
+      // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
+      `select (select value from record_tallies where name = 'sovereigns') as humans,
             (select value from record_tallies where name = 'agents') as agents`,
+    ),
   );
-  return { humans: Number(row.humans), agents: Number(row.agents) };
+  return { humans: row.humans, agents: row.agents };
 }

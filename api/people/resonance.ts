@@ -25,7 +25,7 @@ interface ScoreRow {
   author_kind: 'sovereign' | 'agent';
   author_ref: string;
   public_author: string;
-  replies: string | number;
+  replies: number;
   month: string | null;
 }
 
@@ -85,7 +85,7 @@ function ranking(rows: ScoreRow[], now: Date) {
   const actors: Record<string, ActorIdentity> = {};
   for (const row of rows) {
     const key = `${row.author_kind}:${row.author_ref}`;
-    scores[key] = Number(row.replies);
+    scores[key] = row.replies;
     actors[key] = identityOf(row);
   }
   return projectResonance({
@@ -102,7 +102,7 @@ function amplified(rows: ScoreRow[], now: Date) {
   for (const row of rows) {
     if (!row.month) continue;
     const entry = byMonth.get(row.month) ?? { replies: 0, contributors: [] };
-    entry.replies += Number(row.replies);
+    entry.replies += row.replies;
     entry.contributors.push(`${row.author_kind}:${row.author_ref}`);
     byMonth.set(row.month, entry);
   }
@@ -206,9 +206,9 @@ export async function resonanceOf(
   ref: string,
 ): Promise<number> {
   const { from, to } = windowDays(ctx.clock.now());
-  const [row] = await ctx.db.query<{ n: string | number | null }>(
+  const [row] = await ctx.db.query<{ n: number | null }>(
     `select sum(replies) as n from resonance_days where author_ref = $1 and author_kind = $2 and day >= $3 and day <= $4`,
     [ref, kind, from, to],
   );
-  return Number(row?.n ?? 0);
+  return row?.n ?? 0;
 }

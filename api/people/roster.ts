@@ -16,6 +16,7 @@ import {
   type RosterCursor,
   type Shown,
 } from './roster-cursor.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
@@ -49,11 +50,13 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const offset = query.after ? 0 : (query.page - 1) * query.limit;
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
-  const [counts] = await ctx.db.query<{ humans: string | number; agents: string | number }>(
-    // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
-    // definition of who is counted, and no count over the tables on a request.
-    `select (select value from record_tallies where name = 'sovereigns') as humans,
+  const counts = one(
+    await ctx.db.query<{ humans: number; agents: number }>(
+      // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
+      // definition of who is counted, and no count over the tables on a request.
+      `select (select value from record_tallies where name = 'sovereigns') as humans,
             (select value from record_tallies where name = 'agents') as agents`,
+    ),
   );
   const read = { page: cursor.page, limit: query.limit, offset };
   const humanPage = wantHumans ? await humanRows(ctx, cursor.humans, read) : null;
@@ -82,8 +85,8 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
     page: cursor.page,
     limit: query.limit,
     kind: query.kind ?? ('both' as const),
-    humans: humanPage ? { total: Number(counts.humans), listed: humanPage.listed } : null,
-    agents: agentPage ? { total: Number(counts.agents), listed: agentPage.listed } : null,
+    humans: humanPage ? { total: counts.humans, listed: humanPage.listed } : null,
+    agents: agentPage ? { total: counts.agents, listed: agentPage.listed } : null,
     next: more ? link(next) : null,
     previous: cursor.page > 1 && query.after ? link(previous) : null,
   };

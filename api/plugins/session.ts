@@ -72,7 +72,7 @@ export async function resolveSession(
     sovereign_id: string;
     tag: string;
     uniqueness_verified_at: string | null;
-    tag_holders: string | number;
+    tag_holders: number;
   }>(
     `with live as (
        select s.id as sovereign_id, s.tag, s.uniqueness_verified_at, sessions.last_used_at
@@ -101,7 +101,7 @@ export async function resolveSession(
       id: row.sovereign_id,
       tag: row.tag,
       uniquenessVerified: row.uniqueness_verified_at !== null,
-      tagUnique: Number(row.tag_holders) === 1,
+      tagUnique: row.tag_holders === 1,
     },
     ctx.config,
   );

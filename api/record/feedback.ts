@@ -46,7 +46,7 @@ export async function reportFeedback(
 
 /** GET /api/feedback: counts by topic and status. No reporter, no body. */
 export async function feedbackOverview(ctx: AppContext) {
-  const rows = await ctx.db.query<{ topic: string; status: string; n: string | number }>(
+  const rows = await ctx.db.query<{ topic: string; status: string; n: number }>(
     'select topic, status, count(*) as n from feedback group by topic, status',
   );
   const by_topic: Record<string, Record<string, number>> = {};
@@ -54,9 +54,10 @@ export async function feedbackOverview(ctx: AppContext) {
     by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
   let total = 0;
   for (const row of rows) {
-    if (!(by_topic[row.topic] && Object.hasOwn(by_topic[row.topic], row.status))) continue;
-    by_topic[row.topic][row.status] = Number(row.n);
-    total += Number(row.n);
+    const topic = by_topic[row.topic];
+    if (!(topic && Object.hasOwn(topic, row.status))) continue;
+    topic[row.status] = row.n;
+    total += row.n;
   }
   return {
     ok: true as const,

@@ -82,14 +82,14 @@ export const recordPersonalData: FamilyDeclaration = {
   async export(sql, subject) {
     const [imprints, feedback, reports] = await Promise.all([
       sql.query<{
-        sequence: string;
+        sequence: number;
         kind: string;
         body: string | null;
         created_at: string;
         unattested: boolean;
         held: boolean;
         held_reason: string | null;
-        reply_to: string | null;
+        reply_to: number | null;
         receipt_id: string;
       }>(
         `select sequence, kind, body, created_at, unattested, held, held_reason, reply_to, receipt_id from imprints
@@ -109,7 +109,7 @@ export const recordPersonalData: FamilyDeclaration = {
       ),
       sql.query<{
         id: string;
-        sequence: string;
+        sequence: number;
         reason: string;
         detail: string | null;
         status: string;
@@ -122,7 +122,7 @@ export const recordPersonalData: FamilyDeclaration = {
     ]);
     return {
       imprints: imprints.map((i) => ({
-        sequence: Number(i.sequence),
+        sequence: i.sequence,
         kind: i.kind,
         body: i.body,
         retained: i.body !== null,
@@ -130,7 +130,7 @@ export const recordPersonalData: FamilyDeclaration = {
         unattested: i.unattested,
         held: i.held,
         held_reason: i.held_reason,
-        reply_to: i.reply_to === null ? null : Number(i.reply_to),
+        reply_to: i.reply_to === null ? null : i.reply_to,
         receipt_id: i.receipt_id,
       })),
       feedback: feedback.map((f) => ({
@@ -143,7 +143,7 @@ export const recordPersonalData: FamilyDeclaration = {
       })),
       reports_filed: reports.map((r) => ({
         id: r.id,
-        sequence: Number(r.sequence),
+        sequence: r.sequence,
         reason: r.reason,
         detail: r.detail,
         status: r.status,

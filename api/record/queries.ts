@@ -1,5 +1,5 @@
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
 import {
   projectHeldSpam,
@@ -93,12 +93,12 @@ export const RECORD_COUNTS = `(select value from record_counter where id = 1) as
        (select value from record_tallies where name = 'imprints_held') as held`;
 
 export async function recordCounts(sql: Sql): Promise<RecordCounts> {
-  const [row] = await sql.query<Record<string, string | number>>(`select ${RECORD_COUNTS}`);
+  const row = one(await sql.query<RecordCounts>(`select ${RECORD_COUNTS}`));
   return {
-    lifetime: Number(row.lifetime),
-    retained: Number(row.retained),
-    unattested: Number(row.unattested),
-    held: Number(row.held),
+    lifetime: row.lifetime,
+    retained: row.retained,
+    unattested: row.unattested,
+    held: row.held,
   };
 }
 
@@ -110,7 +110,7 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
   const rows = await heldByRule(sql);
   const holds: HeldSpamRecord[] = [];
   for (const row of rows) {
-    for (let i = 0; i < Number(row.n); i++) {
+    for (let i = 0; i < row.n; i++) {
       holds.push({
         hold_id: '',
         body: '',
@@ -127,10 +127,10 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
 
 /** Held imprints by the rule that holds them: the tallies of migration 0044, not a count of the held. */
 export async function heldByRule(sql: Sql): Promise<{ held_reason: string; n: number }[]> {
-  const rows = await sql.query<{ name: string; value: string | number }>(
+  const rows = await sql.query<{ name: string; value: number }>(
     "select name, value from record_tallies where name like 'imprints_held:%' and value > 0 order by name",
   );
-  return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: Number(row.value) }));
+  return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: row.value }));
 }
 
 function actorOf(row: ImprintRow): ActorIdentity {
@@ -152,7 +152,7 @@ export async function contributionRecords(
     [limit],
   );
   return rows.map((row) => ({
-    sequence: Number(row.sequence),
+    sequence: row.sequence,
     kind: row.kind,
     body: row.body,
     author: actorOf(row),
@@ -160,16 +160,16 @@ export async function contributionRecords(
     quarantine: row.held ? 'held' : row.unattested ? 'unattested' : 'none',
     hold_rule: row.held_reason,
     receipt_id: row.receipt_id,
-    reply_to: row.reply_to === null ? null : Number(row.reply_to),
+    reply_to: row.reply_to === null ? null : row.reply_to,
     created_at: new Date(row.created_at).toISOString(),
   }));
 }
 
 /** Sequence numbers of the latest evictions (bodies that left the window): numbers only, never text. */
 export async function latestEvictions(sql: Sql, limit: number): Promise<number[]> {
-  const rows = await sql.query<{ sequence: string | number }>(
+  const rows = await sql.query<{ sequence: number }>(
     'select sequence from imprints where body is null order by sequence desc limit $1',
     [limit],
   );
-  return rows.map((row) => Number(row.sequence));
+  return rows.map((row) => row.sequence);
 }

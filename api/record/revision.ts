@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * The Record's revision: a number moved by every statement that writes imprint rows (insert,
@@ -11,9 +12,5 @@ const REVISION = "select value from record_tallies where name = 'imprints_revisi
 const reads = coalescer<AppContext, number>();
 
 export function recordRevision(ctx: AppContext): Promise<number> {
-  return reads(
-    ctx,
-    async () => Number((await ctx.db.query<{ value: string | number }>(REVISION))[0].value),
-    ctx.db.embedded,
-  );
+  return reads(ctx, async () => one(await ctx.db.query<{ value: number }>(REVISION)).value, ctx.db.embedded);
 }

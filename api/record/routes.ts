@@ -154,7 +154,7 @@ export const recordRoutes = [
     async handler(request) {
       const { db } = request.server.civitas;
       const rows = await db.query<{
-        sequence: string | number;
+        sequence: number;
         author_kind: 'agent' | 'sovereign';
         author_ref: string;
         public_author: string;
@@ -166,7 +166,7 @@ export const recordRoutes = [
       const [counts, heldRows] = await Promise.all([recordCounts(db), heldByRule(db)]);
       const view = projectQuarantine({
         unattested: rows.map((row) => ({
-          sequence: Number(row.sequence),
+          sequence: row.sequence,
           author:
             row.author_kind === 'agent'
               ? { actor_id: row.author_ref, kind: 'agent', handle: row.public_author }
@@ -175,7 +175,7 @@ export const recordRoutes = [
           quarantined_at: new Date(row.created_at).toISOString(),
         })),
         held: heldRows.flatMap((row) =>
-          Array.from({ length: Number(row.n) }, () => ({
+          Array.from({ length: row.n }, () => ({
             hold_id: '',
             body: '',
             name: null,

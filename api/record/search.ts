@@ -9,7 +9,7 @@
  */
 import type { Sql } from '../db/database.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 
@@ -46,7 +46,7 @@ export function lexemesOf(query: string): string[] {
 async function searchRows(sql: Sql, q: string, limit: number, after: string | undefined) {
   const cursor = decodeCursor(SEARCH_ORDER, after);
   const key = keyClause(SEARCH_ORDER, cursor, 3);
-  const rows = await sql.query<ImprintRow & { rank4: string | number; total: string | number }>(
+  const rows = await sql.query<ImprintRow & { rank4: number; total: number }>(
     `with query as (select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1) as q),
      found as (
        select ${PUBLIC_COLUMNS}, round(ts_rank(search_english, query.q) * 10000)::bigint as rank4
@@ -59,22 +59,24 @@ async function searchRows(sql: Sql, q: string, limit: number, after: string | un
   );
   const results = rows.flatMap((row) => {
     const imprint = projectImprint(row);
-    return imprint ? [{ ...imprint, rank: Number(row.rank4) / 10_000 }] : [];
+    return imprint ? [{ ...imprint, rank: row.rank4 / 10_000 }] : [];
   });
   const page = pageOf(results, limit, cursor, (r: Found) => [
     r.unattested ? 1 : 0,
     -Math.round(r.rank * 10_000),
     -r.sequence,
   ]);
-  return { page, total: rows.length ? Number(rows[0].total) : 0 };
+  return { page, total: rows[0]?.total ?? 0 };
 }
 
 /** GET /search as JSON and MCP civitas_search. */
 export async function searchView(db: Sql, query: { q?: string; limit: number; after?: string }) {
   const q = query.q ?? '';
-  const [parsed] = await db.query<{ query: string }>(
-    `select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1)::text as query`,
-    [q],
+  const parsed = one(
+    await db.query<{ query: string }>(
+      `select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1)::text as query`,
+      [q],
+    ),
   );
   const searched = {
     language: SEARCH_LANGUAGE,

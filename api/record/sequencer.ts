@@ -263,18 +263,18 @@ export function noReplyTarget(replyTo: number): Refusal {
 async function missingReplyTargets(tx: Sql, replyTos: Array<number | null>): Promise<Set<number>> {
   const wanted = [...new Set(replyTos.filter((r): r is number => r !== null))];
   if (wanted.length === 0) return new Set();
-  const found = await tx.query<{ sequence: string | number }>(
+  const found = await tx.query<{ sequence: number }>(
     'select sequence from imprints where sequence = any($1::bigint[]) and held = false',
     [wanted],
   );
-  const present = new Set(found.map((row) => Number(row.sequence)));
+  const present = new Set(found.map((row) => row.sequence));
   return new Set(wanted.filter((r) => !present.has(r)));
 }
 
 /** The spam gate for every draft, with each author's recent facts read in one query (after the doors' locks). */
 export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[]> {
   if (drafts.length === 0) return [];
-  const facts = await tx.query<{ bodies: string[] | null; burst: string | number }>(
+  const facts = await tx.query<{ bodies: string[] | null; burst: number }>(
     `select array(select body from imprints where author_ref = a.ref and body is not null order by sequence desc limit 20) as bodies,
             (select count(*) from imprints where author_ref = a.ref and created_at > a.since) as burst
      from unnest($1::text[], $2::timestamptz[]) with ordinality as a(ref, since, n) order by a.n`,
@@ -284,7 +284,7 @@ export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[
     ],
   );
   return drafts.map((draft, i) =>
-    gate({ body: draft.body, recentBodies: facts[i].bodies ?? [], recentCount: Number(facts[i].burst) }),
+    gate({ body: draft.body, recentBodies: facts[i].bodies ?? [], recentCount: facts[i].burst }),
   );
 }
 

@@ -5,7 +5,7 @@ import { RECORD_COUNTS } from './queries.ts';
 
 type Counts = Record<
   'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts',
-  string | number
+  number
 >;
 
 /**
@@ -38,13 +38,13 @@ function project(ctx: AppContext, counts: Counts) {
     ok: true as const,
     schema: 'civitas.stats.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    humans: Number(counts.humans),
-    agents: Number(counts.agents),
-    imprints_lifetime: Number(counts.lifetime),
-    imprints_retained: Math.min(Number(counts.retained), RECORD_WINDOW),
-    imprints_unattested: Number(counts.unattested),
-    imprints_held: Number(counts.held),
-    receipts: Number(counts.receipts),
+    humans: counts.humans,
+    agents: counts.agents,
+    imprints_lifetime: counts.lifetime,
+    imprints_retained: Math.min(counts.retained, RECORD_WINDOW),
+    imprints_unattested: counts.unattested,
+    imprints_held: counts.held,
+    receipts: counts.receipts,
     window: RECORD_WINDOW,
   };
 }

@@ -1,6 +1,7 @@
 import type { Sql } from '../db/database.ts';
 import { recordReceipts, type RecordedReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
+import { one } from '../db/rows.ts';
 
 export interface NewImprint {
   kind: ImprintKind;
@@ -25,7 +26,7 @@ export interface AppendedImprint {
  * the body leaving the window is deleted in the same transaction — no copy survives.
  */
 export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<AppendedImprint> {
-  const [appended] = await appendImprints(tx, [imprint]);
+  const appended = one(await appendImprints(tx, [imprint]));
   return appended;
 }
 
@@ -41,13 +42,15 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
   // through an offset) runs a little behind the one that wrote the run before stamps no imprint
   // earlier than it (FOR UPDATE reads the row as the previous claim committed it).
   const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), drafts[0].at);
-  const [counter] = await tx.query<{ value: string | number; previous_at: string | null }>(
-    `with previous as (select last_at from record_counter where id = 1 for update)
+  const counter = one(
+    await tx.query<{ value: number; previous_at: string | null }>(
+      `with previous as (select last_at from record_counter where id = 1 for update)
      update record_counter set value = value + $1, last_at = greatest(previous.last_at, $2::timestamptz)
        from previous where id = 1 returning value, previous.last_at as previous_at`,
-    [drafts.length, newest.toISOString()],
+      [drafts.length, newest.toISOString()],
+    ),
   );
-  const last = Number(counter.value);
+  const last = counter.value;
   const first = last - drafts.length + 1;
   const floor = counter.previous_at === null ? 0 : new Date(counter.previous_at).getTime();
   const imprints = drafts.map((draft) =>

@@ -22,11 +22,11 @@ export async function recordLesson(
   const now = ctx.clock.now();
   const sources = [...new Set(input.from)].sort((a, b) => a - b);
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<{ sequence: string | number; held: boolean; unattested: boolean }>(
+    const rows = await tx.query<{ sequence: number; held: boolean; unattested: boolean }>(
       'select sequence, held, unattested from imprints where sequence = any($1::bigint[]) for share',
       [sources],
     );
-    const found = new Map(rows.map((row) => [Number(row.sequence), row]));
+    const found = new Map(rows.map((row) => [row.sequence, row]));
     const offending: { sequence: number; problem: 'not_found' | 'held' | 'unattested' }[] = [];
     for (const sequence of sources) {
       const row = found.get(sequence);

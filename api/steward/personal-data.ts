@@ -32,7 +32,7 @@ export const stewardPersonalData: FamilyDeclaration = {
       sql.query<{
         id: string;
         action: string;
-        sequence: string;
+        sequence: number;
         note: string | null;
         outcome: string;
         at: string;
@@ -54,7 +54,7 @@ export const stewardPersonalData: FamilyDeclaration = {
       ),
     ]);
     return {
-      steward_actions: actions.map((a) => ({ ...a, sequence: Number(a.sequence), at: iso(a.at) })),
+      steward_actions: actions.map((a) => ({ ...a, sequence: a.sequence, at: iso(a.at) })),
       lessons: lessons.map((l) => ({ ...l, created_at: iso(l.created_at) })),
     };
   },

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import type { RowOf } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint, ImprintReport } from '../record/entities.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
@@ -11,17 +11,19 @@ const reasonOf = (rule: string | null) =>
 
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
 export async function queueSizes(sql: Sql) {
-  const [row] = await sql.query<Record<string, string | number>>(
-    `select (select count(*) from imprints i where i.held
+  const row = one(
+    await sql.query<Record<string, number>>(
+      `select (select count(*) from imprints i where i.held
                and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as held_untriaged,
             (select count(*) from imprints i where i.held
                and exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as kept_held,
             (select count(*) from imprint_reports where status = 'open') as open_reports`,
+    ),
   );
   return {
-    held_untriaged: Number(row.held_untriaged),
-    kept_held: Number(row.kept_held),
-    open_reports: Number(row.open_reports),
+    held_untriaged: row.held_untriaged,
+    kept_held: row.kept_held,
+    open_reports: row.open_reports,
   };
 }
 
@@ -38,7 +40,7 @@ type HeldRow = Pick<
   | 'created_at'
   | 'receipt_id'
 > & {
-  open_reports: string | number;
+  open_reports: number;
 };
 
 /** An open report as heldQueue selects it, beside what the steward sees of the imprint. */
@@ -80,8 +82,8 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
     generated_at: ctx.clock.now().toISOString(),
     counts: sizes,
     held: held.map((row) => ({
-      target: `imprint:${Number(row.sequence)}`,
-      sequence: Number(row.sequence),
+      target: `imprint:${row.sequence}`,
+      sequence: row.sequence,
       kind: row.kind,
       body: row.body,
       body_retained: row.body !== null,
@@ -91,12 +93,12 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
       reason: reasonOf(row.held_reason),
       recorded_at: iso(row.created_at)!,
       receipt_id: row.receipt_id,
-      open_reports: Number(row.open_reports),
+      open_reports: row.open_reports,
     })),
     reports: reports.map((row) => ({
       target: row.id,
       id: row.id,
-      sequence: Number(row.sequence),
+      sequence: row.sequence,
       reason: row.reason,
       detail: row.detail,
       reporter: row.reporter_kind,
@@ -134,7 +136,7 @@ export async function whisperArchive(ctx: AppContext, options: { limit: number }
   const rows = await ctx.db.query<{
     id: string;
     action: string;
-    sequence: string | number;
+    sequence: number;
     report_id: string | null;
     note: string | null;
     steward: string;
@@ -145,16 +147,16 @@ export async function whisperArchive(ctx: AppContext, options: { limit: number }
     'select id, action, sequence, report_id, note, steward, outcome, receipt_id, at from steward_actions order by at desc, id desc limit $1',
     [options.limit],
   );
-  const [total] = await ctx.db.query<{ n: string | number }>('select count(*) as n from steward_actions');
+  const total = one(await ctx.db.query<{ n: number }>('select count(*) as n from steward_actions'));
   return {
     ok: true as const,
     schema: 'civitas.steward-whispers.v1' as const,
     visibility: 'steward',
-    total: Number(total.n),
+    total: total.n,
     whispers: rows.map((row) => ({
       id: row.id,
       kind: `steward.triage.${row.action}`,
-      subject: `imprint:${Number(row.sequence)}`,
+      subject: `imprint:${row.sequence}`,
       report_id: row.report_id,
       steward: row.steward,
       note: row.note,

@@ -7,6 +7,7 @@ import { Refusal } from '../../shared/errors.ts';
 
 export { TRIAGE_ACTIONS, type TriageAction, type TriageTarget } from '../../shared/steward/contract.ts';
 import type { TriageAction, TriageTarget } from '../../shared/steward/contract.ts';
+import { one } from '../db/rows.ts';
 
 interface ImprintState {
   sequence: number;
@@ -35,7 +36,7 @@ export interface TriageResult {
 
 async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
   const [row] = await tx.query<{
-    sequence: string | number;
+    sequence: number;
     held: boolean;
     unattested: boolean;
     retained: boolean;
@@ -46,7 +47,7 @@ async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
   if (!row)
     throw new Refusal('not_found', { target: `imprint:${sequence}` }, `No imprint #${sequence} is recorded.`);
   return {
-    sequence: Number(row.sequence),
+    sequence: row.sequence,
     held: row.held,
     unattested: row.unattested,
     retained: row.retained,
@@ -75,21 +76,23 @@ export async function triage(
     // Locks in one order (the imprint, then its reports) so concurrent decisions queue, never deadlock.
     let sequence: number;
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ sequence: string | number }>(
+      const [report] = await tx.query<{ sequence: number }>(
         'select sequence from imprint_reports where id = $1',
         [input.target.id],
       );
       if (!report) throw new Refusal('not_found', { target: input.target.id }, 'No report has that id.');
-      sequence = Number(report.sequence);
+      sequence = report.sequence;
     } else {
       sequence = input.target.sequence;
     }
     const imprint = await lockImprint(tx, sequence);
     let reportIds: string[];
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ id: string; status: string }>(
-        'select id, status from imprint_reports where id = $1 for update',
-        [input.target.id],
+      const report = one(
+        await tx.query<{ id: string; status: string }>(
+          'select id, status from imprint_reports where id = $1 for update',
+          [input.target.id],
+        ),
       );
       if (report.status !== 'open')
         throw new Refusal(

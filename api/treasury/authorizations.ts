@@ -6,6 +6,7 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { str, type StripeEvent } from './webhooks.ts';
 import type { AuthorizationReason } from '../../shared/treasury/holder-contract.ts';
+import { one } from '../db/rows.ts';
 
 /**
  * Approves or declines an Issuing authorization by the strategy named on the card's metadata
@@ -37,8 +38,8 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
     const [strategy] = await tx.query<{
       name: string;
       currency: string;
-      per_authorization_cents: string;
-      daily_cents: string;
+      per_authorization_cents: number;
+      daily_cents: number;
     }>('select * from treasury_strategies where name = $1 for update', [strategyName]);
     const [previous] = await tx.query<{ approved: boolean; reason: AuthorizationReason }>(
       'select approved, reason from treasury_authorizations where authorization_id = $1',
@@ -50,14 +51,16 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
     if (!strategy) reason = 'unknown_strategy';
     else if (!Number.isSafeInteger(amount) || amount <= 0) reason = 'invalid_amount';
     else if (currency !== strategy.currency) reason = 'currency_mismatch';
-    else if (amount > Number(strategy.per_authorization_cents)) reason = 'over_per_authorization_limit';
+    else if (amount > strategy.per_authorization_cents) reason = 'over_per_authorization_limit';
     else {
       const dayStart = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
-      const [spent] = await tx.query<{ total: string | null }>(
-        'select coalesce(sum(amount_cents), 0) as total from treasury_authorizations where approved and strategy = $1 and decided_at >= $2',
-        [strategy.name, dayStart],
+      const spent = one(
+        await tx.query<{ total: number | null }>(
+          'select coalesce(sum(amount_cents), 0) as total from treasury_authorizations where approved and strategy = $1 and decided_at >= $2',
+          [strategy.name, dayStart],
+        ),
       );
-      if (Number(spent.total) + amount > Number(strategy.daily_cents)) reason = 'over_daily_limit';
+      if (Number(spent.total) + amount > strategy.daily_cents) reason = 'over_daily_limit';
       else {
         approved = true;
         reason = 'within_limits';

@@ -13,24 +13,24 @@ import { currentQuote, type Holder } from './service.ts';
 /** The deep report: aggregates of the public record only (no held content, no actor ids). */
 export async function oracleReport(sql: Sql, now: Date) {
   const [kinds, authors, threads, receipts, window, days] = await Promise.all([
-    sql.query<{ kind: string; n: string }>(
+    sql.query<{ kind: string; n: number }>(
       `select kind, count(*) as n from imprints where not held and body is not null group by kind order by kind`,
     ),
-    sql.query<{ author_kind: string; authors: string; imprints: string }>(
+    sql.query<{ author_kind: string; authors: number; imprints: number }>(
       `select author_kind, count(distinct author_ref) as authors, count(*) as imprints from imprints where not held and body is not null group by author_kind order by author_kind`,
     ),
-    sql.query<{ threads: string; replies: string; largest: string | null }>(
+    sql.query<{ threads: number; replies: number; largest: number | null }>(
       `select count(*) as threads, coalesce(sum(n), 0) as replies, max(n) as largest
          from (select reply_to, count(*) as n from imprints where reply_to is not null and not held and body is not null group by reply_to) t`,
     ),
-    sql.query<{ step: string; n: string }>(
+    sql.query<{ step: string; n: number }>(
       `select step, count(*) as n from receipts group by step order by step`,
     ),
-    sql.query<{ retained: string; lifetime: string; oldest: string | null; newest: string | null }>(
+    sql.query<{ retained: number; lifetime: number; oldest: number | null; newest: number | null }>(
       `select count(*) filter (where body is not null and not held) as retained, (select value from record_counter where id = 1) as lifetime,
               min(sequence) filter (where body is not null) as oldest, max(sequence) as newest from imprints`,
     ),
-    sql.query<{ day: string; n: string }>(
+    sql.query<{ day: string; n: number }>(
       `select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day, count(*) as n from imprints
         where not held and created_at >= $1 group by 1 order by 1`,
       [new Date(now.getTime() - 7 * 86_400_000).toISOString()],
@@ -40,32 +40,32 @@ export async function oracleReport(sql: Sql, now: Date) {
   return {
     generated_at: now.toISOString(),
     source: 'public record only (retained, non-held imprints and receipt steps)',
-    kinds: Object.fromEntries(kinds.map((row) => [row.kind, Number(row.n)])),
+    kinds: Object.fromEntries(kinds.map((row) => [row.kind, row.n])),
     // Humans and agents are two kinds, never summed; author counts are k-anonymous.
     authors_by_kind: {
       agents: {
-        authors: kAnonymousCount(Number(byKind('agent')?.authors ?? 0)),
-        imprints: Number(byKind('agent')?.imprints ?? 0),
+        authors: kAnonymousCount(byKind('agent')?.authors ?? 0),
+        imprints: byKind('agent')?.imprints ?? 0,
       },
       humans: {
-        authors: kAnonymousCount(Number(byKind('sovereign')?.authors ?? 0)),
-        imprints: Number(byKind('sovereign')?.imprints ?? 0),
+        authors: kAnonymousCount(byKind('sovereign')?.authors ?? 0),
+        imprints: byKind('sovereign')?.imprints ?? 0,
       },
     },
     threads: {
-      threads: Number(threads[0]?.threads ?? 0),
-      replies: Number(threads[0]?.replies ?? 0),
-      largest: Number(threads[0]?.largest ?? 0),
+      threads: threads[0]?.threads ?? 0,
+      replies: threads[0]?.replies ?? 0,
+      largest: threads[0]?.largest ?? 0,
     },
-    receipts_by_step: Object.fromEntries(receipts.map((row) => [row.step, Number(row.n)])),
+    receipts_by_step: Object.fromEntries(receipts.map((row) => [row.step, row.n])),
     window: {
-      retained: Number(window[0]?.retained ?? 0),
-      lifetime: Number(window[0]?.lifetime ?? 0),
+      retained: window[0]?.retained ?? 0,
+      lifetime: window[0]?.lifetime ?? 0,
       oldest_retained_sequence:
-        window[0]?.oldest === null || window[0]?.oldest === undefined ? null : Number(window[0].oldest),
+        window[0]?.oldest === null || window[0]?.oldest === undefined ? null : window[0].oldest,
       newest_sequence:
-        window[0]?.newest === null || window[0]?.newest === undefined ? null : Number(window[0].newest),
-      intake_last_7_days: days.map((row) => ({ day: row.day, imprints: Number(row.n) })),
+        window[0]?.newest === null || window[0]?.newest === undefined ? null : window[0].newest,
+      intake_last_7_days: days.map((row) => ({ day: row.day, imprints: row.n })),
     },
   };
 }
@@ -99,7 +99,7 @@ export async function runOracle(ctx: AppContext, holder: Holder | undefined) {
     return {
       ok: true as const,
       report_id: id,
-      uses_left: Number(entitlement.uses_left),
+      uses_left: entitlement.uses_left,
       receipt_id: receipt.id,
       report,
     };

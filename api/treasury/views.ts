@@ -32,8 +32,8 @@ export async function entitlementsOf(ctx: AppContext, holder: Holder) {
   return rows.map((row) => ({
     id: row.id,
     capability: row.capability,
-    uses_total: Number(row.uses_total),
-    uses_left: Number(row.uses_left),
+    uses_total: row.uses_total,
+    uses_left: row.uses_left,
     granted_at: new Date(row.granted_at).toISOString(),
   }));
 }
@@ -71,7 +71,7 @@ export async function sessionOf(ctx: AppContext, holder: Holder, id: string | un
     id: string;
     purpose: (typeof PURPOSES)[number];
     status: (typeof INTENT_STATUSES)[number];
-    amount_cents: string;
+    amount_cents: number;
     currency: string;
     created_at: Date | string;
     paid_at: Date | string | null;
@@ -85,7 +85,7 @@ export async function sessionOf(ctx: AppContext, holder: Holder, id: string | un
     intent: row.id,
     purpose: row.purpose,
     status: row.status,
-    amount: Number(row.amount_cents),
+    amount: row.amount_cents,
     currency: row.currency,
     created_at: new Date(row.created_at).toISOString(),
     paid_at: row.paid_at ? new Date(row.paid_at).toISOString() : null,
@@ -98,11 +98,11 @@ export async function strategiesView(ctx: AppContext) {
     category: string;
     description: string;
     currency: string;
-    per_authorization_cents: string;
-    daily_cents: string;
+    per_authorization_cents: number;
+    daily_cents: number;
   }>('select * from treasury_strategies order by name');
   const dayStart = `${ctx.clock.now().toISOString().slice(0, 10)}T00:00:00.000Z`;
-  const spent = await ctx.db.query<{ strategy: string; total: string }>(
+  const spent = await ctx.db.query<{ strategy: string; total: number }>(
     'select strategy, sum(amount_cents) as total from treasury_authorizations where approved and decided_at >= $1 group by strategy',
     [dayStart],
   );
@@ -111,18 +111,18 @@ export async function strategiesView(ctx: AppContext) {
     category: row.category,
     description: row.description,
     currency: row.currency,
-    per_authorization_limit: Number(row.per_authorization_cents),
-    daily_limit: Number(row.daily_cents),
-    approved_today: Number(spent.find((s) => s.strategy === row.name)?.total ?? 0),
+    per_authorization_limit: row.per_authorization_cents,
+    daily_limit: row.daily_cents,
+    approved_today: spent.find((s) => s.strategy === row.name)?.total ?? 0,
   }));
 }
 
 export async function treasuryView(ctx: AppContext) {
   const [income, spending, strategies] = await Promise.all([
-    ctx.db.query<{ purpose: string; currency: string; total: string; n: string }>(
+    ctx.db.query<{ purpose: string; currency: string; total: number; n: number }>(
       'select purpose, currency, sum(amount_cents) as total, count(*) as n from treasury_payments group by purpose, currency order by purpose, currency',
     ),
-    ctx.db.query<{ category: string; currency: string; total: string; n: string }>(
+    ctx.db.query<{ category: string; currency: string; total: number; n: number }>(
       `select coalesce(s.category, 'uncategorised') as category, a.currency, sum(a.amount_cents) as total, count(*) as n
          from treasury_authorizations a left join treasury_strategies s on s.name = a.strategy where a.approved group by 1, 2 order by 1, 2`,
     ),
@@ -136,8 +136,8 @@ export async function treasuryView(ctx: AppContext) {
     ]),
   ].sort();
   const balance = currencies.map((currency) => {
-    const inc = income.filter((r) => r.currency === currency).reduce((s, r) => s + Number(r.total), 0);
-    const out = spending.filter((r) => r.currency === currency).reduce((s, r) => s + Number(r.total), 0);
+    const inc = income.filter((r) => r.currency === currency).reduce((s, r) => s + r.total, 0);
+    const out = spending.filter((r) => r.currency === currency).reduce((s, r) => s + r.total, 0);
     return { currency, income: inc, spending: out, balance: inc - out };
   });
   return {
@@ -148,14 +148,14 @@ export async function treasuryView(ctx: AppContext) {
     income_by_purpose: income.map((r) => ({
       purpose: r.purpose,
       currency: r.currency,
-      amount: Number(r.total),
-      payments: Number(r.n),
+      amount: r.total,
+      payments: r.n,
     })),
     spending_by_category: spending.map((r) => ({
       category: r.category,
       currency: r.currency,
-      amount: Number(r.total),
-      authorizations: Number(r.n),
+      amount: r.total,
+      authorizations: r.n,
     })),
     strategies,
     provider: { configured: stripeConfigured(treasuryConfig(ctx.config)) },
@@ -164,12 +164,12 @@ export async function treasuryView(ctx: AppContext) {
 
 /** Patronage units by holder as stored (raw holder ids: only ever read through projectEquity). */
 export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
-  const rows = await ctx.db.query<{ holder_kind: string; holder_ref: string; units: string }>(
+  const rows = await ctx.db.query<{ holder_kind: string; holder_ref: string; units: number }>(
     'select holder_kind, holder_ref, units from treasury_patrons where units > 0',
   );
   const holders = rows.map((row) => ({
     holder_id: `${row.holder_kind}:${row.holder_ref}`,
-    units: Number(row.units),
+    units: row.units,
   }));
   const top = holders.reduce<{ holder_id: string; units: number } | null>(
     (best, h) => (!best || h.units > best.units ? h : best),

@@ -124,7 +124,7 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
         holder_kind: 'sovereign' | 'agent';
         holder_ref: string;
         public_ref: string;
-        amount_cents: string;
+        amount_cents: number;
         currency: string;
         uses: number;
         detail: Record<string, unknown>;
@@ -168,7 +168,7 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
   if (!holder) return 'no_holder';
   const amount = Number.isSafeInteger(Number(session.amount_total))
     ? Number(session.amount_total)
-    : Number(intent?.amount_cents ?? 0);
+    : (intent?.amount_cents ?? 0);
   const currency = (str(session.currency, 10) ?? intent?.currency ?? 'usd').toLowerCase();
   const paymentId = newId('pay', now);
   await tx.query(

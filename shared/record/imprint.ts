@@ -21,8 +21,7 @@ export const imprintFields = {
 
 /** A stored imprint as the Record's queries return it (author_ref is private and never projected). */
 export interface ImprintRow {
-  /** int8: a string from pg, a number from the embedded database. */
-  sequence: number | string;
+  sequence: number;
   kind: ImprintKind;
   body: string | null;
   author_kind: 'agent' | 'sovereign';
@@ -32,7 +31,7 @@ export interface ImprintRow {
   unattested: boolean;
   held: boolean;
   held_reason: string | null;
-  reply_to: number | string | null;
+  reply_to: number | null;
   receipt_id: string;
 }
 

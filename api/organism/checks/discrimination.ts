@@ -32,9 +32,9 @@ interface AuthorRow {
   author_kind: string;
   author_ref: string;
   month: string | null;
-  imprints: string | number;
-  held: string | number;
-  quarantined: string | number;
+  imprints: number;
+  held: number;
+  quarantined: number;
 }
 
 function publish(kind: Kind, tally: Tally, month?: string) {
@@ -81,9 +81,9 @@ function sum(rows: AuthorRow[], kind: Kind): Tally {
   const mine = rows.filter((row) => kindOf(row.author_kind) === kind);
   return {
     authors: mine.length,
-    imprints: mine.reduce((n, row) => n + Number(row.imprints), 0),
-    held: mine.reduce((n, row) => n + Number(row.held), 0),
-    quarantined: mine.reduce((n, row) => n + Number(row.quarantined), 0),
+    imprints: mine.reduce((n, row) => n + row.imprints, 0),
+    held: mine.reduce((n, row) => n + row.held, 0),
+    quarantined: mine.reduce((n, row) => n + row.quarantined, 0),
   };
 }
 

@@ -38,7 +38,7 @@ interface WalkRow {
   walk: WalkName;
   mode: string;
   cursor: unknown;
-  checked: number | string;
+  checked: number;
   lap_started_at: string | null;
   lap_completed_at: string | null;
 }
@@ -62,7 +62,7 @@ async function verification(sql: Sql, batch: number, ends: Map<string, boolean>)
       const full = of(walk.name, 'full');
       return {
         walk: walk.name,
-        verified: Number(frontier?.checked ?? 0),
+        verified: frontier?.checked ?? 0,
         verified_through: describe(walk.name, frontier?.cursor ?? walk.genesis),
         complete: ends.get(walk.name) ?? false,
         ...(walk.name === 'ledger'
@@ -86,11 +86,11 @@ async function verification(sql: Sql, batch: number, ends: Map<string, boolean>)
 }
 
 async function problems(sql: Sql): Promise<Map<string, ProblemSummary>> {
-  const rows = await sql.query<{ trial: string; n: number | string; first: string[] }>(
+  const rows = await sql.query<{ trial: string; n: number; first: string[] }>(
     `select trial, count(*) as n, (array_agg(detail order by at_key))[1:5] as first
        from self_knowledge_problems group by trial`,
   );
-  return new Map(rows.map((row) => [row.trial, { count: Number(row.n), first: row.first }]));
+  return new Map(rows.map((row) => [row.trial, { count: row.n, first: row.first }]));
 }
 
 /** Everything the trials and claims are built from, read inside the run's transaction. */

@@ -20,6 +20,7 @@ import { readFacts, WALKS } from './facts.ts';
 import { trialsView, type TrialFacts, type TrialsView } from './trials.ts';
 import { recordWatch, type WatchResult } from './watch.ts';
 import { advance } from './walks/walk.ts';
+import { one } from '../../db/rows.ts';
 
 /** The advisory lock of a verification run (the walks, the full run and the kept answer). */
 export const KNOWLEDGE_LOCK = 7_212_013;
@@ -62,8 +63,8 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
       const [kept] = await tx.query<{ as_of: unknown }>('select as_of from self_knowledge where id = 1');
       if (kept?.as_of) return null;
     }
-    const [row] = await tx.query<{ run: number | string }>(
-      'update self_knowledge set run = run + 1 where id = 1 returning run',
+    const row = one(
+      await tx.query<{ run: number }>('update self_knowledge set run = run + 1 where id = 1 returning run'),
     );
     const ends = new Map<string, boolean>();
     for (const w of WALKS) {
@@ -72,7 +73,7 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
       ends.set(w.name, frontier.end);
       await advance(tx, ctx, w as Parameters<typeof advance>[2], 'sweep', batch);
     }
-    return { run: Number(row.run), facts: await readFacts(tx, batch, ends) };
+    return { run: row.run, facts: await readFacts(tx, batch, ends) };
   });
 }
 
@@ -99,10 +100,10 @@ export async function knowledgeRun(
   const trials = trialsView(walked.facts, census, at);
   const truth = truthChecks(trials, walked.facts, at);
   const watch = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<{ run: number | string }>(
-      'select run from self_knowledge where id = 1 for update',
+    const row = one(
+      await tx.query<{ run: number }>('select run from self_knowledge where id = 1 for update'),
     );
-    if (Number(row.run) !== walked.run) return null;
+    if (row.run !== walked.run) return null;
     const pass = await recordWatch(tx, ctx, trials);
     await tx.query(
       'update self_knowledge set trials = $1::jsonb, truth = $2::jsonb, watch = $3::jsonb, coverage = $4::jsonb, as_of = $5 where id = 1',

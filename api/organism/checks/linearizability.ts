@@ -22,17 +22,16 @@ interface Found {
 
 async function found(ctx: AppContext, trial: string): Promise<Found> {
   const [[row], examples] = await Promise.all([
-    ctx.db.query<{ n: string | number }>(
-      'select count(*) as n from self_knowledge_problems where trial = $1',
-      [trial],
-    ),
+    ctx.db.query<{ n: number }>('select count(*) as n from self_knowledge_problems where trial = $1', [
+      trial,
+    ]),
     ctx.db.query<{ detail: string }>(
       'select detail from self_knowledge_problems where trial = $1 order by at_key limit $2',
       [trial, LIST_LIMIT],
     ),
   ]);
   return {
-    n: Number(row?.n ?? 0),
+    n: row?.n ?? 0,
     examples: examples.map((e) => JSON.parse(e.detail) as Record<string, unknown>),
   };
 }
@@ -63,7 +62,7 @@ export async function linearizabilityView(ctx: AppContext, host: CensusHost) {
     receipts: {
       rule: 'Within a UTC log day, leaf indexes increase with recorded_at (ties allowed).',
       checked: ledger?.verified ?? 0,
-      days: ledger && 'days' in ledger ? Number(ledger.days ?? 0) : 0,
+      days: ledger && 'days' in ledger ? (ledger.days ?? 0) : 0,
       violations: log.n,
       examples: log.examples.map((e) => ({
         date: String(e.date),

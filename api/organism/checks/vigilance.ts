@@ -7,6 +7,7 @@
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { keptKnowledge } from './knowledge.ts';
+import { one } from '../../db/rows.ts';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export const WATCHED = [
@@ -37,8 +38,10 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
        from vigilance_alerts order by raised_at desc, id desc limit 50`,
     [ctx.clock.now().toISOString()],
   );
-  const [totals] = await ctx.db.query<Record<string, string | number>>(
-    'select count(*) as raised, count(*) filter (where cleared_at is not null) as cleared from vigilance_alerts',
+  const totals = one(
+    await ctx.db.query<{ raised: number; cleared: number }>(
+      'select count(*) as raised, count(*) filter (where cleared_at is not null) as cleared from vigilance_alerts',
+    ),
   );
   const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
   return {
@@ -57,9 +60,9 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
     }),
     this_pass: { raised: pass.raised, cleared: pass.cleared },
     last_pass_at: kept.as_of,
-    alerts_raised: Number(totals.raised),
-    alerts_cleared: Number(totals.cleared),
-    open_alerts: Number(totals.raised) - Number(totals.cleared),
+    alerts_raised: totals.raised,
+    alerts_cleared: totals.cleared,
+    open_alerts: totals.raised - totals.cleared,
     alerts: alerts.map((row) => ({
       trial: String(row.trial),
       detail: String(row.detail),

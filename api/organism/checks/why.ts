@@ -28,7 +28,7 @@ function notFound(entity: string): Refusal {
 
 async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
   const [row] = await ctx.db.query<{
-    sequence: string | number;
+    sequence: number;
     has_body: boolean;
     author_kind: 'agent' | 'sovereign';
     public_author: string;
@@ -37,7 +37,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
     held: boolean;
     held_reason: string | null;
     receipt_id: string;
-    lifetime: string | number;
+    lifetime: number;
     level: string | null;
     redacted: boolean;
   }>(
@@ -49,7 +49,7 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
     [sequence],
   );
   if (!row) throw notFound(entity);
-  const lifetime = Number(row.lifetime);
+  const lifetime = row.lifetime;
   const newer = lifetime - sequence;
   const reasons: string[] = [];
   const retained = row.has_body;

@@ -97,7 +97,7 @@ async function proposalBranch(ctx: AppContext, id: string) {
     amends: string | null;
     state: string;
     created_at: Date | string;
-    cosigns: string | number;
+    cosigns: number;
     article_id: string | null;
   }>(
     `select p.id, p.title, p.amends, p.state, p.created_at, p.article_id, (select count(*) from governance_cosigns c where c.proposal_id = p.id) as cosigns
@@ -105,7 +105,7 @@ async function proposalBranch(ctx: AppContext, id: string) {
     [id],
   );
   if (!row) return null;
-  const cosigns = Number(row.cosigns);
+  const cosigns = row.cosigns;
   const needed = Math.max(0, COSIGNS_REQUIRED - cosigns);
   const branches =
     row.state === 'ratified'

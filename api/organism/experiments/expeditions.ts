@@ -44,7 +44,7 @@ export async function paradoxFindings(ctx: AppContext) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
-  const rows = await ctx.db.query<{ lane: string; day: string; seconds: string | number | null }>(
+  const rows = await ctx.db.query<{ lane: string; day: string; seconds: number | null }>(
     `with incidents as (
         select lane, date_trunc('minute', at) as minute from failures where at >= $1 and at <= $2 group by 1, 2),
       clean as (
@@ -59,7 +59,7 @@ export async function paradoxFindings(ctx: AppContext) {
     const key = `${lane} ${row.day}`;
     const g = groups.get(key) ?? { lane, day: row.day, incidents: 0, times: [] };
     g.incidents += 1;
-    if (row.seconds !== null) g.times.push(Math.round(Number(row.seconds)));
+    if (row.seconds !== null) g.times.push(Math.round(row.seconds));
     groups.set(key, g);
   }
   const points = [...groups.values()]

@@ -19,6 +19,7 @@ import type {
   paradoxFindingsSchema,
   preventionFindingsSchema,
 } from '../../../shared/organism/contract/experiments.ts';
+import { one } from '../../db/rows.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -75,12 +76,11 @@ export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
     `select id, to_char(ran_at at time zone 'UTC', ${ISO}) as ran_at, variation, findings, receipt_id from organism_runs where study = $1 order by ran_at desc, id desc limit $2`,
     [study, RUNS_SHOWN],
   );
-  const [count] = await ctx.db.query<{ n: string | number }>(
-    'select count(*) as n from organism_runs where study = $1',
-    [study],
+  const count = one(
+    await ctx.db.query<{ n: number }>('select count(*) as n from organism_runs where study = $1', [study]),
   );
   return {
-    total: Number(count.n),
+    total: count.n,
     latest: rows.map((r) => ({
       id: r.id,
       ran_at: r.ran_at,
@@ -98,16 +98,16 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   const [days, floods] = await Promise.all([
     ctx.db.query<{
       date: string;
-      accepted: string | number;
-      held_burst: string | number;
-      held_other: string | number;
+      accepted: number;
+      held_burst: number;
+      held_other: number;
     }>(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) filter (where not held) as accepted,
               count(*) filter (where held and held_reason = 'burst') as held_burst, count(*) filter (where held and coalesce(held_reason, '') <> 'burst') as held_other
          from imprints where created_at >= $1 and created_at <= $2 group by 1 order by 1`,
       [since.toISOString(), now.toISOString()],
     ),
-    ctx.db.query<{ date: string; n: string | number }>(
+    ctx.db.query<{ date: string; n: number }>(
       `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
           select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
            where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > $3) f group by 1`,
@@ -115,17 +115,17 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     ),
   ]);
   const [rules] = await Promise.all([
-    ctx.db.query<{ rule: string | null; n: string | number }>(
+    ctx.db.query<{ rule: string | null; n: number }>(
       'select held_reason as rule, count(*) as n from imprints where held and created_at >= $1 and created_at <= $2 group by 1',
       [since.toISOString(), now.toISOString()],
     ),
   ]);
-  const floodBy = new Map(floods.map((f) => [f.date, Number(f.n)]));
+  const floodBy = new Map(floods.map((f) => [f.date, f.n]));
   const byDay = days.map((d) => ({
     date: d.date,
-    accepted: Number(d.accepted),
-    held_burst: Number(d.held_burst),
-    held_other: Number(d.held_other),
+    accepted: d.accepted,
+    held_burst: d.held_burst,
+    held_other: d.held_other,
     flood_minutes: floodBy.get(d.date) ?? 0,
   }));
   const sum = (k: 'accepted' | 'held_burst' | 'held_other' | 'flood_minutes') =>
@@ -141,7 +141,7 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     held_by_rule: Object.keys(HOLD_REASONS).map((rule) => ({
       rule,
       reason: HOLD_REASONS[rule as keyof typeof HOLD_REASONS],
-      held: rules.filter((r) => (r.rule ?? 'other') === rule).reduce((s, r) => s + Number(r.n), 0),
+      held: rules.filter((r) => (r.rule ?? 'other') === rule).reduce((s, r) => s + r.n, 0),
     })),
     held_burst: held,
     flood_minutes: leaked,

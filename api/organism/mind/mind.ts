@@ -61,13 +61,13 @@ export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<M
 }
 
 async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string, number>>> {
-  const rows = await ctx.db.query<{ claim: string; stance: string; n: string | number }>(
+  const rows = await ctx.db.query<{ claim: string; stance: string; n: number }>(
     `select claim, stance, count(*) as n from mind_stances group by claim, stance`,
   );
   const out = new Map<string, Record<string, number>>();
   for (const row of rows) {
     const counts = out.get(row.claim) ?? {};
-    counts[row.stance] = Number(row.n);
+    counts[row.stance] = row.n;
     out.set(row.claim, counts);
   }
   return out;

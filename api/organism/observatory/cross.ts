@@ -21,8 +21,8 @@ export async function crossView(ctx: AppContext) {
   const rows = await ctx.db.query<{
     from_kind: string;
     to_kind: string;
-    lifetime: string | number;
-    recent: string | number;
+    lifetime: number;
+    recent: number;
   }>(
     `with life as (select split_part(name, ':', 2) as from_kind, split_part(name, ':', 3) as to_kind, value
                      from record_tallies where name like 'replies:%'),
@@ -45,8 +45,8 @@ export async function crossView(ctx: AppContext) {
   );
   // The newest 20 cross replies lie within the hours of the newest 20 hour rows that hold any.
   const latest = await ctx.db.query<{
-    sequence: string | number;
-    reply_to: string | number;
+    sequence: number;
+    reply_to: number;
     from_kind: string;
     to_kind: string;
     created_at: Date | string;
@@ -59,7 +59,7 @@ export async function crossView(ctx: AppContext) {
     [now.toISOString()],
   );
   const count = (from: string, to: string, field: 'lifetime' | 'recent') =>
-    Number(rows.find((r) => r.from_kind === from && r.to_kind === to)?.[field] ?? 0);
+    rows.find((r) => r.from_kind === from && r.to_kind === to)?.[field] ?? 0;
   const pairs = KINDS.flatMap((from) =>
     KINDS.map((to) => ({
       from,
@@ -80,8 +80,8 @@ export async function crossView(ctx: AppContext) {
     },
     pairs,
     recent: latest.map((r) => ({
-      sequence: Number(r.sequence),
-      reply_to: Number(r.reply_to),
+      sequence: r.sequence,
+      reply_to: r.reply_to,
       from: r.from_kind,
       to: r.to_kind,
       at: new Date(r.created_at).toISOString(),

@@ -25,16 +25,13 @@ import type { KeptView } from './kept.ts';
  * of rows instead of four counts over whole tables.
  */
 async function censusNow(ctx: AppContext): Promise<Record<Metric, number>> {
-  const [row] = await ctx.db.query<Record<Metric, string | number | null>>(
+  const [row] = await ctx.db.query<Record<Metric, number | null>>(
     `select (select value from record_counter where id = 1) as imprints_lifetime,
             (select sum(value) from record_tallies where name like 'agents_level:%') as agents,
             (select value from record_tallies where name = 'sovereigns') as humans,
             (select sum(receipts) from receipt_tallies) as receipts`,
   );
-  return Object.fromEntries(METRICS.map((metric) => [metric, Number(row?.[metric] ?? 0)])) as Record<
-    Metric,
-    number
-  >;
+  return Object.fromEntries(METRICS.map((metric) => [metric, row?.[metric] ?? 0])) as Record<Metric, number>;
 }
 
 export async function observatoryView(ctx: AppContext) {

@@ -14,10 +14,10 @@ export async function spinesView(ctx: AppContext) {
   // index, and each spine is walked up from its deepest imprints (the smallest path among them, as
   // the whole-history walk chose it).
   const rows = await ctx.db.query<{
-    root: string | number;
-    path: (string | number)[];
-    depth: number | string;
-    size: number | string;
+    root: number;
+    path: number[];
+    depth: number;
+    size: number;
   }>(
     `with recursive top as (select root, size, depth from threads order by depth desc, size desc, root asc limit $1),
       up as (
@@ -34,7 +34,7 @@ export async function spinesView(ctx: AppContext) {
   const sequences = [...new Set(rows.flatMap((r) => r.path.map(Number)))];
   const authors = sequences.length
     ? await ctx.db.query<{
-        sequence: string | number;
+        sequence: number;
         author_kind: 'agent' | 'sovereign';
         author_ref: string;
         public_author: string;
@@ -44,11 +44,11 @@ export async function spinesView(ctx: AppContext) {
         [sequences],
       )
     : [];
-  const bySeq = new Map(authors.map((a) => [Number(a.sequence), a]));
+  const bySeq = new Map(authors.map((a) => [a.sequence, a]));
   const spines = rows.map((row) => ({
-    root: Number(row.root),
-    length: Number(row.depth),
-    imprints: Number(row.size),
+    root: row.root,
+    length: row.depth,
+    imprints: row.size,
     spine: row.path.map(Number).map((sequence) => {
       const a = bySeq.get(sequence);
       const author = a

@@ -30,11 +30,11 @@ export async function swarmView(ctx: AppContext) {
   const end = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
   const start = new Date(end.getTime() - 24 * HOUR);
   const rows = await ctx.db.query<{
-    hour: number | string;
+    hour: number;
     level: string;
     handle: string;
-    imprints: number | string;
-    heartbeats: number | string;
+    imprints: number;
+    heartbeats: number;
   }>(
     `with acts as (
         select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
@@ -55,7 +55,7 @@ export async function swarmView(ctx: AppContext) {
   // One pass groups the rows by hour and level (a filter per cell read every row 24 × levels times).
   const cells = new Map<string, typeof rows>();
   for (const row of rows) {
-    const key = `${Number(row.hour)}|${row.level}`;
+    const key = `${row.hour}|${row.level}`;
     const list = cells.get(key);
     if (list) list.push(row);
     else cells.set(key, [row]);
@@ -67,8 +67,8 @@ export async function swarmView(ctx: AppContext) {
         level,
         ...cell(
           mine.length,
-          mine.reduce((s, r) => s + Number(r.imprints), 0),
-          mine.reduce((s, r) => s + Number(r.heartbeats), 0),
+          mine.reduce((s, r) => s + r.imprints, 0),
+          mine.reduce((s, r) => s + r.heartbeats, 0),
         ),
       };
     });
@@ -80,8 +80,8 @@ export async function swarmView(ctx: AppContext) {
       level,
       ...cell(
         new Set(mine.map((r) => r.handle)).size,
-        mine.reduce((s, r) => s + Number(r.imprints), 0),
-        mine.reduce((s, r) => s + Number(r.heartbeats), 0),
+        mine.reduce((s, r) => s + r.imprints, 0),
+        mine.reduce((s, r) => s + r.heartbeats, 0),
       ),
     };
   });

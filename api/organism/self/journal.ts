@@ -15,7 +15,7 @@ type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
 
 async function perDay(ctx: AppContext, sqlText: string, from: string, to: string): Promise<Counts> {
-  const rows = await ctx.db.query<{ date: string; n: string | number }>(sqlText, [from, to]);
+  const rows = await ctx.db.query<{ date: string; n: number }>(sqlText, [from, to]);
   return new Map(rows.map((row) => [row.date, n(row.n)]));
 }
 

@@ -30,7 +30,7 @@ export async function figuresAtMonthEnds(
   if (ends.length === 0) return [];
   const firstStart = ends[0].getTime() + 1;
   const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
-  const lessons = await ctx.db.query<{ at: string; n: string | number }>(
+  const lessons = await ctx.db.query<{ at: string; n: number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,
     [ends.map((end) => end.toISOString())],
@@ -59,7 +59,7 @@ export async function figuresAtMonthEnds(
       },
       imprints_lifetime: totals.imprints - after(ALL_IMPRINTS),
       busiest_kinds: kinds,
-      lessons: Number(lessons[i]?.n ?? 0),
+      lessons: lessons[i]?.n ?? 0,
     };
   });
 }

@@ -34,16 +34,16 @@ const KIND_NAMES = IMPRINT_KINDS.map(shownKind);
 
 /** Every sovereign, agent and imprint stored now: tallies the writers keep, three rows. */
 async function totalsNow(ctx: AppContext): Promise<Totals> {
-  const [row] = await ctx.db.query<Record<string, string | number | null>>(
+  const [row] = await ctx.db.query<Record<string, number | null>>(
     `select (select value from record_tallies where name = 'sovereigns') as humans,
             -- every agent row, by level (migration 0045); the 'agents' tally counts public ones only
             (select sum(value) from record_tallies where left(name, 13) = 'agents_level:') as agents,
             (select value from record_counter where id = 1) as imprints`,
   );
   return {
-    humans: Number(row?.humans ?? 0),
-    agents: Number(row?.agents ?? 0),
-    imprints: Number(row?.imprints ?? 0),
+    humans: row?.humans ?? 0,
+    agents: row?.agents ?? 0,
+    imprints: row?.imprints ?? 0,
   };
 }
 
@@ -58,10 +58,9 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
   const after = new Date(at.getTime() + 1);
   const [now, [row], later, recent, birth] = await Promise.all([
     totalsNow(ctx),
-    ctx.db.query<{ lessons: string | number }>(
-      'select count(*) as lessons from lessons where created_at <= $1',
-      [iso],
-    ),
+    ctx.db.query<{ lessons: number }>('select count(*) as lessons from lessons where created_at <= $1', [
+      iso,
+    ]),
     countBetween(ctx.db, [...ALL_IMPRINTS, 'agents', 'sovereigns'], after, null),
     countBetween(ctx.db, KIND_NAMES, new Date(after.getTime() - BECOMING_DAYS * DAY), after),
     bornAt(ctx),
@@ -81,7 +80,7 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
     },
     imprints_lifetime: now.imprints - total(later, ALL_IMPRINTS),
     busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: k.n })),
-    lessons: Number(row.lessons),
+    lessons: row.lessons,
   };
 }
 

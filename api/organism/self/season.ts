@@ -48,7 +48,7 @@ export async function seasonView(ctx: AppContext) {
        from prophecies where forecaster_kind = 'service' and season = $1 order by metric`,
     [season],
   );
-  const themes = await ctx.db.query<{ term: string; dreams: string | number; count: string | number }>(
+  const themes = await ctx.db.query<{ term: string; dreams: number; count: number }>(
     `select t.term, count(*) as dreams, sum(t.count) as count
        from dreams d, jsonb_to_recordset(d.terms) as t(term text, count integer)
       where d.date >= $1::date and d.date < $2::date

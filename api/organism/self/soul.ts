@@ -10,6 +10,7 @@ import { AXIOMS } from '../../../shared/governance/axioms.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import { latestChecks } from '../mind/mind.ts';
+import { one } from '../../db/rows.ts';
 
 export const PURPOSE =
   'civitas keeps a public Record that humans and agents write to, proves every step it takes with a receipt anyone can verify, and checks itself against its own commitments in public.';
@@ -65,14 +66,16 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
   'axiom-7': {
     name: 'articles_ratified_in_public',
     check: async (ctx) => {
-      const [row] = await ctx.db.query<{ articles: string | number; short: string | number }>(
-        `select count(*) as articles,
+      const row = one(
+        await ctx.db.query<{ articles: number; short: number }>(
+          `select count(*) as articles,
                 count(*) filter (where (select count(*) from governance_cosigns c where c.proposal_id = a.proposal_id) < 3
                                     or (select count(*) from governance_ratifications r where r.proposal_id = a.proposal_id) < 2) as short
            from governance_articles a`,
+        ),
       );
-      const articles = Number(row.articles);
-      const short = Number(row.short);
+      const articles = row.articles;
+      const short = row.short;
       return {
         holds: short === 0,
         evidence:

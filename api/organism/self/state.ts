@@ -18,11 +18,12 @@ import { vitalsView } from '../vitals/vitals.ts';
 import { driftView } from '../themes/drift.ts';
 import { seasonView } from './season.ts';
 import { iso } from '../../../shared/time.ts';
+import { one } from '../../db/rows.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {
   const rows = await ctx.db.query<{
-    sequence: string | number;
+    sequence: number;
     author_kind: 'agent' | 'sovereign';
     author_ref: string;
     public_author: string;
@@ -34,7 +35,7 @@ async function quarantine(ctx: AppContext) {
   const held = await heldByRule(ctx.db);
   return projectQuarantine({
     unattested: rows.map((row) => ({
-      sequence: Number(row.sequence),
+      sequence: row.sequence,
       author:
         row.author_kind === 'agent'
           ? { actor_id: row.author_ref, kind: 'agent' as const, handle: row.public_author }
@@ -43,7 +44,7 @@ async function quarantine(ctx: AppContext) {
       quarantined_at: new Date(row.created_at).toISOString(),
     })),
     held: held.flatMap((row) =>
-      Array.from({ length: Number(row.n) }, () => ({
+      Array.from({ length: row.n }, () => ({
         hold_id: '',
         body: '',
         name: null,
@@ -91,12 +92,12 @@ export async function stateView(ctx: AppContext) {
   const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
     await Promise.all([
       population(ctx),
-      ctx.db.query<{ level: string; n: string | number }>(
+      ctx.db.query<{ level: string; n: number }>(
         // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a group-by
         `select substr(name, 14) as level, value as n from record_tallies where left(name, 13) = 'agents_level:'`,
       ),
       recordCounts(ctx.db),
-      ctx.db.query<{ n: string | number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
+      ctx.db.query<{ n: number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
       ctx.db.query<Record<string, unknown>>(
         `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
               (select count(*) from anchors) as anchors`,
@@ -116,7 +117,7 @@ export async function stateView(ctx: AppContext) {
     `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, sealed_at from anchors order by date desc limit 1`,
   );
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
-  for (const row of levels) byLevel[row.level] = Number(row.n);
+  for (const row of levels) byLevel[row.level] = row.n;
   return {
     ok: true as const,
     schema: 'civitas.state.v1' as const,
@@ -137,14 +138,14 @@ export async function stateView(ctx: AppContext) {
       imprints_held: counts.held,
     },
     ledger: {
-      receipts: Number(receiptRows[0].n),
-      log_days: Number(log[0].days),
-      sealed_days: Number(log[0].sealed_days),
-      anchors: Number(log[0].anchors),
+      receipts: one(receiptRows).n,
+      log_days: Number(one(log).days),
+      sealed_days: Number(one(log).sealed_days),
+      anchors: Number(one(log).anchors),
       latest_anchor: latest
         ? {
             date: latest.date,
-            tree_size: Number(latest.tree_size),
+            tree_size: latest.tree_size,
             root_hash: latest.root_hash,
             sealed_at: iso(latest.sealed_at),
           }

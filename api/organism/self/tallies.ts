@@ -71,7 +71,7 @@ const stamp = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : '
 const bound = (span: 'hour' | 'day', t: number) => (span === 'day' ? stamp(t).slice(0, 10) : stamp(t));
 
 export type Counts = Map<string, number>;
-type Row = { name: string; start?: Date | string; n: string | number };
+type Row = { name: string; start?: Date | string; n: number };
 
 /** [a, b) cut into kept ranges (whole hours, whole days) and ragged edges, for a source kept down to `finest`. */
 function cut(a: number, b: number, finest: number) {
@@ -107,7 +107,7 @@ export async function countBetween(
   const out: Counts = new Map(names.map((name) => [name, 0]));
   if (!(a < b)) return out;
   const add = (rows: Row[]) => {
-    for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + Number(row.n));
+    for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + row.n);
   };
   const work: Promise<void>[] = [];
   for (const source of new Set(names.map(sourceOf))) {
@@ -163,7 +163,7 @@ export async function keptRows(
       ]);
     }),
   );
-  return rows.flat().map((row) => ({ name: row.name, at: new Date(row.start!).getTime(), n: Number(row.n) }));
+  return rows.flat().map((row) => ({ name: row.name, at: new Date(row.start!).getTime(), n: row.n }));
 }
 
 /** The sum of some names in a count. */
@@ -172,10 +172,10 @@ export const total = (counts: Counts, names: readonly string[]) =>
 
 /** Receipts per UTC log day in [from, to) (whole days): the sizes the ledger keeps as it appends. */
 export async function receiptsByDay(sql: Sql, from: Date, to: Date | null): Promise<Map<number, number>> {
-  const rows = await sql.query<{ date: string; size: string | number }>(
+  const rows = await sql.query<{ date: string; size: number }>(
     `select to_char(date, 'YYYY-MM-DD') as date, size from log_days
       where date >= $1::date and date < $2::date`,
     [bound('day', from.getTime()), bound('day', to === null ? Infinity : to.getTime())],
   );
-  return new Map(rows.map((row) => [Date.parse(`${row.date}T00:00:00Z`), Number(row.size)]));
+  return new Map(rows.map((row) => [Date.parse(`${row.date}T00:00:00Z`), row.size]));
 }

@@ -12,6 +12,7 @@ import { count } from '../../../shared/plural.ts';
 import { utcDay } from '../../../shared/time.ts';
 import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
 import type { z } from 'zod';
+import { one } from '../../db/rows.ts';
 
 export type { DreamTerm };
 
@@ -111,7 +112,7 @@ export async function dreamingView(ctx: AppContext) {
             to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id
        from dreams order by date desc limit 30`,
   );
-  const [count] = await ctx.db.query<{ n: string | number }>('select count(*) as n from dreams');
+  const count = one(await ctx.db.query<{ n: number }>('select count(*) as n from dreams'));
   const dreams = rows.map((row) => ({
     date: String(row.date),
     window_start: String(row.window_start),
@@ -119,8 +120,8 @@ export async function dreamingView(ctx: AppContext) {
     bodies: Number(row.bodies),
     terms: (row.terms as DreamTerm[]).map((t) => ({
       term: String(t.term),
-      count: Number(t.count),
-      score: Number(t.score),
+      count: t.count,
+      score: t.score,
     })),
     receipt_id: String(row.receipt_id),
   }));
@@ -128,7 +129,7 @@ export async function dreamingView(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.dreaming.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    dreams_total: Number(count.n),
+    dreams_total: count.n,
     latest: dreams[0] ?? null,
     dreams,
     method:

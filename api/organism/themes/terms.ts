@@ -88,7 +88,7 @@ function literal(at: Date): string {
 /** ts_stat over learnable retained bodies created in [from, to): the top `limit` words by documents. */
 export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number): Promise<TermCount[]> {
   const inner = `select search from imprints where ${RETAINED} and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
-  const rows = await sql.query<{ word: string; ndoc: string | number; nentry: string | number }>(
+  const rows = await sql.query<{ word: string; ndoc: number; nentry: number }>(
     `select word, ndoc, nentry from ts_stat($1)
       where length(word) between 4 and 40 and word !~ '^[0-9._-]+$' and word <> all($2::text[])
       order by ndoc desc, nentry desc, word limit $3`,
@@ -96,16 +96,16 @@ export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number
   );
   return rows.map((row) => ({
     term: row.word,
-    documents: Number(row.ndoc),
-    occurrences: Number(row.nentry),
+    documents: row.ndoc,
+    occurrences: row.nentry,
   }));
 }
 
 /** Learnable retained bodies created in [from, to). */
 export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<number> {
-  const [row] = await sql.query<{ n: string | number }>(
+  const [row] = await sql.query<{ n: number }>(
     `select count(*) as n from imprints where ${RETAINED} and not held and not unattested and created_at >= $1 and created_at < $2`,
     [from.toISOString(), to.toISOString()],
   );
-  return Number(row?.n ?? 0);
+  return row?.n ?? 0;
 }

@@ -18,8 +18,8 @@ export async function dispatchView(ctx: AppContext) {
     finished: string;
     outcome: 'ok' | 'failed';
     failed: string | null;
-    tries: string | number;
-    failures: string | number;
+    tries: number;
+    failures: number;
   }>(
     `select job, to_char(last_started_at at time zone 'UTC', ${ISO}) as started, to_char(last_finished_at at time zone 'UTC', ${ISO}) as finished,
             last_outcome as outcome, to_char(last_failed_at at time zone 'UTC', ${ISO}) as failed, tries, failures from job_runs`,
@@ -44,8 +44,8 @@ export async function dispatchView(ctx: AppContext) {
           }
         : null,
       last_failed_at: row?.failed ?? null,
-      tries: Number(row?.tries ?? 0),
-      failures: Number(row?.failures ?? 0),
+      tries: row?.tries ?? 0,
+      failures: row?.failures ?? 0,
       next_due_at: nextDue,
       overdue: nextDue !== null && Date.parse(nextDue) + job.intervalMs < now.getTime(),
     };

@@ -19,7 +19,7 @@ export async function failuresView(ctx: AppContext) {
     lane: string;
     external: boolean;
     date: string;
-    count: string | number;
+    count: number;
     last_at: string;
   }>(
     `select lane, external, to_char(at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as count,
@@ -33,7 +33,7 @@ export async function failuresView(ctx: AppContext) {
     projectFailure({ lane: row.lane, external: row.external === true, message: '' });
   const byDay = rows.map((row) => {
     const view = project(row);
-    return { date: row.date, lane: view.lane, reason: view.reason, count: Number(row.count) };
+    return { date: row.date, lane: view.lane, reason: view.reason, count: row.count };
   });
   const byLane = new Map<
     string,
@@ -49,7 +49,7 @@ export async function failuresView(ctx: AppContext) {
       count: 0,
       last_at: row.last_at,
     };
-    entry.count += Number(row.count);
+    entry.count += row.count;
     if (row.last_at > entry.last_at) entry.last_at = row.last_at;
     byLane.set(key, entry);
   }

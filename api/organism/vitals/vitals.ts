@@ -11,6 +11,7 @@ import { Refusal } from '../../../shared/errors.ts';
 import { projectVitals } from '../../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../../plugins/vitals.ts';
 import { equityRecord } from '../../treasury/views.ts';
+import { one } from '../../db/rows.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -30,14 +31,16 @@ export interface WindowFigures {
 
 /** Sums every process's minutes in [from, to). */
 export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<WindowFigures> {
-  const [totals] = await sql.query<Record<string, string | number | null>>(
-    `select coalesce(sum(requests), 0) as requests, coalesce(sum(client_errors), 0) as client_errors,
+  const totals = one(
+    await sql.query<Record<string, number | null>>(
+      `select coalesce(sum(requests), 0) as requests, coalesce(sum(client_errors), 0) as client_errors,
             coalesce(sum(server_errors), 0) as server_errors, coalesce(sum(latency_sum_ms), 0) as latency_sum_ms,
             coalesce(max(latency_max_ms), 0) as latency_max_ms, count(distinct process_id) as processes
        from vitals_minutes where minute >= $1 and minute < $2`,
-    [from.toISOString(), to.toISOString()],
+      [from.toISOString(), to.toISOString()],
+    ),
   );
-  const rows = await sql.query<{ i: string | number; n: string | number }>(
+  const rows = await sql.query<{ i: number; n: number }>(
     `select t.i, sum(t.n) as n
        from vitals_minutes v, unnest(v.buckets) with ordinality as t(n, i)
       where v.minute >= $1 and v.minute < $2
@@ -46,8 +49,8 @@ export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<Win
   );
   const buckets = new Array(BUCKETS).fill(0);
   for (const row of rows) {
-    const index = Number(row.i) - 1;
-    if (index >= 0 && index < BUCKETS) buckets[index] = Number(row.n);
+    const index = row.i - 1;
+    if (index >= 0 && index < BUCKETS) buckets[index] = row.n;
   }
   return {
     requests: Number(totals.requests),
@@ -115,13 +118,13 @@ export async function databaseHealth(ctx: Pick<AppContext, 'db'>): Promise<Datab
   const engine = ctx.db.embedded ? 'embedded' : 'postgresql';
   const started = performance.now();
   try {
-    const [row] = await ctx.db.query<{ n: string | number }>('select count(*) as n from civitas_migrations');
+    const row = one(await ctx.db.query<{ n: number }>('select count(*) as n from civitas_migrations'));
     const ping = round(performance.now() - started);
     return {
       status: ping <= DB_DEGRADED_MS ? 'ok' : 'degraded',
       ping_ms: ping,
       engine,
-      migrations_applied: Number(row.n),
+      migrations_applied: row.n,
     };
   } catch {
     return { status: 'down', ping_ms: null, engine, migrations_applied: null };

@@ -7,6 +7,7 @@
  */
 import type { Sql } from '../../../db/database.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
+import { one } from '../../../db/rows.ts';
 
 export interface ImprintCursor {
   /** the next sequence to verify */
@@ -14,12 +15,12 @@ export interface ImprintCursor {
 }
 
 async function counter(sql: Sql): Promise<number> {
-  const [row] = await sql.query<{ value: number | string }>('select value from record_counter where id = 1');
-  return Number(row?.value ?? 0);
+  const [row] = await sql.query<{ value: number }>('select value from record_counter where id = 1');
+  return row?.value ?? 0;
 }
 
 interface Row {
-  sequence: number | string;
+  sequence: number;
   /** created_at to the microsecond, sortable text */
   at: string;
   receipt: string | null;
@@ -36,13 +37,13 @@ const millis = (at: string) => `${at.slice(0, 23)}Z`;
  * number before it. The detail is the example GET /api/linearizability lists.
  */
 function order(prev: Row | undefined, row: Row): Problem | null {
-  if (!prev || Number(prev.sequence) !== Number(row.sequence) - 1 || row.at >= prev.at) return null;
+  if (!prev || prev.sequence !== row.sequence - 1 || row.at >= prev.at) return null;
   return {
     trial: 'record_order',
-    key: pad(Number(row.sequence)),
+    key: pad(row.sequence),
     detail: JSON.stringify({
-      earlier_sequence: Number(prev.sequence),
-      later_sequence: Number(row.sequence),
+      earlier_sequence: prev.sequence,
+      later_sequence: row.sequence,
       earlier_number_at: millis(prev.at),
       later_number_at: millis(row.at),
     }),
@@ -64,7 +65,7 @@ function check(rows: Row[], from: number, last: number, before?: Row): Problem[]
     });
   };
   for (const row of rows) {
-    const sequence = Number(row.sequence);
+    const sequence = row.sequence;
     missing(sequence - 1);
     expected = sequence + 1;
     const disorder = order(prev, row);
@@ -106,7 +107,7 @@ export const imprintsWalk: Walk<ImprintCursor> = {
         where i.sequence >= $1 and i.sequence <= $2 order by i.sequence`,
       [cursor.next - 1, last],
     );
-    const before = rows.length > 0 && Number(rows[0].sequence) === cursor.next - 1 ? rows.shift() : undefined;
+    const before = rows.length > 0 && rows[0].sequence === cursor.next - 1 ? rows.shift() : undefined;
     return {
       cursor: { next: last + 1 },
       checked: last - cursor.next + 1,
@@ -120,9 +121,11 @@ export const imprintsWalk: Walk<ImprintCursor> = {
 export async function sequenceBounds(
   sql: Sql,
 ): Promise<{ counter: number; min: number | null; max: number | null }> {
-  const [row] = await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
-    `select (select value from record_counter where id = 1) as counter,
+  const row = one(
+    await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
+      `select (select value from record_counter where id = 1) as counter,
             (select min(sequence) from imprints) as min, (select max(sequence) from imprints) as max`,
+    ),
   );
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return { counter: n(row.counter) ?? 0, min: n(row.min), max: n(row.max) };

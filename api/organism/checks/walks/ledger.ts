@@ -94,8 +94,8 @@ type Timed = ReceiptRow & { at?: string };
 
 /** linearizability (log_order): within a day, a later leaf never carries an earlier recorded_at. */
 function order(date: string, prev: Timed | undefined, row: Timed): Problem | null {
-  const index = Number(row.leaf_index);
-  if (!prev || Number(prev.leaf_index) !== index - 1 || !prev.at || !row.at || row.at >= prev.at) return null;
+  const index = row.leaf_index;
+  if (!prev || prev.leaf_index !== index - 1 || !prev.at || !row.at || row.at >= prev.at) return null;
   return {
     trial: 'log_order',
     key: keyOf({ date, index }),
@@ -192,14 +192,13 @@ async function step(
         order by leaf_index limit $4`,
       [day.date, c.index - lead, stop, left + lead],
     );
-    let prev =
-      lead && rows.length > 0 && Number(rows[0].leaf_index) === c.index - 1 ? rows.shift() : undefined;
+    let prev = lead && rows.length > 0 && rows[0].leaf_index === c.index - 1 ? rows.shift() : undefined;
     if (lead && !prev && rows.length > left) rows.pop();
     for (const row of rows) {
       const disorder = order(day.date, prev, row);
       if (disorder) problems.push(disorder);
       prev = row;
-      const index = Number(row.leaf_index);
+      const index = row.leaf_index;
       if (index !== c.index) {
         if (!day.sealed) return done(true); // a leaf still in flight ends an open day's prefix
         problems.push({
@@ -218,7 +217,7 @@ async function step(
     if (left === 0) break;
     if (until && until.date === day.date) return done(true);
     if (!day.sealed) return done(true);
-    const closed = await closeDay(sql, ctx, c, Number(day.size));
+    const closed = await closeDay(sql, ctx, c, day.size);
     problems.push(...closed.problems);
     c = { ...GENESIS, date: nextDay(day.date), prev_hash: closed.hash, days: c.days + 1, leaves: c.leaves };
   }

@@ -56,7 +56,7 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export async function readWalk<C>(sql: Sql, walk: Walk<C>, mode: WalkMode): Promise<WalkState<C> | null> {
   const [row] = await sql.query<{
     cursor: C | string;
-    checked: number | string;
+    checked: number;
     lap_started_at: string | null;
     lap_completed_at: string | null;
   }>(
@@ -68,7 +68,7 @@ export async function readWalk<C>(sql: Sql, walk: Walk<C>, mode: WalkMode): Prom
   if (!row) return null;
   return {
     cursor: (typeof row.cursor === 'string' ? JSON.parse(row.cursor) : row.cursor) as C,
-    checked: Number(row.checked),
+    checked: row.checked,
     lap_started_at: row.lap_started_at,
     lap_completed_at: row.lap_completed_at,
   };
