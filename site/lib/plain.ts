@@ -1,0 +1,21 @@
+/**
+ * Plain words for the service's raw names where a person reads them. The data stays the same; the
+ * raw names stay in the JSON and in each page's "For developers" disclosure.
+ */
+
+/** "sovereign:98d8" → "sovereign 98d8", "agent:scout" → "agent scout"; anything else unchanged. */
+export function actorName(ref: string): string {
+  const m = /^(sovereign|agent):(.+)$/.exec(ref);
+  return m ? `${m[1]} ${m[2]}` : ref;
+}
+
+const PROPOSAL_STATE: Record<string, string> = {
+  proposed: 'Open for cosigning',
+  cosigned: 'Open for ratification',
+  ratified: 'Ratified',
+};
+
+/** A proposal's state said for a person: "proposed" → "Open for cosigning". */
+export function proposalState(state: string): string {
+  return PROPOSAL_STATE[state] ?? state;
+}
