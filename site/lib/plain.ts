@@ -1,3 +1,5 @@
+import { withoutDoors } from './words.ts';
+
 /**
  * Plain words for the service's raw names where a person reads them. The data stays the same; the
  * raw names stay in the JSON and in each page's "For developers" disclosure.
@@ -18,4 +20,16 @@ const PROPOSAL_STATE: Record<string, string> = {
 /** A proposal's state said for a person: "proposed" → "Open for cosigning". */
 export function proposalState(state: string): string {
   return PROPOSAL_STATE[state] ?? state;
+}
+
+/**
+ * A sentence from the API said for a person: the doors it names ("POST /api/witness/mark with …")
+ * are left out (see `withoutDoors`), and a bare path reads as the page of that name
+ * ("counted under /api/abstentions" → "counted under the abstentions page").
+ */
+export function plainSentence(text: string): string {
+  return withoutDoors(text).replace(
+    /\/api\/([a-z][a-z-]*)(?:\/[^\s,;.)]*)?/g,
+    (_, name: string) => `the ${name.replace(/-/g, ' ')} page`,
+  );
 }
