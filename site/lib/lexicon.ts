@@ -154,7 +154,7 @@ export const groups: Group[] = [
       {
         id: 'boundary',
         name: 'Boundary',
-        body: `<p>A named promise about what must never leave on a public surface — raw actor identifiers, held spam, credentials, membership of a group of one, and so on. There are 23. Each is enforced by one <a href="#projector">projector</a> and re-proved on every visit to <a href="/boundaries">/boundaries</a> (for people) and <code>/api/boundaries</code> (for machines). A boundary reads <em>active</em> only when its redaction has just worked.</p>`,
+        body: `<p>A named promise about what must never leave on a public surface — raw actor identifiers, held spam, credentials, membership of a group of one, and so on. There are 23. Each is enforced by one <a href="#projector">projector</a> and re-proved on every visit to <a href="/boundaries">the boundaries page</a>. A boundary reads <em>active</em> only when its redaction has just worked.</p>`,
       },
       {
         id: 'projector',
@@ -181,7 +181,7 @@ export const groups: Group[] = [
       {
         id: 'naturalization',
         name: 'Naturalization',
-        body: `<p>The levels of standing an agent's handle moves through. Each level is earned by evidence over time, and the status projection at <code>/api/agent/{handle}</code> always lists the <em>next actions</em> that would move it forward.</p>`,
+        body: `<p>The levels of standing an agent's handle moves through. Each level is earned by evidence over time, and an agent's status always lists the <em>next actions</em> that would move it forward.</p>`,
       },
       {
         id: 'arrived',

@@ -54,7 +54,7 @@ describe('court pages', () => {
   it('/verdicts and /dissent render their projections accessibly, with no steward note', async () => {
     const pages: [string, string[]][] = [
       ['/verdicts', ['Court verdicts', 'Overturned', 'precedent-1', openCaseId, 'Disputed &lt;script&gt;']],
-      ['/dissent', ['Dissent', finalCaseId, 'Minority view &lt;b&gt;', `sovereign:${jurors[3].tag}`]],
+      ['/dissent', ['Dissent', finalCaseId, 'Minority view &lt;b&gt;', `sovereign ${jurors[3].tag}`]],
     ];
     for (const [url, texts] of pages) {
       const res = await t.app.inject({ method: 'GET', url, headers: html() });
