@@ -6,8 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { htmlHeaders } from './builders.ts';
 
-/** A script element with inline content: pages carry none but the hash-allowed signed-in indicator. */
-export const INLINE_SCRIPT = /<script(?![^>]*src=)[^>]*>[^<]+<\/script>/;
+/**
+ * A script element with inline content other than the two hash-allowed enhancements of
+ * shared/site-scripts.ts (the signed-in indicator and the copy buttons): pages carry no other.
+ */
+export const INLINE_SCRIPT =
+  /<script(?![^>]*src=)[^>]*>(?!\(\(\)=>\{(?:const slot=|for\(const button of document\.querySelectorAll\('button\[data-copy\]'\)))[^<]+<\/script>/;
 
 /** A browser navigation to `url`, checked to be a rendered page: 200, HTML, a heading, a main landmark. Returns its body. */
 export async function renderedPage(app: FastifyInstance, url: string, cookie?: string): Promise<string> {

@@ -45,7 +45,7 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
-  // The other families' tallies kept in the same table (migrations 0067–0070, 0075), by their own definitions.
+  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076), by their own definitions.
   const [acts] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
             (select count(*) from sovereigns where uniqueness_verified_at is not null and erased_at is null) as sovereigns_ratifiers,
@@ -53,7 +53,9 @@ async function tallied() {
             (select count(*) from governance_cosigns) as governance_cosigns,
             (select count(*) from governance_ratifications) as governance_ratifications,
             (select count(*) from witness_marks) as witness_marks,
-            (select count(*) from anchors) as anchors`,
+            (select count(*) from anchors) as anchors,
+            (select count(*) from agent_ascensions where level = 'continuous') as "ascensions:continuous",
+            (select count(*) from agent_ascensions where level = 'attested') as "ascensions:attested"`,
   );
   Object.assign(counted, acts);
   const grouped = await db().query<{ name: string; n: number }>(
