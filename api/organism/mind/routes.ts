@@ -15,11 +15,12 @@ export const mindRoutes = [
       mindProjection(request.server.civitas, censusHost(request.server), request.input.query),
   }),
   defineRoute('POST /api/mind/stance', {
+    cache: 'private',
     sameOrigin: 'form',
     preHandler: stanceNeedsSession,
     handler: takeStance,
   }),
-  defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
+  defineRoute('GET /mind/feed.xml', { cache: 'no-store', handler: mindFeed }),
   defineRoute('GET /api/truth', {
     cache: 'no-store',
     handler: (request) => truthProjection(request.server.civitas, censusHost(request.server)),
