@@ -1,7 +1,6 @@
 /** Steward surfaces, for every family that serves one (steward, operator, orders, calibration). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../shared/errors.ts';
-import { cacheControlForPersonalized } from '../shared/security.ts';
 import type { SignedIn } from './plugins/session.ts';
 
 /**
@@ -15,9 +14,9 @@ export function stewardOf(request: FastifyRequest): SignedIn {
   return request.sovereign;
 }
 
-/** Steward surfaces: personalized, never stored by shared caches, never indexed. */
+/** Steward surfaces are never indexed (their routes' cache class, `private`, keeps them out of caches). */
 export function stewardOnly(reply: FastifyReply): void {
-  reply.header('cache-control', cacheControlForPersonalized()).header('x-robots-tag', 'noindex, nofollow');
+  reply.header('x-robots-tag', 'noindex, nofollow');
 }
 
 /** A steward page: JSON by Accept, else the Astro page (which reads the same JSON); stewards only, either way. */

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/errors.ts';
 import type { Flash } from '../shared/flash.ts';
 import { Refusal } from '../shared/errors.ts';
-import { cacheControlForCredentialResponse, safeReturnTarget } from '../shared/security.ts';
+import { safeReturnTarget } from '../shared/security.ts';
 
 /**
  * True when the caller asked for JSON rather than a page. Asking is itself the mark that this URL
@@ -65,13 +65,12 @@ export function withQuery(path: string, params: Record<string, string | number>)
   return url.pathname + url.search + url.hash;
 }
 
-/** A 303 to a local page. Private and unstored: many of these carry a fresh credential cookie. */
+/**
+ * A 303 to a local page. Private and unstored (api/plugins/http-cache.ts makes every 303 so): many
+ * of these carry a fresh credential cookie.
+ */
 export function seeOther(reply: FastifyReply, location: string) {
-  return reply
-    .code(303)
-    .header('location', location)
-    .header('cache-control', cacheControlForCredentialResponse())
-    .send();
+  return reply.code(303).header('location', location).send();
 }
 
 /**

@@ -6,7 +6,7 @@ import type { RouteKey } from '../shared/registry/types.ts';
 import type { Contract, ResponseOf } from '../shared/contract.ts';
 import type { ContractOf, InputOf } from '../shared/registry/contracts.ts';
 import { Refusal } from '../shared/errors.ts';
-import type { CacheClass } from '../shared/http-cache.ts';
+import type { CachePolicy } from '../shared/http-cache.ts';
 
 /** Which rate-limit budget a route draws from: the registry shape's `rate` (shared/registry/types.ts). */
 export type { RateClass } from '../shared/registry/types.ts';
@@ -30,8 +30,11 @@ export interface RouteImpl {
   credentialDoor?: boolean;
   /** Same-origin rule (api/plugins/same-origin.ts): `form` for doors acting with a session, refusing what a browser marks cross-site. */
   sameOrigin?: SameOriginRule;
-  /** Who may keep a GET answer (api/plugins/http-cache.ts); unset → the handler's own Cache-Control, if any. */
-  cache?: CacheClass;
+  /**
+   * Who may keep the answer: its cache class (shared/http-cache.ts), set by api/plugins/http-cache.ts.
+   * Handlers never set Cache-Control themselves; unset → none (a hybrid's variants: `no-cache`).
+   */
+  cache?: CachePolicy;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
   rawBody?: boolean;
   /**

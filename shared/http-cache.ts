@@ -1,22 +1,47 @@
+import { cacheControlForPersonalized } from './boundaries/headers/cache.ts';
+
 /**
- * Cache-Control values by cache class (api/plugins/http-cache.ts, and the live pages). Public
- * answers are fresh for a shared cache (CDN) for a few seconds and may be served stale while it
- * revalidates; browsers revalidate every time (max-age=0) with the ETag, getting 304 when unchanged.
- * Never used on a personalised or cookie-setting response: those are `private` (the security
- * headers force `private, no-store` on any response that sets a cookie).
+ * Who may keep an answer, by cache class: a route declares its class with `cache` on defineRoute
+ * and api/plugins/http-cache.ts sets the Cache-Control; no handler sets one by hand (a structure
+ * test holds that). Public answers are for anyone: `public` live reads are fresh for a shared
+ * cache (CDN) for a few seconds and may be served stale while it revalidates, browsers
+ * revalidating every time (max-age=0) with the ETag; the `public-<age>` classes are fixed
+ * lifetimes for answers that change slowly (feeds, cards, reference data). `private` is for one
+ * recipient (shared_cache_audience: personalised views; set_cookie_replay: credential answers).
+ * The security headers still force `private, no-store` on any answer that sets a cookie or is an
+ * error, whatever its class.
  */
-export type CacheClass = 'public' | 'personal' | 'no-store';
-
-export const PUBLIC_READ_CACHE = 'public, max-age=0, s-maxage=10, stale-while-revalidate=60';
-/** Live pages read by anonymous visitors (no session, the default theme). */
-export const PUBLIC_PAGE_CACHE = 'public, max-age=0, s-maxage=15, stale-while-revalidate=60';
-export const PERSONAL_CACHE = 'private, no-cache';
-
-export const CACHE_CONTROL: Record<CacheClass, string> = {
-  public: PUBLIC_READ_CACHE,
-  personal: PERSONAL_CACHE,
+export const CACHE_CONTROL = {
+  /** Live reads: a shared cache keeps them 10 s and serves them stale while it revalidates. */
+  public: 'public, max-age=0, s-maxage=10, stale-while-revalidate=60',
+  /** Live pages read by anonymous visitors (no session, the default theme). */
+  'public-page': 'public, max-age=0, s-maxage=15, stale-while-revalidate=60',
+  'public-30s': 'public, max-age=30',
+  'public-1m': 'public, max-age=60',
+  'public-5m': 'public, max-age=300',
+  'public-1h': 'public, max-age=3600',
+  'public-1d': 'public, max-age=86400',
+  /** The browser may keep it but asks before each use; no shared cache. */
+  personal: 'private, no-cache',
+  /** For its one recipient, kept by no one (shared_cache_audience, set_cookie_replay). */
+  private: cacheControlForPersonalized(),
+  /** Anyone may keep it but must ask before each use (an answer nobody gave a lifetime). */
+  revalidate: 'no-cache',
+  /** Computed on every request or carrying a secret: kept by no one. */
   'no-store': 'no-store',
-};
+} as const;
+
+export type CacheClass = keyof typeof CACHE_CONTROL;
+
+/**
+ * A route's cache policy: one class for every request, or `{ anonymous }`: that class for a
+ * request nothing personal can have shaped, and `private` for one that carries a session, a
+ * cookie or a credential header (the plugin decides which, from the request: api/plugins/http-cache.ts).
+ */
+export type CachePolicy = CacheClass | { anonymous: CacheClass };
+
+/** The live pages' own header for their anonymous form (site/pages: the home and about pages). */
+export const PUBLIC_PAGE_CACHE = CACHE_CONTROL['public-page'];
 
 /**
  * A live page whose anonymous render reads the Record alone (its imprints, counter and tallies, as

@@ -12,8 +12,6 @@ import { agentImprint } from './agent-imprint.ts';
 import { agentStatus, proofFrom } from './service.ts';
 import { continuumOverview, continuumStatus, heartbeat, preserveNote, rotateRelay } from './continuity.ts';
 
-const privateNoStore = 'private, no-store';
-
 export const agentRoutes = [
   /**
    * Agents imprint here under `agent`. Humans without a session use the same door with
@@ -23,6 +21,7 @@ export const agentRoutes = [
    * would drop for good.
    */
   defineRoute('POST /api/agent/imprint', {
+    cache: 'no-store', // the continuity secret may be in this body: no cache may keep it
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);
@@ -63,8 +62,6 @@ export const agentRoutes = [
           reply,
           withQuery(target, { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) }),
         );
-      // The continuity secret may be in this body: no cache may keep it.
-      reply.header('cache-control', 'no-store');
       return reply.send(result);
     },
   }),
@@ -95,11 +92,11 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/continuum/status', {
+    cache: { anonymous: 'revalidate' }, // a continuity proof or relay token makes it private
     async handler(request, reply) {
       const { handle } = request.input.query;
       const proof = proofFrom(request);
       const status = await continuumStatus(request.server.civitas, handle, proof);
-      if (proof.continuity || proof.relayToken) reply.header('cache-control', privateNoStore);
       return reply.code(status.found ? 200 : 404).send(status);
     },
   }),
@@ -110,9 +107,9 @@ export const agentRoutes = [
     },
   }),
   defineRoute('POST /api/continuum/preserve', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const input = request.input.body;
-      reply.header('cache-control', privateNoStore);
       return preserveNote(
         request.server.civitas,
         input.agent,
@@ -122,18 +119,19 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /standing', {
+    cache: { anonymous: 'revalidate' }, // a session may hold a fresh relay token here
     page: true,
-    async handler(request, reply) {
+    async handler(request) {
       const query = request.input.query;
       const view = await standingView(request.server.civitas, query.handle);
       let relay_token: string | null = null;
       if (query.handle && query.minted)
         relay_token = await takeRelayFlash(request.server.civitas, request, query.minted, query.handle);
-      reply.header('cache-control', request.sovereign || relay_token ? privateNoStore : 'no-cache');
       return { ...view, viewer: viewerOf(request), relay_token };
     },
   }),
   defineRoute('POST /standing/rotate-relay', {
+    cache: 'private',
     async handler(request, reply) {
       const refusal = sovereignRefusal('attest', request.sovereign ?? null); // the policy evaluate applies too
       if (refusal) throw refusal;
@@ -142,7 +140,6 @@ export const agentRoutes = [
       const fallback = '/standing';
       const target = form ? returnTarget(input.return_to, fallback) : fallback;
       const result = await rotateRelay(request.server.civitas, input.handle, request.sovereign!);
-      reply.header('cache-control', privateNoStore);
       if (!form) return result;
       const flash = await storeRelayFlash(request.server.civitas, request, input.handle, result.relay_token);
       return seeOther(

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
 import { DUE_DAYS_MAX, DUE_DAYS_MIN } from '../../shared/calibration/scores.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, stakeOnPact } from './pacts.ts';
-import { stewardOf, stewardOnly } from '../http-steward.ts';
+import { stewardOf } from '../http-steward.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -41,11 +41,8 @@ function me(request: FastifyRequest) {
   return request.sovereign;
 }
 
-function sendSvg(reply: FastifyReply, svg: string, maxAge = 60) {
-  return reply
-    .header('content-type', 'image/svg+xml')
-    .header('cache-control', `public, max-age=${maxAge}`)
-    .send(svg);
+function sendSvg(reply: FastifyReply, svg: string) {
+  return reply.header('content-type', 'image/svg+xml').send(svg);
 }
 
 const fmt = (n: number | null, places = 3) => (n === null ? '—' : n.toFixed(places));
@@ -153,7 +150,6 @@ async function answerDoor<By extends 'author' | 'steward'>(
     by,
     authorId: me(request).sovereignId,
   });
-  if (by === 'steward') stewardOnly(reply);
   if (form)
     return seeOther(reply, withQuery(target, { answered: result.pact_id, receipt: result.receipt_id }));
   return result;
@@ -161,6 +157,7 @@ async function answerDoor<By extends 'author' | 'steward'>(
 
 export const calibrationRoutes = [
   defineRoute('POST /steward/pacts', {
+    cache: 'private',
     sameOrigin: 'form',
     handler: (request, reply) => answerDoor(request, reply, 'steward'),
   }),
@@ -214,6 +211,7 @@ export const calibrationRoutes = [
   defineRoute('GET /almanac', { handler: (request) => almanacView(request.server.civitas), page: true }),
 
   defineRoute('GET /almanac.ics', {
+    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const view = await almanacView(ctx, 500);
@@ -234,13 +232,11 @@ export const calibrationRoutes = [
           stamp: new Date(item.made_at),
         });
       }
-      return reply
-        .header('content-type', 'text/calendar; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(calendar.toString());
+      return reply.header('content-type', 'text/calendar; charset=utf-8').send(calendar.toString());
     },
   }),
   defineRoute('GET /almanac.xml', {
+    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -263,13 +259,11 @@ export const calibrationRoutes = [
           description: `A prophecy by ${p.forecaster.display} at probability ${p.probability}; observed ${p.observed}. Receipt ${p.resolution_receipt_id}.`,
         });
       }
-      return reply
-        .header('content-type', 'application/atom+xml; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(feed.atom1());
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').send(feed.atom1());
     },
   }),
   defineRoute('GET /streaks.xml', {
+    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -292,14 +286,12 @@ export const calibrationRoutes = [
           description: `Since ${s.since}; the latest was ${s.last_id}.`,
         });
       }
-      return reply
-        .header('content-type', 'application/atom+xml; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(feed.atom1());
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').send(feed.atom1());
     },
   }),
 
   defineRoute('GET /calibration/card.svg', {
+    cache: 'public-1m',
     async handler(request, reply) {
       const view = await calibrationView(request.server.civitas);
       const svg = await renderCardSvg({
@@ -316,6 +308,7 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /prophecy/card.svg', {
+    cache: 'public-1m',
     async handler(request, reply) {
       const view = await prophecyView(request.server.civitas, 500);
       const trueCount = view.resolved.filter((p) => p.outcome).length;
@@ -332,6 +325,7 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /almanac/card.svg', {
+    cache: 'public-1m',
     async handler(request, reply) {
       const view = await almanacView(request.server.civitas, 50);
       const svg = await renderCardSvg({
@@ -344,9 +338,11 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /almanac/claim/{id}/card.svg', {
+    cache: 'public-1m',
     handler: (request, reply) => claimCard(request, reply, false),
   }),
   defineRoute('GET /almanac/claim/{id}/answered.svg', {
+    cache: 'public-1m',
     handler: (request, reply) => claimCard(request, reply, true),
   }),
 ];

@@ -17,17 +17,15 @@ import { count } from '../../shared/plural.ts';
 
 const noQuery = z.object({}).loose();
 
-const svg = (reply: FastifyReply, body: string, maxAge = 60) =>
-  reply
-    .header('content-type', 'image/svg+xml; charset=utf-8')
-    .header('cache-control', `public, max-age=${maxAge}`)
-    .send(body);
+const svg = (reply: FastifyReply, body: string) =>
+  reply.header('content-type', 'image/svg+xml; charset=utf-8').send(body);
 
 const kindsText = (k: { thought: number; question: number; signal: number }) =>
   `${count(k.thought, 'thought', 'thoughts')}, ${count(k.question, 'question', 'questions')}, ${count(k.signal, 'signal', 'signals')}`;
 
 export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
+    cache: 'public-5m',
     async handler(request, reply) {
       parseInput(noQuery, request.query);
       const ctx = request.server.civitas;
@@ -80,10 +78,7 @@ export const chronicleRoutes = [
       }
       items.sort((a, b) => b.date.getTime() - a.date.getTime());
       for (const { item } of items.slice(0, 100)) feed.addItem(item);
-      return reply
-        .header('content-type', 'application/atom+xml; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(feed.atom1());
+      return reply.header('content-type', 'application/atom+xml; charset=utf-8').send(feed.atom1());
     },
   }),
   defineRoute('GET /chronicle', {
@@ -129,6 +124,7 @@ export const chronicleRoutes = [
   }),
 
   defineRoute('GET /badge.svg', {
+    cache: 'public-1m',
     async handler(request, reply) {
       const census = await liveCensus(request.server.civitas, censusHost(request.server));
       const bound = census.total_boundaries - census.unbound_count;
@@ -137,12 +133,15 @@ export const chronicleRoutes = [
     },
   }),
   defineRoute('GET /streaks.svg', {
+    cache: 'public-1m',
     handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)),
   }),
   defineRoute('GET /invite/card.svg', {
-    handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas), 300),
+    cache: 'public-5m',
+    handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas)),
   }),
   defineRoute('GET /og/{surface}.png', {
+    cache: 'public-1h',
     async handler(request, reply) {
       const { surface } = request.params as { surface?: string };
       const name = String(surface ?? '');
@@ -162,10 +161,7 @@ export const chronicleRoutes = [
           {},
           `No preview image for that surface. Known: ${Object.keys(OG_SURFACES).join(', ')}.`,
         );
-      return reply
-        .header('content-type', 'image/png')
-        .header('cache-control', 'public, max-age=3600')
-        .send(await ogPng(name));
+      return reply.header('content-type', 'image/png').send(await ogPng(name));
     },
   }),
 ];

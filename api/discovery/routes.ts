@@ -10,7 +10,7 @@ import { atlas } from './atlas.ts';
 
 function text(body: (request: FastifyRequest) => string, type = 'text/plain; charset=utf-8') {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('content-type', type).header('cache-control', 'public, max-age=3600');
+    reply.header('content-type', type);
     return body(request);
   };
 }
@@ -92,11 +92,12 @@ export const discoveryRoutes = [
     cache: 'public',
     handler: async (request) => agentDirectory(request.server.civitas, request.server.tools),
   }),
-  defineRoute('GET /llms.txt', { handler: llms }),
-  defineRoute('GET /.well-known/llms.txt', { handler: llms }),
-  defineRoute('GET /security.txt', { handler: security }),
-  defineRoute('GET /.well-known/security.txt', { handler: security }),
+  defineRoute('GET /llms.txt', { cache: 'public-1h', handler: llms }),
+  defineRoute('GET /.well-known/llms.txt', { cache: 'public-1h', handler: llms }),
+  defineRoute('GET /security.txt', { cache: 'public-1h', handler: security }),
+  defineRoute('GET /.well-known/security.txt', { cache: 'public-1h', handler: security }),
   defineRoute('GET /robots.txt', {
+    cache: 'public-1h',
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
       return [
@@ -109,6 +110,7 @@ export const discoveryRoutes = [
     }),
   }),
   defineRoute('GET /sitemap.xml', {
+    cache: 'public-1h',
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
       const urls = PUBLISHED_ROUTES.filter(inSitemap)

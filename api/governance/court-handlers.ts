@@ -5,7 +5,6 @@ import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { cacheControlForPersonalized } from '../../shared/security.ts';
 import { CONTRACTS } from '../../shared/registry/contracts.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
@@ -29,7 +28,6 @@ function answer<T>(
   flags: Record<string, string>,
   result: T,
 ): T | FastifyReply {
-  reply.header('cache-control', cacheControlForPersonalized());
   if (isFormPost(request)) return seeOther(reply, withQuery(next, flags));
   return result;
 }
@@ -99,50 +97,49 @@ async function courtSignHandler(request: RouteRequest<'POST /sovereign/court-sig
 }
 
 function atom(reply: FastifyReply, feed: Feed) {
-  return reply
-    .header('content-type', 'application/atom+xml; charset=utf-8')
-    .header('cache-control', 'public, max-age=300')
-    .send(feed.atom1());
+  return reply.header('content-type', 'application/atom+xml; charset=utf-8').send(feed.atom1());
 }
 
 export const courtHandlers = [
   defineRoute('GET /api/codex/pledges', {
-    async handler(request, reply) {
-      const view = await codexView(request.server.civitas, request.input.query);
-      reply.header('cache-control', 'public, max-age=60');
-      return view;
+    cache: 'public-1m',
+    async handler(request) {
+      return codexView(request.server.civitas, request.input.query);
     },
   }),
-  defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', handler: pledgeHandler }),
+  defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', cache: 'private', handler: pledgeHandler }),
   defineRoute('POST /pledge', {
     sameOrigin: 'form',
+    cache: 'private',
     handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply),
   }),
-  defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', handler: backHandler }),
+  defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', cache: 'private', handler: backHandler }),
   defineRoute('POST /api/codex/pledges/review', {
     sameOrigin: 'form',
+    cache: 'private',
     preHandler: ratifierOnly,
     handler: reviewHandler,
   }),
-  defineRoute('POST /sovereign/court-sign', { sameOrigin: 'form', handler: courtSignHandler }),
+  defineRoute('POST /sovereign/court-sign', {
+    sameOrigin: 'form',
+    cache: 'private',
+    handler: courtSignHandler,
+  }),
   defineRoute('GET /api/court/precedent/{id}', {
-    async handler(request, reply) {
-      const view = await precedentView(request.server.civitas, request.input.params.id);
-      reply.header('cache-control', 'public, max-age=60');
-      return view;
+    cache: 'public-1m',
+    async handler(request) {
+      return precedentView(request.server.civitas, request.input.params.id);
     },
   }),
   defineRoute('GET /api/verdicts', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized()); // says what this viewer may sign
+    cache: 'private', // says what this viewer may sign
+    async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
     },
   }),
   defineRoute('GET /verdicts', {
-    preHandler: (_request, reply) => {
-      reply.header('cache-control', cacheControlForPersonalized());
-    },
+    cache: 'private',
     async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
@@ -150,19 +147,18 @@ export const courtHandlers = [
     page: true,
   }),
   defineRoute('GET /api/dissent', {
-    async handler(request, reply) {
-      reply.header('cache-control', 'public, max-age=60');
+    cache: 'public-1m',
+    async handler(request) {
       return dissentView(request.server.civitas);
     },
   }),
   defineRoute('GET /dissent', {
-    preHandler: (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=60');
-    },
+    cache: 'public-1m',
     handler: (request) => dissentView(request.server.civitas),
     page: true,
   }),
   defineRoute('GET /verdicts.xml', {
+    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -189,6 +185,7 @@ export const courtHandlers = [
     },
   }),
   defineRoute('GET /reversals.xml', {
+    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;

@@ -3,7 +3,6 @@ import { bind, defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { cacheControlForPersonalized } from '../../shared/security.ts';
 import { axiomsView } from '../../shared/governance/axioms.ts';
 import { constitutionView, viewerOf } from './service.ts';
 import { cosign, propose, ratify, requireRatifier } from './amendments.ts';
@@ -29,7 +28,6 @@ function answer<T extends { proposal: { id: string } }>(
   result: T,
   flag: string,
 ) {
-  reply.header('cache-control', cacheControlForPersonalized());
   if (isFormPost(request)) return seeOther(reply, withQuery(next, { [flag]: result.proposal.id }));
   return result;
 }
@@ -65,14 +63,8 @@ async function ratifyHandler(request: RouteRequest<'POST /api/constitution/ratif
 }
 
 /** A page whose JSON twin is itself: JSON by Accept, else the Astro page (which reads that JSON). */
-function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>, personalized: boolean) {
-  return {
-    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('cache-control', personalized ? cacheControlForPersonalized() : 'public, max-age=60');
-    },
-    handler: view,
-    page: true as const,
-  };
+function pageWithJson<T>(view: (request: FastifyRequest) => Promise<T>) {
+  return { handler: view, page: true as const };
 }
 
 async function constitutionForViewer(request: FastifyRequest) {
@@ -82,62 +74,68 @@ async function constitutionForViewer(request: FastifyRequest) {
 
 export const governanceRoutes = [
   defineRoute('GET /api/axioms', {
-    handler(_request, reply) {
-      reply.header('cache-control', 'public, max-age=300');
+    cache: 'public-5m',
+    handler() {
       return axiomsView();
     },
   }),
   defineRoute('GET /api/constitution', {
-    async handler(request, reply) {
-      // shared_cache_audience: the projection says what this viewer may do.
-      reply.header('cache-control', cacheControlForPersonalized());
+    cache: 'private', // shared_cache_audience: the projection says what this viewer may do.
+    async handler(request) {
       return constitutionForViewer(request);
     },
   }),
-  defineRoute('GET /constitution', pageWithJson(constitutionForViewer, true)),
-  defineRoute('POST /api/constitution/propose', { sameOrigin: 'form', handler: proposeHandler }),
-  defineRoute('POST /api/constitution/cosign', { sameOrigin: 'form', handler: cosignHandler }),
+  defineRoute('GET /constitution', { cache: 'private', ...pageWithJson(constitutionForViewer) }),
+  defineRoute('POST /api/constitution/propose', {
+    sameOrigin: 'form',
+    cache: 'private',
+    handler: proposeHandler,
+  }),
+  defineRoute('POST /api/constitution/cosign', {
+    sameOrigin: 'form',
+    cache: 'private',
+    handler: cosignHandler,
+  }),
   defineRoute('POST /api/constitution/ratify', {
     sameOrigin: 'form',
+    cache: 'private',
     preHandler: ratifierOnly,
     handler: ratifyHandler,
   }),
-  defineRoute(
-    'GET /lineage',
-    pageWithJson((request) => lineageView(request.server.civitas), false),
-  ),
-  defineRoute(
-    'GET /provenance',
-    pageWithJson((request) => provenanceIndex(request.server.civitas), false),
-  ),
-  defineRoute(
-    'GET /provenance/{claim}',
-    pageWithJson(
-      (request) =>
-        provenanceOf(
-          request.server.civitas,
-          (request as RouteRequest<'GET /provenance/{claim}'>).input.params.claim,
-        ),
-      false,
+  defineRoute('GET /lineage', {
+    cache: 'public-1m',
+    ...pageWithJson((request) => lineageView(request.server.civitas)),
+  }),
+  defineRoute('GET /provenance', {
+    cache: 'public-1m',
+    ...pageWithJson((request) => provenanceIndex(request.server.civitas)),
+  }),
+  defineRoute('GET /provenance/{claim}', {
+    cache: 'public-1m',
+    ...pageWithJson((request) =>
+      provenanceOf(
+        request.server.civitas,
+        (request as RouteRequest<'GET /provenance/{claim}'>).input.params.claim,
+      ),
     ),
-  ),
+  }),
   defineRoute('GET /api/abstentions', {
-    async handler(request, reply) {
-      reply.header('cache-control', cacheControlForPersonalized()); // shared_cache_audience lists /abstentions
+    cache: 'private', // shared_cache_audience lists /abstentions
+    async handler(request) {
       return abstentionsView(request.server.civitas);
     },
   }),
-  defineRoute(
-    'GET /abstentions',
-    pageWithJson((request) => abstentionsView(request.server.civitas), true),
-  ),
-  defineRoute(
-    'GET /ceremony',
-    pageWithJson(async (request) => {
+  defineRoute('GET /abstentions', {
+    cache: 'private',
+    ...pageWithJson((request) => abstentionsView(request.server.civitas)),
+  }),
+  defineRoute('GET /ceremony', {
+    cache: 'private',
+    ...pageWithJson(async (request) => {
       const ctx = request.server.civitas;
       return ceremonyView(ctx, await viewerOf(ctx, request.sovereign));
-    }, true),
-  ),
+    }),
+  }),
   // The court: pledges, cases and verdicts (handlers in court-handlers.ts).
   ...bind(courtHandlers, [
     'GET /api/codex/pledges',

@@ -9,11 +9,8 @@ import { count } from '../../shared/plural.ts';
  * Proof cards of public projections (cards/render.ts). They are the same projections the JSON
  * and pages show — a passport card never names the holder of a colliding tag.
  */
-function sendSvg(reply: FastifyReply, svg: string, maxAge: number) {
-  return reply
-    .header('content-type', 'image/svg+xml')
-    .header('cache-control', `public, max-age=${maxAge}`)
-    .send(svg);
+function sendSvg(reply: FastifyReply, svg: string) {
+  return reply.header('content-type', 'image/svg+xml').send(svg);
 }
 
 export async function passportCard(request: FastifyRequest, reply: FastifyReply) {
@@ -35,7 +32,7 @@ export async function passportCard(request: FastifyRequest, reply: FastifyReply)
     lines,
     footer: `/passport?tag=${view.tag}`,
   });
-  return sendSvg(reply, svg, 300);
+  return sendSvg(reply, svg);
 }
 
 export async function beginReceiptCard(request: FastifyRequest, reply: FastifyReply) {
@@ -52,5 +49,5 @@ export async function beginReceiptCard(request: FastifyRequest, reply: FastifyRe
     ],
     footer: 'A receipt proves a step was recorded, not that a change was applied',
   });
-  return sendSvg(reply, svg, 300);
+  return sendSvg(reply, svg);
 }

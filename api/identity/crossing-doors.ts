@@ -5,7 +5,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { parseInput, type RouteRequest } from '../route.ts';
-import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
@@ -144,7 +143,6 @@ export async function theme(request: RouteRequest<'POST /theme'>, reply: Fastify
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/');
   const secure = request.server.civitas.config.origin.startsWith('https:');
-  reply.header('cache-control', cacheControlForCredentialResponse());
   if (input.theme === 'system') {
     reply.clearCookie(THEME_COOKIE, { path: '/', secure, httpOnly: true, sameSite: 'lax' });
   } else {
@@ -175,7 +173,6 @@ export async function idpLogin(request: RouteRequest<'POST /auth/idp/login'>, re
     returnTo: next,
     linkSovereignId: link ? request.sovereign!.sovereignId : undefined,
   });
-  reply.header('cache-control', cacheControlForCredentialResponse());
   if (form) return seeOther(reply, url.href);
   return { ok: true as const, authorization_url: url.href };
 }

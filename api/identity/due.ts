@@ -3,7 +3,6 @@ import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
-import { cacheControlForPersonalized } from '../../shared/security.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { calibrationDueItems } from '../calibration/views.ts';
 import { confluenceDueItems } from '../people/confluences.ts';
@@ -75,7 +74,6 @@ export function dueFeed(format: 'ics' | 'atom') {
     const ctx = request.server.civitas;
     const items = await dueItems(ctx, me);
     const origin = ctx.config.origin;
-    reply.header('cache-control', cacheControlForPersonalized());
     if (format === 'ics') {
       const calendar = ical({
         name: `civitas — due for ${me.tag}`,

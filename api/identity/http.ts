@@ -1,14 +1,10 @@
 import { injectClient } from '../site/client.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
-import { cacheControlForPersonalized } from '../../shared/security.ts';
 
 /** Owner views: the page, or its JSON projection by Accept; personal either way, so `private, no-store`. */
 export function personalHybrid<T>(view: (request: FastifyRequest) => Promise<T>) {
   return {
-    preHandler: (_request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('cache-control', cacheControlForPersonalized());
-    },
     handler: view,
     page: true as const,
   };
@@ -36,6 +32,5 @@ export async function renderWith(
     );
   }
   const civitas = injectClient(app, { 'x-civitas-internal': app.internalToken });
-  reply.header('cache-control', cacheControlForPersonalized());
   return site.renderSsr(request, reply, { civitas, identity, viewer, flash: request.flash } as App.Locals);
 }

@@ -6,7 +6,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
 import { parseInput, type RouteRequest } from '../route.ts';
-import { cacheControlForCredentialResponse } from '../../shared/security.ts';
 import { type SignedIn } from '../plugins/session.ts';
 import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
 import { emailSchema, removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
@@ -66,7 +65,6 @@ async function feedToken(
   next: string,
 ) {
   const ctx = request.server.civitas;
-  reply.header('cache-control', cacheControlForCredentialResponse());
   if (action === 'revoke_feed_token') {
     await revokeFeedToken(ctx, me);
     if (isFormPost(request)) return seeOther(reply, withQuery(next, { feed: 'off' }));
@@ -114,7 +112,6 @@ export async function callsignVisibility(
 export async function dataRequests(request: RouteRequest<'GET /settings/data/request'>, reply: FastifyReply) {
   const me = signedIn(request);
   const ctx = request.server.civitas;
-  reply.header('cache-control', 'private, no-store');
   const { download } = request.input.query;
   if (download) {
     const bundle = await exportBundle(ctx, me, download);

@@ -5,7 +5,6 @@ import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { idParams as idParam } from '../../shared/registry/schemas/ledger.ts';
-import { cacheControlForPersonalized } from '../../shared/boundaries/headers/cache.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';
 import { verifiedAnchorChain } from './chain.ts';
@@ -201,9 +200,7 @@ async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
       description: entry.receipt_id ? `Receipt ${entry.receipt_id}: ${entry.status}` : entry.status,
     });
   }
-  reply
-    .header('content-type', 'application/atom+xml; charset=utf-8')
-    .header('cache-control', 'public, max-age=60');
+  reply.header('content-type', 'application/atom+xml; charset=utf-8');
   return feed.atom1();
 }
 
@@ -231,9 +228,7 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
       content: a.checkpoint,
     });
   }
-  reply
-    .header('content-type', 'application/atom+xml; charset=utf-8')
-    .header('cache-control', 'public, max-age=300');
+  reply.header('content-type', 'application/atom+xml; charset=utf-8');
   return feed.atom1();
 }
 
@@ -242,7 +237,7 @@ async function card(request: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(request);
   const view = await receiptView(ctx, await receiptOr404(ctx, id));
   const state = await dayState(ctx.db, view.log!.date);
-  reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=300');
+  reply.header('content-type', 'image/svg+xml');
   return receiptCard(view, state?.sealed ?? false);
 }
 
@@ -252,7 +247,7 @@ const releaseParam = z.object({
 
 async function fixtureCard(request: FastifyRequest, reply: FastifyReply) {
   const { release } = parseInput(releaseParam, request.params);
-  reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400');
+  reply.header('content-type', 'image/svg+xml');
   return fixtureReceiptCard(release);
 }
 
@@ -260,11 +255,10 @@ async function witnessMark(request: RouteRequest<'POST /api/witness/mark'>) {
   return markWitness(ctxOf(request), request.input.body);
 }
 
-async function witnessPage(request: RouteRequest<'GET /witness'>, reply: FastifyReply) {
+async function witnessPage(request: RouteRequest<'GET /witness'>) {
   const ctx = ctxOf(request);
   const token = request.cookies?.[WITNESS_COOKIE];
   const you = token ? await witnessByToken(ctx, token) : null;
-  if (token) reply.header('cache-control', cacheControlForPersonalized());
   return witnessView(ctx, you?.witness ?? null, request.input.query);
 }
 
@@ -286,7 +280,6 @@ async function witnessMarkOf(request: FastifyRequest, reply: FastifyReply) {
     path: '/',
     maxAge: 365 * 86400,
   });
-  reply.header('cache-control', 'private, no-store');
   return mark;
 }
 
@@ -320,9 +313,9 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
 export const ledgerRoutes = [
   defineRoute('GET /api/receipt/{id}', { cache: 'public', handler: receiptJson }),
   defineRoute('GET /receipt/{id}', { handler: receiptJson, page: true }),
-  defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
-  defineRoute('GET /receipt/{id}/card.svg', { handler: card }),
-  defineRoute('GET /receipt/sov{release}-fixture/card.svg', { handler: fixtureCard }),
+  defineRoute('GET /receipt/{id}/feed.xml', { cache: 'public-1m', handler: receiptFeed }),
+  defineRoute('GET /receipt/{id}/card.svg', { cache: 'public-5m', handler: card }),
+  defineRoute('GET /receipt/sov{release}-fixture/card.svg', { cache: 'public-1d', handler: fixtureCard }),
   defineRoute('GET /ledger', {
     handler: (request) => ledgerView(ctxOf(request), request.input.query),
     page: true,
@@ -336,7 +329,11 @@ export const ledgerRoutes = [
   defineRoute('GET /verify/anchor-chain', { handler: anchorChain, page: true }),
   defineRoute('GET /verify/court/{id}', { handler: court }),
   defineRoute('POST /api/witness/mark', { handler: witnessMark }),
-  defineRoute('GET /witness', { handler: witnessPage, page: true }),
-  defineRoute('GET /witness/feed.xml', { handler: witnessFeed }),
-  defineRoute('GET /witness/receipt/{token}', { handler: witnessReceipt, page: witnessReceiptPage }),
+  defineRoute('GET /witness', { cache: { anonymous: 'revalidate' }, handler: witnessPage, page: true }),
+  defineRoute('GET /witness/feed.xml', { cache: 'public-5m', handler: witnessFeed }),
+  defineRoute('GET /witness/receipt/{token}', {
+    cache: 'private',
+    handler: witnessReceipt,
+    page: witnessReceiptPage,
+  }),
 ];

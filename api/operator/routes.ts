@@ -9,7 +9,7 @@ const consoleRoute = stewardHybrid((request) =>
 );
 
 export const operatorRoutes = [
-  defineRoute('GET /operator', consoleRoute),
+  defineRoute('GET /operator', { cache: 'private', ...consoleRoute }),
   // The alias answers the same projection; its page (site/pages/dashboard.astro) renders the same console.
-  defineRoute('GET /dashboard', consoleRoute),
+  defineRoute('GET /dashboard', { cache: 'private', ...consoleRoute }),
 ];

@@ -59,7 +59,7 @@ async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const orderRoutes = [
-  defineRoute('POST /steward/orders', { sameOrigin: 'form', handler: decisionDoor }),
+  defineRoute('POST /steward/orders', { cache: 'private', sameOrigin: 'form', handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', {

@@ -35,8 +35,5 @@ const joined = (p: { humans: number | string; agents: number | string }) =>
 
 export async function confluenceCardSvg(request: FastifyRequest, reply: FastifyReply) {
   const svg = await renderCardSvg(confluenceCard(await confluenceViews(request.server.civitas)));
-  return reply
-    .header('content-type', 'image/svg+xml')
-    .header('cache-control', 'public, max-age=60')
-    .send(svg);
+  return reply.header('content-type', 'image/svg+xml').send(svg);
 }

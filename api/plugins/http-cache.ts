@@ -1,13 +1,50 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CACHE_CONTROL, type CacheClass } from '../../shared/http-cache.ts';
+import { CACHE_CONTROL, type CachePolicy } from '../../shared/http-cache.ts';
+import { withVary } from './negotiation.ts';
 import { noteRevalidated } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    cacheClass?: CacheClass;
+    cacheClass?: CachePolicy;
   }
+}
+
+/**
+ * A request something personal may have shaped: it carries a session, a cookie (a theme, a flash,
+ * a witness mark), or a credential header (Authorization, an agent's continuity proof).
+ */
+export function personalRequest(request: FastifyRequest): boolean {
+  return Boolean(
+    request.sovereign ||
+    request.headers.cookie ||
+    request.headers.authorization ||
+    request.headers['x-civitas-continuity'],
+  );
+}
+
+/** A 303 answers a form post and often carries a fresh credential cookie: for its recipient only. */
+const SEE_OTHER = CACHE_CONTROL.private;
+
+/** The Cache-Control a route's policy gives this request's answer, and whether it varies on Cookie. */
+function cacheControlOf(policy: CachePolicy, request: FastifyRequest, reply: FastifyReply) {
+  if (typeof policy === 'string') {
+    const value = CACHE_CONTROL[policy];
+    // A page (a hybrid's HTML) may be shared in its anonymous form only: the layout reads the
+    // session and the theme cookie, as the site mount's own rule for live pages says.
+    if (!/^public/.test(value) || !isHtml(reply)) return { value, varyCookie: false };
+    return personalRequest(request)
+      ? { value: CACHE_CONTROL.private, varyCookie: false }
+      : { value, varyCookie: true };
+  }
+  return personalRequest(request)
+    ? { value: CACHE_CONTROL.private, varyCookie: false }
+    : { value: CACHE_CONTROL[policy.anonymous], varyCookie: true };
+}
+
+function isHtml(reply: FastifyReply): boolean {
+  return /^text\/html\b/.test(String(reply.getHeader('content-type') ?? ''));
 }
 
 /** True when an If-None-Match header names this entity tag (weak comparison, RFC 9110 13.1.2). */
@@ -38,10 +75,12 @@ function cacheable(
 }
 
 /**
- * HTTP caching by construction, after the security headers (which make every cookie-setting
- * response `private, no-store`):
- * - a route's cache class (defineRoute `cache`) sets its Cache-Control unless the handler chose one:
- *   `public` reads get a short shared lifetime a CDN can use, `personal` ones `private, no-cache`;
+ * HTTP caching by construction, after the security headers (which make every cookie-setting or
+ * error response `private, no-store`):
+ * - a route's cache class (defineRoute `cache`, shared/http-cache.ts) sets its Cache-Control; a
+ *   class that depends on the request (`{ anonymous }`) is decided here, from the request, and its
+ *   shared form varies on Cookie; a 303 (a form's answer) is `private, no-store` whatever the class;
+ *   only the site mount's pages and stored files bring their own (api/site/mount.ts);
  * - every 200 GET that may be stored carries a strong ETag (a hash of the exact bytes sent), and a
  *   request whose If-None-Match names it gets 304 with no body. Nothing is kept between requests:
  *   the tag is computed from the answer just produced, so it can never be stale. A handler that
@@ -51,9 +90,13 @@ function cacheable(
  */
 async function httpCache(app: FastifyInstance) {
   app.addHook('onSend', (request, reply, payload, done) => {
-    const cacheClass = request.routeOptions.config?.cacheClass;
-    if (cacheClass && !reply.hasHeader('cache-control') && !reply.hasHeader('set-cookie'))
-      reply.header('cache-control', CACHE_CONTROL[cacheClass]);
+    if (reply.statusCode === 303 && !reply.hasHeader('set-cookie')) reply.header('cache-control', SEE_OTHER);
+    const policy = request.routeOptions.config?.cacheClass;
+    if (policy && !reply.hasHeader('cache-control')) {
+      const { value, varyCookie } = cacheControlOf(policy, request, reply);
+      reply.header('cache-control', value);
+      if (varyCookie) reply.header('vary', withVary(reply.getHeader('vary'), 'Cookie'));
+    }
     if (!cacheable(request, reply, payload)) return done(null, payload);
     let etag = reply.getHeader('etag');
     if (typeof etag !== 'string') {

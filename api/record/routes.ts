@@ -22,8 +22,6 @@ import { statsView } from './stats.ts';
 import { searchView } from './search.ts';
 import { sovereignRefusal } from '../../shared/policy.ts';
 
-const privateNoStore = 'private, no-store';
-
 /** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
 export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery) {
   const [imprints, counts, held] = await Promise.all([
@@ -65,8 +63,7 @@ export async function recordJson(
   return { ...(await recordView(ctx, query)), viewer: viewerOf(sovereign) };
 }
 
-async function recordPageJson(request: RouteRequest<'GET /imprint'>, reply: FastifyReply) {
-  if (request.sovereign) reply.header('cache-control', privateNoStore);
+async function recordPageJson(request: RouteRequest<'GET /imprint'>) {
   return recordJson(request.server.civitas, request.input.query, request.sovereign);
 }
 
@@ -87,9 +84,7 @@ function feed(path: string, threads: boolean) {
       heldSummary(db),
       recordCounts(db),
     ]);
-    reply
-      .header('content-type', 'application/feed+json; charset=utf-8')
-      .header('cache-control', 'public, max-age=30');
+    reply.header('content-type', 'application/feed+json; charset=utf-8');
     return imprintJsonFeed(records, {
       origin: config.origin,
       path,
@@ -123,11 +118,14 @@ async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>
 }
 
 export const recordRoutes = [
-  defineRoute('GET /imprint', { handler: recordPageJson }),
+  defineRoute('GET /imprint', { cache: { anonymous: 'revalidate' }, handler: recordPageJson }),
   defineRoute('GET /imprint/live', { handler: live(false) }),
   defineRoute('GET /collaborate/live', { handler: live(true) }),
-  defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json', false) }),
-  defineRoute('GET /collaborate/feed.json', { handler: feed('/collaborate/feed.json', true) }),
+  defineRoute('GET /imprint/feed.json', { cache: 'public-30s', handler: feed('/imprint/feed.json', false) }),
+  defineRoute('GET /collaborate/feed.json', {
+    cache: 'public-30s',
+    handler: feed('/collaborate/feed.json', true),
+  }),
 
   defineRoute('POST /api/quick-imprint', {
     async handler(request) {
@@ -216,10 +214,10 @@ export const recordRoutes = [
     },
   }),
   defineRoute('GET /feedback/mine', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const { agent } = request.input.query;
       const reporter = await reporterOf(request, agent);
-      reply.header('cache-control', privateNoStore);
       if (reporter.kind === 'anonymous') {
         return {
           ok: true as const,
@@ -232,6 +230,7 @@ export const recordRoutes = [
     },
   }),
   defineRoute('POST /feedback/mine/clear', {
+    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);
@@ -244,7 +243,6 @@ export const recordRoutes = [
           'Sign in, or send `agent` with your continuity proof, to clear your own reports.',
         );
       const result = await clearMyFeedback(request.server.civitas, reporter);
-      reply.header('cache-control', privateNoStore);
       if (form) return seeOther(reply, withQuery(target, { cleared: result.cleared }));
       return result;
     },
@@ -255,8 +253,8 @@ export const recordRoutes = [
     handler: async (request) => statsView(request.server.civitas),
   }),
   defineRoute('GET /stats.json', {
-    async handler(request, reply) {
-      reply.header('cache-control', 'public, max-age=60');
+    cache: 'public-1m',
+    async handler(request) {
       return statsView(request.server.civitas);
     },
   }),

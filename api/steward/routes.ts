@@ -37,25 +37,24 @@ async function lessonHandler(request: RouteRequest<'POST /steward/lesson'>, repl
 }
 
 export const stewardRoutes = [
-  defineRoute('POST /sovereign/triage', { sameOrigin: 'form', handler: triageHandler }),
-  defineRoute('POST /steward/lesson', { sameOrigin: 'form', handler: lessonHandler }),
-  defineRoute(
-    'GET /steward/held',
-    stewardHybrid((request) =>
+  defineRoute('POST /sovereign/triage', { sameOrigin: 'form', cache: 'private', handler: triageHandler }),
+  defineRoute('POST /steward/lesson', { sameOrigin: 'form', cache: 'private', handler: lessonHandler }),
+  defineRoute('GET /steward/held', {
+    cache: 'private',
+    ...stewardHybrid((request) =>
       heldQueue(request.server.civitas, (request as RouteRequest<'GET /steward/held'>).input.query),
     ),
-  ),
-  defineRoute(
-    'GET /steward/whispers',
-    stewardHybrid((request) =>
+  }),
+  defineRoute('GET /steward/whispers', {
+    cache: 'private',
+    ...stewardHybrid((request) =>
       whisperArchive(request.server.civitas, (request as RouteRequest<'GET /steward/whispers'>).input.query),
     ),
-  ),
+  }),
   defineRoute('GET /api/hive/lessons', {
-    async handler(request, reply) {
-      const view = await lessonsView(request.server.civitas, request.input.query);
-      reply.header('cache-control', 'public, max-age=60');
-      return view;
+    cache: 'public-1m',
+    async handler(request) {
+      return lessonsView(request.server.civitas, request.input.query);
     },
   }),
 ];

@@ -8,8 +8,6 @@ import { speakerOfRequest } from '../agents/speaker.ts';
 
 /** The six checkout doors of the treasury: one handler shape, bound per purpose in routes.ts. */
 
-const privateNoStore = 'private, no-store';
-
 /** "12.50" → 1250 cents, within the same bounds as `amount`; undefined when not given. */
 function majorToCents(major: string | undefined): number | undefined {
   if (major === undefined) return undefined;
@@ -93,7 +91,6 @@ export function checkoutDoor(purpose: Purpose | 'any', fallbackPage: string) {
       },
       returnPath: chosen === 'oracle' ? '/oracle/mine' : '/endow',
     });
-    reply.header('cache-control', privateNoStore);
     // The hosted checkout is the provider's page: a form post continues there (the URL comes from
     // the provider, never from the form). Nothing is charged until the person completes it.
     if (form) return reply.code(303).header('location', result.checkout_url).send();

@@ -23,8 +23,6 @@ import {
 import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
 
-const privateNoStore = 'private, no-store';
-
 /**
  * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
  * JSON event with id, type and data.object, and a Stripe-Signature header): a malformed callback
@@ -78,19 +76,19 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('POST /api/stripe/issuing-authorization', {
+    cache: 'no-store',
     rawBody: true,
-    async handler(request, reply) {
+    async handler(request) {
       const event = verifiedEvent(request);
       const decision = await decideAuthorization(request.server.civitas, event);
-      reply.header('cache-control', 'no-store');
       return { approved: decision.approved, reason: decision.reason };
     },
   }),
 
   defineRoute('GET /api/entitlements', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       if (!request.sovereign) throw new Refusal('identity_required');
-      reply.header('cache-control', privateNoStore);
       const holder = requireHolder(await speakerOfRequest(request));
       return { ok: true as const, entitlements: await entitlementsOf(request.server.civitas, holder) };
     },
@@ -102,10 +100,10 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('POST /api/oracle', {
+    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const holder = await speakerOfRequest(request, input.agent, input.continuity);
-      reply.header('cache-control', privateNoStore);
       try {
         const result = await runOracle(request.server.civitas, holder);
         if (isFormPost(request))
@@ -120,21 +118,22 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('POST /api/oracle/buy', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('oracle', '/oracle'),
   }),
   defineRoute('GET /api/oracle/session', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const { id, agent } = request.input.query;
       const holder = await callerHolder(request, agent);
-      reply.header('cache-control', privateNoStore);
       return { ok: true as const, sessions: await sessionOf(request.server.civitas, holder, id) };
     },
   }),
   defineRoute('GET /api/oracle/usage', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const holder = await callerHolder(request, request.input.query.agent);
-      reply.header('cache-control', privateNoStore);
       return usageOf(request.server.civitas, holder);
     },
   }),
@@ -151,22 +150,27 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('POST /api/checkout', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('any', '/endow'),
   }),
   defineRoute('POST /api/patronage', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('patronage', '/endow'),
   }),
   defineRoute('POST /api/covenant', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('covenant', '/endow'),
   }),
   defineRoute('POST /api/fund-evolution', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('fund_evolution', '/endow'),
   }),
   defineRoute('POST /api/inscribe', {
+    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('inscription', '/endow'),
   }),
@@ -175,6 +179,7 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('POST /api/portal', {
+    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);
@@ -197,7 +202,6 @@ export const treasuryRoutes = [
         returnUrl: `${ctx.config.origin}${back}`,
         operationId: newId('portal', ctx.clock.now()),
       });
-      reply.header('cache-control', privateNoStore);
       if (form) return reply.code(303).header('location', portal.url).send();
       return { ok: true as const, portal_url: portal.url };
     },

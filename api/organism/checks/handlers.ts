@@ -4,7 +4,6 @@
  * verification job kept (knowledge.ts); the others are computed from stored data on every request
  * (`no-store`); the discrimination page and figures are kept out of shared caches.
  */
-import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
@@ -37,11 +36,11 @@ export const checksHandlers = [
     handler: (request) => whyView(request.server.civitas, request.input.params.entity),
   }),
   defineRoute('GET /api/discrimination', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const body = await discriminationView(request.server.civitas);
-      reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },
   }),
-  defineRoute('GET /discrimination', { handler: personalPage() }),
+  defineRoute('GET /discrimination', { cache: 'private', handler: personalPage() }),
 ];

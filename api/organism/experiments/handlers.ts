@@ -7,7 +7,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { expeditionRunBody, preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
-import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { defineRoute, parseInput } from '../../route.ts';
@@ -45,7 +44,6 @@ async function postRun(
     await preventionFindings(ctx),
   );
   if (target) return seeOther(reply, withQuery(target, { run: run.id }));
-  reply.header('cache-control', 'no-store');
   return { ok: true as const, run };
 }
 
@@ -55,37 +53,41 @@ export const experimentsHandlers = [
     handler: (request) => preventionView(request.server.civitas),
   }),
   defineRoute('POST /api/experiments/prevention', {
+    cache: 'no-store',
     // Who may run it is answered (401) before what was sent (400).
     preHandler: requireRunner,
     handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /experiments', {
+    cache: 'no-store',
     page: true,
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      reply.header('cache-control', 'no-store');
+    async handler(request: FastifyRequest) {
       return preventionView(request.server.civitas);
     },
   }),
   defineRoute('POST /experiments', {
+    cache: 'no-store',
     handler: (request, reply) => {
       requireRunner(request);
       return postRun(request, reply, '/experiments', parseInput(preventionRunBody, request.body));
     },
   }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
-    async handler(request: FastifyRequest, reply: FastifyReply) {
+    cache: 'private',
+    async handler(request: FastifyRequest) {
       const body = await paradoxView(request.server.civitas);
-      reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
+    cache: 'private',
     preHandler: (_request, reply) => keepPersonal(reply),
     handler: (request) => paradoxView(request.server.civitas),
     page: true,
   }),
-  defineRoute('GET /expeditions', { handler: personalPage() }),
+  defineRoute('GET /expeditions', { cache: 'private', handler: personalPage() }),
   defineRoute('POST /expeditions/recovery-paradox', {
+    cache: 'no-store',
     async handler(request: FastifyRequest, reply: FastifyReply) {
       if (!request.sovereign)
         throw new Refusal(
@@ -100,15 +102,14 @@ export const experimentsHandlers = [
       const ctx = request.server.civitas;
       const run = await recordRun(ctx, 'expedition:recovery-paradox', null, await paradoxFindings(ctx));
       if (target) return seeOther(reply, withQuery(target, { run: run.id }));
-      reply.header('cache-control', 'no-store');
       return { ok: true as const, run };
     },
   }),
   defineRoute('GET /branchworld/{id}', {
+    cache: 'no-store',
     page: true,
-    async handler(request: FastifyRequest, reply: FastifyReply) {
+    async handler(request: FastifyRequest) {
       const body = await branchworldView(request.server.civitas, (request.params as { id?: string }).id);
-      reply.header('cache-control', 'no-store');
       return body;
     },
   }),

@@ -14,11 +14,12 @@ export const mindHandlers = [
     handler: (request) => mindView(request.server.civitas, censusHost(request.server), request.input.query),
   }),
   defineRoute('POST /api/mind/stance', {
+    cache: 'private',
     sameOrigin: 'form',
     preHandler: stanceNeedsSession,
     handler: takeStance,
   }),
-  defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
+  defineRoute('GET /mind/feed.xml', { cache: 'no-store', handler: mindFeed }),
   defineRoute('GET /api/truth', {
     cache: 'no-store',
     handler: (request) => truthView(request.server.civitas, censusHost(request.server)),

@@ -16,7 +16,6 @@ import { Refusal } from '../../../shared/errors.ts';
 import { REASON_MAX, STANCES, type mindClaimSchema } from '../../../shared/organism/contract/mind.ts';
 import type { z } from 'zod';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
-import { cacheControlForPersonalized } from '../../../shared/security.ts';
 import { TRUTH_CLAIMS, type ClaimName } from './truth.ts';
 import { keptKnowledge } from '../checks/knowledge.ts';
 
@@ -195,7 +194,7 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
       description: `${statements.get(change.claim) ?? change.claim} — ${change.evidence}`,
     });
   }
-  reply.header('content-type', 'application/atom+xml; charset=utf-8').header('cache-control', 'no-store');
+  reply.header('content-type', 'application/atom+xml; charset=utf-8');
   // Opt in to the readable stylesheet (GET /feed.xsl) right after the XML declaration.
   return feed.atom1().replace(/^(<\?xml[^>]*\?>)/, '$1\n<?xml-stylesheet type="text/xsl" href="/feed.xsl"?>');
 }
@@ -238,7 +237,6 @@ export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>,
     );
     return { receipt, replaced: Boolean(row?.replaced) };
   });
-  reply.header('cache-control', cacheControlForPersonalized());
   if (next) return seeOther(reply, withQuery(next, { stance: 'taken' }));
   return {
     ok: true as const,

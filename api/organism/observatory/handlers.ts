@@ -32,9 +32,10 @@ export const observatoryHandlers = [
     handler: (request) => crossView(request.server.civitas),
   }),
   defineRoute('GET /feed.xsl', {
+    cache: 'public-1h',
     async handler(_request: FastifyRequest, reply: FastifyReply) {
       const xsl = await feedXsl();
-      return reply.header('cache-control', 'public, max-age=3600').type('text/xsl; charset=utf-8').send(xsl);
+      return reply.type('text/xsl; charset=utf-8').send(xsl);
     },
   }),
 ];

@@ -2,7 +2,7 @@
  * Themes of the Record: drift (week-over-week divergence of kinds and topics), dreaming (the daily
  * synthesis of themes) and the constellations of terms. Only words and counts leave, never a body.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { defineRoute } from '../../route.ts';
 import { constellationView, dreamConstellationView } from './constellation.ts';
 import { dreamingCard, dreamingView } from './dreaming.ts';
@@ -18,9 +18,10 @@ export const themesHandlers = [
     handler: (request) => dreamingView(request.server.civitas),
   }),
   defineRoute('GET /dreaming/card.svg', {
+    cache: 'no-store',
     async handler(request, reply) {
       const svg = dreamingCard(await dreamingView(request.server.civitas));
-      return reply.header('cache-control', 'no-store').type('image/svg+xml; charset=utf-8').send(svg);
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
   defineRoute('GET /api/constellation', {
@@ -28,10 +29,10 @@ export const themesHandlers = [
     handler: (request) => constellationView(request.server.civitas),
   }),
   defineRoute('GET /dream-constellation', {
+    cache: 'no-store',
     page: true,
-    async handler(request: FastifyRequest, reply: FastifyReply) {
+    async handler(request: FastifyRequest) {
       const body = await dreamConstellationView(request.server.civitas);
-      reply.header('cache-control', 'no-store');
       return body;
     },
   }),

@@ -3,7 +3,6 @@
  * dispatch. Each GET is computed from stored measurements on every request (`no-store`); the
  * metabolism and recovery pages and cards are kept out of shared caches.
  */
-import { cacheControlForPersonalized } from '../../../shared/boundaries/headers/cache.ts';
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
 import { personalPage } from '../personal-page.ts';
@@ -40,30 +39,26 @@ export const vitalsHandlers = [
     handler: (request) => dispatchView(request.server.civitas),
   }),
   defineRoute('GET /api/recovery', {
-    async handler(request, reply) {
+    cache: 'private',
+    async handler(request) {
       const body = await recoveryView(request.server.civitas);
-      reply.header('cache-control', cacheControlForPersonalized());
       return body;
     },
   }),
-  defineRoute('GET /metabolism', { handler: personalPage() }),
-  defineRoute('GET /recovery', { handler: personalPage() }),
+  defineRoute('GET /metabolism', { cache: 'private', handler: personalPage() }),
+  defineRoute('GET /recovery', { cache: 'private', handler: personalPage() }),
   defineRoute('GET /metabolism/card.svg', {
+    cache: 'private',
     async handler(request, reply) {
       const svg = metabolismCard(await metabolismView(request.server.civitas));
-      return reply
-        .header('cache-control', cacheControlForPersonalized())
-        .type('image/svg+xml; charset=utf-8')
-        .send(svg);
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
   defineRoute('GET /recovery/card.svg', {
+    cache: 'private',
     async handler(request, reply) {
       const svg = recoveryCard(await recoveryView(request.server.civitas));
-      return reply
-        .header('cache-control', cacheControlForPersonalized())
-        .type('image/svg+xml; charset=utf-8')
-        .send(svg);
+      return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
 ];
