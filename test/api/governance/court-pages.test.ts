@@ -4,6 +4,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { requests } from '../../helpers/http.ts';
+import { INLINE_SCRIPT } from '../../helpers/pages.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -64,7 +65,7 @@ describe('court pages', () => {
       expect(res.body).toMatch(/<h1/);
       for (const text of texts) expect(res.body, `${url} shows ${text}`).toContain(text);
       expect(res.body).not.toContain('secret steward note');
-      expect(res.body.replace(/"[^"]*"/g, '""')).not.toContain('<script>');
+      expect(res.body.replace(/"[^"]*"/g, '""')).not.toMatch(INLINE_SCRIPT);
     }
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { INLINE_SCRIPT } from '../../helpers/pages.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -59,7 +60,7 @@ describe('governance pages', () => {
       expect(res.body).toMatch(/<h1/);
       for (const text of texts) expect(res.body, `${url} shows ${text}`).toContain(text);
       // Text is escaped; inside a quoted attribute value `<` is inert.
-      expect(res.body.replace(/"[^"]*"/g, '""')).not.toContain('<script>');
+      expect(res.body.replace(/"[^"]*"/g, '""')).not.toMatch(INLINE_SCRIPT);
     }
     expect(
       (await t.app.inject({ method: 'GET', url: '/constitution', headers: html() })).headers['cache-control'],
