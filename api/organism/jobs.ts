@@ -10,6 +10,7 @@ import { knowledgeRun } from './checks/knowledge.ts';
 import { discriminationJob } from './checks/discrimination.ts';
 import { KEPT_INTERVAL_MS, refreshKept } from './observatory/kept.ts';
 import { keptObservatory } from './observatory/observatory.ts';
+import { keptPrevention } from './experiments/prevention.ts';
 import { keptSwarm } from './observatory/swarm.ts';
 import { keptResonance } from '../people/resonance.ts';
 
@@ -20,10 +21,10 @@ export const organismJobs: Job[] = [
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
   // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
   { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
-  // The swarm (a day of activity), the dashboard and resonance's ranking, kept for requests to read (observatory/kept.ts).
+  // The swarm (a day of activity), the prevention experiment's findings, the dashboard and resonance's ranking, kept for requests to read (observatory/kept.ts).
   {
     name: 'organism.observatory',
     intervalMs: KEPT_INTERVAL_MS,
-    run: (ctx) => refreshKept(ctx, [keptSwarm, keptObservatory, keptResonance]),
+    run: (ctx) => refreshKept(ctx, [keptSwarm, keptPrevention, keptObservatory, keptResonance]),
   },
 ];

@@ -13,7 +13,8 @@ import { defineRoute, parseInput } from '../../route.ts';
 import { keepPersonal, personalPage } from '../personal-page.ts';
 import { branchworldView } from './branchworld.ts';
 import { paradoxFindings, paradoxView } from './expeditions.ts';
-import { preventionFindings, preventionView, recordRun } from './prevention.ts';
+import { keptPrevention, preventionView, recordRun } from './prevention.ts';
+import { computeKept } from '../../db/kept-views.ts';
 
 function requireRunner(request: FastifyRequest) {
   if (!request.sovereign)
@@ -41,7 +42,8 @@ async function postRun(
     ctx,
     'experiment:prevention',
     input.variation ? input.variation : null,
-    await preventionFindings(ctx),
+    // The figures of the run's moment, computed afresh and kept for the view's readers.
+    (await computeKept(ctx, keptPrevention)).findings,
   );
   if (target) return seeOther(reply, withQuery(target, { run: run.id }));
   return { ok: true as const, run };

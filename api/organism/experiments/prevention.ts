@@ -7,6 +7,11 @@
  * minute at exactly BURST_LIMIT is the gate working, not a flood getting through. A run (POST, signed in)
  * stores the figures of that moment and an optional proposed variation, with a receipt. The
  * runner is not stored or shown (the receipt proves the step, not who took it).
+ *
+ * The findings count 30 days of imprints per author-minute, so a request does not compute them:
+ * the `organism.observatory` job keeps them (keptPrevention, api/db/kept-views.ts) and the request
+ * reads the stored answer, whose `as_of` says when it was computed. A run computes them afresh
+ * (the figures of its moment) and keeps what it computed.
  */
 import { newId } from '../../ids.ts';
 import type { z } from 'zod';
@@ -20,6 +25,7 @@ import type {
   preventionFindingsSchema,
 } from '../../../shared/organism/contract/experiments.ts';
 import { one } from '../../db/rows.ts';
+import { readKept, type KeptView } from '../../db/kept-views.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -150,15 +156,27 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   };
 }
 
+/** The findings as the `organism.observatory` job keeps them: computed at `as_of` (= findings.to). */
+export const keptPrevention: KeptView<{ as_of: string; findings: PreventionFindings }> = {
+  name: 'experiment:prevention',
+  compute: async (ctx) => {
+    const findings = await preventionFindings(ctx);
+    return { as_of: findings.to, findings };
+  },
+  coverage: ({ findings }) => ({ from: findings.from, to: findings.to, days: findings.by_day.length }),
+};
+
+/** The view of GET /api/experiments/prevention: the kept findings (their as_of) and the latest runs. */
 export async function preventionView(ctx: AppContext) {
-  const [findings, runs] = await Promise.all([
-    preventionFindings(ctx),
+  const [kept, runs] = await Promise.all([
+    readKept(ctx, keptPrevention),
     listRuns(ctx, 'experiment:prevention'),
   ]);
+  const { findings } = kept;
   return {
     ok: true as const,
     schema: 'civitas.experiment.prevention.v1' as const,
-    as_of: ctx.clock.now().toISOString(),
+    as_of: kept.as_of,
     question: "Does the spam gate's burst rule prevent floods?",
     rule: { name: 'burst' as const, limit: BURST_LIMIT, window_seconds: BURST_WINDOW_MS / 1000 },
     measure: `Over the last ${EXPERIMENT_DAYS} UTC days: imprints accepted and held by rule, and flood minutes (one author with more than ${BURST_LIMIT} accepted imprints in one UTC minute, the most the gate accepts). Verdict: "prevented" when the burst rule held imprints and no flood minute got through, "floods_got_through" when any did, "no_bursts_seen" when there was nothing to prevent.`,

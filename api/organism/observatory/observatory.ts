@@ -12,7 +12,8 @@ import { constellationView } from '../themes/constellation.ts';
 import { crossView } from './cross.ts';
 import { dreamingView } from '../themes/dreaming.ts';
 import { driftView } from '../themes/drift.ts';
-import { preventionFindings } from '../experiments/prevention.ts';
+import { keptPrevention } from '../experiments/prevention.ts';
+import { readKept } from './kept.ts';
 import { paradoxFindings } from '../experiments/expeditions.ts';
 import { recoveryView } from '../vitals/recovery.ts';
 import { spinesView } from './spines.ts';
@@ -46,7 +47,7 @@ export async function observatoryView(ctx: AppContext) {
       spinesView(ctx),
       crossView(ctx),
       constellationView(ctx),
-      preventionFindings(ctx),
+      readKept(ctx, keptPrevention).then((kept) => kept.findings),
       paradoxFindings(ctx),
     ]);
   const instruments: Observatory['instruments'] = [
