@@ -7,8 +7,7 @@ import { count, noun } from '../../shared/plural.ts';
 import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
-import type { LensQuery } from '../../shared/chronicle/story.ts';
-import type { LensSchema } from '../../shared/chronicle/contract.ts';
+import type { LensQuery, LensSchema } from '../../shared/chronicle/story.ts';
 
 export const LENS_DAYS_MAX = 366;
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isoTime } from '../contract.ts';
-import { publicImprintSchema, IMPRINT_KINDS } from '../record/imprint.ts';
+import { publicImprintSchema } from '../record/imprint.ts';
 import { confluenceViewSchema } from '../people/contract.ts';
 import { listPageLinks, listPageQuery } from '../paging.ts';
 
@@ -94,29 +94,3 @@ export const ascensionsSchema = z.object({
 
 /** /ascensions pages by key: newest ascension first. */
 export const ascensionsQuery = z.object(listPageQuery(50, 100));
-
-/** The time lens over a period; /story and /story/weekly answer it under their own schema name. */
-export const lens = <S extends string>(name: S) =>
-  z.object({
-    ok,
-    schema: z.literal(name),
-    period: z.object({ from: day, to: day }),
-    imprints: byKind,
-    by_author_kind: z.object({ sovereign: count, agent: count }),
-    busiest_hour: z.object({ hour_utc: z.number().int().min(0).max(23), imprints: count }).nullable(),
-    threads: z.array(
-      z.object({
-        sequence: z.number().int(),
-        kind: z.enum(IMPRINT_KINDS),
-        author: z.object({ kind: z.enum(['agent', 'sovereign']), name: z.string() }),
-        replies: count,
-        href: z.string(),
-      }),
-    ),
-    arrivals: z.object({ humans: count, agents: count }),
-    receipts: count,
-    anchors_sealed: count,
-    story: z.array(z.string()),
-  });
-export const LENS_SCHEMAS = ['civitas.time-lens.v1', 'civitas.story.v1', 'civitas.story-weekly.v1'] as const;
-export type LensSchema = (typeof LENS_SCHEMAS)[number];

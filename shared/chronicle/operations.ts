@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { publicActorParam } from '../actor.ts';
 import { progressSchema } from '../agents/contract.ts';
-import { lensQuery, timeLensSchema } from './story.ts';
+import { lens, lensQuery, timeLensSchema } from './story.ts';
 import { operations } from '../registry/operation.ts';
 import {
   chronicleQuery,
@@ -13,7 +13,6 @@ import {
   todaySchema,
   ascensionsSchema,
   ascensionsQuery,
-  lens,
 } from './contract.ts';
 
 const { api, asset, feed, page } = operations('chronicle');
