@@ -5,13 +5,17 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { htmlHeaders } from './builders.ts';
+import { COPY_SCRIPT, VIEWER_SCRIPT } from '../../shared/site-scripts.ts';
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
- * A script element with inline content other than the two hash-allowed enhancements of
- * shared/site-scripts.ts (the signed-in indicator and the copy buttons): pages carry no other.
+ * A script element with inline content other than the hash-allowed enhancements of
+ * shared/site-scripts.ts, whole and exact (the signed-in indicator, the copy buttons): pages carry no other.
  */
-export const INLINE_SCRIPT =
-  /<script(?![^>]*src=)[^>]*>(?!\(\(\)=>\{(?:const slot=|for\(const button of document\.querySelectorAll\('button\[data-copy\]'\)))[^<]+<\/script>/;
+export const INLINE_SCRIPT = new RegExp(
+  `<script(?![^>]*src=)[^>]*>(?!(?:${[VIEWER_SCRIPT, COPY_SCRIPT].map(escaped).join('|')})</script>)[^<]+</script>`,
+);
 
 /** A browser navigation to `url`, checked to be a rendered page: 200, HTML, a heading, a main landmark. Returns its body. */
 export async function renderedPage(app: FastifyInstance, url: string, cookie?: string): Promise<string> {
