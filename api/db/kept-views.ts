@@ -1,6 +1,6 @@
 /**
- * Views kept by a job (migration 0065), below every family so any family's view can be kept
- * (api/organism/observatory/kept.ts re-exports it for the observatory's): the `organism.observatory` job, which one process takes
+ * Views kept by a job (migration 0065), below every family so any family's view can be kept: the
+ * `organism.observatory` job, which one process takes
  * per run (it claims the view for the interval in one statement, so no transaction stays open while
  * it computes), computes each view and stores it with its `as_of` and what it covered; a request reads the stored row, one key lookup. A row older than STALE_MS means the
  * job is not running (a fresh database, a tool's app without timers): the request that finds it

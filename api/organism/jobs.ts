@@ -8,7 +8,7 @@ import type { Job } from '../jobs/job.ts';
 import { dreamJob } from './themes/dreaming.ts';
 import { knowledgeRun } from './checks/knowledge.ts';
 import { discriminationJob } from './checks/discrimination.ts';
-import { KEPT_INTERVAL_MS, refreshKept } from './observatory/kept.ts';
+import { KEPT_INTERVAL_MS, refreshKept } from '../db/kept-views.ts';
 import { keptObservatory } from './observatory/observatory.ts';
 import { keptPrevention } from './experiments/prevention.ts';
 import { keptSwarm } from './observatory/swarm.ts';
@@ -21,7 +21,7 @@ export const organismJobs: Job[] = [
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
   // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
   { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
-  // The swarm (a day of activity), the prevention experiment's findings, the dashboard and resonance's ranking, kept for requests to read (observatory/kept.ts).
+  // The swarm (a day of activity), the prevention experiment's findings, the dashboard and resonance's ranking, kept for requests to read (api/db/kept-views.ts).
   {
     name: 'organism.observatory',
     intervalMs: KEPT_INTERVAL_MS,

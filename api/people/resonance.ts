@@ -145,7 +145,7 @@ async function computeResonance(ctx: AppContext) {
   };
 }
 
-/** Resonance as the `organism.observatory` job keeps it (api/organism/observatory/kept.ts). */
+/** Resonance as the `organism.observatory` job keeps it (api/db/kept-views.ts). */
 export const keptResonance: KeptView<Awaited<ReturnType<typeof computeResonance>>> = {
   name: 'resonance',
   compute: computeResonance,

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * and the observatory (every instrument at once) are computed by the `organism.observatory` job,
  * which one process takes (it claims the view's row in `kept_view_claims` for the run, a single
  * statement: no transaction is held while it computes), and stored with when they were computed
- * (`as_of`) and what they cover; a request reads the stored row (api/organism/observatory/kept.ts).
+ * (`as_of`) and what they cover; a request reads the stored row (api/db/kept-views.ts).
  * SQL that PostgreSQL 15 and PGlite both run.
  */
 export class Migration0065KeptViews extends Migration {

@@ -10,7 +10,7 @@ import { defineRoute } from '../../route.ts';
 import { crossView } from './cross.ts';
 import { feedXsl } from './feed-stylesheet.ts';
 import { keptObservatory } from './observatory.ts';
-import { readKept } from './kept.ts';
+import { readKept } from '../../db/kept-views.ts';
 import { spinesView } from './spines.ts';
 import { keptSwarm } from './swarm.ts';
 

@@ -13,12 +13,12 @@ import { crossView } from './cross.ts';
 import { dreamingView } from '../themes/dreaming.ts';
 import { driftView } from '../themes/drift.ts';
 import { keptPrevention } from '../experiments/prevention.ts';
-import { readKept } from './kept.ts';
+import { readKept } from '../../db/kept-views.ts';
 import { paradoxFindings } from '../experiments/expeditions.ts';
 import { recoveryView } from '../vitals/recovery.ts';
 import { spinesView } from './spines.ts';
 import { swarmView } from './swarm.ts';
-import type { KeptView } from './kept.ts';
+import type { KeptView } from '../../db/kept-views.ts';
 
 /**
  * The census metrics now (what metricAsOf counts at this instant) from the kept tallies: the

@@ -9,7 +9,7 @@
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../../context.ts';
 import { SEQUENCE_SINCE } from '../../record/hours.ts';
-import type { KeptView } from './kept.ts';
+import type { KeptView } from '../../db/kept-views.ts';
 
 const HOUR = 3_600_000;
 

@@ -7,7 +7,7 @@ import { takeCensus, runCensusJob } from '../../../api/people/census.ts';
 import { joinSmallMonths } from '../../../api/people/cohorts.ts';
 import { guardListing } from '../../../api/people/commons.ts';
 import { requests } from '../../helpers/http.ts';
-import { computeKept } from '../../../api/organism/observatory/kept.ts';
+import { computeKept } from '../../../api/db/kept-views.ts';
 import { keptResonance } from '../../../api/people/resonance.ts';
 
 let t: TestApp;

@@ -11,7 +11,7 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 import { sovereignImprint } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
-import { computeKept } from '../../../api/organism/observatory/kept.ts';
+import { computeKept } from '../../../api/db/kept-views.ts';
 import { keptResonance } from '../../../api/people/resonance.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { requests } from '../../../helpers/http.ts';
-import { refreshKept } from '../../../../api/organism/observatory/kept.ts';
+import { refreshKept } from '../../../../api/db/kept-views.ts';
 import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
 import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
 import { storySoFar, timeLens } from '../../../../api/chronicle/story.ts';
