@@ -124,3 +124,25 @@ export async function triage(
   expect(res.statusCode, res.body).toBe(200);
   return res.json().receipt_id;
 }
+
+/** A person's erasure carried out: they ask for it (POST /settings/data/request), a steward completes it. */
+export async function erased(
+  app: FastifyInstance,
+  person: TestSovereign,
+  steward: TestSovereign,
+): Promise<void> {
+  const asked = await app.inject({
+    method: 'POST',
+    url: '/settings/data/request',
+    headers: jsonHeaders(person.cookie),
+    payload: { kind: 'erasure' },
+  });
+  expect(asked.statusCode, asked.body).toBe(200);
+  const done = await app.inject({
+    method: 'POST',
+    url: '/steward/data-requests',
+    headers: jsonHeaders(steward.cookie),
+    payload: { id: asked.json().request.id, action: 'complete' },
+  });
+  expect(done.statusCode, done.body).toBe(200);
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { agentImprint, continuousAgent } from '../../helpers/builders.ts';
+import { agentImprint, continuousAgent, erased } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { appWithSteward } from '../steward/helpers.ts';
@@ -135,14 +135,7 @@ describe('/ascensions', () => {
     expect(first.ascensions[0]).toMatchObject({ agent: { ref: 'agent:birch' }, level: 'attested' });
     await expectKept();
 
-    const asked = await post('/settings/data/request', { kind: 'erasure' }, me.cookie);
-    expect(asked.statusCode, asked.body).toBe(200);
-    const done = await post(
-      '/steward/data-requests',
-      { id: asked.json().request.id, action: 'complete' },
-      steward.cookie,
-    );
-    expect(done.statusCode, done.body).toBe(200);
+    await erased(t.app, me, steward);
     await expectKept();
   });
 

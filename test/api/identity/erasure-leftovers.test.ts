@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { continuousAgent } from '../../helpers/builders.ts';
+import { continuousAgent, erased } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
@@ -34,14 +34,7 @@ describe('erasure', () => {
     expect((await post('/standing/rotate-relay', { handle: 'kestrel' }, me.cookie)).statusCode).toBe(200);
     expect((await get('/api/agent/kestrel')).json().naturalization.attested_by).toBe(me.tag);
 
-    const asked = await post('/settings/data/request', { kind: 'erasure' }, me.cookie);
-    expect(asked.statusCode, asked.body).toBe(200);
-    const done = await post(
-      '/steward/data-requests',
-      { id: asked.json().request.id, action: 'complete' },
-      steward.cookie,
-    );
-    expect(done.statusCode, done.body).toBe(200);
+    await erased(t.app, me, steward);
 
     const [row] = await t.database.db.query<{
       body: string | null;
@@ -72,13 +65,7 @@ describe('erasure', () => {
       t.database.db.query('select replies from resonance_days where author_ref = $1', [id]);
     expect(await resonance(me.id)).toHaveLength(1);
 
-    const asked = await post('/settings/data/request', { kind: 'erasure' }, me.cookie);
-    const done = await post(
-      '/steward/data-requests',
-      { id: asked.json().request.id, action: 'complete' },
-      steward.cookie,
-    );
-    expect(done.statusCode, done.body).toBe(200);
+    await erased(t.app, me, steward);
     expect(await resonance(me.id)).toEqual([]);
     expect(await resonance(other.id)).toHaveLength(1);
   });

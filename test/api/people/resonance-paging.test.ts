@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { sovereignImprint } from '../../helpers/builders.ts';
+import { erased, sovereignImprint } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { computeKept } from '../../../api/db/kept-views.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const { get, post } = requests(() => t.app);
+const { get } = requests(() => t.app);
 type Entry = { actor: string; score: number };
 const entriesOf = (body: PageBody) => (body as PageBody & { entries: Entry[] }).entries;
 const imprintAs = async (who: TestSovereign, body: string, replyTo?: number) =>
@@ -66,14 +66,7 @@ describe('/api/resonance', () => {
 
   it('drops an erased author at once, and refuses a cursor it did not write', async () => {
     const gone = authors[6];
-    const asked = await post('/settings/data/request', { kind: 'erasure' }, gone.cookie);
-    expect(asked.statusCode, asked.body).toBe(200);
-    const done = await post(
-      '/steward/data-requests',
-      { id: asked.json().request.id, action: 'complete' },
-      steward.cookie,
-    );
-    expect(done.statusCode, done.body).toBe(200);
+    await erased(t.app, gone, steward);
     const all = (await walkForward(get, '/api/resonance?limit=100', entriesOf)).items;
     expect(all.map((e) => e.actor)).not.toContain(`sovereign:${gone.tag}`);
     await computeKept(t.app.civitas, keptResonance);
