@@ -152,8 +152,7 @@ describe('a feed reader', () => {
 
 describe('pages that offer a feed', () => {
   it('show the subscribe panel, whose copy button copies the address', async () => {
-    const ctx = await context();
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const ctx = await e2e.context({ width: 390, clipboard: true });
     const page = await ctx.newPage();
     for (const [path, feeds] of [
       ['/almanac', ['/almanac.ics', '/almanac.xml', '/streaks.xml']],

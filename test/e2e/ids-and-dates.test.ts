@@ -24,10 +24,8 @@ beforeAll(async () => {
   base = e2e.base;
   const t = e2e.t;
   me = await signedInSovereign(t.app, { callsign: 'Reader', governance: true });
-  const origin = { origin: base };
-  receipt = (
-    await post('/sovereign/imprint', { body: 'Dates in words.', kind: 'thought' }, me, origin)
-  ).json().receipt_id;
+  receipt = (await e2e.post('/sovereign/imprint', { body: 'Dates in words.', kind: 'thought' }, me))
+    .receipt_id;
   await post('/api/agent/imprint', { agent: 'ids-lamplighter', body: 'A light.', kind: 'signal' });
   const writes: [string, object][] = [
     ['/sovereign/order', { title: 'Fix the lamp', body: 'The lamp flickers', kind: 'bug' }],
@@ -38,8 +36,7 @@ beforeAll(async () => {
     ['/sovereign/pact', { title: 'Keep the lamp lit', stake: 2, due_in_days: 3 }],
     ['/api/constitution/propose', { title: 'A new axiom', text: 'Be kind', amends: 'axiom-3' }],
   ];
-  for (const [url, payload] of writes)
-    expect((await post(url, payload, me, origin)).statusCode, url).toBe(200);
+  for (const [url, payload] of writes) await e2e.post(url, payload, me);
 }, 180_000);
 
 afterAll(async () => {
@@ -100,8 +97,7 @@ describe('ids and dates site-wide', () => {
   });
 
   it('a short id carries the whole id and its copy button copies it', async () => {
-    const context = await signedIn();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    const context = await e2e.context({ width: 1280, as: me, clipboard: true });
     const page = await context.newPage();
     await page.goto(`${base}/ledger`);
     const row = page.locator('.short-id').filter({ has: page.locator(`[title="${receipt}"]`) });

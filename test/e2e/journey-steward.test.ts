@@ -10,8 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heldAgentImprint } from '../helpers/builders.ts';
 import { clean, expectLighthouse, startE2E, watchConsole, WIDTHS, type E2E } from '../helpers/e2e.ts';
-import { requests } from '../helpers/http.ts';
-import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
 
 let e: E2E;
 
@@ -20,15 +19,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => e?.close());
-
-const http = requests(() => e.t.app);
-
-/** A person's request through the door their page uses (the app's origin here is `e.base`). */
-async function asPerson(url: string, payload: object, who: TestSovereign) {
-  const res = await http.post(url, payload, who, { origin: e.base });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
 
 const heldNow = async (sequence: number) =>
   (
@@ -46,8 +36,8 @@ describe.each(WIDTHS)('a steward at %i px', (width) => {
     const person = await signedInSovereign(e.t.app, { callsign: `Linnet${width}` });
     const held = await heldAgentImprint(e.t.app, `journey-held-${width}`, `Gullmark${width}`);
     const title = `Bigger buttons on phones (${width})`;
-    const order = await asPerson('/sovereign/order', { title }, person);
-    const request = await asPerson('/settings/data/request', { kind: 'export' }, person);
+    const order = await e.post('/sovereign/order', { title }, person);
+    const request = await e.post('/settings/data/request', { kind: 'export' }, person);
 
     const page = await e.open({ width, as: e.steward });
     const { problems } = watchConsole(page);
@@ -110,7 +100,7 @@ describe.each(WIDTHS)('a steward at %i px', (width) => {
 
 describe('Lighthouse on the steward inbox', () => {
   it('scores at least 95 in accessibility, best practices and SEO, with no render-blocking script', async () => {
-    await asPerson('/sovereign/order', { title: 'A calmer front page' }, await signedInSovereign(e.t.app));
+    await e.post('/sovereign/order', { title: 'A calmer front page' }, await signedInSovereign(e.t.app));
     await heldAgentImprint(e.t.app, 'journey-held-lh', 'Ternmark');
     // The inbox is private (noindex) by design; every other SEO audit still counts.
     await expectLighthouse([`${e.base}/steward`], { cookie: e.steward.cookie, private: true });

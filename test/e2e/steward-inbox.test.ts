@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clean, startE2E, WIDTHS, type E2E } from '../helpers/e2e.ts';
-import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
+import { signedInSovereign } from '../helpers/identity.ts';
 import { heldAgentImprint } from '../helpers/builders.ts';
 import { requests } from '../helpers/http.ts';
 
@@ -20,18 +20,11 @@ afterAll(async () => e?.close());
 
 const http = requests(() => e.t.app);
 
-// The app's origin here is `base`, not TEST_ORIGIN, so the POSTs name it.
-async function post(url: string, payload: object, who: TestSovereign) {
-  const res = await http.post(url, payload, who, { origin: e.base });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
-
 describe.each(WIDTHS)('the steward inbox at %i px', (width) => {
   it('shows what waits; a steward accepts an order and processes a data request, with notes', async () => {
     const person = await signedInSovereign(e.t.app);
-    const order = await post('/sovereign/order', { title: `Larger type on phones (${width})` }, person);
-    const request = await post('/settings/data/request', { kind: 'export' }, person);
+    const order = await e.post('/sovereign/order', { title: `Larger type on phones (${width})` }, person);
+    const request = await e.post('/settings/data/request', { kind: 'export' }, person);
     await heldAgentImprint(e.t.app, `e2e-held-${width}`, `Heldmark${width}`);
 
     const page = await e.open({ width, as: e.steward });
@@ -81,7 +74,7 @@ describe.each(WIDTHS)('the steward inbox at %i px', (width) => {
 describe('who may open the inbox', () => {
   it('refuses a signed-in non-steward (403) and sends a visitor to sign in, showing nothing that waits', async () => {
     const person = await signedInSovereign(e.t.app);
-    await post('/sovereign/order', { title: 'Steward-only decisions' }, person);
+    await e.post('/sovereign/order', { title: 'Steward-only decisions' }, person);
     for (const cookie of [person.cookie, undefined]) {
       const page = await e.open({ as: cookie });
       const response = await page.goto(`${e.base}/steward`);

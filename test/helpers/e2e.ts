@@ -21,6 +21,7 @@ import { AXE_PATH, launchBrowser } from './browser.ts';
 import type { TestSovereign } from './identity.ts';
 import { audit, launchLighthouseChrome, type Audit, type Category } from './lighthouse.ts';
 import { freePort } from './ports.ts';
+import { requests } from './http.ts';
 
 /** The two widths every journey is walked at: a desktop and a phone. */
 export const WIDTHS = [1280, 390] as const;
@@ -53,6 +54,8 @@ export interface E2E {
   /** A fresh browser context (a new visitor) at `width`, and a page in it. */
   open(options?: OpenOptions): Promise<Page>;
   context(options?: OpenOptions): Promise<BrowserContext>;
+  /** A person's POST through a door their page uses, from the app's origin; asserts 200, returns the JSON. */
+  post(url: string, payload: object, who: TestSovereign): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -116,6 +119,11 @@ export async function startE2E(
     context,
     async open(o: OpenOptions = {}) {
       return (await context(o)).newPage();
+    },
+    async post(url, payload, who) {
+      const res = await requests(() => t.app).post(url, payload, who, { origin: base });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
