@@ -1,6 +1,6 @@
 /**
- * The one wiring file: every family's routes, MCP tools and change-status resolvers are listed
- * here and nowhere else. api/app.ts hands these to the router, to `app.tools` and to the ledger's
+ * The one wiring file: every family's routes, MCP tools, change-status resolvers and periodic
+ * jobs are listed here and nowhere else. api/app.ts hands these to the router, to `app.tools` and to the ledger's
  * change-status registry; no family registers itself by being imported.
  */
 import { agentRoutes } from './agents/routes.ts';
@@ -45,6 +45,16 @@ import { registerSpeakers } from './record/speakers.ts';
 import { registerSubjectEvents, registerSubjectReceipt } from './ledger/subjects.ts';
 import { courtVerdictReceipt } from './governance/court.ts';
 import { agentSpeakers } from './agents/speaker.ts';
+import type { Job } from './jobs/job.ts';
+import { registerJobs } from './jobs/registry.ts';
+import { sealDueDays } from './ledger/sealing.ts';
+import { tileUntiledDays } from './ledger/tiling.ts';
+import { runCalibrationJob } from './calibration/prophecies.ts';
+import { lapseOverduePacts } from './calibration/pacts.ts';
+import { runCensusJob } from './people/census.ts';
+import { vitalsFlushJob } from './plugins/vitals.ts';
+import { organismJobs } from './organism/jobs.ts';
+import { pruneSessionsAndFlashes } from './identity/prune.ts';
 
 /**
  * Every family's route implementations, keyed by the api/ folder that holds them: the registry
@@ -100,6 +110,18 @@ export const CHANGE_STATUS_RESOLVERS: Record<string, ChangeStatusResolver> = {
   case: caseChangeStatus,
 };
 
+/** Every periodic job (api/jobs/runner.ts runs them; the organism's dispatch page lists them). */
+export const JOBS: Job[] = [
+  { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
+  { name: 'ledger.tile', intervalMs: 60_000, run: tileUntiledDays },
+  { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
+  { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
+  { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
+  { name: 'identity.prune', intervalMs: 600_000, run: pruneSessionsAndFlashes },
+  { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
+  ...organismJobs,
+];
+
 /** Registers every family's change-status resolver with the ledger (buildApp calls it; repeating is harmless). */
 export function wireRegistries(): void {
   for (const [prefix, resolver] of Object.entries(CHANGE_STATUS_RESOLVERS))
@@ -112,4 +134,6 @@ export function wireRegistries(): void {
   registerSubjectEvents('imprint', imprintEvents);
   // /api/version's names come from every contract: handed in here, so /health imports none.
   registerSchemaNames(payloadSchemaNames());
+  // The job runner and the dispatch page read the job list through the jobs family's registry.
+  registerJobs(JOBS);
 }

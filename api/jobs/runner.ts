@@ -10,28 +10,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Job } from './job.ts';
-import { sealDueDays } from '../ledger/sealing.ts';
-import { tileUntiledDays } from '../ledger/tiling.ts';
-import { runCalibrationJob } from '../calibration/prophecies.ts';
-import { lapseOverduePacts } from '../calibration/pacts.ts';
-import { runCensusJob } from '../people/census.ts';
-import { vitalsFlushJob } from '../plugins/vitals.ts';
-import { organismJobs } from '../organism/jobs.ts';
-import { pruneSessionsAndFlashes } from '../identity/prune.ts';
-import { recordJobRun } from '../organism/vitals/dispatch-runs.ts';
+import { registeredJobs } from './registry.ts';
+import { recordJobRun } from './runs.ts';
 import { observeJobRun } from '../plugins/metrics.ts';
-
-/** Every periodic job. Families add theirs here (one line each). */
-export const JOBS: Job[] = [
-  { name: 'ledger.seal', intervalMs: 60_000, run: sealDueDays },
-  { name: 'ledger.tile', intervalMs: 60_000, run: tileUntiledDays },
-  { name: 'calibration.resolve', intervalMs: 60_000, run: runCalibrationJob },
-  { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
-  { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
-  { name: 'identity.prune', intervalMs: 600_000, run: pruneSessionsAndFlashes },
-  { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
-  ...organismJobs,
-];
 
 export interface RunningJobs {
   /** runs every job once now (awaits them); handy for tools and tests */
@@ -41,7 +22,7 @@ export interface RunningJobs {
 
 export function startJobs(
   app: FastifyInstance,
-  jobs: Job[] = JOBS,
+  jobs: readonly Job[] = registeredJobs(),
   options: { initialDelayMs?: number } = {},
 ): RunningJobs {
   const ctx = app.civitas;

@@ -1,5 +1,5 @@
 /**
- * The organism's periodic jobs (api/jobs/runner.ts JOBS): the verification run that keeps the
+ * The organism's periodic jobs (api/families.ts JOBS): the verification run that keeps the
  * self-trials, truth checks and vigilance (every minute: checks/knowledge.ts) and the daily dream. Each takes its own advisory lock, so one
  * process does the work.
  */

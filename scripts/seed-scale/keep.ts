@@ -17,7 +17,7 @@ import { openDatabase } from '../../api/db/database.ts';
 import { censusHost } from '../../api/boundaries/live-probes.ts';
 import { knowledgeRun, keptKnowledge } from '../../api/organism/checks/knowledge.ts';
 import { discriminationJob } from '../../api/organism/checks/discrimination.ts';
-import { recordJobRun } from '../../api/organism/vitals/dispatch-runs.ts';
+import { recordJobRun } from '../../api/jobs/runs.ts';
 
 /** Items per walk and run here: larger than the job's batch, so a big Record catches up in fewer runs. */
 const CATCH_UP_BATCH = 100_000;

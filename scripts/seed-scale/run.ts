@@ -17,7 +17,7 @@ import { runCalibrationJob } from '../../api/calibration/prophecies.ts';
 import { lapseOverduePacts } from '../../api/calibration/pacts.ts';
 import { runCensusJob } from '../../api/people/census.ts';
 import { dreamJob } from '../../api/organism/themes/dreaming.ts';
-import { recordJobRun } from '../../api/organism/vitals/dispatch-runs.ts';
+import { recordJobRun } from '../../api/jobs/runs.ts';
 import { TestableClock } from './clock.ts';
 import { keepUp } from './keep.ts';
 import { answerDuePacts, castOf, civicRound, signIn, witnessDay, type Cast } from './doors.ts';

@@ -151,15 +151,15 @@ const FAMILY_EDGES: Record<string, string[]> = {
   governance: ['boundaries', 'ledger'],
   // a person's account holds agent credentials, their due items (calibration, confluences), mail
   identity: ['agents', 'boundaries', 'calibration', 'ledger', 'mail', 'people'],
-  // to break: the job list names every family's job (it belongs in the wiring file), and the
-  // organism's dispatch page reads it back (organism -> jobs)
-  jobs: ['calibration', 'identity', 'ledger', 'organism', 'people'],
+  // the runner, its registry and its run table: the job list itself is the wiring file's
+  jobs: [],
   ledger: ['boundaries'],
   mcp: ['boundaries'],
   // the operator's console: the census, the transparency report, the steward's queue
   operator: ['boundaries', 'ledger', 'steward'],
   orders: ['boundaries', 'ledger'],
-  // the organism observes every family (its rooms are read-only views over them) and runs jobs
+  // the organism observes every family (its rooms are read-only views over them) and runs jobs;
+  // its dispatch page lists them through the jobs registry
   organism: [
     'agents',
     'boundaries',

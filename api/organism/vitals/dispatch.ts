@@ -1,11 +1,11 @@
 /**
  * GET /api/dispatch: what the service sends out on its own schedule. The periodic jobs
- * (api/jobs/runner.ts JOBS) with their interval, last run, outcome and next due time from
+ * (api/families.ts JOBS, read through api/jobs/registry.ts) with their interval, last run, outcome and next due time from
  * `job_runs`; a failed run shows only its lane through projectFailure, never its words.
  * Outgoing notices (mail, reach) have no stored queue yet, so that block says so instead of zeros.
  */
 import type { AppContext } from '../../context.ts';
-import { JOBS } from '../../jobs/runner.ts';
+import { registeredJobs } from '../../jobs/registry.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -25,7 +25,7 @@ export async function dispatchView(ctx: AppContext) {
             last_outcome as outcome, to_char(last_failed_at at time zone 'UTC', ${ISO}) as failed, tries, failures from job_runs`,
   );
   const byJob = new Map(rows.map((row) => [row.job, row]));
-  const jobs = JOBS.map((job) => {
+  const jobs = registeredJobs().map((job) => {
     const row = byJob.get(job.name);
     const nextDue = row
       ? new Date(Math.max(Date.parse(row.started) + job.intervalMs, 0)).toISOString()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOBS, startJobs } from '../../../api/jobs/runner.ts';
+import { JOBS } from '../../../api/families.ts';
+import { startJobs } from '../../../api/jobs/runner.ts';
 import { PACT_GRACE_DAYS } from '../../../api/calibration/pacts.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';

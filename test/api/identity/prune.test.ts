@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneSessionsAndFlashes } from '../../../api/identity/prune.ts';
-import { JOBS } from '../../../api/jobs/runner.ts';
+import { JOBS } from '../../../api/families.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 

@@ -5,7 +5,7 @@ import { appendImprint } from '../../../../api/record/window.ts';
 import { organismJobs } from '../../../../api/organism/jobs.ts';
 import { dreamJob } from '../../../../api/organism/themes/dreaming.ts';
 import { discriminationJob } from '../../../../api/organism/checks/discrimination.ts';
-import { JOBS } from '../../../../api/jobs/runner.ts';
+import { JOBS } from '../../../../api/families.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { verifyNow } from '../verify-now.ts';

@@ -4,7 +4,7 @@
  * every process (a try that found another process holding the job's lock counts as an ok try).
  * No error words are stored: only the outcome.
  */
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../context.ts';
 
 export async function recordJobRun(
   ctx: AppContext,
