@@ -1,5 +1,3 @@
-import { relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { RouteKey } from '../shared/registry/types.ts';
@@ -37,11 +35,6 @@ export interface RouteImpl {
   cache?: CachePolicy;
   /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
   rawBody?: boolean;
-  /**
-   * The repository path of the module that defined this route (`api/ledger/routes.ts`), recorded
-   * by `defineRoute`; the boundary census traces what the route reaches from it.
-   */
-  module?: string;
   /**
    * The Astro page this URL also is (registry kind `hybrid`, or a `page` with a JSON twin): the
    * router (api/router.ts) answers `handler`'s JSON to a caller whose `Accept` prefers it and the
@@ -84,7 +77,7 @@ export function defineRoute<K extends RouteKey>(
     handler: (request: RouteRequest<K>, reply: FastifyReply) => Promise<AnswerOf<K>> | AnswerOf<K>;
   },
 ): RouteImpl {
-  return { key, module: definingModule(defineRoute), ...impl } as RouteImpl;
+  return { key, ...impl } as RouteImpl;
 }
 
 /**
@@ -102,27 +95,6 @@ export function bind(defined: readonly RouteImpl[], keys: readonly RouteKey[]): 
     if (!impl) throw new Error(`routes: ${key} is bound but its module defines no handler for it`);
     return impl;
   });
-}
-
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** A file path in a stack frame: `at file:///…/x.ts:1:2`, `at fn (/…/x.ts:1:2)`. */
-const FRAME_FILE = /^\s*at (?:.*\()?(?:file:\/\/)?(\/[^():]+\.[cm]?[jt]s):\d+:\d+\)?$/;
-
-/**
- * The repository path of the family module that called `definer` (read from the call stack, so a
- * route or tool keeps its module when its file moves, without writing the path down). Frames in
- * helpers outside the family folders (api/*.ts, shared/) are passed over, so a helper that wraps
- * `defineRoute` still names the family's module; without such a frame, the first caller.
- */
-export function definingModule(definer: (...args: never[]) => unknown): string | undefined {
-  const holder: { stack?: string } = {};
-  Error.captureStackTrace(holder, definer);
-  const callers: string[] = [];
-  for (const line of (holder.stack ?? '').split('\n').slice(1)) {
-    const file = FRAME_FILE.exec(line)?.[1];
-    if (file) callers.push(relative(REPO_ROOT, file).split(sep).join('/'));
-  }
-  return callers.find((path) => /^api\/[^/]+\//.test(path)) ?? callers[0];
 }
 
 /** Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue. */

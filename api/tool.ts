@@ -5,7 +5,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from './context.ts';
-import { definingModule } from './route.ts';
 import { CONTRACTS, type ContractKey } from '../shared/registry/contracts.ts';
 import { mcpOutputSchema } from '../shared/mcp/output-schema.ts';
 
@@ -52,12 +51,10 @@ export interface CivitasTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   twin: ContractKey;
   /** `app` is the running instance, for tools that must probe it (civitas_boundaries). */
   handler: (args: z.infer<z.ZodObject<Shape>>, ctx: AppContext, app?: FastifyInstance) => Promise<unknown>;
-  /** The repository path of the module that defined the tool, recorded by `defineTool` (for the census). */
-  module?: string;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: CivitasTool<Shape>): CivitasTool {
-  return { module: definingModule(defineTool), ...tool } as unknown as CivitasTool;
+  return tool as unknown as CivitasTool;
 }
 
 /**

@@ -4,6 +4,7 @@
  *   dist/client/        static files (prerendered pages, /theme.<hash>.css, /font/*.woff2, favicons, og)
  *   dist/server/        Astro's SSR handler (entry.mjs, middleware mode) for live pages
  *   dist/assets.json    { theme, font, fonts } — the concrete hashed names the API publishes
+ *   dist/module-graph.json  the code's imports and definitions, for the boundary inventory
  *
  * Works from a clean clone; starts by removing dist/ so no stale hashed file survives. Skips itself
  * when dist/ was built from the same inputs (scripts/build-inputs.ts; CIVITAS_BUILD_FORCE=1 builds).
@@ -68,8 +69,10 @@ if (!font) throw new Error('no font/<name>.<hash>.woff2 was emitted');
 
 const manifest = { theme: `/${themes[0]}`, font, fonts };
 writeFileSync(join(dist, 'assets.json'), JSON.stringify(manifest, null, 2) + '\n');
+const { writeModuleGraph } = await import('./module-graph.ts');
+const modules = writeModuleGraph(root, dist);
 writeFileSync(join(dist, INPUTS_FILE), inputs + '\n'); // last: only a complete build is ever skipped
 
 console.log(
-  `built site in ${Math.round(performance.now() - started)} ms: ${manifest.theme}, ${fonts.length} font file(s), og.png, favicon.ico`,
+  `built site in ${Math.round(performance.now() - started)} ms: ${manifest.theme}, ${fonts.length} font file(s), og.png, favicon.ico, a graph of ${modules} modules`,
 );

@@ -4,19 +4,20 @@
  * - Tier 1: every tier-1 module (shared/boundaries/coverage.ts TIER1_MODULES) is imported and its
  *   real exports listed (`Object.keys(namespace)`), beside its BOUNDARY_EXPORT_ROLES declaration.
  * - Tier 2: every published surface (each method of each registry shape, and each MCP tool) is
- *   traced to the module that implements it: the module `defineRoute` / `defineTool` recorded when
- *   the family defined it (what was registered, not a search of the source text), or the Astro page
- *   in site/pages for page shapes, following the page's `apiGet(Astro, '/api/…')` reads. The
- *   module's runtime imports are followed transitively; the boundary exports imported by name
- *   anywhere in that closure are what the surface reaches.
+ *   traced to the module that implements it: the module whose `defineRoute('<key>', …)` /
+ *   `defineTool({ name })` defines it, or the Astro page in site/pages for page shapes, following
+ *   the page's `apiGet(Astro, '/api/…')` reads. The module's runtime imports are followed
+ *   transitively; the boundary exports imported by name anywhere in that closure are what the
+ *   surface reaches.
  * - Tier 3: every other code module (api, shared, site, cards) and whether it imports a boundary
  *   export by name itself.
  *
- * The sources do not change while the process runs, so this is computed once per process and
- * cached; the probes themselves run on every census request.
+ * Imports, reads and definitions come from the module graph the build wrote with TypeScript's
+ * parser (api/boundaries/module-graph.ts), checked against the files on disk. The sources do not
+ * change while the process runs, so this is computed once per process and cached; the probes
+ * themselves run on every census request.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   computeCoverage,
@@ -31,102 +32,16 @@ import {
   routeKey,
   isStaticPlaceholder,
 } from '../../shared/registry/index.ts';
+import { definersOf, readModuleGraph, type ModuleGraph, type ModuleInfo } from './module-graph.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Folders whose code modules are inventoried (tier 3) and whose static imports are read for the traces. */
-const SCANNED_ROOTS = ['api', 'shared', 'site', 'cards'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', '.astro', 'public', '.data']);
-const CODE_FILE = /\.(ts|mts|mjs|astro)$/;
 /**
  * Registration lists: importing one means knowing every family's routes or tools, not calling
  * them, so the trace does not pass through them (else /agents.json would "reach" all 23 through
  * the MCP tool list). Each surface is traced from its own implementing module instead.
  */
 export const REGISTRATION_MODULES = new Set(['api/families.ts']);
-
-/** One static import edge: the resolved module and the names it takes (`*` for a namespace). */
-interface ImportEdge {
-  target: string;
-  names: string[];
-}
-
-export interface ModuleInfo {
-  path: string;
-  imports: ImportEdge[];
-  /** `apiGet(Astro, '<path>')` literals (Astro pages). */
-  apiReads: string[];
-}
-
-function listCodeFiles(root: string, dir: string, out: string[]): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    if (SKIP_DIRS.has(name) || name.startsWith('.')) continue;
-    const full = join(dir, name);
-    const stat = statSync(full);
-    if (stat.isDirectory()) listCodeFiles(root, full, out);
-    else if (CODE_FILE.test(name) && !name.endsWith('.d.ts'))
-      out.push(relative(root, full).split(sep).join('/'));
-  }
-}
-
-/** Strips comments so commented-out imports and examples in doc comments are not counted. */
-function stripComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
-}
-
-function parseNames(clause: string): string[] {
-  const names: string[] = [];
-  const braces = clause.match(/\{([\s\S]*)\}/);
-  if (braces) {
-    for (const part of braces[1].split(',')) {
-      const item = part.trim();
-      if (!item || item.startsWith('type ')) continue;
-      names.push(item.split(/\s+as\s+/)[0].trim());
-    }
-  }
-  if (/\*\s+as\s+\w+/.test(clause) || /^\s*\*\s*$/.test(clause)) names.push('*');
-  return names;
-}
-
-/** Parses a module's runtime imports and re-exports (type-only ones are left out: they call nothing). */
-export function parseModule(path: string, source: string): ModuleInfo {
-  const code = stripComments(
-    path.endsWith('.astro') ? (source.match(/^---\n([\s\S]*?)\n---/)?.[1] ?? '') : source,
-  );
-  const imports: ImportEdge[] = [];
-  const base = dirname(path);
-  const resolveSpec = (spec: string): string | null => {
-    if (!spec.startsWith('.')) return null;
-    const clean = spec.split('?')[0];
-    return join(base, clean).split(sep).join('/');
-  };
-  // A clause never holds `;`, `=` or parentheses, so a match cannot run across statements.
-  const statement = /\b(import|export)\s+(type\s+)?([^;=()'"`]*?)\s+from\s+['"]([^'"]+)['"]/g;
-  for (const match of code.matchAll(statement)) {
-    if (match[2]) continue;
-    if (match[1] === 'export' && !/^(\{|\*)/.test(match[3].trim())) continue;
-    const target = resolveSpec(match[4]);
-    if (target) imports.push({ target, names: parseNames(match[3]) });
-  }
-  for (const match of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g)) {
-    const target = resolveSpec(match[1]);
-    if (target) imports.push({ target, names: [] });
-  }
-  for (const match of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    const target = resolveSpec(match[1]);
-    if (target) imports.push({ target, names: ['*'] });
-  }
-  const apiReads = [...code.matchAll(/apiGet(?:<[^>]*>)?\(\s*Astro\s*,\s*['"`]([^'"`?$]+)/g)].map(
-    (m) => m[1],
-  );
-  return { path, imports, apiReads };
-}
 
 /** The registry path a page file serves: `site/pages/changelog/[tag].astro` → `/changelog/{tag}`. */
 export function pagePathOf(file: string): string | null {
@@ -143,13 +58,12 @@ export interface ScanResult {
 }
 
 export interface ScanOptions {
-  /**
-   * The registered route implementations (IMPLEMENTED_ROUTES) with the module each was defined in;
-   * keys not listed are served by a page or 501.
-   */
-  routes: readonly { key: string; module?: string }[];
-  /** The MCP tools the endpoint offers, with the module each was defined in. */
-  tools: readonly { name: string; module?: string }[];
+  /** The registered route implementations (IMPLEMENTED_ROUTES); keys not listed are served by a page or 501. */
+  routes: readonly { key: string }[];
+  /** The MCP tools the endpoint offers. */
+  tools: readonly { name: string }[];
+  /** The module graph (tests pass one built from a fixture repository); else the build's, checked. */
+  graph?: ModuleGraph;
   /** Tier-1 module namespaces (tests may pass edited ones to see orphans and dangling rows found). */
   namespaces?: readonly { module: string; exports: Record<string, unknown> }[];
   root?: string;
@@ -167,11 +81,10 @@ async function importTier1(root: string): Promise<{ module: string; exports: Rec
 /** Reads the code and builds the inventory input (tiers 1 to 3). */
 export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
   const root = resolve(options.root ?? REPO_ROOT);
-  const files: string[] = [];
-  for (const dir of SCANNED_ROOTS) listCodeFiles(root, join(root, dir), files);
-  files.sort();
-  const modules = new Map<string, ModuleInfo>();
-  for (const file of files) modules.set(file, parseModule(file, readFileSync(join(root, file), 'utf8')));
+  const graph = options.graph ?? readModuleGraph(root);
+  const modules = new Map<string, ModuleInfo>(
+    Object.entries(graph.files).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 
   const tier1 = new Set<string>(TIER1_MODULES);
   const { tier1Exports, declarations } = tier1FromNamespaces(options.namespaces ?? (await importTier1(root)));
@@ -211,10 +124,10 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
     return reached;
   };
 
-  const implementer = new Map<string, string>();
-  for (const route of options.routes) if (route.module) implementer.set(route.key, route.module);
-  const toolModule = new Map<string, string>();
-  for (const tool of options.tools) if (tool.module) toolModule.set(tool.name, tool.module);
+  const definers = definersOf(graph);
+  const registered = new Set(options.routes.map((route) => route.key));
+  const implementer = new Map([...definers.routes].filter(([key]) => registered.has(key)));
+  const toolModule = definers.tools;
   const pageFile = new Map<string, string>();
   for (const info of modules.values()) {
     const page = pagePathOf(info.path);
@@ -270,12 +183,31 @@ export async function scanInventory(options: ScanOptions): Promise<ScanResult> {
 
 let cached: Promise<Coverage> | undefined;
 
-/** The coverage object, computed from the code once per process. */
-export function processCoverage(options: Omit<ScanOptions, 'namespaces' | 'root'>): Promise<Coverage> {
-  cached ??= scanInventory(options).then((scan) => computeCoverage(scan.input));
-  // A failed scan is not cached: the next request tries again (and the census reports unaccounted meanwhile).
+/**
+ * The coverage object, computed from the code once per process. Without a module graph that
+ * describes the code on disk (no build yet, or files edited since), nothing can be traced: the
+ * census still runs its probes and says its inventory is unaccounted, and why, instead of failing
+ * (not cached: a build makes the next request traced).
+ */
+export function processCoverage(
+  options: Omit<ScanOptions, 'namespaces' | 'root' | 'graph'>,
+): Promise<Coverage> {
+  if (cached) return cached;
+  let graph: ModuleGraph;
+  try {
+    graph = readModuleGraph(REPO_ROOT);
+  } catch (error) {
+    return untracedCoverage(options, (error as Error).message);
+  }
+  cached = scanInventory({ ...options, graph }).then((scan) => computeCoverage(scan.input));
+  // Not cached when it fails: the next request tries again.
   cached.catch(() => {
     cached = undefined;
   });
   return cached;
+}
+
+async function untracedCoverage(options: Omit<ScanOptions, 'graph'>, reason: string): Promise<Coverage> {
+  const coverage = computeCoverage((await scanInventory({ ...options, graph: { files: {} } })).input);
+  return { ...coverage, status: 'unaccounted', ok: false, basis: `untraced: ${reason}` };
 }

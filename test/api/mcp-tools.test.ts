@@ -12,6 +12,9 @@ import { z } from 'zod';
 import { MCP_TOOLS } from '../../api/families.ts';
 import { ROUTE_KEYS } from '../../shared/registry/index.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { REPO_ROOT } from '../../api/boundaries/inventory.ts';
+import { definersOf } from '../../api/boundaries/module-graph.ts';
+import { buildModuleGraph } from '../../scripts/module-graph.ts';
 
 let t: TestApp;
 let client: Client;
@@ -84,11 +87,13 @@ describe('MCP tools', () => {
 
   it('keeps one tool per file, named verb first, with its twin a registry key', () => {
     const modules = new Set<string>();
+    const definers = definersOf(buildModuleGraph(REPO_ROOT)).tools;
     for (const tool of MCP_TOOLS) {
-      expect(tool.module, tool.name).toMatch(
+      const module = definers.get(tool.name);
+      expect(module, tool.name).toMatch(
         /^api\/[a-z/]+\/tools\/(get|read|list|search|check|verify|explain|ask|prove|leave|send)-[a-z-]+\.ts$/,
       );
-      modules.add(tool.module!);
+      modules.add(module!);
       expect(ROUTE_KEYS.has(tool.twin), tool.name).toBe(true);
     }
     expect(modules.size).toBe(MCP_TOOLS.length);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { prepareEmbeddedImage, serverUrl } from './db.ts';
 import { prepareTemplate, runTag, startReaper } from './postgres.ts';
+import { refreshModuleGraph } from '../../scripts/module-graph.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,6 +29,8 @@ export default async function setup(project: TestProject) {
     project.provide('embeddedImage', '');
     return;
   }
+  // The boundary inventory traces the code through the build's module graph: keep it current.
+  refreshModuleGraph(join(import.meta.dirname, '..', '..'));
   if (!url) {
     const dir = await mkdtemp(join(tmpdir(), 'civitas-test-'));
     const image = join(dir, 'migrated.tar');

@@ -8,11 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, TIER1_MODULES } from '../../../shared/boundaries/coverage.ts';
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
-import { pagePathOf, parseModule, scanInventory, REPO_ROOT } from '../../../api/boundaries/inventory.ts';
+import { pagePathOf, scanInventory, REPO_ROOT } from '../../../api/boundaries/inventory.ts';
+import { definersOf, GRAPH_FILE, readModuleGraph } from '../../../api/boundaries/module-graph.ts';
+import { buildModuleGraph, parseModule } from '../../../scripts/module-graph.ts';
 import { IMPLEMENTED_ROUTES, MCP_TOOLS } from '../../../api/families.ts';
 import { PUBLISHED_ROUTES } from '../../../shared/registry/index.ts';
 
-const realOptions = () => ({ routes: IMPLEMENTED_ROUTES, tools: MCP_TOOLS });
+/** The graph of the code on disk, parsed here (the build writes the same to dist/module-graph.json). */
+const graph = buildModuleGraph(REPO_ROOT);
+const realOptions = () => ({ routes: IMPLEMENTED_ROUTES, tools: MCP_TOOLS, graph });
 
 async function realNamespaces() {
   const namespaces = [];
@@ -67,16 +71,26 @@ describe('parsing a module', () => {
   });
 });
 
-describe('what the families registered', () => {
-  it('names the module that defined each route and tool, wherever its file lives', () => {
-    expect(IMPLEMENTED_ROUTES.find((route) => route.key === 'GET /api/boundaries')?.module).toBe(
-      'api/boundaries/routes.ts',
-    );
-    expect(MCP_TOOLS.find((tool) => tool.name === 'civitas_boundaries')?.module).toBe(
-      'api/boundaries/tools/prove-boundaries.ts',
-    );
-    for (const entry of [...IMPLEMENTED_ROUTES, ...MCP_TOOLS])
-      expect(entry.module, 'key' in entry ? entry.key : entry.name).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
+describe('what the families define', () => {
+  it('names the one module that defines each registered route and tool, wherever its file lives', () => {
+    const definers = definersOf(graph);
+    expect(definers.routes.get('GET /api/boundaries')).toBe('api/boundaries/routes.ts');
+    expect(definers.tools.get('civitas_boundaries')).toBe('api/boundaries/tools/prove-boundaries.ts');
+    for (const { key } of IMPLEMENTED_ROUTES)
+      expect(definers.routes.get(key), key).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
+    for (const { name } of MCP_TOOLS)
+      expect(definers.tools.get(name), name).toMatch(/^api\/[a-z0-9/-]+\.ts$/);
+  });
+
+  it('refuses a graph that no longer describes the files on disk', () => {
+    const root = mkdtempSync(join(tmpdir(), 'civitas-graph-'));
+    mkdirSync(join(root, 'api'), { recursive: true });
+    mkdirSync(join(root, 'dist'), { recursive: true });
+    writeFileSync(join(root, 'api', 'a.ts'), 'export const a = 1;\n');
+    writeFileSync(join(root, 'dist', GRAPH_FILE), JSON.stringify(buildModuleGraph(root)));
+    expect(readModuleGraph(root).files['api/a.ts']?.path).toBe('api/a.ts');
+    writeFileSync(join(root, 'api', 'a.ts'), 'export const a = 2;\n');
+    expect(() => readModuleGraph(root)).toThrow(/stale .*api\/a\.ts/);
   });
 });
 
@@ -154,11 +168,14 @@ describe('the inventory of this repository', () => {
       'api/health/routes.ts',
       "export const r = [defineRoute('GET /api/version', { handler: () => ({}) })];",
     );
-    const routes = [
-      { key: 'GET /api/presence', module: 'api/people/routes.ts' },
-      { key: 'GET /api/version', module: 'api/health/routes.ts' },
-    ];
-    const scan = await scanInventory({ routes, tools: [], root, namespaces: await realNamespaces() });
+    const routes = [{ key: 'GET /api/presence' }, { key: 'GET /api/version' }];
+    const scan = await scanInventory({
+      routes,
+      tools: [],
+      root,
+      graph: buildModuleGraph(root),
+      namespaces: await realNamespaces(),
+    });
     expect(scan.surfaces.get('GET /api/presence')).toEqual([
       'shared/boundaries/projectors/gatherings.ts#projectPresence',
     ]);

@@ -8,7 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseModule, REGISTRATION_MODULES, REPO_ROOT } from '../../../api/boundaries/inventory.ts';
+import { REGISTRATION_MODULES, REPO_ROOT } from '../../../api/boundaries/inventory.ts';
+import { definersOf } from '../../../api/boundaries/module-graph.ts';
+import { buildModuleGraph, parseModule } from '../../../scripts/module-graph.ts';
 import { IMPLEMENTED_ROUTES } from '../../../api/families.ts';
 import { createTestApp } from '../../helpers/app.ts';
 import { PUBLISHED_ROUTES, routeKey } from '../../../shared/registry/index.ts';
@@ -44,6 +46,8 @@ function reached(module: string): string[] {
 const raises = (module: string, reason: string) =>
   new RegExp(`Refusal\\(\\s*'${reason}'`).test(source(module));
 
+const definers = definersOf(buildModuleGraph(REPO_ROOT)).routes;
+
 describe('declared state refusals', () => {
   it('are declared only where the shape says, and each traces to code that raises it', () => {
     const untraced: string[] = [];
@@ -55,7 +59,7 @@ describe('declared state refusals', () => {
         expect('409' in responses, `${method} ${shape.path} 409`).toBe(refuses.includes('conflict'));
         if (refuses.length === 0) continue;
         const impl = IMPLEMENTED_ROUTES.find((route) => route.key === routeKey(method, shape.path));
-        const modules = reached(impl!.module!);
+        const modules = reached(definers.get(impl!.key)!);
         for (const reason of refuses) {
           declared++;
           if (!modules.some((module) => raises(module, reason)))
