@@ -95,7 +95,7 @@ export type FeedPath = keyof typeof FEEDS;
 
 /** The catalogue's entry for a request path (`/receipt/rcpt_…/feed.xml` finds the receipt feed). */
 export function feedEntry(path: string): FeedEntry | undefined {
-  const clean = path.split('?')[0].replace(/\/$/, '');
+  const clean = path.split('?')[0]!.replace(/\/$/, ''); // split() returns ≥ 1 part
   if (clean in FEEDS) return FEEDS[clean as FeedPath];
   if (/^\/receipt\/[^/]+\/feed\.xml$/.test(clean)) return FEEDS['/receipt/{id}/feed.xml'];
   return undefined;
