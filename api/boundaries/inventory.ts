@@ -31,6 +31,7 @@ import {
   routeKey,
   isStaticPlaceholder,
 } from '../../shared/registry/index.ts';
+import { withoutQuery } from '../../shared/url-path.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -82,12 +83,12 @@ function stripComments(source: string): string {
 
 function parseNames(clause: string): string[] {
   const names: string[] = [];
-  const braces = clause.match(/\{([\s\S]*)\}/);
-  if (braces) {
-    for (const part of braces[1].split(',')) {
+  const braces = clause.match(/\{([\s\S]*)\}/)?.[1];
+  if (braces !== undefined) {
+    for (const part of braces.split(',')) {
       const item = part.trim();
       if (!item || item.startsWith('type ')) continue;
-      names.push(item.split(/\s+as\s+/)[0].trim());
+      names.push(item.split(/\s+as\s+/)[0]!.trim()); // split() returns ≥ 1 part
     }
   }
   if (/\*\s+as\s+\w+/.test(clause) || /^\s*\*\s*$/.test(clause)) names.push('*');
@@ -103,36 +104,36 @@ export function parseModule(path: string, source: string): ModuleInfo {
   const base = dirname(path);
   const resolveSpec = (spec: string): string | null => {
     if (!spec.startsWith('.')) return null;
-    const clean = spec.split('?')[0];
-    return join(base, clean).split(sep).join('/');
+    return join(base, withoutQuery(spec)).split(sep).join('/');
   };
   // A clause never holds `;`, `=` or parentheses, so a match cannot run across statements.
   const statement = /\b(import|export)\s+(type\s+)?([^;=()'"`]*?)\s+from\s+['"]([^'"]+)['"]/g;
-  for (const match of code.matchAll(statement)) {
-    if (match[2]) continue;
-    if (match[1] === 'export' && !/^(\{|\*)/.test(match[3].trim())) continue;
-    const target = resolveSpec(match[4]);
-    if (target) imports.push({ target, names: parseNames(match[3]) });
+  // Every capture group below but `type\s+` (group 2 of `statement`) is not optional: a match carries it.
+  for (const [, keyword, typeOnly, clause, spec] of code.matchAll(statement)) {
+    if (typeOnly) continue;
+    if (keyword === 'export' && !/^(\{|\*)/.test(clause!.trim())) continue;
+    const target = resolveSpec(spec!);
+    if (target) imports.push({ target, names: parseNames(clause!) });
   }
-  for (const match of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g)) {
-    const target = resolveSpec(match[1]);
+  for (const [, spec] of code.matchAll(/\bimport\s+['"]([^'"]+)['"]/g)) {
+    const target = resolveSpec(spec!);
     if (target) imports.push({ target, names: [] });
   }
-  for (const match of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    const target = resolveSpec(match[1]);
+  for (const [, spec] of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const target = resolveSpec(spec!);
     if (target) imports.push({ target, names: ['*'] });
   }
   const apiReads = [...code.matchAll(/apiGet(?:<[^>]*>)?\(\s*Astro\s*,\s*['"`]([^'"`?$]+)/g)].map(
-    (m) => m[1],
+    (m) => m[1]!,
   );
   return { path, imports, apiReads };
 }
 
 /** The registry path a page file serves: `site/pages/changelog/[tag].astro` → `/changelog/{tag}`. */
 export function pagePathOf(file: string): string | null {
-  const match = file.match(/^site\/pages\/(.*)\.astro$/);
-  if (!match) return null;
-  const route = match[1].replace(/(^|\/)index$/, '').replace(/\[([a-z]+)\]/g, '{$1}');
+  const page = file.match(/^site\/pages\/(.*)\.astro$/)?.[1];
+  if (page === undefined) return null;
+  const route = page.replace(/(^|\/)index$/, '').replace(/\[([a-z]+)\]/g, '{$1}');
   return `/${route}`.replace(/\/$/, '') || '/';
 }
 
