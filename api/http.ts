@@ -13,6 +13,7 @@ import type { ErrorBody } from '../shared/errors.ts';
 import type { Flash } from '../shared/flash.ts';
 import { Refusal } from '../shared/errors.ts';
 import { safeReturnTarget } from '../shared/security.ts';
+import { withoutQuery } from '../shared/url-path.ts';
 
 /**
  * True when the caller asked for JSON rather than a page. Asking is itself the mark that this URL
@@ -165,8 +166,8 @@ export async function sendFormBack(
   const db = request.server.civitas?.db;
   if (!page || !db) return false;
   const flash: Flash = {
-    page: page.split('?')[0],
-    action: request.url.split('?')[0],
+    page: withoutQuery(page),
+    action: withoutQuery(request.url),
     reason: body.reason,
     hint: body.hint,
     status,
@@ -205,7 +206,7 @@ export async function takeFlash(request: FastifyRequest, reply: FastifyReply) {
   try {
     const rows = await request.server.civitas.db.query<{ payload: Flash | string }>(
       `delete from form_flashes where id = $1 and payload->>'page' = $2 and expires_at > now() returning payload`,
-      [id, request.url.split('?')[0].replace(/(.)\/$/, '$1')],
+      [id, withoutQuery(request.url).replace(/(.)\/$/, '$1')],
     );
     if (!rows.length) return;
     reply.clearCookie(FLASH_COOKIE, { ...cookieOptions(request), maxAge: undefined });

@@ -16,7 +16,7 @@ function pooledRandom(): number {
     randomFillSync(pool);
     next = 0;
   }
-  return pool[next++] / 256;
+  return pool[next++]! / 256; // next < pool.length: the pool was refilled above when spent
 }
 
 /** A new id for a row made at `at`, e.g. newId('rcpt', now) → `rcpt_01J…`. */

@@ -14,6 +14,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
 import { metricsRegistry } from './plugins/metrics.ts';
+import { withoutQuery } from '../shared/url-path.ts';
 
 export interface MetricsListener {
   /** http://host:port of the listener */
@@ -38,7 +39,7 @@ export function answerPrimaryForMetrics(): void {
 export async function listenForMetrics(options: MetricsOptions): Promise<MetricsListener> {
   const read = metricsReader(options.workers);
   const server = createServer((request, response) => {
-    const path = (request.url ?? '').split('?')[0];
+    const path = withoutQuery(request.url ?? '');
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       response.end('Only GET /metrics is served here.\n');

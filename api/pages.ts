@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../shared/errors.ts';
 import type { SiteMount } from './site/mount.ts';
+import { withoutQuery } from '../shared/url-path.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,7 +12,7 @@ declare module 'fastify' {
 /** Sends the Astro page for this request (prerendered HTML, else SSR); false when there is none. */
 export async function sendPage(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const site = request.server.site;
-  const path = request.url.split('?')[0];
+  const path = withoutQuery(request.url);
   if (site && (await site.sendPrerendered(reply, path))) return true;
   if (!site?.hasPage(path)) return false;
   await site.renderSsr(request, reply);

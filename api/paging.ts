@@ -63,13 +63,17 @@ export function decodeCursor(order: KeyOrder, after: string | undefined): Cursor
   if (!Array.isArray(parsed) || parsed.length !== order.columns.length + 1) throw badCursor(order);
   const [dir, ...key] = parsed as unknown[];
   if (dir !== 'n' && dir !== 'p') throw badCursor(order);
-  if (!key.every((value, i) => validValue(order.columns[i].type, value))) throw badCursor(order);
+  if (!order.columns.every((column, i) => validValue(column.type, key[i]))) throw badCursor(order);
   return { dir: dir === 'n' ? 'next' : 'previous', key: key as KeyValue[] };
 }
 
 /** A cursor that resumes after a key given in plain form (an older `before=` link), checked like one. */
 export function cursorAfter(order: KeyOrder, key: KeyValue[], param: string): Cursor {
-  if (!key.every((value, i) => validValue(order.columns[i].type, value))) throw badCursor(order, param);
+  if (
+    key.length !== order.columns.length ||
+    !order.columns.every((column, i) => validValue(column.type, key[i]))
+  )
+    throw badCursor(order, param);
   return { dir: 'next', key };
 }
 
@@ -106,19 +110,21 @@ export function pageOf<T>(
   keyOf: (row: T) => KeyValue[],
 ): Page<T> {
   const more = rows.length > limit;
-  if (cursor?.dir === 'previous') {
-    const page = rows.slice(0, limit).reverse();
+  const backwards = cursor?.dir === 'previous';
+  const page = backwards ? rows.slice(0, limit).reverse() : rows.slice(0, limit);
+  const first = page[0];
+  const last = page.at(-1);
+  if (backwards) {
     return {
       rows: page,
-      next: page.length ? { dir: 'next', key: keyOf(page[page.length - 1]) } : null,
-      previous: more ? { dir: 'previous', key: keyOf(page[0]) } : null,
+      next: last !== undefined ? { dir: 'next', key: keyOf(last) } : null,
+      previous: more && first !== undefined ? { dir: 'previous', key: keyOf(first) } : null,
     };
   }
-  const page = rows.slice(0, limit);
   return {
     rows: page,
-    next: more ? { dir: 'next', key: keyOf(page[page.length - 1]) } : null,
-    previous: cursor && page.length ? { dir: 'previous', key: keyOf(page[0]) } : null,
+    next: more && last !== undefined ? { dir: 'next', key: keyOf(last) } : null,
+    previous: cursor && first !== undefined ? { dir: 'previous', key: keyOf(first) } : null,
   };
 }
 
@@ -136,7 +142,11 @@ export function pageLink(
 }
 
 function compareKeys(a: KeyValue[], b: KeyValue[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!; // i < a.length
+    const y = b[i];
+    if (x !== y) return y !== undefined && x < y ? -1 : 1;
+  }
   return 0;
 }
 

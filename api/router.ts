@@ -17,6 +17,7 @@ import { unstorableText } from '../shared/storable-text.ts';
 import { renderPage, sendPage } from './pages.ts';
 import { wantsJson } from './http.ts';
 import type { SiteMount } from './site/mount.ts';
+import { withoutQuery } from '../shared/url-path.ts';
 
 export interface RouterOptions {
   implementations: RouteImpl[];
@@ -45,12 +46,12 @@ const notImplemented = async () => {
  */
 function siteHandler(site: SiteMount | undefined, pageBuilt: boolean) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (site?.sendAsset(reply, request.url.split('?')[0])) return reply;
+    if (site?.sendAsset(reply, withoutQuery(request.url))) return reply;
     if (await sendPage(request, reply)) return reply;
     if (pageBuilt)
       throw new Refusal(
         'not_found',
-        { path: request.url.split('?')[0] },
+        { path: withoutQuery(request.url) },
         'No page lives at this path. See /atlas for the map of every route.',
       );
     throw new Refusal('not_implemented');

@@ -29,7 +29,11 @@ export function required<S extends Record<string, z.ZodType>, F extends keyof S 
   ...fields: F[]
 ): Omit<S, F> & { [K in F]: z.ZodNonOptional<S[K]> } {
   const made = Object.fromEntries(
-    fields.map((field) => [field, shape[field].nonoptional({ error: `${field} is required` })]),
+    fields.map((field) => {
+      const schema = shape[field];
+      if (schema === undefined) throw new Error(`internal: the twin's shape has no field ${field}`);
+      return [field, schema.nonoptional({ error: `${field} is required` })];
+    }),
   );
   return { ...shape, ...made } as never;
 }

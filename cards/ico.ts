@@ -5,9 +5,10 @@
 import { Resvg } from '@resvg/resvg-js';
 
 export function renderIco(svg: string, sizes: number[] = [16, 32, 48]): Buffer {
-  const images = sizes.map((size) =>
-    new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng(),
-  );
+  const images = sizes.map((size) => ({
+    size,
+    png: new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng(),
+  }));
   const header = Buffer.alloc(6);
   header.writeUInt16LE(0, 0); // reserved
   header.writeUInt16LE(1, 2); // type: icon
@@ -15,8 +16,7 @@ export function renderIco(svg: string, sizes: number[] = [16, 32, 48]): Buffer {
 
   const entries: Buffer[] = [];
   let offset = 6 + 16 * images.length;
-  images.forEach((png, i) => {
-    const size = sizes[i];
+  for (const { size, png } of images) {
     const entry = Buffer.alloc(16);
     entry.writeUInt8(size >= 256 ? 0 : size, 0); // width (0 means 256)
     entry.writeUInt8(size >= 256 ? 0 : size, 1); // height
@@ -28,6 +28,6 @@ export function renderIco(svg: string, sizes: number[] = [16, 32, 48]): Buffer {
     entry.writeUInt32LE(offset, 12);
     offset += png.length;
     entries.push(entry);
-  });
-  return Buffer.concat([header, ...entries, ...images]);
+  }
+  return Buffer.concat([header, ...entries, ...images.map(({ png }) => png)]);
 }

@@ -45,9 +45,9 @@ export const REGISTRATION_MODULES = new Set(['api/families.ts']);
 
 /** The registry path a page file serves: `site/pages/changelog/[tag].astro` → `/changelog/{tag}`. */
 export function pagePathOf(file: string): string | null {
-  const match = file.match(/^site\/pages\/(.*)\.astro$/);
-  if (!match) return null;
-  const route = match[1].replace(/(^|\/)index$/, '').replace(/\[([a-z]+)\]/g, '{$1}');
+  const page = file.match(/^site\/pages\/(.*)\.astro$/)?.[1];
+  if (page === undefined) return null;
+  const route = page.replace(/(^|\/)index$/, '').replace(/\[([a-z]+)\]/g, '{$1}');
   return `/${route}`.replace(/\/$/, '') || '/';
 }
 

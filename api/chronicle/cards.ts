@@ -88,6 +88,8 @@ export const OG_SURFACE_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
 
 export async function ogPng(surface: string): Promise<Buffer> {
   const s = OG_SURFACES[surface];
+  // The route answers an unknown surface with a 404 before it calls this.
+  if (s === undefined) throw new RangeError(`no preview image for surface ${surface}`);
   const svg = await renderCardSvg(
     { title: s.title, subtitle: s.subtitle, footer: `civitas${s.path === '/' ? '' : s.path}` },
     OG_SIZE,
@@ -131,10 +133,11 @@ export function badgeSvg(label: string, message: string, color: string): string 
 
 export async function streaksSvg(ctx: AppContext): Promise<string> {
   const list = await streaks(ctx);
-  const card: Card = list.length
+  const [longest] = list;
+  const card: Card = longest
     ? {
         title: `${list.length} current ${list.length === 1 ? 'streak' : 'streaks'}`,
-        subtitle: `Longest: ${list[0].actor.display}, ${list[0].length} ${list[0].kind === 'prophecies' ? 'prophecies leaning right' : 'kept pacts'} in a row`,
+        subtitle: `Longest: ${longest.actor.display}, ${longest.length} ${longest.kind === 'prophecies' ? 'prophecies leaning right' : 'kept pacts'} in a row`,
         lines: list.slice(0, 4).map((s) => `${s.length} in a row · ${s.actor.display} (${s.kind})`),
         footer: '/streaks.xml · /almanac',
       }

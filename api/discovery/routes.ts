@@ -67,7 +67,7 @@ export function pickCoding(acceptEncoding: string | undefined): Coding {
   if (!acceptEncoding) return 'identity';
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const [name = '', ...params] = part.trim().toLowerCase().split(';'); // split() returns ≥ 1 part
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     weights.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1);
   }

@@ -37,7 +37,9 @@ export async function verifiedAnchorChain(
   const from = kept && kept.key === key && isPrefix(kept.texts, texts) ? kept.texts.length : 0;
   const rest = anchors.slice(from);
   // Past the verified prefix, the first new anchor must link to its head and come after its last day.
-  const extends_ = from > 0 && (rest.length === 0 || rest[0].date > anchors[from - 1].date);
+  const [next] = rest;
+  const head = anchors[from - 1];
+  const extends_ = head !== undefined && (next === undefined || next.date > head.date);
   const tail = extends_
     ? await verifyAnchorChain(rest, { publicJwks, previous_anchor_hash: kept!.head })
     : await verifyAnchorChain(anchors, { publicJwks });

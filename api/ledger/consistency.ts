@@ -59,7 +59,8 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
       `select ${RECEIPT_COLUMNS} from receipts where id > $1 order by id limit 1000`,
       [after],
     );
-    if (rows.length === 0) break;
+    const last = rows.at(-1);
+    if (last === undefined) break;
     for (const row of rows) {
       checked++;
       const leaf = toHex(
@@ -80,7 +81,7 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
       }
       if (problems.length > 50) break;
     }
-    after = rows[rows.length - 1].id;
+    after = last.id;
     if (problems.length > 50) break;
   }
   return {

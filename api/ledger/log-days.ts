@@ -72,9 +72,11 @@ export async function dayLeavesPage(
   if (tree.frontier === null) {
     const day = await dayTree(ctx, date, { date, size: tree.size, sealed: tree.sealed });
     if (!day) return null;
+    // levels[0] holds the day's leaf hashes, one per id and in the same order.
+    const leafHashes = day.tree.levels[0]!;
     const leaves = day.ids
       .slice(offset, offset + limit)
-      .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+      .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(leafHashes[offset + i]!) }));
     return { sealed: day.sealed, head: builtHead(day.tree), leaves };
   }
   const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(

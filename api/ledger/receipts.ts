@@ -52,10 +52,11 @@ export async function recordReceipts(
   const leaves = inputs.map(leafOf);
   const ids = leaves.map((leaf) => leaf.id);
   const recorded: RecordedReceipt[] = [];
+  // start and end stay below leaves.length where they index it.
   for (let start = 0; start < leaves.length;) {
-    const day = leaves[start].recorded_at.slice(0, 10);
+    const day = leaves[start]!.recorded_at.slice(0, 10);
     let end = start + 1;
-    while (end < leaves.length && leaves[end].recorded_at.slice(0, 10) === day) end++;
+    while (end < leaves.length && leaves[end]!.recorded_at.slice(0, 10) === day) end++;
     recorded.push(
       ...(await appendLeaves(
         tx,

@@ -187,7 +187,7 @@ async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
     description: `Changes to the status of ${view.subject}, the subject of receipt ${id}. The receipt proves the step was recorded; these entries report what became of it.`,
     id: `${origin}/receipt/${id}/feed.xml`,
     link: `${origin}/receipt/${id}`,
-    updated: new Date(timeline.length ? timeline[timeline.length - 1].at : view.recorded_at),
+    updated: new Date(timeline.at(-1)?.at ?? view.recorded_at),
     copyright: 'Public record of civitas',
     feedLinks: { atom: `${origin}/receipt/${id}/feed.xml` },
   });
@@ -214,7 +214,7 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
       'Each sealed UTC day of the civitas transparency log, with its C2SP checkpoint. Verify it and co-sign it with POST /api/witness/mark.',
     id: `${origin}/witness/feed.xml`,
     link: `${origin}/witness`,
-    updated: anchors.length ? new Date(anchors[0].sealed_at) : new Date(0),
+    updated: new Date(anchors[0]?.sealed_at ?? 0),
     copyright: 'Public record of civitas',
     feedLinks: { atom: `${origin}/witness/feed.xml` },
   });

@@ -58,9 +58,10 @@ export function frontierNodes(size: number, frontier: Uint8Array): Node[] {
 /** The tree's root (RFC 9162 MTH) from its frontier: SHA-256("") for the empty tree. */
 export function rootOf(size: number, frontier: Uint8Array): Buffer {
   const nodes = frontierNodes(size, frontier);
-  if (nodes.length === 0) return EMPTY_ROOT;
-  let root = nodes[nodes.length - 1].hash;
-  for (let i = nodes.length - 2; i >= 0; i--) root = nodeHash(nodes[i].hash, root);
+  const last = nodes.at(-1);
+  if (last === undefined) return EMPTY_ROOT;
+  let root = last.hash;
+  for (let i = nodes.length - 2; i >= 0; i--) root = nodeHash(nodes[i]!.hash, root); // 0 ≤ i < length
   return root;
 }
 
@@ -93,7 +94,7 @@ export function appendToTree(
     let hash: Buffer = Buffer.from(leaf);
     let level = 0;
     emit(0, index, hash);
-    while (stack.length > 0 && stack[stack.length - 1].level === level) {
+    while (stack.at(-1)?.level === level) {
       hash = nodeHash(stack.pop()!.hash, hash);
       level++;
       emit(level, Math.floor(index / 2 ** level), hash);
@@ -151,7 +152,7 @@ export function inclusionParts(index: number, size: number): PathPart[] {
       start = start + k;
     }
   }
-  for (let i = stack.length - 1; i >= 0; i--) parts.push(stack[i]);
+  for (let i = stack.length - 1; i >= 0; i--) parts.push(stack[i]!); // 0 ≤ i < stack.length
   return parts;
 }
 
@@ -179,12 +180,13 @@ function nodeFromTiles(tiles: TileSet, node: NodeRef): Buffer {
   let row: Buffer[] = [];
   for (let i = 0; i < count; i++)
     row.push(Buffer.from(data.subarray((first + i) * HASH, (first + i + 1) * HASH)));
+  // count is a power of two, so every row pairs up exactly and the last holds one hash.
   while (row.length > 1) {
     const next: Buffer[] = [];
-    for (let i = 0; i < row.length; i += 2) next.push(nodeHash(row[i], row[i + 1]));
+    for (let i = 0; i < row.length; i += 2) next.push(nodeHash(row[i]!, row[i + 1]!));
     row = next;
   }
-  return row[0];
+  return row[0]!;
 }
 
 /** MTH(D[start:size]) from the frontier: the fold of its nodes that lie at or after `start`. */
@@ -196,8 +198,9 @@ function edgeHash(nodes: readonly Node[], start: number): Buffer {
     else if (position + 2 ** node.level > start) throw new Error('the right edge does not start on a node');
     position += 2 ** node.level;
   }
-  let hash = inside[inside.length - 1];
-  for (let i = inside.length - 2; i >= 0; i--) hash = nodeHash(inside[i], hash);
+  let hash = inside.at(-1);
+  if (hash === undefined) throw new Error('the right edge holds no node');
+  for (let i = inside.length - 2; i >= 0; i--) hash = nodeHash(inside[i]!, hash); // 0 ≤ i < length
   return hash;
 }
 

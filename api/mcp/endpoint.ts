@@ -73,7 +73,7 @@ export function changesState(body: unknown, tools: CivitasTool[]): boolean {
 
 export async function handleMcpPost(request: FastifyRequest, reply: FastifyReply, tools: CivitasTool[]) {
   // Fastify also parses text/plain and forms; JSON-RPC over Streamable HTTP is application/json only.
-  const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase(); // ≥ 1 part
   if (type !== 'application/json')
     throw new Refusal(
       'unsupported_media_type',

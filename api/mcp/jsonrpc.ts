@@ -56,7 +56,12 @@ function invalidParams(
   const body = new Refusal('invalid_request', { issues }, hint).body();
   return {
     status: 200,
-    body: jsonRpcError(id, JSONRPC.invalidParams, `Invalid params: ${issues[0].message}`, body),
+    body: jsonRpcError(
+      id,
+      JSONRPC.invalidParams,
+      `Invalid params: ${issues[0]?.message ?? 'see issues'}`,
+      body,
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Refusal, type ErrorReason } from '../../shared/errors.ts';
 import type { Sql } from '../db/database.ts';
+import { withoutQuery } from '../../shared/url-path.ts';
 
 /** A refusal to trace: what was refused, why, who (stored privately), when. */
 export interface TracedDenial {
@@ -44,7 +45,7 @@ async function denials(app: FastifyInstance, options: DenialsOptions) {
       return; // over budget: the refusal still answers, but leaves no receipt
     }
     const ctx = app.civitas;
-    const action = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+    const action = `${request.method} ${request.routeOptions.url ?? withoutQuery(request.url)}`;
     const receipt = await ctx.db.transaction((tx) =>
       options.record(tx, { action, reason: error.reason, actor, at: ctx.clock.now() }),
     );

@@ -5,6 +5,7 @@ import { ERRORS, Refusal, errorBody, type ErrorBody, type ErrorReason } from '..
 import { sendFormBack, wantsHtml } from '../http.ts';
 import { isDatabaseOutage, OUTAGE_RETRY_AFTER_S } from '../db/outage.ts';
 import { allowedMethods } from '../../shared/registry/index.ts';
+import { withoutQuery } from '../../shared/url-path.ts';
 
 /** Fastify's own error codes, mapped onto the one catalog. */
 const FASTIFY_CODES: Record<string, ErrorReason> = {
@@ -92,7 +93,7 @@ async function errors(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = withoutQuery(request.url);
     // A path the registry has, asked with a method it does not take: 405 naming the ones it takes.
     const allow = allowedMethods(path);
     if (allow) {

@@ -41,7 +41,7 @@ export function acceptQuality(accept: string, type: string): number {
 export function navigatesToFeed(request: FastifyRequest, contentType: string): boolean {
   if (request.method !== 'GET' || request.headers['sec-fetch-dest'] !== 'document') return false;
   const accept = request.headers.accept ?? '';
-  const own = contentType.split(';')[0].trim().toLowerCase();
+  const own = contentType.split(';', 1)[0]!.trim().toLowerCase(); // split() returns ≥ 1 part
   return acceptQuality(accept, 'text/html') > acceptQuality(accept, own);
 }
 

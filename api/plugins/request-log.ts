@@ -92,7 +92,7 @@ class RequestLogger {
 }
 for (const method of METHODS) {
   Object.defineProperty(RequestLogger.prototype, method, {
-    value(this: { logger: Record<string, LogMethod> }, ...args: unknown[]) {
+    value(this: { logger: Record<(typeof METHODS)[number], LogMethod> }, ...args: unknown[]) {
       this.logger[method](...args);
     },
   });

@@ -14,6 +14,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { FAILURE_LANES, type FailureLane } from '../../shared/boundaries/projectors/failures.ts';
 import { answeredByProviderOff } from './errors.ts';
+import { withoutQuery } from '../../shared/url-path.ts';
 
 /** Upper bounds (ms) of the latency histogram; the last bucket is everything slower. */
 export const LATENCY_BOUNDS_MS = [
@@ -61,9 +62,10 @@ export class VitalsBuffer {
     const safe = Number.isFinite(ms) && ms >= 0 ? ms : 0;
     minute.latency_sum_ms += safe;
     minute.latency_max_ms = Math.max(minute.latency_max_ms, safe);
+    // bucket ≤ LATENCY_BOUNDS_MS.length < BUCKETS: both reads are in bounds (the last bucket is the slowest).
     let bucket = 0;
-    while (bucket < LATENCY_BOUNDS_MS.length && safe > LATENCY_BOUNDS_MS[bucket]) bucket++;
-    minute.buckets[bucket] += 1;
+    while (bucket < LATENCY_BOUNDS_MS.length && safe > LATENCY_BOUNDS_MS[bucket]!) bucket++;
+    minute.buckets[bucket]! += 1;
   }
 
   fail(at: Date, lane: FailureLane, external = false) {
@@ -126,7 +128,7 @@ export async function flushVitals(ctx: AppContext): Promise<{ minutes: number; f
         now.server_errors += m.server_errors;
         now.latency_sum_ms += m.latency_sum_ms;
         now.latency_max_ms = Math.max(now.latency_max_ms, m.latency_max_ms);
-        now.buckets = now.buckets.map((n, i) => n + m.buckets[i]);
+        now.buckets = now.buckets.map((n, i) => n + (m.buckets[i] ?? 0));
       }
     }
     buffer.failures.unshift(...failures);
@@ -177,7 +179,7 @@ async function vitals(app: FastifyInstance) {
     const named = (FAILURE_LANES as readonly string[]).includes(failure.lane ?? '')
       ? (failure.lane as FailureLane)
       : undefined;
-    buffer.fail(app.civitas.clock.now(), named ?? laneOf(request.url.split('?')[0]), failure.external);
+    buffer.fail(app.civitas.clock.now(), named ?? laneOf(withoutQuery(request.url)), failure.external);
   });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     // Pages reading the API in process (and the census's own probes) are not visitors' requests.

@@ -29,6 +29,7 @@ export async function recordView(ctx: { db: import('../db/database.ts').Database
     recordCounts(ctx.db),
     heldSummary(ctx.db),
   ]);
+  const last = imprints.at(-1);
   return {
     ok: true as const,
     window: RECORD_WINDOW,
@@ -38,8 +39,8 @@ export async function recordView(ctx: { db: import('../db/database.ts').Database
     held,
     imprints,
     next:
-      imprints.length === query.limit
-        ? `/imprint?before=${imprints[imprints.length - 1].sequence}${query.kind ? `&kind=${query.kind}` : ''}`
+      last && imprints.length === query.limit
+        ? `/imprint?before=${last.sequence}${query.kind ? `&kind=${query.kind}` : ''}`
         : null,
   };
 }
@@ -71,7 +72,7 @@ function live(threads: boolean) {
   return async (request: RouteRequest<'GET /imprint/live' | 'GET /collaborate/live'>) => {
     const { since, limit } = request.input.query;
     const imprints = await imprintsSince(request.server.civitas.db, since, limit, { threads });
-    const cursor = imprints.length ? imprints[imprints.length - 1].sequence : since;
+    const cursor = imprints.at(-1)?.sequence ?? since;
     return { ok: true as const, since, cursor, imprints, poll: `?since=${cursor}` };
   };
 }

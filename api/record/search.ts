@@ -39,7 +39,8 @@ type Found = PublicImprint & { rank: number };
 
 /** The lexemes of a tsquery's text (`'receipt' & !'fox'`), each once, in order. */
 export function lexemesOf(query: string): string[] {
-  const terms = [...query.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'"));
+  // Group 1 is not optional: every match carries it.
+  const terms = [...query.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
   return [...new Set(terms)];
 }
 

@@ -185,12 +185,18 @@ class Sequencer {
       for (const one of batch) one.reject(error instanceof BeforeCommit ? error.original : error);
       return;
     }
-    outcomes.forEach((outcome, i) =>
-      'refusal' in outcome ? batch[i].reject(outcome.refusal) : batch[i].resolve(outcome.value),
-    );
+    // recordBatch answers one outcome per waiting imprint, in batch order.
+    outcomes.forEach((outcome, i) => {
+      const waiting = batch[i]!;
+      if ('refusal' in outcome) waiting.reject(outcome.refusal);
+      else waiting.resolve(outcome.value);
+    });
   }
 }
 
+// Every `i` below is a position in `batch` (from open() and byDoor), and every `k` a position in the
+// inputs of a call that answers one result per input, in order (the Door contract, gateDrafts,
+// appendImprints): each `!` marks such a read, and none can miss.
 async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
   const outcomes: Array<Outcome | undefined> = new Array(batch.length);
   const states: unknown[] = new Array(batch.length);
@@ -199,42 +205,42 @@ async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
   for (const [door, indexes] of byDoor(batch, open())) {
     const locked = await door.lock(
       tx,
-      indexes.map((i) => batch[i].draft),
+      indexes.map((i) => batch[i]!.draft),
     );
     locked.forEach((state, k) =>
-      state instanceof Refusal ? (outcomes[indexes[k]] = { refusal: state }) : (states[indexes[k]] = state),
+      state instanceof Refusal ? (outcomes[indexes[k]!] = { refusal: state }) : (states[indexes[k]!] = state),
     );
   }
 
   const missing = await missingReplyTargets(
     tx,
-    open().map((i) => batch[i].draft.replyTo),
+    open().map((i) => batch[i]!.draft.replyTo),
   );
   for (const i of open()) {
-    const replyTo = batch[i].draft.replyTo;
+    const replyTo = batch[i]!.draft.replyTo;
     if (replyTo !== null && missing.has(replyTo)) outcomes[i] = { refusal: noReplyTarget(replyTo) };
   }
 
   const gated = open();
-  const fresh = (i: number) => batch[i].door.fresh?.(states[i]) === true;
+  const fresh = (i: number) => batch[i]!.door.fresh?.(states[i]) === true;
   const known = gated.filter((i) => !fresh(i));
   const verdicts = await gateDrafts(
     tx,
-    known.map((i) => batch[i].draft),
+    known.map((i) => batch[i]!.draft),
   );
-  const verdictOf = new Map(known.map((i, k) => [i, verdicts[k]]));
-  for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i].draft));
+  const verdictOf = new Map(known.map((i, k) => [i, verdicts[k]!]));
+  for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i]!.draft));
 
   const admitted = new Map<number, Admitted<unknown>>();
   for (const [door, indexes] of byDoor(batch, gated)) {
     const results = await door.admit(
       tx,
-      indexes.map((i) => ({ draft: batch[i].draft, state: states[i], verdict: verdictOf.get(i)! })),
+      indexes.map((i) => ({ draft: batch[i]!.draft, state: states[i], verdict: verdictOf.get(i)! })),
     );
     results.forEach((result, k) =>
       result instanceof Refusal
-        ? (outcomes[indexes[k]] = { refusal: result })
-        : admitted.set(indexes[k], result),
+        ? (outcomes[indexes[k]!] = { refusal: result })
+        : admitted.set(indexes[k]!, result),
     );
   }
 
@@ -243,13 +249,16 @@ async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
     tx,
     order.map((i) => admitted.get(i)!.imprint),
   );
-  order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended[k]) }));
+  order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended[k]!) }));
   return outcomes as Outcome[];
 }
 
 function byDoor(batch: Waiting[], indexes: number[]): Map<AnyDoor, number[]> {
   const groups = new Map<AnyDoor, number[]>();
-  for (const i of indexes) groups.set(batch[i].door, [...(groups.get(batch[i].door) ?? []), i]);
+  for (const i of indexes) {
+    const door = batch[i]!.door; // indexes are positions in batch
+    groups.set(door, [...(groups.get(door) ?? []), i]);
+  }
   return groups;
 }
 
@@ -283,9 +292,11 @@ export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[
       drafts.map((d) => new Date(d.at.getTime() - BURST_WINDOW_MS).toISOString()),
     ],
   );
-  return drafts.map((draft, i) =>
-    gate({ body: draft.body, recentBodies: facts[i].bodies ?? [], recentCount: facts[i].burst }),
-  );
+  // One row per draft, in draft order (unnest … with ordinality).
+  return drafts.map((draft, i) => {
+    const { bodies, burst } = facts[i]!;
+    return gate({ body: draft.body, recentBodies: bodies ?? [], recentCount: burst });
+  });
 }
 
 /** The gate for an author's first imprint: no recent bodies, no burst. */

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { RECORD_COUNTS } from './queries.ts';
+import { one } from '../db/rows.ts';
 
 type Counts = Record<
   'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts',
@@ -30,7 +31,7 @@ const reads = coalescer<AppContext, ReturnType<typeof project>>();
  * as its own read would have been, and nothing is kept once it is given.
  */
 export function statsView(ctx: AppContext) {
-  return reads(ctx, async () => project(ctx, (await ctx.db.query<Counts>(COUNTS))[0]), ctx.db.embedded);
+  return reads(ctx, async () => project(ctx, one(await ctx.db.query<Counts>(COUNTS))), ctx.db.embedded);
 }
 
 function project(ctx: AppContext, counts: Counts) {

@@ -37,11 +37,12 @@ export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<Appen
  * claim and the rows commit or vanish together.
  */
 export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Promise<AppendedImprint[]> {
-  if (drafts.length === 0) return [];
+  const [oldestDraft] = drafts;
+  if (oldestDraft === undefined) return [];
   // The claim also keeps the newest imprint's time: a host whose clock (the database's, read
   // through an offset) runs a little behind the one that wrote the run before stamps no imprint
   // earlier than it (FOR UPDATE reads the row as the previous claim committed it).
-  const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), drafts[0].at);
+  const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), oldestDraft.at);
   const counter = one(
     await tx.query<{ value: number; previous_at: string | null }>(
       `with previous as (select last_at from record_counter where id = 1 for update)
@@ -95,5 +96,6 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
       ],
     }),
   );
-  return imprints.map((_, i) => ({ sequence: first + i, receipt: receipts[i] }));
+  // One receipt per imprint, in order.
+  return receipts.map((receipt, i) => ({ sequence: first + i, receipt }));
 }

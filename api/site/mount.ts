@@ -48,6 +48,7 @@ import {
   type StoredFile,
 } from './files.ts';
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
+import { withoutQuery } from '../../shared/url-path.ts';
 
 export type SiteLocals = App.Locals;
 type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
@@ -207,13 +208,8 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     },
 
     async renderError(request, reply, status, error, locals) {
-      const pageError = {
-        status,
-        reason: error.reason,
-        hint: error.hint,
-        path: request.url.split('?')[0],
-        method: request.method,
-      };
+      const { reason, hint } = error;
+      const pageError = { status, reason, hint, path: withoutQuery(request.url), method: request.method };
       const rendered = await site.renderInternal(request, ERROR_PAGE, { pageError }, locals);
       // The error page answers with the status it was given (a 503 outage included); any other
       // status, or no body, means the page itself failed: the error shape as JSON instead.

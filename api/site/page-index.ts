@@ -28,9 +28,9 @@ export function listAstroPageDetails(pagesDir = PAGES_DIR): AstroPage[] {
   const out: AstroPage[] = [];
   for (const abs of walk(pagesDir)) {
     const rel = relative(pagesDir, abs).split(sep).join('/');
-    const m = /^(.*)\.(astro|md|mdx|ts|js)$/.exec(rel);
-    if (!m || rel.split('/').some((seg) => seg.startsWith('_'))) continue;
-    const segments = m[1].split('/').filter((seg, i, all) => !(seg === 'index' && i === all.length - 1));
+    const stem = /^(.*)\.(?:astro|md|mdx|ts|js)$/.exec(rel)?.[1];
+    if (stem === undefined || rel.split('/').some((seg) => seg.startsWith('_'))) continue;
+    const segments = stem.split('/').filter((seg, i, all) => !(seg === 'index' && i === all.length - 1));
     const route = '/' + segments.map((seg) => seg.replace(/^\[(?:\.\.\.)?(.+)\]$/, '{$1}')).join('/');
     const source = readFileSync(abs, 'utf8');
     out.push({

@@ -33,7 +33,9 @@ export function treeCpuMs(root: number): number | undefined {
   const stats = new Map<number, { ppid: number; ticks: number }>();
   for (const name of entries) {
     try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+      const rest = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1];
+      if (rest === undefined) continue; // not a stat line: nothing to count
+      const fields = rest.split(' ');
       stats.set(Number(name), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // the process ended while we looked
@@ -229,7 +231,7 @@ async function runWrk(load: Load): Promise<Run> {
   const line = /CIVITAS total=(\d+) p50=([\d.]+) p99=([\d.]+) failed=(\d+) errors=(\d+)/.exec(stdout);
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   if (!line || !rate) throw new Error(`wrk said:\n${stdout}`);
-  const round = (ms: string) => Math.round(Number(ms) * 100) / 100;
+  const round = (ms: string | undefined) => Math.round(Number(ms) * 100) / 100;
   return {
     total: Number(line[1]),
     requestsPerSec: Number(rate[1]),

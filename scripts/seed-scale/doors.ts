@@ -32,7 +32,9 @@ export async function castOf(app: FastifyInstance, sovereigns: readonly SeedSove
     'update sovereigns set uniqueness_verified_at = created_at where id = any($1::uuid[])',
     [members.map((m) => m.id)],
   );
-  app.civitas.config.stewards.push(members[0].tag);
+  const [steward] = members;
+  if (steward === undefined) throw new Error('the cast needs at least one sovereign');
+  app.civitas.config.stewards.push(steward.tag);
   return { members, witness: await generateLogKey(), pacts: [], outcomes: new Map() };
 }
 
@@ -54,6 +56,13 @@ export async function signIn(app: FastifyInstance, cast: Cast): Promise<void> {
   }
 }
 
+/** The cast member `who` names, counting round the cast (castOf refuses an empty cast). */
+function memberOf(cast: Cast, who: number) {
+  const member = cast.members[who % cast.members.length];
+  if (member === undefined) throw new Error('the cast has no members');
+  return member;
+}
+
 async function post(app: FastifyInstance, cast: Cast, who: number, url: string, payload: object) {
   const res = await app.inject({
     method: 'POST',
@@ -61,7 +70,7 @@ async function post(app: FastifyInstance, cast: Cast, who: number, url: string, 
     payload,
     // A cookie door refuses any request not from the service's own origin (api/plugins/same-origin.ts).
     headers: {
-      cookie: cast.members[who % cast.members.length].cookie,
+      cookie: memberOf(cast, who).cookie,
       accept: 'application/json',
       origin: app.civitas.config.origin,
     },

@@ -7,7 +7,7 @@
 import type { AppContext } from '../../api/context.ts';
 import { appendImprints, type NewImprint } from '../../api/record/window.ts';
 import type { SeedSovereign } from './population.ts';
-import { HOLD_RULES, agentClass, agentHandle, bodyText } from './plan.ts';
+import { HOLD_RULES, agentClass, agentHandle, bodyText, pick } from './plan.ts';
 
 /** Below the window (500): appendImprints' trim assumes a batch stays inside it. */
 const BATCH = 400;
@@ -43,12 +43,12 @@ export function planDay(
   while (drafts.length < count) {
     const when = at();
     if (authors.returning.length > 0 && next() < 0.8) {
-      const index = authors.returning[Math.floor(next() * authors.returning.length)];
+      const index = pick(next, authors.returning);
       // An attested agent was vouched for at the start of the day after it arrived, before any return.
       const attested = agentClass(index) === 'attested';
       drafts.push(agentDraft(next, agentHandle(index), when, !attested));
     } else {
-      const sovereign = authors.sovereigns[Math.floor(next() * authors.sovereigns.length)];
+      const sovereign = pick(next, authors.sovereigns);
       const signedIn = next() < 0.85;
       drafts.push({
         ...common(next, when),
@@ -72,10 +72,10 @@ function common(next: () => number, at: Date) {
   const held = next() < 0.01;
   const kinds = ['thought', 'thought', 'question', 'signal'] as const;
   return {
-    kind: kinds[Math.floor(next() * kinds.length)],
+    kind: pick(next, kinds),
     body: bodyText(next, at.getTime() % 100_000),
     held,
-    heldReason: held ? HOLD_RULES[Math.floor(next() * HOLD_RULES.length)] : null,
+    heldReason: held ? pick(next, HOLD_RULES) : null,
     replyTo: null,
     at,
   };
@@ -94,7 +94,7 @@ export async function appendDay(ctx: AppContext, drafts: readonly NewImprint[]):
     await ctx.db.transaction(async (tx) => {
       for (let b = 0; b < chunk.length; b += BATCH) {
         const appended = await appendImprints(tx, chunk.slice(b, b + BATCH));
-        last = appended[appended.length - 1].sequence;
+        last = appended.at(-1)?.sequence ?? last;
       }
     });
   }

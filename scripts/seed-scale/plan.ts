@@ -31,7 +31,7 @@ const FLAGS: Record<string, keyof SeedSize> = {
 export function parseSize(argv: readonly string[]): SeedSize {
   const size = { ...DEFAULT_SIZE };
   for (let i = 0; i < argv.length; i += 2) {
-    const key = FLAGS[argv[i]];
+    const key = FLAGS[argv[i]!]; // i < argv.length
     const value = Number(argv[i + 1]);
     if (!key || !Number.isInteger(value) || value < 0) {
       throw new Error(
@@ -58,6 +58,13 @@ export function random(seed: number): () => number {
   };
 }
 
+/** One item of a non-empty list, drawn with `next` (one draw, as `list[⌊next() · length⌋]`). */
+export function pick<T>(next: () => number, list: readonly T[]): T {
+  const item = list[Math.floor(next() * list.length)];
+  if (item === undefined) throw new RangeError('nothing to pick from an empty list');
+  return item;
+}
+
 /** How many of `total` fall on day `day` of `days` (the remainder spread over the first days). */
 export function share(total: number, days: number, day: number): number {
   return Math.floor(total / days) + (day < total % days ? 1 : 0);
@@ -73,7 +80,7 @@ const WORDS = (
 export function bodyText(next: () => number, sequenceHint: number): string {
   const n = 6 + Math.floor(next() * 15);
   const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(WORDS[Math.floor(next() * WORDS.length)]);
+  for (let i = 0; i < n; i++) words.push(pick(next, WORDS));
   return `${words.join(' ')} (${sequenceHint})`;
 }
 

@@ -49,7 +49,9 @@ export async function arriveAgents(
   const attestedBy: (string | null)[] = [];
   for (let i = first; i < end; i++) {
     handles.push(agentHandle(i));
-    attestedBy.push(agentClass(i) === 'attested' ? attesters[i % attesters.length].id : null);
+    const attester = agentClass(i) === 'attested' ? attesters[i % attesters.length] : null;
+    if (attester === undefined) throw new Error('an attested agent needs a sovereign to attest it');
+    attestedBy.push(attester?.id ?? null);
   }
   await ctx.db.query(
     `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined,

@@ -12,7 +12,7 @@ const AGENT_PREFIX = '/api/agent/';
 export const RESERVED_HANDLES: ReadonlySet<string> = new Set(
   ROUTES.filter((shape) => shape.path.startsWith(AGENT_PREFIX))
     .map((shape) => shape.path.slice(AGENT_PREFIX.length).split('/')[0])
-    .filter((segment) => segment && !segment.startsWith('{')),
+    .filter((segment): segment is string => !!segment && !segment.startsWith('{')),
 );
 
 /** Refuses (400) a handle that names a route; `handle` is already case-folded by handleSchema. */

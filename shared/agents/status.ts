@@ -32,7 +32,7 @@ export function summarizeNext(action: NextAction | undefined): string {
 }
 
 /** State-derived next actions; the first is the best move now. */
-export function nextActionsFor(facts: AgentFacts, now: Date): NextAction[] {
+export function nextActionsFor(facts: AgentFacts, now: Date): [NextAction, ...NextAction[]] {
   const status: NextAction = {
     rel: 'status',
     method: 'GET',

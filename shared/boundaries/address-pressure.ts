@@ -73,8 +73,9 @@ async function hmacKey(key: TagKey): Promise<CryptoKey> {
 }
 
 function firstHex4(signature: ArrayBuffer): string {
-  const bytes = new Uint8Array(signature, 0, 2);
-  return bytes[0].toString(16).padStart(2, '0') + bytes[1].toString(16).padStart(2, '0');
+  let hex = '';
+  for (const byte of new Uint8Array(signature, 0, 2)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /** The public tag of a raw id: the first 4 hex characters of HMAC-SHA-256(server secret, raw id). */
@@ -109,10 +110,12 @@ export function passportView(tag: string, holders: readonly PassportHolderRecord
   const address = typeof tag === 'string' ? tag.toLowerCase() : '';
   if (!isPublicTag(address))
     return { tag: null, status: 'unknown', holder: null, note: 'A tag is 4 hexadecimal characters.' };
-  const matching = holders.filter((holder) => holder.kind === 'sovereign' && holder.tag === address);
-  if (matching.length === 0)
+  const [holder, another] = holders.filter(
+    (candidate) => candidate.kind === 'sovereign' && candidate.tag === address,
+  );
+  if (holder === undefined)
     return { tag: address, status: 'unknown', holder: null, note: 'No sovereign holds this tag.' };
-  if (matching.length > 1) {
+  if (another !== undefined) {
     return {
       tag: address,
       status: 'unaddressable',
@@ -120,7 +123,6 @@ export function passportView(tag: string, holders: readonly PassportHolderRecord
       note: 'More than one sovereign holds this tag, so it names no one.',
     };
   }
-  const [holder] = matching;
   return {
     tag: address,
     status: 'addressable',

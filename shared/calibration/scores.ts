@@ -70,8 +70,11 @@ function round(n: number, places = 6): number {
 /** Ten bins of predicted probability [0,0.1), …, [0.9,1.0]; small bins publish no figures. */
 export function reliabilityDiagram(items: Resolved[]): ReliabilityBin[] {
   const bins = Array.from({ length: BIN_COUNT }, () => [] as Resolved[]);
-  for (const item of items)
-    bins[Math.min(BIN_COUNT - 1, Math.floor(item.probability * BIN_COUNT))].push(item);
+  for (const item of items) {
+    const bin = bins[Math.min(BIN_COUNT - 1, Math.floor(item.probability * BIN_COUNT))];
+    if (bin === undefined) throw new RangeError(`probability ${item.probability} is outside [0, 1]`);
+    bin.push(item);
+  }
   return bins.map((bin, i) => {
     const big = bin.length >= K_ANONYMITY_THRESHOLD;
     return {

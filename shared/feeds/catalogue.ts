@@ -4,6 +4,7 @@
  * how it is opened (a calendar by `webcal:`, a feed reader by `feed:`). The feed routes themselves
  * and their content types are the registry's (shared/registry/routes); this only describes them.
  */
+import { withoutQuery } from '../url-path.ts';
 
 /** What a subscriber adds the feed to. */
 export type FeedKind = 'atom' | 'calendar' | 'json';
@@ -95,7 +96,7 @@ export type FeedPath = keyof typeof FEEDS;
 
 /** The catalogue's entry for a request path (`/receipt/rcpt_…/feed.xml` finds the receipt feed). */
 export function feedEntry(path: string): FeedEntry | undefined {
-  const clean = path.split('?')[0].replace(/\/$/, '');
+  const clean = withoutQuery(path).replace(/\/$/, '');
   if (clean in FEEDS) return FEEDS[clean as FeedPath];
   if (/^\/receipt\/[^/]+\/feed\.xml$/.test(clean)) return FEEDS['/receipt/{id}/feed.xml'];
   return undefined;

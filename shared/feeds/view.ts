@@ -90,7 +90,7 @@ function readCalendar(ics: string): Parsed | null {
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
-    const name = line.slice(0, colon).split(';')[0].toUpperCase();
+    const name = line.slice(0, colon).split(';')[0]!.toUpperCase(); // split() returns ≥ 1 part
     const value = unescape(line.slice(colon + 1));
     if (name === 'BEGIN' && value === 'VEVENT') event = {};
     else if (name === 'END' && value === 'VEVENT' && event) {

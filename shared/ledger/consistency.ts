@@ -98,11 +98,13 @@ export async function verifyConsistency(input: ConsistencyInput): Promise<boolea
     sn = half(sn);
   }
   // 5. Set both fr and sr to the first value in the consistency_path array.
-  let fr: Bytes = path[0];
-  let sr: Bytes = path[0];
+  const [seed] = path;
+  if (seed === undefined) return false; // not reached: step 1 refused an empty path
+  let fr: Bytes = seed;
+  let sr: Bytes = seed;
   // 6. For each subsequent value c in the consistency_path array:
   for (let i = 1; i < path.length; i++) {
-    const c = path[i];
+    const c = path[i]!; // i < path.length
     // a. If sn is 0, then stop the iteration and fail the proof verification.
     if (sn === 0) return false;
     // b. If LSB(fn) is set, or if fn is equal to sn, then:

@@ -37,7 +37,8 @@ export function concatBytes(...parts: Uint8Array[]): Bytes {
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  // i < a.length === b.length: both reads are in bounds.
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
 }
 
@@ -49,7 +50,10 @@ const HEX_RE = /^(?:[0-9a-f]{2})*$/;
 /** Lowercase hex. */
 export function toHex(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!; // i < bytes.length
+    out += HEX.charAt(byte >> 4) + HEX.charAt(byte & 15);
+  }
   return out;
 }
 
@@ -72,20 +76,30 @@ export function isHashHex(value: unknown): value is string {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
+// The byte reads below stay within `bytes.length` (the loop bound, then `rest`), and every
+// alphabet index is a 6-bit value, so `!` and `charAt` never meet a missing element.
 function encode64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + alphabet[n & 63];
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out +=
+      alphabet.charAt(n >> 18) +
+      alphabet.charAt((n >> 12) & 63) +
+      alphabet.charAt((n >> 6) & 63) +
+      alphabet.charAt(n & 63);
   }
   const rest = bytes.length - i;
   if (rest === 1) {
-    const n = bytes[i] << 16;
-    out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + (pad ? '==' : '');
+    const n = bytes[i]! << 16;
+    out += alphabet.charAt(n >> 18) + alphabet.charAt((n >> 12) & 63) + (pad ? '==' : '');
   } else if (rest === 2) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + (pad ? '=' : '');
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out +=
+      alphabet.charAt(n >> 18) +
+      alphabet.charAt((n >> 12) & 63) +
+      alphabet.charAt((n >> 6) & 63) +
+      (pad ? '=' : '');
   }
   return out;
 }
@@ -102,26 +116,27 @@ function decode64(text: string, alphabet: string, pad: boolean): Bytes {
   }
   const values = new Array<number>(body.length);
   for (let i = 0; i < body.length; i++) {
-    const v = alphabet.indexOf(body[i]);
+    const v = alphabet.indexOf(body.charAt(i)); // i < body.length, so never ''
     if (v < 0) throw new TypeError('invalid base64 character');
     values[i] = v;
   }
   const out = new Uint8Array(Math.floor((body.length * 3) / 4));
   let o = 0;
   let i = 0;
+  // Every `values` read below is within `values.length` (the loop bound, then `rest`).
   for (; i + 3 < values.length; i += 4) {
-    const n = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6) | values[i + 3];
+    const n = (values[i]! << 18) | (values[i + 1]! << 12) | (values[i + 2]! << 6) | values[i + 3]!;
     out[o++] = n >> 16;
     out[o++] = (n >> 8) & 255;
     out[o++] = n & 255;
   }
   const rest = values.length - i;
   if (rest === 2) {
-    if (values[i + 1] & 15) throw new TypeError('non-canonical base64 (trailing bits)');
-    out[o] = ((values[i] << 18) | (values[i + 1] << 12)) >> 16;
+    if (values[i + 1]! & 15) throw new TypeError('non-canonical base64 (trailing bits)');
+    out[o] = ((values[i]! << 18) | (values[i + 1]! << 12)) >> 16;
   } else if (rest === 3) {
-    if (values[i + 2] & 3) throw new TypeError('non-canonical base64 (trailing bits)');
-    const n = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6);
+    if (values[i + 2]! & 3) throw new TypeError('non-canonical base64 (trailing bits)');
+    const n = (values[i]! << 18) | (values[i + 1]! << 12) | (values[i + 2]! << 6);
     out[o] = n >> 16;
     out[o + 1] = (n >> 8) & 255;
   } else if (rest === 1) {

@@ -86,7 +86,7 @@ export async function buildTree(leafHashes: readonly HashInput[]): Promise<Merkl
       const end = Math.min(start + CHUNK, next.length);
       const pending: Promise<void>[] = [];
       for (let i = start; i < end; i++) {
-        const left = current[2 * i];
+        const left = current[2 * i]!; // i < ceil(current.length / 2), so 2i < current.length
         const right = current[2 * i + 1];
         if (right === undefined) next[i] = left;
         else pending.push(nodeHash(left, right).then((h) => void (next[i] = h)));
@@ -96,7 +96,8 @@ export async function buildTree(leafHashes: readonly HashInput[]): Promise<Merkl
     levels.push(next);
     current = next;
   }
-  return { size: leaves.length, levels, root: leaves.length === 0 ? EMPTY_ROOT.slice() : current[0] };
+  // No leaves leave `current` empty; otherwise it holds exactly the root.
+  return { size: leaves.length, levels, root: current[0] ?? EMPTY_ROOT.slice() };
 }
 
 /** MTH over the given leaf hashes (RFC 9162 §2.1.1); SHA-256("") for no leaves. */
@@ -108,6 +109,13 @@ export async function treeOf(source: MerkleTree | readonly HashInput[]): Promise
   return Array.isArray(source) ? buildTree(source as readonly HashInput[]) : (source as MerkleTree);
 }
 
+/** levels[level][index] of a tree `buildTree` built; a missing node means a malformed tree. */
+function cachedNode(tree: MerkleTree, level: number, index: number): Bytes {
+  const node = tree.levels[level]?.[index];
+  if (node === undefined) throw new RangeError('merkle tree is missing a cached node');
+  return node;
+}
+
 /** MTH(D[start:end]) of a built tree, from the cached levels where possible. */
 export async function subtreeHash(tree: MerkleTree, start: number, end: number): Promise<Bytes> {
   assertSize(start, 'start');
@@ -115,7 +123,7 @@ export async function subtreeHash(tree: MerkleTree, start: number, end: number):
   if (start > end || end > tree.size) throw new RangeError('subtree range out of bounds');
   const n = end - start;
   if (n === 0) return EMPTY_ROOT.slice();
-  if (n === 1) return tree.levels[0][start];
+  if (n === 1) return cachedNode(tree, 0, start);
   let width = 1;
   let level = 0;
   while (width < n) {
@@ -123,7 +131,7 @@ export async function subtreeHash(tree: MerkleTree, start: number, end: number):
     level++;
   }
   if (start % width === 0 && end === Math.min(start + width, tree.size))
-    return tree.levels[level][start / width];
+    return cachedNode(tree, level, start / width);
   const k = width / 2; // the largest power of two < n
   const [left, right] = await Promise.all([
     subtreeHash(tree, start, start + k),

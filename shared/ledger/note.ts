@@ -59,12 +59,18 @@ function checkText(text: string): void {
   if (LONE_SURROGATE_RE.test(text)) throw new NoteError('note is not valid UTF-8');
 }
 
+/** The first 4 bytes as a big-endian uint32; callers pass at least 4 bytes (a hash, a checked signature). */
+function uint32BigEndian(bytes: Uint8Array): number {
+  if (bytes.length < 4) throw new RangeError('expected at least 4 bytes');
+  return ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+}
+
 /** Key ID of an Ed25519 note key: first 4 bytes (big-endian uint32) of SHA-256(name || \n || 0x01 || pub). */
 export async function noteKeyId(keyName: string, publicKey: Uint8Array): Promise<number> {
   if (!isValidKeyName(keyName)) throw new NoteError('invalid key name');
   if (publicKey.length !== 32) throw new NoteError('Ed25519 public key must be 32 bytes');
   const h = await sha256(concatBytes(utf8(keyName), Uint8Array.of(0x0a, ED25519_TYPE), publicKey));
-  return ((h[0] << 24) | (h[1] << 16) | (h[2] << 8) | h[3]) >>> 0;
+  return uint32BigEndian(h);
 }
 
 /** Splits a signed note into its text and signature lines (no verification). Throws NoteError. */
@@ -90,7 +96,7 @@ export function parseNote(note: string): ParsedNote {
       throw new NoteError('malformed signature line');
     }
     if (raw.length < 5) throw new NoteError('malformed signature line');
-    const key_id = ((raw[0] << 24) | (raw[1] << 16) | (raw[2] << 8) | raw[3]) >>> 0;
+    const key_id = uint32BigEndian(raw);
     return { name, key_id, signature: raw.slice(4) };
   });
   return { text, signatures };
@@ -206,9 +212,10 @@ export function formatCheckpoint(fields: CheckpointFields): string {
 function parseCheckpointText(text: string): Omit<Checkpoint, 'signatures'> {
   checkNoteText(text);
   const lines = text.slice(0, -1).split('\n');
-  if (lines.length < 3) throw new NoteError('checkpoint needs origin, size and root hash lines');
-  if (lines.some((l) => l.length === 0)) throw new NoteError('checkpoint lines must be non-empty');
   const [origin, size, root, ...extensions] = lines;
+  if (origin === undefined || size === undefined || root === undefined)
+    throw new NoteError('checkpoint needs origin, size and root hash lines');
+  if (lines.some((l) => l.length === 0)) throw new NoteError('checkpoint lines must be non-empty');
   if (!/^(?:0|[1-9][0-9]*)$/.test(size) || !Number.isSafeInteger(Number(size)))
     throw new NoteError('malformed tree size');
   let rootBytes: Bytes;

@@ -24,12 +24,12 @@ function objectBranches(schema: z.ZodType): z.ZodObject[] | undefined {
 
 /** Every field any branch has: the branches' own schemas for it (one when shared), optional where a branch lacks it. */
 function coveringShape(branches: z.ZodObject[]): z.ZodRawShape {
-  const fields = new Map<string, z.ZodType[]>();
+  const fields = new Map<string, [z.ZodType, ...z.ZodType[]]>();
   for (const branch of branches)
     for (const [key, field] of Object.entries(branch.shape as Record<string, z.ZodType>)) {
-      const seen = fields.get(key) ?? [];
-      if (!seen.includes(field)) seen.push(field);
-      fields.set(key, seen);
+      const seen = fields.get(key);
+      if (seen === undefined) fields.set(key, [field]);
+      else if (!seen.includes(field)) seen.push(field);
     }
   const shape: Record<string, z.ZodType> = {};
   for (const [key, schemas] of fields) {

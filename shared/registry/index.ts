@@ -96,7 +96,7 @@ export function findPath(path: string): RouteShape | undefined {
 
 /** The `{param}` names of a path template, in order. */
 export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z]+)\}/g)].map((m) => m[1]);
+  return [...path.matchAll(/\{([a-z]+)\}/g)].map((m) => m[1]!); // group 1 is not optional
 }
 
 /**

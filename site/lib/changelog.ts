@@ -26,7 +26,8 @@ export function parseChangelog(text: string): Release[] {
     const heading = /^##\s+\[([^\]]+)\](?:\s*-\s*(\d{4}-\d{2}-\d{2}))?\s*$/.exec(line);
     if (heading) {
       flush();
-      current = { tag: heading[1], slug: heading[1].toLowerCase(), date: heading[2], markdown: '' };
+      const tag = heading[1]!; // group 1 is not optional
+      current = { tag, slug: tag.toLowerCase(), date: heading[2], markdown: '' };
     } else if (/^\[[^\]]+\]:\s/.test(line)) {
       // link reference definitions at the end of the file
     } else if (current) {
@@ -63,16 +64,17 @@ export function renderChangelogMarkdown(markdown: string, headingLevel = 3): str
   };
   for (const raw of markdown.split('\n')) {
     const line = raw.trimEnd();
-    const h = /^#{3,6}\s+(.*)$/.exec(line);
-    const item = /^\s*[-*]\s+(.*)$/.exec(line);
+    // Group 1 of each pattern is not optional: a match always carries it.
+    const h = /^#{3,6}\s+(.*)$/.exec(line)?.[1];
+    const item = /^\s*[-*]\s+(.*)$/.exec(line)?.[1];
     if (!line.trim()) {
       close();
-    } else if (h) {
+    } else if (h !== undefined) {
       close();
-      out.push(`<h${headingLevel}>${inline(h[1])}</h${headingLevel}>`);
-    } else if (item) {
+      out.push(`<h${headingLevel}>${inline(h)}</h${headingLevel}>`);
+    } else if (item !== undefined) {
       if (para) close();
-      (list ??= []).push(item[1]);
+      (list ??= []).push(item);
     } else if (list && /^\s+/.test(line)) {
       list[list.length - 1] += ` ${line.trim()}`;
     } else {

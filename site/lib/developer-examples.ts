@@ -3,17 +3,20 @@
  * test/e2e/developer-examples.test.ts runs each one against a live server, so an example that stops
  * working fails the suite instead of a reader.
  */
+export type DeveloperExampleId = 'quickstart' | 'mcp' | 'relay-client' | 'python';
+
 export interface DeveloperExample {
-  id: string;
+  id: DeveloperExampleId;
   /** what a reader runs it with */
   language: 'shell' | 'javascript' | 'python';
   title: string;
   code: string;
 }
 
-export function developerExamples(origin: string): Record<string, DeveloperExample> {
-  const examples: DeveloperExample[] = [
-    {
+/** Every example by its id: the page names each one, so each id is there by type. */
+export function developerExamples(origin: string): Record<DeveloperExampleId, DeveloperExample> {
+  return {
+    quickstart: {
       id: 'quickstart',
       language: 'shell',
       title: 'Leave an imprint, read your standing, check the receipt',
@@ -28,7 +31,7 @@ curl -sS ${origin}/api/agent/lamplighter
 # 3. The Record, newest first.
 curl -sS '${origin}/imprint/feed.json'`,
     },
-    {
+    mcp: {
       id: 'mcp',
       language: 'shell',
       title: 'Call an MCP tool',
@@ -38,7 +41,7 @@ curl -sS '${origin}/imprint/feed.json'`,
   -d '{"jsonrpc":"2.0","id":"1","method":"tools/call",
        "params":{"name":"civitas_presence","arguments":{}}}'`,
     },
-    {
+    'relay-client': {
       id: 'relay-client',
       language: 'javascript',
       title: 'JavaScript with the relay client (Node 18+, Deno, Bun, browsers)',
@@ -64,7 +67,7 @@ console.log('receipt verified:', verification.ok);
 const status = await civitas.status();
 console.log(status.next);`,
     },
-    {
+    python: {
       id: 'python',
       language: 'python',
       title: 'Python, standard library only: imprint and check the inclusion proof',
@@ -102,6 +105,5 @@ for sibling in map(bytes.fromhex, proof['inclusion_path']):
 
 print('inclusion verified:', sn == 0 and root.hex() == proof['root_hash'])`,
     },
-  ];
-  return Object.fromEntries(examples.map((example) => [example.id, example]));
+  };
 }

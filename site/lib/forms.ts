@@ -42,7 +42,7 @@ export function formState(
   // A message about a list's item ("from.0") belongs to the field that holds the list ("from").
   const fields: Record<string, string> = {};
   for (const [path, message] of Object.entries(flash?.fields ?? {})) {
-    const name = path === '(body)' ? path : path.split('.')[0];
+    const name = path === '(body)' ? path : path.split('.')[0]!; // split() returns ≥ 1 part
     fields[name] ??= message;
   }
   return {
@@ -96,8 +96,9 @@ function zodWords(message: string, label: string): string {
   const type = /^Invalid input: expected (\w+)/.exec(message);
   if (type)
     return `${label} must be ${type[1] === 'int' ? 'a whole number' : type[1] === 'number' ? 'a number' : 'filled in'}`;
-  const option = /^Invalid option: expected one of (.+)$/.exec(message);
-  if (option) return `${label} must be one of ${option[1].replaceAll('"', '').split('|').join(', ')}`;
+  const options = /^Invalid option: expected one of (.+)$/.exec(message)?.[1];
+  if (options !== undefined)
+    return `${label} must be one of ${options.replaceAll('"', '').split('|').join(', ')}`;
   return message;
 }
 

@@ -71,15 +71,15 @@ export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
       'select id, uniqueness_verified_at from sovereigns where tag = $1 and erased_at is null',
       [name],
     );
-    found = holders.length > 0;
-    if (holders.length === 0) {
+    const [holder, another] = holders;
+    found = holder !== undefined;
+    if (holder === undefined) {
       reasons.push('No sovereign holds this tag.');
-    } else if (holders.length > 1) {
+    } else if (another !== undefined) {
       reasons.push(
         'This tag names more than one sovereign (a collision): it identifies no one, so it grants no configured scope and the policy cannot be evaluated for one person.',
       );
     } else {
-      const holder = holders[0];
       const uniquenessReceipt = holder.uniqueness_verified_at !== null;
       const scopes = scopesFor(
         { id: holder.id, tag: name, uniquenessVerified: uniquenessReceipt, tagUnique: true },

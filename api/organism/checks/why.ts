@@ -216,7 +216,7 @@ async function whyOrder(ctx: AppContext, entity: string, id: string) {
   const reasons = order.history.map((h) =>
     h.status === 'recorded'
       ? `Recorded at ${h.at}: a sovereign filed it; ${count(order.seconds, 'second', 'seconds')} since, priority ${orderPriority(order.seconds)}.`
-      : `${h.status[0].toUpperCase()}${h.status.slice(1)} at ${h.at} by a steward${h.note ? `: "${h.note}"` : ' (no note)'}.`,
+      : `${h.status.charAt(0).toUpperCase()}${h.status.slice(1)} at ${h.at} by a steward${h.note ? `: "${h.note}"` : ' (no note)'}.`,
   );
   reasons.push(ORDER_STATUS_MEANING[order.status]);
   if (order.status === 'recorded' || order.status === 'accepted')

@@ -34,10 +34,14 @@ export function pearson(points: { x: number; y: number }[]): number | null {
   return Math.round((sxy / Math.sqrt(sxx * syy)) * 1000) / 1000;
 }
 
+/** The median of a non-empty list (the caller keeps only groups with a time). */
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : Math.round((s[m - 1] + s[m]) / 2);
+  const upper = s[m];
+  if (upper === undefined) throw new RangeError('the median of no values');
+  // An even, non-zero length puts m at 1 or more, so s[m - 1] is there.
+  return s.length % 2 ? upper : Math.round((s[m - 1]! + upper) / 2);
 }
 
 export async function paradoxFindings(ctx: AppContext) {

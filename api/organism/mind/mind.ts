@@ -173,7 +173,7 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
       "The claims civitas holds about itself: each claim's first check and every change in whether it holds.",
     id: `${origin}/mind/feed.xml`,
     link: `${origin}/mind`,
-    updated: new Date(changes.length ? changes[0].at : ctx.clock.now().toISOString()),
+    updated: new Date(changes[0]?.at ?? ctx.clock.now().toISOString()),
     copyright: 'Public record of civitas',
     feedLinks: { atom: `${origin}/mind/feed.xml` },
   });

@@ -12,7 +12,8 @@ function migrationLabel(name: string): { number: number | null; label: string } 
   if (!match) return { number: null, label: name };
   return {
     number: Number(match[1]),
-    label: match[2].replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema',
+    // Group 2 is not optional (it may be empty): a match always carries it.
+    label: match[2]!.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema',
   };
 }
 
@@ -73,8 +74,8 @@ export async function evolutionView(ctx: AppContext) {
     as_of: ctx.clock.now().toISOString(),
     migrations: migrations.length,
     articles: articles.length,
-    first_change_at: changes.length ? changes[changes.length - 1].at : null,
-    latest_change_at: changes.length ? changes[0].at : null,
+    first_change_at: changes.at(-1)?.at ?? null,
+    latest_change_at: changes[0]?.at ?? null,
     by_month: [...byMonth.values()],
     changes,
     rule: "Migrations are the schema changes applied to this deployment, when they ran; articles are the constitution's ratified changes with the proposal behind each. Nothing else is counted as an evolution.",

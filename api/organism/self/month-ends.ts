@@ -27,8 +27,9 @@ export async function figuresAtMonthEnds(
   born: string | null,
   becomingDays: number,
 ): Promise<PersonaFigures[]> {
-  if (ends.length === 0) return [];
-  const firstStart = ends[0].getTime() + 1;
+  const [firstEnd] = ends;
+  if (firstEnd === undefined) return [];
+  const firstStart = firstEnd.getTime() + 1;
   const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
   const lessons = await ctx.db.query<{ at: string; n: number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n

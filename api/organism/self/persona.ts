@@ -15,6 +15,7 @@ import { figuresAtMonthEnds, type Totals } from './month-ends.ts';
 import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
+import { one } from '../../db/rows.ts';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -56,7 +57,7 @@ async function totalsNow(ctx: AppContext): Promise<Totals> {
 export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigures> {
   const iso = at.toISOString();
   const after = new Date(at.getTime() + 1);
-  const [now, [row], later, recent, birth] = await Promise.all([
+  const [now, lessonCount, later, recent, birth] = await Promise.all([
     totalsNow(ctx),
     ctx.db.query<{ lessons: number }>('select count(*) as lessons from lessons where created_at <= $1', [
       iso,
@@ -80,7 +81,7 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
     },
     imprints_lifetime: now.imprints - total(later, ALL_IMPRINTS),
     busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: k.n })),
-    lessons: row.lessons,
+    lessons: one(lessonCount).lessons,
   };
 }
 
@@ -191,9 +192,8 @@ export async function historyView(ctx: AppContext) {
     }
     const ends = months.slice(-HISTORY_MONTHS);
     const figures = await figuresAtMonthEnds(ctx, ends, await totalsNow(ctx), current.born_at, BECOMING_DAYS);
-    ends.forEach((end, i) =>
-      snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(figures[i]), ...figures[i] }),
-    );
+    // One figure per month end, in order; its as_of is that end.
+    for (const f of figures) snapshots.push({ month: f.as_of.slice(0, 7), voice: voiceOf(f), ...f });
   }
   snapshots.reverse();
   return {
@@ -229,7 +229,8 @@ export async function narrativeView(ctx: AppContext, host: CensusHost) {
   );
   if (f.lessons > 0)
     sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
-  sentences.push(becoming.why[0]);
+  const [because] = becoming.why; // becomingView always gives one reason at least
+  if (because !== undefined) sentences.push(because);
   return {
     ok: true as const,
     schema: 'civitas.persona.narrative.v1' as const,

@@ -13,21 +13,21 @@ export const STARS = 24;
 export const MAX_LINKS = 60;
 
 function links(sets: string[][], keep: Set<string>, min: number) {
-  const pairs = new Map<string, number>();
+  const pairs = new Map<string, { a: string; b: string; shared: number }>();
   for (const set of sets) {
     const terms = [...new Set(set.filter((t) => keep.has(t)))].sort();
     for (let i = 0; i < terms.length; i++)
       for (let j = i + 1; j < terms.length; j++) {
-        const key = `${terms[i]}\u0000${terms[j]}`;
-        pairs.set(key, (pairs.get(key) ?? 0) + 1);
+        const a = terms[i]!; // i < j < terms.length
+        const b = terms[j]!;
+        const key = `${a}\u0000${b}`;
+        const pair = pairs.get(key);
+        if (pair) pair.shared += 1;
+        else pairs.set(key, { a, b, shared: 1 });
       }
   }
-  return [...pairs.entries()]
-    .filter(([, n]) => n >= min)
-    .map(([key, n]) => {
-      const [a, b] = key.split('\u0000');
-      return { a, b, shared: n };
-    })
+  return [...pairs.values()]
+    .filter((pair) => pair.shared >= min)
     .sort((x, y) => y.shared - x.shared || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
     .slice(0, MAX_LINKS);
 }

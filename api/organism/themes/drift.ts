@@ -18,9 +18,10 @@ export function jensenShannon(p: number[], q: number[]): number | null {
   const sq = q.reduce((a, b) => a + b, 0);
   if (sp === 0 || sq === 0) return null;
   let js = 0;
+  // p and q count the same keys: i < p.length === q.length.
   for (let i = 0; i < p.length; i++) {
-    const a = p[i] / sp;
-    const b = q[i] / sq;
+    const a = p[i]! / sp;
+    const b = q[i]! / sq;
     const m = (a + b) / 2;
     if (a > 0) js += 0.5 * a * Math.log2(a / m);
     if (b > 0) js += 0.5 * b * Math.log2(b / m);

@@ -47,6 +47,7 @@ export async function metabolismView(ctx: AppContext) {
   const intakeDay = sum(hours, 'intake');
   const evictionsDay = sum(hours, 'evictions');
   const perHour = intakeDay / 24;
+  const lastHour = hours.at(-1);
   return {
     ok: true as const,
     schema: 'civitas.metabolism.v1' as const,
@@ -60,7 +61,7 @@ export async function metabolismView(ctx: AppContext) {
       bodies_without_text: counts.lifetime - counts.retained,
       retained: counts.retained,
     },
-    last_hour: { intake: hours[hours.length - 1].intake, evictions: hours[hours.length - 1].evictions },
+    last_hour: { intake: lastHour?.intake ?? 0, evictions: lastHour?.evictions ?? 0 },
     last_day: {
       intake: intakeDay,
       evictions: evictionsDay,

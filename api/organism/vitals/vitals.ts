@@ -76,11 +76,14 @@ export function percentile(
   const target = Math.max(1, Math.ceil(q * total));
   let seen = 0;
   for (let i = 0; i < figures.buckets.length; i++) {
-    seen += figures.buckets[i];
-    if (seen >= target)
-      return i < LATENCY_BOUNDS_MS.length
-        ? Math.min(LATENCY_BOUNDS_MS[i], round(figures.latency_max_ms))
+    seen += figures.buckets[i]!; // i < buckets.length
+    if (seen >= target) {
+      // Past the last bound is the open bucket of the slowest: its ceiling is the maximum itself.
+      const bound = LATENCY_BOUNDS_MS[i];
+      return bound !== undefined
+        ? Math.min(bound, round(figures.latency_max_ms))
         : round(figures.latency_max_ms);
+    }
   }
   return round(figures.latency_max_ms);
 }

@@ -28,7 +28,7 @@ export interface Budget {
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
 export async function timeRoute(base: string, target: Target, budget: Budget): Promise<Timing> {

@@ -93,7 +93,8 @@ async function explain(q: Caught): Promise<Explained | null> {
       `explain (analyze, buffers, format json) ${q.text}`,
       q.values,
     );
-    const plan = rows[0]['QUERY PLAN'][0].Plan;
+    // explain (format json) answers one row holding one plan.
+    const plan = rows[0]!['QUERY PLAN'][0]!.Plan;
     return {
       text: q.text.replace(/\s+/g, ' ').slice(0, 160),
       pages: (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0),
@@ -132,7 +133,7 @@ for (const target of targets(await paramValues(databaseUrl), only)) {
     cpu.push((used.user + used.system) / 1000);
   }
   cpu.sort((a, b) => a - b);
-  const cpuMs = cpu[Math.floor(cpu.length / 2)];
+  const cpuMs = cpu[Math.floor(cpu.length / 2)]!; // SAMPLES > 0 readings
   const explained: Explained[] = [];
   for (const statement of statements) {
     const e = await explain(statement);

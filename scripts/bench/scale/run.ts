@@ -26,12 +26,13 @@ interface Options extends Budget {
 function parse(argv: readonly string[]): Options {
   const options: Options = { samples: 30, ms: 5000, loadSeconds: 3, load: true };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, value] = [argv[i], argv[i + 1]];
+    const flag = argv[i];
     if (flag === '--no-load') {
       options.load = false;
       continue;
     }
-    i++;
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--small') options.small = value;
     else if (flag === '--big') options.big = value;
     else if (flag === '--routes') options.routes = value.split(',').map((s) => s.trim());

@@ -32,7 +32,17 @@ export const HOT_READS = [
   '/verify/{id}',
 ];
 
-type Values = Record<string, string>;
+/** The ids read from the Record ('x' where it has none of that kind). */
+interface Values {
+  date: string;
+  id: string;
+  handle: string;
+  case: string;
+  prophecy: string;
+  answered: string;
+  tag: string;
+  sequence: string;
+}
 
 /** One value per path parameter, read from the Record (the middle sealed day for receipts). */
 export async function paramValues(databaseUrl: string): Promise<Values> {
@@ -77,7 +87,7 @@ export function urlOf(path: string, v: Values): string {
         : path.startsWith('/mind/claim') || path.startsWith('/branchworld')
           ? 'x'
           : v.id;
-  const fill: Values = {
+  const fill: Record<string, string> = {
     id,
     handle: v.handle,
     date: v.date,

@@ -107,7 +107,7 @@ export const imprintsWalk: Walk<ImprintCursor> = {
         where i.sequence >= $1 and i.sequence <= $2 order by i.sequence`,
       [cursor.next - 1, last],
     );
-    const before = rows.length > 0 && rows[0].sequence === cursor.next - 1 ? rows.shift() : undefined;
+    const before = rows[0]?.sequence === cursor.next - 1 ? rows.shift() : undefined;
     return {
       cursor: { next: last + 1 },
       checked: last - cursor.next + 1,

@@ -82,9 +82,9 @@ function fold(stack: string[], index: number, leaf: string): string[] {
 
 /** The RFC 9162 root of a compact range: its subtrees folded from the right. */
 function rootOf(stack: string[]): string {
-  if (stack.length === 0) return EMPTY_TREE_ROOT_HEX;
-  let root = stack[stack.length - 1];
-  for (let i = stack.length - 2; i >= 0; i--) root = nodeHex(stack[i], root);
+  let root = stack.at(-1);
+  if (root === undefined) return EMPTY_TREE_ROOT_HEX;
+  for (let i = stack.length - 2; i >= 0; i--) root = nodeHex(stack[i]!, root); // 0 ≤ i < length
   return root;
 }
 
@@ -192,7 +192,7 @@ async function step(
         order by leaf_index limit $4`,
       [day.date, c.index - lead, stop, left + lead],
     );
-    let prev = lead && rows.length > 0 && rows[0].leaf_index === c.index - 1 ? rows.shift() : undefined;
+    let prev = lead && rows[0]?.leaf_index === c.index - 1 ? rows.shift() : undefined;
     if (lead && !prev && rows.length > left) rows.pop();
     for (const row of rows) {
       const disorder = order(day.date, prev, row);
