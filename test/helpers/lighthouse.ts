@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
+import defaultConfig from 'lighthouse/core/config/default-config.js';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_PATH } from './browser.ts';
 
@@ -52,6 +53,27 @@ export async function launchLighthouseChrome() {
   });
 }
 
+/** The performance audits `audit()` reads beside the score (its `lab`). */
+const LAB = [
+  'cumulative-layout-shift',
+  'render-blocking-insight',
+  'render-blocking-resources',
+  'total-byte-weight',
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+];
+
+/**
+ * Performance diagnostics that weigh nothing in the score and that `audit()` does not read (the
+ * back/forward-cache check navigates away and back; the treemap, screenshots and insights each
+ * gather or compute their own): left out, they change no score, no `failing` entry and no `lab`
+ * figure, only the time a page takes.
+ */
+const UNREAD = (defaultConfig.categories?.performance?.auditRefs ?? [])
+  .filter((ref) => ref.weight === 0 && !LAB.includes(ref.id))
+  .map((ref) => ref.id);
+
 /**
  * Lighthouse failing to record its own trace (NO_NAVSTART and the like: "please run Lighthouse
  * again") says nothing about the page; those runs are repeated, at most twice. Any other runtime
@@ -82,6 +104,8 @@ async function run(
             ...desktopConfig.settings,
             throttlingMethod: 'provided' as const,
             maxWaitForLoad: 30_000,
+            // The report's element thumbnails: no audit's score reads it.
+            disableFullPageScreenshot: true,
           },
         };
   const result = await lighthouse(
@@ -92,7 +116,7 @@ async function run(
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-      ...(skipAudits.length ? { skipAudits } : {}),
+      skipAudits: [...UNREAD, ...skipAudits],
     },
     config,
   );

@@ -10,8 +10,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONG_FIRST = [
   /test\/e2e\/sweep\./,
   /test\/api\/leak-crawler\./,
+  /test\/api\/contract\/statuses\./,
   /test\/api\/db\/migrations\./,
   /test\/e2e\/journey[.-]/,
+  /test\/api\/organism\/checks\/incremental\./,
   /test\/api\/record\/crash\./,
   /test\/e2e\/identity\./,
   /test\/api\/record\/window\./,
@@ -19,6 +21,9 @@ const LONG_FIRST = [
   /test\/e2e\//,
   /test\/api\/mcp-conformance\./,
   /test\/api\/db\//,
+  /test\/api\/outage\/startup\./,
+  /test\/api\/ledger\/tile-math\./,
+  /test\/api\/ops\/(metrics|shutdown)\./,
 ];
 
 const rank = (spec: TestSpecification): number => {

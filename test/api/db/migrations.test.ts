@@ -3,13 +3,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../api/db/database.ts';
 import { MIGRATIONS } from '../../../api/db/migrations/index.ts';
 import { dropDatabase, serverUrl } from '../../helpers/db.ts';
 import { startApiProcess } from '../../helpers/processes.ts';
 
 const url = serverUrl();
+
+let migrated: Promise<string> | undefined;
+/** An embedded data directory on disk, migrated from empty and closed again; removed after the file. */
+function migratedDataDir(): Promise<string> {
+  migrated ??= (async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'civitas-embedded-'));
+    await (await openDatabase({ dataDir })).close();
+    return dataDir;
+  })();
+  return migrated;
+}
+
+afterAll(async () => {
+  const dataDir = await migrated?.catch(() => undefined);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('migrations', () => {
   it.runIf(url)(
@@ -47,33 +63,26 @@ describe('migrations', () => {
     120_000,
   );
 
-  // Both embedded cases migrate a database on disk from empty, in a second process for the lock:
-  // tens of seconds on a loaded machine, hence the long timeouts.
+  // Both embedded cases use a database on disk migrated from empty (tens of seconds on a loaded
+  // machine, hence the long timeouts): migrated once, by whichever of the two runs first.
   it('persist the embedded database across restarts', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'civitas-embedded-'));
-    try {
-      const first = await openDatabase({ dataDir });
-      await first.query("insert into service_keys (name, value) values ('probe', 'kept')");
-      await first.close();
-      const again = await openDatabase({ dataDir });
-      const rows = await again.query<{ value: string }>(
-        "select value from service_keys where name = 'probe'",
-      );
-      expect(rows[0].value).toBe('kept');
-      await again.close();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    const dataDir = await migratedDataDir();
+    const first = await openDatabase({ dataDir });
+    await first.query("insert into service_keys (name, value) values ('probe', 'kept')");
+    await first.close();
+    const again = await openDatabase({ dataDir });
+    const rows = await again.query<{ value: string }>("select value from service_keys where name = 'probe'");
+    expect(rows[0].value).toBe('kept');
+    await again.close();
   }, 180_000);
 
   it('refuse to open an embedded directory another live process holds', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'civitas-locked-'));
+    const dataDir = await migratedDataDir();
     const holder = await startApiProcess({ CIVITAS_DATA_DIR: dataDir });
     try {
       await expect(openDatabase({ dataDir })).rejects.toThrow(/is open in process \d+.*DATABASE_URL/s);
     } finally {
       await holder.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
 });

@@ -1,0 +1,127 @@
+/**
+ * The static checks of `npm test`, run side by side: each is one Node process on one core, so
+ * on two cores two at a time take half the time one after another would.
+ *
+ *   node scripts/checks.ts                 all of them (npm test, after the build)
+ *   node scripts/checks.ts tsc astro       some (npm run typecheck)
+ *
+ *   tsc       the TypeScript checker, incremental (its state in node_modules/.cache/civitas)
+ *   astro     `astro check` of the pages; skipped when it passed on the same inputs as the build's
+ *             (scripts/build-inputs.ts: every file the site can read), like the build itself
+ *   prettier  `prettier --check`, with Prettier's own cache of files it found formatted
+ *   eslint    ESLint, zero warnings, with ESLint's own cache
+ *
+ * Each check's output is printed whole when it ends (never interleaved); the exit code is 1 when
+ * any check failed, after all have run. CIVITAS_CHECKS_FORCE=1 runs astro check regardless.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildInputsHash } from './build-inputs.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = join(root, 'node_modules', '.cache', 'civitas');
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+
+interface Check {
+  command: string[];
+  /** A key of what the check reads: when it passed on this key before, it is skipped. */
+  inputs?: () => string;
+}
+
+/** Listed longest first (on a clean clone), so the long ones start at once. */
+const CHECKS: Record<string, Check> = {
+  eslint: {
+    command: [
+      bin('eslint'),
+      '--max-warnings',
+      '0',
+      '--cache',
+      '--cache-location',
+      'node_modules/.cache/civitas/eslint',
+      '.',
+    ],
+  },
+  tsc: {
+    command: [
+      bin('tsc'),
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      'node_modules/.cache/civitas/typecheck.tsbuildinfo',
+    ],
+  },
+  astro: {
+    command: [
+      bin('astro'),
+      'check',
+      '--root',
+      '.',
+      '--tsconfig',
+      'site/tsconfig.json',
+      '--minimumSeverity',
+      'warning',
+    ],
+    inputs: () => buildInputsHash(root),
+  },
+  prettier: { command: [bin('prettier'), '--check', '--cache', '--log-level', 'warn', '.'] },
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in CHECKS));
+if (unknown.length) {
+  console.error(`unknown check(s): ${unknown.join(', ')} (known: ${Object.keys(CHECKS).join(', ')})`);
+  process.exit(2);
+}
+const queue = Object.keys(CHECKS).filter((name) => !asked.length || asked.includes(name));
+
+const passedFile = (name: string) => join(cache, `${name}.passed`);
+
+function alreadyPassed(name: string, key: string | undefined): boolean {
+  if (!key || process.env.CIVITAS_CHECKS_FORCE === '1') return false;
+  const file = passedFile(name);
+  return existsSync(file) && readFileSync(file, 'utf8').trim() === key;
+}
+
+function run(name: string): Promise<boolean> {
+  const check = CHECKS[name]!;
+  const key = check.inputs?.();
+  if (alreadyPassed(name, key)) {
+    console.log(`${name}: passed on the same inputs before (${key!.slice(0, 12)}): skipped`);
+    return Promise.resolve(true);
+  }
+  const started = performance.now();
+  const [command, ...args] = check.command as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    child.once('error', (error) => {
+      output += String(error);
+    });
+    child.once('close', (code) => {
+      const ok = code === 0;
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`${name}: ${ok ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s\n`);
+      if (output.trim()) process.stdout.write(`${output.trimEnd()}\n`);
+      if (ok && key) {
+        mkdirSync(cache, { recursive: true });
+        writeFileSync(passedFile(name), `${key}\n`);
+      }
+      resolve(ok);
+    });
+  });
+}
+
+const failed: string[] = [];
+async function worker(): Promise<void> {
+  for (let name = queue.shift(); name; name = queue.shift()) if (!(await run(name))) failed.push(name);
+}
+await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
+if (failed.length) {
+  console.error(`checks failed: ${failed.join(', ')}`);
+  process.exit(1);
+}
