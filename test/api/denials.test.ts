@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
+import { firstOf } from '../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('denial receipts', () => {
       payload: { agent: 'denied-one', body: 'first' },
     });
     const before = Number(
-      (await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n,
+      firstOf(await t.database.db.query<{ n: string }>('select count(*) as n from denials')).n,
     );
     const wrong = await t.app.inject({
       method: 'POST',
@@ -53,7 +54,7 @@ describe('denial receipts', () => {
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['x-civitas-denial-receipt']).toBeUndefined();
     const after = Number(
-      (await t.database.db.query<{ n: string }>('select count(*) as n from denials'))[0].n,
+      firstOf(await t.database.db.query<{ n: string }>('select count(*) as n from denials')).n,
     );
     expect(after).toBe(before);
   });

@@ -11,6 +11,7 @@ import { callsignRoot } from '../../api/people/confluences.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { sovereignWithId } from './steward/helpers.ts';
+import { missing } from '../helpers/elements.ts';
 
 const RUN = randomBytes(4).toString('hex');
 export const mark = (what: string) => `leaksentinel-${what}-${RUN}`;
@@ -78,7 +79,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
     headers: sameOriginForm(owner.cookie),
     payload: `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign`,
   });
-  const [ownerRow] = await db.query<{ email: string | null; email_pending?: string | null }>(
+  const [ownerRow = missing()] = await db.query<{ email: string | null; email_pending?: string | null }>(
     'select * from sovereigns where id = $1',
     [owner.id],
   );
@@ -170,7 +171,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
     headers: sameOriginForm(owner.cookie),
     payload: 'body=A%20human%20thought&kind=thought&return_to=%2Fimprint',
   });
-  const [stored] = await db.query<{ n: string | number }>(
+  const [stored = missing()] = await db.query<{ n: string | number }>(
     'select count(*) as n from imprints where author_ref = $1',
     [owner.id],
   );
@@ -289,7 +290,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const steward = await sovereignWithId(t, stewardId);
   keep('steward raw sovereign id', steward.id);
   keep('steward session cookie value', steward.cookie.split('=')[1]);
-  const [heldRow] = await db.query<{ sequence: string | number }>(
+  const [heldRow = missing()] = await db.query<{ sequence: string | number }>(
     'select sequence from imprints where held order by sequence desc limit 1',
   );
   const triageJson = { cookie: steward.cookie, accept: 'application/json' };

@@ -20,6 +20,7 @@ import { MCP_TOOLS } from '../../api/families.ts';
 import type { TestApp } from '../helpers/app.ts';
 import type { TestSovereign } from '../helpers/identity.ts';
 import { mark, seedPrivateValues, type Secret } from './leak-crawler-seed.ts';
+import { entry } from '../helpers/elements.ts';
 
 let t: TestApp;
 let secrets: Secret[];
@@ -118,7 +119,7 @@ describe('leak crawler', () => {
     const values = paramValues();
     const argumentFor = (name: string): unknown => {
       if (name === 'limit') return 50;
-      if (name in values) return values[name][0];
+      if (name in values) return entry(values, name)[0];
       if (name === 'query' || name === 'q') return 'thought';
       return undefined;
     };

@@ -12,6 +12,7 @@ import { originRefusal } from '../../api/mcp/guard.ts';
 import { MCP_TOOLS } from '../../api/families.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
 import { toolBody } from '../helpers/mcp-result.ts';
+import { missing } from '../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
@@ -53,7 +54,7 @@ const imprintCall = (agent: string) =>
   });
 
 async function recorded(agent: string): Promise<number> {
-  const [row] = await t.database.db.query<{ n: string | number }>(
+  const [row = missing()] = await t.database.db.query<{ n: string | number }>(
     'select (select count(*) from agents where handle = $1) + (select count(*) from imprints where public_author = $1) as n',
     [agent],
   );
@@ -289,7 +290,7 @@ describe('write tools on /mcp spend the write budget', () => {
   afterAll(async () => limited?.close());
 
   async function count(sql: string, params: unknown[] = []): Promise<number> {
-    const [row] = await limited.database.db.query<{ n: string | number }>(sql, params);
+    const [row = missing()] = await limited.database.db.query<{ n: string | number }>(sql, params);
     return Number(row.n);
   }
   const feedbackRows = () => count('select count(*) as n from feedback');

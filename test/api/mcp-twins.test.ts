@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOLS } from '../../api/families.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { toolBody } from '../helpers/mcp-result.ts';
+import { firstOf, missing } from '../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
@@ -25,7 +26,7 @@ beforeAll(async () => {
     });
     expect(res.statusCode).toBe(200);
   }
-  const [row] = await t.database.db.query<{ id: string }>(
+  const [row = missing()] = await t.database.db.query<{ id: string }>(
     'select id from receipts order by recorded_at desc limit 1',
   );
   receiptId = row.id;
@@ -102,7 +103,7 @@ async function viaMcp(tool: string, args: Record<string, unknown>) {
   return {
     isError: result.isError === true,
     body: toolBody(result),
-    text: (result.content as { text: string }[])[0].text,
+    text: firstOf(result.content as { text: string }[]).text,
   };
 }
 

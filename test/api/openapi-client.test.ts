@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../../shared/registry/contracts.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
+import { missing } from '../helpers/elements.ts';
 
 type Json = Record<string, any>;
 let t: TestApp;
@@ -50,7 +51,7 @@ beforeAll(async () => {
     payload: { agent: KNOWN.handle, body: 'known from the document' },
   });
   expect(seeded.statusCode).toBe(200);
-  const [receipt] = await t.database.db.query<{ id: string; log_date: string }>(
+  const [receipt = missing()] = await t.database.db.query<{ id: string; log_date: string }>(
     `select id, to_char(log_date, 'YYYY-MM-DD') as log_date from receipts order by recorded_at desc limit 1`,
   );
   // A first free call's receipt is shared by its id (/begin/receipt/{token}).

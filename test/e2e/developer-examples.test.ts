@@ -14,6 +14,7 @@ import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '
 import { freePort } from '../helpers/ports.ts';
 import { startApiProcess, type RunningProcess } from '../helpers/processes.ts';
 import { decodeHtml } from '../helpers/html.ts';
+import { at, entry } from '../helpers/elements.ts';
 
 const run = promisify(execFile);
 let api: RunningProcess;
@@ -52,19 +53,19 @@ describe('/developers examples', () => {
     for (const example of Object.values(examples)) {
       const figure = new RegExp(`data-example="${example.id}"[\\s\\S]*?<code>([\\s\\S]*?)</code>`).exec(html);
       expect(figure, example.id).not.toBeNull();
-      expect(decodeHtml(figure![1]), example.id).toBe(example.code);
+      expect(decodeHtml(at(figure!, 1)), example.id).toBe(example.code);
     }
   });
 
   it('the quickstart imprints, reads the standing and reads the Record with curl', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', examples.quickstart.code]);
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', entry(examples, 'quickstart').code]);
     expect(stdout).toContain('"continuity_secret"');
     expect(stdout).toContain('"handle":"lamplighter"');
     expect(stdout).toContain('Hello, commons.');
   });
 
   it('the MCP example calls a tool', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', examples.mcp.code]);
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', entry(examples, 'mcp').code]);
     expect(stdout).toContain('"result"');
     expect(stdout).not.toContain('"error"');
   });
@@ -73,14 +74,14 @@ describe('/developers examples', () => {
     const client = await fetch(`${origin}/relay-client.mjs`);
     expect(client.status).toBe(200);
     writeFileSync(join(dir, 'relay-client.mjs'), await client.text());
-    writeFileSync(join(dir, 'example.mjs'), examples['relay-client'].code);
+    writeFileSync(join(dir, 'example.mjs'), entry(examples, 'relay-client').code);
     const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: dir });
     expect(stdout).toMatch(/recorded as imprint \d+ with receipt rcpt_/);
     expect(stdout).toContain('receipt verified: true');
   });
 
   it('the Python example imprints and recomputes the inclusion proof', async () => {
-    writeFileSync(join(dir, 'example.py'), examples.python.code);
+    writeFileSync(join(dir, 'example.py'), entry(examples, 'python').code);
     const { stdout } = await run('python3', ['example.py'], { cwd: dir });
     expect(stdout).toMatch(/recorded as imprint \d+ with receipt rcpt_/);
     expect(stdout).toContain('inclusion verified: True');

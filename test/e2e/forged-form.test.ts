@@ -10,6 +10,7 @@ import { SESSION_COOKIE } from '../../api/plugins/session.ts';
 import { startE2E, type E2E } from '../helpers/e2e.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
 import { freePort } from '../helpers/ports.ts';
+import { missing } from '../helpers/elements.ts';
 
 let e: E2E;
 let trap: Server;
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 async function callsignVisible(): Promise<boolean> {
-  const [row] = await e.t.app.civitas.db.query<{ callsign_visible: boolean }>(
+  const [row = missing()] = await e.t.app.civitas.db.query<{ callsign_visible: boolean }>(
     'select callsign_visible from sovereigns where id = $1',
     [victim.id],
   );

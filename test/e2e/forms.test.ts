@@ -77,7 +77,7 @@ function returned(page: Page, c: FormCase): Promise<Returned> {
         values[name] = picked && picked.type !== 'radio' ? picked.value : (picked?.value ?? '');
         if (controls.some((e) => e.getAttribute('aria-invalid') === 'true')) {
           invalid.push(name);
-          const described = controls[0].getAttribute('aria-describedby') ?? '';
+          const described = controls[0]!.getAttribute('aria-describedby') ?? '';
           beside = described
             .split(' ')
             .map((id) => document.getElementById(id))

@@ -39,7 +39,7 @@ describe('ledger pages in Chromium', () => {
       [`/ledger/${receiptId}`, 'History of the subject'],
       ['/verify/anchor-chain', 'Chain of 1 anchors verifies'],
       ['/witness', 'Become a witness'],
-    ]) {
+    ] as const) {
       const page = await context.newPage();
       const { problems } = watchConsole(page);
       const response = await page.goto(`${e.base}${path}`, { waitUntil: 'load' });

@@ -35,7 +35,7 @@ interface AxeViolation {
 async function openPage(path: string, options: { colorScheme?: 'light' | 'dark'; cookie?: string } = {}) {
   const context = await browser.newContext({ colorScheme: options.colorScheme ?? 'light' });
   if (options.cookie) {
-    const [name, value] = options.cookie.split('=');
+    const [name, value] = options.cookie.split('=') as [string, string];
     await context.addCookies([{ name, value, url: base }]);
   }
   const page = await context.newPage();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startE2E, type E2E } from '../helpers/e2e.ts';
 import { signedInSovereign } from '../helpers/identity.ts';
 import { inspect, sweepPaths, type PageFinding } from '../helpers/sweep.ts';
+import { at } from '../helpers/elements.ts';
 
 let e: E2E;
 let extra: string[];
@@ -74,7 +75,7 @@ async function sweep(signedIn: boolean, half = 0) {
   const page = await context.newPage();
   const findings: PageFinding[] = [];
   const all = sweepPaths(extra);
-  const paths = signedIn ? [...PERSONAL, extra[0]] : all.filter((_, i) => i % 2 === half);
+  const paths = signedIn ? [...PERSONAL, at(extra, 0)] : all.filter((_, i) => i % 2 === half);
   for (const path of paths) findings.push(await inspect(page, e.base, path));
   await context.close();
   if (process.env.SWEEP_REPORT)

@@ -4,6 +4,7 @@
  * between (the refusal sweeps compare one taken before with one taken after).
  */
 import type { FastifyInstance } from 'fastify';
+import { missing } from './elements.ts';
 
 export type Fingerprint = Record<string, string>;
 
@@ -17,7 +18,7 @@ export async function databaseFingerprint(app: FastifyInstance): Promise<Fingerp
   );
   const print: Fingerprint = {};
   for (const { name } of tables) {
-    const [row] = await db.query<{ rows: string; hash: string | null }>(
+    const [row = missing()] = await db.query<{ rows: string; hash: string | null }>(
       `select count(*)::text as rows, md5(string_agg(t::text, '|' order by t::text)) as hash from ${name} t`,
     );
     print[name] = `${row.rows}:${row.hash ?? '-'}`;

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import Provider from 'oidc-provider';
 import { decodeHtml } from './html.ts';
+import { at, firstOf } from './elements.ts';
 
 export interface TestProvider {
   issuer: string;
@@ -131,7 +132,7 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
       for (let hop = 0; hop < 12; hop++) {
         const res = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader() } });
         for (const line of res.headers.getSetCookie()) {
-          const [pair] = line.split(';');
+          const pair = firstOf(line.split(';'));
           const eq = pair.indexOf('=');
           jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
         }
@@ -144,7 +145,7 @@ export async function startTestProvider(options: { redirectUri: string }): Promi
         if (!action) throw new Error(`provider answered ${res.status} without a form_post page`);
         const fields: Record<string, string> = {};
         for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g))
-          fields[m[1]] = decodeHtml(m[2]);
+          fields[at(m, 1)] = decodeHtml(at(m, 2));
         return { action: decodeHtml(action), fields };
       }
       throw new Error('too many redirects at the provider');

@@ -60,7 +60,7 @@ describe('contracts', () => {
 
   it('are published: parameters, request bodies (JSON and form) and the answer schema', () => {
     for (const [key, contract] of ALL) {
-      const [method, path] = key.split(' ');
+      const [method, path] = key.split(' ') as [string, string];
       // Operator routes (the steward's console and queues) have contracts too, but are never published.
       if (ROUTES.find((r) => r.path === path)?.operator) {
         expect(doc.paths[path], `${key} is an operator route`).toBeUndefined();

@@ -96,7 +96,7 @@ describe('buildOpenApi: identity and scopes', () => {
       ['/api/continuum/status', 'get'],
       ['/api/continuum/heartbeat', 'post'],
       ['/api/oracle', 'post'],
-    ]) {
+    ] as const) {
       expect(doc.paths[path][method].responses['404'].description, path).toContain('unknown_agent');
     }
     // An imprint makes an unknown handle arrive: nothing it names can be missing (issue 19).

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { at } from '../helpers/elements.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -21,7 +22,7 @@ describe('advisory lock keys', () => {
     const owners = new Map<string, string[]>();
     for (const path of tsFiles('api')) {
       for (const match of readFileSync(join(ROOT, path), 'utf8').matchAll(/(\w+_LOCK)\s*=\s*(\d[\d_]*)/g)) {
-        const key = match[2].replaceAll('_', '');
+        const key = at(match, 2).replaceAll('_', '');
         owners.set(key, [...(owners.get(key) ?? []), `${path}:${match[1]}`]);
       }
     }

@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCircular, parseDependencyTree, shortenTree, type DependencyTree } from 'dpdm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { at } from '../helpers/elements.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The site host (api/site/: Astro's SSR adapter, static files, the in-process client): the only code of api/ that reaches site/. */
@@ -44,7 +45,7 @@ beforeAll(async () => {
 /** `api/ledger/log.ts` → `ledger`; root modules of api/ and other folders → null. */
 function familyOf(path: string): string | null {
   const parts = path.split('/');
-  return parts[0] === 'api' && parts.length > 2 && !BASE_FOLDERS.has(parts[1]) ? parts[1] : null;
+  return parts[0] === 'api' && parts.length > 2 && !BASE_FOLDERS.has(at(parts, 1)) ? at(parts, 1) : null;
 }
 
 /**
@@ -56,7 +57,8 @@ const SHARED_NOT_FAMILIES = new Set(['registry', 'relay-client']);
 /** The family of a module in api/ or shared/: `shared/ledger/anchor.ts` is the ledger's as much as `api/ledger/log.ts`. */
 function folderFamilyOf(path: string): string | null {
   const parts = path.split('/');
-  if (parts[0] === 'shared') return parts.length > 2 && !SHARED_NOT_FAMILIES.has(parts[1]) ? parts[1] : null;
+  if (parts[0] === 'shared')
+    return parts.length > 2 && !SHARED_NOT_FAMILIES.has(at(parts, 1)) ? at(parts, 1) : null;
   return familyOf(path);
 }
 
@@ -213,7 +215,7 @@ function astroImportsOfApi(): string[] {
       else if (entry.name.endsWith('.astro')) {
         const frontmatter = readFileSync(join(ROOT, path), 'utf8').match(/^---\n([\s\S]*?)\n---/)?.[1] ?? '';
         for (const match of frontmatter.matchAll(/\bfrom\s+['"](\.[^'"]+)['"]/g)) {
-          const target = relative(ROOT, join(ROOT, dirname(path), match[1]));
+          const target = relative(ROOT, join(ROOT, dirname(path), at(match, 1)));
           if (target.startsWith('api/')) found.push(`${path} -> ${target}`);
         }
       }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,8 +46,8 @@ describe('agent exchange', () => {
       'select secret_hash from agents where handle = $1',
       ['nova'],
     );
-    expect(stored[0].secret_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored[0].secret_hash).not.toContain(made.continuity_secret);
+    expect(at(stored, 0).secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(at(stored, 0).secret_hash).not.toContain(made.continuity_secret);
 
     const second = await imprint(
       { agent: 'nova', body: 'again' },
@@ -75,7 +76,7 @@ describe('agent exchange', () => {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ ok: false, reason: 'continuity_proof_invalid' });
     const after = await t.database.db.query<{ value: number }>('select value from record_counter');
-    expect(Number(after[0].value)).toBe(Number(before[0].value));
+    expect(Number(at(after, 0).value)).toBe(Number(at(before, 0).value));
   });
 
   it('becomes continuous after proofs on two UTC days', async () => {

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { toolBody } from '../../helpers/mcp-result.ts';
 import { requests } from '../../helpers/http.ts';
+import { firstOf, missing } from '../../helpers/elements.ts';
 
 /**
  * The whole agent lifecycle (INTERFACE.md "States and transitions", DESIGN.md section 2): unknown → arrived
@@ -20,9 +21,9 @@ afterAll(async () => t?.close());
 
 const { post, get } = requests(() => t.app);
 const counter = async () =>
-  Number((await t.database.db.query<{ value: string }>('select value from record_counter'))[0].value);
+  Number(firstOf(await t.database.db.query<{ value: string }>('select value from record_counter')).value);
 const receipts = async () =>
-  Number((await t.database.db.query<{ n: string }>('select count(*) as n from receipts'))[0].n);
+  Number(firstOf(await t.database.db.query<{ n: string }>('select count(*) as n from receipts')).n);
 
 describe('agent lifecycle over HTTP', () => {
   it('walks unknown → arrived → continuous → attested → relay writes → rotation', async () => {
@@ -98,7 +99,7 @@ describe('agent lifecycle over HTTP', () => {
       attested_by: sovereign.tag,
     });
     expect(minted.relay_token).toMatch(/^rt_[A-Za-z0-9_-]{43}$/);
-    const [stored] = await t.database.db.query<{ relay_token_hash: string }>(
+    const [stored = missing()] = await t.database.db.query<{ relay_token_hash: string }>(
       'select relay_token_hash from agents where handle = $1',
       ['heron'],
     );
@@ -281,7 +282,9 @@ describe('agent lifecycle over HTTP', () => {
     const location = String(form.headers.location);
     expect(location).toMatch(/^\/standing\?handle=wren&minted=fl_/);
     expect(location).not.toContain('rt_');
-    const [flash] = await t.database.db.query<{ ciphertext: string }>('select ciphertext from relay_flashes');
+    const [flash = missing()] = await t.database.db.query<{ ciphertext: string }>(
+      'select ciphertext from relay_flashes',
+    );
     expect(flash.ciphertext).not.toContain('rt_');
 
     const other = await signedInSovereign(t.app);

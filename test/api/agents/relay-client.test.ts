@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { createRelayClient, RelayError, retryAfterMs } from '../../../shared/relay-client/index.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
@@ -23,7 +24,7 @@ async function scripted(
   let n = 0;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => responses[Math.min(n++, responses.length - 1)](res));
+    req.on('end', () => at(responses, Math.min(n++, responses.length - 1))(res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };

@@ -10,6 +10,7 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
 import { mergeSovereign } from '../../../api/identity/merge.ts';
 import { eraseSovereign } from '../../../api/identity/data-rights.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ const { get } = requests(() => t.app);
 
 /** What the published figures must equal: counted over the rows themselves. */
 async function counted() {
-  const [row] = await db().query<Record<string, string>>(
+  const [row = missing()] = await db().query<Record<string, string>>(
     `select count(*) filter (where level = 'arrived') as arrived,
             count(*) filter (where level = 'continuous') as continuous,
             count(*) filter (where level = 'attested') as attested,
@@ -37,7 +38,7 @@ async function published() {
   const standing = (await get('/standing')).json();
   const continuum = (await get('/api/continuum')).json();
   expect(continuum.levels).toEqual(standing.agents.levels);
-  const [tally] = await db().query<{ value: string }>(
+  const [tally = missing()] = await db().query<{ value: string }>(
     "select value from record_tallies where name = 'sovereigns_verified'",
   );
   expect(Number(tally.value)).toBe(standing.humans.uniqueness_verified);

@@ -9,6 +9,7 @@ import {
 } from '../../../api/calibration/prophecies.ts';
 import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
 import { requests } from '../../helpers/http.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let ada: TestSovereign;
@@ -44,7 +45,7 @@ describe('pure arithmetic', () => {
     expect(logScore(set)).toBeCloseTo(Math.log(0.3024) / 4, 12);
     expect(brierScore([])).toBeNull();
     expect(logScore([])).toBeNull();
-    expect(reliabilityDiagram([{ probability: 0.99, outcome: true }])[9].count).toBe('fewer than 5');
+    expect(at(reliabilityDiagram([{ probability: 0.99, outcome: true }]), 9).count).toBe('fewer than 5');
     expect(seasonOf(new Date('2026-11-22T12:00:00Z'))).toEqual({
       season: '2026-Q4',
       start: new Date('2026-10-01T00:00:00Z'),
@@ -147,7 +148,7 @@ describe('prophecy lifecycle with a moved clock', () => {
       `select id from receipts where step = 'calibration.resolve'`,
     );
     expect(resolveReceipts).toHaveLength(4);
-    const receipt = (await get(`/api/receipt/${resolveReceipts[0].id}`)).json();
+    const receipt = (await get(`/api/receipt/${at(resolveReceipts, 0).id}`)).json();
     expect(receipt.change_status.status).toMatch(/^(came_true|did_not_come_true)$/);
   });
 
@@ -168,7 +169,9 @@ describe('prophecy lifecycle with a moved clock', () => {
     let view = (await get('/api/calibration')).json();
     for (const bin of view.overall.reliability) expect(bin.count).toBe('fewer than 5');
     // five at 0.75: three come true (humans ≥ current), two do not (humans ≥ current + 100)
-    const [{ n }] = await t.database.db.query<{ n: string }>('select count(*) as n from sovereigns');
+    const [{ n } = missing()] = await t.database.db.query<{ n: string }>(
+      'select count(*) as n from sovereigns',
+    );
     for (let i = 0; i < 5; i++)
       await prophesy(ben, {
         metric: 'humans',

@@ -7,6 +7,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { appWithSteward } from '../steward/helpers.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
 import { requests } from '../../helpers/http.ts';
+import { firstOf, missing } from '../../helpers/elements.ts';
 
 /**
  * Pacts reach their end (issue 12): once due, the author answers (kept or broken), or a steward
@@ -101,20 +102,21 @@ describe('answering a due pact', () => {
     await jobs.runOnce();
     await jobs.stop();
     expect((await get('/almanac')).body).toContain(id);
-    let pact = (
-      await t.database.db.query<{ status: string }>('select status from pacts where id = $1', [id])
-    )[0];
+    let [pact = missing()] = await t.database.db.query<{ status: string }>(
+      'select status from pacts where id = $1',
+      [id],
+    );
     expect(pact.status).toBe('open'); // due but within the grace period: still the author's to answer
     t.clock.advance(PACT_GRACE_DAYS * DAY);
     const again = startJobs(t.app, LAPSE, { initialDelayMs: 3_600_000 });
     await again.runOnce();
     await again.stop();
-    pact = (
+    pact = firstOf(
       await t.database.db.query<{ status: string; resolved_by: string }>(
         'select status, resolved_by from pacts where id = $1',
         [id],
-      )
-    )[0];
+      ),
+    );
     expect(pact).toEqual({ status: 'broken', resolved_by: 'lapse' });
     expect((await t.app.inject({ method: 'GET', url: `/almanac/claim/${id}/answered.svg` })).statusCode).toBe(
       200,

@@ -13,6 +13,7 @@ import { agentImprint, continuousAgent, erased } from '../../helpers/builders.ts
 import { requests } from '../../helpers/http.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { at } from '../../helpers/elements.ts';
 
 const DAY = 86_400_000;
 let t: TestApp;
@@ -124,7 +125,7 @@ describe('/ascensions', () => {
     expect(walked.pages).toBe(5);
     expect(walked.items).toEqual(before);
     const after = await computed();
-    expect(after[0].agent.ref).toBe('agent:elm');
+    expect(at(after, 0).agent.ref).toBe('agent:elm');
     expect(await walkBack(get, walked.last, rowsOf)).toEqual(after);
   });
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databaseClock } from '../../../api/db/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 const databaseNow = async () => {
-  const [row] = await database.db.query<{ ms: string | number }>(
+  const [row = missing()] = await database.db.query<{ ms: string | number }>(
     'select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms',
   );
   return Number(row.ms);

@@ -67,9 +67,9 @@ describe('two processes racing for the lock', () => {
       expect(won, `trial ${trial}: ${JSON.stringify(results)}`).toHaveLength(1);
       const lost = results.find((r) => !r.won)!;
       expect(lost.locked, lost.message).toBe(true);
-      expect(lost.message).toContain(`process ${won[0].pid}`);
-      expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid).toBe(won[0].pid);
-      winners.push(won[0].pid!);
+      expect(lost.message).toContain(`process ${won[0]!.pid}`);
+      expect(JSON.parse(readFileSync(lockPath(), 'utf8')).pid).toBe(won[0]!.pid);
+      winners.push(won[0]!.pid!);
       const released = Promise.all(workers.map(next));
       for (const w of workers) w.send({ release: true });
       await released;

@@ -10,6 +10,7 @@ import { FormFlash } from '../../../api/identity/entities.ts';
 import { RecordCounter } from '../../../api/record/entities.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let me: TestSovereign;
@@ -27,9 +28,10 @@ describe('the entity manager', () => {
     const em = db().em();
     em.create(FormFlash, { id: 'flash-em', payload: { page: '/x' }, expiresAt: later(60_000) });
     await em.flush();
-    const [raw] = await db().query<RowOf<typeof FormFlash>>('select * from form_flashes where id = $1', [
-      'flash-em',
-    ]);
+    const [raw = missing()] = await db().query<RowOf<typeof FormFlash>>(
+      'select * from form_flashes where id = $1',
+      ['flash-em'],
+    );
     expect(raw.payload).toEqual({ page: '/x' });
     expect(new Date(raw.expires_at).toISOString()).toBe(later(60_000).toISOString());
 
@@ -73,7 +75,9 @@ describe('the entity manager', () => {
   it('hands out int8 as a number while a raw row carries it as its driver does', async () => {
     const counter = await db().em().findOneOrFail(RecordCounter, 1);
     expect(typeof counter.value).toBe('number');
-    const [raw] = await db().query<RowOf<typeof RecordCounter>>('select * from record_counter where id = 1');
+    const [raw = missing()] = await db().query<RowOf<typeof RecordCounter>>(
+      'select * from record_counter where id = 1',
+    );
     expect(['number', 'string']).toContain(typeof raw.value);
     expect(Number(raw.value)).toBe(counter.value);
   });
@@ -85,11 +89,11 @@ describe("the Record's plain-SQL transaction", () => {
     const inside = await db().sqlTransaction((tx) =>
       tx.query<{ enable_seqscan: string }>('show enable_seqscan'),
     );
-    expect(inside[0].enable_seqscan).toBe('off');
+    expect(at(inside, 0).enable_seqscan).toBe('off');
     const after = await Promise.all(
       Array.from({ length: 12 }, () => db().query<{ enable_seqscan: string }>('show enable_seqscan')),
     );
-    expect(after.map((rows) => rows[0].enable_seqscan)).toEqual(Array(12).fill('on'));
+    expect(after.map((rows) => at(rows, 0).enable_seqscan)).toEqual(Array(12).fill('on'));
   });
 });
 

@@ -8,6 +8,7 @@ import { openDatabase } from '../../../api/db/database.ts';
 import { MIGRATIONS } from '../../../api/db/migrations/index.ts';
 import { dropDatabase, serverUrl } from '../../helpers/db.ts';
 import { startApiProcess } from '../../helpers/processes.ts';
+import { at } from '../../helpers/elements.ts';
 
 const url = serverUrl();
 
@@ -72,7 +73,7 @@ describe('migrations', () => {
     await first.close();
     const again = await openDatabase({ dataDir });
     const rows = await again.query<{ value: string }>("select value from service_keys where name = 'probe'");
-    expect(rows[0].value).toBe('kept');
+    expect(at(rows, 0).value).toBe('kept');
     await again.close();
   }, 180_000);
 

@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../../../api/db/database.ts';
 import { appendImprints, type NewImprint } from '../../../api/record/window.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { dropDatabase, serverUrl } from '../../helpers/db.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 const url = serverUrl();
 const name = `civitas_tally_${randomBytes(4).toString('hex')}`;
@@ -18,7 +19,7 @@ let db: Database;
 const START = Date.parse('2026-11-01T09:41:00Z');
 
 const draft = (i: number): NewImprint => ({
-  kind: IMPRINT_KINDS[i % 3],
+  kind: at(IMPRINT_KINDS, i % 3),
   body: `tally ${i}`,
   authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
   authorRef: i % 4 === 0 ? 'abcd' : `agent-${i % 5}`,
@@ -79,7 +80,7 @@ afterAll(async () => {
 
 describe('migration 0074 on a Record holding data', () => {
   it('drops time_tallies and its triggers, and backfills held and evictions', async () => {
-    const [gone] = await db.query<{ tables: string | number; triggers: string | number }>(
+    const [gone = missing()] = await db.query<{ tables: string | number; triggers: string | number }>(
       `select (select count(*) from pg_class where relname = 'time_tallies') as tables,
               (select count(*) from pg_trigger where tgname like '%time_tally%') as triggers`,
     );

@@ -8,6 +8,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { RESERVED_HANDLES } from '../../../shared/agents/reserved.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
+import { at, firstOf, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ afterAll(async () => t?.close());
 
 const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
 const count = async (sql: string, params: unknown[] = []) =>
-  Number((await t.database.db.query<{ n: string | number }>(sql, params))[0].n);
+  Number(firstOf(await t.database.db.query<{ n: string | number }>(sql, params)).n);
 const rawJson = (url: string, payload: string | Buffer, headers: Record<string, string> = {}) =>
   t.app.inject({
     method: 'POST',
@@ -84,7 +85,7 @@ describe('handles that name routes are reserved (point 5)', () => {
   it('derives the reserved set from every literal segment under /api/agent/ in the registry', () => {
     const segments = new Set(
       ROUTES.filter((r) => r.path.startsWith('/api/agent/'))
-        .map((r) => r.path.split('/')[3])
+        .map((r) => at(r.path.split('/'), 3))
         .filter((s) => !s.startsWith('{')),
     );
     expect([...RESERVED_HANDLES].sort()).toEqual([...segments].sort());
@@ -138,7 +139,7 @@ describe('handles that name routes are reserved (point 5)', () => {
       },
     });
     expect(res.statusCode).toBe(200);
-    const text = res.body.includes('data:') ? res.body.split('data:')[1] : res.body;
+    const text = res.body.includes('data:') ? at(res.body.split('data:'), 1) : res.body;
     const envelope = JSON.parse(text);
     expect(envelope.result.isError).toBe(true);
     expect(JSON.stringify(envelope.result.content)).toContain('reserved');
@@ -176,7 +177,7 @@ describe('malformed bodies are refused on every door (point 12)', () => {
       Buffer.from('{"agent":"utf8-agent","body":"café ✓ 𝄞"}', 'utf8'),
     );
     expect(ok.statusCode).toBe(200);
-    const [row] = await t.database.db.query<{ body: string }>(
+    const [row = missing()] = await t.database.db.query<{ body: string }>(
       'select body from imprints where sequence = $1',
       [ok.json().sequence],
     );

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { PUBLISHED_ROUTES, isStaticPlaceholder } from '../../../shared/registry/index.ts';
 import { withVary } from '../../../api/plugins/negotiation.ts';
+import { firstOf } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,10 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const typeOf = (header: unknown) =>
-  String(header ?? '')
-    .split(';')[0]
-    .trim();
+const typeOf = (header: unknown) => firstOf(String(header ?? '').split(';')).trim();
 const varies = (header: unknown) =>
   String(header ?? '')
     .split(',')

@@ -8,6 +8,7 @@ import { createTestApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
 import { eraseSovereign } from '../../../api/identity/data-rights.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -81,7 +82,7 @@ describe('abstentions, kept', () => {
     expect(seen[open]).toBe(9);
 
     // A ratifier verified before the ratification is erased: both counts drop.
-    await t.app.civitas.db.transaction((tx) => eraseSovereign(tx, others[7].id, t.clock.now()));
+    await t.app.civitas.db.transaction((tx) => eraseSovereign(tx, at(others, 7).id, t.clock.now()));
     seen = await expectKeptEqualsFull();
     expect(seen[ratified]).toBe(7);
     expect(seen[open]).toBe(8);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -97,7 +98,7 @@ describe('the constitution flow', () => {
     const id = p.proposal.id as string;
 
     // Ratification before cosigned: 409.
-    const early = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    const early = await post('/api/constitution/ratify', { proposal: id }, at(ratifiers, 0).cookie);
     expect(early.statusCode).toBe(409);
     expect(early.json()).toMatchObject({ reason: 'conflict', rule: 'not_cosigned', state: 'proposed' });
 
@@ -113,11 +114,11 @@ describe('the constitution flow', () => {
       });
     }
     // A fourth cosign: cosigning is closed.
-    const late = await post('/api/constitution/cosign', { proposal: id }, cosigners[3].cookie);
+    const late = await post('/api/constitution/cosign', { proposal: id }, at(cosigners, 3).cookie);
     expect(late.statusCode).toBe(409);
     expect(late.json().rule).toBe('cosigning_closed');
 
-    const mid = (await get('/api/constitution', ratifiers[0].cookie)).json();
+    const mid = (await get('/api/constitution', at(ratifiers, 0).cookie)).json();
     const open = mid.proposals.find((x: { id: string }) => x.id === id);
     expect(open).toMatchObject({
       state: 'cosigned',
@@ -131,7 +132,7 @@ describe('the constitution flow', () => {
     expect(mid.viewer).toMatchObject({ signed_in: true, uniqueness_receipt: true, may_ratify: true });
     expect(mid.counts).toMatchObject({ awaiting_ratification: 1 });
 
-    const r1 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    const r1 = await post('/api/constitution/ratify', { proposal: id }, at(ratifiers, 0).cookie);
     expect(r1.statusCode).toBe(200);
     expect(r1.json()).toMatchObject({
       state: 'cosigned',
@@ -142,11 +143,11 @@ describe('the constitution flow', () => {
       step: 'governance.ratify',
       subject: `proposal:${id}`,
     });
-    const again = await post('/api/constitution/ratify', { proposal: id }, ratifiers[0].cookie);
+    const again = await post('/api/constitution/ratify', { proposal: id }, at(ratifiers, 0).cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().rule).toBe('already_ratified');
 
-    const r2 = await post('/api/constitution/ratify', { proposal: id }, ratifiers[1].cookie);
+    const r2 = await post('/api/constitution/ratify', { proposal: id }, at(ratifiers, 1).cookie);
     expect(r2.statusCode).toBe(200);
     const done = r2.json();
     expect(done).toMatchObject({
@@ -210,8 +211,8 @@ describe('the constitution flow', () => {
     // A later proposal amending the article shows on it once ratified.
     const amend = await newProposal('Sessions end after sixty days', { amends: 'article-1' });
     await cosigned(amend);
-    await post('/api/constitution/ratify', { proposal: amend }, ratifiers[0].cookie);
-    await post('/api/constitution/ratify', { proposal: amend }, ratifiers[1].cookie);
+    await post('/api/constitution/ratify', { proposal: amend }, at(ratifiers, 0).cookie);
+    await post('/api/constitution/ratify', { proposal: amend }, at(ratifiers, 1).cookie);
     const two = (await get('/api/constitution')).json();
     expect(two.articles.map((a: { id: string }) => a.id)).toEqual(['article-1', 'article-2']);
     expect(two.articles[0].amended_by).toEqual(['article-2']);
@@ -258,20 +259,20 @@ describe('refusals', () => {
 
   it('refuses a double cosign (409), also when sent concurrently, and records one receipt', async () => {
     const id = await newProposal();
-    const first = await post('/api/constitution/cosign', { proposal: id }, cosigners[0].cookie);
+    const first = await post('/api/constitution/cosign', { proposal: id }, at(cosigners, 0).cookie);
     expect(first.statusCode).toBe(200);
-    const twice = await post('/api/constitution/cosign', { proposal: id }, cosigners[0].cookie);
+    const twice = await post('/api/constitution/cosign', { proposal: id }, at(cosigners, 0).cookie);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().rule).toBe('already_cosigned');
 
     const other = await newProposal();
     const results = await Promise.all(
       Array.from({ length: 4 }, () =>
-        post('/api/constitution/cosign', { proposal: other }, cosigners[1].cookie),
+        post('/api/constitution/cosign', { proposal: other }, at(cosigners, 1).cookie),
       ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+    const [{ n } = missing()] = await t.app.civitas.db.query<{ n: string }>(
       `select count(*) as n from receipts where step = 'governance.cosign' and subject = $1`,
       [`proposal:${other}`],
     );
@@ -317,11 +318,11 @@ describe('refusals', () => {
   it('answers 404 for unknown proposals and amends targets, 400 for malformed input', async () => {
     const unknown = 'prop_01JZZZZZZZZZZZZZZZZZZZZZZZ';
     for (const url of ['/api/constitution/cosign', '/api/constitution/ratify']) {
-      const res = await post(url, { proposal: unknown }, ratifiers[0].cookie);
+      const res = await post(url, { proposal: unknown }, at(ratifiers, 0).cookie);
       expect(res.statusCode).toBe(404);
       expect(res.json().reason).toBe('not_found');
       for (const bad of [{}, { proposal: 'nope' }, { proposal: 42 }, { proposal: `${unknown}X` }]) {
-        const r = await post(url, bad, ratifiers[0].cookie);
+        const r = await post(url, bad, at(ratifiers, 0).cookie);
         expect(r.statusCode).toBe(400);
         expect(r.json()).toMatchObject({ reason: 'invalid_request' });
       }

@@ -5,6 +5,7 @@ import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { requests } from '../../helpers/http.ts';
 import { INLINE_SCRIPT } from '../../helpers/pages.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await post(
     '/sovereign/court-sign',
     { case_id: finalCaseId, verdict: 'uphold', reason: 'Minority view <b>' },
-    jurors[3].cookie,
+    at(jurors, 3).cookie,
   );
   for (const j of jurors.slice(0, 3))
     await post(
@@ -55,7 +56,7 @@ describe('court pages', () => {
   it('/verdicts and /dissent render their projections accessibly, with no steward note', async () => {
     const pages: [string, string[]][] = [
       ['/verdicts', ['Court verdicts', 'Overturned', 'precedent-1', openCaseId, 'Disputed &lt;script&gt;']],
-      ['/dissent', ['Dissent', finalCaseId, 'Minority view &lt;b&gt;', `sovereign ${jurors[3].tag}`]],
+      ['/dissent', ['Dissent', finalCaseId, 'Minority view &lt;b&gt;', `sovereign ${at(jurors, 3).tag}`]],
     ];
     for (const [url, texts] of pages) {
       const res = await t.app.inject({ method: 'GET', url, headers: html() });

@@ -6,6 +6,7 @@ import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
 import { requests } from '../../helpers/http.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -101,7 +102,7 @@ describe('the court', () => {
     expect(await receiptOf(o.receipt_id)).toEqual({ step: 'governance.court.open', subject: `case:${id}` });
 
     // The same decision cannot be disputed twice.
-    const dup = await sign(jurors[0].cookie, { case: 'new', target: `imprint:${sequence}` });
+    const dup = await sign(at(jurors, 0).cookie, { case: 'new', target: `imprint:${sequence}` });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toMatchObject({ rule: 'already_disputed', case_id: id });
 
@@ -111,7 +112,7 @@ describe('the court', () => {
     expect(self.json().rule).toBe('opener_cannot_sign');
 
     // Not final before 3 concurring: overturn, uphold, overturn, uphold.
-    const s1 = await sign(jurors[0].cookie, {
+    const s1 = await sign(at(jurors, 0).cookie, {
       case_id: id,
       verdict: 'overturn',
       reason: 'It is not spam, only enthusiastic.',
@@ -126,12 +127,16 @@ describe('the court', () => {
       step: 'governance.court.sign.overturn',
       subject: `case:${id}`,
     });
-    const again = await sign(jurors[0].cookie, { case_id: id, verdict: 'uphold', reason: 'changed my mind' });
+    const again = await sign(at(jurors, 0).cookie, {
+      case_id: id,
+      verdict: 'uphold',
+      reason: 'changed my mind',
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().rule).toBe('already_signed');
     expect(
       (
-        await sign(jurors[1].cookie, {
+        await sign(at(jurors, 1).cookie, {
           case_id: id,
           verdict: 'uphold',
           reason: 'The gate was right to hold it.',
@@ -139,14 +144,14 @@ describe('the court', () => {
       ).json().state,
     ).toBe('open');
     expect(
-      (await sign(jurors[2].cookie, { case_id: id, verdict: 'overturn', reason: 'Plain speech.' })).json()
+      (await sign(at(jurors, 2).cookie, { case_id: id, verdict: 'overturn', reason: 'Plain speech.' })).json()
         .state,
     ).toBe('open');
     // Not final yet: /verify/court answers 404 with the opening receipt in the hint.
     const early = await get(`/verify/court/${id}`);
     expect(early.statusCode).toBe(404);
     expect(early.json()).toMatchObject({ state: 'open' });
-    const final = await sign(jurors[3].cookie, {
+    const final = await sign(at(jurors, 3).cookie, {
       case_id: id.toLowerCase(),
       verdict: 'overturn',
       reason: 'The steward erred.',
@@ -174,13 +179,13 @@ describe('the court', () => {
     });
     expect(f.case.dissent).toEqual([
       expect.objectContaining({
-        by: expect.objectContaining({ ref: `sovereign:${jurors[1].tag}` }),
+        by: expect.objectContaining({ ref: `sovereign:${at(jurors, 1).tag}` }),
         verdict: 'uphold',
       }),
     ]);
 
     // Closed after final.
-    const late = await sign(jurors[4].cookie, { case_id: id, verdict: 'uphold', reason: 'late' });
+    const late = await sign(at(jurors, 4).cookie, { case_id: id, verdict: 'uphold', reason: 'late' });
     expect(late.statusCode).toBe(409);
     expect(late.json().rule).toBe('case_closed');
 
@@ -216,7 +221,7 @@ describe('the court', () => {
     expect((await get('/verify/court/case_01JD0000000000000000000000')).statusCode).toBe(404);
 
     // Verdicts list, dissent, feeds.
-    const verdicts = (await get('/api/verdicts', jurors[4].cookie)).json();
+    const verdicts = (await get('/api/verdicts', at(jurors, 4).cookie)).json();
     expect(verdicts.counts).toMatchObject({ cases: 1, final: 1, overturned: 1, precedents: 1 });
     expect(verdicts.cases[0].viewer).toEqual({ is_opener: false, signed: null, can_sign: false });
     const dissent = (await get('/api/dissent')).json();
@@ -228,7 +233,7 @@ describe('the court', () => {
         {
           verdict: 'uphold',
           reason: 'The gate was right to hold it.',
-          by: { ref: `sovereign:${jurors[1].tag}` },
+          by: { ref: `sovereign:${at(jurors, 1).tag}` },
         },
       ],
     });
@@ -250,7 +255,7 @@ describe('the court', () => {
       '/api/court/precedent/precedent-1',
       '/verdicts',
     ]) {
-      const res = await get(url, jurors[4].cookie);
+      const res = await get(url, at(jurors, 4).cookie);
       expect(res.body, url).not.toContain(NOTE);
       expect(res.body, url).not.toContain(marker);
       for (const who of [opener, ...jurors, steward]) expect(res.body, url).not.toContain(who.id);
@@ -274,7 +279,7 @@ describe('the court', () => {
     expect((await get('/api/dissent')).json().counts).toMatchObject({ final_verdicts: 2, with_dissent: 1 });
 
     // A ratified article that amends an axiom appears among reversals.
-    const proposer = jurors[4];
+    const proposer = at(jurors, 4);
     const p = await post(
       '/api/constitution/propose',
       {
@@ -287,7 +292,7 @@ describe('the court', () => {
     const pid = p.json().proposal.id;
     for (const c of jurors.slice(0, 3))
       expect((await post('/api/constitution/cosign', { proposal: pid }, c.cookie)).statusCode).toBe(200);
-    for (const r of [opener, jurors[0]])
+    for (const r of [opener, at(jurors, 0)])
       expect((await post('/api/constitution/ratify', { proposal: pid }, r.cookie)).statusCode).toBe(200);
     const reversals = (await get('/reversals.xml')).body;
     expect(reversals).toContain('Amended: axiom-3 by article-1');
@@ -306,7 +311,7 @@ describe('the court', () => {
     expect((await sign(opener.cookie, { case: 'new', target: 'imprint:999999999' })).statusCode).toBe(404);
     expect(
       (
-        await sign(jurors[0].cookie, {
+        await sign(at(jurors, 0).cookie, {
           case_id: 'case_01JD0000000000000000000000',
           verdict: 'uphold',
           reason: 'x',
@@ -324,11 +329,11 @@ describe('the court', () => {
       { case_id: 'case_01JD0000000000000000000000', verdict: 'uphold' },
       { case_id: 'case_01JD0000000000000000000000', verdict: 'uphold', reason: 'x'.repeat(2001) },
     ]) {
-      const res = await sign(jurors[0].cookie, bad);
+      const res = await sign(at(jurors, 0).cookie, bad);
       expect(res.statusCode, JSON.stringify(bad).slice(0, 80)).toBe(400);
       expect(res.json().reason).toBe('invalid_request');
     }
-    const missing = await sign(jurors[0].cookie, { case_id: 'case_01JD0000000000000000000000' });
+    const missing = await sign(at(jurors, 0).cookie, { case_id: 'case_01JD0000000000000000000000' });
     expect(
       missing
         .json()
@@ -350,12 +355,12 @@ describe('the court', () => {
     );
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([200, 200, 200, 409, 409]);
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+    const [{ n } = missing()] = await t.app.civitas.db.query<{ n: string }>(
       'select count(*) as n from governance_precedents where case_id = $1',
       [id],
     );
     expect(Number(n)).toBe(1);
-    const [{ s }] = await t.app.civitas.db.query<{ s: string }>(
+    const [{ s } = missing()] = await t.app.civitas.db.query<{ s: string }>(
       'select count(*) as s from governance_court_signatures where case_id = $1',
       [id],
     );
@@ -382,7 +387,7 @@ describe('the court', () => {
     const signed = await t.app.inject({
       method: 'POST',
       url: '/sovereign/court-sign',
-      headers: { ...headers, cookie: jurors[0].cookie },
+      headers: { ...headers, cookie: at(jurors, 0).cookie },
       payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=%2Fdissent`,
     });
     expect(signed.statusCode).toBe(303);
@@ -390,7 +395,7 @@ describe('the court', () => {
     const off = await t.app.inject({
       method: 'POST',
       url: '/sovereign/court-sign',
-      headers: { ...headers, cookie: jurors[1].cookie },
+      headers: { ...headers, cookie: at(jurors, 1).cookie },
       payload: `case_id=${id}&verdict=uphold&reason=Fine&return_to=https%3A%2F%2Fevil.example`,
     });
     expect(off.statusCode).toBe(400);

@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
 import { INLINE_SCRIPT } from '../../helpers/pages.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
@@ -72,7 +73,7 @@ describe('governance pages', () => {
     expect(anon).not.toContain('action="/api/constitution/cosign"');
     expect(anon).toContain('Sign in to take part');
     const cosigner = (
-      await t.app.inject({ method: 'GET', url: '/constitution', headers: html(others[0].cookie) })
+      await t.app.inject({ method: 'GET', url: '/constitution', headers: html(at(others, 0).cookie) })
     ).body;
     expect(cosigner).toContain('action="/api/constitution/cosign"');
     expect(cosigner).toContain('<label for="p-title">');

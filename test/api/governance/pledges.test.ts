@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let pledger: TestSovereign;
@@ -90,17 +91,17 @@ describe('pledges', () => {
     expect((await post('/sovereign/pledge/back', { pledge: id }, pledger.cookie)).json()).toMatchObject({
       rule: 'pledger_cannot_back',
     });
-    const back = await post('/sovereign/pledge/back', { pledge: id.toLowerCase() }, backers[0].cookie);
+    const back = await post('/sovereign/pledge/back', { pledge: id.toLowerCase() }, at(backers, 0).cookie);
     expect(back.statusCode).toBe(200);
     expect(back.json().pledge.backers).toMatchObject({
       count: 1,
-      by: [{ by: { ref: `sovereign:${backers[0].tag}` } }],
+      by: [{ by: { ref: `sovereign:${at(backers, 0).tag}` } }],
     });
     expect(await receiptOf(back.json().receipt_id)).toEqual({
       step: 'governance.pledge.back',
       subject: `pledge:${id}`,
     });
-    const twice = await post('/sovereign/pledge/back', { pledge: id }, backers[0].cookie);
+    const twice = await post('/sovereign/pledge/back', { pledge: id }, at(backers, 0).cookie);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().rule).toBe('already_backed');
 
@@ -149,10 +150,11 @@ describe('pledges', () => {
     );
     expect(lapsed.json()).toMatchObject({ status: 'lapsed', pledge: { live: false } });
     expect(
-      (await post('/api/codex/pledges/review', { pledge: id, outcome: 'lapsed' }, backers[1].cookie)).json()
-        .rule,
+      (
+        await post('/api/codex/pledges/review', { pledge: id, outcome: 'lapsed' }, at(backers, 1).cookie)
+      ).json().rule,
     ).toBe('pledge_lapsed');
-    expect((await post('/sovereign/pledge/back', { pledge: id }, backers[1].cookie)).json().rule).toBe(
+    expect((await post('/sovereign/pledge/back', { pledge: id }, at(backers, 1).cookie)).json().rule).toBe(
       'pledge_lapsed',
     );
 
@@ -183,7 +185,7 @@ describe('pledges', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/pledge',
-      headers: form(backers[1].cookie),
+      headers: form(at(backers, 1).cookie),
       payload: 'article=axiom-5&text=Counted+apart',
     });
     expect(res.statusCode).toBe(303);
@@ -191,7 +193,7 @@ describe('pledges', () => {
     const back = await t.app.inject({
       method: 'POST',
       url: '/pledge',
-      headers: form(backers[0].cookie),
+      headers: form(at(backers, 0).cookie),
       payload: 'article=axiom-5&return_to=/axioms',
     });
     expect(back.headers.location).toMatch(/^\/axioms\?pledged=plg_/);
@@ -204,7 +206,7 @@ describe('pledges', () => {
     expect(off.statusCode).toBe(400);
     expect(off.json?.().reason ?? JSON.parse(off.body).reason).toBe('off_origin_target');
     // Nothing was recorded for the refused return target.
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+    const [{ n } = missing()] = await t.app.civitas.db.query<{ n: string }>(
       `select count(*) as n from governance_pledges where article = 'axiom-6'`,
     );
     expect(Number(n)).toBe(0);
@@ -239,12 +241,17 @@ describe('pledges', () => {
     expect(
       (await post('/sovereign/pledge', { article: 'a'.repeat(100_000) }, pledger.cookie)).statusCode,
     ).toBeLessThan(500);
-    expect((await post('/sovereign/pledge/back', { pledge: 'nope' }, backers[0].cookie)).statusCode).toBe(
+    expect((await post('/sovereign/pledge/back', { pledge: 'nope' }, at(backers, 0).cookie)).statusCode).toBe(
       400,
     );
     expect(
-      (await post('/sovereign/pledge/back', { pledge: 'plg_01JD0000000000000000000000' }, backers[0].cookie))
-        .statusCode,
+      (
+        await post(
+          '/sovereign/pledge/back',
+          { pledge: 'plg_01JD0000000000000000000000' },
+          at(backers, 0).cookie,
+        )
+      ).statusCode,
     ).toBe(404);
     expect(
       (
@@ -265,7 +272,7 @@ describe('pledges', () => {
       Array.from({ length: 5 }, () => post('/sovereign/pledge', { article: 'axiom-8' }, who.cookie)),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
-    const [{ n }] = await t.app.civitas.db.query<{ n: string }>(
+    const [{ n } = missing()] = await t.app.civitas.db.query<{ n: string }>(
       `select count(*) as n from governance_pledges where article = 'axiom-8' and sovereign_id = $1`,
       [who.id],
     );

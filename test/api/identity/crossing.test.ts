@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,7 +78,7 @@ describe('crossing at /initiate', () => {
       expect(res.json().issues[0].path).toBe('callsign');
     }
     const after = await t.app.civitas.db.query<{ n: string }>('select count(*) as n from sovereigns');
-    expect(after[0].n).toBe(before[0].n);
+    expect(at(after, 0).n).toBe(at(before, 0).n);
   });
 
   it('refuses cross-site POSTs to every credential door', async () => {
@@ -182,7 +183,7 @@ describe('return with the saved key, sign-out and sessions', () => {
     const revoked = await t.app.civitas.db.query<{ n: string }>(
       'select count(*) as n from sessions where revoked_at is not null',
     );
-    expect(Number(revoked[0].n)).toBeGreaterThanOrEqual(2);
+    expect(Number(at(revoked, 0).n)).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a wrong, malformed, empty or huge key without setting a cookie', async () => {
@@ -397,7 +398,7 @@ describe('owner settings', () => {
       payload: { visible: true, sovereign_id: other.tag, actor: `sovereign:${other.tag}`, id: other.id },
     });
     expect(res.statusCode).toBe(200);
-    const [row] = await t.app.civitas.db.query<{ callsign_visible: boolean }>(
+    const [row = missing()] = await t.app.civitas.db.query<{ callsign_visible: boolean }>(
       'select callsign_visible from sovereigns where id = $1',
       [other.id],
     );

@@ -9,6 +9,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { expectDocumented } from '../../helpers/documented.ts';
 import { closeMailers } from '../../../api/mail/mailer.ts';
 import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let smtp: SMTPServer;
@@ -83,7 +84,7 @@ async function waitForMail(count: number) {
   // No deadline of our own: a delivery that never comes fails at the test's timeout, a slow one passes.
   while (inbox.length < count) await once(deliveries, 'mail');
   expect(inbox.length).toBeGreaterThanOrEqual(count);
-  return PostalMime.parse(inbox[count - 1].raw);
+  return PostalMime.parse(at(inbox, count - 1).raw);
 }
 
 describe('email through SMTP', () => {
@@ -98,7 +99,7 @@ describe('email through SMTP', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, status: 'verification_sent' });
     const mail = await waitForMail(1);
-    expect(inbox[0].to).toEqual(['ada@example.org']);
+    expect(at(inbox, 0).to).toEqual(['ada@example.org']);
     expect(mail.subject).toContain('Confirm');
     const code = /email_token=([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
     expect(code).toBeTruthy();
@@ -183,7 +184,7 @@ describe('email through SMTP', () => {
       });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ ok: false, reason: 'provider_unavailable' });
-      const [row] = await bare.app.civitas.db.query<{ email_pending: string | null }>(
+      const [row = missing()] = await bare.app.civitas.db.query<{ email_pending: string | null }>(
         'select email_pending from sovereigns where id = $1',
         [me.id],
       );
@@ -298,7 +299,7 @@ describe('data rights', () => {
     expect(receiptIds).toContain(filed.json().request.receipt_id);
     expect(bundle.data_requests.map((r: { id: string }) => r.id)).toContain(id);
     // No secret's hash is in it.
-    const [row] = await t.app.civitas.db.query<{ key_hash: string }>(
+    const [row = missing()] = await t.app.civitas.db.query<{ key_hash: string }>(
       'select key_hash from sovereigns where id = $1',
       [me.id],
     );
@@ -363,7 +364,7 @@ describe('data rights', () => {
     });
     expect(filed.statusCode).toBe(303);
     expect(filed.headers.location).toBe('/settings/data?filed=erasure');
-    const [pending] = await t.app.civitas.db.query<{ id: string }>(
+    const [pending = missing()] = await t.app.civitas.db.query<{ id: string }>(
       `select id from data_requests where sovereign_id = $1 and kind = 'erasure'`,
       [me.id],
     );
@@ -407,7 +408,7 @@ describe('data rights', () => {
     }
     // The person's row is gone; the anonymous member that keeps the count holds nothing personal and no tag.
     expect(await db.query('select 1 from sovereigns where id = $1', [me.id])).toEqual([]);
-    const [sov] = await db.query<Record<string, unknown>>(
+    const [sov = missing()] = await db.query<Record<string, unknown>>(
       'select s.* from sovereigns s join data_requests r on r.sovereign_id = s.id where r.id = $1',
       [pending.id],
     );

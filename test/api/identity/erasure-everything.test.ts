@@ -9,6 +9,7 @@ import { appWithSteward } from '../steward/helpers.ts';
 import { PERSONAL_DATA } from '../../../api/personal-data.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 import { requests } from '../../helpers/http.ts';
+import { entry, missing } from '../../helpers/elements.ts';
 
 /**
  * Data rights across every family (docs/identity.md, "Personal data"): one Sovereign makes one of
@@ -392,9 +393,9 @@ describe('erasure across every family', () => {
     );
     expect(tagged).toEqual([]);
     // The proposal's text is kept (the polity's motion), unattributed.
-    const [motion] = await db.query<{ proposer_id: string }>(
+    const [motion = missing()] = await db.query<{ proposer_id: string }>(
       'select proposer_id from governance_proposals where id = $1',
-      [made.proposal.id],
+      [entry(made, 'proposal').id],
     );
     expect(motion.proposer_id).not.toBe(me.id);
 

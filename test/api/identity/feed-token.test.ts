@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrlTokens } from '../../../api/identity/feed-token.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
@@ -53,7 +54,7 @@ describe('due feed tokens', () => {
     expect(first.token).toMatch(/^ft_[A-Za-z0-9_-]{43}$/);
     expect(first.ics).toBe(`${TEST_ORIGIN}/sovereign/due.ics?token=${first.token}`);
     expect(first.atom).toBe(`${TEST_ORIGIN}/sovereign/due.xml?token=${first.token}`);
-    const [row] = await t.database.db.query<Record<string, unknown>>(
+    const [row = missing()] = await t.database.db.query<Record<string, unknown>>(
       'select * from sovereigns where id = $1',
       [me.id],
     );
@@ -71,7 +72,7 @@ describe('due feed tokens', () => {
   });
 
   it('open the calendar and the Atom feed for a client with no cookie; the calendar parses', async () => {
-    const [before] = await t.database.db.query<{ last_seen_at: string | null }>(
+    const [before = missing()] = await t.database.db.query<{ last_seen_at: string | null }>(
       'select last_seen_at from sovereigns where id = $1',
       [me.id],
     );
@@ -93,7 +94,7 @@ describe('due feed tokens', () => {
     expect(text).toContain('Your export request awaits a steward');
     expect(text).not.toContain(first.token);
     // A calendar polling is not a person present.
-    const [after] = await t.database.db.query<{ last_seen_at: string | null }>(
+    const [after = missing()] = await t.database.db.query<{ last_seen_at: string | null }>(
       'select last_seen_at from sovereigns where id = $1',
       [me.id],
     );
@@ -170,7 +171,7 @@ describe('due feed tokens', () => {
       /value="(http:\/\/civitas\.test\/sovereign\/due\.ics\?token=(ft_[A-Za-z0-9_-]{43}))"/,
     );
     expect(shownOnPage).not.toBeNull();
-    expect((await subscribe(shownOnPage![1])).status).toBe(200);
+    expect((await subscribe(at(shownOnPage!, 1))).status).toBe(200);
     const reloaded = await t.app.inject({
       method: 'GET',
       url: location,
@@ -191,7 +192,7 @@ describe('due feed tokens', () => {
       payload: 'action=rotate_feed_token',
     });
     const next = String(again0.headers.location);
-    expect((await subscribe(shownOnPage![1])).status).toBe(401);
+    expect((await subscribe(at(shownOnPage!, 1))).status).toBe(401);
     const open = () =>
       t.app.inject({ method: 'GET', url: next, headers: { cookie: me.cookie, accept: 'application/json' } });
     const shown = (await open()).json().due.subscription;

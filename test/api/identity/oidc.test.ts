@@ -3,6 +3,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { startTestProvider, type TestProvider } from '../../helpers/oidc-provider.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
+import { entry, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -130,7 +131,7 @@ describe('OpenID Connect through a real provider', () => {
     expect(tampered.statusCode).toBe(303);
     expect(tampered.headers.location).toBe('/return?idp=failed');
     expect(sessionOf(tampered)).toBeUndefined();
-    const missing = await callback({ code: fresh.fields.code }, 'application/json');
+    const missing = await callback({ code: entry(fresh.fields, 'code') }, 'application/json');
     expect(missing.statusCode).toBe(400);
 
     // A forged code with the real state fails verification at the provider: no session, no provider words.
@@ -190,7 +191,7 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
     const cookie = sessionOf(await callback((await login()).fields))!;
     const providerMade = await identity(cookie);
     expect(providerMade.tag).not.toBe(crossed.tag);
-    const [orphan] = await db.query<{ id: string }>(
+    const [orphan = missing()] = await db.query<{ id: string }>(
       'select id from sovereigns where idp_subject is not null and tag = $1',
       [providerMade.tag],
     );
@@ -239,7 +240,7 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
     // Nothing stays on the provider-made row: it is gone, and the person counts once.
     expect(await db.query('select 1 from sovereigns where id = $1', [orphan.id])).toEqual([]);
     expect(await humans()).toBe(before - 1);
-    const [kept] = await db.query<{
+    const [kept = missing()] = await db.query<{
       id: string;
       idp_subject: string | null;
       uniqueness_verified_at: string | null;
@@ -256,12 +257,12 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
         orphan.id,
       ]),
     ).toHaveLength(1);
-    const [moved] = await db.query<{ requester_id: string }>(
+    const [moved = missing()] = await db.query<{ requester_id: string }>(
       'select requester_id from orders where id = $1',
       [order.order_id],
     );
     expect(moved.requester_id).toBe(kept.id);
-    const [proposed] = await db.query<{ proposer_id: string }>(
+    const [proposed = missing()] = await db.query<{ proposer_id: string }>(
       'select proposer_id from governance_proposals where id = $1',
       [proposal.json().proposal.id],
     );

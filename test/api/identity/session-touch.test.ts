@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { jsonHeaders, sovereignImprint } from '../../helpers/builders.ts';
 import { SESSION_TOUCH_MS } from '../../../api/plugins/session.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => t?.close());
 const minutes = (n: number) => n * 60_000;
 
 async function lastUsed(sovereignId: string): Promise<string> {
-  const [row] = await t.database.db.query<{ at: Date | string }>(
+  const [row = missing()] = await t.database.db.query<{ at: Date | string }>(
     'select last_used_at as at from sessions where sovereign_id = $1',
     [sovereignId],
   );
@@ -51,7 +52,7 @@ describe('a used session', () => {
     t.clock.advance(SESSION_TOUCH_MS);
     await t.app.inject({ method: 'GET', url: '/identity', headers: jsonHeaders(who.cookie) });
     expect(await lastUsed(who.id)).toBe(t.clock.now().toISOString());
-    const [row] = await t.database.db.query<{ at: Date | string; expires: Date | string }>(
+    const [row = missing()] = await t.database.db.query<{ at: Date | string; expires: Date | string }>(
       'select s.last_seen_at as at, x.expires_at as expires from sovereigns s join sessions x on x.sovereign_id = s.id where s.id = $1',
       [who.id],
     );

@@ -13,6 +13,7 @@ import { allAnchors, wireAnchor } from '../../../api/ledger/anchors.ts';
 import { verifyAnchorChain, type Ed25519Jwk } from '../../../shared/ledger/index.ts';
 import { requests } from '../../helpers/http.ts';
 import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -62,7 +63,7 @@ describe('the anchor chain, verified as it grows', () => {
     expect(route).toMatchObject({ ok: true, length: 4 });
 
     // A verified anchor rewritten in place turns the chain red, at that anchor.
-    const [middle] = await db().query<{ signature: string }>(
+    const [middle = missing()] = await db().query<{ signature: string }>(
       "select signature from anchors where date = '2026-11-02'",
     );
     await db().query("update anchors set signature = $1 where date = '2026-11-02'", [flip(middle.signature)]);

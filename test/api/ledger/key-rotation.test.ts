@@ -15,6 +15,7 @@ import { createRelayClient } from '../../../shared/relay-client/index.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
@@ -48,7 +49,7 @@ const verifyCertificate = (app: FastifyInstance, cert: string) =>
     .inject({ method: 'POST', url: '/api/agent/certificate/verify', payload: { certificate: cert } })
     .then((res) => res.json());
 const tamper = (jws: string) => {
-  const [header, payload, signature] = jws.split('.');
+  const [header, payload, signature] = jws.split('.') as [string, string, string];
   const flipped = signature[0] === 'A' ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
   return [header, payload, flipped].join('.');
 };
@@ -135,7 +136,7 @@ describe('signing-key rotation', () => {
     expect(kids(later.published)).toContain(idle.retired);
     expect(later.published).toHaveLength(soon.published.length - 1);
     expect(later.verifying.has(idle.active)).toBe(true);
-    const [active] = await t.database.db.query<{ n: string }>(
+    const [active = missing()] = await t.database.db.query<{ n: string }>(
       'select count(*) as n from signing_keys where retired_at is null',
     );
     expect(Number(active.n)).toBe(1);
@@ -157,7 +158,7 @@ describe('signing-key rotation', () => {
     const keys = await loadSigningKeys(db);
     expect(keys.signing).toEqual(legacy);
     expect([...keys.verifying.keys()]).toEqual([legacy.kid]);
-    const [row] = await db.query<{ created: string }>(
+    const [row = missing()] = await db.query<{ created: string }>(
       "select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as created from signing_keys",
     );
     expect(row.created).toBe('2026-01-02');

@@ -10,6 +10,7 @@ import {
   toBase64,
 } from '../../../shared/ledger/index.ts';
 import { requests } from '../../helpers/http.ts';
+import { firstOf } from '../../helpers/elements.ts';
 
 const built = existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url));
 let t: TestApp;
@@ -82,7 +83,7 @@ describe.skipIf(!built)('ledger pages (built site)', () => {
     expect(res.body).toContain('co-signed 2026-11-22');
     expect(String(res.headers['set-cookie'])).toContain('civitas_witness=');
     expect(res.headers['cache-control']).toContain('no-store');
-    const cookie = String(res.headers['set-cookie']).split(';')[0];
+    const cookie = firstOf(String(res.headers['set-cookie']).split(';'));
     const mine = await page('/witness', { cookie });
     expect(mine.body).toContain('You are witness');
     expect(mine.headers['cache-control']).toContain('private');

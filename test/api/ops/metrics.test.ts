@@ -15,6 +15,7 @@ import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/
 import { freePort } from '../../helpers/ports.ts';
 import { runServer, type ServerProcess } from '../../helpers/server-process.ts';
 import { until } from '../../helpers/wait.ts';
+import { at } from '../../helpers/elements.ts';
 
 describe('CIVITAS_METRICS_PORT', () => {
   it('is off when unset, on loopback by default, and never the public port', () => {
@@ -61,7 +62,7 @@ function parse(text: string): Sample[] {
       const labels = Object.fromEntries(
         [...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
       );
-      return { name: match[1], labels, value: Number(match[3]) };
+      return { name: at(match, 1), labels, value: Number(match[3]) };
     });
 }
 const valueOf = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>

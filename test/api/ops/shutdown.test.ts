@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { runServer } from '../../helpers/server-process.ts';
+import { missing } from '../../helpers/elements.ts';
 
 /** An imprint whose headers the server has (it answered `100 Continue`) and whose body is not sent yet. */
 async function halfSent(port: number, body: string) {
@@ -65,18 +66,18 @@ describe.skipIf(!serverUrl())('SIGTERM with a request in flight', () => {
       socket.write(body);
 
       await ended; // the server closed the connection after its answer
-      const [, head, json] = answer().split('\r\n\r\n');
+      const [, head, json] = answer().split('\r\n\r\n') as [string, string, string];
       expect(head.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
       expect(head).toMatch(/\r\nconnection: close\r\n/i);
       expect(JSON.parse(json)).toMatchObject({ receipt_id: expect.any(String) });
       expect(await server.exited, server.output().slice(-2000)).toBe(0);
 
       // The vitals of the last interval were written on the way out: every request counted.
-      const [row] = await database.db.query<{ n: string | number | null }>(
+      const [row = missing()] = await database.db.query<{ n: string | number | null }>(
         'select sum(requests) as n from vitals_minutes',
       );
       expect(Number(row.n)).toBeGreaterThanOrEqual(4);
-      const [imprint] = await database.db.query<{ n: string | number }>(
+      const [imprint = missing()] = await database.db.query<{ n: string | number }>(
         "select count(*) as n from imprints where body = 'recorded while the server stops'",
       );
       expect(Number(imprint.n)).toBe(1);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let alice: TestSovereign;
@@ -42,7 +43,7 @@ async function expectOrdersTallied() {
 }
 
 async function expectActsTallied() {
-  const [row] = await db().query<Record<string, string>>(
+  const [row = missing()] = await db().query<Record<string, string>>(
     `select (select count(*) from governance_proposals) as proposals,
             (select count(*) from governance_cosigns) as cosigns,
             (select count(*) from governance_ratifications) as ratifications`,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let alice: TestSovereign;
@@ -108,9 +109,10 @@ describe('orders: file, second, list', () => {
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(3);
-    const [row] = await t.database.db.query<{ seconds: number }>('select seconds from orders where id = $1', [
-      second,
-    ]);
+    const [row = missing()] = await t.database.db.query<{ seconds: number }>(
+      'select seconds from orders where id = $1',
+      [second],
+    );
     expect(Number(row.seconds)).toBe(1);
     const receipts = await t.database.db.query('select id from receipts where step = $1 and subject = $2', [
       'orders.second',

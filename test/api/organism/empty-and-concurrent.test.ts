@@ -5,6 +5,7 @@ import { knowledgeRun } from '../../../api/organism/checks/knowledge.ts';
 import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 /** The second-part organism surfaces on an empty service, under concurrency, and at their limits. */
 let t: TestApp;
@@ -68,7 +69,7 @@ describe('concurrency', () => {
     t.clock.advance(86_400_000);
     const results = await Promise.all(Array.from({ length: 6 }, () => dreamJob(t.app.civitas)));
     expect(results.filter((r) => r.made)).toHaveLength(1);
-    const [row] = await sql<{ n: string }>('select count(*) as n from dreams');
+    const [row = missing()] = await sql<{ n: string }>('select count(*) as n from dreams');
     expect(Number(row.n)).toBe(2);
   });
 
@@ -93,7 +94,7 @@ describe('concurrency', () => {
     );
     expect(passes.flatMap((p) => p.raised)).toEqual(['receipts']);
     await knowledgeRun(t.app.civitas, censusHost(t.app));
-    const [row] = await sql<{ n: string }>(
+    const [row = missing()] = await sql<{ n: string }>(
       `select count(*) as n from vigilance_alerts where trial = 'receipts'`,
     );
     expect(Number(row.n)).toBe(1);

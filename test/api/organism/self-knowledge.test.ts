@@ -6,6 +6,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { appWithSteward } from '../steward/helpers.ts';
 import { verifyNow } from './verify-now.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 /**
  * Self-knowledge that stays true (issue 12): what the service says about itself keeps agreeing
@@ -53,13 +54,15 @@ describe('the record_window self-trial after an erasure', () => {
       payload: 'kind=erasure',
     });
     expect(filed.statusCode).toBe(303);
-    const [pending] = await sql<{ id: string }>(
+    const [pending = missing()] = await sql<{ id: string }>(
       `select id from data_requests where sovereign_id = $1 and kind = 'erasure'`,
       [me.id],
     );
     const done = await post('/steward/data-requests', { id: pending.id, action: 'complete' }, steward.cookie);
     expect(done.statusCode).toBe(200);
-    const [bodies] = await sql<{ retained: string }>('select count(body) as retained from imprints');
+    const [bodies = missing()] = await sql<{ retained: string }>(
+      'select count(body) as retained from imprints',
+    );
     expect(Number(bodies.retained)).toBe(1); // the two erased bodies are gone, the agent's stays
 
     const trial = await trialOf();
@@ -165,7 +168,7 @@ describe("the prevention experiment uses the gate's own flood threshold", () => 
 describe('branchworld includes today', () => {
   it('a service that gained six humans today projects upward, not flat', async () => {
     t.clock.set('2026-12-20T15:00:00.000Z');
-    const [before] = await sql<{ n: string }>(`select count(*) as n from sovereigns`);
+    const [before = missing()] = await sql<{ n: string }>(`select count(*) as n from sovereigns`);
     await sql(`update sovereigns set created_at = '2026-11-01T00:00:00Z'`);
     for (let i = 0; i < 6; i++) await signedInSovereign(t.app);
     const id = 'pro_01KBBBBBBBBBBBBBBBBBBBBBBB';

@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sovereignImprint } from '../../helpers/builders.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('confluences', () => {
     for (let i = 0; i < 4; i++) others.push(await signedInSovereign(t.app));
     let previous = root;
     for (const other of others) previous = await imprintAs(other, 'Here, with a question.', previous);
-    await imprintAs(others[0], 'And a second one from me.', root);
+    await imprintAs(at(others, 0), 'And a second one from me.', root);
     await imprintAs(convener, 'Welcome, all.', root);
     const open = await t.app.inject({
       method: 'POST',
@@ -60,7 +61,7 @@ describe('confluences', () => {
 
   it('form at the fifth distinct participant (a nested reply counts) and show on presence, the commons and MCP', async () => {
     const fifth = await signedInSovereign(t.app);
-    const [firstReply] = await t.database.db.query<{ sequence: string }>(
+    const [firstReply = missing()] = await t.database.db.query<{ sequence: string }>(
       'select min(sequence)::text as sequence from imprints where reply_to = $1',
       [root],
     );
@@ -101,7 +102,7 @@ describe('confluences', () => {
     for (const who of [convener, ...others]) expect(published).not.toContain(who.id);
 
     // The stored record does carry the private parts the projector drops.
-    const [record] = await currentConfluences(t.app.civitas);
+    const [record = missing()] = await currentConfluences(t.app.civitas);
     expect(record.slug).toBe(`harbor-${root}`);
     expect(record.participant_ids).toHaveLength(5);
   });
@@ -148,7 +149,7 @@ describe('confluences', () => {
     const atom = await t.app.inject({
       method: 'GET',
       url: '/sovereign/due.xml',
-      headers: { cookie: others[4].cookie },
+      headers: { cookie: at(others, 4).cookie },
     });
     expect(atom.statusCode).toBe(200);
     expect(atom.body).toContain('A confluence you joined closes: Who is up for an evening');

@@ -3,6 +3,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { parseFederationPeers } from '../../../api/config.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
@@ -56,7 +57,7 @@ describe('federation without peers', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ ok: false, reason: 'peer_refused', cause: 'no_peers_configured' });
     expect(res.json().hint).toMatch(/No federation peers are configured/);
-    const [{ n }] = await bare.database.db.query<{ n: string }>(
+    const [{ n } = missing()] = await bare.database.db.query<{ n: string }>(
       'select count(*) as n from federation_relays',
     );
     expect(Number(n)).toBe(0);

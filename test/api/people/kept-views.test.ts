@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 const WINDOW_MS = 15 * 60_000;
 
@@ -85,7 +86,7 @@ describe('presence and agents by level, kept as agents are written', () => {
     t.clock.advance(3 * 60 * 60_000); // beyond the kept hour: old sightings are let go
     await arrive('late', 5);
     await expectKeptEqualsFull();
-    const [{ n }] = await t.database.db.query<{ n: string | number }>(
+    const [{ n } = missing()] = await t.database.db.query<{ n: string | number }>(
       'select count(*) as n from agents_seen',
     );
     expect(Number(n)).toBe(5);

@@ -9,6 +9,7 @@ import { guardListing } from '../../../api/people/commons.ts';
 import { requests } from '../../helpers/http.ts';
 import { computeKept } from '../../../api/db/kept-views.ts';
 import { keptResonance } from '../../../api/people/resonance.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -115,7 +116,7 @@ describe('the roster /api/citizens', () => {
     expect(all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length).toBe(
       all.filter((entry) => entry.ref === `sovereign:${erased.tag}`).length,
     );
-    const [{ n }] = await t.database.db.query<{ n: string }>(
+    const [{ n } = missing()] = await t.database.db.query<{ n: string }>(
       'select count(*) as n from sovereigns where erased_at is null',
     );
     expect(all.length).toBe(Number(n));
@@ -186,7 +187,7 @@ describe('mirror /api/mirror', () => {
     expect(agent.receipts).toBeGreaterThanOrEqual(1);
 
     const who = await signedInSovereign(t.app, { callsign: 'Private Name' });
-    const [other] = await t.database.db.query<{ n: string }>(
+    const [other = missing()] = await t.database.db.query<{ n: string }>(
       'select count(*) as n from sovereigns where tag = $1',
       [who.tag],
     );
@@ -337,7 +338,7 @@ describe('census snapshots', () => {
       ]);
       const taken = [a, b].filter((r) => r.taken);
       expect(taken).toHaveLength(1);
-      const census = taken[0].census!;
+      const census = at(taken, 0).census!;
       expect(census).toMatchObject({
         date: '2026-05-01',
         humans: 1,

@@ -14,6 +14,7 @@ import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers
 import { computeKept } from '../../../api/db/kept-views.ts';
 import { keptResonance } from '../../../api/people/resonance.ts';
 import { appWithSteward } from '../steward/helpers.ts';
+import { at } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -50,7 +51,7 @@ describe('/api/resonance', () => {
       const author = await signedInSovereign(t.app);
       authors.push(author);
       const root = await imprintAs(author, `Question ${i} for the commons`);
-      for (let r = 0; r < replies; r++) await imprintAs(repliers[r], `Answer ${i}.${r}`, root);
+      for (let r = 0; r < replies; r++) await imprintAs(at(repliers, r), `Answer ${i}.${r}`, root);
     }
     await computeKept(t.app.civitas, keptResonance);
     const expected = await computed();
@@ -61,11 +62,11 @@ describe('/api/resonance', () => {
     expect(await walkBack(get, walked.last, entriesOf)).toEqual(expected);
     const first = (await get('/api/resonance?limit=2')).json();
     expect(first.next).toMatch(/^\/api\/resonance\?limit=2&after=/);
-    expect(JSON.stringify(first)).not.toContain(authors[0].id);
+    expect(JSON.stringify(first)).not.toContain(at(authors, 0).id);
   });
 
   it('drops an erased author at once, and refuses a cursor it did not write', async () => {
-    const gone = authors[6];
+    const gone = at(authors, 6);
     await erased(t.app, gone, steward);
     const all = (await walkForward(get, '/api/resonance?limit=100', entriesOf)).items;
     expect(all.map((e) => e.actor)).not.toContain(`sovereign:${gone.tag}`);

@@ -14,6 +14,7 @@ import { recordReceipt } from '../../../api/ledger/receipts.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { until } from '../../helpers/wait.ts';
+import { missing } from '../../helpers/elements.ts';
 
 const SERVER = fileURLToPath(new URL('../../../api/server.ts', import.meta.url));
 
@@ -77,7 +78,7 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
       expect(answers.every((res) => res.status === 200)).toBe(true);
 
       await until('the due day to be sealed', async () => {
-        const [row] = await database.db.query<{ n: string | number }>(
+        const [row = missing()] = await database.db.query<{ n: string | number }>(
           'select count(*) as n from anchors where date = $1',
           [day],
         );
@@ -91,7 +92,7 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
         );
         return run && Number(run.tries) >= 2 ? true : undefined;
       });
-      const [anchors] = await database.db.query<{ n: string | number }>(
+      const [anchors = missing()] = await database.db.query<{ n: string | number }>(
         'select count(*) as n from anchors where date = $1',
         [day],
       );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coalescer, isSharedAnswer } from '../../../shared/coalesce.ts';
 import { serializeAnswer } from '../../../api/plugins/serialize-once.ts';
+import { at } from '../../helpers/elements.ts';
 
 /** A run the test finishes by hand, recording when it started. */
 function gate() {
@@ -29,11 +30,11 @@ describe('coalescer', () => {
     const second = share('k', run);
     const third = share('k', run);
     expect(runs).toHaveLength(1); // both wait for a run that has not started yet
-    runs[0].open(1);
+    at(runs, 0).open(1);
     expect(await first).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toHaveLength(2); // the next run starts after the first ended
-    runs[1].open(2);
+    at(runs, 1).open(2);
     expect(await second).toBe(2);
     expect(await third).toBe(2);
   });
@@ -47,12 +48,12 @@ describe('coalescer', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toHaveLength(1);
     const late = share('k', run, true); // the run has begun: this caller waits for the next one
-    runs[0].open(1);
+    at(runs, 0).open(1);
     expect(await first).toBe(1);
     expect(await second).toBe(1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs).toHaveLength(2);
-    runs[1].open(2);
+    at(runs, 1).open(2);
     expect(await late).toBe(2);
   });
 

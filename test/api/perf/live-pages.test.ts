@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe('kept renders of pages that read the Record alone', () => {
     expect(first.headers['x-civitas-renders-from']).toBeUndefined(); // the page's mark never leaves
 
     // A write the Record's own door did not make (as erasure does): the revision moves, the page follows.
-    const [newest] = await t.database.db.query<{ sequence: string }>(
+    const [newest = missing()] = await t.database.db.query<{ sequence: string }>(
       'select max(sequence) as sequence from imprints',
     );
     await t.database.db.query(

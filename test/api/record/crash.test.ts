@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { startApiProcess, type RunningProcess } from '../../helpers/processes.ts';
 import { verifyReceiptProof } from '../../../shared/ledger/verifier.ts';
+import { missing } from '../../helpers/elements.ts';
 
 /**
  * Nothing acknowledged is lost (docs/record.md, "The sequencer"): concurrent writers through every
@@ -128,7 +129,9 @@ describe('the sequencer under SIGKILL', () => {
         expect(stored.get(ack.sequence), `imprint #${ack.sequence}`).toBe(ack.receipt_id);
 
       // Gap-free: 1..N, the counter says N, one receipt per imprint naming its sequence.
-      const [counter] = await db.query<{ value: string }>('select value from record_counter where id = 1');
+      const [counter = missing()] = await db.query<{ value: string }>(
+        'select value from record_counter where id = 1',
+      );
       expect(rows.map((row) => Number(row.sequence))).toEqual(
         Array.from({ length: rows.length }, (_, i) => i + 1),
       );

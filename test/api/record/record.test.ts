@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -67,7 +68,7 @@ describe('human imprints', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, unattested: true, held: false });
     expect(res.json().continuity_secret).toBeUndefined();
-    const [row] = await t.database.db.query<{ author_ref: string }>(
+    const [row = missing()] = await t.database.db.query<{ author_ref: string }>(
       'select author_ref from imprints where sequence = $1',
       [res.json().sequence],
     );
@@ -202,7 +203,7 @@ describe('reports and feedback', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, status: 'open', sequence: target.sequence });
     expect(res.json().receipt_id).toMatch(/^rcpt_/);
-    const [row] = await t.database.db.query<{ status: string }>(
+    const [row = missing()] = await t.database.db.query<{ status: string }>(
       'select status from imprint_reports where id = $1',
       [res.json().report_id],
     );

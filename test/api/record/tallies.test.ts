@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { firstOf, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ async function tallied() {
     "select name, value from record_tallies where name <> 'imprints_revision'",
   );
   const tallies = Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
-  const [counted] = await db().query<Record<string, string | number>>(
+  const [counted = missing()] = await db().query<Record<string, string | number>>(
     // Who is counted (migration 0032): sovereigns not erased; handles with an imprint not held.
     // The ledger's days and sealed days (migration 0067).
     `select (select count(*) from sovereigns) as sovereigns,
@@ -113,11 +114,11 @@ describe('the Record tallies', () => {
   it("move the Record's revision with every statement that writes imprints, and only those", async () => {
     const revision = async () =>
       Number(
-        (
+        firstOf(
           await db().query<{ value: string }>(
             "select value from record_tallies where name = 'imprints_revision'",
-          )
-        )[0].value,
+          ),
+        ).value,
       );
     const start = await revision();
     await agentImprint('tally-revision', 'one more');
@@ -131,7 +132,7 @@ describe('the Record tallies', () => {
   });
 
   it('count the retained bodies from the window alone: erased bodies inside it do not count', async () => {
-    const [before] = await db().query<{ n: string }>(
+    const [before = missing()] = await db().query<{ n: string }>(
       'select count(*) as n from imprints where body is not null',
     );
     await db().query('update imprints set body = null where sequence = (select max(sequence) from imprints)');

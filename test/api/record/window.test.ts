@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { at, missing } from '../../helpers/elements.ts';
 
 /**
  * The 500-body window (DESIGN.md section 3) under concurrent writers, in one process and across two
@@ -16,7 +17,7 @@ afterAll(async () => t?.close());
 
 async function invariant(expectedTotal: number) {
   const db = t.database.db;
-  const [counts] = await db.query<{
+  const [counts = missing()] = await db.query<{
     n: string;
     bodies: string;
     min: string;
@@ -25,7 +26,9 @@ async function invariant(expectedTotal: number) {
   }>(
     'select count(*) as n, count(body) as bodies, min(sequence) as min, max(sequence) as max, count(distinct sequence) as distinct_n from imprints',
   );
-  const [counter] = await db.query<{ value: string }>('select value from record_counter where id = 1');
+  const [counter = missing()] = await db.query<{ value: string }>(
+    'select value from record_counter where id = 1',
+  );
   expect(Number(counts.n)).toBe(expectedTotal);
   expect(Number(counts.distinct_n)).toBe(expectedTotal);
   expect(Number(counts.min)).toBe(1);
@@ -33,12 +36,12 @@ async function invariant(expectedTotal: number) {
   expect(Number(counter.value)).toBe(expectedTotal);
   expect(Number(counts.bodies)).toBe(Math.min(expectedTotal, 500));
   // The retained bodies are exactly the newest 500.
-  const [oldestKept] = await db.query<{ min: string }>(
+  const [oldestKept = missing()] = await db.query<{ min: string }>(
     'select min(sequence) as min from imprints where body is not null',
   );
   expect(Number(oldestKept.min)).toBe(Math.max(1, expectedTotal - 499));
   // Receipts: one per imprint, each naming its own sequence.
-  const [receipts] = await db.query<{ n: string }>(
+  const [receipts = missing()] = await db.query<{ n: string }>(
     `select count(*) as n from receipts where step = 'record.imprint'`,
   );
   expect(Number(receipts.n)).toBe(expectedTotal);
@@ -69,7 +72,7 @@ describe('the 500-body window', () => {
     const search = (
       await t.app.inject({ method: 'GET', url: '/search?q=w0x0', headers: { accept: 'application/json' } })
     ).json();
-    const [first] = await t.database.db.query<{ body: string | null; search: string }>(
+    const [first = missing()] = await t.database.db.query<{ body: string | null; search: string }>(
       'select body, search::text as search from imprints where sequence = 1',
     );
     expect(first.body).toBeNull();
@@ -131,7 +134,7 @@ describe('the 500-body window', () => {
       const statuses: number[] = [];
       await Promise.all(
         Array.from({ length: writers }, async (_, w) => {
-          const base = servers[w % 2].url;
+          const base = at(servers, w % 2).url;
           for (let i = 0; i < each; i++) {
             const res = await fetch(`${base}/api/agent/imprint`, {
               method: 'POST',

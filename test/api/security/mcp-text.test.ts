@@ -8,6 +8,7 @@ import { MCP_TOOLS } from '../../../api/families.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { databaseFingerprint } from '../../helpers/fingerprint.ts';
 import { toolBody } from '../../helpers/mcp-result.ts';
+import { entry } from '../../helpers/elements.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ const VALID: Record<string, Record<string, unknown>> = {
 describe('MCP arguments and the text rule', () => {
   it.each(Object.keys(VALID))('%s refuses NUL and a lone surrogate naming the argument', async (name) => {
     const before = await databaseFingerprint(t.app);
-    for (const [field, value] of Object.entries(VALID[name])) {
+    for (const [field, value] of Object.entries(entry(VALID, name))) {
       if (typeof value !== 'string' || field === 'topic') continue;
       for (const bad of [`${value}\u0000`, `${value}\uDC00`]) {
         const { status, body } = await call(name, { ...VALID[name], [field]: bad });

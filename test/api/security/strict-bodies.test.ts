@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { firstOf } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let me: TestSovereign;
@@ -36,11 +37,11 @@ describe('strict bodies', () => {
       [me.id, 'keep@civitas.test'],
     );
     const email = async () =>
-      (
+      firstOf(
         await t.app.civitas.db.query<{ email: string | null }>('select email from sovereigns where id = $1', [
           me.id,
-        ])
-      )[0].email;
+        ]),
+      ).email;
     const empty = await post('/sovereign/email', {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json().issues[0].path).toBe('email');

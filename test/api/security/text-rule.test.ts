@@ -12,6 +12,7 @@ import { findRoute, pathParams } from '../../../shared/registry/index.ts';
 import type { Contract } from '../../../shared/contract.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { at } from '../../helpers/elements.ts';
 
 const NUL = 'before\u0000after';
 const LONE = 'before\uD800after';
@@ -27,7 +28,7 @@ const fieldsOf = (schema: z.ZodObject | undefined) => (schema ? Object.keys(sche
 /** Every field of every contract, except /mcp's JSON-RPC envelope (its tool arguments: mcp-text.test.ts). */
 const PROBES: Probe[] = Object.entries(CONTRACTS as Record<string, Contract>).flatMap(([key, contract]) => {
   if (key === 'POST /mcp') return [];
-  const path = key.split(' ')[1];
+  const path = at(key.split(' '), 1);
   return [
     ...fieldsOf(contract.body).map((field) => ({ key, part: 'body' as const, field })),
     ...fieldsOf(contract.query).map((field) => ({ key, part: 'query' as const, field })),
@@ -55,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function send(probe: Probe, value: string, accept = 'application/json') {
-  const [method, path] = probe.key.split(' ');
+  const [method, path] = probe.key.split(' ') as [string, string];
   const url = path.replace(/\{([a-z]+)\}/g, (_, name: string) =>
     encodeURIComponent(probe.part === 'params' && name === probe.field ? value : '1'),
   );

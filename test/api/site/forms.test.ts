@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { firstOf } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let me: TestSovereign;
@@ -23,7 +24,7 @@ function flashCookie(setCookie: string | string[] | undefined): string {
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   const found = all.find((c) => c.startsWith('civitas_flash='));
   expect(found, 'a flash cookie is set').toBeTruthy();
-  return found!.split(';')[0];
+  return firstOf(found!.split(';'));
 }
 
 const http = requests(() => t.app);

@@ -10,6 +10,7 @@ import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
 import { decodeHtml } from '../../helpers/html.ts';
 import { runCensusJob } from '../../../api/people/census.ts';
+import { at } from '../../helpers/elements.ts';
 
 const built = existsSync(new URL('../../../dist/server/entry.mjs', import.meta.url));
 let t: TestApp;
@@ -26,7 +27,7 @@ afterAll(async () => t?.close());
 const { page: html } = requests(() => t.app);
 const link = (body: string, rel: string) => {
   const found = body.match(new RegExp(`<a href="([^"]+)" rel="${rel}"`));
-  return found ? decodeHtml(found[1]) : null;
+  return found ? decodeHtml(at(found, 1)) : null;
 };
 
 /** Every receipt id or date the page shows, walking its rel=next links from `first`. */
@@ -37,7 +38,7 @@ async function walk(first: string, pattern: RegExp) {
     const res = await html(url);
     expect(res.statusCode, url).toBe(200);
     if (pages > 0) expect(link(res.body, 'prev'), url).not.toBeNull();
-    seen.push(...[...res.body.matchAll(pattern)].map((m) => m[1]));
+    seen.push(...[...res.body.matchAll(pattern)].map((m) => at(m, 1)));
     url = link(res.body, 'next');
   }
   return seen;

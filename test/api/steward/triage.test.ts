@@ -4,6 +4,7 @@ import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { heldAgentImprint as agentSpam, jsonHeaders as json } from '../../helpers/builders.ts';
 import { appWithSteward, triageKit } from './helpers.ts';
+import { missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -56,7 +57,7 @@ describe('who may triage', () => {
     const notSteward = await triage({ target: `imprint:${sequence}`, action: 'release' }, stranger.cookie);
     expect(notSteward.statusCode).toBe(403);
     expect(notSteward.json()).toMatchObject({ ok: false, reason: 'scope_required', scope: 'steward:write' });
-    const [row] = await t.database.db.query<{ held: boolean }>(
+    const [row = missing()] = await t.database.db.query<{ held: boolean }>(
       'select held from imprints where sequence = $1',
       [sequence],
     );
@@ -152,7 +153,7 @@ describe('bad input', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ reason: 'off_origin_target' });
     }
-    const [row] = await t.database.db.query<{ held: boolean }>(
+    const [row = missing()] = await t.database.db.query<{ held: boolean }>(
       'select held from imprints where sequence = $1',
       [sequence],
     );
@@ -305,7 +306,7 @@ describe('release', () => {
     expect(keeps).toBeLessThanOrEqual(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(receipts.length);
     // A release after a keep is allowed (a steward may change their mind); nothing after a release.
-    const [row] = await t.database.db.query<{ held: boolean }>(
+    const [row = missing()] = await t.database.db.query<{ held: boolean }>(
       'select held from imprints where sequence = $1',
       [sequence],
     );

@@ -6,6 +6,7 @@ import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { missing } from '../../helpers/elements.ts';
 
 /**
  * Payments that settle later, providers that fail and providers switched off (issues 12 and 13):
@@ -143,7 +144,7 @@ describe('Stripe: payments that settle later', () => {
     expect(failed.json()).toMatchObject({ outcome: 'payment_failed' });
     expect(await sessionStatus(buy.intent)).toBe('payment_failed');
     expect(await usesLeft()).toBe(2);
-    const [payments] = await t.database.db.query<{ n: string }>(
+    const [payments = missing()] = await t.database.db.query<{ n: string }>(
       'select count(*) as n from treasury_payments where intent_id = $1',
       [buy.intent],
     );

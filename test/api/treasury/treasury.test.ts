@@ -6,6 +6,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { expectDocumented } from '../../helpers/documented.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 import { requests } from '../../helpers/http.ts';
+import { at } from '../../helpers/elements.ts';
 
 const WEBHOOK_SECRET = 'whsec_civitas_test';
 let t: TestApp;
@@ -162,7 +163,7 @@ describe('webhook: verified, applied once per event id', () => {
     expectDocumented('POST /api/stripe/webhook', first.json());
     const again = await Promise.all(Array.from({ length: 5 }, () => signed('/api/stripe/webhook', event)));
     for (const res of again) expect(res.json()).toMatchObject({ duplicate: true });
-    expectDocumented('POST /api/stripe/webhook', again[0].json());
+    expectDocumented('POST /api/stripe/webhook', at(again, 0).json());
     const entitlements = (await get(t, '/api/entitlements', alice)).json();
     expectDocumented('GET /api/entitlements', entitlements);
     const ents = entitlements.entitlements;
@@ -272,7 +273,7 @@ describe('checkout doors', () => {
     const body = res.json();
     expect(body).toMatchObject({ ok: true, purpose: 'oracle', amount: 1400, charged: false });
     expect(body.checkout_url).toMatch(/^https:\/\/checkout\.stripe\.test/);
-    const call = stripeCalls[stripeCalls.length - 1];
+    const call = at(stripeCalls, -1);
     expect(call.auth).toBe('Bearer sk_test_fake');
     expect(decodeURIComponent(call.body)).toContain(`metadata[intent]=${body.intent}`);
     expect(call.body).not.toContain(alice.id);

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/boundaries/census.ts';
 import type { HeaderProbe } from '../../../shared/boundaries/headers/live-probes.ts';
 import { accountedCoverage } from './helpers.ts';
+import { at } from '../../helpers/elements.ts';
 
 const pressure = addressPressure(['a1f3', '7c20']);
 const coverage: Coverage = await accountedCoverage();
@@ -174,7 +175,7 @@ describe('census with one projector broken', () => {
     const renaming = (holds: { body: string }[]) => ({
       held: holds.length,
       reasons: [],
-      sample: holds[0].body,
+      sample: at(holds, 0).body,
     });
     expect(probeBoundary('held_spam', renaming)).toMatchObject({
       ok: false,

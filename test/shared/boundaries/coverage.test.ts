@@ -9,6 +9,7 @@ import {
 } from '../../../shared/boundaries/coverage.ts';
 import { CENSUS_ROWS } from '../../../shared/boundaries/rows.ts';
 import { accountedCoverage, tier1Inventory } from './helpers.ts';
+import { at } from '../../helpers/elements.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -152,7 +153,7 @@ describe('coverage on a crafted inventory', () => {
         tier1Exports: [
           ...clean.tier1Exports,
           { module: 'shared/boundaries/k.ts', name: 'odd', role: 'decoration' },
-          clean.tier1Exports[0],
+          at(clean.tier1Exports, 0),
         ],
         surfaces: [{ route: 'GET /api/ghost', reaches: ['projectGhost'] }],
       },

@@ -23,6 +23,7 @@ import {
   toBase64Url,
 } from '../../../shared/ledger/encoding.ts';
 import { h, hex } from './reference.ts';
+import { at } from '../../helpers/elements.ts';
 
 const keys = await generateLogKey();
 const other = await generateLogKey();
@@ -205,7 +206,7 @@ describe('anchors', () => {
     const a = await signAnchor(body, keys.privateJwk, KEY_NAME);
     const forged = await signAnchor(body, other.privateJwk, KEY_NAME);
     const sig = fromBase64(a.signature);
-    sig[10] ^= 1;
+    sig[10] = at(sig, 10) ^ 1;
     const cases: Anchor[] = [
       { ...a, signature: toBase64(sig) },
       { ...a, signature: forged.signature },
@@ -250,7 +251,7 @@ describe('anchors', () => {
           expect(await verifyAnchorSignature(a, keys.publicJwk)).toBe(true);
           expect(await verifyAnchorSignature({ ...a, tree_size: size + 1 }, keys.publicJwk)).toBe(false);
           const r = root.slice();
-          r[0] ^= 0x80;
+          r[0] = at(r, 0) ^ 0x80;
           expect(await verifyAnchorSignature({ ...a, root_hash: hex(r) }, keys.publicJwk)).toBe(false);
         },
       ),
@@ -279,7 +280,7 @@ describe('anchor chain', () => {
   it('accepts an intact chain and pages through it', async () => {
     const anchors = await chain(6);
     const all = await verifyAnchorChain(anchors, { publicJwk: keys.publicJwk });
-    expect(all).toMatchObject({ ok: true, length: 6, broken_at: null, head: await anchorHash(anchors[5]) });
+    expect(all).toMatchObject({ ok: true, length: 6, broken_at: null, head: await anchorHash(anchors[5]!) });
     const first = await verifyAnchorChain(anchors.slice(0, 3));
     expect(first.ok).toBe(true);
     const second = await verifyAnchorChain(anchors.slice(3), { previous_anchor_hash: first.head as string });
@@ -294,7 +295,11 @@ describe('anchor chain', () => {
     expect(await verifyAnchorChain(brokenLink)).toMatchObject({ ok: false, broken_at: 2 });
     // rewriting day 1 (even re-signed) changes its hash, so day 2's link breaks
     const rewritten = [...anchors];
-    rewritten[1] = await signAnchor({ ...anchors[1], root_hash: 'cd'.repeat(32) }, keys.privateJwk, KEY_NAME);
+    rewritten[1] = await signAnchor(
+      { ...anchors[1]!, root_hash: 'cd'.repeat(32) },
+      keys.privateJwk,
+      KEY_NAME,
+    );
     expect(await verifyAnchorChain(rewritten, { publicJwk: keys.publicJwk })).toMatchObject({
       ok: false,
       broken_at: 2,
@@ -305,14 +310,14 @@ describe('anchor chain', () => {
       ok: false,
       broken_at: 4,
     });
-    expect(await verifyAnchorChain([anchors[1], anchors[0]])).toMatchObject({ ok: false, broken_at: 0 });
-    const notGenesis = [{ ...anchors[0], previous_anchor_hash: 'aa'.repeat(32) }];
+    expect(await verifyAnchorChain([anchors[1]!, anchors[0]!])).toMatchObject({ ok: false, broken_at: 0 });
+    const notGenesis = [{ ...at(anchors, 0), previous_anchor_hash: 'aa'.repeat(32) }];
     expect(await verifyAnchorChain(notGenesis)).toMatchObject({ ok: false, broken_at: 0 });
-    expect(await verifyAnchorChain([{ ...anchors[0], date: '2026-02-30' }])).toMatchObject({
+    expect(await verifyAnchorChain([{ ...at(anchors, 0), date: '2026-02-30' }])).toMatchObject({
       ok: false,
       broken_at: 0,
     });
-    const forged = anchors.map((a, i) => (i === 3 ? { ...a, signature: anchors[2].signature } : a));
+    const forged = anchors.map((a, i) => (i === 3 ? { ...a, signature: at(anchors, 2).signature } : a));
     expect(await verifyAnchorChain(forged, { publicJwk: keys.publicJwk })).toMatchObject({
       ok: false,
       broken_at: 3,

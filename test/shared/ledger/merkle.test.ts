@@ -4,6 +4,7 @@ import { buildTree, rootHash, subtreeHash } from '../../../shared/ledger/merkle.
 import { consistencyProof, verifyConsistency } from '../../../shared/ledger/consistency.ts';
 import { inclusionProof, rootFromInclusionProof, verifyInclusion } from '../../../shared/ledger/inclusion.ts';
 import { hex, hexes, refConsistency, refLeaf, refMth, refNode, refPath, unhex } from './reference.ts';
+import { at } from '../../helpers/elements.ts';
 
 // The RFC 6962 test inputs used by certificate-transparency-go and transparency-dev/merkle
 // (testonly/constants.go, proof/verify_test.go). Every expected value below is also recomputed
@@ -127,8 +128,8 @@ describe('RFC 6962 vectors', () => {
     expect(hex(await sha256(new Uint8Array()))).toBe(EMPTY_TREE_ROOT_HEX);
     const leaves = await Promise.all(LEAF_INPUTS.map((x) => leafHash(unhex(x))));
     expect(hexes(leaves)).toEqual(LEAF_HASHES);
-    expect(hex(await nodeHash(leaves[0], leaves[1]))).toBe(ROOTS[2]);
-    await expect(nodeHash(leaves[0], new Uint8Array(31))).rejects.toThrow(TypeError);
+    expect(hex(await nodeHash(at(leaves, 0), at(leaves, 1)))).toBe(at(ROOTS, 2));
+    await expect(nodeHash(at(leaves, 0), new Uint8Array(31))).rejects.toThrow(TypeError);
   });
 
   it('computes the root of every prefix size', async () => {
@@ -146,9 +147,9 @@ describe('RFC 6962 vectors', () => {
       const ok = await verifyInclusion({
         leaf_index: i,
         tree_size: n,
-        leaf_hash: LEAF_HASHES[i],
+        leaf_hash: at(LEAF_HASHES, i),
         inclusion_path: path,
-        root_hash: ROOTS[n],
+        root_hash: at(ROOTS, n),
       });
       expect(ok).toBe(true);
     }
@@ -162,8 +163,8 @@ describe('RFC 6962 vectors', () => {
       const ok = await verifyConsistency({
         first: m,
         second: n,
-        first_hash: ROOTS[m],
-        second_hash: ROOTS[n],
+        first_hash: at(ROOTS, m),
+        second_hash: at(ROOTS, n),
         consistency_path: path,
       });
       expect(ok, `${m}->${n}`).toBe(true);
@@ -176,9 +177,9 @@ describe('RFC 6962 vectors', () => {
       const good = {
         leaf_index: i,
         tree_size: n,
-        leaf_hash: LEAF_HASHES[i],
+        leaf_hash: at(LEAF_HASHES, i),
         inclusion_path: path,
-        root_hash: ROOTS[n],
+        root_hash: at(ROOTS, n),
       };
       const probes = [
         { ...good, leaf_index: i - 1 },
@@ -189,10 +190,10 @@ describe('RFC 6962 vectors', () => {
         { ...good, leaf_hash: someHash },
         { ...good, root_hash: EMPTY_TREE_ROOT_HEX },
         { ...good, root_hash: someHash },
-        { ...good, inclusion_path: [...path, ROOTS[n]] },
-        { ...good, inclusion_path: [ROOTS[n], ...path] },
+        { ...good, inclusion_path: [...path, at(ROOTS, n)] },
+        { ...good, inclusion_path: [at(ROOTS, n), ...path] },
         { ...good, inclusion_path: path.slice(0, -1) },
-        { ...good, inclusion_path: [path[0], someHash, ...path.slice(1)] },
+        { ...good, inclusion_path: [at(path, 0), someHash, ...path.slice(1)] },
         { ...good, inclusion_path: [...path, ''] },
       ];
       for (const [k, probe] of probes.entries())
@@ -209,23 +210,23 @@ describe('RFC 6962 vectors', () => {
       consistency_path: string[] = [],
     ) => verifyConsistency({ first, second, first_hash, second_hash, consistency_path });
     expect(await v(0, 0, EMPTY_TREE_ROOT_HEX, EMPTY_TREE_ROOT_HEX)).toBe(true);
-    expect(await v(0, 5, EMPTY_TREE_ROOT_HEX, ROOTS[5])).toBe(true);
-    expect(await v(0, 5, ROOTS[1], ROOTS[5])).toBe(false); // size 0 must carry the empty-tree hash
-    expect(await v(0, 5, EMPTY_TREE_ROOT_HEX, ROOTS[5], [ROOTS[1]])).toBe(false);
-    expect(await v(3, 3, ROOTS[3], ROOTS[3])).toBe(true);
-    expect(await v(3, 3, ROOTS[3], ROOTS[4])).toBe(false);
-    expect(await v(3, 3, ROOTS[3], ROOTS[3], [ROOTS[3]])).toBe(false);
-    expect(await v(4, 3, ROOTS[4], ROOTS[3])).toBe(false);
-    expect(await v(1, 2, ROOTS[1], ROOTS[2])).toBe(false); // empty proof
+    expect(await v(0, 5, EMPTY_TREE_ROOT_HEX, at(ROOTS, 5))).toBe(true);
+    expect(await v(0, 5, at(ROOTS, 1), at(ROOTS, 5))).toBe(false); // size 0 must carry the empty-tree hash
+    expect(await v(0, 5, EMPTY_TREE_ROOT_HEX, at(ROOTS, 5), [at(ROOTS, 1)])).toBe(false);
+    expect(await v(3, 3, at(ROOTS, 3), at(ROOTS, 3))).toBe(true);
+    expect(await v(3, 3, at(ROOTS, 3), at(ROOTS, 4))).toBe(false);
+    expect(await v(3, 3, at(ROOTS, 3), at(ROOTS, 3), [at(ROOTS, 3)])).toBe(false);
+    expect(await v(4, 3, at(ROOTS, 4), at(ROOTS, 3))).toBe(false);
+    expect(await v(1, 2, at(ROOTS, 1), at(ROOTS, 2))).toBe(false); // empty proof
   });
 
   it('rejects malformed inclusion input without throwing', async () => {
     const base = {
       leaf_index: 0,
       tree_size: 1,
-      leaf_hash: LEAF_HASHES[0],
+      leaf_hash: at(LEAF_HASHES, 0),
       inclusion_path: [] as string[],
-      root_hash: LEAF_HASHES[0],
+      root_hash: at(LEAF_HASHES, 0),
     };
     expect(await verifyInclusion(base)).toBe(true);
     for (const bad of [
@@ -233,8 +234,8 @@ describe('RFC 6962 vectors', () => {
       { ...base, leaf_index: 0.5 },
       { ...base, tree_size: 0 },
       { ...base, tree_size: Number.MAX_SAFE_INTEGER + 1 },
-      { ...base, leaf_hash: LEAF_HASHES[0].toUpperCase() },
-      { ...base, root_hash: LEAF_HASHES[0].slice(2) },
+      { ...base, leaf_hash: at(LEAF_HASHES, 0).toUpperCase() },
+      { ...base, root_hash: at(LEAF_HASHES, 0).slice(2) },
       { ...base, leaf_hash: new Uint8Array(0) },
       { ...base, inclusion_path: 'nope' as unknown as string[] },
       { ...base, inclusion_path: Array(65).fill(LEAF_HASHES[0]) },
@@ -283,7 +284,7 @@ describe('scale', () => {
           await verifyInclusion({
             leaf_index: i,
             tree_size: n,
-            leaf_hash: leaves[i],
+            leaf_hash: at(leaves, i),
             inclusion_path: path,
             root_hash: tree.root,
           }),

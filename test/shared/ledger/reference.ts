@@ -4,6 +4,7 @@
  * the WebCrypto implementation and the published vectors.
  */
 import { createHash } from 'node:crypto';
+import { at } from '../../helpers/elements.ts';
 
 export function h(...parts: Uint8Array[]): Uint8Array {
   const hash = createHash('sha256');
@@ -24,7 +25,7 @@ function split(n: number): number {
 export function refMth(leaves: Uint8Array[]): Uint8Array {
   const n = leaves.length;
   if (n === 0) return h();
-  if (n === 1) return leaves[0];
+  if (n === 1) return at(leaves, 0);
   const k = split(n);
   return refNode(refMth(leaves.slice(0, k)), refMth(leaves.slice(k)));
 }

@@ -11,6 +11,7 @@ import { verifyReceiptProof } from '../../../shared/ledger/verifier.ts';
 import type { WireInclusionProof, WireReceipt } from '../../../shared/ledger/verifier.ts';
 import * as ledger from '../../../shared/ledger/index.ts';
 import { h, hex, refLeaf } from './reference.ts';
+import { at } from '../../helpers/elements.ts';
 
 const keys = await generateLogKey();
 const other = await generateLogKey();
@@ -49,7 +50,7 @@ async function day(n: number) {
     date: DATE,
     leaf_index: i,
     tree_size: n,
-    leaf_hash: receipts[i].leaf_hash,
+    leaf_hash: at(receipts, i).leaf_hash,
     inclusion_path: (await inclusionProof(tree, i)).map(toHex),
     root_hash: toHex(tree.root),
     sealed,
@@ -114,7 +115,7 @@ describe('verifyReceiptProof', () => {
   it('accepts a sealed proof with the key, every check passing', async () => {
     const d = await day(13);
     const res = await verifyReceiptProof({
-      receipt: d.receipts[5],
+      receipt: at(d.receipts, 5),
       proof: await d.proofOf(5, true),
       publicJwk: keys.publicJwk,
       keyName: KEY_NAME,
@@ -132,7 +133,7 @@ describe('verifyReceiptProof', () => {
     ]);
     // the anchor may also come separately (e.g. from /verify/anchor/{date})
     const separate = await verifyReceiptProof({
-      receipt: d.receipts[5],
+      receipt: at(d.receipts, 5),
       proof: await d.proofOf(5, false),
       anchor: d.anchor,
       publicJwk: keys.publicJwk,
@@ -142,7 +143,7 @@ describe('verifyReceiptProof', () => {
 
   it('accepts an unsealed proof as unsealed, with no anchor checks', async () => {
     const d = await day(4);
-    const res = await verifyReceiptProof({ receipt: d.receipts[3], proof: await d.proofOf(3, false) });
+    const res = await verifyReceiptProof({ receipt: at(d.receipts, 3), proof: await d.proofOf(3, false) });
     expect(res).toMatchObject({ ok: true, sealed: false });
     expect(res.checks.map((c) => c.name)).toEqual(['subject', 'leaf_hash', 'receipt_in_proof', 'inclusion']);
   });
@@ -153,7 +154,7 @@ describe('verifyReceiptProof', () => {
         const d = await day(n);
         const i = pick % n;
         const res = await verifyReceiptProof({
-          receipt: d.receipts[i],
+          receipt: at(d.receipts, i),
           proof: await d.proofOf(i, true),
           publicJwk: keys.publicJwk,
         });
@@ -166,12 +167,12 @@ describe('verifyReceiptProof', () => {
   it('rejects a changed receipt', async () => {
     const d = await day(9);
     const proof = await d.proofOf(4, true);
-    const r = d.receipts[4];
+    const r = at(d.receipts, 4);
     for (const changed of [
       { ...r, subject_digest: 'cd'.repeat(32) },
       { ...r, step: 'other' },
       { ...r, recorded_at: '2026-11-22T10:00:05.001Z' },
-      { ...r, id: d.receipts[3].id },
+      { ...r, id: at(d.receipts, 3).id },
     ]) {
       const res = await verifyReceiptProof({ receipt: changed, proof, publicJwk: keys.publicJwk });
       expect(res.ok).toBe(false);
@@ -238,7 +239,7 @@ describe('verifyReceiptProof', () => {
   it('rejects a changed path, index, size or root', async () => {
     const d = await day(21);
     const proof = await d.proofOf(7, true);
-    const r = d.receipts[7];
+    const r = at(d.receipts, 7);
     const flip = (x: string) => (x[0] === '0' ? '1' : '0') + x.slice(1);
     for (let k = 0; k < proof.inclusion_path.length; k++) {
       const path = proof.inclusion_path.map((p, i) => (i === k ? flip(p) : p));
@@ -296,7 +297,7 @@ describe('verifyReceiptProof', () => {
   it('rejects a forged, foreign or missing anchor signature', async () => {
     const d = await day(6);
     const proof = await d.proofOf(2, true);
-    const r = d.receipts[2];
+    const r = at(d.receipts, 2);
     const foreign = await signAnchor(
       { date: DATE, tree_size: 6, root_hash: d.anchor.root_hash, previous_anchor_hash: GENESIS_ANCHOR_HASH },
       other.privateJwk,

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
+import { missing } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -131,7 +132,7 @@ describe('GET /api/vigilance', () => {
     ]);
     expect(first.watched.find((w: { trial: string }) => w.trial === 'receipts').passing).toBe(true);
     expect(first.open_alerts).toBe(0);
-    const [{ receipt_id: original }] = await sql<{ receipt_id: string }>(
+    const [{ receipt_id: original } = missing()] = await sql<{ receipt_id: string }>(
       'select receipt_id from imprints where sequence = 2',
     );
     await sql(`update imprints set receipt_id = 'rcpt_missing' where sequence = 2`);
@@ -265,7 +266,7 @@ describe('dreaming', () => {
     expect(terms).toContain('lanterns');
     expect(terms).not.toContain('secretive');
     expect(body.latest.terms.find((x: { term: string }) => x.term === 'lanterns').count).toBe(7);
-    const [stored] = await sql<{ terms: unknown }>('select terms from dreams');
+    const [stored = missing()] = await sql<{ terms: unknown }>('select terms from dreams');
     expect(JSON.stringify(stored.terms)).not.toContain('tonight 1');
     const card = await t.app.inject({ method: 'GET', url: '/dreaming/card.svg' });
     expect(card.statusCode).toBe(200);

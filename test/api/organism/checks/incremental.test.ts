@@ -12,6 +12,7 @@ import { verifyFull } from '../../../../api/organism/checks/full.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
+import { entry, firstOf, missing } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 const BATCH = 4;
@@ -67,7 +68,7 @@ const VIEWS: Record<string, (body: never) => string[]> = {
     names(b.self_trials.trials.filter((x) => !x.passed)),
 };
 
-const failing = async (view: string) => VIEWS[view]((await json(view)).json() as never);
+const failing = async (view: string) => entry(VIEWS, view)((await json(view)).json() as never);
 
 /** Runs the job until `view` shows `expected`, at most `runs` times; returns how many it took. */
 async function runsUntil(view: string, expected: string[], runs: number): Promise<number> {
@@ -99,10 +100,11 @@ async function runsUntilEvery(expected: string[], runs: number): Promise<void> {
 }
 
 const receiptOf = async (sequence: number) =>
-  (await sql<{ receipt_id: string }>('select receipt_id from imprints where sequence = $1', [sequence]))[0]
-    .receipt_id;
+  firstOf(
+    await sql<{ receipt_id: string }>('select receipt_id from imprints where sequence = $1', [sequence]),
+  ).receipt_id;
 const lifetime = async () =>
-  Number((await sql<{ value: string }>('select value from record_counter where id = 1'))[0].value);
+  Number(firstOf(await sql<{ value: string }>('select value from record_counter where id = 1')).value);
 /** One rolling lap over everything verified, in runs of BATCH items (plus slack for day ends). */
 const lap = async () => Math.ceil(((await lifetime()) * 3) / BATCH) + 3;
 
@@ -174,7 +176,7 @@ describe('anchors on the incremental path', () => {
   it('a new anchor tampered before its day is verified, and an old one after', async () => {
     t.clock.advance(86_400_000);
     await sealDueDays(t.app.civitas);
-    const [day] = await sql<{ date: string; signature: string; root_hash: string }>(
+    const [day = missing()] = await sql<{ date: string; signature: string; root_hash: string }>(
       `select to_char(date, 'YYYY-MM-DD') as date, signature, root_hash from anchors order by date desc limit 1`,
     );
     const forged = `${day.signature.slice(0, -4)}AAAA`;
@@ -209,8 +211,8 @@ describe('/api/trust and /api/truth read the same kept round', () => {
     await run();
     const truth = (await json('/api/truth')).json();
     const trust = (await json('/api/trust')).json();
-    expect(VIEWS['/api/trust'](trust as never)).toEqual(VIEWS['/api/truth'](truth as never));
-    expect(VIEWS['/api/truth'](truth as never)).toEqual(['anchor_chain', 'receipts']);
+    expect(entry(VIEWS, '/api/trust')(trust as never)).toEqual(entry(VIEWS, '/api/truth')(truth as never));
+    expect(entry(VIEWS, '/api/truth')(truth as never)).toEqual(['anchor_chain', 'receipts']);
     expect(trust.claims[0].last_checked_at).toBe(truth.as_of);
     await sql("update receipts set step = 'record.imprint' where id = $1", [fresh]);
     await runsUntil('/api/truth', [], await lap());

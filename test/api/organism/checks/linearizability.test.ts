@@ -3,6 +3,7 @@ import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
+import { missing } from '../../../helpers/elements.ts';
 
 /*
  * Linearizability is kept by the verification walks (record_order, log_order), not recomputed on
@@ -81,7 +82,7 @@ describe('GET /api/linearizability', () => {
   });
 
   it('finds a receipt recorded before the leaf below it in its day', async () => {
-    const [row] = await sql<{ log_date: string; leaf_index: number }>(
+    const [row = missing()] = await sql<{ log_date: string; leaf_index: number }>(
       `select to_char(log_date, 'YYYY-MM-DD') as log_date, leaf_index from receipts where leaf_index > 0 order by log_date, leaf_index limit 1`,
     );
     const move = (sign: '-' | '+') =>

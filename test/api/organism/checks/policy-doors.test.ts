@@ -6,6 +6,7 @@ import { POLICY_ACTIONS, type PolicyAction } from '../../../../shared/policy.ts'
 import { TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { appWithSteward, sovereignWithId } from '../../steward/helpers.ts';
+import { entry } from '../../../helpers/elements.ts';
 
 /**
  * /api/policy/evaluate runs the very checks the doors run (issue 12): for every action it knows,
@@ -77,7 +78,7 @@ async function doorCall(
       const id = `prop_${ulid()}`;
       await sql(
         `insert into governance_proposals (id, title, body, proposer_id, state, created_at, receipt_id) values ($1, 'Parity', 'text', $2, $3, $4, 'rcpt_p')`,
-        [id, actors.proposer.id, action === 'cosign' ? 'proposed' : 'cosigned', now],
+        [id, entry(actors, 'proposer').id, action === 'cosign' ? 'proposed' : 'cosigned', now],
       );
       return { url: `/api/constitution/${action}`, payload: { proposal: id } };
     }
@@ -88,7 +89,7 @@ describe('/api/policy/evaluate and the doors agree', () => {
   for (const action of POLICY_ACTIONS) {
     for (const who of ['plain', 'governor', 'verified', 'steward']) {
       it(`${action} by the ${who} sovereign`, async () => {
-        const actor = actors[who];
+        const actor = entry(actors, who);
         const call = await doorCall(action);
         const query = `/api/policy/evaluate?action=${action}&actor=sovereign:${actor.tag}${call.target ? `&target=${call.target}` : ''}`;
         const evaluated = (
@@ -113,7 +114,7 @@ describe('/api/policy/evaluate and the doors agree', () => {
     const evaluated = (
       await t.app.inject({
         method: 'GET',
-        url: `/api/policy/evaluate?action=ratify&actor=sovereign:${actors.governor.tag}`,
+        url: `/api/policy/evaluate?action=ratify&actor=sovereign:${entry(actors, 'governor').tag}`,
         headers: { accept: 'application/json' },
       })
     ).json();

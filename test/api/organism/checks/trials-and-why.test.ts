@@ -8,6 +8,7 @@ import { fillPastWindow } from '../record-past-window.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
+import { missing } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 const SEEDED = 510;
@@ -85,7 +86,7 @@ describe('GET /api/self-trials', () => {
     expect(byName.gap_free_sequence.passed).toBe(false);
     await sql('update imprints set sequence = $1 where sequence = 9999', [SEEDED]);
 
-    const [{ receipt_id }] = await sql<{ receipt_id: string }>(
+    const [{ receipt_id } = missing()] = await sql<{ receipt_id: string }>(
       'select receipt_id from imprints where sequence = 7',
     );
     await sql("update imprints set receipt_id = 'rcpt_00000000000000000000000000' where sequence = 7");
@@ -136,7 +137,7 @@ describe('GET /api/why/{entity} and civitas_why', () => {
   });
 
   it('explains a receipt: its day, open then sealed', async () => {
-    const [{ receipt_id }] = await sql<{ receipt_id: string }>(
+    const [{ receipt_id } = missing()] = await sql<{ receipt_id: string }>(
       'select receipt_id from imprints where sequence = 2',
     );
     const open = (await json(`/api/why/receipt:${receipt_id}`)).json();

@@ -5,6 +5,7 @@ import { MIGRATIONS } from '../../../../api/db/migrations/index.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
+import { at, firstOf } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 const people: TestSovereign[] = [];
@@ -84,7 +85,7 @@ describe('GET /api/mind', () => {
 describe('POST /api/mind/stance', () => {
   it('refuses without a session (401), malformed input (400) and unknown claims (404)', async () => {
     expect((await stance({ claim: 'window_bounded', stance: 'agree', reason: 'seen' })).statusCode).toBe(401);
-    const cookie = people[0].cookie;
+    const cookie = at(people, 0).cookie;
     for (const bad of [
       {},
       { claim: 'window_bounded', stance: 'maybe', reason: 'x' },
@@ -98,13 +99,13 @@ describe('POST /api/mind/stance', () => {
     expect((await stance({ claim: 'no_such_claim', stance: 'agree', reason: 'x' }, cookie)).statusCode).toBe(
       404,
     );
-    expect(Number((await sql<{ n: string }>('select count(*) as n from mind_stances'))[0].n)).toBe(0);
+    expect(Number(firstOf(await sql<{ n: string }>('select count(*) as n from mind_stances')).n)).toBe(0);
   });
 
   it('records a stance with a receipt; a repeat replaces it; counts appear from 5', async () => {
     const first = await stance(
       { claim: 'window_bounded', stance: 'unsure', reason: 'x'.repeat(500) },
-      people[0].cookie,
+      at(people, 0).cookie,
     );
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
@@ -121,7 +122,7 @@ describe('POST /api/mind/stance', () => {
     // Repeated and concurrent: still one stance per sovereign per claim.
     const again = await Promise.all(
       [0, 1, 2].map(() =>
-        stance({ claim: 'window_bounded', stance: 'agree', reason: 'checked it' }, people[0].cookie),
+        stance({ claim: 'window_bounded', stance: 'agree', reason: 'checked it' }, at(people, 0).cookie),
       ),
     );
     expect(again.every((r) => r.statusCode === 200)).toBe(true);
@@ -134,12 +135,12 @@ describe('POST /api/mind/stance', () => {
     expect(claim.stances).toEqual({ agree: 5, disagree: 'fewer than 5', unsure: 'fewer than 5', taken: 5 });
     const text = JSON.stringify(await (await json('/api/mind')).json());
     expect(text).not.toContain('checked it');
-    expect(text).not.toContain(people[0].id);
+    expect(text).not.toContain(at(people, 0).id);
   });
 
   it('answers a form post with 303 to the claim page, and refuses off-origin return targets', async () => {
     const headers = {
-      cookie: people[5].cookie,
+      cookie: at(people, 5).cookie,
       origin: TEST_ORIGIN,
       'sec-fetch-site': 'same-origin',
       'content-type': 'application/x-www-form-urlencoded',

@@ -5,6 +5,7 @@ import { fitLine } from '../../../../api/organism/experiments/branchworld.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
+import { at, missing } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -202,9 +203,9 @@ describe('experiments and expeditions', () => {
       ),
     );
     for (const r of runs) expect(r.statusCode).toBe(200);
-    const run = runs[0].json().run;
+    const run = at(runs, 0).json().run;
     expect(run.receipt_id).toMatch(/^rcpt_/);
-    const [receipt] = await sql<{ step: string }>('select step from receipts where id = $1', [
+    const [receipt = missing()] = await sql<{ step: string }>('select step from receipts where id = $1', [
       run.receipt_id,
     ]);
     expect(receipt.step).toBe('organism.study.run');

@@ -12,6 +12,7 @@ import { refreshKept } from '../../../../api/db/kept-views.ts';
 import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
 import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
 import { storySoFar, timeLens } from '../../../../api/chronicle/story.ts';
+import { at } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -31,7 +32,7 @@ interface Draft {
 async function write(d: Draft): Promise<number> {
   const { sequence } = await t.database.db.transaction((tx) =>
     appendImprint(tx, {
-      kind: (['thought', 'question', 'signal'] as const)[d.at % 3],
+      kind: at(['thought', 'question', 'signal'] as const, d.at % 3),
       body: `words ${d.at}`,
       authorKind: d.sovereign ? 'sovereign' : 'agent',
       authorRef: d.author,
@@ -70,7 +71,7 @@ async function expectKeptEqualsFull() {
        full join imprint_hours k on k.hour = x.h at time zone 'UTC' and k.kind = x.kind and k.author_kind = x.author_kind
       where k.imprints is distinct from x.c or k.first_sequence is distinct from x.f`,
   );
-  expect(hours[0].n).toBe(0);
+  expect(at(hours, 0).n).toBe(0);
   const cross = await sql(
     `select r.author_kind as f, p.author_kind as t, count(*)::int as n from imprints r join imprints p on p.sequence = r.reply_to
       where not r.held and not p.held group by 1, 2 order by 1, 2`,

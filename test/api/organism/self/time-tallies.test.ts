@@ -4,6 +4,7 @@ import { IMPRINT_KINDS } from '../../../../shared/record/imprint.ts';
 import { countBetween, heldKind, shownKind } from '../../../../api/organism/self/tallies.ts';
 import { createTestApp, TestClock, type TestApp } from '../../../helpers/app.ts';
 import { requests } from '../../../helpers/http.ts';
+import { at as elementAt, missing } from '../../../helpers/elements.ts';
 
 /*
  * The season, persona, journal, metabolism and drift count rows by time from the one system of
@@ -79,7 +80,7 @@ beforeAll(async () => {
     const at = NOW - 45 * DAY + i * 80 * 60_000 + (i % 7) * 1_013;
     await t.database.db.transaction((tx) =>
       appendImprint(tx, {
-        kind: IMPRINT_KINDS[i % 3],
+        kind: elementAt(IMPRINT_KINDS, i % 3),
         body: `tally probe ${i}`,
         authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
         authorRef: i % 4 === 0 ? 'abcd' : `probe-${i % 9}`,
@@ -130,7 +131,9 @@ describe('time tallies (migrations 0062, 0074)', () => {
     }
 
     const metabolism = await json('/api/metabolism');
-    const [bodiless] = await sql<{ n: string }>('select count(*) as n from imprints where body is null');
+    const [bodiless = missing()] = await sql<{ n: string }>(
+      'select count(*) as n from imprints where body is null',
+    );
     expect(metabolism.lifetime.bodies_without_text).toBe(Number(bodiless.n));
     for (const slot of metabolism.daily) {
       const from = Date.parse(slot.start);
@@ -141,12 +144,12 @@ describe('time tallies (migrations 0062, 0074)', () => {
     }
 
     const becoming = await json('/api/persona/becoming');
-    const [agents] = await sql<{ now: string; then: string }>(
+    const [agents = missing()] = await sql<{ now: string; then: string }>(
       `select count(*) as now, count(*) filter (where first_seen_at <= $1) as then from agents`,
       [new Date(NOW - 30 * DAY).toISOString()],
     );
     expect(becoming.changes.agents).toMatchObject({ before: Number(agents.then), after: Number(agents.now) });
-    const [imprints] = await sql<{ then: string }>(
+    const [imprints = missing()] = await sql<{ then: string }>(
       'select count(*) as then from imprints where created_at <= $1',
       [new Date(NOW - 30 * DAY).toISOString()],
     );

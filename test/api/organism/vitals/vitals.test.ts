@@ -6,6 +6,7 @@ import { fillPastWindow } from '../record-past-window.ts';
 import { PUBLISHED_ROUTES } from '../../../../shared/registry/index.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
+import { missing } from '../../../helpers/elements.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -63,7 +64,9 @@ describe('vitals and failures', () => {
     expect(body.database_health).toMatchObject({ status: 'ok', migrations_applied: expect.any(Number) });
     const { ok: _ok, ...equity } = (await json('/api/equity')).json();
     expect(body.wallet).toEqual({ available: true, ...equity, as_of: body.wallet.as_of });
-    const [stored] = await sql<{ n: string }>('select coalesce(sum(requests), 0) as n from vitals_minutes');
+    const [stored = missing()] = await sql<{ n: string }>(
+      'select coalesce(sum(requests), 0) as n from vitals_minutes',
+    );
     expect(Number(stored.n)).toBeGreaterThanOrEqual(6);
   });
 
@@ -92,7 +95,7 @@ describe('vitals and failures', () => {
       { date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 },
     ]);
     expect(JSON.stringify(failures)).not.toMatch(/feedback|relation|does not exist/);
-    const [row] = await sql('select * from failures');
+    const [row = missing()] = await sql('select * from failures');
     expect(Object.keys(row).sort()).toEqual(['at', 'external', 'id', 'lane']); // lane, time and whether a provider failed: nothing else
     expect((await json('/api/vitals')).json().last_hour.server_errors).toBe(before + 1);
   });
