@@ -27,18 +27,14 @@ export interface AnswerDeparture {
   issues: string[];
 }
 
+// Process-wide, by global symbols (test/helpers/answer-check.ts reads them without importing this).
 const DEPARTURES = Symbol.for('civitas.answerDepartures');
 const COLLECTING = Symbol.for('civitas.answerDepartures.collecting');
 type Holder = { [DEPARTURES]?: AnswerDeparture[]; [COLLECTING]?: boolean };
 
-/** The departures recorded so far in this process (a test's setup drains them). */
+/** The departures recorded so far in this process; a test runner that drains them sets COLLECTING. */
 export function answerDepartures(): AnswerDeparture[] {
   return ((globalThis as Holder)[DEPARTURES] ??= []);
-}
-
-/** Says a test runner collects the departures: answers are then left as they are. */
-export function collectAnswerDepartures(): void {
-  (globalThis as Holder)[COLLECTING] = true;
 }
 
 /** The one error shape, strict on the fields it names; a refusal may add its own (`quote`, `found`…). */
