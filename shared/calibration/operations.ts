@@ -68,7 +68,11 @@ export const CALIBRATION_OPERATIONS = [
       operator: true,
       scope: 'steward:write',
       refuses: { POST: ['conflict', 'not_found'] },
-      POST: { body: answerInput, form: true, response: stewardAnswerResult },
+      POST: {
+        body: answerInput,
+        form: true,
+        response: stewardAnswerResult,
+      },
     },
   ),
   asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),

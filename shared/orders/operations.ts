@@ -80,6 +80,10 @@ export const ORDER_OPERATIONS = [
     operator: true,
     scope: 'steward:write',
     refuses: { POST: ['conflict', 'not_found'] },
-    POST: { body: decisionBody, form: true, response: decisionResult },
+    POST: {
+      body: decisionBody,
+      form: true,
+      response: decisionResult,
+    },
   }),
 ];
