@@ -14,6 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ERRORS, errorBody } from '../../shared/errors.ts';
 import { contractFor } from '../../shared/registry/contracts.ts';
@@ -158,6 +159,15 @@ export function departuresOf(key: string | undefined, status: number, body: unkn
   return issues;
 }
 
+/** The answer's text: a string, or bytes (decoded when a handler sent them already compressed). */
+function textOf(payload: unknown, coding: unknown): string | null {
+  if (typeof payload === 'string') return payload;
+  if (!Buffer.isBuffer(payload)) return null;
+  if (coding === 'br') return brotliDecompressSync(payload).toString();
+  if (coding === 'gzip') return gunzipSync(payload).toString();
+  return payload.toString();
+}
+
 function isJson(reply: FastifyReply): boolean {
   const type = String(reply.getHeader('content-type') ?? '');
   return type.startsWith('application/json');
@@ -167,7 +177,7 @@ async function answerCheck(app: FastifyInstance) {
   const keys = keysByRoute();
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (request.method === 'HEAD' || !isJson(reply)) return payload;
-    const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : null;
+    const text = textOf(payload, reply.getHeader('content-encoding'));
     if (text === null || text === '') return payload;
     const route = request.routeOptions.url;
     const key = route === undefined ? undefined : keys.get(`${request.method} ${route}`);
