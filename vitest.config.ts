@@ -27,7 +27,8 @@ export default defineConfig({
     // and no test may depend on the machine being fast.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { TZ: 'UTC', NODE_ENV: 'test' },
+    env: { TZ: 'UTC', NODE_ENV: 'test', CIVITAS_ANSWER_CHECK: 'strict' },
+    setupFiles: ['test/helpers/answer-check.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // `npm run test:coverage`: statements and branches of the service's own code (docs/testing.md).

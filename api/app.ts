@@ -149,6 +149,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   await app.register(serializeOnce);
   await app.register(errors);
+  // Tests hold every JSON answer to its declared schema (api/plugins/answer-check.ts, docs/testing.md).
+  if (process.env.CIVITAS_ANSWER_CHECK === 'strict')
+    await app.register((await import('./plugins/answer-check.ts')).default);
   await app.register(requestLog, { sample: config.accessLogSample });
   await app.register(drain);
   // Request metrics only for an operator who scrapes them; OpenTelemetry loaded only when asked for.

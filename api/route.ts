@@ -97,7 +97,12 @@ export function bind(defined: readonly RouteImpl[], keys: readonly RouteKey[]): 
   });
 }
 
-/** Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue. */
+/**
+ * Validates `value` with a zod schema or refuses with `invalid_request` listing every field's issue.
+ * The router's (parseContract below): a handler never parses its own params, query or body, its
+ * contract does. Outside a route's inputs it parses what a request carries inside a verified
+ * envelope, such as a federation relay's JWS claims (api/people/federation.ts).
+ */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { atomFeed } from '../feeds.ts';
 import ical from 'ical-generator';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute } from '../route.ts';
 import { renderCardSvg } from '../../cards/render.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { answerInput, pactInput } from '../../shared/calibration/contract.ts';
+import type { answerInput } from '../../shared/calibration/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { AppContext } from '../context.ts';
 import { DUE_DAYS_MAX, DUE_DAYS_MIN } from '../../shared/calibration/scores.ts';
@@ -15,7 +16,6 @@ import { almanacView, calibrationView, prophecyView, streaks } from './views.ts'
 import { count } from '../../shared/plural.ts';
 
 const DAY_MS = 86_400_000;
-const isAnswer = (body: unknown) => typeof body === 'object' && body !== null && 'outcome' in body;
 
 /** The due time from `due_in_days` or `due_at`: one of them, 1..365 days ahead. */
 export function dueFrom(input: { due_in_days?: number; due_at?: string }, now: Date): Date {
@@ -139,9 +139,9 @@ async function answerDoor<By extends 'author' | 'steward'>(
   request: FastifyRequest,
   reply: FastifyReply,
   by: By,
+  input: z.output<typeof answerInput>,
 ) {
   if (by === 'steward') stewardOf(request);
-  const input = parseInput(answerInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
   const result = await answerPact(request.server.civitas, {
@@ -159,7 +159,7 @@ export const calibrationRoutes = [
   defineRoute('POST /steward/pacts', {
     cache: 'private',
     sameOrigin: 'form',
-    handler: (request, reply) => answerDoor(request, reply, 'steward'),
+    handler: (request, reply) => answerDoor(request, reply, 'steward', request.input.body),
   }),
   defineRoute('POST /sovereign/prophecy', {
     async handler(request, reply) {
@@ -176,13 +176,16 @@ export const calibrationRoutes = [
   }),
   defineRoute('POST /sovereign/pact', {
     async handler(request, reply) {
-      if (isAnswer(request.body)) return answerDoor(request, reply, 'author');
-      const input = parseInput(pactInput, request.body);
+      // Two doors in one: the contract held the body to the door it chose (`outcome` answers).
+      const input = request.input.body;
+      const { pact, outcome, title, stake } = input;
+      if (outcome !== undefined)
+        return answerDoor(request, reply, 'author', { pact: pact!, outcome, return_to: input.return_to });
       const ctx = request.server.civitas;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
       const due_at = dueFrom(input, ctx.clock.now());
-      const result = await makePact(ctx, me(request), { ...input, due_at });
+      const result = await makePact(ctx, me(request), { ...input, title: title!, stake: stake!, due_at });
       if (form)
         return seeOther(reply, withQuery(target, { pact: result.pact_id, receipt: result.receipt_id }));
       return result;

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput } from '../route.ts';
+import { defineRoute } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { liveCensus } from '../boundaries/census.ts';
 import { censusHost } from '../boundaries/live-probes.ts';
@@ -15,8 +14,6 @@ import { todayView } from './today.ts';
 import { badgeSvg, inviteSvg, ogPng, OG_SURFACE_PATTERN, OG_SURFACES, streaksSvg } from './cards.ts';
 import { count } from '../../shared/plural.ts';
 
-const noQuery = z.object({}).loose();
-
 const svg = (reply: FastifyReply, body: string) =>
   reply.header('content-type', 'image/svg+xml; charset=utf-8').send(body);
 
@@ -27,7 +24,6 @@ export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
     cache: 'public-5m',
     async handler(request, reply) {
-      parseInput(noQuery, request.query);
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
       const pulse = await pulseView(ctx);
@@ -87,10 +83,7 @@ export const chronicleRoutes = [
   }),
   defineRoute('GET /today', {
     page: true,
-    handler: async (request) => {
-      parseInput(noQuery, request.query);
-      return todayView(request.server.civitas);
-    },
+    handler: (request) => todayView(request.server.civitas),
   }),
   defineRoute('GET /ascensions', {
     page: true,
@@ -109,15 +102,11 @@ export const chronicleRoutes = [
   }),
   defineRoute('GET /story', {
     page: true,
-    handler: async (request) => {
-      parseInput(noQuery, request.query);
-      return storySoFar(request.server.civitas);
-    },
+    handler: (request) => storySoFar(request.server.civitas),
   }),
   defineRoute('GET /story/weekly', {
     page: true,
     handler: async (request) => {
-      parseInput(noQuery, request.query);
       const ctx = request.server.civitas;
       return timeLens(ctx, lensPeriod({}, ctx.clock.now()), 'civitas.story-weekly.v1');
     },

@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
-import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { CONTRACTS } from '../../shared/registry/contracts.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
@@ -32,10 +31,13 @@ function answer<T>(
   return result;
 }
 
-/** The JSON door's body was parsed by the router; the page door (POST /pledge) parses it here with the same schema. */
-async function pledgeHandler(request: RouteRequest<'POST /sovereign/pledge'>, reply: FastifyReply) {
+/** Both doors (POST /sovereign/pledge and the page's POST /pledge) take the same body, parsed by the router. */
+async function pledgeHandler(
+  request: RouteRequest<'POST /sovereign/pledge' | 'POST /pledge'>,
+  reply: FastifyReply,
+) {
   const who = governor(request);
-  const input = request.input?.body ?? parseInput(CONTRACTS['POST /sovereign/pledge'].body, bodyOf(request));
+  const input = request.input.body;
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
   const result = await makePledge(request.server.civitas, who, { article: input.article, text: input.text });
@@ -111,7 +113,7 @@ export const courtHandlers = [
   defineRoute('POST /pledge', {
     sameOrigin: 'form',
     cache: 'private',
-    handler: (request, reply) => pledgeHandler(request as RouteRequest<'POST /sovereign/pledge'>, reply),
+    handler: pledgeHandler,
   }),
   defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', cache: 'private', handler: backHandler }),
   defineRoute('POST /api/codex/pledges/review', {

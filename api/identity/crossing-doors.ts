@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
-import { parseInput, type RouteRequest } from '../route.ts';
+import type { RouteRequest } from '../route.ts';
 import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
@@ -13,10 +13,10 @@ import { mergeSovereign } from './merge.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { renderWith } from './http.ts';
 import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { initiateBody, returnBody, signedIn } from './request-bodies.ts';
+import { signedIn } from './request-bodies.ts';
 
-export async function initiate(request: FastifyRequest, reply: FastifyReply) {
-  const input = parseInput(initiateBody, bodyOf(request));
+export async function initiate(request: RouteRequest<'POST /initiate'>, reply: FastifyReply) {
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
   const crossed = await createSovereign(ctx, { callsign: input.callsign ?? null });
@@ -37,18 +37,22 @@ export async function initiate(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /**
- * The sovereign a submitted Sovereign Key opens. When it opens none, a form goes back to `page`
- * with `failed=key` (the answer is then `sent`), and a JSON caller is refused.
+ * The sovereign a submitted Sovereign Key opens (the router has checked the key's form). When it
+ * opens none, a form goes back to `page` with `failed=key` (the answer is then `sent`), and a JSON
+ * caller is refused.
  */
-async function keyHolder(request: FastifyRequest, reply: FastifyReply, page: string, hint: string) {
+async function keyHolder(
+  request: RouteRequest<'POST /return' | 'POST /reconcile'>,
+  reply: FastifyReply,
+  page: string,
+  hint: string,
+) {
   const form = isFormPost(request);
-  const raw = bodyOf(request);
-  const next = returnTarget(raw.return_to, '/sovereign');
-  const parsed = returnBody.safeParse(raw);
-  const found = parsed.success ? await sovereignByKey(request.server.civitas, parsed.data.key) : undefined;
+  const input = request.input.body;
+  const next = returnTarget(input.return_to, '/sovereign');
+  const found = await sovereignByKey(request.server.civitas, input.key);
   if (found) return { found, form, next };
   if (form) return { sent: seeOther(reply, withQuery(page, { failed: 'key', return_to: next })) };
-  if (!parsed.success) parseInput(returnBody, raw);
   throw new Refusal(
     'identity_required',
     { issues: [{ path: 'key', message: 'That key does not open any identity.' }] },
@@ -56,7 +60,7 @@ async function keyHolder(request: FastifyRequest, reply: FastifyReply, page: str
   );
 }
 
-export async function returnWithKey(request: FastifyRequest, reply: FastifyReply) {
+export async function returnWithKey(request: RouteRequest<'POST /return'>, reply: FastifyReply) {
   const opened = await keyHolder(
     request,
     reply,
@@ -85,7 +89,7 @@ export async function returnWithKey(request: FastifyRequest, reply: FastifyReply
  * the uniqueness receipt, every act and every session move with it, and the provider-made row is
  * deleted (api/identity/merge.ts), so the person counts once.
  */
-export async function reconcile(request: FastifyRequest, reply: FastifyReply) {
+export async function reconcile(request: RouteRequest<'POST /reconcile'>, reply: FastifyReply) {
   const current = signedIn(request);
   const opened = await keyHolder(
     request,

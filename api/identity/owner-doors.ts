@@ -3,19 +3,18 @@
  * processed by a steward).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
-import { parseInput, type RouteRequest } from '../route.ts';
+import type { RouteRequest } from '../route.ts';
 import { type SignedIn } from '../plugins/session.ts';
 import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
-import { emailSchema, removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
+import { removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
 import { ownerView } from './views.ts';
 import { listDataRequests } from './data-requests.ts';
 import { withdrawDataRequest } from './data-withdraw.ts';
 import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
-import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
+import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
-import { processBody, signedIn } from './request-bodies.ts';
+import { signedIn } from './request-bodies.ts';
 
 export async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
   const me = signedIn(request);
@@ -43,8 +42,8 @@ export async function email(request: RouteRequest<'POST /sovereign/email'>, repl
       });
     result = await verifyEmail(ctx, me, input.token);
   } else if (action === 'set') {
-    const address = parseInput(z.object({ email: emailSchema }), { email: input.email ?? '' }).email;
-    result = await requestEmail(ctx, me, address);
+    // The router checked the address (its contract refines `email` when the action is set).
+    result = await requestEmail(ctx, me, (input.email ?? '').trim());
   } else {
     result = await removeEmail(ctx, me);
   }
@@ -135,9 +134,12 @@ export async function fileRequest(request: RouteRequest<'POST /settings/data/req
   return result;
 }
 
-export async function processRequest(request: FastifyRequest, reply: FastifyReply) {
+export async function processRequest(
+  request: RouteRequest<'POST /steward/data-requests'>,
+  reply: FastifyReply,
+) {
   const steward = signedIn(request);
-  const input = parseInput(processBody, bodyOf(request));
+  const input = request.input.body;
   const next = returnTarget(input.return_to, '/steward/data-requests');
   const result = await processDataRequest(request.server.civitas, steward, input);
   if (isFormPost(request))

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { beginReceipt } from './begin-receipt.ts';
 import { identityView, passport } from './views.ts';
 import { dataOverview, stewardQueue } from './data-rights.ts';
@@ -23,14 +23,11 @@ import {
   ownerWithSubscription,
   processRequest,
 } from './owner-doors.ts';
-import { signedIn, tagQuery } from './request-bodies.ts';
+import { signedIn } from './request-bodies.ts';
 
-/** The passport page and its JSON: the tag is checked, and the answer shareable for a minute, either way. */
+/** The passport page and its JSON (the router checks the tag): shareable for a minute, either way. */
 const passportRoute = {
   cache: 'public-1m' as const,
-  preHandler(request: FastifyRequest) {
-    parseInput(tagQuery, request.query);
-  },
   handler: (request: FastifyRequest) =>
     passport(request.server.civitas, (request as RouteRequest<'GET /passport'>).input.query.tag),
   page: true as const,

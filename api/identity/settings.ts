@@ -2,7 +2,6 @@
  * Owner settings: callsign visibility and the email address (requested, verified, removed).
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { matchesHash, sha256Hex } from '../agents/credentials.ts';
@@ -52,12 +51,6 @@ export async function setCallsignVisibility(
     };
   });
 }
-
-export const emailSchema = z
-  .string()
-  .trim()
-  .max(254, 'An email address is at most 254 characters.')
-  .email('That is not an email address.');
 
 /**
  * Sets the email to verify: stored as pending with a one-time token (SHA-256 kept) and a message

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { atomFeed } from '../feeds.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { renderPage } from '../pages.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { idParams as idParam } from '../../shared/registry/schemas/ledger.ts';
 import type { AppContext } from '../context.ts';
 import { allAnchors, newestAnchors, wireAnchor } from './anchors.ts';
 import { verifiedAnchorChain } from './chain.ts';
@@ -35,9 +34,9 @@ function ctxOf(request: FastifyRequest): AppContext {
   return request.server.civitas;
 }
 
-/** GET /api/receipt/{id}, and the JSON of the /receipt/{id} page (which has no contract of its own: it parses). */
-async function receiptJson(request: FastifyRequest) {
-  const { id } = parseInput(idParam, request.params);
+/** GET /api/receipt/{id}, and the JSON of the /receipt/{id} page: one contract, one answer. */
+async function receiptJson(request: RouteRequest<'GET /api/receipt/{id}' | 'GET /receipt/{id}'>) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   return receiptDocument(ctx, id);
 }
@@ -175,8 +174,8 @@ async function ledgerEntry(request: RouteRequest<'GET /ledger/{id}'>) {
   };
 }
 
-async function receiptFeed(request: FastifyRequest, reply: FastifyReply) {
-  const { id } = parseInput(idParam, request.params);
+async function receiptFeed(request: RouteRequest<'GET /receipt/{id}/feed.xml'>, reply: FastifyReply) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   const row = await receiptOr404(ctx, id);
   const view = await receiptView(ctx, row);
@@ -232,8 +231,8 @@ async function witnessFeed(request: FastifyRequest, reply: FastifyReply) {
   return feed.atom1();
 }
 
-async function card(request: FastifyRequest, reply: FastifyReply) {
-  const { id } = parseInput(idParam, request.params);
+async function card(request: RouteRequest<'GET /receipt/{id}/card.svg'>, reply: FastifyReply) {
+  const { id } = request.input.params;
   const ctx = ctxOf(request);
   const view = await receiptView(ctx, await receiptOr404(ctx, id));
   const state = await dayState(ctx.db, view.log!.date);
@@ -241,12 +240,11 @@ async function card(request: FastifyRequest, reply: FastifyReply) {
   return receiptCard(view, state?.sealed ?? false);
 }
 
-const releaseParam = z.object({
-  release: z.string().regex(/^[0-9a-z][0-9a-z.]{0,31}$/, 'release must be a version such as 1 or 1.2.0'),
-});
-
-async function fixtureCard(request: FastifyRequest, reply: FastifyReply) {
-  const { release } = parseInput(releaseParam, request.params);
+async function fixtureCard(
+  request: RouteRequest<'GET /receipt/sov{release}-fixture/card.svg'>,
+  reply: FastifyReply,
+) {
+  const { release } = request.input.params;
   reply.header('content-type', 'image/svg+xml');
   return fixtureReceiptCard(release);
 }

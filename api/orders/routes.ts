@@ -1,24 +1,9 @@
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
+import { defineRoute, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { blank, returnTo } from '../../shared/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { ORDER_DECISIONS, ORDER_NOTE_MAX } from '../../shared/orders/order.ts';
-import { orderIdField } from '../../shared/orders/contract.ts';
 import { stewardOf, stewardOnly } from '../http-steward.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
-
-/** POST /steward/orders is an operator door without a contract: it checks the steward before the body. */
-const decisionInput = z.object({
-  order: orderIdField,
-  action: z.enum(ORDER_DECISIONS, { error: 'action must be accept, apply or decline' }),
-  note: z.preprocess(
-    blank,
-    z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional(),
-  ),
-  return_to: returnTo,
-});
 
 function me(request: FastifyRequest) {
   // The router already enforced sovereign:write; this narrows the type.
@@ -46,9 +31,9 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
 }
 
 /** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
-async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
+async function decisionDoor(request: RouteRequest<'POST /steward/orders'>, reply: FastifyReply) {
   stewardOf(request);
-  const input = parseInput(decisionInput, request.body);
+  const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
   const result = await decideOrder(request.server.civitas, input);

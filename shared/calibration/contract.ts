@@ -159,10 +159,9 @@ export const calibrationSchema = z.object({
 
 /**
  * POST /sovereign/pact is two doors in one: a body with `outcome` answers the author's own due pact
- * (answerInput), any other makes a pact (pactInput), and each ignores the other's fields. One
- * object cannot say "either" without refusing bodies the door accepts, so this one documents both
- * and the door parses with the schema its body chooses (`validate: false`), refusing with the same
- * `invalid_request`.
+ * (answerInput), any other makes a pact (pactInput). The object names every field of both (each
+ * checked when sent) and its refinement holds the body to the door it chooses, so the router
+ * refuses for either with the same `invalid_request`.
  */
 export const pactDoorBody = z
   .object({
@@ -173,6 +172,11 @@ export const pactDoorBody = z
     pact: pactField.optional().describe('to answer your pact once due: its id'),
     outcome: answerInput.shape.outcome.optional().describe('to answer your pact once due: kept or broken'),
     return_to: returnField,
+  })
+  .superRefine((body, ctx) => {
+    const door = body.outcome !== undefined ? answerInput : pactInput;
+    for (const issue of door.safeParse(body).error?.issues ?? [])
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   })
   .describe(
     'Make a pact (title, stake, and due_in_days or due_at), or answer your own due pact (pact and outcome).',
@@ -205,3 +209,5 @@ export const answerResult = z.object({
   receipt_id: z.string(),
   links: z.object({ answered: z.string() }),
 });
+/** A steward's answer on the author's behalf (POST /steward/pacts). */
+export const stewardAnswerResult = answerResult.extend({ answered_by: z.literal('steward') });

@@ -11,6 +11,8 @@ import {
   pactDoorBody,
   pactResult,
   answerResult,
+  answerInput,
+  stewardAnswerResult,
   stakeInput,
   stakeResult,
 } from './contract.ts';
@@ -51,7 +53,6 @@ export const CALIBRATION_OPERATIONS = [
     POST: {
       body: pactDoorBody,
       form: true,
-      validate: false,
       response: z.union([pactResult, answerResult]),
     },
   }),
@@ -63,7 +64,16 @@ export const CALIBRATION_OPERATIONS = [
   mutation(
     '/steward/pacts',
     "Answer a pact past its due date on its author's behalf (kept or broken), settling its stakes",
-    { operator: true, scope: 'steward:write', refuses: { POST: ['conflict', 'not_found'] } },
+    {
+      operator: true,
+      scope: 'steward:write',
+      refuses: { POST: ['conflict', 'not_found'] },
+      POST: {
+        body: answerInput,
+        form: true,
+        response: stewardAnswerResult,
+      },
+    },
   ),
   asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),
   asset('/prophecy/card.svg', 'Card of prophecies open and resolved'),

@@ -107,8 +107,8 @@ export const GOVERNANCE_OPERATIONS = [
     methods: ['POST'],
     scope: 'governance:write',
     refuses: { POST: ['conflict', 'not_found'] },
-    // The page form of POST /sovereign/pledge: its handler parses the same body after the scope.
-    POST: { body: pledgeBody, form: true, validate: false, response: pledgeResult },
+    // The page form of POST /sovereign/pledge: the same body and answer.
+    POST: { body: pledgeBody, form: true, response: pledgeResult },
   }),
   mutation('/sovereign/pledge', 'Make a pledge (JSON or form)', {
     scope: 'governance:write',

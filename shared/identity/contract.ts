@@ -21,6 +21,13 @@ export const THEMES = ['light', 'dark', 'system'] as const;
 export const DATA_REQUEST_KINDS = ['export', 'erasure'] as const;
 export const DATA_REQUEST_STATUSES = ['pending', 'completed', 'declined', 'withdrawn'] as const;
 export const EMAIL_ACTIONS = ['set', 'remove', 'verify', 'rotate_feed_token', 'revoke_feed_token'] as const;
+
+/** An email address to set (POST /sovereign/email). */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'An email address is at most 254 characters.')
+  .email('That is not an email address.');
 /** What an email action did. */
 export const EMAIL_STATUSES = ['verification_sent', 'verified', 'removed'] as const;
 

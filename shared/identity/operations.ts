@@ -12,6 +12,7 @@ import {
   THEMES,
   identityViewSchema,
   EMAIL_ACTIONS,
+  emailSchema,
   EMAIL_STATUSES,
   callsignSchema,
   dataRequestViewSchema,
@@ -158,12 +159,21 @@ export const IDENTITY_OPERATIONS = [
     POST: {
       // Strict, and removal only by `action=remove` (docs/identity.md): a request that says nothing
       // never deletes the address.
-      body: z.strictObject({
-        action: z.enum(EMAIL_ACTIONS).optional(),
-        email: z.string().max(400).optional(),
-        token: z.string().trim().max(200).optional(),
-        ...returnField,
-      }),
+      body: z
+        .strictObject({
+          action: z.enum(EMAIL_ACTIONS).optional(),
+          email: z.string().max(400).optional(),
+          token: z.string().trim().max(200).optional(),
+          ...returnField,
+        })
+        // The address is checked when it is to be set: by `action=set`, or sent alone.
+        .superRefine((body, ctx) => {
+          const action = body.action ?? (body.token ? 'verify' : body.email ? 'set' : undefined);
+          if (action !== 'set') return;
+          const address = emailSchema.safeParse(body.email ?? '');
+          for (const issue of address.error?.issues ?? [])
+            ctx.addIssue({ code: 'custom', path: ['email'], message: issue.message });
+        }),
       form: true,
       response: z.union([
         z.object({ ok, status: z.enum(EMAIL_STATUSES), receipt_id: z.string() }),

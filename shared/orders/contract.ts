@@ -3,8 +3,8 @@
  * order projection's type is `z.infer` of its schema here.
  */
 import { z } from 'zod';
-import { isoTime, optional } from '../contract.ts';
-import { ORDER_ID, ORDER_STATUSES } from './order.ts';
+import { blank, isoTime, optional, returnTo } from '../contract.ts';
+import { ORDER_DECISIONS, ORDER_ID, ORDER_NOTE_MAX, ORDER_STATUSES } from './order.ts';
 
 export const ok = z.literal(true);
 export const count = z.number().int().min(0);
@@ -17,6 +17,28 @@ export const ordersQuery = z.object({
 
 /** The order id field of a form or body. */
 export const orderIdField = z.string().trim().regex(ORDER_ID, 'order is an order id such as ord_01J…');
+
+/** A steward's decision on an order (POST /steward/orders). */
+export const decisionBody = z.object({
+  order: orderIdField,
+  action: z.enum(ORDER_DECISIONS, { error: 'action must be accept, apply or decline' }),
+  note: z.preprocess(
+    blank,
+    z.string().trim().max(ORDER_NOTE_MAX, `note is at most ${ORDER_NOTE_MAX} characters`).optional(),
+  ),
+  return_to: returnTo,
+});
+
+/** What a decision answers: the order's step from one status to the next, with its receipt. */
+export const decisionResult = z.object({
+  ok: z.literal(true),
+  order_id: z.string(),
+  from: status,
+  status,
+  status_meaning: z.string(),
+  note: z.string().nullable().describe('the public note of the steward, if any'),
+  receipt_id: z.string(),
+});
 
 /** The one order projection: explicit fields; the requester through the actor_id projector. */
 export const orderViewSchema = z.object({

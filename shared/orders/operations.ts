@@ -5,7 +5,16 @@
 import { z } from 'zod';
 import { optional, returnTo } from '../contract.ts';
 import { operations } from '../registry/operation.ts';
-import { ok, count, orderIdField, status, ordersQuery, ordersViewSchema } from './contract.ts';
+import {
+  ok,
+  count,
+  decisionBody,
+  decisionResult,
+  orderIdField,
+  status,
+  ordersQuery,
+  ordersViewSchema,
+} from './contract.ts';
 import { ORDER_TITLE_MAX, ORDER_DETAIL_MAX } from './order.ts';
 
 const { api, mutation, page } = operations('orders');
@@ -71,5 +80,10 @@ export const ORDER_OPERATIONS = [
     operator: true,
     scope: 'steward:write',
     refuses: { POST: ['conflict', 'not_found'] },
+    POST: {
+      body: decisionBody,
+      form: true,
+      response: decisionResult,
+    },
   }),
 ];

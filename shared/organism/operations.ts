@@ -116,11 +116,10 @@ export const ORGANISM_OPERATIONS = [
     identityOn: ['POST'],
     // The pages' JSON twins answer the same projections as their /api doors.
     GET: { response: preventionSchema },
-    // The page forms: their handlers ask who runs (401) before they parse the body themselves.
+    // The page forms: who runs is asked (401, a preHandler) before the router parses the body.
     POST: {
       body: preventionRunBody,
       form: true,
-      validate: false,
       response: z.object({ ok, run: preventionRunSchema }),
     },
   }),
@@ -137,7 +136,6 @@ export const ORGANISM_OPERATIONS = [
     POST: {
       body: expeditionRunBody,
       form: true,
-      validate: false,
       response: z.object({ ok, run: paradoxRunSchema }),
     },
   }),

@@ -6,16 +6,17 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { expeditionRunBody, preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
+import type { preventionRunBody } from '../../../shared/organism/contract/experiments.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
-import { defineRoute, parseInput } from '../../route.ts';
+import { defineRoute } from '../../route.ts';
 import { keepPersonal, personalPage } from '../personal-page.ts';
 import { branchworldView } from './branchworld.ts';
 import { paradoxFindings, paradoxView } from './expeditions.ts';
 import { keptPrevention, preventionView, recordRun } from './prevention.ts';
 import { computeKept } from '../../db/kept-views.ts';
 
+/** Who may run it is answered (401) before what was sent (400): a preHandler runs before the contract. */
 function requireRunner(request: FastifyRequest) {
   if (!request.sovereign)
     throw new Refusal(
@@ -25,9 +26,18 @@ function requireRunner(request: FastifyRequest) {
     );
 }
 
+function requireExpeditioner(request: FastifyRequest) {
+  if (!request.sovereign)
+    throw new Refusal(
+      'identity_required',
+      {},
+      'Sign in to record a run of the expedition (cross at /initiate or return at /return).',
+    );
+}
+
 /**
- * Records a run of the prevention experiment for a signed-in sovereign. The JSON door's body is
- * parsed by the router with its contract; the /experiments form door parses the same schema.
+ * Records a run of the prevention experiment for a signed-in sovereign. Both doors (the JSON one and
+ * the /experiments form) take the same body, parsed by the router with their contracts.
  */
 async function postRun(
   request: FastifyRequest,
@@ -56,7 +66,6 @@ export const experimentsHandlers = [
   }),
   defineRoute('POST /api/experiments/prevention', {
     cache: 'no-store',
-    // Who may run it is answered (401) before what was sent (400).
     preHandler: requireRunner,
     handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
@@ -69,10 +78,8 @@ export const experimentsHandlers = [
   }),
   defineRoute('POST /experiments', {
     cache: 'no-store',
-    handler: (request, reply) => {
-      requireRunner(request);
-      return postRun(request, reply, '/experiments', parseInput(preventionRunBody, request.body));
-    },
+    preHandler: requireRunner,
+    handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
     cache: 'private',
@@ -90,14 +97,9 @@ export const experimentsHandlers = [
   defineRoute('GET /expeditions', { cache: 'private', handler: personalPage() }),
   defineRoute('POST /expeditions/recovery-paradox', {
     cache: 'no-store',
-    async handler(request: FastifyRequest, reply: FastifyReply) {
-      if (!request.sovereign)
-        throw new Refusal(
-          'identity_required',
-          {},
-          'Sign in to record a run of the expedition (cross at /initiate or return at /return).',
-        );
-      const input = parseInput(expeditionRunBody, request.body);
+    preHandler: requireExpeditioner,
+    async handler(request, reply) {
+      const input = request.input.body;
       const target = isFormPost(request)
         ? returnTarget(input.return_to, '/expeditions/recovery-paradox')
         : null;

@@ -1,8 +1,8 @@
 /**
  * The bodies of the identity doors that answer a browser's form: crossing, returning with a key,
- * reconciling, and a steward processing a data request. Their handlers parse these themselves
- * (the credential doors check where the request came from first, the steward door who asks), so
- * the contracts only document them (`validate: false`).
+ * reconciling, and a steward processing a data request. The router parses them after the
+ * same-origin rule and the scope have spoken (api/router.ts); a form gets its refusal back on its
+ * page (api/http.ts sendFormBack), the key never kept in the flash.
  */
 import { z } from 'zod';
 import { DATA_REQUEST_KINDS, callsignSchema } from '../contract.ts';
@@ -30,7 +30,7 @@ export const processBody = z.object({
   ...returnField,
 });
 
-export const documented = { form: true, validate: false } as const;
+export const documented = { form: true } as const;
 
 /** What each door answers a JSON caller (a form is sent on, or shown the page). */
 const ok = z.literal(true);
@@ -59,7 +59,13 @@ export const processed = z.object({
     status: z.enum(['completed', 'declined']),
   }),
   erased: z
-    .object({ receipts_redacted: z.number().int().min(0), imprints_cleared: z.number().int().min(0) })
+    .object({
+      receipts_redacted: z.number().int().min(0),
+      imprints_cleared: z.number().int().min(0),
+      rows: z
+        .record(z.string(), z.number().int().min(0))
+        .describe("rows each family's declaration erased or moved, by what it holds"),
+    })
     .nullable()
     .describe('a completed erasure: what it took out'),
   receipt_id: z.string(),

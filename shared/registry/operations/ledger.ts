@@ -21,6 +21,7 @@ import {
   count,
   verificationSchema,
   dateParams,
+  releaseParams,
   anchorViewSchema,
   hex,
   anchorSchema,
@@ -131,11 +132,24 @@ export const LEDGER_OPERATIONS = [
       response: witnessMarkAnswer,
     },
   }),
-  feed('/receipt/{id}/feed.xml', 'Atom feed of status changes of the order a receipt recorded'),
-  asset('/receipt/{id}/card.svg', 'Proof card of a receipt'),
+  feed('/receipt/{id}/feed.xml', 'Atom feed of status changes of the order a receipt recorded', {
+    GET: {
+      params: idParams,
+    },
+  }),
+  asset('/receipt/{id}/card.svg', 'Proof card of a receipt', {
+    GET: {
+      params: idParams,
+    },
+  }),
   asset(
     '/receipt/sov{release}-fixture/card.svg',
     'Fixture proof card for a release (a receipt card of known content, used to check card rendering)',
+    {
+      GET: {
+        params: releaseParams,
+      },
+    },
   ),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/witness', 'Witnesses: who co-signs the daily anchors, their latest marks, and how to become one', {

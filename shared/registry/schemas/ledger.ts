@@ -24,6 +24,10 @@ export const anchorDateSchema = z
   .refine(isAnchorDate, 'date must be a real UTC date written YYYY-MM-DD');
 export const idParams = z.object({ id: receiptIdSchema });
 export const dateParams = z.object({ date: anchorDateSchema });
+/** The release of a fixture card (`/receipt/sov1.2.0-fixture/card.svg`). */
+export const releaseParams = z.object({
+  release: z.string().regex(/^[0-9a-z][0-9a-z.]{0,31}$/, 'release must be a version such as 1 or 1.2.0'),
+});
 
 /** The status of the change a receipt's step asked for, reported beside the receipt, never implied by it. */
 export const changeStatusSchema = z.object({
