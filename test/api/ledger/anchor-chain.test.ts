@@ -156,6 +156,7 @@ describe('the anchor chain, verified as it grows', () => {
     expect(route.ok).toBe(false);
     await db().query("delete from anchors where date = '2026-11-06'");
     ({ route, full } = await both());
+    expect(route).toEqual(full);
     expect(route).toMatchObject({ ok: true, length: 3 });
     expect(await point()).toEqual({ through: '2026-11-12', length: 3 });
     await db().query("update anchors set sealed_at = sealed_at where date = '2026-11-10'");
