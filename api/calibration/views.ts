@@ -150,9 +150,11 @@ export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<S
   }>(
     `select c.kind, c.forecaster_kind, c.actor_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
             c.length, ${ISO('c.since')} as since, ${ISO('c.last_at')} as last_at, c.last_id
-       from calibration_streaks c left join sovereigns s on s.id = c.actor_id
-      where c.length >= ${STREAK_MIN}
-      order by c.length desc, c.last_at desc, c.kind desc, c.since, c.actor limit $1`,
+       from (select * from calibration_streaks where length >= ${STREAK_MIN}
+              order by length desc, last_at desc, kind desc, since, actor limit $1) c
+       -- Each run's actor by key (a join could read every sovereign for a short list).
+       left join lateral (select tag, callsign, callsign_visible, erased_at from sovereigns where id = c.actor_id) s on true
+      order by c.length desc, c.last_at desc, c.kind desc, c.since, c.actor`,
     [limit],
   );
   return rows.map((r) => ({
