@@ -153,7 +153,7 @@ export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<S
        from (select * from calibration_streaks where length >= ${STREAK_MIN}
               order by length desc, last_at desc, kind desc, since, actor limit $1) c
        -- Each run's actor by key (a join could read every sovereign for a short list).
-       left join lateral (select tag, callsign, callsign_visible, erased_at from sovereigns where id = c.actor_id) s on true
+       left join lateral (select tag, callsign, callsign_visible, erased_at from sovereigns where id = c.actor_id limit 1) s on true
       order by c.length desc, c.last_at desc, c.kind desc, c.since, c.actor`,
     [limit],
   );
