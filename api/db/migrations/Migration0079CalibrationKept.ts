@@ -27,8 +27,8 @@ export class Migration0079CalibrationKept extends Migration {
     this.addSql(`create table calibration_tallies (
       forecaster_kind text not null,
       bin smallint not null,
-      n bigint not null default 0,
-      n_true bigint not null default 0,
+      n bigint not null,
+      n_true bigint not null,
       sum_probability numeric not null default 0,
       sum_brier numeric not null default 0,
       sum_log double precision not null default 0,

@@ -17,13 +17,13 @@ export class Migration0080AnchorChainVerified extends Migration {
   override up(): void {
     this.addSql(`create table anchor_chain_verified (
       id smallint primary key check (id = 1),
-      generation bigint not null default 0,
+      generation bigint not null,
       keys text,
       through date,
       head text,
       length bigint
     )`);
-    this.addSql('insert into anchor_chain_verified (id) values (1)');
+    this.addSql('insert into anchor_chain_verified (id, generation) values (1, 0)');
     this.addSql(`create function anchor_chain_unverify() returns trigger language plpgsql as $$
       begin
         update anchor_chain_verified set generation = generation + 1, keys = null, through = null, head = null, length = null
