@@ -64,3 +64,34 @@ export const PactStake = defineEntity({
     payout: p.integer().nullable(),
   },
 });
+
+/** Per forecaster kind and reliability bin, the resolved prophecies' count and sums (migration 0079). */
+export const CalibrationTally = defineEntity({
+  name: 'CalibrationTally',
+  tableName: 'calibration_tallies',
+  properties: {
+    forecasterKind: p.text().primary(),
+    bin: p.smallint().primary().autoincrement(false),
+    n: int8(),
+    nTrue: int8(),
+    sumProbability: p.decimal().default(0),
+    sumBrier: p.decimal().default(0),
+    sumLog: p.double().default(0),
+  },
+});
+
+/** An actor's trailing run of prophecies that leaned right, or of kept pacts (migration 0079). */
+export const CalibrationStreak = defineEntity({
+  name: 'CalibrationStreak',
+  tableName: 'calibration_streaks',
+  properties: {
+    kind: p.enum(['prophecies', 'pacts']).primary(),
+    actor: p.text().primary(),
+    forecasterKind: p.text(),
+    actorId: p.uuid().nullable(),
+    length: int8(),
+    since: p.datetime(),
+    lastAt: p.datetime(),
+    lastId: p.text(),
+  },
+});

@@ -248,11 +248,11 @@ type PactRow = Pick<
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
     ${ISO('p.resolved_at')} as resolved_at, p.resolved_by, p.resolution_receipt_id, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
-    coalesce((select sum(points) from pact_stakes k where k.pact_id = p.id and k.side = 'kept'), 0) as staked_kept,
-    coalesce((select sum(points) from pact_stakes k where k.pact_id = p.id and k.side = 'broken'), 0) as staked_broken,
-    (select count(*) from pact_stakes k where k.pact_id = p.id) as stakers,
-    (select sum(payout) from pact_stakes k where k.pact_id = p.id) as paid_out
-  from pacts p left join sovereigns s on s.id = p.author_id`;
+    coalesce(k.staked_kept, 0) as staked_kept, coalesce(k.staked_broken, 0) as staked_broken, k.stakers, k.paid_out
+  from pacts p left join sovereigns s on s.id = p.author_id
+  -- The pact's own stakes, read once through their key (pact_id first), not once per figure.
+  cross join lateral (select sum(points) filter (where side = 'kept') as staked_kept, sum(points) filter (where side = 'broken') as staked_broken,
+    count(*) as stakers, sum(payout) as paid_out from pact_stakes k where k.pact_id = p.id) k`;
 
 /** The one pact projection: the author by public ref; stakes as point sums (stakers are not named). */
 export function projectPact(row: PactRow, now: Date) {

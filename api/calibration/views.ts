@@ -5,35 +5,29 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
   CALIBRATION_SCOPE,
   COMPARATORS,
-  leanedRight,
   METRIC_MEANING,
   METRICS,
   seasonOf,
-  summarize,
-  type Resolved,
+  summarizeTallies,
+  type BinTally,
 } from '../../shared/calibration/scores.ts';
 import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 import { one } from '../db/rows.ts';
 
-/** GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster kind. */
+/**
+ * GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster
+ * kind, from the reliability bins' sums kept as prophecies resolve (migration 0079): 20 rows
+ * however many prophecies were resolved. Open prophecies are counted through their partial index.
+ */
 export async function calibrationView(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    forecaster_kind: 'service' | 'sovereign';
-    probability: number;
-    outcome: boolean;
-  }>('select forecaster_kind, probability, outcome from prophecies where resolved_at is not null');
+  const rows = await ctx.db.query<BinTally & { forecaster_kind: 'service' | 'sovereign' }>(
+    'select forecaster_kind, bin, n, n_true, sum_probability, sum_brier, sum_log from calibration_tallies',
+  );
   const open = one(
     await ctx.db.query<{ n: number }>('select count(*) as n from prophecies where resolved_at is null'),
   );
-  const all: Resolved[] = rows.map((r) => ({
-    probability: r.probability,
-    outcome: r.outcome === true,
-  }));
-  const of = (kind: string) =>
-    rows
-      .filter((r) => r.forecaster_kind === kind)
-      .map((r) => ({ probability: r.probability, outcome: r.outcome === true }));
+  const of = (kind: string) => rows.filter((r) => r.forecaster_kind === kind);
   return {
     ok: true as const,
     schema: 'civitas.calibration.v1' as const,
@@ -51,8 +45,11 @@ export async function calibrationView(ctx: AppContext) {
     metrics: METRICS.map((m) => ({ metric: m, meaning: METRIC_MEANING[m] })),
     comparators: COMPARATORS,
     open: open.n,
-    overall: summarize(all),
-    by_forecaster: { service: summarize(of('service')), sovereigns: summarize(of('sovereign')) },
+    overall: summarizeTallies(rows),
+    by_forecaster: {
+      service: summarizeTallies(of('service')),
+      sovereigns: summarizeTallies(of('sovereign')),
+    },
   };
 }
 
@@ -129,80 +126,62 @@ export interface Streak {
   last_id: string;
 }
 
-/** Streaks: trailing runs (≥ 2) of prophecies that leaned the right way, and of kept pacts, per actor. */
-export async function streaks(ctx: AppContext): Promise<Streak[]> {
+/** The most streaks a feed or card lists (the longest, then the newest); `streakCount` counts them all. */
+export const STREAKS_SHOWN = 100;
+
+/**
+ * Streaks: trailing runs (≥ 2) of prophecies that leaned the right way, and of kept pacts, per
+ * actor, longest first. Each actor's run is kept as its prophecies and pacts resolve (migration
+ * 0079, `calibration_streaks`), so this reads at most `limit` kept runs through their index.
+ */
+export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<Streak[]> {
   const rows = await ctx.db.query<{
-    id: string;
+    kind: 'prophecies' | 'pacts';
     forecaster_kind: string;
-    forecaster_id: string | null;
+    actor_id: string | null;
     tag: string | null;
     callsign: string | null;
     callsign_visible: boolean | null;
     erased: boolean | null;
-    probability: number;
-    outcome: boolean;
-    at: string;
+    length: number;
+    since: string;
+    last_at: string;
+    last_id: string;
   }>(
-    `select p.id, p.forecaster_kind, p.forecaster_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased, p.probability, p.outcome, ${ISO('p.resolved_at')} as at
-       from prophecies p left join sovereigns s on s.id = p.forecaster_id
-      where p.resolved_at is not null order by p.resolved_at, p.due_at, p.id`,
+    `select c.kind, c.forecaster_kind, c.actor_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
+            c.length, ${ISO('c.since')} as since, ${ISO('c.last_at')} as last_at, c.last_id
+       from (select * from calibration_streaks where length >= ${STREAK_MIN}
+              order by length desc, last_at desc, kind desc, since, actor limit $1) c
+       -- Each run's actor by key (a join could read every sovereign for a short list).
+       left join lateral (select tag, callsign, callsign_visible, erased_at from sovereigns where id = c.actor_id limit 1) s on true
+      order by c.length desc, c.last_at desc, c.kind desc, c.since, c.actor`,
+    [limit],
   );
-  const pacts = await ctx.db.query<{
-    id: string;
-    author_id: string | null;
-    tag: string | null;
-    callsign: string | null;
-    callsign_visible: boolean | null;
-    erased: boolean | null;
-    status: string;
-    at: string;
-  }>(
-    `select p.id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased, p.status, ${ISO('p.resolved_at')} as at
-       from pacts p left join sovereigns s on s.id = p.author_id where p.status <> 'open' order by p.resolved_at, p.id`,
-  );
-  const runs = new Map<string, Streak>();
-  for (const r of rows) {
-    const actor =
+  return rows.map((r) => ({
+    actor:
       r.forecaster_kind === 'service'
         ? ({ kind: 'service', ref: 'service:civitas', display: 'civitas' } as const)
         : projectActorRef({
-            actor_id: r.forecaster_id ?? '',
+            actor_id: r.actor_id ?? '',
             kind: 'sovereign',
             tag: r.erased ? null : r.tag,
             callsign: r.erased ? null : r.callsign,
             callsign_visible: r.callsign_visible === true && !r.erased,
-          });
-    const key = `prophecies|${r.forecaster_kind}|${r.forecaster_id ?? ''}`;
-    const right = leanedRight({ probability: r.probability, outcome: r.outcome === true });
-    const run = runs.get(key);
-    if (!right) runs.delete(key);
-    else if (run) Object.assign(run, { length: run.length + 1, last_at: r.at, last_id: r.id });
-    else runs.set(key, { actor, kind: 'prophecies', length: 1, since: r.at, last_at: r.at, last_id: r.id });
-  }
-  for (const p of pacts) {
-    const key = `pacts|${p.author_id ?? ''}`;
-    const run = runs.get(key);
-    if (p.status !== 'kept') runs.delete(key);
-    else if (run) Object.assign(run, { length: run.length + 1, last_at: p.at, last_id: p.id });
-    else
-      runs.set(key, {
-        actor: projectActorRef({
-          actor_id: p.author_id ?? '',
-          kind: 'sovereign',
-          tag: p.erased ? null : p.tag,
-          callsign: p.erased ? null : p.callsign,
-          callsign_visible: p.callsign_visible === true && !p.erased,
-        }),
-        kind: 'pacts',
-        length: 1,
-        since: p.at,
-        last_at: p.at,
-        last_id: p.id,
-      });
-  }
-  return [...runs.values()]
-    .filter((s) => s.length >= STREAK_MIN)
-    .sort((a, b) => b.length - a.length || b.last_at.localeCompare(a.last_at));
+          }),
+    kind: r.kind,
+    length: Number(r.length),
+    since: r.since,
+    last_at: r.last_at,
+    last_id: r.last_id,
+  }));
+}
+
+/** How many actors hold a streak (a tally moved as runs cross two, migration 0079). */
+export async function streakCount(ctx: AppContext): Promise<number> {
+  const [row] = await ctx.db.query<{ value: number }>(
+    "select value from record_tallies where name = 'calibration_streaks'",
+  );
+  return Number(row?.value ?? 0);
 }
 
 /** What comes due for one sovereign (joined into /sovereign/due.ics and .xml by the identity family). */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { renderCardSvg, renderPng, OG_SIZE, type Card } from '../../cards/render.ts';
 import type { AppContext } from '../context.ts';
-import { streaks } from '../calibration/views.ts';
+import { streakCount, streaks } from '../calibration/views.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { count } from '../../shared/plural.ts';
 import { one } from '../db/rows.ts';
@@ -132,11 +132,11 @@ export function badgeSvg(label: string, message: string, color: string): string 
 }
 
 export async function streaksSvg(ctx: AppContext): Promise<string> {
-  const list = await streaks(ctx);
+  const [list, total] = await Promise.all([streaks(ctx, 4), streakCount(ctx)]);
   const [longest] = list;
   const card: Card = longest
     ? {
-        title: `${list.length} current ${list.length === 1 ? 'streak' : 'streaks'}`,
+        title: `${total} current ${total === 1 ? 'streak' : 'streaks'}`,
         subtitle: `Longest: ${longest.actor.display}, ${longest.length} ${longest.kind === 'prophecies' ? 'prophecies leaning right' : 'kept pacts'} in a row`,
         lines: list.slice(0, 4).map((s) => `${s.length} in a row · ${s.actor.display} (${s.kind})`),
         footer: '/streaks.xml · /almanac',

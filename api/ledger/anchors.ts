@@ -70,3 +70,27 @@ export async function newestAnchors(sql: Sql, limit: number): Promise<StoredAnch
   );
   return rows.map(toAnchor);
 }
+
+/** The anchors sealed after `date`, oldest first (the chain past its verified point). */
+export async function anchorsAfter(sql: Sql, date: string): Promise<StoredAnchor[]> {
+  const rows = await sql.query<AnchorRow>(
+    `select ${ANCHOR_COLUMNS} from anchors where date > $1::date order by date`,
+    [date],
+  );
+  return rows.map(toAnchor);
+}
+
+/** Up to `limit` anchors where `where` holds, in `orderBy` (a page read with api/paging.ts's keyClause). */
+export async function anchorRows(
+  sql: Sql,
+  where: string,
+  orderBy: string,
+  params: unknown[],
+  limit: number,
+): Promise<StoredAnchor[]> {
+  const rows = await sql.query<AnchorRow>(
+    `select ${ANCHOR_COLUMNS} from anchors where ${where} order by ${orderBy} limit ${Math.trunc(limit)}`,
+    params,
+  );
+  return rows.map(toAnchor);
+}

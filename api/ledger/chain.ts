@@ -1,57 +1,79 @@
 /**
- * The anchor chain's verification for /verify/anchor-chain, kept as it grows: a request verifies
- * only the anchors sealed since the chain this process last verified (issue 20), instead of every
- * signature from genesis. Sealed anchors are never rewritten, so the verified chain is a prefix of
- * every later one; a stored anchor that no longer reads exactly as it was verified (tampering, a
- * restore) breaks the prefix and the whole chain is verified again from genesis, so the answer is
- * always the one a full verification gives.
+ * The anchor chain's verification for /verify/anchor-chain, from a stored verified point (issue
+ * 20): a request verifies only the anchors sealed since the chain last verified whole
+ * (`anchor_chain_verified`, migration 0080), from its head, instead of every signature from
+ * genesis. Sealed anchors are never rewritten: a change to a stored anchor (tampering, a restore)
+ * or one inserted at or before the verified day clears the point in the statement that makes it,
+ * and the next request verifies the whole chain from genesis, so the answer is always the one a
+ * full verification gives. A rotation of the keys (another key set) verifies from genesis too.
  */
-import {
-  verifyAnchorChain,
-  type Anchor,
-  type ChainVerification,
-  type Ed25519Jwk,
-} from '../../shared/ledger/index.ts';
+import { verifyAnchorChain, type ChainVerification, type Ed25519Jwk } from '../../shared/ledger/index.ts';
+import type { AppContext } from '../context.ts';
+import { allAnchors, anchorsAfter, wireAnchor } from './anchors.ts';
+import { anchorKeys } from './log.ts';
 
-interface Verified {
-  /** the key the chain verified with */
-  key: string;
-  /** each verified anchor's wire text, in chain order */
-  texts: string[];
-  /** the hash of the last verified anchor */
-  head: string;
+interface Point {
+  generation: number | string;
+  keys: string | null;
+  through: string | null;
+  head: string | null;
+  length: number | string | null;
 }
 
-/** Per database (tests open many in one process), the chain last verified whole. */
-const VERIFIED = new WeakMap<object, Verified>();
+const fingerprint = (jwks: readonly Ed25519Jwk[]) =>
+  JSON.stringify(jwks.map((jwk) => [jwk.kid, jwk.x]).sort());
 
-export async function verifiedAnchorChain(
-  db: object,
-  anchors: readonly Anchor[],
-  publicJwks: readonly Ed25519Jwk[],
+export async function anchorChainVerification(
+  ctx: Pick<AppContext, 'keys' | 'db' | 'clock'>,
 ): Promise<ChainVerification> {
-  // Each anchor verifies with the key it names (keys rotate); the kept prefix holds for one key set.
-  const key = JSON.stringify(publicJwks.map((jwk) => [jwk.kid, jwk.x]));
-  const texts = anchors.map((a) => JSON.stringify(a));
-  const kept = VERIFIED.get(db);
-  const from = kept && kept.key === key && isPrefix(kept.texts, texts) ? kept.texts.length : 0;
-  const rest = anchors.slice(from);
-  // Past the verified prefix, the first new anchor must link to its head and come after its last day.
-  const [next] = rest;
-  const head = anchors[from - 1];
-  const extends_ = head !== undefined && (next === undefined || next.date > head.date);
-  const tail = extends_
-    ? await verifyAnchorChain(rest, { publicJwks, previous_anchor_hash: kept!.head })
-    : await verifyAnchorChain(anchors, { publicJwks });
-  // A break past the prefix is verified again from genesis: its index and reason are the full chain's.
-  const result = tail.ok || !extends_ ? tail : await verifyAnchorChain(anchors, { publicJwks });
-  if (!result.ok) return result;
-  VERIFIED.set(db, { key, texts, head: result.head! });
+  const [point] = await ctx.db.query<Point>(
+    `select generation, keys, to_char(through, 'YYYY-MM-DD') as through, head, length
+       from anchor_chain_verified where id = 1`,
+  );
+  if (point?.through && point.head && point.keys !== null && point.length !== null) {
+    const rest = await anchorsAfter(ctx.db, point.through);
+    const keys = await anchorKeys(
+      ctx,
+      rest.map((a) => a.key_id),
+    );
+    if (fingerprint(keys) === point.keys) {
+      const tail = await verifyAnchorChain(rest.map(wireAnchor), {
+        publicJwks: keys,
+        previous_anchor_hash: point.head,
+      });
+      if (tail.ok) {
+        const length = Number(point.length) + rest.length;
+        const last = rest.at(-1);
+        if (last) await keep(ctx, point, fingerprint(keys), last.date, tail.head!, length);
+        return { ...tail, length };
+      }
+      // A break past the point: its index and reason are the full chain's (below).
+    }
+  }
+  const anchors = await allAnchors(ctx.db);
+  const keys = await anchorKeys(
+    ctx,
+    anchors.map((a) => a.key_id),
+  );
+  const result = await verifyAnchorChain(anchors.map(wireAnchor), { publicJwks: keys });
+  const last = anchors.at(-1);
+  if (result.ok && last && point)
+    await keep(ctx, point, fingerprint(keys), last.date, result.head!, anchors.length);
   return { ...result, length: anchors.length };
 }
 
-function isPrefix(prefix: readonly string[], of: readonly string[]): boolean {
-  if (prefix.length === 0 || prefix.length > of.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== of[i]) return false;
-  return true;
+/** Stores the verified point, unless the anchors changed since `read` was read (its generation). */
+async function keep(
+  ctx: Pick<AppContext, 'db'>,
+  read: Point,
+  keys: string,
+  through: string,
+  head: string,
+  length: number,
+) {
+  await ctx.db.query(
+    `update anchor_chain_verified set keys = $2, through = $3::date, head = $4, length = $5
+      where id = 1 and generation = $1 and (through is null or through < $3::date or keys is distinct from $2)`,
+    [read.generation, keys, through, head, length],
+  );
 }

@@ -139,3 +139,17 @@ export const SigningKey = defineEntity({
     retiredAt: p.datetime().nullable(),
   },
 });
+
+/** The anchor chain as last verified whole, and the generation its triggers move (migration 0080). */
+export const AnchorChainVerified = defineEntity({
+  name: 'AnchorChainVerified',
+  tableName: 'anchor_chain_verified',
+  properties: {
+    id: p.smallint().primary().autoincrement(false),
+    generation: int8(),
+    keys: p.text().nullable(),
+    through: p.date().nullable(),
+    head: p.text().nullable(),
+    length: int8().nullable(),
+  },
+});

@@ -11,6 +11,7 @@ import { discriminationJob } from './checks/discrimination.ts';
 import { KEPT_INTERVAL_MS, refreshKept } from '../db/kept-views.ts';
 import { keptObservatory } from './observatory/observatory.ts';
 import { keptPrevention } from './experiments/prevention.ts';
+import { keptParadox } from './experiments/expeditions.ts';
 import { keptSwarm } from './observatory/swarm.ts';
 import { keptResonance } from '../people/resonance.ts';
 
@@ -21,10 +22,10 @@ export const organismJobs: Job[] = [
   { name: 'organism.dreaming', intervalMs: 600_000, run: (ctx) => dreamJob(ctx) },
   // Every stored imprint is read here, never by a request (GET /api/discrimination reads the result).
   { name: 'organism.discrimination', intervalMs: 600_000, run: (ctx) => discriminationJob(ctx) },
-  // The swarm (a day of activity), the prevention experiment's findings, the dashboard and resonance's ranking, kept for requests to read (api/db/kept-views.ts).
+  // The swarm (a day of activity), the prevention experiment's and the recovery paradox's findings, the dashboard and resonance's ranking, kept for requests to read (api/db/kept-views.ts).
   {
     name: 'organism.observatory',
     intervalMs: KEPT_INTERVAL_MS,
-    run: (ctx) => refreshKept(ctx, [keptSwarm, keptPrevention, keptObservatory, keptResonance]),
+    run: (ctx) => refreshKept(ctx, [keptSwarm, keptPrevention, keptParadox, keptObservatory, keptResonance]),
   },
 ];

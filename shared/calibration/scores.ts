@@ -105,6 +105,53 @@ export function summarize(items: Resolved[]): CalibrationSummary {
   };
 }
 
+/**
+ * A reliability bin's kept sums (migration 0079, `calibration_tallies`): what `summarize` computes
+ * from the resolved prophecies themselves, added up as each is resolved.
+ */
+export interface BinTally {
+  bin: number;
+  n: number;
+  n_true: number;
+  /** numeric columns arrive as text */
+  sum_probability: number | string;
+  sum_brier: number | string;
+  sum_log: number;
+}
+
+/** `summarize` of the prophecies whose bins' sums are `tallies` (any number of rows per bin). */
+export function summarizeTallies(tallies: readonly BinTally[]): CalibrationSummary {
+  const bins = Array.from({ length: BIN_COUNT }, () => ({ n: 0, n_true: 0, p: 0 }));
+  let n = 0;
+  let brier = 0;
+  let log = 0;
+  for (const t of tallies) {
+    // Clamped into 0…BIN_COUNT-1, so the bin exists.
+    const bin = bins[Math.min(BIN_COUNT - 1, Math.max(0, t.bin))]!;
+    bin.n += Number(t.n);
+    bin.n_true += Number(t.n_true);
+    bin.p += Number(t.sum_probability);
+    n += Number(t.n);
+    brier += Number(t.sum_brier);
+    log += Number(t.sum_log);
+  }
+  return {
+    count: n,
+    brier_score: n ? round(brier / n) : null,
+    log_score: n ? round(log / n) : null,
+    reliability: bins.map((bin, i) => {
+      const big = bin.n >= K_ANONYMITY_THRESHOLD;
+      return {
+        from: round(i / BIN_COUNT, 2),
+        to: round((i + 1) / BIN_COUNT, 2),
+        count: kAnonymousCount(bin.n),
+        mean_probability: big ? round(bin.p / bin.n) : null,
+        observed_frequency: big ? round(bin.n_true / bin.n) : null,
+      };
+    }),
+  };
+}
+
 /** A prophecy counts as "right" for streaks when it leaned (p ≠ 0.5) towards what happened. */
 export function leanedRight(item: Resolved): boolean {
   return item.outcome ? item.probability > 0.5 : item.probability < 0.5;

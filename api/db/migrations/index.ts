@@ -47,6 +47,8 @@ import { Migration0075AbstentionTallies } from './Migration0075AbstentionTallies
 import { Migration0076Ascensions } from './Migration0076Ascensions.ts';
 import { Migration0077TruthChanges } from './Migration0077TruthChanges.ts';
 import { Migration0078ResonanceRanks } from './Migration0078ResonanceRanks.ts';
+import { Migration0079CalibrationKept } from './Migration0079CalibrationKept.ts';
+import { Migration0080AnchorChainVerified } from './Migration0080AnchorChainVerified.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -99,4 +101,6 @@ export const MIGRATIONS = [
   { name: 'Migration0076Ascensions', class: Migration0076Ascensions },
   { name: 'Migration0077TruthChanges', class: Migration0077TruthChanges },
   { name: 'Migration0078ResonanceRanks', class: Migration0078ResonanceRanks },
+  { name: 'Migration0079CalibrationKept', class: Migration0079CalibrationKept },
+  { name: 'Migration0080AnchorChainVerified', class: Migration0080AnchorChainVerified },
 ];

@@ -6,11 +6,17 @@
  * recovery seconds. The Pearson correlation is published from 5 points on; below that the finding
  * is "insufficient_data". Lanes are named through the failure_projection projector. A run (POST,
  * signed in) stores the figures of that moment with a receipt. private, no-store like /recovery.
+ *
+ * The findings read 30 days of failures and vitals minutes, so a request does not compute them:
+ * the `organism.observatory` job keeps them (keptParadox, api/db/kept-views.ts, as the prevention
+ * experiment's are) and the request reads the stored answer, whose `as_of` says when it was
+ * computed. A run computes them afresh (the figures of its moment) and keeps what it computed.
  */
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import type { AppContext } from '../../context.ts';
 import type { PARADOX_FINDINGS } from '../../../shared/organism/contract/experiments.ts';
 import { listRuns } from './prevention.ts';
+import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { RECOVERY_DAYS } from '../vitals/recovery.ts';
 import { DAY, flushOwn } from '../vitals/vitals.ts';
 
@@ -97,15 +103,29 @@ export async function paradoxFindings(ctx: AppContext) {
   };
 }
 
+type Findings = Awaited<ReturnType<typeof paradoxFindings>>;
+
+/** The findings as the `organism.observatory` job keeps them: computed at `as_of` (= findings.to). */
+export const keptParadox: KeptView<{ as_of: string; findings: Findings }> = {
+  name: 'expedition:recovery-paradox',
+  compute: async (ctx) => {
+    const findings = await paradoxFindings(ctx);
+    return { as_of: findings.to, findings };
+  },
+  coverage: ({ findings }) => ({ from: findings.from, to: findings.to, incidents: findings.incidents }),
+};
+
+/** The view of GET /api/expeditions/recovery-paradox: the kept findings (their as_of) and the latest runs. */
 export async function paradoxView(ctx: AppContext) {
-  const [findings, runs] = await Promise.all([
-    paradoxFindings(ctx),
+  const [kept, runs] = await Promise.all([
+    readKept(ctx, keptParadox),
     listRuns(ctx, 'expedition:recovery-paradox'),
   ]);
+  const { findings } = kept;
   return {
     ok: true as const,
     schema: 'civitas.expedition.recovery-paradox.v1' as const,
-    as_of: ctx.clock.now().toISOString(),
+    as_of: kept.as_of,
     question:
       'Does faster recovery follow more failures? (Where a lane fails more often in a day, does it recover faster?)',
     method: `Points are (lane, UTC day) pairs of the last ${RECOVERY_DAYS} days with a recovered incident (as /api/recovery defines them): incidents that day against their median recovery seconds. Pearson correlation from ${MIN_POINTS} points; r ≤ −0.3 supports the paradox, r ≥ 0.3 contradicts it, anything between is no clear relation. Correlation, not cause.`,

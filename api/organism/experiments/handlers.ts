@@ -12,7 +12,7 @@ import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { defineRoute } from '../../route.ts';
 import { keepPersonal, personalPage } from '../personal-page.ts';
 import { branchworldView } from './branchworld.ts';
-import { paradoxFindings, paradoxView } from './expeditions.ts';
+import { keptParadox, paradoxView } from './expeditions.ts';
 import { keptPrevention, preventionView, recordRun } from './prevention.ts';
 import { computeKept } from '../../db/kept-views.ts';
 
@@ -104,7 +104,9 @@ export const experimentsHandlers = [
         ? returnTarget(input.return_to, '/expeditions/recovery-paradox')
         : null;
       const ctx = request.server.civitas;
-      const run = await recordRun(ctx, 'expedition:recovery-paradox', null, await paradoxFindings(ctx));
+      // The figures of the run's moment, computed afresh and kept for the view's readers.
+      const findings = (await computeKept(ctx, keptParadox)).findings;
+      const run = await recordRun(ctx, 'expedition:recovery-paradox', null, findings);
       if (target) return seeOther(reply, withQuery(target, { run: run.id }));
       return { ok: true as const, run };
     },

@@ -14,7 +14,7 @@ import { dreamingView } from '../themes/dreaming.ts';
 import { driftView } from '../themes/drift.ts';
 import { keptPrevention } from '../experiments/prevention.ts';
 import { readKept } from '../../db/kept-views.ts';
-import { paradoxFindings } from '../experiments/expeditions.ts';
+import { keptParadox } from '../experiments/expeditions.ts';
 import { recoveryView } from '../vitals/recovery.ts';
 import { spinesView } from './spines.ts';
 import { swarmView } from './swarm.ts';
@@ -48,7 +48,7 @@ export async function observatoryView(ctx: AppContext) {
       crossView(ctx),
       constellationView(ctx),
       readKept(ctx, keptPrevention).then((kept) => kept.findings),
-      paradoxFindings(ctx),
+      readKept(ctx, keptParadox).then((kept) => kept.findings),
     ]);
   const instruments: Observatory['instruments'] = [
     {

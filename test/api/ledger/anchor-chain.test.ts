@@ -1,6 +1,6 @@
 /**
  * /verify/anchor-chain verifies only the anchors sealed since the chain it last verified
- * (api/ledger/chain.ts), and its answer stays the one a full verification from genesis gives: as
+ * (api/ledger/chain.ts, a point stored in anchor_chain_verified), and its answer stays the one a full verification from genesis gives: as
  * the chain grows, when a verified anchor is tampered with, when a new one is, and once restored.
  * Its anchors page by day, newest first (issue 20): every anchor once while a day is sealed
  * between pages, `previous` walking back.
@@ -109,5 +109,58 @@ describe('the anchor chain, verified as it grows', () => {
     for (const bad of BAD_CURSORS)
       expect((await get(`/verify/anchor-chain?after=${bad}`)).statusCode, bad).toBe(400);
     expect((await get('/verify/anchor-chain?limit=367')).statusCode).toBe(400);
+  });
+
+  it('keeps its verified point, and any change to a stored anchor clears it in the same statement', async () => {
+    const point = async () =>
+      (
+        await db().query<{ through: string | null; length: number | null }>(
+          "select to_char(through, 'YYYY-MM-DD') as through, length from anchor_chain_verified",
+        )
+      )[0];
+    // The chain is broken since the first test; restore what it rewrote so it verifies again.
+    await db().query("update anchors set root_hash = $1 where date = '2026-11-05'", ['0'.repeat(64)]);
+    expect(await point()).toEqual({ through: null, length: null });
+    await db().query('delete from anchors');
+    await sealDay('2026-11-10');
+    await sealDay('2026-11-11');
+    let { route, full } = await both();
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: true, length: 2 });
+    expect(await point()).toEqual({ through: '2026-11-11', length: 2 });
+    // A new day moves the point on (verified from its head).
+    await sealDay('2026-11-12');
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(await point()).toEqual({ through: '2026-11-12', length: 3 });
+    // An anchor inserted on or before the verified day clears it; so does any update.
+    const [copy] = await db().query<Record<string, unknown>>(
+      "select * from anchors where date = '2026-11-11'",
+    );
+    await db().query(
+      `insert into anchors (date, tree_size, root_hash, previous_anchor_hash, anchor_hash, key_id, signature, checkpoint, sealed_at)
+       values ('2026-11-06', $1, $2, $3, $4 || '-copy', $5, $6, $7, $8)`,
+      [
+        copy!.tree_size,
+        copy!.root_hash,
+        copy!.previous_anchor_hash,
+        copy!.anchor_hash,
+        copy!.key_id,
+        copy!.signature,
+        copy!.checkpoint,
+        copy!.sealed_at,
+      ],
+    );
+    expect(await point()).toEqual({ through: null, length: null });
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route.ok).toBe(false);
+    await db().query("delete from anchors where date = '2026-11-06'");
+    ({ route, full } = await both());
+    expect(route).toEqual(full);
+    expect(route).toMatchObject({ ok: true, length: 3 });
+    expect(await point()).toEqual({ through: '2026-11-12', length: 3 });
+    await db().query("update anchors set sealed_at = sealed_at where date = '2026-11-10'");
+    expect(await point()).toEqual({ through: null, length: null });
   });
 });

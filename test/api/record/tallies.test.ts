@@ -46,7 +46,7 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
-  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076), by their own definitions.
+  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079), by their own definitions.
   const [acts] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
             (select count(*) from sovereigns where uniqueness_verified_at is not null and erased_at is null) as sovereigns_ratifiers,
@@ -56,7 +56,8 @@ async function tallied() {
             (select count(*) from witness_marks) as witness_marks,
             (select count(*) from anchors) as anchors,
             (select count(*) from agent_ascensions where level = 'continuous') as "ascensions:continuous",
-            (select count(*) from agent_ascensions where level = 'attested') as "ascensions:attested"`,
+            (select count(*) from agent_ascensions where level = 'attested') as "ascensions:attested",
+            (select count(*) from calibration_streaks where length >= 2) as calibration_streaks`,
   );
   Object.assign(counted, acts);
   const grouped = await db().query<{ name: string; n: number }>(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendImprint } from '../../../../api/record/window.ts';
 import { pearson } from '../../../../api/organism/experiments/expeditions.ts';
+import { organismJobs } from '../../../../api/organism/jobs.ts';
 import { fitLine } from '../../../../api/organism/experiments/branchworld.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
@@ -258,6 +259,8 @@ describe('experiments and expeditions', () => {
         [new Date(day + (d + 2) * 600_000).toISOString()],
       );
     }
+    // The findings are kept by the observatory job (api/organism/experiments/expeditions.ts).
+    await organismJobs.find((j) => j.name === 'organism.observatory')?.run(t.app.civitas, t.app);
     body = (await json('/api/expeditions/recovery-paradox')).json();
     expect(body.findings.points.length).toBe(6);
     expect(typeof body.findings.correlation).toBe('number');
