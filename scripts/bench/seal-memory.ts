@@ -6,7 +6,8 @@
  * For each size: a scratch database (dropped afterwards) gets one UTC day of that many receipts,
  * appended as the Record appends them (recordReceipts, 2,000 a transaction, so the day's tiles are
  * kept as they arrive). Then, each in a fresh process so one measurement's peak cannot hide in
- * another's: `sealDueDays` (what the `ledger.seal` job runs at midnight), and for comparison the
+ * another's, run with the API process's V8 flags (harness.ts): `sealDueDays` (what the
+ * `ledger.seal` job runs at midnight), and for comparison the
  * tree a whole-day rebuild holds (`dayLeaves` + `buildTree`, what sealing did before it streamed,
  * and what the fallback for a day logged before tiles still does). Each child reports its
  * resident set before the work and at its peak (VmHWM, the kernel's high-water mark, reset just
@@ -29,6 +30,7 @@ import { sealDueDays } from '../../api/ledger/sealing.ts';
 import { anchorOf } from '../../api/ledger/anchors.ts';
 import { buildTree, toHex } from '../../shared/ledger/index.ts';
 import type { AppContext } from '../../api/context.ts';
+import { API_PROCESS_FLAGS } from './harness.ts';
 
 const DAY = '2026-11-22';
 const AFTER = new Date('2026-11-23T00:05:00.000Z');
@@ -152,7 +154,8 @@ async function child(url: string, mode: Mode, live: boolean): Promise<ChildRepor
 function runChild(url: string, mode: Mode, live: boolean): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const worker = fork(fileURLToPath(import.meta.url), ['--child', url, mode, live ? 'live' : 'natural'], {
-      execArgv: [...process.execArgv.filter((a) => a !== '--expose-gc'), '--expose-gc'],
+      // As an API process runs (the job runs in one): harness.ts's flags.
+      execArgv: [...process.execArgv.filter((a) => a !== '--expose-gc'), '--expose-gc', ...API_PROCESS_FLAGS],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     worker.once('message', (report: ChildReport) => resolve(report));
