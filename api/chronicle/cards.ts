@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { renderCardSvg, renderPng, OG_SIZE, type Card } from '../../cards/render.ts';
 import type { AppContext } from '../context.ts';
 import { streakCount, streaks } from '../calibration/views.ts';
-import { PUBLIC_AGENT } from '../people/roster.ts';
 import { count } from '../../shared/plural.ts';
 import { one } from '../db/rows.ts';
 
@@ -152,10 +151,13 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
 export async function inviteSvg(ctx: AppContext): Promise<string> {
   const row = one(
     await ctx.db.query<Record<'humans' | 'agents' | 'imprints' | 'sealed', number>>(
-      `select (select count(*) from sovereigns where erased_at is null) as humans,
-            (select count(*) from agents where ${PUBLIC_AGENT}) as agents,
+      // The tallies /api/stats and /api/citizens count by (humans, public agents: migration 0032)
+      // and the anchors' (0067): counting the rows read every sovereign and agent (8,953 pages
+      // on a copy of the 1,000,000-imprint Record).
+      `select (select value from record_tallies where name = 'sovereigns') as humans,
+            (select value from record_tallies where name = 'agents') as agents,
             (select value from record_counter where id = 1) as imprints,
-            (select count(*) from anchors) as sealed`,
+            (select value from record_tallies where name = 'anchors') as sealed`,
     ),
   );
   return renderCardSvg({

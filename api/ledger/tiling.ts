@@ -19,9 +19,10 @@ async function eachPage(
   date: string,
   size: number,
   each: (start: number, hashes: string[]) => Promise<void>,
+  page = PAGE,
 ): Promise<void> {
-  for (let start = 0; start < size; start += PAGE) {
-    const end = Math.min(start + PAGE, size);
+  for (let start = 0; start < size; start += page) {
+    const end = Math.min(start + page, size);
     const rows = await sql.query<{ leaf_hash: string; leaf_index: number }>(
       'select leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
       [date, start, end],
@@ -35,16 +36,25 @@ async function eachPage(
   }
 }
 
-/** The root of the day's first `size` leaves, streamed: memory O(page + log n), whatever the day's size. */
-export async function streamedRoot(sql: Sql, date: string, size: number): Promise<Buffer> {
+/**
+ * The root of the day's first `size` leaves, streamed: memory O(page + log n), whatever the day's
+ * size (`page`: leaves per statement; tests vary it to cross page edges).
+ */
+export async function streamedRoot(sql: Sql, date: string, size: number, page = PAGE): Promise<Buffer> {
   let frontier: Uint8Array = new Uint8Array(0);
-  await eachPage(sql, date, size, async (start, hashes) => {
-    frontier = appendToTree(
-      start,
-      frontier,
-      hashes.map((hash) => Buffer.from(hash, 'hex')),
-    ).frontier;
-  });
+  await eachPage(
+    sql,
+    date,
+    size,
+    async (start, hashes) => {
+      frontier = appendToTree(
+        start,
+        frontier,
+        hashes.map((hash) => Buffer.from(hash, 'hex')),
+      ).frontier;
+    },
+    page,
+  );
   return rootOf(size, frontier);
 }
 

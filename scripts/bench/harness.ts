@@ -51,13 +51,26 @@ export function treeCpuMs(root: number): number | undefined {
   return stats.has(root) ? total * TICK_MS : undefined;
 }
 
-/** Starts a server script as a child process; resolves with its address once it says ready. */
+/**
+ * The V8 flags an API process runs with (Containerfile's CMD and `npm start` give the same): the
+ * young generation capped at 2 × 16 MB. Left to itself, Node 24 on a machine with gigabytes of
+ * memory grows it to 2 × 64 MB under a burst of allocation and keeps it, about 100 MB of resident
+ * memory an API process does not need (docs/scale.md, "Memory"). Benches run civitas with them.
+ */
+export const API_PROCESS_FLAGS = ['--max-semi-space-size=16'];
+
+/**
+ * Starts a server script as a child process; resolves with its address once it says ready.
+ * `execArgv`: Node's flags for it (default this process's; API_PROCESS_FLAGS for civitas).
+ */
 export function startServer(
   script: string,
   env: NodeJS.ProcessEnv = {},
+  execArgv: readonly string[] = [],
 ): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = fork(script, {
+      execArgv: [...process.execArgv, ...execArgv],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

@@ -9,12 +9,17 @@
  * full write path — agent row, gate, counter, receipt, window trim) at 8 and 64 connections.
  * pgbench: TPC-B `-c8 -j2`. Prints req/s, p50, p99 and the ratio to pgbench tps; absolute numbers
  * depend on the (shared, noisy) machine.
+ *
+ * BENCH_IMPRINT_DATABASE=<url> writes into that database instead of a fresh one (issue 20: writes
+ * on the big Record; give a copy, never a seeded Record itself: the bench adds imprints to it and
+ * does not drop it). pgbench still runs on a scratch database of the same server; the embedded
+ * pass is left out.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { measure, startServer, type Measured } from './harness.ts';
+import { API_PROCESS_FLAGS, measure, startServer, type Measured } from './harness.ts';
 
 function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -53,9 +58,11 @@ async function imprintRun(
 
 /** Imprint writes/s at 8 and 64 connections on one civitas (PostgreSQL when `databaseUrl` is set, else embedded). */
 async function imprintRuns(databaseUrl: string, seconds: number, tag: string): Promise<Measured[]> {
-  const civitas = await startServer(fileURLToPath(new URL('./civitas-server.ts', import.meta.url)), {
-    DATABASE_URL: databaseUrl,
-  });
+  const civitas = await startServer(
+    fileURLToPath(new URL('./civitas-server.ts', import.meta.url)),
+    { DATABASE_URL: databaseUrl },
+    API_PROCESS_FLAGS,
+  );
   try {
     await imprintRun(civitas, 8, 2, `${tag}w`); // warm-up (JIT, pools, caches), not reported
     return [await imprintRun(civitas, 8, seconds, tag), await imprintRun(civitas, 64, seconds, tag)];
@@ -81,7 +88,8 @@ export async function runImprintBench(): Promise<void> {
   const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const rounds = Number(process.env.BENCH_IMPRINT_ROUNDS ?? 1);
-  if (!server)
+  const given = process.env.BENCH_IMPRINT_DATABASE;
+  if (!server && !given)
     console.log(
       'imprint bench: no PostgreSQL (set DATABASE_URL or TEST_DATABASE_URL) — embedded database only, no pgbench ratio.',
     );
@@ -90,13 +98,15 @@ export async function runImprintBench(): Promise<void> {
     const civitasDb = `civitas_bench_${suffix}`;
     const pgbenchDb = `civitas_pgbench_${suffix}`;
     let tps = NaN;
+    // The server pgbench runs on: the given database's, else DATABASE_URL's.
+    const pgServer = given ?? server;
     try {
       let postgres: Measured[] = [];
-      if (server) {
-        await admin(server, `create database ${civitasDb}`);
-        await admin(server, `create database ${pgbenchDb}`);
-        postgres = await imprintRuns(withDatabase(server, civitasDb), seconds, `${suffix}p`);
-        const pgbenchUrl = withDatabase(server, pgbenchDb);
+      if (pgServer) {
+        if (!given) await admin(pgServer, `create database ${civitasDb}`);
+        await admin(pgServer, `create database ${pgbenchDb}`);
+        postgres = await imprintRuns(given ?? withDatabase(pgServer, civitasDb), seconds, `${suffix}p`);
+        const pgbenchUrl = withDatabase(pgServer, pgbenchDb);
         execFileSync('pgbench', ['-i', '-q', pgbenchUrl], { stdio: ['ignore', 'ignore', 'ignore'] });
         const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], {
           encoding: 'utf8',
@@ -105,20 +115,24 @@ export async function runImprintBench(): Promise<void> {
         tps = Number(/tps = ([\d.]+)/.exec(output)?.[1] ?? NaN);
       }
       // BENCH_DATABASES (as for the reads) may leave the embedded pass out.
-      const embedded = (process.env.BENCH_DATABASES ?? 'embedded').includes('embedded')
-        ? await imprintRuns('', seconds, `${suffix}e`)
-        : [];
+      const embedded =
+        !given && (process.env.BENCH_DATABASES ?? 'embedded').includes('embedded')
+          ? await imprintRuns('', seconds, `${suffix}e`)
+          : [];
       if (rounds > 1) console.log(`imprint round ${round} of ${rounds}`);
-      if (server)
+      if (given)
+        console.log(`imprint writes into ${new URL(given).pathname.slice(1)} (BENCH_IMPRINT_DATABASE)`);
+      if (pgServer)
         console.log(
           `${'pgbench TPC-B tps (-c8 -j2, same server, same run)'.padEnd(58)} ${tps.toFixed(0).padStart(6)} tps`,
         );
-      for (const m of postgres) console.log(line('PostgreSQL', m, tps));
+      for (const m of postgres) console.log(line(given ? 'PostgreSQL, given Record' : 'PostgreSQL', m, tps));
       for (const m of embedded) console.log(line('embedded', m, tps));
     } finally {
-      if (server) {
-        await admin(server, `drop database if exists ${civitasDb} with (force)`).catch(() => {});
-        await admin(server, `drop database if exists ${pgbenchDb} with (force)`).catch(() => {});
+      if (pgServer) {
+        if (!given)
+          await admin(pgServer, `drop database if exists ${civitasDb} with (force)`).catch(() => {});
+        await admin(pgServer, `drop database if exists ${pgbenchDb} with (force)`).catch(() => {});
       }
     }
   }

@@ -6,6 +6,7 @@
  * ago) and history (month ends) come from the same rows. The narrative is templated sentences over
  * those figures (no model).
  */
+import { levelSchema } from '../../../shared/agents/contract.ts';
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { DAY } from '../vitals/vitals.ts';
@@ -37,9 +38,10 @@ const KIND_NAMES = IMPRINT_KINDS.map(shownKind);
 async function totalsNow(ctx: AppContext): Promise<Totals> {
   const [row] = await ctx.db.query<Record<string, number | null>>(
     `select (select value from record_tallies where name = 'sovereigns') as humans,
-            -- every agent row, by level (migration 0045); the 'agents' tally counts public ones only
-            (select sum(value) from record_tallies where left(name, 13) = 'agents_level:') as agents,
+            -- every agent row, by level (migration 0045), read by key; the 'agents' tally counts public ones only
+            (select sum(value) from record_tallies where name = any($1::text[])) as agents,
             (select value from record_counter where id = 1) as imprints`,
+    [levelSchema.options.map((level) => `agents_level:${level}`)],
   );
   return {
     humans: row?.humans ?? 0,

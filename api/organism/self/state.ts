@@ -7,6 +7,7 @@
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { levelSchema } from '../../../shared/agents/contract.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
 import { heldByRule, recordCounts } from '../../record/queries.ts';
@@ -93,14 +94,22 @@ export async function stateView(ctx: AppContext) {
     await Promise.all([
       population(ctx),
       ctx.db.query<{ level: string; n: number }>(
-        // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a group-by
-        `select substr(name, 14) as level, value as n from record_tallies where left(name, 13) = 'agents_level:'`,
+        // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a
+        // group-by, read by key (a filter on left(name, 13) read every tally row and each of its
+        // dead versions: 118 pages for 3 rows on the 1,000,000-imprint Record after writes)
+        `select substr(name, 14) as level, value as n from record_tallies where name = any($1::text[])`,
+        [levelSchema.options.map((level) => `agents_level:${level}`)],
       ),
       recordCounts(ctx.db),
       ctx.db.query<{ n: number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
       ctx.db.query<Record<string, unknown>>(
-        `select (select count(*) from log_days) as days, (select count(*) from log_days where sealed_at is not null) as sealed_days,
-              (select count(*) from anchors) as anchors`,
+        // The log_days and anchors rows of record_tallies (migration 0067), as /ledger reads them: a
+        // day is sealed exactly when its anchor is written (one transaction), so sealed days are the
+        // anchors. Counting log_days read every version its appends left behind (785 pages for 60
+        // rows on a copy of the 1,000,000-imprint Record).
+        `select (select value from record_tallies where name = 'log_days') as days,
+              (select value from record_tallies where name = 'anchors') as sealed_days,
+              (select value from record_tallies where name = 'anchors') as anchors`,
       ),
       quarantine(ctx),
       recentDenials(ctx.db, 10),

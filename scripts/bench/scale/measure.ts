@@ -16,6 +16,9 @@ export interface Timing {
   cutOff: boolean;
   /** requests/s at 50 connections (hot reads only) */
   rps?: number;
+  /** the API process's resident set after the route, and its peak so far (VmHWM), in MB */
+  rssMb?: number;
+  peakRssMb?: number;
 }
 
 export interface Budget {

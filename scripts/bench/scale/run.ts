@@ -1,22 +1,30 @@
 /**
  * `npm run bench:scale -- --small <database url> --big <database url> [--routes /api/stats,/api/citizens]
- *   [--samples 30] [--route-ms 5000] [--load-seconds 3] [--no-load] [--out results.json]`
+ *   [--samples 30] [--route-ms 5000] [--load-seconds 3] [--no-load] [--out results.json]
+ *   [--small-from earlier.json] [--default-heap]`  (the small Record's timings from an earlier run's
+ *   --out; the API process without harness.ts's API_PROCESS_FLAGS)
  *
  * Measures every published GET (path parameters filled with real ids of each database) on one API
  * process per Record, one Record after the other: p50 and p99 at one connection, req/s at 50
  * connections for the hot reads, and prints one table with each route's big/small ratio and the
  * routes over issue 20's targets (p50 > 50 ms, p99 > 200 ms, or p50 over 3× the small Record's and
  * 5 ms above it). Seed the Records with `npm run seed:scale` (docs/scale.md) under the same
- * CIVITAS_ORIGIN as this bench runs with.
+ * CIVITAS_ORIGIN as this bench runs with. After each route it reads the API process's resident
+ * memory (VmRSS, and VmHWM: its peak so far) from /proc, and prints each Record's peak RSS and
+ * the route that reached it (issue 20: under 400 MB throughout).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startServer, stopServer } from '../harness.ts';
+import { API_PROCESS_FLAGS, startServer, stopServer } from '../harness.ts';
 import { loadRoute, timeRoute, type Budget, type Timing } from './measure.ts';
 import { HOT_READS, paramValues, targets } from './targets.ts';
 
 interface Options extends Budget {
   small?: string;
+  /** --default-heap: the API process without API_PROCESS_FLAGS (V8's own young generation sizing) */
+  defaultHeap?: boolean;
+  /** the small Record's timings from an earlier run's --out (its `small`), instead of measuring it again */
+  smallFrom?: string;
   big?: string;
   routes?: string[];
   load: boolean;
@@ -31,10 +39,15 @@ function parse(argv: readonly string[]): Options {
       options.load = false;
       continue;
     }
+    if (flag === '--default-heap') {
+      options.defaultHeap = true;
+      continue;
+    }
     const value = argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--small') options.small = value;
     else if (flag === '--big') options.big = value;
+    else if (flag === '--small-from') options.smallFrom = value;
     else if (flag === '--routes') options.routes = value.split(',').map((s) => s.trim());
     else if (flag === '--samples') options.samples = Number(value);
     else if (flag === '--route-ms') options.ms = Number(value);
@@ -42,43 +55,81 @@ function parse(argv: readonly string[]): Options {
     else if (flag === '--out') options.out = value;
     else throw new Error(`unknown flag ${flag} (see the header of scripts/bench/scale/run.ts)`);
   }
-  if (!options.small && !options.big) throw new Error('give --small and/or --big (database URLs)');
+  if (!options.small && !options.big && !options.smallFrom)
+    throw new Error('give --small and/or --big (database URLs)');
   return options;
 }
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 
+/** The process's resident set now and at its peak (VmRSS, VmHWM), in MB; undefined off Linux. */
+function residentMb(pid: number | undefined): { rss: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    const [rss, peak] = [kb('VmRSS'), kb('VmHWM')];
+    return Number.isFinite(rss) && Number.isFinite(peak)
+      ? { rss: Math.round(rss / 1024), peak: Math.round(peak / 1024) }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Record's highest VmHWM over every API process the bench started on it, and where it was read. */
+interface PeakRss {
+  mb: number;
+  /** the route after which the peak was first read ('start' when the server had it on starting) */
+  at: string;
+}
+
 async function benchRecord(
   name: string,
   databaseUrl: string,
   options: Options,
-): Promise<Map<string, Timing>> {
+): Promise<{ results: Map<string, Timing>; peak?: PeakRss }> {
   const values = await paramValues(databaseUrl);
   const list = targets(values, options.routes);
   // A request cut off at the budget keeps running on the server (and its query in PostgreSQL), and
   // would slow every route after it: the server is restarted after a cut-off, and its database
   // sessions check every second whether their client is still there, so the orphaned queries end.
   const start = () =>
-    startServer(SERVER, { DATABASE_URL: withConnectionCheck(databaseUrl), CIVITAS_WORKERS: '1' });
+    startServer(
+      SERVER,
+      { DATABASE_URL: withConnectionCheck(databaseUrl), CIVITAS_WORKERS: '1' },
+      options.defaultHeap ? [] : API_PROCESS_FLAGS,
+    );
   let server = await start();
   const results = new Map<string, Timing>();
+  let peak: PeakRss | undefined;
+  const readMemory = (at: string, timing?: Timing) => {
+    const memory = residentMb(server.child.pid);
+    if (!memory) return;
+    if (timing) Object.assign(timing, { rssMb: memory.rss, peakRssMb: memory.peak });
+    if (!peak || memory.peak > peak.mb) peak = { mb: memory.peak, at };
+  };
+  readMemory('start');
   try {
     for (const target of list) {
       const timing = await timeRoute(server.url, target, options);
+      // Read before a restart: the cut-off request's memory is the process's, not the next one's.
+      readMemory(target.path, timing);
       if (timing.cutOff) {
         server.child.kill('SIGKILL');
         server = await start();
       }
       if (options.load && HOT_READS.includes(target.path)) {
         timing.rps = await loadRoute(server.url, target, options.loadSeconds);
+        readMemory(`${target.path} (50 connections)`, timing);
       }
       results.set(target.path, timing);
-      process.stderr.write(`${name} ${target.path} ${timing.status} p50 ${timing.p50.toFixed(1)} ms\n`);
+      const rss = timing.rssMb === undefined ? '' : `, RSS ${timing.rssMb} MB (peak ${timing.peakRssMb})`;
+      process.stderr.write(`${name} ${target.path} ${timing.status} p50 ${timing.p50.toFixed(1)} ms${rss}\n`);
     }
   } finally {
     await stopServer(server);
   }
-  return results;
+  return { results, peak };
 }
 
 function withConnectionCheck(databaseUrl: string): string {
@@ -105,21 +156,54 @@ function table(small: Map<string, Timing>, big: Map<string, Timing>): string {
     const flag = b && over(b, s) ? ' **over**' : '';
     const rps = (t?: Timing) => (t?.rps === undefined ? '' : String(t.rps));
     const status = b?.status ?? s?.status ?? 0;
-    return `| \`${path}\` | ${status} | ${ms(s, 'p50')} | ${ms(s, 'p99')} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratio}${flag} | ${rps(s)} | ${rps(b)} |`;
+    const rss = b?.rssMb === undefined ? '' : String(b.rssMb);
+    return `| \`${path}\` | ${status} | ${ms(s, 'p50')} | ${ms(s, 'p99')} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratio}${flag} | ${rps(s)} | ${rps(b)} | ${rss} |`;
   });
   return [
-    '| GET | status | small p50 ms | small p99 ms | big p50 ms | big p99 ms | big/small p50 | small req/s (50 conn) | big req/s (50 conn) |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| GET | status | small p50 ms | small p99 ms | big p50 ms | big p99 ms | big/small p50 | small req/s (50 conn) | big req/s (50 conn) | big RSS MB after |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }
 
+/** The small Record's side of an earlier run's --out file. */
+function earlier(file: string): { results: Map<string, Timing>; peak?: PeakRss } {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { small: Timing[]; peakRss?: { small?: PeakRss } };
+  return { results: new Map(saved.small.map((t) => [t.path, t])), peak: saved.peakRss?.small };
+}
+
 const options = parse(process.argv.slice(2));
-const small = options.small ? await benchRecord('small', options.small, options) : new Map<string, Timing>();
-const big = options.big ? await benchRecord('big', options.big, options) : new Map<string, Timing>();
+const none = { results: new Map<string, Timing>(), peak: undefined };
+const smallRun = options.small
+  ? await benchRecord('small', options.small, options)
+  : options.smallFrom
+    ? earlier(options.smallFrom)
+    : none;
+const bigRun = options.big ? await benchRecord('big', options.big, options) : none;
+const [small, big] = [smallRun.results, bigRun.results];
 console.log(table(small, big));
 const offenders = [...big.values()].filter((b) => over(b, small.get(b.path)));
 if (options.big) console.log(`\n${offenders.length} of ${big.size} GETs over the targets on the big Record.`);
+for (const [name, run] of [
+  ['small', smallRun],
+  ['big', bigRun],
+] as const) {
+  if (run.peak)
+    console.log(
+      `Peak RSS of the API process, ${name} Record: ${run.peak.mb} MB (first read after ${run.peak.at})${run.peak.mb >= 400 ? ' **over 400 MB**' : ''}`,
+    );
+}
 if (options.out) {
-  writeFileSync(options.out, JSON.stringify({ small: [...small.values()], big: [...big.values()] }, null, 1));
+  writeFileSync(
+    options.out,
+    JSON.stringify(
+      {
+        small: [...small.values()],
+        big: [...big.values()],
+        peakRss: { small: smallRun.peak, big: bigRun.peak },
+      },
+      null,
+      1,
+    ),
+  );
 }
