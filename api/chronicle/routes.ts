@@ -25,7 +25,6 @@ const kindsText = (k: { thought: number; question: number; signal: number }) =>
 
 export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
-    cache: 'public-5m',
     async handler(request, reply) {
       parseInput(noQuery, request.query);
       const ctx = request.server.civitas;
@@ -124,7 +123,6 @@ export const chronicleRoutes = [
   }),
 
   defineRoute('GET /badge.svg', {
-    cache: 'public-1m',
     async handler(request, reply) {
       const census = await liveCensus(request.server.civitas, censusHost(request.server));
       const bound = census.total_boundaries - census.unbound_count;
@@ -133,15 +131,12 @@ export const chronicleRoutes = [
     },
   }),
   defineRoute('GET /streaks.svg', {
-    cache: 'public-1m',
     handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)),
   }),
   defineRoute('GET /invite/card.svg', {
-    cache: 'public-5m',
     handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas)),
   }),
   defineRoute('GET /og/{surface}.png', {
-    cache: 'public-1h',
     async handler(request, reply) {
       const { surface } = request.params as { surface?: string };
       const name = String(surface ?? '');

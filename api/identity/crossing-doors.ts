@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import { parseInput, type RouteRequest } from '../route.ts';
-import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
+import { clearSessionCookie, endSession, sessionOf, startSession } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
 import { recordSessionStep, sovereignByKey } from './service.ts';
@@ -13,7 +13,7 @@ import { mergeSovereign } from './merge.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { renderWith } from './http.ts';
 import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { initiateBody, returnBody, signedIn } from './request-bodies.ts';
+import { initiateBody, returnBody } from './request-bodies.ts';
 
 export async function initiate(request: FastifyRequest, reply: FastifyReply) {
   const input = parseInput(initiateBody, bodyOf(request));
@@ -86,7 +86,7 @@ export async function returnWithKey(request: FastifyRequest, reply: FastifyReply
  * deleted (api/identity/merge.ts), so the person counts once.
  */
 export async function reconcile(request: FastifyRequest, reply: FastifyReply) {
-  const current = signedIn(request);
+  const current = sessionOf(request);
   const opened = await keyHolder(
     request,
     reply,

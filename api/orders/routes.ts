@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoute, parseInput, type RouteRequest } from '../route.ts';
-import { Refusal } from '../../shared/errors.ts';
 import { blank, returnTo } from '../../shared/contract.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { ORDER_DECISIONS, ORDER_NOTE_MAX } from '../../shared/orders/order.ts';
 import { orderIdField } from '../../shared/orders/contract.ts';
-import { stewardOf, stewardOnly } from '../http-steward.ts';
+import { stewardOnly } from '../http-steward.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
 
 /** POST /steward/orders is an operator door without a contract: it checks the steward before the body. */
@@ -20,17 +20,11 @@ const decisionInput = z.object({
   return_to: returnTo,
 });
 
-function me(request: FastifyRequest) {
-  // The router already enforced sovereign:write; this narrows the type.
-  if (!request.sovereign) throw new Refusal('identity_required');
-  return request.sovereign;
-}
-
 async function orderDoor(request: RouteRequest<'POST /sovereign/order'>, reply: FastifyReply) {
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
-  const result = await fileOrder(request.server.civitas, me(request), input);
+  const result = await fileOrder(request.server.civitas, sessionOf(request), input);
   if (form) return seeOther(reply, withQuery(target, { filed: result.order_id, receipt: result.receipt_id }));
   return result;
 }
@@ -39,7 +33,7 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
-  const result = await secondOrder(request.server.civitas, me(request), input.order);
+  const result = await secondOrder(request.server.civitas, sessionOf(request), input.order);
   if (form)
     return seeOther(reply, withQuery(target, { seconded: result.order_id, receipt: result.receipt_id }));
   return result;
@@ -47,7 +41,6 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
 
 /** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
 async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
-  stewardOf(request);
   const input = parseInput(decisionInput, request.body);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
@@ -59,7 +52,7 @@ async function decisionDoor(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const orderRoutes = [
-  defineRoute('POST /steward/orders', { cache: 'private', sameOrigin: 'form', handler: decisionDoor }),
+  defineRoute('POST /steward/orders', { handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', {

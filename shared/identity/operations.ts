@@ -47,18 +47,27 @@ export const IDENTITY_OPERATIONS = [
       // Not checked here: a token of the wrong form is answered like an unknown one (404).
       params: z.object({ token: z.string().describe('the receipt id (rcpt_…) of the first free call') }),
       response: firstCallReceiptSchema,
+      policy: { cache: 'revalidate' },
     },
   }),
   page(
     '/initiate',
     'Crossing: POST mints a Sovereign Key (shown once) and a session; same-origin credential door',
-    { methods: ['GET', 'POST'], POST: { body: initiateBody, ...documented, response: crossed } },
+    {
+      methods: ['GET', 'POST'],
+      POST: { body: initiateBody, ...documented, response: crossed, policy: { origin: 'credential' } },
+    },
   ),
   page('/return', 'Sign in with a saved Sovereign Key (POST `key`); same-origin credential door', {
     methods: ['GET', 'POST'],
     identity: 'key',
     identityOn: ['POST'],
-    POST: { body: returnBody, ...documented, response: z.object(signedInAs) },
+    POST: {
+      body: returnBody,
+      ...documented,
+      response: z.object(signedInAs),
+      policy: { origin: 'credential' },
+    },
   }),
   page(
     '/reconcile',
@@ -68,7 +77,7 @@ export const IDENTITY_OPERATIONS = [
       scope: 'identity:reconcile',
       alias: true,
       aliasOf: '/return',
-      POST: { body: returnBody, ...documented, response: reconciled },
+      POST: { body: returnBody, ...documented, response: reconciled, policy: { origin: 'credential' } },
     },
   ),
   mutation(
@@ -81,6 +90,7 @@ export const IDENTITY_OPERATIONS = [
         body: z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField }),
         form: true,
         response: z.object({ ok, authorization_url: z.string() }),
+        policy: { origin: 'credential' },
       },
     },
   ),
@@ -117,6 +127,7 @@ export const IDENTITY_OPERATIONS = [
         receipt_id: z.string().nullable(),
         next: z.string(),
       }),
+      policy: { origin: 'credential' },
     },
   }),
   mutation('/theme', 'Set the light/dark theme preference cookie and return to `return_to`; same-origin', {
@@ -124,6 +135,7 @@ export const IDENTITY_OPERATIONS = [
       body: z.object({ theme: z.enum(THEMES), ...returnField }),
       form: true,
       response: z.object({ ok, theme: z.enum(THEMES), next: z.string() }),
+      policy: { origin: 'credential' },
     },
   }),
   hybrid(
@@ -150,7 +162,7 @@ export const IDENTITY_OPERATIONS = [
   page(
     '/passport',
     "A sovereign's public passport by public tag: callsign if visible, standing, receipts (no raw id)",
-    { GET: { query: passportQuery, response: passportSchema } },
+    { GET: { query: passportQuery, response: passportSchema, policy: { cache: 'public-1m' } } },
   ),
   mutation('/sovereign/email', 'Set or remove the email used for due reminders and receipts', {
     scope: 'sovereign:write',
@@ -269,15 +281,19 @@ export const IDENTITY_OPERATIONS = [
   }),
   asset('/passport/card.svg', "Card of a sovereign's public passport (by tag)", {
     // The card reads the same tag: the router refuses a malformed one alike, and the document says so.
-    GET: { query: passportQuery },
+    GET: { query: passportQuery, policy: { cache: 'public-5m' } },
   }),
-  asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt'),
+  asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt', {
+    GET: { policy: { cache: 'public-5m' } },
+  }),
   feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', {
     identity: 'session',
     feedToken: true,
+    GET: { policy: { cache: 'private' } },
   }),
   feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', {
     identity: 'session',
     feedToken: true,
+    GET: { policy: { cache: 'private' } },
   }),
 ];

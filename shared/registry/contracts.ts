@@ -23,7 +23,10 @@ export type ContractOf<K extends string> = K extends ContractKey
 /** The parsed inputs a handler of `K` reads from `request.input`. */
 export type InputOf<K extends string> = ContractInput<ContractOf<K>>;
 
-const BY_KEY = new Map<string, Contract>(Object.entries(CONTRACTS));
+// A block that declares only its policy (shared/registry/policies.ts) is no contract.
+const BY_KEY = new Map<string, Contract>(
+  Object.entries(CONTRACTS).filter(([, block]) => Object.keys(block).some((field) => field !== 'policy')),
+);
 
 for (const [key, contract] of BY_KEY) {
   const shape = findRoute(key);

@@ -63,7 +63,7 @@ type BlockOf<O, M extends HttpMethod> = M extends keyof O ? O[M] : never;
 /** Every key whose entry declares a method block (a contract). */
 export type OperationKey = KeysOf<AnyOperation>;
 
-/** The method block (contract and policy) of every key that has one. */
+/** The contract of every key whose entry has a method block: the block without its policy. */
 export type OperationContracts = {
-  [K in OperationKey]: BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>;
+  [K in OperationKey]: Omit<BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>, 'policy'>;
 };

@@ -51,45 +51,38 @@ async function postRun(
 
 export const experimentsHandlers = [
   defineRoute('GET /api/experiments/prevention', {
-    cache: 'no-store',
     handler: (request) => preventionView(request.server.civitas),
   }),
   defineRoute('POST /api/experiments/prevention', {
-    cache: 'no-store',
     // Who may run it is answered (401) before what was sent (400).
     preHandler: requireRunner,
     handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /experiments', {
-    cache: 'no-store',
     page: true,
     async handler(request: FastifyRequest) {
       return preventionView(request.server.civitas);
     },
   }),
   defineRoute('POST /experiments', {
-    cache: 'no-store',
     handler: (request, reply) => {
       requireRunner(request);
       return postRun(request, reply, '/experiments', parseInput(preventionRunBody, request.body));
     },
   }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
-    cache: 'private',
     async handler(request: FastifyRequest) {
       const body = await paradoxView(request.server.civitas);
       return body;
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    cache: 'private',
     preHandler: (_request, reply) => keepPersonal(reply),
     handler: (request) => paradoxView(request.server.civitas),
     page: true,
   }),
-  defineRoute('GET /expeditions', { cache: 'private', handler: personalPage() }),
+  defineRoute('GET /expeditions', { handler: personalPage() }),
   defineRoute('POST /expeditions/recovery-paradox', {
-    cache: 'no-store',
     async handler(request: FastifyRequest, reply: FastifyReply) {
       if (!request.sovereign)
         throw new Refusal(
@@ -108,7 +101,6 @@ export const experimentsHandlers = [
     },
   }),
   defineRoute('GET /branchworld/{id}', {
-    cache: 'no-store',
     page: true,
     async handler(request: FastifyRequest) {
       const body = await branchworldView(request.server.civitas, (request.params as { id?: string }).id);
