@@ -12,7 +12,6 @@ export const boundaryRoutes = [
   }),
   defineRoute('GET /boundaries', {
     async handler(request, reply) {
-      reply.header('vary', 'Cookie');
       // The census's own live probe reads these headers; rendering the page would run the census again.
       if (isLiveProbe(request)) return reply.code(204).send();
       if (request.server.site) return renderPage(request, reply);

@@ -6,7 +6,7 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { discriminationView } from './discrimination.ts';
 import { linearizabilityView } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
@@ -36,5 +36,5 @@ export const checksHandlers = [
       return body;
     },
   }),
-  defineRoute('GET /discrimination', { handler: personalPage() }),
+  defineRoute('GET /discrimination', { handler: renderPage }),
 ];

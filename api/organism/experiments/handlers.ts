@@ -10,7 +10,7 @@ import { expeditionRunBody, preventionRunBody } from '../../../shared/organism/c
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { defineRoute, parseInput } from '../../route.ts';
-import { keepPersonal, personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { branchworldView } from './branchworld.ts';
 import { paradoxFindings, paradoxView } from './expeditions.ts';
 import { keptPrevention, preventionView, recordRun } from './prevention.ts';
@@ -77,11 +77,10 @@ export const experimentsHandlers = [
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    preHandler: (_request, reply) => keepPersonal(reply),
     handler: (request) => paradoxView(request.server.civitas),
     page: true,
   }),
-  defineRoute('GET /expeditions', { handler: personalPage() }),
+  defineRoute('GET /expeditions', { handler: renderPage }),
   defineRoute('POST /expeditions/recovery-paradox', {
     async handler(request: FastifyRequest, reply: FastifyReply) {
       if (!request.sovereign)

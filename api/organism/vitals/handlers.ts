@@ -5,7 +5,7 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { dispatchView } from './dispatch.ts';
 import { failuresView } from './failures.ts';
 import { metabolismCard, metabolismView } from './metabolism.ts';
@@ -38,8 +38,8 @@ export const vitalsHandlers = [
       return body;
     },
   }),
-  defineRoute('GET /metabolism', { handler: personalPage() }),
-  defineRoute('GET /recovery', { handler: personalPage() }),
+  defineRoute('GET /metabolism', { handler: renderPage }),
+  defineRoute('GET /recovery', { handler: renderPage }),
   defineRoute('GET /metabolism/card.svg', {
     async handler(request, reply) {
       const svg = metabolismCard(await metabolismView(request.server.civitas));
