@@ -10,9 +10,14 @@ import { methodOperations } from './operation.ts';
 import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
-/** Every operation's contract (its method block), by key. */
+/**
+ * Every operation's contract (its method block, policy and all), by key. A block that declares
+ * only its policy (shared/registry/policies.ts) is no contract.
+ */
 export const CONTRACTS = Object.fromEntries(
-  OPERATIONS.flatMap((entry) => methodOperations(entry)),
+  OPERATIONS.flatMap((entry) => methodOperations(entry)).filter(([, block]) =>
+    Object.keys(block).some((field) => field !== 'policy'),
+  ),
 ) as OperationContracts;
 
 export type ContractKey = keyof typeof CONTRACTS;
@@ -23,10 +28,7 @@ export type ContractOf<K extends string> = K extends ContractKey
 /** The parsed inputs a handler of `K` reads from `request.input`. */
 export type InputOf<K extends string> = ContractInput<ContractOf<K>>;
 
-// A block that declares only its policy (shared/registry/policies.ts) is no contract.
-const BY_KEY = new Map<string, Contract>(
-  Object.entries(CONTRACTS).filter(([, block]) => Object.keys(block).some((field) => field !== 'policy')),
-);
+const BY_KEY = new Map<string, Contract>(Object.entries(CONTRACTS));
 
 for (const [key, contract] of BY_KEY) {
   const shape = findRoute(key);

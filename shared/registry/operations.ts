@@ -63,7 +63,15 @@ type BlockOf<O, M extends HttpMethod> = M extends keyof O ? O[M] : never;
 /** Every key whose entry declares a method block (a contract). */
 export type OperationKey = KeysOf<AnyOperation>;
 
-/** The contract of every key whose entry has a method block: the block without its policy. */
+type ContractBlock<K extends string> = Omit<
+  BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>,
+  'policy'
+>;
+
+/**
+ * The contract of every key whose method block declares one: the block without its policy (a
+ * block holding only its policy is no contract).
+ */
 export type OperationContracts = {
-  [K in OperationKey]: Omit<BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>, 'policy'>;
+  [K in OperationKey as keyof ContractBlock<K> extends never ? never : K]: ContractBlock<K>;
 };
