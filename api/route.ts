@@ -1,40 +1,25 @@
-import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { RouteKey } from '../shared/registry/types.ts';
 import type { Contract, ResponseOf } from '../shared/contract.ts';
 import type { ContractOf, InputOf } from '../shared/registry/contracts.ts';
 import { Refusal } from '../shared/errors.ts';
-import type { CachePolicy } from '../shared/http-cache.ts';
+import type { OperationPolicy } from '../shared/registry/operation.ts';
 
 /** Which rate-limit budget a route draws from: the registry shape's `rate` (shared/registry/types.ts). */
 export type { RateClass } from '../shared/registry/types.ts';
 
-/**
- * How strictly a route holds to its own origin:
- * - `credential`: credential-minting doors (INTERFACE.md Authentication item 5) accept only requests
- *   that show they come from this origin (`Origin`, else `Sec-Fetch-Site: same-origin`);
- * - `form`: session-acting doors refuse what a browser marks as cross-site; a client that sends
- *   neither header (an API caller with its session cookie) passes — the session cookie is
- *   SameSite=Lax, so a cross-site form cannot carry it anyway.
- */
-export type SameOriginRule = 'credential' | 'form';
+/** How strictly a route holds to its own origin: its entry's `policy.origin` (shared/registry/operation.ts). */
+export type SameOriginRule = NonNullable<OperationPolicy['origin']>;
 
-/** A family's implementation of one registry shape (one method of one path). */
+/**
+ * A family's implementation of one registry shape (one method of one path): its handler and what
+ * serves beside it. The route's policy (cache class, origin rule, raw body, scope, rate) is its
+ * operation entry's, never the implementation's (shared/registry/operation.ts).
+ */
 export interface RouteImpl {
   key: RouteKey;
   handler: RouteHandler;
-  schema?: FastifySchema;
-  /** Credential-minting POST door: only same-origin requests (INTERFACE.md Authentication item 5); shorthand for `sameOrigin: 'credential'`. */
-  credentialDoor?: boolean;
-  /** Same-origin rule (api/plugins/same-origin.ts): `form` for doors acting with a session, refusing what a browser marks cross-site. */
-  sameOrigin?: SameOriginRule;
-  /**
-   * Who may keep the answer: its cache class (shared/http-cache.ts), set by api/plugins/http-cache.ts.
-   * Handlers never set Cache-Control themselves; unset → none (a hybrid's variants: `no-cache`).
-   */
-  cache?: CachePolicy;
-  /** Keep the exact request bytes as `request.rawBody` (signed provider callbacks, e.g. Stripe webhooks). */
-  rawBody?: boolean;
   /**
    * The Astro page this URL also is (registry kind `hybrid`, or a `page` with a JSON twin): the
    * router (api/router.ts) answers `handler`'s JSON to a caller whose `Accept` prefers it and the

@@ -11,6 +11,7 @@ import {
 } from '../shared/registry/index.ts';
 import type { RouteShape } from '../shared/registry/types.ts';
 import { contractFor } from '../shared/registry/contracts.ts';
+import { policyFor } from '../shared/registry/policies.ts';
 import type { Contract } from '../shared/contract.ts';
 import { parseContract, type RouteHandler, type RouteImpl } from './route.ts';
 import { unstorableText } from '../shared/storable-text.ts';
@@ -121,22 +122,22 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
       const key = routeKey(method, shape.path);
       known.add(key);
       const impl = byKey.get(key);
+      const policy = policyFor(key);
       const realisation = realisationOf(shape, method, impl, options.siteInfo);
       realisations.set(key, realisation);
       app.route({
         method,
         url: toFastifyPath(shape.path),
-        schema: impl?.schema,
         config: {
           // request_provenance: the registry's credential doors refuse cross-site requests whatever
-          // their implementation declares, before anything else of the route runs.
+          // their entry declares, before anything else of the route runs.
           sameOrigin:
-            impl?.credentialDoor ||
-            (method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path))
+            method === 'POST' && (CREDENTIAL_DOORS as readonly string[]).includes(shape.path)
               ? 'credential'
-              : impl?.sameOrigin,
+              : policy?.origin,
           rateClass: shape.rate ?? (method === 'POST' ? 'write' : 'read'),
-          cacheClass: impl?.cache,
+          // The entry's cache class; a GET nothing implements is a site page or file, which brings its own.
+          cacheClass: impl ? policy?.cache : undefined,
           scope: shape.scope,
           // A browser navigating to a feed reads it as a page (api/plugins/feed-view.ts).
           feed: shape.kind === 'feed',
@@ -151,7 +152,7 @@ export async function registerRoutes(app: FastifyInstance, options: RouterOption
         // Work shared by a page and its JSON twin (a guard, headers) runs before either.
         ...(impl?.preHandler ? { preHandler: preHandlerOf(impl.preHandler) } : {}),
         // Signed callbacks (Stripe) verify the exact bytes: capture them before any parser runs.
-        ...(impl?.rawBody ? { preParsing: captureRawBody } : {}),
+        ...(impl && policy?.rawBody ? { preParsing: captureRawBody } : {}),
       });
     }
   }
@@ -197,7 +198,7 @@ function refuseUnstorableUrl(request: FastifyRequest, _reply: FastifyReply, done
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request body exactly as received; set only on routes declaring `rawBody: true`. */
+    /** The request body exactly as received; set only on routes whose entry's policy declares `rawBody: true`. */
     rawBody?: Buffer;
   }
 }

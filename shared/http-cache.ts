@@ -1,7 +1,7 @@
 import { cacheControlForPersonalized } from './boundaries/headers/cache.ts';
 
 /**
- * Who may keep an answer, by cache class: a route declares its class with `cache` on defineRoute
+ * Who may keep an answer, by cache class: a route declares its class in its operation entry's `policy`
  * and api/plugins/http-cache.ts sets the Cache-Control; no handler sets one by hand (a structure
  * test holds that). Public answers are for anyone: `public` live reads are fresh for a shared
  * cache (CDN) for a few seconds and may be served stale while it revalidates, browsers

@@ -7,7 +7,7 @@ import { issueCertificate, verifyCertificate } from './certificate.ts';
 import { storeRelayFlash, takeRelayFlash } from './relay-flash.ts';
 import { refuseReservedHandle } from '../../shared/agents/reserved.ts';
 import { standingView } from './standing.ts';
-import { sovereignRefusal } from '../../shared/policy.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { agentImprint } from './agent-imprint.ts';
 import { agentStatus, proofFrom } from './service.ts';
 import { continuumOverview, continuumStatus, heartbeat, preserveNote, rotateRelay } from './continuity.ts';
@@ -21,7 +21,6 @@ export const agentRoutes = [
    * would drop for good.
    */
   defineRoute('POST /api/agent/imprint', {
-    cache: 'no-store', // the continuity secret may be in this body: no cache may keep it
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);
@@ -66,7 +65,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/{handle}', {
-    cache: 'public',
     async handler(request, reply) {
       const { handle } = request.input.params;
       const status = await agentStatus(request.server.civitas, handle);
@@ -74,7 +72,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/agent/certificate', {
-    cache: 'no-store',
     async handler(request) {
       const { handle } = request.input.query;
       return issueCertificate(request.server.civitas, handle);
@@ -92,7 +89,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /api/continuum/status', {
-    cache: { anonymous: 'revalidate' }, // a continuity proof or relay token makes it private
     async handler(request, reply) {
       const { handle } = request.input.query;
       const proof = proofFrom(request);
@@ -107,7 +103,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('POST /api/continuum/preserve', {
-    cache: 'private',
     async handler(request) {
       const input = request.input.body;
       return preserveNote(
@@ -119,7 +114,6 @@ export const agentRoutes = [
     },
   }),
   defineRoute('GET /standing', {
-    cache: { anonymous: 'revalidate' }, // a session may hold a fresh relay token here
     page: true,
     async handler(request) {
       const query = request.input.query;
@@ -131,15 +125,12 @@ export const agentRoutes = [
     },
   }),
   defineRoute('POST /standing/rotate-relay', {
-    cache: 'private',
     async handler(request, reply) {
-      const refusal = sovereignRefusal('attest', request.sovereign ?? null); // the policy evaluate applies too
-      if (refusal) throw refusal;
       const input = request.input.body;
       const form = isFormPost(request);
       const fallback = '/standing';
       const target = form ? returnTarget(input.return_to, fallback) : fallback;
-      const result = await rotateRelay(request.server.civitas, input.handle, request.sovereign!);
+      const result = await rotateRelay(request.server.civitas, input.handle, sessionOf(request));
       if (!form) return result;
       const flash = await storeRelayFlash(request.server.civitas, request, input.handle, result.relay_token);
       return seeOther(

@@ -6,15 +6,12 @@ import { censusHtml } from './html.ts';
 
 export const boundaryRoutes = [
   defineRoute('GET /api/boundaries', {
-    cache: 'no-store', // a live proof must not be replayed from any cache
     async handler(request) {
       return liveCensus(request.server.civitas, censusHost(request.server));
     },
   }),
   defineRoute('GET /boundaries', {
-    cache: 'private', // shared_cache_audience: this page is listed among those no shared cache may keep
     async handler(request, reply) {
-      reply.header('vary', 'Cookie');
       // The census's own live probe reads these headers; rendering the page would run the census again.
       if (isLiveProbe(request)) return reply.code(204).send();
       if (request.server.site) return renderPage(request, reply);

@@ -11,7 +11,7 @@ import type { AppContext } from '../context.ts';
 import { DUE_DAYS_MAX, DUE_DAYS_MIN } from '../../shared/calibration/scores.ts';
 import { makeProphecy, prophecyById, prophecyList, PROPHECY_ID } from './prophecies.ts';
 import { ANSWERED_BY, answerPact, makePact, pactById, PACT_ID, stakeOnPact } from './pacts.ts';
-import { stewardOf } from '../http-steward.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { almanacView, calibrationView, prophecyView, streaks } from './views.ts';
 import { count } from '../../shared/plural.ts';
 
@@ -34,11 +34,6 @@ export function dueFrom(input: { due_in_days?: number; due_at?: string }, now: D
   if (ahead < DUE_DAYS_MIN * DAY_MS || ahead > DUE_DAYS_MAX * DAY_MS)
     throw issue(`due_at must be ${DUE_DAYS_MIN} to ${DUE_DAYS_MAX} days ahead.`);
   return at;
-}
-
-function me(request: FastifyRequest) {
-  if (!request.sovereign) throw new Refusal('identity_required');
-  return request.sovereign;
 }
 
 function sendSvg(reply: FastifyReply, svg: string) {
@@ -141,14 +136,13 @@ async function answerDoor<By extends 'author' | 'steward'>(
   by: By,
   input: z.output<typeof answerInput>,
 ) {
-  if (by === 'steward') stewardOf(request);
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
   const result = await answerPact(request.server.civitas, {
     pact: input.pact,
     outcome: input.outcome,
     by,
-    authorId: me(request).sovereignId,
+    authorId: sessionOf(request).sovereignId,
   });
   if (form)
     return seeOther(reply, withQuery(target, { answered: result.pact_id, receipt: result.receipt_id }));
@@ -157,8 +151,6 @@ async function answerDoor<By extends 'author' | 'steward'>(
 
 export const calibrationRoutes = [
   defineRoute('POST /steward/pacts', {
-    cache: 'private',
-    sameOrigin: 'form',
     handler: (request, reply) => answerDoor(request, reply, 'steward', request.input.body),
   }),
   defineRoute('POST /sovereign/prophecy', {
@@ -168,7 +160,7 @@ export const calibrationRoutes = [
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/prophecy') : '/prophecy';
       const due_at = dueFrom(input, ctx.clock.now());
-      const result = await makeProphecy(ctx, me(request), { ...input, due_at });
+      const result = await makeProphecy(ctx, sessionOf(request), { ...input, due_at });
       if (form)
         return seeOther(reply, withQuery(target, { made: result.prophecy_id, receipt: result.receipt_id }));
       return result;
@@ -185,7 +177,12 @@ export const calibrationRoutes = [
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
       const due_at = dueFrom(input, ctx.clock.now());
-      const result = await makePact(ctx, me(request), { ...input, title: title!, stake: stake!, due_at });
+      const result = await makePact(ctx, sessionOf(request), {
+        ...input,
+        title: title!,
+        stake: stake!,
+        due_at,
+      });
       if (form)
         return seeOther(reply, withQuery(target, { pact: result.pact_id, receipt: result.receipt_id }));
       return result;
@@ -196,7 +193,7 @@ export const calibrationRoutes = [
       const input = request.input.body;
       const form = isFormPost(request);
       const target = form ? returnTarget(input.return_to, '/almanac') : '/almanac';
-      const result = await stakeOnPact(request.server.civitas, me(request), input);
+      const result = await stakeOnPact(request.server.civitas, sessionOf(request), input);
       if (form)
         return seeOther(reply, withQuery(target, { staked: result.pact_id, receipt: result.receipt_id }));
       return result;
@@ -214,7 +211,6 @@ export const calibrationRoutes = [
   defineRoute('GET /almanac', { handler: (request) => almanacView(request.server.civitas), page: true }),
 
   defineRoute('GET /almanac.ics', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const view = await almanacView(ctx, 500);
@@ -239,7 +235,6 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /almanac.xml', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -266,7 +261,6 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /streaks.xml', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -294,7 +288,6 @@ export const calibrationRoutes = [
   }),
 
   defineRoute('GET /calibration/card.svg', {
-    cache: 'public-1m',
     async handler(request, reply) {
       const view = await calibrationView(request.server.civitas);
       const svg = await renderCardSvg({
@@ -311,7 +304,6 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /prophecy/card.svg', {
-    cache: 'public-1m',
     async handler(request, reply) {
       const view = await prophecyView(request.server.civitas, 500);
       const trueCount = view.resolved.filter((p) => p.outcome).length;
@@ -328,7 +320,6 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /almanac/card.svg', {
-    cache: 'public-1m',
     async handler(request, reply) {
       const view = await almanacView(request.server.civitas, 50);
       const svg = await renderCardSvg({
@@ -341,11 +332,9 @@ export const calibrationRoutes = [
     },
   }),
   defineRoute('GET /almanac/claim/{id}/card.svg', {
-    cache: 'public-1m',
     handler: (request, reply) => claimCard(request, reply, false),
   }),
   defineRoute('GET /almanac/claim/{id}/answered.svg', {
-    cache: 'public-1m',
     handler: (request, reply) => claimCard(request, reply, true),
   }),
 ];

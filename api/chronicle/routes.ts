@@ -22,7 +22,6 @@ const kindsText = (k: { thought: number; question: number; signal: number }) =>
 
 export const chronicleRoutes = [
   defineRoute('GET /feed/pulse', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -113,7 +112,6 @@ export const chronicleRoutes = [
   }),
 
   defineRoute('GET /badge.svg', {
-    cache: 'public-1m',
     async handler(request, reply) {
       const census = await liveCensus(request.server.civitas, censusHost(request.server));
       const bound = census.total_boundaries - census.unbound_count;
@@ -122,15 +120,12 @@ export const chronicleRoutes = [
     },
   }),
   defineRoute('GET /streaks.svg', {
-    cache: 'public-1m',
     handler: async (request, reply) => svg(reply, await streaksSvg(request.server.civitas)),
   }),
   defineRoute('GET /invite/card.svg', {
-    cache: 'public-5m',
     handler: async (request, reply) => svg(reply, await inviteSvg(request.server.civitas)),
   }),
   defineRoute('GET /og/{surface}.png', {
-    cache: 'public-1h',
     async handler(request, reply) {
       const { surface } = request.params as { surface?: string };
       const name = String(surface ?? '');

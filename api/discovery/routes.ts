@@ -79,7 +79,6 @@ export function pickCoding(acceptEncoding: string | undefined): Coding {
 
 export const discoveryRoutes = [
   defineRoute('GET /openapi.json', {
-    cache: 'public',
     async handler(request, reply) {
       const coding = pickCoding(request.headers['accept-encoding']);
       const { body, etag } = openApiDocument(request.server)[coding];
@@ -89,15 +88,13 @@ export const discoveryRoutes = [
     },
   }),
   defineRoute('GET /agents.json', {
-    cache: 'public',
     handler: async (request) => agentDirectory(request.server.civitas, request.server.tools),
   }),
-  defineRoute('GET /llms.txt', { cache: 'public-1h', handler: llms }),
-  defineRoute('GET /.well-known/llms.txt', { cache: 'public-1h', handler: llms }),
-  defineRoute('GET /security.txt', { cache: 'public-1h', handler: security }),
-  defineRoute('GET /.well-known/security.txt', { cache: 'public-1h', handler: security }),
+  defineRoute('GET /llms.txt', { handler: llms }),
+  defineRoute('GET /.well-known/llms.txt', { handler: llms }),
+  defineRoute('GET /security.txt', { handler: security }),
+  defineRoute('GET /.well-known/security.txt', { handler: security }),
   defineRoute('GET /robots.txt', {
-    cache: 'public-1h',
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
       return [
@@ -110,7 +107,6 @@ export const discoveryRoutes = [
     }),
   }),
   defineRoute('GET /sitemap.xml', {
-    cache: 'public-1h',
     handler: text((request) => {
       const origin = request.server.civitas.config.origin;
       const urls = PUBLISHED_ROUTES.filter(inSitemap)

@@ -3,22 +3,13 @@ import type { Feed } from 'feed';
 import { atomFeed } from '../feeds.ts';
 import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import type { SignedIn } from '../plugins/session.ts';
-import { Refusal } from '../../shared/errors.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governance/court.ts';
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
 import { ratifierOnly } from './guards.ts';
 import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
 import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
-
-/** The router enforced governance:write from the registry; repeated here where the handler acts. */
-function governor(request: FastifyRequest): SignedIn {
-  if (!request.sovereign) throw new Refusal('identity_required', { scope: 'governance:write' });
-  if (!request.sovereign.scopes.includes('governance:write'))
-    throw new Refusal('scope_required', { scope: 'governance:write' });
-  return request.sovereign;
-}
 
 function answer<T>(
   request: FastifyRequest,
@@ -36,7 +27,7 @@ async function pledgeHandler(
   request: RouteRequest<'POST /sovereign/pledge' | 'POST /pledge'>,
   reply: FastifyReply,
 ) {
-  const who = governor(request);
+  const who = sessionOf(request);
   const input = request.input.body;
   const fallback = input.return_to;
   returnTarget(fallback, '/'); // a bad return_to is refused before anything is recorded
@@ -51,7 +42,7 @@ async function pledgeHandler(
 }
 
 async function backHandler(request: RouteRequest<'POST /sovereign/pledge/back'>, reply: FastifyReply) {
-  const who = governor(request);
+  const who = sessionOf(request);
   const input = request.input.body;
   returnTarget(input.return_to, '/');
   const result = await backPledge(request.server.civitas, who, input.pledge);
@@ -81,7 +72,7 @@ async function reviewHandler(request: RouteRequest<'POST /api/codex/pledges/revi
 }
 
 async function courtSignHandler(request: RouteRequest<'POST /sovereign/court-sign'>, reply: FastifyReply) {
-  const who = governor(request);
+  const who = sessionOf(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/verdicts');
   const ctx = request.server.civitas;
@@ -104,44 +95,34 @@ function atom(reply: FastifyReply, feed: Feed) {
 
 export const courtHandlers = [
   defineRoute('GET /api/codex/pledges', {
-    cache: 'public-1m',
     async handler(request) {
       return codexView(request.server.civitas, request.input.query);
     },
   }),
-  defineRoute('POST /sovereign/pledge', { sameOrigin: 'form', cache: 'private', handler: pledgeHandler }),
+  defineRoute('POST /sovereign/pledge', { handler: pledgeHandler }),
   defineRoute('POST /pledge', {
-    sameOrigin: 'form',
-    cache: 'private',
     handler: pledgeHandler,
   }),
-  defineRoute('POST /sovereign/pledge/back', { sameOrigin: 'form', cache: 'private', handler: backHandler }),
+  defineRoute('POST /sovereign/pledge/back', { handler: backHandler }),
   defineRoute('POST /api/codex/pledges/review', {
-    sameOrigin: 'form',
-    cache: 'private',
     preHandler: ratifierOnly,
     handler: reviewHandler,
   }),
   defineRoute('POST /sovereign/court-sign', {
-    sameOrigin: 'form',
-    cache: 'private',
     handler: courtSignHandler,
   }),
   defineRoute('GET /api/court/precedent/{id}', {
-    cache: 'public-1m',
     async handler(request) {
       return precedentView(request.server.civitas, request.input.params.id);
     },
   }),
   defineRoute('GET /api/verdicts', {
-    cache: 'private', // says what this viewer may sign
     async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
     },
   }),
   defineRoute('GET /verdicts', {
-    cache: 'private',
     async handler(request) {
       const ctx = request.server.civitas;
       return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
@@ -149,18 +130,15 @@ export const courtHandlers = [
     page: true,
   }),
   defineRoute('GET /api/dissent', {
-    cache: 'public-1m',
     async handler(request) {
       return dissentView(request.server.civitas);
     },
   }),
   defineRoute('GET /dissent', {
-    cache: 'public-1m',
     handler: (request) => dissentView(request.server.civitas),
     page: true,
   }),
   defineRoute('GET /verdicts.xml', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;
@@ -187,7 +165,6 @@ export const courtHandlers = [
     },
   }),
   defineRoute('GET /reversals.xml', {
-    cache: 'public-5m',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       const origin = ctx.config.origin;

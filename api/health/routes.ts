@@ -7,7 +7,6 @@ import { errorBody } from '../../shared/errors.ts';
 
 export const healthRoutes = [
   defineRoute('GET /_health', {
-    cache: 'no-store',
     async handler(request, reply) {
       const ctx = request.server.civitas;
       if (await canServe(ctx)) {
@@ -21,14 +20,12 @@ export const healthRoutes = [
     },
   }),
   defineRoute('GET /health', {
-    cache: 'no-store',
     async handler(request, reply) {
       const body = await readiness(request.server.civitas);
       return reply.code(body.ok ? 200 : 503).send(body);
     },
   }),
   defineRoute('GET /health/live', {
-    cache: 'no-store',
     // On a real socket a GET is answered before Fastify (api/health/liveness.ts); the same answer here.
     handler: async () => liveness(),
   }),

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import type { RouteRequest } from '../route.ts';
-import { clearSessionCookie, endSession, startSession } from '../plugins/session.ts';
+import { clearSessionCookie, endSession, sessionOf, startSession } from '../plugins/session.ts';
 import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
 import { recordSessionStep, sovereignByKey } from './service.ts';
@@ -13,7 +13,6 @@ import { mergeSovereign } from './merge.ts';
 import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
 import { renderWith } from './http.ts';
 import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { signedIn } from './request-bodies.ts';
 
 export async function initiate(request: RouteRequest<'POST /initiate'>, reply: FastifyReply) {
   const input = request.input.body;
@@ -90,7 +89,7 @@ export async function returnWithKey(request: RouteRequest<'POST /return'>, reply
  * deleted (api/identity/merge.ts), so the person counts once.
  */
 export async function reconcile(request: RouteRequest<'POST /reconcile'>, reply: FastifyReply) {
-  const current = signedIn(request);
+  const current = sessionOf(request);
   const opened = await keyHolder(
     request,
     reply,

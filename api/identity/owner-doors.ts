@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Refusal } from '../../shared/errors.ts';
 import type { RouteRequest } from '../route.ts';
-import { type SignedIn } from '../plugins/session.ts';
+import { sessionOf, type SignedIn } from '../plugins/session.ts';
 import type { EMAIL_STATUSES } from '../../shared/identity/contract.ts';
 import { removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from './settings.ts';
 import { ownerView } from './views.ts';
@@ -14,10 +14,9 @@ import { withdrawDataRequest } from './data-withdraw.ts';
 import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
-import { signedIn } from './request-bodies.ts';
 
 export async function email(request: RouteRequest<'POST /sovereign/email'>, reply: FastifyReply) {
-  const me = signedIn(request);
+  const me = sessionOf(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const ctx = request.server.civitas;
@@ -84,7 +83,7 @@ async function feedToken(
 
 /** `GET /sovereign`, with a freshly made subscription address when `feed` names its one-time flash. */
 export async function ownerWithSubscription(request: FastifyRequest) {
-  const me = signedIn(request);
+  const me = sessionOf(request);
   const ctx = request.server.civitas;
   const view = await ownerView(ctx, me);
   const flash = (request.query as Record<string, unknown> | undefined)?.feed;
@@ -99,7 +98,7 @@ export async function callsignVisibility(
   request: RouteRequest<'POST /sovereign/callsign-visibility'>,
   reply: FastifyReply,
 ) {
-  const me = signedIn(request);
+  const me = sessionOf(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/sovereign');
   const result = await setCallsignVisibility(request.server.civitas, me, input.visible, input.callsign);
@@ -109,7 +108,7 @@ export async function callsignVisibility(
 }
 
 export async function dataRequests(request: RouteRequest<'GET /settings/data/request'>, reply: FastifyReply) {
-  const me = signedIn(request);
+  const me = sessionOf(request);
   const ctx = request.server.civitas;
   const { download } = request.input.query;
   if (download) {
@@ -121,7 +120,7 @@ export async function dataRequests(request: RouteRequest<'GET /settings/data/req
 }
 
 export async function fileRequest(request: RouteRequest<'POST /settings/data/request'>, reply: FastifyReply) {
-  const me = signedIn(request);
+  const me = sessionOf(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/settings/data');
   if (input.withdraw) {
@@ -138,7 +137,7 @@ export async function processRequest(
   request: RouteRequest<'POST /steward/data-requests'>,
   reply: FastifyReply,
 ) {
-  const steward = signedIn(request);
+  const steward = sessionOf(request);
   const input = request.input.body;
   const next = returnTarget(input.return_to, '/steward/data-requests');
   const result = await processDataRequest(request.server.civitas, steward, input);

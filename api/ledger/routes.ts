@@ -306,11 +306,11 @@ async function witnessReceipt(request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const ledgerRoutes = [
-  defineRoute('GET /api/receipt/{id}', { cache: 'public', handler: receiptJson }),
+  defineRoute('GET /api/receipt/{id}', { handler: receiptJson }),
   defineRoute('GET /receipt/{id}', { handler: receiptJson, page: true }),
-  defineRoute('GET /receipt/{id}/feed.xml', { cache: 'public-1m', handler: receiptFeed }),
-  defineRoute('GET /receipt/{id}/card.svg', { cache: 'public-5m', handler: card }),
-  defineRoute('GET /receipt/sov{release}-fixture/card.svg', { cache: 'public-1d', handler: fixtureCard }),
+  defineRoute('GET /receipt/{id}/feed.xml', { handler: receiptFeed }),
+  defineRoute('GET /receipt/{id}/card.svg', { handler: card }),
+  defineRoute('GET /receipt/sov{release}-fixture/card.svg', { handler: fixtureCard }),
   defineRoute('GET /ledger', {
     handler: (request) => ledgerView(ctxOf(request), request.input.query),
     page: true,
@@ -324,10 +324,9 @@ export const ledgerRoutes = [
   defineRoute('GET /verify/anchor-chain', { handler: anchorChain, page: true }),
   defineRoute('GET /verify/court/{id}', { handler: court }),
   defineRoute('POST /api/witness/mark', { handler: witnessMark }),
-  defineRoute('GET /witness', { cache: { anonymous: 'revalidate' }, handler: witnessPage, page: true }),
-  defineRoute('GET /witness/feed.xml', { cache: 'public-5m', handler: witnessFeed }),
+  defineRoute('GET /witness', { handler: witnessPage, page: true }),
+  defineRoute('GET /witness/feed.xml', { handler: witnessFeed }),
   defineRoute('GET /witness/receipt/{token}', {
-    cache: 'private',
     handler: witnessReceipt,
     page: witnessReceiptPage,
   }),

@@ -8,7 +8,6 @@ export const mcpRoutes = [
   }),
   // Without our own GET the SDK would hold GET open as an SSE stream; a stateless server has none.
   defineRoute('GET /mcp', {
-    cache: 'public',
     handler: async (request) => ({
       ok: true as const,
       name: 'civitas' as const,

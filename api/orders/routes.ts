@@ -1,21 +1,15 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { defineRoute, type RouteRequest } from '../route.ts';
-import { Refusal } from '../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { stewardOf, stewardOnly } from '../http-steward.ts';
+import { stewardOnly } from '../http-steward.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
-
-function me(request: FastifyRequest) {
-  // The router already enforced sovereign:write; this narrows the type.
-  if (!request.sovereign) throw new Refusal('identity_required');
-  return request.sovereign;
-}
 
 async function orderDoor(request: RouteRequest<'POST /sovereign/order'>, reply: FastifyReply) {
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
-  const result = await fileOrder(request.server.civitas, me(request), input);
+  const result = await fileOrder(request.server.civitas, sessionOf(request), input);
   if (form) return seeOther(reply, withQuery(target, { filed: result.order_id, receipt: result.receipt_id }));
   return result;
 }
@@ -24,7 +18,7 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
-  const result = await secondOrder(request.server.civitas, me(request), input.order);
+  const result = await secondOrder(request.server.civitas, sessionOf(request), input.order);
   if (form)
     return seeOther(reply, withQuery(target, { seconded: result.order_id, receipt: result.receipt_id }));
   return result;
@@ -32,7 +26,6 @@ async function secondDoor(request: RouteRequest<'POST /sovereign/second'>, reply
 
 /** POST /steward/orders (operator, steward:write): accept, apply or decline an order, with a receipt. */
 async function decisionDoor(request: RouteRequest<'POST /steward/orders'>, reply: FastifyReply) {
-  stewardOf(request);
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '/orders') : '/orders';
@@ -44,7 +37,7 @@ async function decisionDoor(request: RouteRequest<'POST /steward/orders'>, reply
 }
 
 export const orderRoutes = [
-  defineRoute('POST /steward/orders', { cache: 'private', sameOrigin: 'form', handler: decisionDoor }),
+  defineRoute('POST /steward/orders', { handler: decisionDoor }),
   defineRoute('POST /sovereign/order', { handler: orderDoor }),
   defineRoute('POST /sovereign/second', { handler: secondDoor }),
   defineRoute('GET /api/orders', {

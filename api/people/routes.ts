@@ -36,11 +36,10 @@ export const peopleRoutes = [
     handler: (request) => cohortAmplifiedView(request.server.civitas),
   }),
   defineRoute('GET /api/presence', {
-    cache: 'public',
     handler: (request) => presenceView(request.server.civitas),
   }),
   defineRoute('GET /commons', { handler: commonsJson, page: true }),
-  defineRoute('GET /confluence/card.svg', { cache: 'public-1m', handler: confluenceCardSvg }),
+  defineRoute('GET /confluence/card.svg', { handler: confluenceCardSvg }),
   defineRoute('GET /api/federation', { handler: (request) => federationView(request.server.civitas) }),
   defineRoute('POST /api/federation/feedback-relay', {
     handler: (request) => relayFeedback(request.server.civitas, request.input.body),

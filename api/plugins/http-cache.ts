@@ -77,7 +77,7 @@ function cacheable(
 /**
  * HTTP caching by construction, after the security headers (which make every cookie-setting or
  * error response `private, no-store`):
- * - a route's cache class (defineRoute `cache`, shared/http-cache.ts) sets its Cache-Control; a
+ * - a route's cache class (its operation entry's `policy.cache`, shared/http-cache.ts) sets its Cache-Control; a
  *   class that depends on the request (`{ anonymous }`) is decided here, from the request, and its
  *   shared form varies on Cookie; a 303 (a form's answer) is `private, no-store` whatever the class;
  *   only the site mount's pages and stored files bring their own (api/site/mount.ts);

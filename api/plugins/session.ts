@@ -231,4 +231,19 @@ function enforceScope(request: FastifyRequest, reply: FastifyReply, scope: Scope
   return false;
 }
 
+/**
+ * Who acts on a scoped route: its entry's scope was enforced above (401 without a session, 403
+ * without the scope) before any handler ran, so a handler reads the session without checking it
+ * again (test/structure/route-policy.test.ts). On a route whose entry declares no scope there is
+ * nothing to read: that is a wiring error, answered 500, never a refusal.
+ */
+export function sessionOf(request: FastifyRequest): SignedIn {
+  const scope = request.routeOptions.config?.scope;
+  if (!scope || !request.sovereign)
+    throw new Error(
+      `sessionOf: ${request.method} ${request.routeOptions.url ?? request.url} declares no scope`,
+    );
+  return request.sovereign;
+}
+
 export default fp(sessions, { name: 'civitas-sessions', dependencies: ['@fastify/cookie'] });

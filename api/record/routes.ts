@@ -20,7 +20,7 @@ import {
 import { humanImprint, reportImprint } from './service.ts';
 import { statsView } from './stats.ts';
 import { searchView } from './search.ts';
-import { sovereignRefusal } from '../../shared/policy.ts';
+import { sessionOf } from '../plugins/session.ts';
 
 /** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
 export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery) {
@@ -106,12 +106,10 @@ async function reporterOf(
 }
 
 async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>, reply: FastifyReply) {
-  const refusal = sovereignRefusal('imprint', request.sovereign ?? null); // the policy evaluate applies too
-  if (refusal) throw refusal;
   const input = request.input.body;
   const form = isFormPost(request);
   const target = form ? returnTarget(input.return_to, '') : '';
-  const result = await humanImprint(request.server.civitas, input, request.sovereign);
+  const result = await humanImprint(request.server.civitas, input, sessionOf(request));
   if (!form) return result;
   const done = { recorded: result.sequence, ...(result.held ? { held: 1 } : {}) };
   // A form's success is the receipt, which shows the words it vouches for, unless it named a page.
@@ -119,18 +117,17 @@ async function sovereignImprint(request: RouteRequest<'POST /sovereign/imprint'>
 }
 
 export const recordRoutes = [
-  defineRoute('GET /imprint', { cache: { anonymous: 'revalidate' }, handler: recordPageJson }),
+  defineRoute('GET /imprint', { handler: recordPageJson }),
   defineRoute('GET /imprint/live', { handler: live(false) }),
   defineRoute('GET /collaborate/live', { handler: live(true) }),
-  defineRoute('GET /imprint/feed.json', { cache: 'public-30s', handler: feed('/imprint/feed.json', false) }),
+  defineRoute('GET /imprint/feed.json', { handler: feed('/imprint/feed.json', false) }),
   defineRoute('GET /collaborate/feed.json', {
-    cache: 'public-30s',
     handler: feed('/collaborate/feed.json', true),
   }),
 
   defineRoute('POST /api/quick-imprint', {
     async handler(request) {
-      return humanImprint(request.server.civitas, request.input.body, request.sovereign);
+      return humanImprint(request.server.civitas, request.input.body, sessionOf(request));
     },
   }),
   defineRoute('POST /sovereign/imprint', { handler: sovereignImprint }),
@@ -215,7 +212,6 @@ export const recordRoutes = [
     },
   }),
   defineRoute('GET /feedback/mine', {
-    cache: 'private',
     async handler(request) {
       const { agent } = request.input.query;
       const reporter = await reporterOf(request, agent);
@@ -231,7 +227,6 @@ export const recordRoutes = [
     },
   }),
   defineRoute('POST /feedback/mine/clear', {
-    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);
@@ -250,11 +245,9 @@ export const recordRoutes = [
   }),
 
   defineRoute('GET /api/stats', {
-    cache: 'public',
     handler: async (request) => statsView(request.server.civitas),
   }),
   defineRoute('GET /stats.json', {
-    cache: 'public-1m',
     async handler(request) {
       return statsView(request.server.civitas);
     },

@@ -1,16 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
-import { stewardHybrid, stewardOf, stewardOnly } from '../http-steward.ts';
+import { stewardHybrid, stewardOnly } from '../http-steward.ts';
+import { sessionOf } from '../plugins/session.ts';
 import { heldQueue, whisperArchive } from './queue.ts';
 import { lessonsView, recordLesson } from './lessons.ts';
 import { triage } from './triage.ts';
-import { sovereignRefusal } from '../../shared/policy.ts';
 
 async function triageHandler(request: RouteRequest<'POST /sovereign/triage'>, reply: FastifyReply) {
-  const refusal = sovereignRefusal('triage', request.sovereign ?? null); // the policy evaluate applies too
-  if (refusal) throw refusal;
-  const steward = stewardOf(request);
+  const steward = sessionOf(request);
   const input = request.input.body;
   const form = isFormPost(request);
   // A bad return_to is refused before anything is decided.
@@ -26,7 +24,7 @@ async function triageHandler(request: RouteRequest<'POST /sovereign/triage'>, re
 }
 
 async function lessonHandler(request: RouteRequest<'POST /steward/lesson'>, reply: FastifyReply) {
-  const steward = stewardOf(request);
+  const steward = sessionOf(request);
   const input = request.input.body;
   const form = isFormPost(request);
   const next = returnTarget(input.return_to, '/operator');
@@ -37,22 +35,19 @@ async function lessonHandler(request: RouteRequest<'POST /steward/lesson'>, repl
 }
 
 export const stewardRoutes = [
-  defineRoute('POST /sovereign/triage', { sameOrigin: 'form', cache: 'private', handler: triageHandler }),
-  defineRoute('POST /steward/lesson', { sameOrigin: 'form', cache: 'private', handler: lessonHandler }),
+  defineRoute('POST /sovereign/triage', { handler: triageHandler }),
+  defineRoute('POST /steward/lesson', { handler: lessonHandler }),
   defineRoute('GET /steward/held', {
-    cache: 'private',
     ...stewardHybrid((request) =>
       heldQueue(request.server.civitas, (request as RouteRequest<'GET /steward/held'>).input.query),
     ),
   }),
   defineRoute('GET /steward/whispers', {
-    cache: 'private',
     ...stewardHybrid((request) =>
       whisperArchive(request.server.civitas, (request as RouteRequest<'GET /steward/whispers'>).input.query),
     ),
   }),
   defineRoute('GET /api/hive/lessons', {
-    cache: 'public-1m',
     async handler(request) {
       return lessonsView(request.server.civitas, request.input.query);
     },

@@ -70,14 +70,11 @@ async function callerHolder(request: FastifyRequest, agent: string | undefined) 
 
 export const treasuryRoutes = [
   defineRoute('POST /api/stripe/webhook', {
-    rawBody: true,
     async handler(request) {
       return applyStripeEvent(request.server.civitas, verifiedEvent(request));
     },
   }),
   defineRoute('POST /api/stripe/issuing-authorization', {
-    cache: 'no-store',
-    rawBody: true,
     async handler(request) {
       const event = verifiedEvent(request);
       const decision = await decideAuthorization(request.server.civitas, event);
@@ -86,7 +83,6 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('GET /api/entitlements', {
-    cache: 'private',
     async handler(request) {
       if (!request.sovereign) throw new Refusal('identity_required');
       const holder = requireHolder(await speakerOfRequest(request));
@@ -100,7 +96,6 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('POST /api/oracle', {
-    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const holder = await speakerOfRequest(request, input.agent, input.continuity);
@@ -118,12 +113,10 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('POST /api/oracle/buy', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('oracle', '/oracle'),
   }),
   defineRoute('GET /api/oracle/session', {
-    cache: 'private',
     async handler(request) {
       const { id, agent } = request.input.query;
       const holder = await callerHolder(request, agent);
@@ -131,7 +124,6 @@ export const treasuryRoutes = [
     },
   }),
   defineRoute('GET /api/oracle/usage', {
-    cache: 'private',
     async handler(request) {
       const holder = await callerHolder(request, request.input.query.agent);
       return usageOf(request.server.civitas, holder);
@@ -150,27 +142,22 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('POST /api/checkout', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('any', '/endow'),
   }),
   defineRoute('POST /api/patronage', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('patronage', '/endow'),
   }),
   defineRoute('POST /api/covenant', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('covenant', '/endow'),
   }),
   defineRoute('POST /api/fund-evolution', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('fund_evolution', '/endow'),
   }),
   defineRoute('POST /api/inscribe', {
-    cache: 'private',
     preHandler: anonymousWithoutHandle,
     handler: checkoutDoor('inscription', '/endow'),
   }),
@@ -179,7 +166,6 @@ export const treasuryRoutes = [
   }),
 
   defineRoute('POST /api/portal', {
-    cache: 'private',
     async handler(request, reply) {
       const input = request.input.body;
       const form = isFormPost(request);

@@ -44,13 +44,17 @@ export const AGENT_OPERATIONS = [
         }),
         form: true,
         response: z.union([agentImprintResultSchema, imprintResultSchema]),
+        policy: { cache: 'no-store' }, // the continuity secret may be in this body: no cache may keep it
       },
     },
   ),
   api(
     '/api/agent/{handle}',
     "An agent's status projection (identity, naturalization, standing, guidance, next_actions) or the unknown_agent refusal",
-    { unknownHandle: true, GET: { params: handleQuery, response: statusProjectionSchema } },
+    {
+      unknownHandle: true,
+      GET: { params: handleQuery, response: statusProjectionSchema, policy: { cache: 'public' } },
+    },
   ),
   api('/api/agent/certificate', "Signed certificate (JWS, Ed25519) of a handle's standing level and time", {
     unknownHandle: true,
@@ -68,6 +72,7 @@ export const AGENT_OPERATIONS = [
         certificate: z.string().describe('compact JWS'),
         verify: z.string(),
       }),
+      policy: { cache: 'no-store' },
     },
   }),
   api(
@@ -100,7 +105,15 @@ export const AGENT_OPERATIONS = [
   api(
     '/api/continuum/status',
     "One handle's continuity: last heartbeat, days with proof, when the next level can be reached",
-    { identity: 'proof', unknownHandle: true, GET: { query: handleQuery, response: continuumStatusSchema } },
+    {
+      identity: 'proof',
+      unknownHandle: true,
+      GET: {
+        query: handleQuery,
+        response: continuumStatusSchema,
+        policy: { cache: { anonymous: 'revalidate' } }, // a continuity proof or relay token makes it private
+      },
+    },
   ),
   mutation(
     '/api/continuum/heartbeat',
@@ -151,6 +164,7 @@ export const AGENT_OPERATIONS = [
       GET: {
         query: z.object({ handle: optional(handleSchema), minted: optional(z.string().max(64)) }),
         response: standingViewSchema,
+        policy: { cache: { anonymous: 'revalidate' } }, // a session may hold a fresh relay token here
       },
     },
   ),

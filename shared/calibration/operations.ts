@@ -27,7 +27,9 @@ export const CALIBRATION_OPERATIONS = [
     "Make a prophecy: a probability that one of the service's own metrics crosses a value by a date",
     { scope: 'sovereign:write', POST: { body: prophecyInput, form: true, response: prophecyResult } },
   ),
-  page('/prophecy', 'Prophecies open and resolved', { GET: { response: prophecyPageSchema } }),
+  page('/prophecy', 'Prophecies open and resolved', {
+    GET: { response: prophecyPageSchema, policy: { cache: 'revalidate' } },
+  }),
   api(
     '/api/calibration',
     'Calibration of resolved prophecies: Brier and log scores, reliability diagram data',
@@ -38,11 +40,11 @@ export const CALIBRATION_OPERATIONS = [
     'Calibration: how well graded predictions about civitas itself turned out (not outside accuracy)',
     {
       // The page's JSON twin answers the same projection as GET /api/calibration.
-      GET: { response: calibrationSchema },
+      GET: { response: calibrationSchema, policy: { cache: 'revalidate' } },
     },
   ),
   page('/almanac', 'The almanac: the season ahead, prophecies and pacts by due date', {
-    GET: { response: almanacSchema },
+    GET: { response: almanacSchema, policy: { cache: 'revalidate' } },
   }),
   feed('/almanac.ics', 'The almanac as an iCalendar feed'),
   feed('/almanac.xml', 'The almanac as an Atom feed'),
@@ -72,12 +74,23 @@ export const CALIBRATION_OPERATIONS = [
         body: answerInput,
         form: true,
         response: stewardAnswerResult,
+        policy: { origin: 'form' },
       },
     },
   ),
-  asset('/calibration/card.svg', 'Calibration card: Brier score and reliability'),
-  asset('/prophecy/card.svg', 'Card of prophecies open and resolved'),
-  asset('/almanac/card.svg', 'Almanac card: what comes due this season'),
-  asset('/almanac/claim/{id}/card.svg', 'Card of one almanac claim (prophecy or pact)'),
-  asset('/almanac/claim/{id}/answered.svg', 'Card of one almanac claim once answered, with its outcome'),
+  asset('/calibration/card.svg', 'Calibration card: Brier score and reliability', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
+  asset('/prophecy/card.svg', 'Card of prophecies open and resolved', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
+  asset('/almanac/card.svg', 'Almanac card: what comes due this season', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
+  asset('/almanac/claim/{id}/card.svg', 'Card of one almanac claim (prophecy or pact)', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
+  asset('/almanac/claim/{id}/answered.svg', 'Card of one almanac claim once answered, with its outcome', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
 ];

@@ -23,17 +23,17 @@ export const CHRONICLE_OPERATIONS = [
   page(
     '/chronicle',
     'Chronicle of the Record: one page per UTC day of imprints, receipts, verdicts and anchors',
-    { GET: { query: chronicleQuery, response: chronicleSchema } },
+    { GET: { query: chronicleQuery, response: chronicleSchema, policy: { cache: 'revalidate' } } },
   ),
   page(
     '/today',
     "Today at a glance: today's imprints, prophecies coming due, confluences and the anchor to be sealed",
-    { GET: { response: todaySchema } },
+    { GET: { response: todaySchema, policy: { cache: 'revalidate' } } },
   ),
   page(
     '/ascensions',
     'Naturalization ascensions: handles that reached continuous or attested, newest first',
-    { GET: { query: ascensionsQuery, response: ascensionsSchema } },
+    { GET: { query: ascensionsQuery, response: ascensionsSchema, policy: { cache: 'revalidate' } } },
   ),
   api('/api/progress', "A public actor's progress toward its next standing level", {
     publicActor: 'required',
@@ -44,10 +44,14 @@ export const CHRONICLE_OPERATIONS = [
     'The story of the service through a time lens: what mattered in a chosen period',
     { GET: { query: lensQuery, response: timeLensSchema } },
   ),
-  page('/story', 'The story of civitas so far', { GET: { response: lens('civitas.story.v1') } }),
-  page('/story/weekly', "This week's story", { GET: { response: lens('civitas.story-weekly.v1') } }),
-  asset('/badge.svg', 'Badge with the headline counts'),
-  asset('/streaks.svg', 'Card of current streaks'),
-  asset('/invite/card.svg', 'Invitation card to begin'),
+  page('/story', 'The story of civitas so far', {
+    GET: { response: lens('civitas.story.v1'), policy: { cache: 'revalidate' } },
+  }),
+  page('/story/weekly', "This week's story", {
+    GET: { response: lens('civitas.story-weekly.v1'), policy: { cache: 'revalidate' } },
+  }),
+  asset('/badge.svg', 'Badge with the headline counts', { GET: { policy: { cache: 'public-1m' } } }),
+  asset('/streaks.svg', 'Card of current streaks', { GET: { policy: { cache: 'public-1m' } } }),
+  asset('/invite/card.svg', 'Invitation card to begin', { GET: { policy: { cache: 'public-5m' } } }),
   asset('/og/{surface}.png', 'Social preview image of one page surface'),
 ];

@@ -12,12 +12,12 @@ export const DISCOVERY_OPERATIONS = [
   api(
     '/agents.json',
     'Machine directory: discovery order, the three authority contracts, MCP tools, feeds and the JWKS that signs agent certificates',
-    { GET: { response: agentDirectorySchema } },
+    { GET: { response: agentDirectorySchema, policy: { cache: 'public' } } },
   ),
   api(
     '/openapi.json',
     'This route description: OpenAPI 3.1.0 generated from the route registry on every request (operator routes absent)',
-    { GET: { response: openApiDocumentSchema } },
+    { GET: { response: openApiDocumentSchema, policy: { cache: 'public' } } },
   ),
   asset(
     '/llms.txt',
@@ -36,6 +36,6 @@ export const DISCOVERY_OPERATIONS = [
     'Developer guide: discovery order, the three contracts, MCP, the relay client, errors, limits and proofs',
   ),
   page('/atlas', 'Human map of every published route, generated from the registry, grouped by family', {
-    GET: { response: atlasSchema },
+    GET: { response: atlasSchema, policy: { cache: 'revalidate' } },
   }),
 ];

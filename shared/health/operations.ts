@@ -25,17 +25,19 @@ export const HEALTH_OPERATIONS = [
             .describe('present while serving without a shared dependency'),
           reasons: z.array(z.string()).optional(),
         }),
+        policy: { cache: 'no-store' },
       },
     },
   ),
   api('/health', 'Readiness in detail: database reachability and latency, app version, uptime', {
     provider: 'database',
-    GET: { response: readinessSchema },
+    GET: { response: readinessSchema, policy: { cache: 'no-store' } },
   }),
   api('/health/live', 'Liveness only: the process answers; no dependency is checked', {
     rate: 'none',
     GET: {
       response: z.object({ ok, live: z.literal(true), uptime_s: z.number().int().min(0) }),
+      policy: { cache: 'no-store' },
     },
   }),
   page('/status', 'Service status for people: readiness, current vitals headline and recent failures'),

@@ -100,3 +100,23 @@ export const idpCallbackBody = z
     error_description: z.string().optional(),
   })
   .catchall(z.string());
+
+/** POST /sovereign/callsign-visibility: whether the callsign shows, and optionally a new one. */
+export const callsignVisibilityBody = z.object({
+  // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
+  visible: z.preprocess(
+    (v) => (Array.isArray(v) ? v[v.length - 1] : v),
+    z
+      .union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])])
+      .transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
+  ),
+  callsign: callsignSchema.optional(),
+  ...returnField,
+});
+
+export const callsignVisibilityResult = z.object({
+  ok,
+  callsign: z.string().nullable(),
+  callsign_visible: z.boolean(),
+  receipt_id: z.string(),
+});

@@ -14,7 +14,8 @@ import {
   EMAIL_ACTIONS,
   emailSchema,
   EMAIL_STATUSES,
-  callsignSchema,
+  callsignVisibilityBody,
+  callsignVisibilityResult,
   dataRequestViewSchema,
   exportBundleSchema,
   DATA_REQUEST_KINDS,
@@ -48,18 +49,27 @@ export const IDENTITY_OPERATIONS = [
       // Not checked here: a token of the wrong form is answered like an unknown one (404).
       params: z.object({ token: z.string().describe('the receipt id (rcpt_…) of the first free call') }),
       response: firstCallReceiptSchema,
+      policy: { cache: 'revalidate' },
     },
   }),
   page(
     '/initiate',
     'Crossing: POST mints a Sovereign Key (shown once) and a session; same-origin credential door',
-    { methods: ['GET', 'POST'], POST: { body: initiateBody, ...documented, response: crossed } },
+    {
+      methods: ['GET', 'POST'],
+      POST: { body: initiateBody, ...documented, response: crossed, policy: { origin: 'credential' } },
+    },
   ),
   page('/return', 'Sign in with a saved Sovereign Key (POST `key`); same-origin credential door', {
     methods: ['GET', 'POST'],
     identity: 'key',
     identityOn: ['POST'],
-    POST: { body: returnBody, ...documented, response: z.object(signedInAs) },
+    POST: {
+      body: returnBody,
+      ...documented,
+      response: z.object(signedInAs),
+      policy: { origin: 'credential' },
+    },
   }),
   page(
     '/reconcile',
@@ -69,7 +79,7 @@ export const IDENTITY_OPERATIONS = [
       scope: 'identity:reconcile',
       alias: true,
       aliasOf: '/return',
-      POST: { body: returnBody, ...documented, response: reconciled },
+      POST: { body: returnBody, ...documented, response: reconciled, policy: { origin: 'credential' } },
     },
   ),
   mutation(
@@ -82,6 +92,7 @@ export const IDENTITY_OPERATIONS = [
         body: z.object({ link: z.enum(['0', '1', 'true', 'false']).optional(), ...returnField }),
         form: true,
         response: z.object({ ok, authorization_url: z.string() }),
+        policy: { origin: 'credential' },
       },
     },
   ),
@@ -118,6 +129,7 @@ export const IDENTITY_OPERATIONS = [
         receipt_id: z.string().nullable(),
         next: z.string(),
       }),
+      policy: { origin: 'credential' },
     },
   }),
   mutation('/theme', 'Set the light/dark theme preference cookie and return to `return_to`; same-origin', {
@@ -125,6 +137,7 @@ export const IDENTITY_OPERATIONS = [
       body: z.object({ theme: z.enum(THEMES), ...returnField }),
       form: true,
       response: z.object({ ok, theme: z.enum(THEMES), next: z.string() }),
+      policy: { origin: 'credential' },
     },
   }),
   hybrid(
@@ -151,7 +164,7 @@ export const IDENTITY_OPERATIONS = [
   page(
     '/passport',
     "A sovereign's public passport by public tag: callsign if visible, standing, receipts (no raw id)",
-    { GET: { query: passportQuery, response: passportSchema } },
+    { GET: { query: passportQuery, response: passportSchema, policy: { cache: 'public-1m' } } },
   ),
   mutation('/sovereign/email', 'Set or remove the email used for due reminders and receipts', {
     scope: 'sovereign:write',
@@ -195,24 +208,9 @@ export const IDENTITY_OPERATIONS = [
     {
       scope: 'sovereign:write',
       POST: {
-        body: z.object({
-          // A form sends a hidden `false` followed by the checkbox's `true` when ticked: the last value wins.
-          visible: z.preprocess(
-            (v) => (Array.isArray(v) ? v[v.length - 1] : v),
-            z
-              .union([z.boolean(), z.enum(['true', 'false', 'on', 'off', '1', '0'])])
-              .transform((v) => v === true || v === 'true' || v === 'on' || v === '1'),
-          ),
-          callsign: callsignSchema.optional(),
-          ...returnField,
-        }),
+        body: callsignVisibilityBody,
         form: true,
-        response: z.object({
-          ok,
-          callsign: z.string().nullable(),
-          callsign_visible: z.boolean(),
-          receipt_id: z.string(),
-        }),
+        response: callsignVisibilityResult,
       },
     },
   ),
@@ -279,15 +277,19 @@ export const IDENTITY_OPERATIONS = [
   }),
   asset('/passport/card.svg', "Card of a sovereign's public passport (by tag)", {
     // The card reads the same tag: the router refuses a malformed one alike, and the document says so.
-    GET: { query: passportQuery },
+    GET: { query: passportQuery, policy: { cache: 'public-5m' } },
   }),
-  asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt'),
+  asset('/begin/receipt/{token}/card.svg', 'Card of a first-call receipt', {
+    GET: { policy: { cache: 'public-5m' } },
+  }),
   feed('/sovereign/due.ics', 'iCalendar feed of prophecies, pacts and confluences coming due', {
     identity: 'session',
     feedToken: true,
+    GET: { policy: { cache: 'private' } },
   }),
   feed('/sovereign/due.xml', 'Atom feed of prophecies, pacts and confluences coming due', {
     identity: 'session',
     feedToken: true,
+    GET: { policy: { cache: 'private' } },
   }),
 ];

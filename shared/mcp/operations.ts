@@ -15,7 +15,7 @@ export const MCP_OPERATIONS = [
     {
       methods: ['GET', 'POST'],
       rate: 'read',
-      GET: { response: mcpDescriptionSchema },
+      GET: { response: mcpDescriptionSchema, policy: { cache: 'public' } },
       POST: { body: jsonRpcRequestSchema, validate: false, response: jsonRpcResponseSchema },
     },
   ),

@@ -74,7 +74,7 @@ export const ORDER_OPERATIONS = [
   ),
   page('/orders', 'Orders and what became of them, by status', {
     // The page's JSON twin answers the same projection.
-    GET: { query: ordersQuery, response: ordersViewSchema },
+    GET: { query: ordersQuery, response: ordersViewSchema, policy: { cache: 'revalidate' } },
   }),
   mutation('/steward/orders', 'Accept, apply or decline an order (with a receipt and a public note)', {
     operator: true,
@@ -84,6 +84,7 @@ export const ORDER_OPERATIONS = [
       body: decisionBody,
       form: true,
       response: decisionResult,
+      policy: { origin: 'form' },
     },
   }),
 ];

@@ -151,10 +151,10 @@ export const PEOPLE_OPERATIONS = [
   api(
     '/api/presence',
     'Presence: humans and agents active in the last 15 minutes, as two kinds, plus current confluences',
-    { GET: { query: z.object({}).loose(), response: presenceViewSchema } },
+    { GET: { query: z.object({}).loose(), response: presenceViewSchema, policy: { cache: 'public' } } },
   ),
   page('/commons', 'The commons: who is here (k-anonymous presence) and the current confluences', {
-    GET: { response: commonsSchema },
+    GET: { response: commonsSchema, policy: { cache: 'revalidate' } },
   }),
   api('/api/federation', 'Federation peers and their last signed exchange', {
     GET: {
@@ -218,5 +218,7 @@ export const PEOPLE_OPERATIONS = [
       ]),
     },
   }),
-  asset('/confluence/card.svg', 'Card of the current confluences (no convener callsign roots)'),
+  asset('/confluence/card.svg', 'Card of the current confluences (no convener callsign roots)', {
+    GET: { policy: { cache: 'public-1m' } },
+  }),
 ];

@@ -34,7 +34,7 @@ export const RECORD_OPERATIONS = [
   hybrid(
     '/imprint',
     'The Record: newest retained imprints (window of 500) and the form to leave one; JSON when asked',
-    { GET: { query: pageQuery, response: recordViewSchema } },
+    { GET: { query: pageQuery, response: recordViewSchema, policy: { cache: { anonymous: 'revalidate' } } } },
   ),
   api('/imprint/live', 'Imprints recorded since a cursor, for live updates (held spam never included)', {
     GET: { query: liveQuery, response: liveAnswer },
@@ -42,7 +42,7 @@ export const RECORD_OPERATIONS = [
   feed(
     '/imprint/feed.json',
     'JSON Feed 1.1 of retained imprints, public handles and tags only, held spam removed',
-    { GET: { response: imprintFeedSchema } },
+    { GET: { response: imprintFeedSchema, policy: { cache: 'public-30s' } } },
   ),
   mutation('/imprint/report', 'Report an imprint for steward review (abuse, spam, personal data)', {
     refuses: { POST: ['not_found'] },
@@ -73,7 +73,7 @@ export const RECORD_OPERATIONS = [
   feed(
     '/collaborate/feed.json',
     'JSON Feed 1.1 of collaboration threads, public handles and tags only, held spam removed',
-    { GET: { response: imprintFeedSchema } },
+    { GET: { response: imprintFeedSchema, policy: { cache: 'public-30s' } } },
   ),
   mutation('/api/quick-imprint', 'Signed-in sovereign leaves an imprint in one JSON call', {
     scope: 'sovereign:write',
@@ -93,7 +93,7 @@ export const RECORD_OPERATIONS = [
     { GET: { response: quarantineSchema } },
   ),
   page('/search', 'Full-text search over retained imprint bodies, lessons and mind claims', {
-    GET: { query: searchQuery, response: searchViewSchema },
+    GET: { query: searchQuery, response: searchViewSchema, policy: { cache: 'revalidate' } },
   }),
   api('/api/feedback', 'Feedback about the service: reports counted by topic and status, no reporter ids', {
     GET: { response: feedbackOverviewSchema },
@@ -141,15 +141,15 @@ export const RECORD_OPERATIONS = [
   api(
     '/api/stats',
     'Headline counts: humans, agents, imprints_lifetime, imprints_retained, unattested, held, receipts',
-    { GET: { response: statsSchema } },
+    { GET: { response: statsSchema, policy: { cache: 'public' } } },
   ),
   api('/stats.json', 'The headline counts as a static-style JSON file for badges and embeds', {
-    GET: { response: statsSchema },
+    GET: { response: statsSchema, policy: { cache: 'public-1m' } },
   }),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page(
     '/window',
     "The Record's retention window: 500 retained bodies, the lifetime count and the latest evictions (sequence numbers only)",
-    { GET: { response: windowSchema } },
+    { GET: { response: windowSchema, policy: { cache: 'revalidate' } } },
   ),
 ];

@@ -10,9 +10,14 @@ import { methodOperations } from './operation.ts';
 import { OPERATIONS, type OperationContracts } from './operations.ts';
 import type { RouteKey } from './types.ts';
 
-/** Every operation's contract (its method block), by key. */
+/**
+ * Every operation's contract (its method block, policy and all), by key. A block that declares
+ * only its policy (shared/registry/policies.ts) is no contract.
+ */
 export const CONTRACTS = Object.fromEntries(
-  OPERATIONS.flatMap((entry) => methodOperations(entry)),
+  OPERATIONS.flatMap((entry) => methodOperations(entry)).filter(([, block]) =>
+    Object.keys(block).some((field) => field !== 'policy'),
+  ),
 ) as OperationContracts;
 
 export type ContractKey = keyof typeof CONTRACTS;

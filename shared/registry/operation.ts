@@ -22,23 +22,63 @@
  * `methods` overrides. A method block (`GET: {…}`, `POST: {…}`) names a declared method.
  */
 import type { Contract } from '../contract.ts';
-import type { CacheClass } from '../http-cache.ts';
+import type { CacheClass, CachePolicy } from '../http-cache.ts';
 import type { Family, HttpMethod, RouteKind, RouteShape, StateRefusal } from './types.ts';
 
 /**
- * How the router treats one operation beyond its contract. Declared here so the whole operation
- * is one entry; for now the api side's `defineRoute` options (`cache`, `sameOrigin`,
- * `credentialDoor`, `rawBody`, api/route.ts) still carry these, and the router reads them there.
- * - `cache`: who may keep a GET answer (shared/http-cache.ts cache classes);
+ * How the router treats one operation beyond its contract: the route's policy, declared here and
+ * nowhere else (api/router.ts reads it through `policyFor`; `defineRoute` carries only the
+ * implementation, and no handler sets a Cache-Control or re-checks the entry's scope:
+ * test/structure/route-policy.test.ts).
+ * - `cache`: who may keep the answer (a cache class of shared/http-cache.ts, or `{ anonymous }`:
+ *   that class for a request nothing personal shaped, `private` otherwise), set by
+ *   api/plugins/http-cache.ts. Default: DEFAULT_CACHE below;
  * - `origin`: the same-origin rule of an unsafe method (`credential`: credential-minting doors,
  *   strict with or without a cookie; `form`: session-acting doors refuse what a browser marks
- *   cross-site; api/plugins/same-origin.ts);
+ *   cross-site; api/plugins/same-origin.ts). Default: none (shared/security.ts CREDENTIAL_DOORS are
+ *   `credential` whatever the entry says);
  * - `rawBody`: keep the exact request bytes (signed provider callbacks, e.g. Stripe).
+ * The scope and the rate class are shape fields of the entry (`scope`, `rate`).
  */
 export interface OperationPolicy {
-  cache?: CacheClass;
+  cache?: CachePolicy;
   origin?: 'credential' | 'form';
   rawBody?: true;
+}
+
+/**
+ * The cache class of a method block that declares none, so most entries say nothing:
+ * - an unsafe method (POST) answers one caller about its own write: `private`;
+ * - a GET by kind: an `api` read is computed per request, `no-store`; a `page` or `hybrid`
+ *   (a page with a JSON twin) may read the session, `private`; a `feed` is public for five
+ *   minutes, an `asset` for an hour.
+ * An entry whose answer may be kept by others says so (`public`, `public-1m`, `revalidate`, …).
+ */
+export const DEFAULT_CACHE: {
+  readonly unsafe: CacheClass;
+  readonly GET: Readonly<Record<RouteKind, CacheClass>>;
+} = {
+  unsafe: 'private',
+  GET: {
+    api: 'revalidate',
+    page: 'private',
+    hybrid: 'private',
+    feed: 'public-5m',
+    asset: 'public-1h',
+    mutation: 'private',
+  },
+};
+
+/** An operation's policy with its defaults filled in. */
+export interface RoutePolicy extends OperationPolicy {
+  cache: CachePolicy;
+}
+
+/** The policy of one method of an entry: its block's `policy`, defaults filled in. */
+export function policyOf(entry: Operation, method: HttpMethod): RoutePolicy {
+  const declared = entry[method]?.policy ?? {};
+  const fallback = method === 'POST' ? DEFAULT_CACHE.unsafe : DEFAULT_CACHE.GET[entry.kind];
+  return { ...declared, cache: declared.cache ?? fallback };
 }
 
 /** One method of an entry: the operation's contract and its policy. */

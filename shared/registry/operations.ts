@@ -63,7 +63,15 @@ type BlockOf<O, M extends HttpMethod> = M extends keyof O ? O[M] : never;
 /** Every key whose entry declares a method block (a contract). */
 export type OperationKey = KeysOf<AnyOperation>;
 
-/** The method block (contract and policy) of every key that has one. */
+type ContractBlock<K extends string> = Omit<
+  BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>,
+  'policy'
+>;
+
+/**
+ * The contract of every key whose method block declares one: the block without its policy (a
+ * block holding only its policy is no contract).
+ */
 export type OperationContracts = {
-  [K in OperationKey]: BlockOf<Extract<AnyOperation, { path: PathOf<K> }>, MethodOf<K>>;
+  [K in OperationKey as keyof ContractBlock<K> extends never ? never : K]: ContractBlock<K>;
 };

@@ -37,6 +37,7 @@ export const STEWARD_OPERATIONS = [
           receipt_id: z.string(),
           receipt: z.string(),
         }),
+        policy: { origin: 'form' },
       },
     },
   ),
@@ -46,6 +47,7 @@ export const STEWARD_OPERATIONS = [
       body: z.object({ ...lessonFields, ...returnField }),
       form: true,
       response: z.object({ ok, lesson, receipt: z.string() }),
+      policy: { origin: 'form' },
     },
   }),
   page('/steward', 'Steward inbox: orders, pacts, held imprints and data requests awaiting a decision', {
@@ -77,6 +79,7 @@ export const STEWARD_OPERATIONS = [
         }),
         principle: z.string(),
       }),
+      policy: { cache: 'public-1m' },
     },
   }),
 ];

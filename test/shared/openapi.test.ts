@@ -76,7 +76,12 @@ describe('buildOpenApi', () => {
       for (const p of declared) expect(p).toMatchObject({ required: true, schema: { type: 'string' } });
     }
     expect(doc.paths['/receipt/sov{release}-fixture/card.svg'].get.parameters).toEqual([
-      { name: 'release', in: 'path', required: true, schema: { type: 'string' } },
+      {
+        name: 'release',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^[0-9a-z][0-9a-z.]{0,31}$' },
+      },
     ]);
   });
 

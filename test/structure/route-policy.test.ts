@@ -1,12 +1,17 @@
 /**
- * The router owns route policy: a route's cache class is its `cache` option on defineRoute, set by
- * api/plugins/http-cache.ts (shared/http-cache.ts lists the classes). No handler sets Cache-Control
- * by hand; only the plugins, the site mount (pages and stored files bring their own) and the two
- * lanes that answer outside Fastify's routes may.
+ * The router owns route policy: a route's scope, rate class, cache class, origin rule and raw body
+ * are its operation entry's (shared/registry/operation.ts), applied by the router and its plugins
+ * (api/plugins/http-cache.ts sets the Cache-Control, api/plugins/session.ts enforces the scope).
+ * No handler sets Cache-Control or `Vary: Cookie` by hand (only the plugins, the site mount — pages
+ * and stored files bring their own — and the two lanes that answer outside Fastify's routes may),
+ * no handler checks again a scope the router enforced, and no `defineRoute` carries policy.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IMPLEMENTED_ROUTES } from '../../api/families.ts';
+import { findRoute } from '../../shared/registry/index.ts';
+import { POLICY_RULES } from '../../shared/policy.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -20,7 +25,7 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Where a Cache-Control may be written, and why. */
+/** Where a Cache-Control or a `Vary: Cookie` may be written, and why. */
 const ALLOWED = [
   /^api\/plugins\//, // the cache classes, the security headers, the errors, the session doors' own answers
   /^api\/site\//, // the site mount: pages set their own header, stored files their immutable one
@@ -40,5 +45,52 @@ describe('route policy', () => {
       .filter((file) => /['"]cache-control['"]/i.test(file.text))
       .map((file) => file.path);
     expect(offenders).toEqual([]);
+  });
+
+  it('no handler sets Vary: Cookie by hand: the cache class decides it', () => {
+    const offenders = files
+      .filter((file) => !ALLOWED.some((rule) => rule.test(file.path)))
+      .filter((file) => /['"]vary['"]\s*,\s*['"][^'"]*cookie/i.test(file.text))
+      .map((file) => file.path);
+    expect(offenders).toEqual([]);
+  });
+
+  it('no defineRoute carries policy: an implementation is its handler, page and preHandler', () => {
+    const IMPLEMENTATION = new Set(['key', 'handler', 'page', 'preHandler']);
+    const carrying = IMPLEMENTED_ROUTES.flatMap((impl) =>
+      Object.keys(impl)
+        .filter((field) => !IMPLEMENTATION.has(field))
+        .map((field) => `${impl.key}: ${field}`),
+    );
+    expect(carrying).toEqual([]);
+  });
+
+  it('no handler checks again a scope the router enforced', () => {
+    // Only the session plugin refuses for a missing scope; a handler reads who acts with sessionOf.
+    const refusing = files
+      .filter((file) => !/^api\/plugins\//.test(file.path))
+      .filter(
+        (file) =>
+          /Refusal\(\s*'scope_required'/.test(file.text) || /!\s*[\w.?]*scopes\.includes\(/.test(file.text),
+      )
+      .map((file) => file.path);
+    expect(refusing).toEqual([]);
+    // The shared policy (shared/policy.ts) is asked only where it holds more than a scope: the
+    // uniqueness receipt of ratification, and /api/policy/evaluate, which reports and never guards.
+    const asking = files
+      .filter((file) => /sovereignRefusal\(/.test(file.text))
+      .map((file) => file.path)
+      .sort();
+    expect(asking).toEqual(['api/governance/amendments.ts', 'api/organism/checks/policy.ts']);
+  });
+
+  it("the shared policy's scope-only actions are exactly their door's registry scope", () => {
+    for (const [action, rule] of Object.entries(POLICY_RULES)) {
+      const shape = findRoute(`POST ${rule.path}`);
+      expect(shape, action).toBeDefined();
+      // Ratification needs the receipt besides the scope: its door checks both (requireRatifier).
+      if (rule.uniquenessReceipt) expect(shape?.authorityScope, action).toBe(rule.scope);
+      else expect(shape?.scope, action).toBe(rule.scope);
+    }
   });
 });

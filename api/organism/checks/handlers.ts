@@ -6,7 +6,7 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { discriminationView } from './discrimination.ts';
 import { linearizabilityView } from './linearizability.ts';
 import { evaluatePolicy } from './policy.ts';
@@ -16,31 +16,25 @@ import { whyView } from './why.ts';
 
 export const checksHandlers = [
   defineRoute('GET /api/self-trials', {
-    cache: 'no-store',
     handler: (request) => keptSelfTrials(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/vigilance', {
-    cache: 'no-store',
     handler: (request) => vigilanceView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/linearizability', {
-    cache: 'no-store',
     handler: (request) => linearizabilityView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/policy/evaluate', {
-    cache: 'no-store',
     handler: (request) => evaluatePolicy(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /api/why/{entity}', {
-    cache: 'no-store',
     handler: (request) => whyView(request.server.civitas, request.input.params.entity),
   }),
   defineRoute('GET /api/discrimination', {
-    cache: 'private',
     async handler(request) {
       const body = await discriminationView(request.server.civitas);
       return body;
     },
   }),
-  defineRoute('GET /discrimination', { cache: 'private', handler: personalPage() }),
+  defineRoute('GET /discrimination', { handler: renderPage }),
 ];

@@ -10,7 +10,7 @@ import type { preventionRunBody } from '../../../shared/organism/contract/experi
 import { Refusal } from '../../../shared/errors.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../../http.ts';
 import { defineRoute } from '../../route.ts';
-import { keepPersonal, personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { branchworldView } from './branchworld.ts';
 import { keptParadox, paradoxView } from './expeditions.ts';
 import { keptPrevention, preventionView, recordRun } from './prevention.ts';
@@ -61,42 +61,35 @@ async function postRun(
 
 export const experimentsHandlers = [
   defineRoute('GET /api/experiments/prevention', {
-    cache: 'no-store',
     handler: (request) => preventionView(request.server.civitas),
   }),
   defineRoute('POST /api/experiments/prevention', {
-    cache: 'no-store',
+    // Who may run it is answered (401) before what was sent (400).
     preHandler: requireRunner,
     handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /experiments', {
-    cache: 'no-store',
     page: true,
     async handler(request: FastifyRequest) {
       return preventionView(request.server.civitas);
     },
   }),
   defineRoute('POST /experiments', {
-    cache: 'no-store',
     preHandler: requireRunner,
     handler: (request, reply) => postRun(request, reply, '/experiments', request.input.body),
   }),
   defineRoute('GET /api/expeditions/recovery-paradox', {
-    cache: 'private',
     async handler(request: FastifyRequest) {
       const body = await paradoxView(request.server.civitas);
       return body;
     },
   }),
   defineRoute('GET /expeditions/recovery-paradox', {
-    cache: 'private',
-    preHandler: (_request, reply) => keepPersonal(reply),
     handler: (request) => paradoxView(request.server.civitas),
     page: true,
   }),
-  defineRoute('GET /expeditions', { cache: 'private', handler: personalPage() }),
+  defineRoute('GET /expeditions', { handler: renderPage }),
   defineRoute('POST /expeditions/recovery-paradox', {
-    cache: 'no-store',
     preHandler: requireExpeditioner,
     async handler(request, reply) {
       const input = request.input.body;
@@ -112,7 +105,6 @@ export const experimentsHandlers = [
     },
   }),
   defineRoute('GET /branchworld/{id}', {
-    cache: 'no-store',
     page: true,
     async handler(request: FastifyRequest) {
       const body = await branchworldView(request.server.civitas, (request.params as { id?: string }).id);

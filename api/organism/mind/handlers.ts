@@ -10,22 +10,17 @@ import { trustView, truthView } from './truth-views.ts';
 
 export const mindHandlers = [
   defineRoute('GET /api/mind', {
-    cache: 'no-store',
     handler: (request) => mindView(request.server.civitas, censusHost(request.server), request.input.query),
   }),
   defineRoute('POST /api/mind/stance', {
-    cache: 'private',
-    sameOrigin: 'form',
     preHandler: stanceNeedsSession,
     handler: takeStance,
   }),
-  defineRoute('GET /mind/feed.xml', { cache: 'no-store', handler: mindFeed }),
+  defineRoute('GET /mind/feed.xml', { handler: mindFeed }),
   defineRoute('GET /api/truth', {
-    cache: 'no-store',
     handler: (request) => truthView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/trust', {
-    cache: 'no-store',
     handler: (request) => trustView(request.server.civitas),
   }),
 ];

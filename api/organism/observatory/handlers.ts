@@ -16,23 +16,18 @@ import { keptSwarm } from './swarm.ts';
 
 export const observatoryHandlers = [
   defineRoute('GET /api/observatory', {
-    cache: 'no-store',
     handler: (request) => readKept(request.server.civitas, keptObservatory),
   }),
   defineRoute('GET /api/swarm', {
-    cache: 'no-store',
     handler: (request) => readKept(request.server.civitas, keptSwarm),
   }),
   defineRoute('GET /api/spines', {
-    cache: 'no-store',
     handler: (request) => spinesView(request.server.civitas),
   }),
   defineRoute('GET /api/cross', {
-    cache: 'no-store',
     handler: (request) => crossView(request.server.civitas),
   }),
   defineRoute('GET /feed.xsl', {
-    cache: 'public-1h',
     async handler(_request: FastifyRequest, reply: FastifyReply) {
       const xsl = await feedXsl();
       return reply.type('text/xsl; charset=utf-8').send(xsl);

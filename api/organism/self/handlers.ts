@@ -14,43 +14,33 @@ import { organismView, stateView } from './state.ts';
 
 export const selfHandlers = [
   defineRoute('GET /api/state', {
-    cache: 'no-store',
     handler: (request) => stateView(request.server.civitas),
   }),
   defineRoute('GET /api/organism', {
-    cache: 'no-store',
     handler: (request) => organismView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/persona', {
-    cache: 'no-store',
     handler: (request) => personaView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/persona/becoming', {
-    cache: 'no-store',
     handler: (request) => becomingView(request.server.civitas),
   }),
   defineRoute('GET /api/persona/history', {
-    cache: 'no-store',
     handler: (request) => historyView(request.server.civitas),
   }),
   defineRoute('GET /api/persona/narrative', {
-    cache: 'no-store',
     handler: (request) => narrativeView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/soul', {
-    cache: 'no-store',
     handler: (request) => soulView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/evolution', {
-    cache: 'no-store',
     handler: (request) => evolutionView(request.server.civitas),
   }),
   defineRoute('GET /api/season', {
-    cache: 'no-store',
     handler: (request) => seasonView(request.server.civitas),
   }),
   defineRoute('GET /api/journal', {
-    cache: 'no-store',
     handler: (request) => journalView(request.server.civitas, request.input.query.days),
   }),
 ];

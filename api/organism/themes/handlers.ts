@@ -10,26 +10,21 @@ import { driftView } from './drift.ts';
 
 export const themesHandlers = [
   defineRoute('GET /api/drift', {
-    cache: 'no-store',
     handler: (request) => driftView(request.server.civitas),
   }),
   defineRoute('GET /api/dreaming', {
-    cache: 'no-store',
     handler: (request) => dreamingView(request.server.civitas),
   }),
   defineRoute('GET /dreaming/card.svg', {
-    cache: 'no-store',
     async handler(request, reply) {
       const svg = dreamingCard(await dreamingView(request.server.civitas));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
   defineRoute('GET /api/constellation', {
-    cache: 'no-store',
     handler: (request) => constellationView(request.server.civitas),
   }),
   defineRoute('GET /dream-constellation', {
-    cache: 'no-store',
     page: true,
     async handler(request: FastifyRequest) {
       const body = await dreamConstellationView(request.server.civitas);

@@ -5,7 +5,7 @@
  */
 import { censusHost } from '../../boundaries/live-probes.ts';
 import { defineRoute } from '../../route.ts';
-import { personalPage } from '../personal-page.ts';
+import { renderPage } from '../../pages.ts';
 import { dispatchView } from './dispatch.ts';
 import { failuresView } from './failures.ts';
 import { metabolismCard, metabolismView } from './metabolism.ts';
@@ -15,47 +15,38 @@ import { vitalsChanges, vitalsView } from './vitals.ts';
 
 export const vitalsHandlers = [
   defineRoute('GET /api/vitals', {
-    cache: 'no-store',
     handler: (request) => vitalsView(request.server.civitas),
   }),
   defineRoute('GET /api/vitals/changes', {
-    cache: 'no-store',
     handler: (request) => vitalsChanges(request.server.civitas),
   }),
   defineRoute('GET /api/metabolism', {
-    cache: 'no-store',
     handler: (request) => metabolismView(request.server.civitas),
   }),
   defineRoute('GET /api/failures', {
-    cache: 'no-store',
     handler: (request) => failuresView(request.server.civitas),
   }),
   defineRoute('GET /api/promises', {
-    cache: 'no-store',
     handler: (request) => promisesView(request.server.civitas, censusHost(request.server)),
   }),
   defineRoute('GET /api/dispatch', {
-    cache: 'no-store',
     handler: (request) => dispatchView(request.server.civitas),
   }),
   defineRoute('GET /api/recovery', {
-    cache: 'private',
     async handler(request) {
       const body = await recoveryView(request.server.civitas);
       return body;
     },
   }),
-  defineRoute('GET /metabolism', { cache: 'private', handler: personalPage() }),
-  defineRoute('GET /recovery', { cache: 'private', handler: personalPage() }),
+  defineRoute('GET /metabolism', { handler: renderPage }),
+  defineRoute('GET /recovery', { handler: renderPage }),
   defineRoute('GET /metabolism/card.svg', {
-    cache: 'private',
     async handler(request, reply) {
       const svg = metabolismCard(await metabolismView(request.server.civitas));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);
     },
   }),
   defineRoute('GET /recovery/card.svg', {
-    cache: 'private',
     async handler(request, reply) {
       const svg = recoveryCard(await recoveryView(request.server.civitas));
       return reply.type('image/svg+xml; charset=utf-8').send(svg);

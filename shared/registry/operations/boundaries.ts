@@ -31,8 +31,12 @@ export const BOUNDARY_OPERATIONS = [
           wiring_proof: z.string(),
           proof: z.object({ human: z.literal('/boundaries'), machine: z.literal('/api/boundaries') }),
         }),
+        policy: { cache: 'no-store' }, // a live proof must not be replayed from any cache
       },
     },
   ),
-  page('/boundaries', 'The 23 privacy boundaries, re-proved live on every view'),
+  page('/boundaries', 'The 23 privacy boundaries, re-proved live on every view', {
+    // shared_cache_audience: this page is listed among those no shared cache may keep
+    GET: { policy: { cache: 'private' } },
+  }),
 ];

@@ -39,19 +39,21 @@ export const LEDGER_OPERATIONS = [
   page(
     '/receipt/{id}',
     'A receipt: the step recorded, its subject (public form), time, leaf hash and the change status beside it',
-    { GET: { params: idParams, response: receiptViewSchema.extend({ ok }) } },
+    {
+      GET: { params: idParams, response: receiptViewSchema.extend({ ok }), policy: { cache: 'revalidate' } },
+    },
   ),
   page('/receipt/missing', 'Shown for a receipt id that is not recorded, with how to check an id'),
   api(
     '/api/receipt/{id}',
     'A receipt as JSON: id, step, subject, recorded_at, leaf_hash, log position and change_status',
-    { GET: { params: idParams, response: receiptViewSchema.extend({ ok }) } },
+    { GET: { params: idParams, response: receiptViewSchema.extend({ ok }), policy: { cache: 'public' } } },
   ),
   page('/ledger', 'The ledger: recent receipts and sealed days of the transparency log', {
-    GET: { query: ledgerQuery, response: ledgerSchema },
+    GET: { query: ledgerQuery, response: ledgerSchema, policy: { cache: 'revalidate' } },
   }),
   page('/ledger/{id}', 'One ledger entry (a receipt in log context: its day, leaf index and neighbours)', {
-    GET: { params: idParams, response: ledgerEntrySchema },
+    GET: { params: idParams, response: ledgerEntrySchema, policy: { cache: 'revalidate' } },
   }),
   page('/ledger/missing', 'Shown for a ledger entry that does not exist'),
   api(
@@ -118,7 +120,7 @@ export const LEDGER_OPERATIONS = [
   page(
     '/verify/anchor-chain',
     'The chain of sealed anchors, each linked to the previous by hash, with its verification',
-    { GET: { query: anchorChainQuery, response: anchorChainSchema } },
+    { GET: { query: anchorChainQuery, response: anchorChainSchema, policy: { cache: 'revalidate' } } },
   ),
   mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key", {
     refuses: { POST: ['conflict', 'not_found'] },
@@ -135,11 +137,13 @@ export const LEDGER_OPERATIONS = [
   feed('/receipt/{id}/feed.xml', 'Atom feed of status changes of the order a receipt recorded', {
     GET: {
       params: idParams,
+      policy: { cache: 'public-1m' },
     },
   }),
   asset('/receipt/{id}/card.svg', 'Proof card of a receipt', {
     GET: {
       params: idParams,
+      policy: { cache: 'public-5m' },
     },
   }),
   asset(
@@ -148,12 +152,13 @@ export const LEDGER_OPERATIONS = [
     {
       GET: {
         params: releaseParams,
+        policy: { cache: 'public-1d' },
       },
     },
   ),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/witness', 'Witnesses: who co-signs the daily anchors, their latest marks, and how to become one', {
-    GET: { query: witnessesQuery, response: witnessesSchema },
+    GET: { query: witnessesQuery, response: witnessesSchema, policy: { cache: { anonymous: 'revalidate' } } },
   }),
   feed(
     '/witness/feed.xml',

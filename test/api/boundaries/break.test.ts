@@ -24,7 +24,6 @@ vi.mock('../../../api/families.ts', async (importOriginal) => {
   const { Refusal } = await import('../../../shared/errors.ts');
   const { safeReturnTarget } = await import('../../../shared/security.ts');
   const themeDoor = defineRoute('POST /theme', {
-    credentialDoor: true,
     async handler(request, reply) {
       const form = (request.body ?? {}) as Record<string, string>;
       const target = safeReturnTarget(form.return_to ?? '/');
