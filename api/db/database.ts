@@ -7,6 +7,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { kyselyOver, type DB } from './kysely.ts';
 import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
@@ -14,9 +15,29 @@ import { checkDatabase } from './startup.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
-/** Plain SQL access for hot paths and invariants (the window, counters), inside or outside a transaction. */
+/** SQL access, inside or outside a transaction. */
 export interface Sql {
+  /**
+   * Plain SQL, for hot paths and invariants (the window, counters) a query builder would hide; its
+   * row typed from the entity (`RowOf`, api/db/rows.ts), never by hand.
+   */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Typed queries: a Kysely whose tables are the entities (api/db/kysely.ts), run through `query`
+   * (same connection, same transaction, same prepared statements).
+   */
+  readonly kysely: Kysely<DB>;
+}
+
+/** An `Sql` over one query function, its Kysely built on first use. */
+function sqlOver(query: Sql['query']): Sql {
+  let kysely: Kysely<DB> | undefined;
+  return {
+    query,
+    get kysely() {
+      return (kysely ??= kyselyOver(query));
+    },
+  };
 }
 
 export interface Database extends Sql {
@@ -191,7 +212,7 @@ function preparedTransaction(
     try {
       await client.query('begin; set local enable_seqscan = off');
       try {
-        const result = await work({ query: preparedQuery(client, nameOf) });
+        const result = await work(sqlOver(preparedQuery(client, nameOf)));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -240,13 +261,12 @@ interface Outside {
 function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Outside): Database {
   // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
   // entity manager's transaction when there is one.
-  const sqlOf = (em: EntityManager): Sql => ({
-    async query<T>(text: string, params: unknown[] = []) {
+  const sqlOf = (em: EntityManager): Sql =>
+    sqlOver(async <T>(text: string, params: unknown[] = []) => {
       const kysely = (em as unknown as { getKysely(): Kysely<unknown> }).getKysely();
       const result = await kysely.executeQuery<T>(CompiledQuery.raw(text, params));
       return result.rows as T[];
-    },
-  });
+    });
   // Embedded: operations of this wrapper in flight, for poolUsage (PGlite runs one at a time).
   let inFlight = 0;
   const counted = <T>(work: () => Promise<T>): Promise<T> => {
@@ -254,14 +274,17 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
     return work().finally(() => inFlight--);
   };
   const root = sqlOf(orm.em.fork());
-  const query: Sql['query'] = outside?.query ?? ((text, params) => counted(() => root.query(text, params)));
+  const { query, kysely } = sqlOver(
+    outside?.query ?? ((text, params) => counted(() => root.query(text, params))),
+  );
   const transaction: Database['transaction'] = (work) =>
-    counted(() => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em })));
+    counted(() => orm.em.fork().transactional((em) => work(Object.assign(sqlOf(em), { em }))));
   return {
     orm,
     embedded,
     em: () => orm.em.fork(),
     query,
+    kysely,
     transaction,
     sqlTransaction: outside?.transaction ?? ((work) => transaction(work)),
     poolUsage: outside?.usage ?? (() => embeddedUsage(inFlight)),
