@@ -16,6 +16,7 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
+  type Selectable,
 } from 'kysely';
 import type * as agents from '../agents/entities.ts';
 import type * as calibration from '../calibration/entities.ts';
@@ -113,3 +114,9 @@ export function kyselyOver(query: Query): Kysely<DB> {
     },
   });
 }
+
+/**
+ * A row of a table as a raw `sql.query` returns it (`select *`): for raw SQL kept for a hot path or
+ * an invariant, `Pick<Row<'table'>, …>` types its row from the entity by table name.
+ */
+export type Row<Table extends keyof DB> = Selectable<DB[Table]>;
