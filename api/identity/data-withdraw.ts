@@ -7,7 +7,6 @@ import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import type { DataRequestKind } from './data-rights.ts';
 
 export async function withdrawDataRequest(ctx: AppContext, owner: SignedIn, id: string) {
   const now = ctx.clock.now();

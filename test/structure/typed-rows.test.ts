@@ -19,7 +19,7 @@ const HAND_TYPED = new Map<string, number>([
   ['calibration', 16],
   ['chronicle', 27],
   ['db', 2],
-  ['governance', 22],
+  ['governance', 14],
   ['health', 1],
   ['http.ts', 1],
   ['keys.ts', 2],
