@@ -7,7 +7,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { kyselyOver, type DB } from './kysely.ts';
+import { sqlOver, type DB } from './kysely.ts';
 import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
@@ -17,27 +17,9 @@ import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
 /** SQL access, inside or outside a transaction. */
 export interface Sql {
-  /**
-   * Plain SQL, for hot paths and invariants (the window, counters) a query builder would hide; its
-   * row typed from the entity (`RowOf`, api/db/rows.ts), never by hand.
-   */
+  /** Plain SQL for hot paths and invariants; its row typed from the entity (`RowOf`), never by hand. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /**
-   * Typed queries: a Kysely whose tables are the entities (api/db/kysely.ts), run through `query`
-   * (same connection, same transaction, same prepared statements).
-   */
-  readonly kysely: Kysely<DB>;
-}
-
-/** An `Sql` over one query function, its Kysely built on first use. */
-function sqlOver(query: Sql['query']): Sql {
-  let kysely: Kysely<DB> | undefined;
-  return {
-    query,
-    get kysely() {
-      return (kysely ??= kyselyOver(query));
-    },
-  };
+  readonly kysely: Kysely<DB>; // typed queries, tables from the entities, run through `query` (api/db/kysely.ts)
 }
 
 export interface Database extends Sql {
@@ -259,8 +241,7 @@ interface Outside {
 }
 
 function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Outside): Database {
-  // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
-  // entity manager's transaction when there is one.
+  // Kysely's raw compiled queries keep bind parameters ($1 …), in the em's transaction if any.
   const sqlOf = (em: EntityManager): Sql =>
     sqlOver(async <T>(text: string, params: unknown[] = []) => {
       const kysely = (em as unknown as { getKysely(): Kysely<unknown> }).getKysely();
@@ -274,9 +255,8 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
     return work().finally(() => inFlight--);
   };
   const root = sqlOf(orm.em.fork());
-  const { query, kysely } = sqlOver(
-    outside?.query ?? ((text, params) => counted(() => root.query(text, params))),
-  );
+  const inside: Sql['query'] = (text, params) => counted(() => root.query(text, params));
+  const { query, kysely } = sqlOver(outside?.query ?? inside);
   const transaction: Database['transaction'] = (work) =>
     counted(() => orm.em.fork().transactional((em) => work(Object.assign(sqlOf(em), { em }))));
   return {

@@ -5,7 +5,6 @@
  * statements run through the `Sql` they were built from: the same connection, the same
  * transaction, the same named prepared statements on PostgreSQL as a raw `sql.query`.
  */
-import type { InferKyselyDB } from '@mikro-orm/sql';
 import {
   Kysely,
   PostgresAdapter,
@@ -18,33 +17,7 @@ import {
   type QueryResult,
   type Selectable,
 } from 'kysely';
-import type * as agents from '../agents/entities.ts';
-import type * as calibration from '../calibration/entities.ts';
-import type * as governance from '../governance/entities.ts';
-import type * as identity from '../identity/entities.ts';
-import type * as ledger from '../ledger/entities.ts';
-import type * as orders from '../orders/entities.ts';
-import type * as organism from '../organism/entities.ts';
-import type * as people from '../people/entities.ts';
-import type * as record from '../record/entities.ts';
-import type * as steward from '../steward/entities.ts';
-import type * as treasury from '../treasury/entities.ts';
-
-/** One family's tables as MikroORM infers them from its entities.ts. */
-type TablesOf<Module> = InferKyselyDB<Extract<Module[keyof Module], { name: string }>>;
-
-/** Every entity of api/db/entities.ts's ENTITIES (one family at a time: a union of all is too wide to infer). */
-type Tables = TablesOf<typeof agents> &
-  TablesOf<typeof calibration> &
-  TablesOf<typeof governance> &
-  TablesOf<typeof identity> &
-  TablesOf<typeof ledger> &
-  TablesOf<typeof orders> &
-  TablesOf<typeof organism> &
-  TablesOf<typeof people> &
-  TablesOf<typeof record> &
-  TablesOf<typeof steward> &
-  TablesOf<typeof treasury>;
+import type { Tables } from './entities.ts';
 
 /**
  * A value as read: a Date (a timestamp the entity manager would parse) is the driver's text; a
@@ -120,3 +93,14 @@ export function kyselyOver(query: Query): Kysely<DB> {
  * an invariant, `Pick<Row<'table'>, …>` types its row from the entity by table name.
  */
 export type Row<Table extends keyof DB> = Selectable<DB[Table]>;
+
+/** An `Sql` (api/db/database.ts) over one query function, its Kysely built on first use. */
+export function sqlOver<Q extends Query>(query: Q): { query: Q; readonly kysely: Kysely<DB> } {
+  let kysely: Kysely<DB> | undefined;
+  return {
+    query,
+    get kysely() {
+      return (kysely ??= kyselyOver(query));
+    },
+  };
+}
