@@ -7,6 +7,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { sqlOver, type DB } from './kysely.ts';
 import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
@@ -14,9 +15,11 @@ import { checkDatabase } from './startup.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
-/** Plain SQL access for hot paths and invariants (the window, counters), inside or outside a transaction. */
+/** SQL access, inside or outside a transaction. */
 export interface Sql {
+  /** Plain SQL for hot paths and invariants; its row typed from the entity (`RowOf`), never by hand. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  readonly kysely: Kysely<DB>; // typed queries, tables from the entities, run through `query` (api/db/kysely.ts)
 }
 
 export interface Database extends Sql {
@@ -191,7 +194,7 @@ function preparedTransaction(
     try {
       await client.query('begin; set local enable_seqscan = off');
       try {
-        const result = await work({ query: preparedQuery(client, nameOf) });
+        const result = await work(sqlOver(preparedQuery(client, nameOf)));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -238,15 +241,13 @@ interface Outside {
 }
 
 function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, outside?: Outside): Database {
-  // Kysely's raw compiled queries keep real bind parameters ($1, $2 …) and join the
-  // entity manager's transaction when there is one.
-  const sqlOf = (em: EntityManager): Sql => ({
-    async query<T>(text: string, params: unknown[] = []) {
+  // Kysely's raw compiled queries keep bind parameters ($1 …), in the em's transaction if any.
+  const sqlOf = (em: EntityManager): Sql =>
+    sqlOver(async <T>(text: string, params: unknown[] = []) => {
       const kysely = (em as unknown as { getKysely(): Kysely<unknown> }).getKysely();
       const result = await kysely.executeQuery<T>(CompiledQuery.raw(text, params));
       return result.rows as T[];
-    },
-  });
+    });
   // Embedded: operations of this wrapper in flight, for poolUsage (PGlite runs one at a time).
   let inFlight = 0;
   const counted = <T>(work: () => Promise<T>): Promise<T> => {
@@ -254,14 +255,16 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
     return work().finally(() => inFlight--);
   };
   const root = sqlOf(orm.em.fork());
-  const query: Sql['query'] = outside?.query ?? ((text, params) => counted(() => root.query(text, params)));
+  const inside: Sql['query'] = (text, params) => counted(() => root.query(text, params));
+  const { query, kysely } = sqlOver(outside?.query ?? inside);
   const transaction: Database['transaction'] = (work) =>
-    counted(() => orm.em.fork().transactional((em) => work({ ...sqlOf(em), em })));
+    counted(() => orm.em.fork().transactional((em) => work(Object.assign(sqlOf(em), { em }))));
   return {
     orm,
     embedded,
     em: () => orm.em.fork(),
     query,
+    kysely,
     transaction,
     sqlTransaction: outside?.transaction ?? ((work) => transaction(work)),
     poolUsage: outside?.usage ?? (() => embeddedUsage(inFlight)),

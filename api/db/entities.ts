@@ -1,4 +1,5 @@
 import { EntitySchema } from '@mikro-orm/core';
+import type { InferKyselyDB } from '@mikro-orm/sql';
 import * as agents from '../agents/entities.ts';
 import * as calibration from '../calibration/entities.ts';
 import * as governance from '../governance/entities.ts';
@@ -32,3 +33,19 @@ const FAMILIES = [
 export const ENTITIES = FAMILIES.flatMap((family) => Object.values(family)).filter(
   (value) => value instanceof EntitySchema,
 );
+
+/** One family's tables as MikroORM infers them from its entities.ts. */
+type TablesOf<Module> = InferKyselyDB<Extract<Module[keyof Module], { name: string }>>;
+
+/** Every entity of api/db/entities.ts's ENTITIES (one family at a time: a union of all is too wide to infer). */
+export type Tables = TablesOf<typeof agents> &
+  TablesOf<typeof calibration> &
+  TablesOf<typeof governance> &
+  TablesOf<typeof identity> &
+  TablesOf<typeof ledger> &
+  TablesOf<typeof orders> &
+  TablesOf<typeof organism> &
+  TablesOf<typeof people> &
+  TablesOf<typeof record> &
+  TablesOf<typeof steward> &
+  TablesOf<typeof treasury>;

@@ -23,10 +23,12 @@ import { one } from '../db/rows.ts';
 
 async function lockProposal(tx: Sql, rawId: string): Promise<ProposalRecord> {
   const id = normalizeProposalId(rawId);
-  const [row] = await tx.query<{ id: string }>(
-    'select id from governance_proposals where id = $1 for update',
-    [id],
-  );
+  const [row] = await tx.kysely
+    .selectFrom('governance_proposals')
+    .select('id')
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
   if (!row)
     throw new Refusal(
       'not_found',

@@ -148,7 +148,7 @@ export const courtHandlers = [
         description: `Final court verdicts: ${JURORS_REQUIRED} concurring juror signatures on a disputed steward decision. Jurors by public tag only.`,
         id: `${origin}/verdicts.xml`,
         link: `${origin}/verdicts`,
-        updated: cases.length ? new Date(cases[0].final_at as string) : ctx.clock.now(),
+        updated: cases[0] ? new Date(cases[0].final_at as string) : ctx.clock.now(),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/verdicts.xml` },
       });
@@ -192,7 +192,7 @@ export const courtHandlers = [
           'Overturned decisions: steward triage decisions a jury overturned, and ratified articles that amend an axiom or article.',
         id: `${origin}/reversals.xml`,
         link: `${origin}/verdicts`,
-        updated: items.length ? items[0].date : ctx.clock.now(),
+        updated: items[0]?.date ?? ctx.clock.now(),
         copyright: 'Public record of civitas',
         feedLinks: { atom: `${origin}/reversals.xml` },
       });

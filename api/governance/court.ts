@@ -188,10 +188,15 @@ export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence
         { target: `imprint:${input.sequence}` },
         `No imprint #${input.sequence} is recorded.`,
       );
-    const [decision] = await tx.query<{ id: string; action: string }>(
-      'select id, action from steward_actions where sequence = $1 order by at desc, id desc limit 1 for update',
-      [input.sequence],
-    );
+    const [decision] = await tx.kysely
+      .selectFrom('steward_actions')
+      .select(['id', 'action'])
+      .where('sequence', '=', input.sequence)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .forUpdate()
+      .execute();
     if (!decision) {
       throw conflict(
         'not_triaged',
@@ -199,10 +204,11 @@ export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence
         { target: `imprint:${input.sequence}` },
       );
     }
-    const [existing] = await tx.query<{ id: string }>(
-      'select id from governance_court_cases where triage_action_id = $1',
-      [decision.id],
-    );
+    const [existing] = await tx.kysely
+      .selectFrom('governance_court_cases')
+      .select('id')
+      .where('triage_action_id', '=', decision.id)
+      .execute();
     if (existing) {
       throw conflict(
         'already_disputed',

@@ -40,9 +40,11 @@ async function articleTitle(sql: Sql, article: string): Promise<string> {
     return axiom.title;
   }
   if (ARTICLE_ID.test(article)) {
-    const [row] = await sql.query<{ title: string }>('select title from governance_articles where id = $1', [
-      article,
-    ]);
+    const [row] = await sql.kysely
+      .selectFrom('governance_articles')
+      .select('title')
+      .where('id', '=', article)
+      .execute();
     if (!row)
       throw new Refusal(
         'not_found',
@@ -60,9 +62,7 @@ async function articleTitle(sql: Sql, article: string): Promise<string> {
 
 async function titles(sql: Sql): Promise<Map<string, string>> {
   const map = new Map<string, string>(AXIOMS.map((a) => [a.id, a.title]));
-  for (const row of await sql.query<{ id: string; title: string }>(
-    'select id, title from governance_articles',
-  ))
+  for (const row of await sql.kysely.selectFrom('governance_articles').select(['id', 'title']).execute())
     map.set(row.id, row.title);
   return map;
 }

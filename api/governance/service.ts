@@ -140,10 +140,11 @@ export interface Viewer {
 
 export async function viewerOf(ctx: AppContext, signedIn: SignedIn | undefined): Promise<Viewer | null> {
   if (!signedIn) return null;
-  const [row] = await ctx.db.query<{ verified: boolean }>(
-    'select uniqueness_verified_at is not null as verified from sovereigns where id = $1',
-    [signedIn.sovereignId],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('sovereigns')
+    .select((eb) => eb('uniqueness_verified_at', 'is not', null).as('verified'))
+    .where('id', '=', signedIn.sovereignId)
+    .execute();
   return {
     sovereignId: signedIn.sovereignId,
     tag: signedIn.tag,

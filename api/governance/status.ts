@@ -8,10 +8,11 @@ import { CASE_ID, PLEDGE_ID } from '../../shared/governance/court.ts';
 
 export const pledgeChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!PLEDGE_ID.test(ref)) return null;
-  const [row] = await sql.query<{ status: string; article: string }>(
-    'select status, article from governance_pledges where id = $1',
-    [ref],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('governance_pledges')
+    .select(['status', 'article'])
+    .where('id', '=', ref)
+    .execute();
   if (!row) return null;
   const detail =
     row.status === 'lapsed'
@@ -24,10 +25,11 @@ export const pledgeChangeStatus: ChangeStatusResolver = async (sql, ref, subject
 
 export const caseChangeStatus: ChangeStatusResolver = async (sql, ref, subject, now) => {
   if (!CASE_ID.test(ref)) return null;
-  const [row] = await sql.query<{ state: string; outcome: string | null; precedent_id: string | null }>(
-    'select state, outcome, precedent_id from governance_court_cases where id = $1',
-    [ref],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('governance_court_cases')
+    .select(['state', 'outcome', 'precedent_id'])
+    .where('id', '=', ref)
+    .execute();
   if (!row) return null;
   const status = row.state === 'final' ? (row.outcome === 'overturn' ? 'overturned' : 'upheld') : 'open';
   const detail =

@@ -102,14 +102,18 @@ export async function reconcile(request: RouteRequest<'POST /reconcile'>, reply:
   let providerMoved = false;
   if (found.id !== current.sovereignId) {
     providerMoved = await ctx.db.transaction(async (tx) => {
-      const [from] = await tx.query<{ idp_issuer: string | null; idp_subject: string | null }>(
-        'select idp_issuer, idp_subject from sovereigns where id = $1 for update',
-        [current.sovereignId],
-      );
-      const [to] = await tx.query<{ idp_subject: string | null }>(
-        'select idp_subject from sovereigns where id = $1 for update',
-        [found.id],
-      );
+      const [from] = await tx.kysely
+        .selectFrom('sovereigns')
+        .select(['idp_issuer', 'idp_subject'])
+        .where('id', '=', current.sovereignId)
+        .forUpdate()
+        .execute();
+      const [to] = await tx.kysely
+        .selectFrom('sovereigns')
+        .select('idp_subject')
+        .where('id', '=', found.id)
+        .forUpdate()
+        .execute();
       if (!from?.idp_subject || to?.idp_subject) return false;
       // Move everything, leave nothing: the provider-made row is absorbed into the key's sovereign.
       await mergeSovereign(tx, current.sovereignId, found.id);

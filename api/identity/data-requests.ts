@@ -10,18 +10,14 @@ import type { dataRequestViewSchema } from '../../shared/identity/contract.ts';
 export type DataRequestView = z.infer<typeof dataRequestViewSchema>;
 
 export async function listDataRequests(sql: Sql, sovereignId: string): Promise<DataRequestView[]> {
-  const rows = await sql.query<{
-    id: string;
-    kind: 'export' | 'erasure';
-    status: 'pending' | 'completed' | 'declined';
-    created_at: string;
-    processed_at: string | null;
-    note: string | null;
-    receipt_id: string;
-  }>(
-    'select id, kind, status, created_at, processed_at, note, receipt_id from data_requests where sovereign_id = $1 order by created_at desc, id desc limit 100',
-    [sovereignId],
-  );
+  const rows = await sql.kysely
+    .selectFrom('data_requests')
+    .select(['id', 'kind', 'status', 'created_at', 'processed_at', 'note', 'receipt_id'])
+    .where('sovereign_id', '=', sovereignId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,

@@ -11,7 +11,9 @@ import type { SignedIn } from '../plugins/session.ts';
 import { sovereignRow } from './service.ts';
 import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
-import { one } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
+import type { DataRequest, Sovereign } from './entities.ts';
+import { sql as fragment } from 'kysely';
 
 /**
  * Data rights (DESIGN.md section 5, identity): a person files an export or an erasure request;
@@ -27,10 +29,14 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     // One open request per kind: a repeated form post does not queue the same work twice.
-    const [open] = await tx.query<{ id: string }>(
-      `select id from data_requests where sovereign_id = $1 and kind = $2 and status = 'pending' for update`,
-      [signedIn.sovereignId, kind],
-    );
+    const [open] = await tx.kysely
+      .selectFrom('data_requests')
+      .select('id')
+      .where('sovereign_id', '=', signedIn.sovereignId)
+      .where('kind', '=', kind)
+      .where('status', '=', 'pending')
+      .forUpdate()
+      .execute();
     if (open) {
       throw new Refusal(
         'conflict',
@@ -48,7 +54,7 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
        on conflict do nothing`,
       [id, signedIn.sovereignId, kind, now.toISOString(), receipt.id],
     );
-    const [stored] = await tx.query<{ id: string }>('select id from data_requests where id = $1', [id]);
+    const [stored] = await tx.kysely.selectFrom('data_requests').select('id').where('id', '=', id).execute();
     if (!stored)
       throw new Refusal(
         'conflict',
@@ -172,10 +178,12 @@ async function familySections(sql: Sql, subject: DataSubject) {
  * that they exist, never by their hashes.
  */
 export async function exportBundle(ctx: AppContext, signedIn: SignedIn, requestId: string) {
-  const [request] = await ctx.db.query<{ id: string; kind: string; status: string }>(
-    'select id, kind, status from data_requests where id = $1 and sovereign_id = $2',
-    [requestId, signedIn.sovereignId],
-  );
+  const [request] = await ctx.db.kysely
+    .selectFrom('data_requests')
+    .select(['id', 'kind', 'status'])
+    .where('id', '=', requestId)
+    .where('sovereign_id', '=', signedIn.sovereignId)
+    .execute();
   if (!request || request.kind !== 'export')
     throw new Refusal(
       'not_found',
@@ -213,19 +221,18 @@ export async function buildBundle(
     Object.assign(sections, await family.export(sql, subject));
     if (family.receiptIds) receiptIds.push(...(await family.receiptIds(sql, subject)));
   }
-  const receipts = await sql.query<{
-    id: string;
-    step: string;
-    subject: string | null;
-    recorded_at: string;
-    leaf_hash: string;
-    log_date: string;
-    leaf_index: number;
-  }>(
-    `select id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index from receipts
-      where subject = $1 or id = any($2::text[]) order by recorded_at, id`,
-    [subject.ref, receiptIds],
-  );
+  const receipts = await sql.kysely
+    .selectFrom('receipts')
+    .select(['id', 'step', 'subject', 'recorded_at', 'leaf_hash', 'log_date', 'leaf_index'])
+    .where((eb) =>
+      eb.or([
+        eb('subject', '=', subject.ref),
+        eb('id', '=', eb.fn.any(fragment<string[]>`${receiptIds}::text[]`)),
+      ]),
+    )
+    .orderBy('recorded_at')
+    .orderBy('id')
+    .execute();
   return {
     schema: 'civitas.personal-data-export.v1',
     generated_at: now.toISOString(),
@@ -255,10 +262,12 @@ export async function eraseSovereign(
   sovereignId: string,
   now: Date,
 ): Promise<{ receipts_redacted: number; imprints_cleared: number; rows: Record<string, number> }> {
-  const [row] = await tx.query<{ tag: string; created_at: Date | string }>(
-    'select tag, created_at from sovereigns where id = $1 for update',
-    [sovereignId],
-  );
+  const [row] = await tx.kysely
+    .selectFrom('sovereigns')
+    .select(['tag', 'created_at'])
+    .where('id', '=', sovereignId)
+    .forUpdate()
+    .execute();
   if (!row) throw new Refusal('not_found');
   const anonymousId = randomUUID();
   await tx.query(
@@ -285,18 +294,14 @@ export interface StewardQueueEntry {
 
 /** `/steward/data-requests`: pending requests first (oldest first), then the latest processed. */
 export async function stewardQueue(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    id: string;
-    kind: DataRequestKind;
-    status: string;
-    tag: string;
-    erased_at: string | null;
-    created_at: string;
-    processed_at: string | null;
-    processed_by: string | null;
-    note: string | null;
-    receipt_id: string;
-  }>(
+  // Raw: two ordered, limited branches in one union (Kysely does not parenthesize union branches).
+  const rows = await ctx.db.query<
+    Pick<
+      RowOf<typeof DataRequest>,
+      'id' | 'kind' | 'status' | 'created_at' | 'processed_at' | 'processed_by' | 'note' | 'receipt_id'
+    > &
+      Pick<RowOf<typeof Sovereign>, 'tag' | 'erased_at'>
+  >(
     `(select r.id, r.kind, r.status, s.tag, s.erased_at, r.created_at, r.processed_at, r.processed_by, r.note, r.receipt_id
         from data_requests r join sovereigns s on s.id = r.sovereign_id where r.status = 'pending' order by r.created_at asc limit 200)
      union all
@@ -339,12 +344,12 @@ export async function processDataRequest(
 ) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [request] = await tx.query<{
-      id: string;
-      kind: DataRequestKind;
-      status: string;
-      sovereign_id: string;
-    }>('select id, kind, status, sovereign_id from data_requests where id = $1 for update', [input.id]);
+    const [request] = await tx.kysely
+      .selectFrom('data_requests')
+      .select(['id', 'kind', 'status', 'sovereign_id'])
+      .where('id', '=', input.id)
+      .forUpdate()
+      .execute();
     if (!request)
       throw new Refusal('not_found', { request_id: input.id.slice(0, 40) }, 'No data request has that id.');
     if (request.status !== 'pending')

@@ -7,21 +7,18 @@ import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import type { DataRequestKind } from './data-rights.ts';
 
 export async function withdrawDataRequest(ctx: AppContext, owner: SignedIn, id: string) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     // Someone else's request is answered like an unknown one: ids are not probed through this door.
-    const [request] = await tx.query<{
-      id: string;
-      kind: DataRequestKind;
-      status: string;
-      created_at: string;
-    }>(
-      'select id, kind, status, created_at from data_requests where id = $1 and sovereign_id = $2 for update',
-      [id, owner.sovereignId],
-    );
+    const [request] = await tx.kysely
+      .selectFrom('data_requests')
+      .select(['id', 'kind', 'status', 'created_at'])
+      .where('id', '=', id)
+      .where('sovereign_id', '=', owner.sovereignId)
+      .forUpdate()
+      .execute();
     if (!request)
       throw new Refusal('not_found', { withdraw: id.slice(0, 64) }, 'You have no data request with that id.');
     if (request.status !== 'pending')

@@ -97,7 +97,7 @@ export function dueFeed(format: 'ics' | 'atom') {
       description: 'What comes due for you: confirmations and requests with their times.',
       id: `${origin}/sovereign/due.xml`,
       link: `${origin}/sovereign`,
-      updated: items.length ? new Date(items[items.length - 1].due_at) : ctx.clock.now(),
+      updated: new Date(items.at(-1)?.due_at ?? ctx.clock.now()),
       copyright: 'Personal feed of one sovereign',
       feedLinks: { atom: `${origin}/sovereign/due.xml` },
     });

@@ -15,7 +15,12 @@ export async function mergeSovereign(tx: Sql, fromId: string, toId: string): Pro
     'select * from sovereigns where id = $1 for update',
     [fromId],
   );
-  const [to] = await tx.query<{ tag: string }>('select tag from sovereigns where id = $1 for update', [toId]);
+  const [to] = await tx.kysely
+    .selectFrom('sovereigns')
+    .select('tag')
+    .where('id', '=', toId)
+    .forUpdate()
+    .execute();
   if (!from || !to) return {};
   const moved: Record<string, number> = {};
   for (const family of PERSONAL_DATA) {

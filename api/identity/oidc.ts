@@ -152,16 +152,11 @@ export async function completeLogin(
 ): Promise<CallbackOutcome> {
   const state = callbackState(body);
   const now = ctx.clock.now();
-  const [login] = await ctx.db.query<{
-    code_verifier: string;
-    nonce: string;
-    return_to: string;
-    link_sovereign_id: string | null;
-    expires_at: string;
-  }>(
-    'delete from oidc_logins where state_hash = $1 returning code_verifier, nonce, return_to, link_sovereign_id, expires_at',
-    [sha256Hex(state)],
-  );
+  const [login] = await ctx.db.kysely
+    .deleteFrom('oidc_logins')
+    .where('state_hash', '=', sha256Hex(state))
+    .returning(['code_verifier', 'nonce', 'return_to', 'link_sovereign_id', 'expires_at'])
+    .execute();
   if (!login || new Date(login.expires_at) <= now) {
     throw new Refusal('invalid_request', {
       issues: [
@@ -212,10 +207,14 @@ export async function completeLogin(
   });
 
   return ctx.db.transaction(async (tx) => {
-    const [existing] = await tx.query<{ id: string; tag: string }>(
-      'select id, tag from sovereigns where idp_issuer = $1 and idp_subject = $2 and erased_at is null for update',
-      [issuer, subject],
-    );
+    const [existing] = await tx.kysely
+      .selectFrom('sovereigns')
+      .select(['id', 'tag'])
+      .where('idp_issuer', '=', issuer)
+      .where('idp_subject', '=', subject)
+      .where('erased_at', 'is', null)
+      .forUpdate()
+      .execute();
     let sovereign: { id: string; tag: string };
     let created = false;
     let linked = false;
@@ -227,10 +226,13 @@ export async function completeLogin(
           'This provider identity already belongs to another sovereign. Sign in with it, then use that identity.',
         );
       }
-      const [target] = await tx.query<{ id: string; tag: string }>(
-        'select id, tag from sovereigns where id = $1 and erased_at is null for update',
-        [login.link_sovereign_id],
-      );
+      const [target] = await tx.kysely
+        .selectFrom('sovereigns')
+        .select(['id', 'tag'])
+        .where('id', '=', login.link_sovereign_id)
+        .where('erased_at', 'is', null)
+        .forUpdate()
+        .execute();
       if (!target) throw new Refusal('identity_required');
       await tx.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [
         target.id,

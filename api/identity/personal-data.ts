@@ -79,16 +79,12 @@ export const identityPersonalData: FamilyDeclaration = {
   async export(sql, subject) {
     const row = await sovereignRow(sql, subject.id);
     if (!row) return {};
-    const sessions = await sql.query<{
-      id_hash: string;
-      created_at: string;
-      last_used_at: string;
-      expires_at: string;
-      revoked_at: string | null;
-    }>(
-      'select id_hash, created_at, last_used_at, expires_at, revoked_at from sessions where sovereign_id = $1 order by created_at',
-      [subject.id],
-    );
+    const sessions = await sql.kysely
+      .selectFrom('sessions')
+      .select(['id_hash', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'])
+      .where('sovereign_id', '=', subject.id)
+      .orderBy('created_at')
+      .execute();
     return {
       sovereign: {
         id: row.id,

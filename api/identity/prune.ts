@@ -14,9 +14,9 @@ export async function pruneSessionsAndFlashes(
   ctx: AppContext,
 ): Promise<{ ran: boolean; sessions: number; flashes: number }> {
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      PRUNE_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(PRUNE_LOCK)]).as('locked'))
+      .execute();
     if (!lock?.locked) return { ran: false, sessions: 0, flashes: 0 };
     const sessions = await tx.query(
       `delete from sessions where id_hash in (

@@ -52,10 +52,12 @@ export async function sovereignByKey(
   key: string,
 ): Promise<{ id: string; tag: string } | undefined> {
   if (!/^sk_[A-Za-z0-9_-]{43}$/.test(key)) return undefined;
-  const [row] = await ctx.db.query<{ id: string; tag: string; key_hash: string }>(
-    'select id, tag, key_hash from sovereigns where key_hash = $1 and erased_at is null',
-    [sha256Hex(key)],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('sovereigns')
+    .select(['id', 'tag', 'key_hash'])
+    .where('key_hash', '=', sha256Hex(key))
+    .where('erased_at', 'is', null)
+    .execute();
   return row && matchesHash(key, row.key_hash) ? { id: row.id, tag: row.tag } : undefined;
 }
 

@@ -33,10 +33,11 @@ export async function setCallsignVisibility(
       ]);
     }
     const row = one(
-      await tx.query<{ callsign: string | null; callsign_visible: boolean }>(
-        'select callsign, callsign_visible from sovereigns where id = $1',
-        [signedIn.sovereignId],
-      ),
+      await tx.kysely
+        .selectFrom('sovereigns')
+        .select(['callsign', 'callsign_visible'])
+        .where('id', '=', signedIn.sovereignId)
+        .execute(),
     );
     const receipt = await recordReceipt(tx, {
       step: 'identity.callsign_visibility',
@@ -105,14 +106,12 @@ export async function requestEmail(ctx: AppContext, signedIn: SignedIn, email: s
 export async function verifyEmail(ctx: AppContext, signedIn: SignedIn, token: string) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.query<{
-      email_pending: string | null;
-      email_token_hash: string | null;
-      email_token_expires_at: string | null;
-    }>(
-      'select email_pending, email_token_hash, email_token_expires_at from sovereigns where id = $1 for update',
-      [signedIn.sovereignId],
-    );
+    const [row] = await tx.kysely
+      .selectFrom('sovereigns')
+      .select(['email_pending', 'email_token_hash', 'email_token_expires_at'])
+      .where('id', '=', signedIn.sovereignId)
+      .forUpdate()
+      .execute();
     const valid =
       row?.email_pending &&
       matchesHash(token, row.email_token_hash) &&

@@ -14,6 +14,7 @@ import { listDataRequests } from './data-requests.ts';
 import { sovereignRow } from './service.ts';
 import { iso } from '../../shared/time.ts';
 import { one } from '../db/rows.ts';
+import { sql } from 'kysely';
 
 export type { IdentityView } from '../../shared/identity/contract.ts';
 
@@ -98,24 +99,23 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
   const [imprints, counts, requests, receipts] = await Promise.all([
-    ctx.db.query<{
-      sequence: number;
-      kind: string;
-      body: string | null;
-      created_at: string;
-      unattested: boolean;
-      held: boolean;
-      receipt_id: string;
-    }>(
-      `select sequence, kind, body, created_at, unattested, held, receipt_id from imprints
-        where author_kind = 'sovereign' and author_ref = $1 order by sequence desc limit 50`,
-      [row.id],
-    ),
-    ctx.db.query<{ total: number; retained: number }>(
-      `select count(*) as total, count(*) filter (where body is not null) as retained from imprints
-        where author_kind = 'sovereign' and author_ref = $1`,
-      [row.id],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprints')
+      .select(['sequence', 'kind', 'body', 'created_at', 'unattested', 'held', 'receipt_id'])
+      .where('author_kind', '=', 'sovereign')
+      .where('author_ref', '=', row.id)
+      .orderBy('sequence', 'desc')
+      .limit(50)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('imprints')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        sql<number>`count(*) filter (where body is not null)`.as('retained'),
+      ])
+      .where('author_kind', '=', 'sovereign')
+      .where('author_ref', '=', row.id)
+      .execute(),
     listDataRequests(ctx.db, row.id),
     receiptsAbout(ctx.db, row.tag, 20),
   ]);
@@ -212,16 +212,13 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
       issues: [{ path: 'tag', message: 'A public tag is 4 hexadecimal characters, e.g. 3fa9.' }],
     });
   }
-  const holders = await ctx.db.query<{
-    id: string;
-    tag: string;
-    callsign: string | null;
-    callsign_visible: boolean;
-    created_at: string;
-  }>(
-    'select id, tag, callsign, callsign_visible, created_at from sovereigns where tag = $1 and erased_at is null limit 2',
-    [address],
-  );
+  const holders = await ctx.db.kysely
+    .selectFrom('sovereigns')
+    .select(['id', 'tag', 'callsign', 'callsign_visible', 'created_at'])
+    .where('tag', '=', address)
+    .where('erased_at', 'is', null)
+    .limit(2)
+    .execute();
   const view = passportView(
     address,
     holders.map((h) => ({
@@ -235,18 +232,30 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
   );
   if (view.status !== 'addressable')
     return { ok: true, schema: 'civitas.passport.v1', ...view, standing: null, receipts: [] };
+  const holder = one(holders); // addressable: exactly one holder
   const counts = one(
-    await ctx.db.query<{ imprints: number; receipts: number }>(
-      `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and held = false) as imprints,
-            (select count(*) from receipts where subject = $2) as receipts`,
-      [holders[0].id, `sovereign:${address}`],
-    ),
+    await ctx.db.kysely
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('imprints')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('author_kind', '=', 'sovereign')
+          .where('author_ref', '=', holder.id)
+          .where('held', '=', false)
+          .as('imprints'),
+        eb
+          .selectFrom('receipts')
+          .select(eb.fn.countAll<number>().as('n'))
+          .where('subject', '=', `sovereign:${address}`)
+          .as('receipts'),
+      ])
+      .execute(),
   );
   return {
     ok: true,
     schema: 'civitas.passport.v1',
     ...view,
-    standing: { imprints: counts.imprints, receipts: counts.receipts },
+    standing: { imprints: counts.imprints ?? 0, receipts: counts.receipts ?? 0 },
     receipts: await receiptsAbout(ctx.db, address, 20),
   };
 }

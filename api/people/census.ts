@@ -11,6 +11,8 @@ import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { utcDay } from '../../shared/time.ts';
 import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { one } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
+import { sql } from 'kysely';
 
 /** pg_try_advisory_xact_lock key of the census job. */
 export const CENSUS_LOCK = 7_212_008;
@@ -69,7 +71,12 @@ async function takeLocked(
   if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
   const end = `${nextDay(date)}T00:00:00.000Z`;
   const counts = one(
-    await tx.query<Record<string, number>>(
+    await tx.query<
+      Pick<
+        Row<'census_snapshots'>,
+        'humans' | 'agents' | 'imprints_lifetime' | 'imprints_retained' | 'receipts'
+      >
+    >(
       `select (select count(*) from sovereigns where created_at < $1) as humans,
             (select count(*) from agents where first_seen_at < $1) as agents,
             (select count(*) from imprints where created_at < $1) as imprints_lifetime,
@@ -114,9 +121,9 @@ export async function takeCensus(ctx: AppContext, date: string): Promise<CensusR
   }
   if (date >= utcDay(ctx.clock.now())) return { taken: false, reason: 'day_not_over' };
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      CENSUS_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(CENSUS_LOCK)]).as('locked'))
+      .execute();
     if (!lock?.locked) return { taken: false, reason: 'locked' } as const;
     return takeLocked(ctx, tx, date);
   });
@@ -129,16 +136,18 @@ export async function takeCensus(ctx: AppContext, date: string): Promise<CensusR
 export async function runCensusJob(ctx: AppContext): Promise<{ ran: boolean; taken: string[] }> {
   const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      CENSUS_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(CENSUS_LOCK)]).as('locked'))
+      .execute();
     if (!lock?.locked) return { ran: false, taken: [] };
-    const [bounds] = await tx.query<{ last: string | null; first: string | null }>(
-      `select (select to_char(max(date), 'YYYY-MM-DD') from census_snapshots) as last,
-              to_char(least(
-                (select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(recorded_at) from receipts)
-              ) at time zone 'UTC', 'YYYY-MM-DD') as first`,
-    );
+    const [bounds] = await tx.kysely
+      .selectNoFrom([
+        sql<string | null>`(select to_char(max(date), 'YYYY-MM-DD') from census_snapshots)`.as('last'),
+        sql<string | null>`to_char(least(
+          (select min(created_at) from sovereigns), (select min(first_seen_at) from agents), (select min(recorded_at) from receipts)
+        ) at time zone 'UTC', 'YYYY-MM-DD')`.as('first'),
+      ])
+      .execute();
     let date = bounds?.last ? nextDay(bounds.last) : (bounds?.first ?? null);
     if (!date) return { ran: true, taken: [] };
     const oldest = new Date(Date.parse(`${today}T00:00:00Z`) - CENSUS_BACKFILL_DAYS * 86_400_000)

@@ -9,6 +9,7 @@
  * size /api/stats already shows). A joined period is labelled `YYYY-MM/YYYY-MM`.
  */
 import type { AppContext } from '../context.ts';
+import { sql } from 'kysely';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import {
   projectCohorts,
@@ -82,11 +83,17 @@ export function joinSmallMonths(
  * month — a row per day, never a row per member.
  */
 export async function cohortRecords(ctx: AppContext): Promise<CohortRecord[]> {
-  const rows = await ctx.db.query<{ month: string; humans: number; agents: number }>(
-    `select to_char(day, 'YYYY-MM') as month,
-            sum(members) filter (where kind = 'sovereign') as humans, sum(members) filter (where kind = 'agent') as agents
-       from arrival_days group by 1 having sum(members) > 0 order by 1`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('arrival_days')
+    .select([
+      sql<string>`to_char(day, 'YYYY-MM')`.as('month'),
+      sql<number | null>`sum(members) filter (where kind = 'sovereign')`.as('humans'),
+      sql<number | null>`sum(members) filter (where kind = 'agent')`.as('agents'),
+    ])
+    .groupBy(sql`1`)
+    .having(sql`sum(members)`, '>', 0)
+    .orderBy(sql`1`)
+    .execute();
   const months = rows.map((row) => ({
     month: row.month,
     value: { humans: row.humans ?? 0, agents: row.agents ?? 0 },
@@ -125,10 +132,19 @@ export async function cohortsView(ctx: AppContext) {
  * the UTC month of their first relay. The composite `origin:author` node key stays inside.
  */
 export async function federatedCohortsView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ peer: string; author: string; month: string }>(
-    `select peer, author, to_char(min(received_at) at time zone 'UTC', 'YYYY-MM') as month
-       from federation_relays where author is not null group by peer, author order by peer, month`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('federation_relays')
+    .select([
+      'peer',
+      'author',
+      sql<string>`to_char(min(received_at) at time zone 'UTC', 'YYYY-MM')`.as('month'),
+    ])
+    .where('author', 'is not', null)
+    .groupBy(['peer', 'author'])
+    .orderBy('peer')
+    .orderBy('month')
+    .$narrowType<{ author: string }>()
+    .execute();
   const origins = new Map(ctx.config.federationPeers.map((peer) => [peer.name, peer.origin]));
   const groups = new Map<
     string,

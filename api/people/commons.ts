@@ -9,6 +9,7 @@
  * listed (the whole group goes behind the placeholder).
  */
 import type { AppContext } from '../context.ts';
+import { sql } from 'kysely';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import { projectCommons, type CommonsGroupRecord } from '../../shared/boundaries/projectors/gatherings.ts';
 import { PRESENCE_WINDOW_MINUTES, presence } from './presence.ts';
@@ -27,16 +28,25 @@ export async function commonsView(ctx: AppContext) {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - PRESENCE_WINDOW_MINUTES * 60_000).toISOString();
   const [humans, agents, here] = await Promise.all([
-    ctx.db.query<{ id: string; tag: string; callsign_visible: boolean }>(
-      // the same population /api/presence counts; an erased sovereign is never listed
-      'select id::text as id, tag, (callsign_visible and erased_at is null) as callsign_visible from sovereigns where last_seen_at >= $1 order by tag, id',
-      [since],
-    ),
+    // the same population /api/presence counts; an erased sovereign is never listed
+    ctx.db.kysely
+      .selectFrom('sovereigns')
+      .select([
+        sql<string>`id::text`.as('id'),
+        'tag',
+        sql<boolean>`(callsign_visible and erased_at is null)`.as('callsign_visible'),
+      ])
+      .where('last_seen_at', '>=', since)
+      .orderBy('tag')
+      .orderBy('sovereigns.id')
+      .execute(),
     // the agents seen lately are kept apart as they are written (migration 0045): a small table
-    ctx.db.query<{ handle: string }>(
-      'select handle from agents_seen where last_seen_at >= $1 order by handle',
-      [since],
-    ),
+    ctx.db.kysely
+      .selectFrom('agents_seen')
+      .select('handle')
+      .where('last_seen_at', '>=', since)
+      .orderBy('handle')
+      .execute(),
     presence(ctx),
   ]);
   const groups: CommonsGroupRecord[] = [

@@ -34,7 +34,7 @@ export function callsignRoot(callsign: string | null): string {
 
 /** A confluence's title: the opening line of its root imprint, or its place in the Record once the body left the window. */
 export function confluenceTitle(sequence: number, body: string | null): string {
-  const line = (body ?? '').split('\n')[0].replace(/\s+/g, ' ').trim();
+  const line = ((body ?? '').split('\n')[0] ?? '').replace(/\s+/g, ' ').trim();
   if (!line) return `Gathering on imprint #${sequence}`;
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
 }

@@ -12,6 +12,7 @@ import { newId } from '../ids.ts';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { sql } from 'kysely';
 import type { FederationPeer } from '../config.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { FEEDBACK_TOPICS } from '../record/feedback.ts';
@@ -38,10 +39,17 @@ function refuse(cause: string, hint: string): never {
 
 /** GET /api/federation: the configured peers and what each relayed (counts and time only). */
 export async function federationView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ peer: string; n: number; last: string | null }>(
-    `select peer, count(*) as n, to_char(max(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last
-       from federation_relays group by peer`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('federation_relays')
+    .select((eb) => [
+      'peer',
+      eb.fn.countAll<number>().as('n'),
+      sql<string | null>`to_char(max(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+        'last',
+      ),
+    ])
+    .groupBy('peer')
+    .execute();
   const byPeer = new Map(rows.map((row) => [row.peer, row]));
   const peers = ctx.config.federationPeers.map((peer) => ({
     name: peer.name,

@@ -13,6 +13,7 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
 import { one } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
   const row = one(
@@ -44,7 +45,8 @@ export async function mirrorView(ctx: AppContext, actor: string) {
     found: true as const,
   };
   if (kind === 'agent') {
-    const [agent] = await ctx.db.query<{ handle: string; level: string }>(
+    // Raw: PUBLIC_AGENT is the one definition of a listed agent (api/people/roster.ts).
+    const [agent] = await ctx.db.query<Pick<Row<'agents'>, 'handle' | 'level'>>(
       `select handle, level from agents where handle = $1 and ${PUBLIC_AGENT}`,
       [name],
     );

@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { touched } from '../personal-data-contract.ts';
 import type { Sql } from '../db/database.ts';
+import { sql as fragment } from 'kysely';
 
 /** A sovereign's resonance rows: by raw id, or by the tag a sessionless imprint claimed (as imprints are erased). */
 const RESONANCE_OF = `author_kind = 'sovereign' and author_ref in ($1::text, 'unverified:' || $2::text)`;
@@ -68,10 +69,13 @@ export const peoplePersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const rows = await sql.query<{ day: string; replies: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as day, replies from resonance_days where ${RESONANCE_OF} order by day`,
-      [subject.id, subject.tag],
-    );
+    const rows = await sql.kysely
+      .selectFrom('resonance_days')
+      .select([fragment<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'replies'])
+      .where('author_kind', '=', 'sovereign')
+      .where('author_ref', 'in', [subject.id, `unverified:${subject.tag}`])
+      .orderBy('resonance_days.day')
+      .execute();
     return { replies_received: rows.map((r) => ({ day: r.day, replies: r.replies })) };
   },
   async erase(tx, subject) {

@@ -3,6 +3,7 @@ import { projectPresence, type PresenceView } from '../../shared/boundaries/proj
 import { currentConfluences } from './confluences.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { one } from '../db/rows.ts';
+import { sql, type NotNull } from 'kysely';
 
 export const PRESENCE_WINDOW_MINUTES = 15;
 
@@ -11,18 +12,29 @@ export async function presence(ctx: AppContext): Promise<PresenceView> {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - PRESENCE_WINDOW_MINUTES * 60_000).toISOString();
   const [rows, confluences] = await Promise.all([
-    ctx.db.query<{
-      kind: 'sovereign' | 'agent';
-      ref: string;
-      tag: string | null;
-      last_seen_at: Date | string;
-    }>(
-      `select 'sovereign' as kind, id::text as ref, tag, last_seen_at from sovereigns where last_seen_at >= $1
-       union all
-       -- agents seen lately are kept apart as they are written (migration 0045): a small table, not every agent
-       select 'agent' as kind, handle as ref, null as tag, last_seen_at from agents_seen where last_seen_at >= $1`,
-      [since],
-    ),
+    ctx.db.kysely
+      .selectFrom('sovereigns')
+      .select([
+        sql<'sovereign' | 'agent'>`'sovereign'`.as('kind'),
+        sql<string>`id::text`.as('ref'),
+        sql<string | null>`tag`.as('tag'),
+        'last_seen_at',
+      ])
+      .where('last_seen_at', '>=', since)
+      .unionAll(
+        // agents seen lately are kept apart as they are written (migration 0045): a small table, not every agent
+        ctx.db.kysely
+          .selectFrom('agents_seen')
+          .select([
+            sql<'sovereign' | 'agent'>`'agent'`.as('kind'),
+            'handle as ref',
+            sql<string | null>`null`.as('tag'),
+            'last_seen_at',
+          ])
+          .where('last_seen_at', '>=', since),
+      )
+      .$narrowType<{ last_seen_at: NotNull }>() // where last_seen_at >= since
+      .execute(),
     currentConfluences(ctx),
   ]);
   return projectPresence({
@@ -57,11 +69,14 @@ export function presenceView(ctx: AppContext) {
 /** Population by kind: two kinds, never summed. */
 export async function population(ctx: AppContext): Promise<{ humans: number; agents: number }> {
   const row = one(
-    await ctx.db.query<{ humans: number; agents: number }>(
-      // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
-      `select (select value from record_tallies where name = 'sovereigns') as humans,
-            (select value from record_tallies where name = 'agents') as agents`,
-    ),
+    // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
+    await ctx.db.kysely
+      .selectNoFrom((eb) => [
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'sovereigns').as('humans'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'agents').as('agents'),
+      ])
+      .$narrowType<{ humans: NotNull; agents: NotNull }>() // seeded rows (the migrations)
+      .execute(),
   );
   return { humans: row.humans, agents: row.agents };
 }

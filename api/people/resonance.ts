@@ -13,6 +13,7 @@
  * population answered.
  */
 import type { AppContext } from '../context.ts';
+import type { Row } from '../db/kysely.ts';
 import { readKept, type KeptView } from '../db/kept-views.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
@@ -157,12 +158,8 @@ export async function resonanceView(ctx: AppContext, query: { limit: number; aft
   const cursor = decodeCursor(RESONANCE_ORDER, query.after);
   const kept = await readKept(ctx, keptResonance);
   const key = keyClause(RESONANCE_ORDER, cursor, 2);
-  const rows = await ctx.db.query<{
-    actor: string;
-    score: string | number;
-    sort_key: string | number;
-    position: string | number;
-  }>(
+  // Raw: the keyset clause is built by api/paging.ts.
+  const rows = await ctx.db.query<Pick<Row<'resonance_ranks'>, 'actor' | 'score' | 'sort_key' | 'position'>>(
     `select actor, score, sort_key, position from resonance_ranks where ${key.where} order by ${key.orderBy} limit $1`,
     [query.limit + 1, ...key.params],
   );
@@ -206,9 +203,13 @@ export async function resonanceOf(
   ref: string,
 ): Promise<number> {
   const { from, to } = windowDays(ctx.clock.now());
-  const [row] = await ctx.db.query<{ n: number | null }>(
-    `select sum(replies) as n from resonance_days where author_ref = $1 and author_kind = $2 and day >= $3 and day <= $4`,
-    [ref, kind, from, to],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('resonance_days')
+    .select((eb) => eb.fn.sum<number | null>('replies').as('n'))
+    .where('author_ref', '=', ref)
+    .where('author_kind', '=', kind)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .execute();
   return row?.n ?? 0;
 }

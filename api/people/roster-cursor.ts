@@ -40,8 +40,9 @@ function resumeOf(text: string, valid: (key: string) => boolean): Resume | null 
   if (text === '!') return { from: 'gone' };
   const done = /^!(\d{1,6}):(.*)$/s.exec(text);
   if (done) {
-    const page = Number(done[1]);
-    return page >= 1 && (done[2] === '' || valid(done[2])) ? { from: 'done', page, key: done[2] } : null;
+    const [, pageText, key = ''] = done;
+    const page = Number(pageText);
+    return page >= 1 && (key === '' || valid(key)) ? { from: 'done', page, key } : null;
   }
   if (text.startsWith('<')) return valid(text.slice(1)) ? { from: 'before', key: text.slice(1) } : null;
   return valid(text) ? { from: 'after', key: text } : null;
@@ -57,10 +58,11 @@ export function encodeRosterCursor(cursor: RosterCursor): string {
 /** A cursor this roster wrote, or a 400 naming `after`. */
 export function decodeRosterCursor(after: string): RosterCursor {
   const parts = Buffer.from(after, 'base64url').toString('utf8').split('~');
-  const back = parts[0]?.startsWith('p') ?? false;
-  const page = Number(back ? parts[0].slice(1) : parts[0]);
-  const humans = parts.length === 3 ? resumeOf(parts[1], (k) => HUMAN_KEY.test(k)) : null;
-  const agents = parts.length === 3 ? resumeOf(parts[2], (k) => k.length > 0 && k.length <= 200) : null;
+  const [head = '', humansText = '', agentsText = ''] = parts;
+  const back = head.startsWith('p');
+  const page = Number(back ? head.slice(1) : head);
+  const humans = parts.length === 3 ? resumeOf(humansText, (k) => HUMAN_KEY.test(k)) : null;
+  const agents = parts.length === 3 ? resumeOf(agentsText, (k) => k.length > 0 && k.length <= 200) : null;
   if (!humans || !agents || !Number.isInteger(page) || page < (back ? 1 : 2)) {
     throw new Refusal('invalid_request', {
       issues: [{ path: 'after', message: 'after is the cursor of a next or previous link of /api/citizens' }],

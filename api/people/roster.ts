@@ -17,6 +17,8 @@ import {
   type Shown,
 } from './roster-cursor.ts';
 import { one } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
+import type { NotNull } from 'kysely';
 
 /**
  * A handle is public once one of its imprints is: a handle whose every imprint the spam gate holds
@@ -51,12 +53,15 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
   const wantHumans = query.kind !== 'agent';
   const wantAgents = query.kind !== 'sovereign';
   const counts = one(
-    await ctx.db.query<{ humans: number; agents: number }>(
-      // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
-      // definition of who is counted, and no count over the tables on a request.
-      `select (select value from record_tallies where name = 'sovereigns') as humans,
-            (select value from record_tallies where name = 'agents') as agents`,
-    ),
+    // The tallies /api/stats reads (migration 0032 keeps them to these lists' definitions): one
+    // definition of who is counted, and no count over the tables on a request.
+    await ctx.db.kysely
+      .selectNoFrom((eb) => [
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'sovereigns').as('humans'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'agents').as('agents'),
+      ])
+      .$narrowType<{ humans: NotNull; agents: NotNull }>() // seeded rows (the migrations)
+      .execute(),
   );
   const read = { page: cursor.page, limit: query.limit, offset };
   const humanPage = wantHumans ? await humanRows(ctx, cursor.humans, read) : null;
@@ -113,8 +118,8 @@ interface Read {
 function shownOf<T>(rows: T[], limit: number, desc: boolean, keyOf: (row: T) => string) {
   const page = desc ? rows.slice(0, limit).reverse() : rows.slice(0, limit);
   const shown: Shown = {
-    first: page.length ? keyOf(page[0]) : null,
-    last: page.length ? keyOf(page[page.length - 1]) : null,
+    first: page.length ? keyOf(page[0] as T) : null,
+    last: page.length ? keyOf(page[page.length - 1] as T) : null,
     // Read backwards, the key it read before is still there.
     more: desc ? page.length > 0 : rows.length > limit,
   };
@@ -127,12 +132,8 @@ async function humanRows(ctx: AppContext, resume: Resume, read: Read) {
   const [tag, id] = how.key ? [how.key.slice(0, 4), how.key.slice(5)] : ['', null];
   const dir = how.desc ? 'desc' : 'asc';
   // Ordered by tag (ties by the private id, which only orders and never leaves): no join order is revealed.
-  const rows = await ctx.db.query<{
-    id: string;
-    tag: string;
-    callsign: string | null;
-    callsign_visible: boolean;
-  }>(
+  // Raw: a keyset read by the row comparison (tag, id), direction and operator chosen per page.
+  const rows = await ctx.db.query<Pick<Row<'sovereigns'>, 'id' | 'tag' | 'callsign' | 'callsign_visible'>>(
     `select id::text as id, tag, callsign, callsign_visible from sovereigns
       where erased_at is null and ($1::uuid is null or (tag, id) ${how.op} ($2::char(4), $1::uuid))
       order by tag ${dir}, id ${dir} limit $3 offset $4`,
@@ -154,7 +155,8 @@ async function humanRows(ctx: AppContext, resume: Resume, read: Read) {
 async function agentRows(ctx: AppContext, resume: Resume, read: Read) {
   const how = keyRead(resume, read.page);
   if (!how) return { listed: [] as AgentRosterEntry[], shown: { first: null, last: null, more: false } };
-  const rows = await ctx.db.query<{ handle: string; level: string }>(
+  // Raw: the keyset read's operator and direction are chosen per page.
+  const rows = await ctx.db.query<Pick<Row<'agents'>, 'handle' | 'level'>>(
     `select handle, level from agents where ${PUBLIC_AGENT} and ($1::text is null or handle ${how.op} $1)
       order by handle ${how.desc ? 'desc' : 'asc'} limit $2 offset $3`,
     [how.key, read.limit + 1, read.offset],

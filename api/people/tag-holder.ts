@@ -19,7 +19,7 @@ export async function soleTagHolder(ctx: AppContext, tag: string): Promise<TagHo
     [tag],
   );
   if (holders.length === 0) throw new Refusal('not_found', {}, 'No sovereign holds that tag.');
-  return holders.length > 1 ? null : holders[0];
+  return holders.length > 1 ? null : (holders[0] ?? null);
 }
 
 /** What a public-actor read publishes for a tag that names no one: the tag only, nothing counted. */

@@ -1,0 +1,106 @@
+/**
+ * The typed query layer: a Kysely whose tables and columns are MikroORM's reading of the entities
+ * (`InferKyselyDB`, the type behind `em.getKysely()`), with the values the drivers really return
+ * (api/db/wire-types.ts: a timestamp or date is PostgreSQL's text, an int8 a number), and whose
+ * statements run through the `Sql` they were built from: the same connection, the same
+ * transaction, the same named prepared statements on PostgreSQL as a raw `sql.query`.
+ */
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type ColumnType,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type Selectable,
+} from 'kysely';
+import type { Tables } from './entities.ts';
+
+/**
+ * A value as read: a Date (a timestamp the entity manager would parse) is the driver's text; a
+ * custom type (`int8()`, api/db/rows.ts) is its raw value, as the driver's parser returns it.
+ */
+type Read<T> = T extends Date
+  ? string
+  : T extends { __raw?: infer Raw }
+    ? unknown extends Raw
+      ? T
+      : Raw
+    : T;
+/** A value as written: a timestamp takes PostgreSQL's text or a Date. */
+type Written<T> = T extends Date ? string | Date : Read<T>;
+
+/** One column: Kysely's select/insert/update types, with the driver's values. */
+type WireColumn<C> = [C] extends [ColumnType<infer S, infer I, infer U>]
+  ? ColumnType<Read<S>, Written<I>, Written<U>>
+  : ColumnType<Read<C>, Written<C>, Written<C>>;
+
+/**
+ * The database as Kysely sees it: one table per entity by its table name, snake_case columns (the
+ * entities' default naming, which is also MikroORM's default for `getKysely`: no
+ * `columnNamingStrategy: 'property'`, so no renaming plugin sits between Kysely and the SQL).
+ */
+export type DB = {
+  [Table in keyof Tables]: {
+    [Column in keyof Tables[Table]]: WireColumn<Tables[Table][Column]>;
+  };
+};
+
+type Query = (text: string, params?: unknown[]) => Promise<unknown[]>;
+
+/**
+ * A Kysely over one `query` function: every statement is compiled by Kysely's PostgreSQL compiler
+ * and handed to `query` as text and parameters. It has no transactions of its own: a Kysely built
+ * from a transaction's `Sql` runs inside that transaction (Database.transaction, sqlTransaction).
+ */
+export function kyselyOver(query: Query): Kysely<DB> {
+  const connection: DatabaseConnection = {
+    async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+      return { rows: (await query(compiled.sql, [...compiled.parameters])) as R[] };
+    },
+    // eslint-disable-next-line require-yield
+    async *streamQuery() {
+      throw new Error('kysely: streaming is not supported; page with a key');
+    },
+  };
+  const noTransactions = async () => {
+    throw new Error('kysely: transactions are the Database’s (transaction, sqlTransaction)');
+  };
+  const driver: Driver = {
+    init: async () => {},
+    acquireConnection: async () => connection,
+    beginTransaction: noTransactions,
+    commitTransaction: noTransactions,
+    rollbackTransaction: noTransactions,
+    releaseConnection: async () => {},
+    destroy: async () => {},
+  };
+  return new Kysely<DB>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => driver,
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+/**
+ * A row of a table as a raw `sql.query` returns it (`select *`): for raw SQL kept for a hot path or
+ * an invariant, `Pick<Row<'table'>, …>` types its row from the entity by table name.
+ */
+export type Row<Table extends keyof DB> = Selectable<DB[Table]>;
+
+/** An `Sql` (api/db/database.ts) over one query function, its Kysely built on first use. */
+export function sqlOver<Q extends Query>(query: Q): { query: Q; readonly kysely: Kysely<DB> } {
+  let kysely: Kysely<DB> | undefined;
+  return {
+    query,
+    get kysely() {
+      return (kysely ??= kyselyOver(query));
+    },
+  };
+}
