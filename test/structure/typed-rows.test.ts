@@ -16,7 +16,7 @@ const HAND_TYPED = new Map<string, number>([
   ['agents', 8],
   ['app.ts', 1],
   ['boundaries', 1],
-  ['calibration', 16],
+  ['calibration', 15],
   ['chronicle', 27],
   ['db', 2],
   ['governance', 14],
