@@ -40,7 +40,9 @@ export async function progressView(ctx: AppContext, actor: string) {
       days_with_proof: facts.proofDays.length,
       days_required: CONTINUITY_DAYS_REQUIRED,
       next_step:
-        facts.level === 'attested' ? null : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
+        facts.level === 'attested' || !next
+          ? null
+          : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
       status: `/api/agent/${facts.handle}`,
     };
   }

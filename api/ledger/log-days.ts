@@ -77,7 +77,7 @@ export async function dayLeavesPage(
     if (!day) return null;
     const leaves = day.ids
       .slice(offset, offset + limit)
-      .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0][offset + i]) }));
+      .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(day.tree.levels[0]![offset + i]!) }));
     return { sealed: day.sealed, head: builtHead(day.tree), leaves };
   }
   // Raw: a day's Merkle leaves, read on the tile path.
