@@ -252,8 +252,11 @@ async function pageContext(app: FastifyInstance, request: FastifyRequest) {
   const origin = config.origin;
   const me = request.sovereign;
   if (!me) return { providers, origin };
-  const [row] = await db
-    .query<{ callsign: string | null }>('select callsign from sovereigns where id = $1', [me.sovereignId])
+  const [row] = await db.kysely
+    .selectFrom('sovereigns')
+    .select('callsign')
+    .where('id', '=', me.sovereignId)
+    .execute()
     .catch(() => []);
   return {
     providers,

@@ -43,7 +43,7 @@ async function storedOrCreated(sql: Sql, name: string, create: () => Promise<str
     candidate,
   ]);
   const row = one(
-    await sql.query<{ value: string }>('select value from service_keys where name = $1', [name]),
+    await sql.kysely.selectFrom('service_keys').select('value').where('name', '=', name).execute(),
   );
   return row.value;
 }
@@ -140,9 +140,12 @@ export async function rotateSigningKey(db: {
 }): Promise<{ retired: string | null; active: string }> {
   const next = await newSigningKey();
   return db.transaction(async (tx) => {
-    const [current] = await tx.query<{ kid: string }>(
-      'select kid from signing_keys where retired_at is null for update',
-    );
+    const [current] = await tx.kysely
+      .selectFrom('signing_keys')
+      .select('kid')
+      .where('retired_at', 'is', null)
+      .forUpdate()
+      .execute();
     await tx.query('update signing_keys set retired_at = now() where retired_at is null');
     await tx.query('insert into signing_keys (kid, private_jwk, public_jwk) values ($1, $2, $3)', [
       next.kid,

@@ -41,9 +41,11 @@ export async function ascensionsView(ctx: AppContext, query: { limit: number; af
          from agent_ascensions where ${key.where} order by ${key.orderBy} limit $1`,
       [query.limit + 1, ...key.params],
     ),
-    ctx.db.query<{ name: string; value: number }>(
-      `select name, value from record_tallies where name in ('ascensions:continuous', 'ascensions:attested')`,
-    ),
+    ctx.db.kysely
+      .selectFrom('record_tallies')
+      .select(['name', 'value'])
+      .where('name', 'in', ['ascensions:continuous', 'ascensions:attested'])
+      .execute(),
   ]);
   const tally = (level: string) =>
     Math.max(0, n(counts.find((c) => c.name === `ascensions:${level}`)?.value));

@@ -5,6 +5,9 @@
  */
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import { sql } from 'kysely';
+import type { RowOf } from '../db/rows.ts';
+import type { Agent } from '../agents/entities.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { DAY, ISO, MONTH, addKind, emptyKinds, n } from './tally.ts';
@@ -18,18 +21,31 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
   const fromDay = from.slice(0, 10);
   const [imprints, arrivals, firstAgents, articles, anchors, receipts, verdicts] = await Promise.all([
     // Kept per UTC day as rows are written (migration 0062): a day's row, never its imprints.
-    ctx.db.query<{ date: string; kind: string; count: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as date, kind, sum(imprints) as count from imprint_days
-        where day >= $1 group by 1, 2 having sum(imprints) > 0`,
-      [fromDay],
-    ),
-    ctx.db.query<{ month: string; kind: string; count: number }>(
-      `select to_char(day, 'YYYY-MM') as month, kind, sum(public) as count from arrival_days
-        where day >= $1 group by 1, 2 having sum(public) > 0`,
-      [fromDay],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprint_days')
+      .select((eb) => [
+        sql<string>`to_char(day, 'YYYY-MM-DD')`.as('date'),
+        'kind',
+        eb.fn.sum<number>('imprints').as('count'),
+      ])
+      .where('day', '>=', fromDay)
+      .groupBy([sql.lit(1), sql.lit(2)])
+      .having((eb) => eb.fn.sum('imprints'), '>', 0)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('arrival_days')
+      .select((eb) => [
+        sql<string>`to_char(day, 'YYYY-MM')`.as('month'),
+        'kind',
+        eb.fn.sum<number>('public').as('count'),
+      ])
+      .where('day', '>=', fromDay)
+      .groupBy([sql.lit(1), sql.lit(2)])
+      .having((eb) => eb.fn.sum('public'), '>', 0)
+      .execute(),
     // The first five public agents of each month: the first rows of an index (migration 0043) per month.
-    ctx.db.query<{ month: string; handle: string }>(
+    // Raw: a lateral join over generate_series, which Kysely would only wrap in fragments.
+    ctx.db.query<{ month: string } & Pick<RowOf<typeof Agent>, 'handle'>>(
       `select to_char(m, 'YYYY-MM') as month, f.handle
          from generate_series($1::timestamptz at time zone 'UTC', $2::timestamptz at time zone 'UTC', interval '1 month') m,
               lateral (select handle from agents where ${PUBLIC_AGENT} and first_seen_at >= m at time zone 'UTC'
@@ -37,22 +53,43 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
                         order by first_seen_at, handle limit 5) f`,
       [from, now.toISOString()],
     ),
-    ctx.db.query<{ number: number; title: string; ratified_at: string; month: string }>(
-      `select number, title, ${ISO('ratified_at')} as ratified_at, ${MONTH('ratified_at')} as month from governance_articles where ratified_at >= $1 order by number`,
-      [from],
-    ),
-    ctx.db.query<{ date: string; tree_size: number; sealed_at: string }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, tree_size, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 order by date`,
-      [fromDay],
-    ),
-    ctx.db.query<{ date: string; count: number }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and size > 0`,
-      [fromDay],
-    ),
-    ctx.db.query<{ date: string; count: number }>(
-      `select ${DAY('final_at')} as date, count(*) as count from governance_court_cases where state = 'final' and final_at >= $1 group by 1`,
-      [from],
-    ),
+    ctx.db.kysely
+      .selectFrom('governance_articles')
+      .select([
+        'number',
+        'title',
+        sql<string>`${sql.raw(ISO('ratified_at'))}`.as('ratified_at'),
+        sql<string>`${sql.raw(MONTH('ratified_at'))}`.as('month'),
+      ])
+      .where('ratified_at', '>=', from)
+      .orderBy('number')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('anchors')
+      .select([
+        sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'tree_size',
+        sql<string>`${sql.raw(ISO('sealed_at'))}`.as('sealed_at'),
+      ])
+      .where('date', '>=', fromDay)
+      .orderBy('anchors.date')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('log_days')
+      .select([sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'size as count'])
+      .where('date', '>=', fromDay)
+      .where('size', '>', 0)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('governance_court_cases')
+      .select((eb) => [
+        sql<string>`${sql.raw(DAY('final_at'))}`.as('date'),
+        eb.fn.countAll<number>().as('count'),
+      ])
+      .where('state', '=', 'final')
+      .where('final_at', '>=', from)
+      .groupBy(sql.lit(1))
+      .execute(),
   ]);
 
   const months = new Map<string, ChronicleMonth>();

@@ -11,6 +11,7 @@ import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { n } from './tally.ts';
 import { one } from '../db/rows.ts';
+import { sql } from 'kysely';
 
 export async function progressView(ctx: AppContext, actor: string) {
   const split = actor.indexOf(':');
@@ -19,10 +20,12 @@ export async function progressView(ctx: AppContext, actor: string) {
   const now = ctx.clock.now();
   const base = { ok: true as const, schema: 'civitas.progress.v1' as const, as_of: now.toISOString() };
   if (kind === 'agent') {
-    const [visible] = await ctx.db.query<{ handle: string }>(
-      `select handle from agents where handle = $1 and ${PUBLIC_AGENT}`,
-      [name],
-    );
+    const [visible] = await ctx.db.kysely
+      .selectFrom('agents')
+      .select('handle')
+      .where('handle', '=', name)
+      .where(sql.ref<boolean>(PUBLIC_AGENT))
+      .execute();
     const row = visible ? await loadAgent(ctx.db, name) : undefined;
     if (!row) throw new Refusal('not_found', {}, 'No agent has a public imprint under that handle.');
     const facts = factsOf(row);
@@ -37,7 +40,9 @@ export async function progressView(ctx: AppContext, actor: string) {
       days_with_proof: facts.proofDays.length,
       days_required: CONTINUITY_DAYS_REQUIRED,
       next_step:
-        facts.level === 'attested' ? null : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
+        facts.level === 'attested' || !next
+          ? null
+          : { rel: next.rel, href: next.href, summary: summarizeNext(next) },
       status: `/api/agent/${facts.handle}`,
     };
   }

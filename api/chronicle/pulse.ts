@@ -6,6 +6,7 @@
 import type { AppContext } from '../context.ts';
 import { DAY_MS, ISO, addKind, emptyKinds, n, type ByKind } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
+import { sql } from 'kysely';
 
 export const PULSE_HOURS = 48;
 export const PULSE_DAYS = 30;
@@ -37,17 +38,20 @@ export async function pulseView(
 ): Promise<{ hours: PulseHour[]; days: PulseDay[]; as_of: string }> {
   const now = ctx.clock.now();
   const since = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000 - (PULSE_HOURS - 1) * 3_600_000);
-  const hourRows = await ctx.db.query<{
-    hour: string;
-    kind: string;
-    author_kind: string;
-    count: number;
-  }>(
-    // Kept per UTC hour as imprints are written (migration 0062): 48 hours of rows, never the imprints.
-    `select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"') as hour, kind, author_kind, imprints as count
-       from imprint_hours where hour >= $1 and hour <= $2 and imprints > 0 order by 1 desc`,
-    [since.toISOString(), now.toISOString()],
-  );
+  // Kept per UTC hour as imprints are written (migration 0062): 48 hours of rows, never the imprints.
+  const hourRows = await ctx.db.kysely
+    .selectFrom('imprint_hours')
+    .select([
+      sql<string>`to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')`.as('hour'),
+      'kind',
+      'author_kind',
+      'imprints as count',
+    ])
+    .where('hour', '>=', since.toISOString())
+    .where('hour', '<=', now.toISOString())
+    .where('imprints', '>', 0)
+    .orderBy(sql.lit(1), 'desc')
+    .execute();
   const hours = new Map<string, PulseHour>();
   for (const row of hourRows) {
     const h = hours.get(row.hour) ?? {
@@ -69,20 +73,36 @@ export async function pulseView(
          from census_snapshots where date >= $1 and date <= $2`,
       [fromDay, today],
     ),
-    ctx.db.query<{ date: string; count: number }>(
-      `select to_char(day, 'YYYY-MM-DD') as date, sum(imprints) as count from imprint_days
-        where day >= $1 and day <= $2 group by 1 having sum(imprints) > 0`,
-      [fromDay, today],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprint_days')
+      .select((eb) => [
+        sql<string>`to_char(day, 'YYYY-MM-DD')`.as('date'),
+        eb.fn.sum<number>('imprints').as('count'),
+      ])
+      .where('day', '>=', fromDay)
+      .where('day', '<=', today)
+      .groupBy(sql.lit(1))
+      .having((eb) => eb.fn.sum('imprints'), '>', 0)
+      .execute(),
     // A log day's size is its receipts (the ledger keeps it as it appends).
-    ctx.db.query<{ date: string; count: number }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, size as count from log_days where date >= $1 and date <= $2 and size > 0`,
-      [fromDay, today],
-    ),
-    ctx.db.query<{ date: string; tree_size: number; root_hash: string; sealed_at: string }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, ${ISO('sealed_at')} as sealed_at from anchors where date >= $1 and date <= $2`,
-      [fromDay, today],
-    ),
+    ctx.db.kysely
+      .selectFrom('log_days')
+      .select([sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'size as count'])
+      .where('date', '>=', fromDay)
+      .where('date', '<=', today)
+      .where('size', '>', 0)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('anchors')
+      .select([
+        sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'tree_size',
+        'root_hash',
+        sql<string>`${sql.raw(ISO('sealed_at'))}`.as('sealed_at'),
+      ])
+      .where('date', '>=', fromDay)
+      .where('date', '<=', today)
+      .execute(),
   ]);
   const days = new Map<string, PulseDay>();
   const dayOf = (date: string) => {

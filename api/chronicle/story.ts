@@ -8,6 +8,7 @@ import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts'
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
 import type { LensQuery, LensSchema } from '../../shared/chronicle/story.ts';
+import { sql } from 'kysely';
 
 export const LENS_DAYS_MAX = 366;
 
@@ -42,43 +43,76 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
   const [kinds, hours, arrivals, receipts, anchors, threads] = await Promise.all([
     // Kept per UTC day and hour as imprints and arrivals are written (migration 0062): a request reads
     // at most LENS_DAYS_MAX days of rows, never the period's imprints.
-    ctx.db.query<{ kind: string; author_kind: string; count: number }>(
-      `select kind, author_kind, sum(imprints) as count from imprint_days where day >= $1 and day <= $2 group by 1, 2`,
-      [period.from, period.to],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprint_days')
+      .select((eb) => ['kind', 'author_kind', eb.fn.sum<number>('imprints').as('count')])
+      .where('day', '>=', period.from)
+      .where('day', '<=', period.to)
+      .groupBy(['kind', 'author_kind'])
+      .execute(),
     // The whole life: 24 rows kept by hour of day (migration 0074), not every hour since the first.
     whole
-      ? ctx.db.query<{ hour: number; count: number }>(
-          `select hour_of_day::int as hour, imprints as count from imprint_hours_of_day
-            where imprints > 0 order by 2 desc, 1 limit 1`,
-        )
-      : ctx.db.query<{ hour: number; count: number }>(
-          `select extract(hour from hour at time zone 'UTC')::int as hour, sum(imprints) as count from imprint_hours
-            where hour >= $1 and hour < $2 group by 1 having sum(imprints) > 0 order by 2 desc, 1 limit 1`,
-          [start, end],
-        ),
-    ctx.db.query<{ humans: number; agents: number }>(
-      `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
-              coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
-         from arrival_days where day >= $1 and day <= $2`,
-      [period.from, period.to],
-    ),
+      ? ctx.db.kysely
+          .selectFrom('imprint_hours_of_day')
+          .select([sql<number>`hour_of_day::int`.as('hour'), 'imprints as count'])
+          .where('imprints', '>', 0)
+          .orderBy(sql.lit(2), 'desc')
+          .orderBy(sql.lit(1))
+          .limit(1)
+          .execute()
+      : ctx.db.kysely
+          .selectFrom('imprint_hours')
+          .select((eb) => [
+            sql<number>`extract(hour from hour at time zone 'UTC')::int`.as('hour'),
+            eb.fn.sum<number>('imprints').as('count'),
+          ])
+          .where('hour', '>=', start)
+          .where('hour', '<', end)
+          .groupBy(sql.lit(1))
+          .having((eb) => eb.fn.sum('imprints'), '>', 0)
+          .orderBy(sql.lit(2), 'desc')
+          .orderBy(sql.lit(1))
+          .limit(1)
+          .execute(),
+    ctx.db.kysely
+      .selectFrom('arrival_days')
+      .select([
+        sql<number>`coalesce(sum(members) filter (where kind = 'sovereign'), 0)`.as('humans'),
+        sql<number>`coalesce(sum(members) filter (where kind = 'agent'), 0)`.as('agents'),
+      ])
+      .where('day', '>=', period.from)
+      .where('day', '<=', period.to)
+      .execute(),
     // Receipts and sealed days: the log days and anchors of the period, or over the whole life the
     // tallies the ledger keeps (a row per step, one row).
     whole
-      ? ctx.db.query<{ count: number }>('select coalesce(sum(receipts), 0) as count from receipt_tallies')
-      : ctx.db.query<{ count: number }>(
-          `select coalesce(sum(size), 0) as count from log_days where date >= $1 and date <= $2`,
-          [period.from, period.to],
-        ),
+      ? ctx.db.kysely
+          .selectFrom('receipt_tallies')
+          .select(sql<number>`coalesce(sum(receipts), 0)`.as('count'))
+          .execute()
+      : ctx.db.kysely
+          .selectFrom('log_days')
+          .select(sql<number>`coalesce(sum(size), 0)`.as('count'))
+          .where('date', '>=', period.from)
+          .where('date', '<=', period.to)
+          .execute(),
     whole
-      ? ctx.db.query<{ count: number }>(
-          `select coalesce((select value from record_tallies where name = 'anchors'), 0) as count`,
-        )
-      : ctx.db.query<{ count: number }>(
-          `select count(*) as count from anchors where date >= $1 and date <= $2`,
-          [period.from, period.to],
-        ),
+      ? ctx.db.kysely
+          .selectNoFrom((eb) =>
+            eb.fn
+              .coalesce(
+                eb.selectFrom('record_tallies').select('value').where('name', '=', 'anchors'),
+                sql<number>`0`,
+              )
+              .as('count'),
+          )
+          .execute()
+      : ctx.db.kysely
+          .selectFrom('anchors')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('date', '>=', period.from)
+          .where('date', '<=', period.to)
+          .execute(),
     // The busiest threads: imprints written in the period with the most replies, kept per imprint
     // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period; over
     // the whole life, the first 5 rows of the index by replies (migration 0074).
@@ -151,10 +185,16 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
 /** The whole story so far: the lens over every day since the first imprint or arrival. */
 export async function storySoFar(ctx: AppContext) {
   const now = ctx.clock.now();
-  const [row] = await ctx.db.query<{ first: string | null }>(
-    // The first day of the kept tallies: two kept tallies' first rows, not three scans.
-    `select to_char(least((select min(hour) from imprint_hours) at time zone 'UTC', (select min(day) from arrival_days)::timestamp), 'YYYY-MM-DD') as first`,
-  );
+  // The first day of the kept tallies: two kept tallies' first rows, not three scans.
+  const [row] = await ctx.db.kysely
+    .selectNoFrom(
+      sql<
+        string | null
+      >`to_char(least((select min(hour) from imprint_hours) at time zone 'UTC', (select min(day) from arrival_days)::timestamp), 'YYYY-MM-DD')`.as(
+        'first',
+      ),
+    )
+    .execute();
   const to = utcDay(now);
   let from = row?.first ?? to;
   const earliest = utcDay(new Date(Date.parse(`${to}T00:00:00Z`) - (LENS_DAYS_MAX - 1) * DAY_MS));

@@ -6,33 +6,41 @@ import { newestImprints } from '../record/queries.ts';
 import { confluenceViews } from '../people/confluences.ts';
 import { DAY_MS, ISO, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
+import { sql } from 'kysely';
 
 export async function todayView(ctx: AppContext) {
   const now = ctx.clock.now();
   const date = utcDay(now);
   const [kinds, arrivals, receipts, logDay, newest, due, confluences] = await Promise.all([
     // Today's rows of the kept day tallies (migration 0062), never today's imprints or arrivals.
-    ctx.db.query<{ kind: string; count: number }>(
-      `select kind, sum(imprints) as count from imprint_days where day >= $1 group by 1`,
-      [date],
-    ),
-    ctx.db.query<{ humans: number; agents: number }>(
-      `select coalesce(sum(members) filter (where kind = 'sovereign'), 0) as humans,
-              coalesce(sum(members) filter (where kind = 'agent'), 0) as agents
-         from arrival_days where day >= $1`,
-      [date],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprint_days')
+      .select((eb) => ['kind', eb.fn.sum<number>('imprints').as('count')])
+      .where('day', '>=', date)
+      .groupBy('kind')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('arrival_days')
+      .select([
+        sql<number>`coalesce(sum(members) filter (where kind = 'sovereign'), 0)`.as('humans'),
+        sql<number>`coalesce(sum(members) filter (where kind = 'agent'), 0)`.as('agents'),
+      ])
+      .where('day', '>=', date)
+      .execute(),
     // A log day's size is its receipts.
-    ctx.db.query<{ count: number }>(`select size as count from log_days where date = $1`, [date]),
-    ctx.db.query<{ size: number; sealed_at: string | null }>(
-      `select size, ${ISO('sealed_at')} as sealed_at from log_days where date = $1`,
-      [date],
-    ),
+    ctx.db.kysely.selectFrom('log_days').select('size as count').where('date', '=', date).execute(),
+    ctx.db.kysely
+      .selectFrom('log_days')
+      .select(['size', sql<string | null>`${sql.raw(ISO('sealed_at'))}`.as('sealed_at')])
+      .where('date', '=', date)
+      .execute(),
     newestImprints(ctx.db, { limit: 10 }),
-    ctx.db.query<{ count: number }>(
-      `select count(*) as count from prophecies where resolved_at is null and due_at < $1`,
-      [new Date(now.getTime() + DAY_MS).toISOString()],
-    ),
+    ctx.db.kysely
+      .selectFrom('prophecies')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('resolved_at', 'is', null)
+      .where('due_at', '<', new Date(now.getTime() + DAY_MS).toISOString())
+      .execute(),
     confluenceViews(ctx),
   ]);
   const imprints = emptyKinds();

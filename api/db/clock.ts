@@ -10,6 +10,7 @@
 import type { Clock } from '../context.ts';
 import type { Sql } from './database.ts';
 import { one } from './rows.ts';
+import { sql as fragment } from 'kysely';
 
 export const DB_CLOCK_SYNC_MS = 60_000;
 
@@ -25,7 +26,9 @@ export async function databaseClock(sql: Sql, everyMs = DB_CLOCK_SYNC_MS): Promi
   const sync = async () => {
     const before = Date.now();
     const row = one(
-      await sql.query<{ ms: number }>('select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms'),
+      await sql.kysely
+        .selectNoFrom(fragment<number>`(extract(epoch from clock_timestamp()) * 1000)::float8`.as('ms'))
+        .execute(),
     );
     const after = Date.now();
     offset = row.ms - (before + after) / 2;

@@ -34,13 +34,15 @@ const inline = coalescer<string, unknown>();
 
 /** The kept answer of `view`, or (no fresh row) the answer computed now and kept. */
 export async function readKept<T extends { as_of: string }>(ctx: AppContext, view: KeptView<T>): Promise<T> {
-  const [row] = await ctx.db.query<{ as_of: Date | string; body: T | string }>(
-    'select as_of, body from kept_views where name = $1',
-    [view.name],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('kept_views')
+    .select(['as_of', 'body'])
+    .where('name', '=', view.name)
+    .execute();
   const age = row ? ctx.clock.now().getTime() - new Date(row.as_of).getTime() : Infinity;
+  // body is jsonb: the stored view, whose shape is the kept view's own (T), not the column's.
   if (row && age >= 0 && age <= STALE_MS)
-    return typeof row.body === 'string' ? (JSON.parse(row.body) as T) : row.body;
+    return typeof row.body === 'string' ? (JSON.parse(row.body) as T) : (row.body as T);
   return inline(view.name, async () => {
     const value = await view.compute(ctx);
     await store(ctx.db, view, value);

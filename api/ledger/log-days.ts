@@ -9,6 +9,8 @@ import type { Sql } from '../db/database.ts';
 import { EMPTY_TREE_ROOT_HEX, buildTree, toHex } from '../../shared/ledger/index.ts';
 import type { MerkleTree } from '../../shared/ledger/index.ts';
 import { storedRoot, storedTree } from './tiles.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Receipt } from './entities.ts';
 
 export interface DayState {
   date: string;
@@ -35,7 +37,8 @@ export interface DayLeaves {
  * is still in flight ends the prefix, so an open day's tree only ever grows by appending.
  */
 export async function dayLeaves(sql: Sql, date: string): Promise<DayLeaves> {
-  const rows = await sql.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+  // Raw: a day's Merkle leaves, read on the tile path.
+  const rows = await sql.query<Pick<RowOf<typeof Receipt>, 'id' | 'leaf_hash' | 'leaf_index'>>(
     'select id, leaf_hash, leaf_index from receipts where log_date = $1 order by leaf_index',
     [date],
   );
@@ -79,7 +82,8 @@ export async function dayLeavesPage(
       .map((id, i) => ({ leaf_index: offset + i, id, leaf_hash: toHex(leafHashes[offset + i]!) }));
     return { sealed: day.sealed, head: builtHead(day.tree), leaves };
   }
-  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+  // Raw: a day's Merkle leaves, read on the tile path.
+  const rows = await ctx.db.query<Pick<RowOf<typeof Receipt>, 'id' | 'leaf_hash' | 'leaf_index'>>(
     'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
     [date, offset, Math.min(offset + limit, tree.size)],
   );
@@ -120,7 +124,8 @@ export async function dayTree(
   const cached = OPEN_DAYS.get(cacheKey);
   const ids = cached ? [...cached.ids] : [];
   const hashes = cached ? [...cached.hashes] : [];
-  const rows = await ctx.db.query<{ id: string; leaf_hash: string; leaf_index: number }>(
+  // Raw: a day's Merkle leaves, read on the tile path.
+  const rows = await ctx.db.query<Pick<RowOf<typeof Receipt>, 'id' | 'leaf_hash' | 'leaf_index'>>(
     'select id, leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 order by leaf_index',
     [date, ids.length],
   );

@@ -16,16 +16,23 @@ async function count(ctx: AppContext, sql: string): Promise<number> {
 export async function transparencyReport(ctx: AppContext) {
   const [bySteps, denials, recent] = await Promise.all([
     // Kept by triggers (migration 0041): one row per step, not a scan of the log.
-    ctx.db.query<{ step: string; n: number; redacted: number }>(
-      'select step, receipts as n, redacted from receipt_tallies where receipts > 0 order by step',
-    ),
+    ctx.db.kysely
+      .selectFrom('receipt_tallies')
+      .select(['step', 'receipts as n', 'redacted'])
+      .where('receipts', '>', 0)
+      .orderBy('step')
+      .execute(),
     denialCounts(ctx.db),
     recentDenials(ctx.db, 20),
   ]);
   const steps = bySteps.map((s) => ({ step: s.step, count: s.n }));
-  const requests = await ctx.db.query<{ kind: string; status: string; n: number }>(
-    'select kind, status, count(*) as n from data_requests group by kind, status order by kind, status',
-  );
+  const requests = await ctx.db.kysely
+    .selectFrom('data_requests')
+    .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
+    .groupBy(['kind', 'status'])
+    .orderBy('kind')
+    .orderBy('status')
+    .execute();
   const redactions = bySteps.reduce((sum, s) => sum + s.redacted, 0);
   const [unattested, held, reports, anchors, marks, witnesses] = await Promise.all([
     count(ctx, "select value as n from record_tallies where name = 'imprints_unattested'"),

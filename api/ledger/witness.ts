@@ -22,6 +22,7 @@ import { receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { one } from '../db/rows.ts';
+import { sql } from 'kysely';
 
 export const WITNESS_COOKIE = 'civitas_witness';
 const SIG_PREFIX = '\u2014 ';
@@ -102,9 +103,12 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
       [input.witness, jwk.x, at.toISOString()],
     );
     const known = one(
-      await tx.query<{ public_key: string }>('select public_key from witnesses where name = $1 for update', [
-        input.witness,
-      ]),
+      await tx.kysely
+        .selectFrom('witnesses')
+        .select('public_key')
+        .where('name', '=', input.witness)
+        .forUpdate()
+        .execute(),
     );
     if (known.public_key !== jwk.x) {
       throw new Refusal(
@@ -113,10 +117,12 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
         'That witness name is registered with another key. Use the registered key, or another name.',
       );
     }
-    const [existing] = await tx.query<{ receipt_id: string }>(
-      'select receipt_id from witness_marks where witness = $1 and date = $2',
-      [input.witness, input.date],
-    );
+    const [existing] = await tx.kysely
+      .selectFrom('witness_marks')
+      .select('receipt_id')
+      .where('witness', '=', input.witness)
+      .where('date', '=', input.date)
+      .execute();
     if (existing) return { existing: existing.receipt_id };
     const receipt = await recordReceipt(tx, {
       step: 'ledger.witness_mark',
@@ -216,9 +222,10 @@ export async function witnessView(
     `select witness, to_char(date, 'YYYY-MM-DD') as date, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
      from witness_marks order by marked_at desc limit 20`,
   );
-  const [latest] = await ctx.db.query<{ date: string }>(
-    `select to_char(max(date), 'YYYY-MM-DD') as date from anchors`,
-  );
+  const [latest] = await ctx.db.kysely
+    .selectFrom('anchors')
+    .select(sql<string | null>`to_char(max(date), 'YYYY-MM-DD')`.as('date'))
+    .execute();
   return {
     ok: true as const,
     key_name: logKeyName(ctx),

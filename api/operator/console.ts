@@ -14,10 +14,17 @@ import { one } from '../db/rows.ts';
 export async function operatorConsole(ctx: AppContext, host: CensusHost, steward: SignedIn) {
   const [queues, requests, lessons, transparency, census] = await Promise.all([
     queueSizes(ctx.db),
-    ctx.db.query<{ kind: string; n: number }>(
-      "select kind, count(*) as n from data_requests where status = 'pending' group by kind",
-    ),
-    ctx.db.query<{ n: number }>("select count(*) as n from lessons where status = 'active'"),
+    ctx.db.kysely
+      .selectFrom('data_requests')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+      .where('status', '=', 'pending')
+      .groupBy('kind')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('lessons')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'active')
+      .execute(),
     transparencyReport(ctx),
     liveCensus(ctx, host),
   ]);

@@ -2,6 +2,7 @@ import type { Sql } from '../db/database.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { TimelineEntry } from '../ledger/subjects.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
+import { sql as fragment } from 'kysely';
 
 /** Change status of `imprint:<sequence>`: in the Record, held by the spam gate, or out of the window. */
 export async function imprintChangeStatus(
@@ -11,10 +12,11 @@ export async function imprintChangeStatus(
   now: Date,
 ): Promise<ChangeStatus | null> {
   if (!/^\d{1,15}$/.test(ref)) return null;
-  const [row] = await sql.query<{ has_body: boolean; held: boolean; unattested: boolean }>(
-    'select body is not null as has_body, held, unattested from imprints where sequence = $1',
-    [ref],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('imprints')
+    .select((eb) => [eb('body', 'is not', null).as('has_body'), 'held', 'unattested'])
+    .where('sequence', '=', Number(ref))
+    .execute();
   if (!row) return null;
   const status = row.held ? 'held' : row.has_body ? 'in_record' : 'left_window';
   const detail = row.held
@@ -31,10 +33,13 @@ export async function imprintChangeStatus(
  */
 export async function imprintEvents(sql: Sql, ref: string, subject: string): Promise<TimelineEntry[]> {
   if (!/^\d{1,15}$/.test(ref)) return [];
-  const [evictor] = await sql.query<{ at: string }>(
-    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from imprints where sequence = $1`,
-    [Number(ref) + RECORD_WINDOW],
-  );
+  const [evictor] = await sql.kysely
+    .selectFrom('imprints')
+    .select(
+      fragment<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('at'),
+    )
+    .where('sequence', '=', Number(ref) + RECORD_WINDOW)
+    .execute();
   if (!evictor) return [];
   return [
     {

@@ -46,9 +46,11 @@ export async function reportFeedback(
 
 /** GET /api/feedback: counts by topic and status. No reporter, no body. */
 export async function feedbackOverview(ctx: AppContext) {
-  const rows = await ctx.db.query<{ topic: string; status: string; n: number }>(
-    'select topic, status, count(*) as n from feedback group by topic, status',
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('feedback')
+    .select((eb) => ['topic', 'status', eb.fn.countAll<number>().as('n')])
+    .groupBy(['topic', 'status'])
+    .execute();
   const by_topic: Record<string, Record<string, number>> = {};
   for (const topic of FEEDBACK_TOPICS)
     by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));
@@ -98,11 +100,14 @@ export async function clearMyFeedback(ctx: AppContext, reporter: Reporter) {
   if (reporter.kind === 'anonymous' || !reporter.ref) throw new Refusal('identity_required');
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const cleared = await tx.query<{ id: string }>(
-      `update feedback set status = 'withdrawn', body = null, withdrawn_at = $3
-        where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' returning id`,
-      [reporter.kind, reporter.ref, now.toISOString()],
-    );
+    const cleared = await tx.kysely
+      .updateTable('feedback')
+      .set({ status: 'withdrawn', body: null, withdrawn_at: now.toISOString() })
+      .where('reporter_kind', '=', reporter.kind)
+      .where('reporter_ref', '=', reporter.ref)
+      .where('status', '<>', 'withdrawn')
+      .returning('id')
+      .execute();
     const subject =
       reporter.kind === 'agent' ? `agent:${reporter.ref}` : `sovereign:${reporter.publicRef ?? ''}`;
     const receipt = await recordReceipt(tx, { step: 'record.feedback_clear', subject, at: now });

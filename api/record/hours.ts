@@ -16,10 +16,11 @@ export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * H
  * hours from `at`'s hour on (null when nothing was written since). A key lookup and the hours since.
  */
 export async function sequenceSince(sql: Sql, at: Date): Promise<number | null> {
-  const [row] = await sql.query<{ first: number | null }>(
-    'select min(first_sequence) as first from imprint_hours where hour >= $1',
-    [hourOf(at).toISOString()],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('imprint_hours')
+    .select((eb) => eb.fn.min('first_sequence').as('first'))
+    .where('hour', '>=', hourOf(at).toISOString())
+    .execute();
   return row?.first === null || row?.first === undefined ? null : row.first;
 }
 

@@ -81,44 +81,37 @@ export const recordPersonalData: FamilyDeclaration = {
   ],
   async export(sql, subject) {
     const [imprints, feedback, reports] = await Promise.all([
-      sql.query<{
-        sequence: number;
-        kind: string;
-        body: string | null;
-        created_at: string;
-        unattested: boolean;
-        held: boolean;
-        held_reason: string | null;
-        reply_to: number | null;
-        receipt_id: string;
-      }>(
-        `select sequence, kind, body, created_at, unattested, held, held_reason, reply_to, receipt_id from imprints
-          where author_kind = 'sovereign' and author_ref = $1::text order by sequence`,
-        [subject.id],
-      ),
-      sql.query<{
-        id: string;
-        topic: string;
-        body: string | null;
-        status: string;
-        created_at: string;
-        receipt_id: string;
-      }>(
-        `select id, topic, body, status, created_at, receipt_id from feedback where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
-        [subject.id],
-      ),
-      sql.query<{
-        id: string;
-        sequence: number;
-        reason: string;
-        detail: string | null;
-        status: string;
-        created_at: string;
-        receipt_id: string;
-      }>(
-        `select id, sequence, reason, detail, status, created_at, receipt_id from imprint_reports where reporter_kind = 'sovereign' and reporter_ref = $1 order by created_at`,
-        [subject.id],
-      ),
+      sql.kysely
+        .selectFrom('imprints')
+        .select([
+          'sequence',
+          'kind',
+          'body',
+          'created_at',
+          'unattested',
+          'held',
+          'held_reason',
+          'reply_to',
+          'receipt_id',
+        ])
+        .where('author_kind', '=', 'sovereign')
+        .where('author_ref', '=', subject.id)
+        .orderBy('sequence')
+        .execute(),
+      sql.kysely
+        .selectFrom('feedback')
+        .select(['id', 'topic', 'body', 'status', 'created_at', 'receipt_id'])
+        .where('reporter_kind', '=', 'sovereign')
+        .where('reporter_ref', '=', subject.id)
+        .orderBy('created_at')
+        .execute(),
+      sql.kysely
+        .selectFrom('imprint_reports')
+        .select(['id', 'sequence', 'reason', 'detail', 'status', 'created_at', 'receipt_id'])
+        .where('reporter_kind', '=', 'sovereign')
+        .where('reporter_ref', '=', subject.id)
+        .orderBy('created_at')
+        .execute(),
     ]);
     return {
       imprints: imprints.map((i) => ({

@@ -127,9 +127,13 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
 
 /** Held imprints by the rule that holds them: the tallies of migration 0044, not a count of the held. */
 export async function heldByRule(sql: Sql): Promise<{ held_reason: string; n: number }[]> {
-  const rows = await sql.query<{ name: string; value: number }>(
-    "select name, value from record_tallies where name like 'imprints_held:%' and value > 0 order by name",
-  );
+  const rows = await sql.kysely
+    .selectFrom('record_tallies')
+    .select(['name', 'value'])
+    .where('name', 'like', 'imprints_held:%')
+    .where('value', '>', 0)
+    .orderBy('name')
+    .execute();
   return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: row.value }));
 }
 
@@ -167,9 +171,12 @@ export async function contributionRecords(
 
 /** Sequence numbers of the latest evictions (bodies that left the window): numbers only, never text. */
 export async function latestEvictions(sql: Sql, limit: number): Promise<number[]> {
-  const rows = await sql.query<{ sequence: number }>(
-    'select sequence from imprints where body is null order by sequence desc limit $1',
-    [limit],
-  );
+  const rows = await sql.kysely
+    .selectFrom('imprints')
+    .select('sequence')
+    .where('body', 'is', null)
+    .orderBy('sequence', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map((row) => row.sequence);
 }

@@ -8,9 +8,19 @@ import { one } from '../db/rows.ts';
  * read only the Record keep their anonymous render while it stands still (api/site/mount.ts).
  * Reads that arrive together share one begun after they arrived (shared/coalesce.ts).
  */
-const REVISION = "select value from record_tallies where name = 'imprints_revision'";
 const reads = coalescer<AppContext, number>();
 
 export function recordRevision(ctx: AppContext): Promise<number> {
-  return reads(ctx, async () => one(await ctx.db.query<{ value: number }>(REVISION)).value, ctx.db.embedded);
+  return reads(
+    ctx,
+    async () =>
+      one(
+        await ctx.db.kysely
+          .selectFrom('record_tallies')
+          .select('value')
+          .where('name', '=', 'imprints_revision')
+          .execute(),
+      ).value,
+    ctx.db.embedded,
+  );
 }

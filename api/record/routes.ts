@@ -149,16 +149,14 @@ export const recordRoutes = [
   defineRoute('GET /api/quarantine', {
     async handler(request) {
       const { db } = request.server.civitas;
-      const rows = await db.query<{
-        sequence: number;
-        author_kind: 'agent' | 'sovereign';
-        author_ref: string;
-        public_author: string;
-        created_at: Date | string;
-      }>(
-        `select sequence, author_kind, author_ref, public_author, created_at from imprints
-          where unattested and not held order by sequence desc limit 100`,
-      );
+      const rows = await db.kysely
+        .selectFrom('imprints')
+        .select(['sequence', 'author_kind', 'author_ref', 'public_author', 'created_at'])
+        .where('unattested', '=', true)
+        .where('held', '=', false)
+        .orderBy('sequence', 'desc')
+        .limit(100)
+        .execute();
       const [counts, heldRows] = await Promise.all([recordCounts(db), heldByRule(db)]);
       const view = projectQuarantine({
         unattested: rows.map((row) => ({

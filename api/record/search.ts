@@ -12,6 +12,7 @@ import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/
 import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { sql as fragment } from 'kysely';
 
 const PUBLIC_COLUMNS =
   'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
@@ -74,10 +75,11 @@ async function searchRows(sql: Sql, q: string, limit: number, after: string | un
 export async function searchView(db: Sql, query: { q?: string; limit: number; after?: string }) {
   const q = query.q ?? '';
   const parsed = one(
-    await db.query<{ query: string }>(
-      `select websearch_to_tsquery('${SEARCH_LANGUAGE}', $1)::text as query`,
-      [q],
-    ),
+    await db.kysely
+      .selectNoFrom(
+        fragment<string>`websearch_to_tsquery(${fragment.lit(SEARCH_LANGUAGE)}, ${q})::text`.as('query'),
+      )
+      .execute(),
   );
   const searched = {
     language: SEARCH_LANGUAGE,

@@ -4,6 +4,8 @@ import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
 import { appendImprints, type AppendedImprint, type NewImprint } from './window.ts';
 import { SEQUENCER_POLICY } from './sequencer-policy.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Imprint } from './entities.ts';
 
 /**
  * The Record's group commit (docs/record.md, "The sequencer"). Every imprint, through whichever
@@ -272,7 +274,8 @@ export function noReplyTarget(replyTo: number): Refusal {
 async function missingReplyTargets(tx: Sql, replyTos: Array<number | null>): Promise<Set<number>> {
   const wanted = [...new Set(replyTos.filter((r): r is number => r !== null))];
   if (wanted.length === 0) return new Set();
-  const found = await tx.query<{ sequence: number }>(
+  // Raw: the imprint write path (bench), one prepared statement per batch.
+  const found = await tx.query<Pick<RowOf<typeof Imprint>, 'sequence'>>(
     'select sequence from imprints where sequence = any($1::bigint[]) and held = false',
     [wanted],
   );
@@ -283,7 +286,11 @@ async function missingReplyTargets(tx: Sql, replyTos: Array<number | null>): Pro
 /** The spam gate for every draft, with each author's recent facts read in one query (after the doors' locks). */
 export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[]> {
   if (drafts.length === 0) return [];
-  const facts = await tx.query<{ bodies: string[] | null; burst: number }>(
+  // Raw: the imprint write path (bench); per-author subqueries over unnest … with ordinality.
+  const facts = await tx.query<{
+    bodies: NonNullable<RowOf<typeof Imprint>['body']>[] | null;
+    burst: number;
+  }>(
     `select array(select body from imprints where author_ref = a.ref and body is not null order by sequence desc limit 20) as bodies,
             (select count(*) from imprints where author_ref = a.ref and created_at > a.since) as burst
      from unnest($1::text[], $2::timestamptz[]) with ordinality as a(ref, since, n) order by a.n`,

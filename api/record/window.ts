@@ -1,7 +1,8 @@
 import type { Sql } from '../db/database.ts';
 import { recordReceipts, type RecordedReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
-import { one } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
+import type { RecordCounter } from './entities.ts';
 
 export interface NewImprint {
   kind: ImprintKind;
@@ -44,7 +45,10 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
   // earlier than it (FOR UPDATE reads the row as the previous claim committed it).
   const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), oldestDraft.at);
   const counter = one(
-    await tx.query<{ value: number; previous_at: string | null }>(
+    // Raw: the imprint write path's invariant (the counter locked and bumped in one CTE'd update).
+    await tx.query<
+      Pick<RowOf<typeof RecordCounter>, 'value'> & { previous_at: RowOf<typeof RecordCounter>['last_at'] }
+    >(
       `with previous as (select last_at from record_counter where id = 1 for update)
      update record_counter set value = value + $1, last_at = greatest(previous.last_at, $2::timestamptz)
        from previous where id = 1 returning value, previous.last_at as previous_at`,
