@@ -23,6 +23,7 @@ import {
 import { anchorOf, wireAnchor } from '../../../ledger/anchors.ts';
 import { RECEIPT_COLUMNS, anchorKey, logKeyName, type ReceiptRow } from '../../../ledger/log.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
+import { sql as fragment } from 'kysely';
 
 export interface LedgerCursor {
   /** the day being walked (or the first day it may be: the day after the last one finished) */
@@ -83,9 +84,7 @@ function fold(stack: string[], index: number, leaf: string): string[] {
 /** The RFC 9162 root of a compact range: its subtrees folded from the right. */
 function rootOf(stack: string[]): string {
   if (stack.length === 0) return EMPTY_TREE_ROOT_HEX;
-  let root = stack[stack.length - 1];
-  for (let i = stack.length - 2; i >= 0; i--) root = nodeHex(stack[i], root);
-  return root;
+  return stack.reduceRight((root, subtree) => nodeHex(subtree, root));
 }
 
 /** ISO time to the microsecond: text that sorts as the times do. */
@@ -176,11 +175,17 @@ async function step(
   const done = (end: boolean) => ({ cursor: c, checked: budget - left, problems, end });
   while (left > 0) {
     if (untilKey !== null && keyOf(c) >= untilKey) return done(true);
-    const [day] = await sql.query<{ date: string; size: number; sealed: boolean }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at is not null as sealed
-         from log_days where date >= $1 order by date limit 1`,
-      [c.date],
-    );
+    const [day] = await sql.kysely
+      .selectFrom('log_days')
+      .select((eb) => [
+        fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'size',
+        eb('sealed_at', 'is not', null).$castTo<boolean>().as('sealed'),
+      ])
+      .where('date', '>=', c.date)
+      .orderBy('date')
+      .limit(1)
+      .execute();
     if (!day) return done(true);
     if (day.date !== c.date) c = { ...c, date: day.date, index: 0, stack: [], broken: false };
     const stop = until && until.date === day.date ? until.index : 2 ** 31 - 1;
@@ -192,7 +197,7 @@ async function step(
         order by leaf_index limit $4`,
       [day.date, c.index - lead, stop, left + lead],
     );
-    let prev = lead && rows.length > 0 && rows[0].leaf_index === c.index - 1 ? rows.shift() : undefined;
+    let prev = lead && rows[0]?.leaf_index === c.index - 1 ? rows.shift() : undefined;
     if (lead && !prev && rows.length > left) rows.pop();
     for (const row of rows) {
       const disorder = order(day.date, prev, row);
