@@ -4,6 +4,7 @@
  * articles ratified into the constitution (with the proposal behind each). Newest first.
  */
 import type { AppContext } from '../../context.ts';
+import { sql as fragment } from 'kysely';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -12,25 +13,29 @@ function migrationLabel(name: string): { number: number | null; label: string } 
   if (!match) return { number: null, label: name };
   return {
     number: Number(match[1]),
-    label: match[2].replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema',
+    label: (match[2] ?? '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase() || 'schema',
   };
 }
 
 export async function evolutionView(ctx: AppContext) {
   const [migrations, articles] = await Promise.all([
+    // Raw: the migrator's own table, not an entity.
     ctx.db.query<{ name: string; at: string }>(
       `select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`,
     ),
-    ctx.db.query<{
-      number: number;
-      title: string;
-      amends: string | null;
-      proposal_id: string;
-      at: string;
-      receipt_id: string;
-    }>(
-      `select number, title, amends, proposal_id, to_char(ratified_at at time zone 'UTC', ${ISO}) as at, receipt_id from governance_articles order by ratified_at desc, number desc`,
-    ),
+    ctx.db.kysely
+      .selectFrom('governance_articles')
+      .select([
+        'number',
+        'title',
+        'amends',
+        'proposal_id',
+        fragment<string>`to_char(ratified_at at time zone 'UTC', ${fragment.raw(ISO)})`.as('at'),
+        'receipt_id',
+      ])
+      .orderBy('ratified_at', 'desc')
+      .orderBy('number', 'desc')
+      .execute(),
   ]);
   const changes = [
     ...migrations.map((m) => {
@@ -73,8 +78,8 @@ export async function evolutionView(ctx: AppContext) {
     as_of: ctx.clock.now().toISOString(),
     migrations: migrations.length,
     articles: articles.length,
-    first_change_at: changes.length ? changes[changes.length - 1].at : null,
-    latest_change_at: changes.length ? changes[0].at : null,
+    first_change_at: changes.at(-1)?.at ?? null,
+    latest_change_at: changes[0]?.at ?? null,
     by_month: [...byMonth.values()],
     changes,
     rule: "Migrations are the schema changes applied to this deployment, when they ran; articles are the constitution's ratified changes with the proposal behind each. Nothing else is counted as an evolution.",

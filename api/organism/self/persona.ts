@@ -16,6 +16,8 @@ import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Sovereign } from '../../identity/entities.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
@@ -23,7 +25,8 @@ export const HISTORY_MONTHS = 24;
 
 /** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
 async function bornAt(ctx: AppContext): Promise<string | null> {
-  const [row] = await ctx.db.query<{ born_at: string | null }>(
+  // Raw: the least of three firsts, one index read each.
+  const [row] = await ctx.db.query<{ born_at: RowOf<typeof Sovereign>['created_at'] | null }>(
     `select to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents),
             (select created_at from imprints order by sequence limit 1)) at time zone 'UTC', ${ISO}) as born_at`,
   );
@@ -58,9 +61,11 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
   const after = new Date(at.getTime() + 1);
   const [now, [row], later, recent, birth] = await Promise.all([
     totalsNow(ctx),
-    ctx.db.query<{ lessons: number }>('select count(*) as lessons from lessons where created_at <= $1', [
-      iso,
-    ]),
+    ctx.db.kysely
+      .selectFrom('lessons')
+      .select((eb) => eb.fn.countAll<number>().as('lessons'))
+      .where('created_at', '<=', iso)
+      .execute(),
     countBetween(ctx.db, [...ALL_IMPRINTS, 'agents', 'sovereigns'], after, null),
     countBetween(ctx.db, KIND_NAMES, new Date(after.getTime() - BECOMING_DAYS * DAY), after),
     bornAt(ctx),
@@ -80,7 +85,7 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
     },
     imprints_lifetime: now.imprints - total(later, ALL_IMPRINTS),
     busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: k.n })),
-    lessons: row.lessons,
+    lessons: row?.lessons ?? 0, // an aggregate: always one row
   };
 }
 
@@ -97,9 +102,14 @@ export async function personaView(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
   const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
   const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
-  const lessons = await ctx.db.query<{ title: string }>(
-    `select title from lessons where status = 'active' order by created_at desc, id desc limit 3`,
-  );
+  const lessons = await ctx.db.kysely
+    .selectFrom('lessons')
+    .select('title')
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(3)
+    .execute();
   return {
     ok: true as const,
     schema: 'civitas.persona.v1' as const,
@@ -191,9 +201,10 @@ export async function historyView(ctx: AppContext) {
     }
     const ends = months.slice(-HISTORY_MONTHS);
     const figures = await figuresAtMonthEnds(ctx, ends, await totalsNow(ctx), current.born_at, BECOMING_DAYS);
-    ends.forEach((end, i) =>
-      snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(figures[i]), ...figures[i] }),
-    );
+    ends.forEach((end, i) => {
+      const at = figures[i];
+      if (at) snapshots.push({ month: end.toISOString().slice(0, 7), voice: voiceOf(at), ...at });
+    });
   }
   snapshots.reverse();
   return {
@@ -229,7 +240,7 @@ export async function narrativeView(ctx: AppContext, host: CensusHost) {
   );
   if (f.lessons > 0)
     sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
-  sentences.push(becoming.why[0]);
+  sentences.push(...becoming.why.slice(0, 1));
   return {
     ok: true as const,
     schema: 'civitas.persona.narrative.v1' as const,
