@@ -10,8 +10,6 @@ import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import type { PersonaFigures } from '../../../shared/organism/contract/persona.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { ALL_IMPRINTS, keptRows, shownKind } from './tallies.ts';
-import type { RowOf } from '../../db/rows.ts';
-import type { Lesson } from '../../steward/entities.ts';
 
 const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
@@ -34,7 +32,7 @@ export async function figuresAtMonthEnds(
   const firstStart = first.getTime() + 1;
   const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
   // Raw: one count per month end, over an unnest of the ends with ordinality.
-  const lessons = await ctx.db.query<{ at: RowOf<typeof Lesson>['created_at']; n: number }>(
+  const lessons = await ctx.db.query<{ at: string; n: number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,
     [ends.map((end) => end.toISOString())],

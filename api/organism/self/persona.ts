@@ -16,8 +16,6 @@ import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
-import type { RowOf } from '../../db/rows.ts';
-import type { Sovereign } from '../../identity/entities.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
@@ -26,7 +24,7 @@ export const HISTORY_MONTHS = 24;
 /** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
 async function bornAt(ctx: AppContext): Promise<string | null> {
   // Raw: the least of three firsts, one index read each.
-  const [row] = await ctx.db.query<{ born_at: RowOf<typeof Sovereign>['created_at'] | null }>(
+  const [row] = await ctx.db.query<{ born_at: string | null }>(
     `select to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents),
             (select created_at from imprints order by sequence limit 1)) at time zone 'UTC', ${ISO}) as born_at`,
   );

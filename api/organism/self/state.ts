@@ -21,7 +21,6 @@ import { iso } from '../../../shared/time.ts';
 import { one } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
 import type { RowOf } from '../../db/rows.ts';
-import type { Sovereign } from '../../identity/entities.ts';
 import type { Agent } from '../../agents/entities.ts';
 import type { RecordTally } from '../../record/entities.ts';
 
@@ -63,14 +62,13 @@ async function quarantine(ctx: AppContext) {
 /** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
 async function newestActors(ctx: AppContext) {
   // Raw: two ordered, limited branches in one union (Kysely does not parenthesize union branches).
-  type Sov = RowOf<typeof Sovereign>;
   const rows = await ctx.db.query<{
     kind: 'sovereign' | 'agent';
-    ref: Sov['id'] | RowOf<typeof Agent>['handle'];
-    tag: Sov['tag'] | null;
-    callsign: Sov['callsign'];
-    callsign_visible: Sov['callsign_visible'] | null;
-    at: Sov['created_at'];
+    ref: string;
+    tag: string | null;
+    callsign: string | null;
+    callsign_visible: boolean | null;
+    at: RowOf<typeof Agent>['first_seen_at'];
   }>(
     `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
      union all

@@ -13,16 +13,16 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export async function dispatchView(ctx: AppContext) {
   const now = ctx.clock.now();
-  const iso = (column: 'last_started_at' | 'last_finished_at' | 'last_failed_at') =>
+  const utcText = (column: 'last_started_at' | 'last_finished_at' | 'last_failed_at') =>
     fragment<string>`to_char(${fragment.ref(column)} at time zone 'UTC', ${fragment.raw(ISO)})`;
   const rows = await ctx.db.kysely
     .selectFrom('job_runs')
     .select([
       'job',
-      iso('last_started_at').as('started'),
-      iso('last_finished_at').as('finished'),
+      utcText('last_started_at').as('started'),
+      utcText('last_finished_at').as('finished'),
       'last_outcome as outcome',
-      iso('last_failed_at').$castTo<string | null>().as('failed'),
+      utcText('last_failed_at').$castTo<string | null>().as('failed'),
       'tries',
       'failures',
     ])
