@@ -146,9 +146,11 @@ type Figures = Awaited<ReturnType<typeof computeDiscrimination>>;
 /** The `organism.discrimination` job: one process computes the figures and keeps them as one row. */
 export async function discriminationJob(ctx: AppContext): Promise<{ ran: boolean }> {
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      DISCRIMINATION_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) =>
+        eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(DISCRIMINATION_LOCK)]).as('locked'),
+      )
+      .execute();
     if (!lock?.locked) return { ran: false };
     const now = ctx.clock.now();
     const figures = await computeDiscrimination(tx, now);
@@ -172,13 +174,13 @@ const EMPTY: Omit<Figures, 'as_of'> = {
 
 /** GET /api/discrimination: the kept figures (one row), `as_of` null until the job first ran. */
 export async function discriminationView(ctx: AppContext) {
-  const [row] = await ctx.db.query<{ figures: Figures | string }>(
-    'select figures from discrimination_results where id = 1',
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('discrimination_results')
+    .select('figures')
+    .where('id', '=', 1)
+    .execute();
   const figures: Figures | null = row
-    ? typeof row.figures === 'string'
-      ? (JSON.parse(row.figures) as Figures)
-      : row.figures
+    ? ((typeof row.figures === 'string' ? JSON.parse(row.figures) : row.figures) as Figures)
     : null;
   return {
     ok: true as const,

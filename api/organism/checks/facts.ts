@@ -9,6 +9,8 @@ import { sequenceBounds, imprintsWalk, type ImprintCursor } from './walks/imprin
 import { ledgerWalk, type LedgerCursor } from './walks/ledger.ts';
 import { censusesWalk, type CensusCursor } from './walks/censuses.ts';
 import type { WalkName } from './walks/walk.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { SelfKnowledgeProblem } from '../entities.ts';
 
 export const WALKS = [imprintsWalk, ledgerWalk, censusesWalk] as const;
 
@@ -86,7 +88,9 @@ async function verification(sql: Sql, batch: number, ends: Map<string, boolean>)
 }
 
 async function problems(sql: Sql): Promise<Map<string, ProblemSummary>> {
-  const rows = await sql.query<{ trial: string; n: number; first: string[] }>(
+  // Raw: an ordered array_agg sliced to its first five, which Kysely has no builder for.
+  type Problem = RowOf<typeof SelfKnowledgeProblem>;
+  const rows = await sql.query<Pick<Problem, 'trial'> & { n: number; first: Problem['detail'][] }>(
     `select trial, count(*) as n, (array_agg(detail order by at_key))[1:5] as first
        from self_knowledge_problems group by trial`,
   );

@@ -35,9 +35,11 @@ export async function beginFullVerification(ctx: AppContext, restart = false): P
 /** One checkpointed step of the full run: at most `batch` items per walk still under way. */
 export async function fullVerificationStep(ctx: AppContext, batch = VERIFY_BATCH): Promise<FullProgress> {
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      KNOWLEDGE_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) =>
+        eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(KNOWLEDGE_LOCK)]).as('locked'),
+      )
+      .execute();
     if (!lock?.locked) return { locked: false, done: false, checked: 0 };
     let done = true;
     let checked = 0;

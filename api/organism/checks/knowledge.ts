@@ -54,17 +54,28 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
   return ctx.db.transaction(async (tx) => {
     if (options.wait) await tx.query('select pg_advisory_xact_lock($1)', [KNOWLEDGE_LOCK]);
     else {
-      const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-        KNOWLEDGE_LOCK,
-      ]);
+      const [lock] = await tx.kysely
+        .selectNoFrom((eb) =>
+          eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(KNOWLEDGE_LOCK)]).as('locked'),
+        )
+        .execute();
       if (!lock?.locked) return null;
     }
     if (options.onlyIfEmpty) {
-      const [kept] = await tx.query<{ as_of: unknown }>('select as_of from self_knowledge where id = 1');
+      const [kept] = await tx.kysely
+        .selectFrom('self_knowledge')
+        .select('as_of')
+        .where('id', '=', 1)
+        .execute();
       if (kept?.as_of) return null;
     }
     const row = one(
-      await tx.query<{ run: number }>('update self_knowledge set run = run + 1 where id = 1 returning run'),
+      await tx.kysely
+        .updateTable('self_knowledge')
+        .set((eb) => ({ run: eb('run', '+', 1) }))
+        .where('id', '=', 1)
+        .returning('run')
+        .execute(),
     );
     const ends = new Map<string, boolean>();
     for (const w of WALKS) {
@@ -101,7 +112,7 @@ export async function knowledgeRun(
   const truth = truthChecks(trials, walked.facts, at);
   const watch = await ctx.db.transaction(async (tx) => {
     const row = one(
-      await tx.query<{ run: number }>('select run from self_knowledge where id = 1 for update'),
+      await tx.kysely.selectFrom('self_knowledge').select('run').where('id', '=', 1).forUpdate().execute(),
     );
     if (row.run !== walked.run) return null;
     const pass = await recordWatch(tx, ctx, trials);
@@ -124,9 +135,11 @@ export async function knowledgeRun(
 const parsed = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 async function readKept(ctx: AppContext): Promise<Kept | null> {
-  const [row] = await ctx.db.query<{ trials: unknown; truth: unknown; watch: unknown; as_of: unknown }>(
-    'select trials, truth, watch, as_of from self_knowledge where id = 1',
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('self_knowledge')
+    .select(['trials', 'truth', 'watch', 'as_of'])
+    .where('id', '=', 1)
+    .execute();
   if (!row?.as_of || !row.trials) return null;
   const trials = parsed<TrialsView>(row.trials);
   return {

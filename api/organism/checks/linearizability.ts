@@ -22,13 +22,18 @@ interface Found {
 
 async function found(ctx: AppContext, trial: string): Promise<Found> {
   const [[row], examples] = await Promise.all([
-    ctx.db.query<{ n: number }>('select count(*) as n from self_knowledge_problems where trial = $1', [
-      trial,
-    ]),
-    ctx.db.query<{ detail: string }>(
-      'select detail from self_knowledge_problems where trial = $1 order by at_key limit $2',
-      [trial, LIST_LIMIT],
-    ),
+    ctx.db.kysely
+      .selectFrom('self_knowledge_problems')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('trial', '=', trial)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('self_knowledge_problems')
+      .select('detail')
+      .where('trial', '=', trial)
+      .orderBy('at_key')
+      .limit(LIST_LIMIT)
+      .execute(),
   ]);
   return {
     n: row?.n ?? 0,

@@ -11,6 +11,7 @@ import { ROUTES } from '../../../shared/registry/index.ts';
 import type { PolicyQuestion } from '../../../shared/organism/contract/checks.ts';
 import { POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
 import { scopesFor } from '../../../shared/scopes.ts';
+import { one } from '../../db/rows.ts';
 
 /** The door's registry shape, with the scope its policy asks for where the registry names an external authority instead. */
 function requirement(path: string, policyScope: string | null) {
@@ -35,9 +36,11 @@ export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
     : requirement(POLICY_RULES[input.action].path, POLICY_RULES[input.action].scope);
 
   if (kind === 'agent') {
-    const [agent] = await ctx.db.query<{ level: string }>('select level from agents where handle = $1', [
-      name,
-    ]);
+    const [agent] = await ctx.db.kysely
+      .selectFrom('agents')
+      .select('level')
+      .where('handle', '=', name)
+      .execute();
     found = Boolean(agent);
     if (input.action !== 'imprint') {
       reasons.push(
@@ -67,10 +70,12 @@ export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
     if (allowed)
       reasons.push('Every imprint still passes the spam gate (it may be held) and the write rate limit.');
   } else {
-    const holders = await ctx.db.query<{ id: string; uniqueness_verified_at: string | null }>(
-      'select id, uniqueness_verified_at from sovereigns where tag = $1 and erased_at is null',
-      [name],
-    );
+    const holders = await ctx.db.kysely
+      .selectFrom('sovereigns')
+      .select(['id', 'uniqueness_verified_at'])
+      .where('tag', '=', name)
+      .where('erased_at', 'is', null)
+      .execute();
     const [holder, another] = holders;
     found = holder !== undefined;
     if (holder === undefined) {
@@ -108,10 +113,11 @@ export async function evaluatePolicy(ctx: AppContext, input: PolicyQuestion) {
             'Attesting needs a target handle (query parameter target): only a continuous handle can be attested.',
           );
         } else {
-          const [agent] = await ctx.db.query<{ level: string; attested_by: string | null }>(
-            'select level, attested_by from agents where handle = $1',
-            [input.target],
-          );
+          const [agent] = await ctx.db.kysely
+            .selectFrom('agents')
+            .select(['level', 'attested_by'])
+            .where('handle', '=', input.target)
+            .execute();
           const targetRefusal = agent
             ? attestRefusal({
                 handle: input.target,

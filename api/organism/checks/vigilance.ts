@@ -39,9 +39,13 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
     [ctx.clock.now().toISOString()],
   );
   const totals = one(
-    await ctx.db.query<{ raised: number; cleared: number }>(
-      'select count(*) as raised, count(*) filter (where cleared_at is not null) as cleared from vigilance_alerts',
-    ),
+    await ctx.db.kysely
+      .selectFrom('vigilance_alerts')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('raised'),
+        eb.fn.countAll<number>().filterWhere('cleared_at', 'is not', null).as('cleared'),
+      ])
+      .execute(),
   );
   const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
   return {

@@ -24,10 +24,12 @@ export async function recordWatch(tx: Sql, ctx: AppContext, trials: TrialsView):
   const raised: string[] = [];
   const cleared: string[] = [];
   for (const trial of trials.trials) {
-    const [watch] = await tx.query<{ passed: boolean }>(
-      'select passed from vigilance_watches where trial = $1 for update',
-      [trial.name],
-    );
+    const [watch] = await tx.kysely
+      .selectFrom('vigilance_watches')
+      .select('passed')
+      .where('trial', '=', trial.name)
+      .forUpdate()
+      .execute();
     if (!watch) {
       await tx.query(
         'insert into vigilance_watches (trial, passed, since, checked_at) values ($1, $2, $3, $3)',
@@ -44,10 +46,12 @@ export async function recordWatch(tx: Sql, ctx: AppContext, trials: TrialsView):
         now.toISOString(),
       ]);
     }
-    const [open] = await tx.query<{ id: string }>(
-      'select id from vigilance_alerts where trial = $1 and cleared_at is null',
-      [trial.name],
-    );
+    const [open] = await tx.kysely
+      .selectFrom('vigilance_alerts')
+      .select('id')
+      .where('trial', '=', trial.name)
+      .where('cleared_at', 'is', null)
+      .execute();
     if (!trial.passed && !open) {
       const receipt = await recordReceipt(tx, {
         step: 'organism.alert.raised',

@@ -15,35 +15,38 @@ const ACTIONS: Record<string, string> = {
 
 /** The release from quarantine, if any: the reason that replaces "quarantined". */
 export async function quarantineRelease(ctx: AppContext, sequence: number): Promise<string | null> {
-  const [row] = await ctx.db.query<{ handle: string; released_at: Date | string; receipt_id: string }>(
-    'select handle, released_at, receipt_id from quarantine_releases where sequence = $1',
-    [sequence],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('quarantine_releases')
+    .select(['handle', 'released_at', 'receipt_id'])
+    .where('sequence', '=', sequence)
+    .execute();
   if (!row) return null;
   return `Released from quarantine on ${iso(row.released_at)}, when agent:${row.handle} was attested (receipt ${row.receipt_id}): made while the handle was open, it now takes part in collective learning.`;
 }
 
 /** Steward decisions on the imprint and the court case that reviewed each, oldest first. */
 export async function stewardHistory(ctx: AppContext, sequence: number): Promise<string[]> {
-  const rows = await ctx.db.query<{
-    action: string;
-    steward: string;
-    at: Date | string;
-    receipt_id: string;
-    case_id: string | null;
-    state: string | null;
-    outcome: string | null;
-    opened_at: Date | string | null;
-    final_at: Date | string | null;
-    final_receipt_id: string | null;
-    precedent_id: string | null;
-  }>(
-    `select a.action, a.steward, a.at, a.receipt_id, c.id as case_id, c.state, c.outcome, c.opened_at, c.final_at,
-            c.final_receipt_id, c.precedent_id
-       from steward_actions a left join governance_court_cases c on c.triage_action_id = a.id
-      where a.sequence = $1 order by a.at, a.id limit 20`,
-    [sequence],
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('steward_actions as a')
+    .leftJoin('governance_court_cases as c', 'c.triage_action_id', 'a.id')
+    .select([
+      'a.action',
+      'a.steward',
+      'a.at',
+      'a.receipt_id',
+      'c.id as case_id',
+      'c.state',
+      'c.outcome',
+      'c.opened_at',
+      'c.final_at',
+      'c.final_receipt_id',
+      'c.precedent_id',
+    ])
+    .where('a.sequence', '=', sequence)
+    .orderBy('a.at')
+    .orderBy('a.id')
+    .limit(20)
+    .execute();
   const lines: string[] = [];
   for (const row of rows) {
     lines.push(

@@ -27,29 +27,40 @@ function notFound(entity: string): Refusal {
 }
 
 async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
-  const [row] = await ctx.db.query<{
-    sequence: number;
-    has_body: boolean;
-    author_kind: 'agent' | 'sovereign';
-    public_author: string;
-    created_at: Date | string;
-    unattested: boolean;
-    held: boolean;
-    held_reason: string | null;
-    receipt_id: string;
-    lifetime: number;
-    level: string | null;
-    redacted: boolean;
-  }>(
-    `select i.sequence, i.body is not null as has_body, i.author_kind, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.receipt_id,
-            (select value from record_counter where id = 1) as lifetime,
-            (select a.level from agents a where i.author_kind = 'agent' and a.handle = i.public_author) as level,
-            exists (select 1 from receipts r where r.id = i.receipt_id and r.subject_redacted_at is not null) as redacted
-       from imprints i where i.sequence = $1`,
-    [sequence],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('imprints as i')
+    .select((eb) => [
+      'i.sequence',
+      eb('i.body', 'is not', null).$castTo<boolean>().as('has_body'),
+      'i.author_kind',
+      'i.public_author',
+      'i.created_at',
+      'i.unattested',
+      'i.held',
+      'i.held_reason',
+      'i.receipt_id',
+      eb.selectFrom('record_counter').select('value').where('id', '=', 1).as('lifetime'),
+      eb
+        .selectFrom('agents as a')
+        .select('a.level')
+        .where('i.author_kind', '=', 'agent')
+        .whereRef('a.handle', '=', 'i.public_author')
+        .as('level'),
+      eb
+        .exists(
+          eb
+            .selectFrom('receipts as r')
+            .select(eb.lit(1).as('one'))
+            .whereRef('r.id', '=', 'i.receipt_id')
+            .where('r.subject_redacted_at', 'is not', null),
+        )
+        .$castTo<boolean>()
+        .as('redacted'),
+    ])
+    .where('i.sequence', '=', sequence)
+    .execute();
   if (!row) throw notFound(entity);
-  const lifetime = row.lifetime;
+  const lifetime = row.lifetime ?? 0; // record_counter's one row
   const newer = lifetime - sequence;
   const reasons: string[] = [];
   const retained = row.has_body;

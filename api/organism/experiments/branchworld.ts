@@ -91,21 +91,25 @@ async function prophecyBranch(ctx: AppContext, id: string) {
 }
 
 async function proposalBranch(ctx: AppContext, id: string) {
-  const [row] = await ctx.db.query<{
-    id: string;
-    title: string;
-    amends: string | null;
-    state: string;
-    created_at: Date | string;
-    cosigns: number;
-    article_id: string | null;
-  }>(
-    `select p.id, p.title, p.amends, p.state, p.created_at, p.article_id, (select count(*) from governance_cosigns c where c.proposal_id = p.id) as cosigns
-       from governance_proposals p where p.id = $1`,
-    [id],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('governance_proposals as p')
+    .select((eb) => [
+      'p.id',
+      'p.title',
+      'p.amends',
+      'p.state',
+      'p.created_at',
+      'p.article_id',
+      eb
+        .selectFrom('governance_cosigns as c')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('c.proposal_id', '=', 'p.id')
+        .as('cosigns'),
+    ])
+    .where('p.id', '=', id)
+    .execute();
   if (!row) return null;
-  const cosigns = row.cosigns;
+  const cosigns = row.cosigns ?? 0; // a count: always a number
   const needed = Math.max(0, COSIGNS_REQUIRED - cosigns);
   const branches =
     row.state === 'ratified'

@@ -26,6 +26,7 @@ import type {
 } from '../../../shared/organism/contract/experiments.ts';
 import { one } from '../../db/rows.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
+import { sql as fragment } from 'kysely';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -72,18 +73,26 @@ export async function recordRun<S extends Study>(
 
 /** The latest runs of a study; each row's findings were written by recordRun for that study. */
 export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
-  const rows = await ctx.db.query<{
-    id: string;
-    ran_at: string;
-    variation: string | null;
-    findings: StudyFindings[S];
-    receipt_id: string;
-  }>(
-    `select id, to_char(ran_at at time zone 'UTC', ${ISO}) as ran_at, variation, findings, receipt_id from organism_runs where study = $1 order by ran_at desc, id desc limit $2`,
-    [study, RUNS_SHOWN],
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('organism_runs')
+    .select([
+      'id',
+      fragment<string>`to_char(ran_at at time zone 'UTC', ${fragment.raw(ISO)})`.as('ran_at'),
+      'variation',
+      fragment<StudyFindings[S]>`findings`.as('findings'),
+      'receipt_id',
+    ])
+    .where('study', '=', study)
+    .orderBy('ran_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RUNS_SHOWN)
+    .execute();
   const count = one(
-    await ctx.db.query<{ n: number }>('select count(*) as n from organism_runs where study = $1', [study]),
+    await ctx.db.kysely
+      .selectFrom('organism_runs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('study', '=', study)
+      .execute(),
   );
   return {
     total: count.n,
@@ -102,17 +111,14 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   const now = ctx.clock.now();
   const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (EXPERIMENT_DAYS - 1) * DAY);
   const [days, floods] = await Promise.all([
-    ctx.db.query<{
-      date: string;
-      accepted: number;
-      held_burst: number;
-      held_other: number;
-    }>(
+    // Raw: filtered counts grouped by the UTC day's text, by position.
+    ctx.db.query<{ date: string; accepted: number; held_burst: number; held_other: number }>(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) filter (where not held) as accepted,
               count(*) filter (where held and held_reason = 'burst') as held_burst, count(*) filter (where held and coalesce(held_reason, '') <> 'burst') as held_other
          from imprints where created_at >= $1 and created_at <= $2 group by 1 order by 1`,
       [since.toISOString(), now.toISOString()],
     ),
+    // Raw: flood minutes, a group by over a grouped subquery with having.
     ctx.db.query<{ date: string; n: number }>(
       `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
           select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
@@ -121,10 +127,14 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     ),
   ]);
   const [rules] = await Promise.all([
-    ctx.db.query<{ rule: string | null; n: number }>(
-      'select held_reason as rule, count(*) as n from imprints where held and created_at >= $1 and created_at <= $2 group by 1',
-      [since.toISOString(), now.toISOString()],
-    ),
+    ctx.db.kysely
+      .selectFrom('imprints')
+      .select((eb) => ['held_reason as rule', eb.fn.countAll<number>().as('n')])
+      .where('held', '=', true)
+      .where('created_at', '>=', since.toISOString())
+      .where('created_at', '<=', now.toISOString())
+      .groupBy('held_reason')
+      .execute(),
   ]);
   const floodBy = new Map(floods.map((f) => [f.date, f.n]));
   const byDay = days.map((d) => ({

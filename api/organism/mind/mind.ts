@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { TRUTH_CLAIMS, type ClaimName } from './truth.ts';
 import { keptKnowledge } from '../checks/knowledge.ts';
+import { sql as fragment } from 'kysely';
 
 function known(claim: string): ClaimName {
   const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
@@ -60,9 +61,11 @@ export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<M
 }
 
 async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string, number>>> {
-  const rows = await ctx.db.query<{ claim: string; stance: string; n: number }>(
-    `select claim, stance, count(*) as n from mind_stances group by claim, stance`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('mind_stances')
+    .select((eb) => ['claim', 'stance', eb.fn.countAll<number>().as('n')])
+    .groupBy(['claim', 'stance'])
+    .execute();
   const out = new Map<string, Record<string, number>>();
   for (const row of rows) {
     const counts = out.get(row.claim) ?? {};
@@ -138,21 +141,23 @@ type Change = z.infer<typeof mindClaimSchema>['changes'][number];
 
 /** Each claim's first check and every check whose result differs from the one before, newest first. */
 async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
-  const rows = await ctx.db.query<{
-    id: string;
-    claim: string;
-    held: boolean;
-    evidence: string;
-    at: string;
-    change: Change['kind'];
-  }>(
-    // Each check says what it changed as it is written (migration 0077): the changed rows alone, newest first.
-    `select id, claim, held, evidence, change,
-            to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
-       from truth_checks where change is not null and ($1::text is null or claim = $1)
-      order by checked_at desc, id desc limit $2`,
-    [claim ?? null, limit],
-  );
+  // Each check says what it changed as it is written (migration 0077): the changed rows alone, newest first.
+  const rows = await ctx.db.kysely
+    .selectFrom('truth_checks')
+    .select([
+      'id',
+      'claim',
+      'held',
+      'evidence',
+      fragment<Change['kind']>`change`.as('change'),
+      fragment<string>`to_char(checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('at'),
+    ])
+    .where('change', 'is not', null)
+    .$if(claim !== undefined, (q) => q.where('claim', '=', claim!))
+    .orderBy('checked_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({
     claim: row.claim,
     held: Boolean(row.held),
@@ -228,13 +233,27 @@ export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>,
   const at = ctx.clock.now();
   const result = await ctx.db.transaction(async (tx) => {
     const receipt = await recordReceipt(tx, { step: 'organism.mind.stance', subject: `mind:${claim}`, at });
-    const [row] = await tx.query<{ replaced: boolean }>(
-      `insert into mind_stances (claim, sovereign_id, stance, reason, taken_at, receipt_id)
-       values ($1, $2, $3, $4, $5, $6)
-       on conflict (claim, sovereign_id) do update set stance = excluded.stance, reason = excluded.reason, taken_at = excluded.taken_at, receipt_id = excluded.receipt_id
-       returning (xmax <> 0) as replaced`,
-      [claim, who.sovereignId, input.stance, input.reason, at.toISOString(), receipt.id],
-    );
+    const [row] = await tx.kysely
+      .insertInto('mind_stances')
+      .values({
+        claim,
+        sovereign_id: who.sovereignId,
+        stance: input.stance,
+        reason: input.reason,
+        taken_at: at.toISOString(),
+        receipt_id: receipt.id,
+      })
+      .onConflict((oc) =>
+        oc.columns(['claim', 'sovereign_id']).doUpdateSet((eb) => ({
+          stance: eb.ref('excluded.stance'),
+          reason: eb.ref('excluded.reason'),
+          taken_at: eb.ref('excluded.taken_at'),
+          receipt_id: eb.ref('excluded.receipt_id'),
+        })),
+      )
+      // A row that existed is updated in place: its xmax is the updating transaction's.
+      .returning(fragment<boolean>`(xmax <> 0)`.as('replaced'))
+      .execute();
     return { receipt, replaced: Boolean(row?.replaced) };
   });
   if (next) return seeOther(reply, withQuery(next, { stance: 'taken' }));

@@ -7,6 +7,9 @@
 import type { AppContext } from '../../context.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { hourOf, SEQUENCE_SINCE } from '../../record/hours.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { CrossHour } from '../entities.ts';
+import type { Imprint } from '../../record/entities.ts';
 
 const HOUR = 3_600_000;
 
@@ -18,12 +21,10 @@ export async function crossView(ctx: AppContext) {
   const nextHour = new Date(hourOf(since).getTime() + HOUR);
   // Kept as replies are written (migration 0062): lifetime tallies, whole hours of the window from
   // cross_hours, and the window's first part-hour counted from its own imprints (a key range).
-  const rows = await ctx.db.query<{
-    from_kind: string;
-    to_kind: string;
-    lifetime: number;
-    recent: number;
-  }>(
+  // Raw: tallies, kept hours and the uncovered part joined in CTEs, bounded by sequence.
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof CrossHour>, 'from_kind' | 'to_kind'> & { lifetime: number; recent: number }
+  >(
     `with life as (select split_part(name, ':', 2) as from_kind, split_part(name, ':', 3) as to_kind, value
                      from record_tallies where name like 'replies:%'),
           hours as (select from_kind, to_kind, sum(replies) as n from cross_hours
@@ -44,13 +45,15 @@ export async function crossView(ctx: AppContext) {
     ],
   );
   // The newest 20 cross replies lie within the hours of the newest 20 hour rows that hold any.
-  const latest = await ctx.db.query<{
-    sequence: number;
-    reply_to: number;
-    from_kind: string;
-    to_kind: string;
-    created_at: Date | string;
-  }>(
+  // Raw: a self-join bounded by a sequence found from the kept hours (SEQUENCE_SINCE).
+  type Reply = RowOf<typeof Imprint>;
+  const latest = await ctx.db.query<
+    Pick<Reply, 'sequence' | 'created_at'> & {
+      reply_to: NonNullable<Reply['reply_to']>;
+      from_kind: Reply['author_kind'];
+      to_kind: Reply['author_kind'];
+    }
+  >(
     `select r.sequence, r.reply_to, r.author_kind as from_kind, p.author_kind as to_kind, r.created_at
        from imprints r join imprints p on p.sequence = r.reply_to
       where r.sequence >= ${SEQUENCE_SINCE(`(select min(hour) from (select hour from cross_hours where from_kind <> to_kind and replies > 0 order by hour desc limit 20) x)`)}

@@ -6,6 +6,9 @@
  */
 import { projectActorRef } from '../../../shared/boundaries/projectors/actors.ts';
 import type { AppContext } from '../../context.ts';
+import { sql as fragment } from 'kysely';
+import type { RowOf } from '../../db/rows.ts';
+import type { Thread, ThreadNode } from '../entities.ts';
 
 export const SPINES_LIMIT = 10;
 
@@ -13,12 +16,10 @@ export async function spinesView(ctx: AppContext) {
   // The threads are kept as replies arrive (migration 0063): the longest are the first rows of an
   // index, and each spine is walked up from its deepest imprints (the smallest path among them, as
   // the whole-history walk chose it).
-  const rows = await ctx.db.query<{
-    root: number;
-    path: number[];
-    depth: number;
-    size: number;
-  }>(
+  // Raw: a recursive walk up each deepest thread's reply chain.
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Thread>, 'root' | 'depth' | 'size'> & { path: RowOf<typeof ThreadNode>['sequence'][] }
+  >(
     `with recursive top as (select root, size, depth from threads order by depth desc, size desc, root asc limit $1),
       up as (
         select t.root, n.sequence as leaf, n.sequence as at, array[n.sequence] as path
@@ -33,16 +34,11 @@ export async function spinesView(ctx: AppContext) {
   );
   const sequences = [...new Set(rows.flatMap((r) => r.path.map(Number)))];
   const authors = sequences.length
-    ? await ctx.db.query<{
-        sequence: number;
-        author_kind: 'agent' | 'sovereign';
-        author_ref: string;
-        public_author: string;
-        created_at: Date | string;
-      }>(
-        'select sequence, author_kind, author_ref, public_author, created_at from imprints where sequence = any($1::bigint[])',
-        [sequences],
-      )
+    ? await ctx.db.kysely
+        .selectFrom('imprints')
+        .select(['sequence', 'author_kind', 'author_ref', 'public_author', 'created_at'])
+        .where((eb) => eb('sequence', '=', eb.fn.any(fragment<number[]>`${sequences}::bigint[]`)))
+        .execute()
     : [];
   const bySeq = new Map(authors.map((a) => [a.sequence, a]));
   const spines = rows.map((row) => ({

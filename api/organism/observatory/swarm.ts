@@ -10,6 +10,8 @@ import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import type { AppContext } from '../../context.ts';
 import { SEQUENCE_SINCE } from '../../record/hours.ts';
 import type { KeptView } from '../../db/kept-views.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Agent } from '../../agents/entities.ts';
 
 const HOUR = 3_600_000;
 
@@ -29,13 +31,10 @@ export async function swarmView(ctx: AppContext) {
   const now = ctx.clock.now();
   const end = new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR);
   const start = new Date(end.getTime() - 24 * HOUR);
-  const rows = await ctx.db.query<{
-    hour: number;
-    level: string;
-    handle: string;
-    imprints: number;
-    heartbeats: number;
-  }>(
+  // Raw: a union of imprints and heartbeats bucketed by hour, a hot read bounded by sequence.
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Agent>, 'level' | 'handle'> & { hour: number; imprints: number; heartbeats: number }
+  >(
     `with acts as (
         select i.author_ref as handle, i.created_at as at, 1 as imprint, 0 as beat from imprints i
          where i.sequence >= ${SEQUENCE_SINCE('$1')}

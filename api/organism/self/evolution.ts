@@ -4,6 +4,7 @@
  * articles ratified into the constitution (with the proposal behind each). Newest first.
  */
 import type { AppContext } from '../../context.ts';
+import { sql as fragment } from 'kysely';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -19,19 +20,23 @@ function migrationLabel(name: string): { number: number | null; label: string } 
 
 export async function evolutionView(ctx: AppContext) {
   const [migrations, articles] = await Promise.all([
+    // Raw: the migrator's own table, not an entity.
     ctx.db.query<{ name: string; at: string }>(
       `select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`,
     ),
-    ctx.db.query<{
-      number: number;
-      title: string;
-      amends: string | null;
-      proposal_id: string;
-      at: string;
-      receipt_id: string;
-    }>(
-      `select number, title, amends, proposal_id, to_char(ratified_at at time zone 'UTC', ${ISO}) as at, receipt_id from governance_articles order by ratified_at desc, number desc`,
-    ),
+    ctx.db.kysely
+      .selectFrom('governance_articles')
+      .select([
+        'number',
+        'title',
+        'amends',
+        'proposal_id',
+        fragment<string>`to_char(ratified_at at time zone 'UTC', ${fragment.raw(ISO)})`.as('at'),
+        'receipt_id',
+      ])
+      .orderBy('ratified_at', 'desc')
+      .orderBy('number', 'desc')
+      .execute(),
   ]);
   const changes = [
     ...migrations.map((m) => {

@@ -8,6 +8,11 @@ import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
 import { ALL_IMPRINTS, heldKind, receiptsByDay, shownKind, slotCounts, total } from './tallies.ts';
+/** A UTC day's text and a count of that day. */
+interface DayCount {
+  date: string;
+  n: number;
+}
 
 const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
@@ -15,7 +20,8 @@ type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
 
 async function perDay(ctx: AppContext, sqlText: string, from: string, to: string): Promise<Counts> {
-  const rows = await ctx.db.query<{ date: string; n: number }>(sqlText, [from, to]);
+  // Raw: one day-count statement shared by several tallies, its text built by the caller.
+  const rows = await ctx.db.query<DayCount>(sqlText, [from, to]);
   return new Map(rows.map((row) => [row.date, n(row.n)]));
 }
 

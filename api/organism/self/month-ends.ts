@@ -31,6 +31,7 @@ export async function figuresAtMonthEnds(
   if (firstEnd === undefined) return [];
   const firstStart = firstEnd.getTime() + 1;
   const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
+  // Raw: one count per month end, over an unnest of the ends with ordinality.
   const lessons = await ctx.db.query<{ at: string; n: number }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,

@@ -25,6 +25,7 @@ export const HISTORY_MONTHS = 24;
 
 /** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
 async function bornAt(ctx: AppContext): Promise<string | null> {
+  // Raw: the least of three firsts, one index read each.
   const [row] = await ctx.db.query<{ born_at: string | null }>(
     `select to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents),
             (select created_at from imprints order by sequence limit 1)) at time zone 'UTC', ${ISO}) as born_at`,
@@ -61,9 +62,11 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
   const after = new Date(at.getTime() + 1);
   const [now, lessonCount, later, recent, birth] = await Promise.all([
     totalsNow(ctx),
-    ctx.db.query<{ lessons: number }>('select count(*) as lessons from lessons where created_at <= $1', [
-      iso,
-    ]),
+    ctx.db.kysely
+      .selectFrom('lessons')
+      .select((eb) => eb.fn.countAll<number>().as('lessons'))
+      .where('created_at', '<=', iso)
+      .execute(),
     countBetween(ctx.db, [...ALL_IMPRINTS, 'agents', 'sovereigns'], after, null),
     countBetween(ctx.db, KIND_NAMES, new Date(after.getTime() - BECOMING_DAYS * DAY), after),
     bornAt(ctx),
@@ -100,9 +103,14 @@ export async function personaView(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
   const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
   const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
-  const lessons = await ctx.db.query<{ title: string }>(
-    `select title from lessons where status = 'active' order by created_at desc, id desc limit 3`,
-  );
+  const lessons = await ctx.db.kysely
+    .selectFrom('lessons')
+    .select('title')
+    .where('status', '=', 'active')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(3)
+    .execute();
   return {
     ok: true as const,
     schema: 'civitas.persona.v1' as const,

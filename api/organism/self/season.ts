@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { seasonOf } from '../../../shared/calibration/scores.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { ALL_IMPRINTS, countBetween, receiptsByDay, total } from './tallies.ts';
+import type { DreamTerm } from '../themes/dreaming.ts';
 
 const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns'];
 
@@ -48,7 +49,8 @@ export async function seasonView(ctx: AppContext) {
        from prophecies where forecaster_kind = 'service' and season = $1 order by metric`,
     [season],
   );
-  const themes = await ctx.db.query<{ term: string; dreams: number; count: number }>(
+  // Raw: jsonb_to_recordset over each dream's terms, grouped by term (a set-returning function).
+  const themes = await ctx.db.query<Pick<DreamTerm, 'term' | 'count'> & { dreams: number }>(
     `select t.term, count(*) as dreams, sum(t.count) as count
        from dreams d, jsonb_to_recordset(d.terms) as t(term text, count integer)
       where d.date >= $1::date and d.date < $2::date

@@ -67,6 +67,7 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
     name: 'articles_ratified_in_public',
     check: async (ctx) => {
       const row = one(
+        // Raw: a count filtered by two correlated counts, clearer as the SQL it is.
         await ctx.db.query<{ articles: number; short: number }>(
           `select count(*) as articles,
                 count(*) filter (where (select count(*) from governance_cosigns c where c.proposal_id = a.proposal_id) < 3

@@ -20,19 +20,21 @@ import { driftView } from '../themes/drift.ts';
 import { seasonView } from './season.ts';
 import { iso } from '../../../shared/time.ts';
 import { one } from '../../db/rows.ts';
+import { sql as fragment } from 'kysely';
+import type { RowOf } from '../../db/rows.ts';
+import type { Agent } from '../../agents/entities.ts';
+import type { RecordTally } from '../../record/entities.ts';
 
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    sequence: number;
-    author_kind: 'agent' | 'sovereign';
-    author_ref: string;
-    public_author: string;
-    created_at: Date | string;
-  }>(
-    `select sequence, author_kind, author_ref, public_author, created_at from imprints
-      where unattested and not held order by sequence desc limit 20`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('imprints')
+    .select(['sequence', 'author_kind', 'author_ref', 'public_author', 'created_at'])
+    .where('unattested', '=', true)
+    .where('held', '=', false)
+    .orderBy('sequence', 'desc')
+    .limit(20)
+    .execute();
   const held = await heldByRule(ctx.db);
   return projectQuarantine({
     unattested: rows.map((row) => ({
@@ -60,13 +62,14 @@ async function quarantine(ctx: AppContext) {
 
 /** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
 async function newestActors(ctx: AppContext) {
+  // Raw: two ordered, limited branches in one union (Kysely does not parenthesize union branches).
   const rows = await ctx.db.query<{
     kind: 'sovereign' | 'agent';
     ref: string;
     tag: string | null;
     callsign: string | null;
     callsign_visible: boolean | null;
-    at: Date | string;
+    at: RowOf<typeof Agent>['first_seen_at'];
   }>(
     `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
      union all
@@ -93,7 +96,7 @@ export async function stateView(ctx: AppContext) {
   const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
     await Promise.all([
       population(ctx),
-      ctx.db.query<{ level: string; n: number }>(
+      ctx.db.query<{ level: RowOf<typeof Agent>['level']; n: RowOf<typeof RecordTally>['value'] }>(
         // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a
         // group-by, read by key (a filter on left(name, 13) read every tally row and each of its
         // dead versions: 118 pages for 3 rows on the 1,000,000-imprint Record after writes)
@@ -101,7 +104,10 @@ export async function stateView(ctx: AppContext) {
         [levelSchema.options.map((level) => `agents_level:${level}`)],
       ),
       recordCounts(ctx.db),
-      ctx.db.query<{ n: number }>('select coalesce(sum(receipts), 0) as n from receipt_tallies'),
+      ctx.db.kysely
+        .selectFrom('receipt_tallies')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('receipts'), eb.lit(0)).as('n'))
+        .execute(),
       ctx.db.query<Record<string, unknown>>(
         // The log_days and anchors rows of record_tallies (migration 0067), as /ledger reads them: a
         // day is sealed exactly when its anchor is written (one transaction), so sealed days are the
@@ -117,14 +123,12 @@ export async function stateView(ctx: AppContext) {
       newestActors(ctx),
       federatedCohortsView(ctx),
     ]);
-  const [latest] = await ctx.db.query<{
-    date: string;
-    tree_size: number;
-    root_hash: string;
-    sealed_at: Date | string;
-  }>(
-    `select to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, sealed_at from anchors order by date desc limit 1`,
-  );
+  const [latest] = await ctx.db.kysely
+    .selectFrom('anchors')
+    .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
+    .orderBy('date', 'desc')
+    .limit(1)
+    .execute();
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
   for (const row of levels) byLevel[row.level] = row.n;
   return {

@@ -10,6 +10,7 @@
  */
 import type { Sql } from '../../db/database.ts';
 import { IMPRINT_KINDS, RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { sql as fragment } from 'kysely';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -172,10 +173,11 @@ export const total = (counts: Counts, names: readonly string[]) =>
 
 /** Receipts per UTC log day in [from, to) (whole days): the sizes the ledger keeps as it appends. */
 export async function receiptsByDay(sql: Sql, from: Date, to: Date | null): Promise<Map<number, number>> {
-  const rows = await sql.query<{ date: string; size: number }>(
-    `select to_char(date, 'YYYY-MM-DD') as date, size from log_days
-      where date >= $1::date and date < $2::date`,
-    [bound('day', from.getTime()), bound('day', to === null ? Infinity : to.getTime())],
-  );
+  const rows = await sql.kysely
+    .selectFrom('log_days')
+    .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'size'])
+    .where('date', '>=', fragment<string>`${bound('day', from.getTime())}::date`)
+    .where('date', '<', fragment<string>`${bound('day', to === null ? Infinity : to.getTime())}::date`)
+    .execute();
   return new Map(rows.map((row) => [Date.parse(`${row.date}T00:00:00Z`), row.size]));
 }

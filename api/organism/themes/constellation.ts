@@ -8,6 +8,7 @@
 import type { AppContext } from '../../context.ts';
 import type { DreamTerm } from './dreaming.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
+import { sql as fragment } from 'kysely';
 
 export const STARS = 24;
 export const MAX_LINKS = 60;
@@ -41,11 +42,21 @@ export async function constellationView(ctx: AppContext) {
   ]);
   const words = top.map((t) => t.term);
   const rows = words.length
-    ? await ctx.db.query<{ terms: string[] }>(
-        `select array(select unnest(tsvector_to_array(search)) intersect select unnest($1::text[])) as terms
-           from imprints where body is not null and not held and not unattested and created_at <= $2 and tsvector_to_array(search) && $1::text[]`,
-        [words, now.toISOString()],
-      )
+    ? await ctx.db.kysely
+        .selectFrom('imprints')
+        .select(
+          fragment<
+            string[]
+          >`array(select unnest(tsvector_to_array(search)) intersect select unnest(${words}::text[]))`.as(
+            'terms',
+          ),
+        )
+        .where('body', 'is not', null)
+        .where('held', '=', false)
+        .where('unattested', '=', false)
+        .where('created_at', '<=', now.toISOString())
+        .where(fragment<boolean>`tsvector_to_array(search) && ${words}::text[]`)
+        .execute()
     : [];
   return {
     ok: true as const,
@@ -63,9 +74,14 @@ export async function constellationView(ctx: AppContext) {
 }
 
 export async function dreamConstellationView(ctx: AppContext) {
-  const rows = await ctx.db.query<{ date: string; terms: DreamTerm[] }>(
-    `select to_char(date, 'YYYY-MM-DD') as date, terms from dreams order by date`,
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('dreams')
+    .select([
+      fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+      fragment<DreamTerm[]>`terms`.as('terms'),
+    ])
+    .orderBy('date')
+    .execute();
   const named = new Map<string, { dreams: number; first: string; last: string }>();
   for (const row of rows)
     for (const t of row.terms) {

@@ -13,6 +13,7 @@ import { utcDay } from '../../../shared/time.ts';
 import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
 import type { z } from 'zod';
 import { one } from '../../db/rows.ts';
+import { sql as fragment } from 'kysely';
 
 export type { DreamTerm };
 
@@ -63,9 +64,10 @@ export async function dreamJob(ctx: AppContext): Promise<{ made: boolean; date: 
   const today = utcDay(now);
   const yesterday = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - DAY));
   const earliest = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - DREAM_BACKFILL_DAYS * DAY));
-  const [last] = await ctx.db.query<{ date: string | null }>(
-    "select to_char(max(date), 'YYYY-MM-DD') as date from dreams",
-  );
+  const [last] = await ctx.db.kysely
+    .selectFrom('dreams')
+    .select(fragment<string | null>`to_char(max(date), 'YYYY-MM-DD')`.as('date'))
+    .execute();
   let date = last?.date ? nextDay(last.date) : yesterday;
   if (date < earliest) date = earliest;
   const dates: string[] = [];
@@ -83,9 +85,9 @@ async function dreamOf(ctx: AppContext, date: string, now: Date): Promise<boolea
   const to = new Date(from.getTime() + DAY);
   const { bodies, terms } = await dreamTerms(ctx, from, to);
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      DREAM_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(DREAM_LOCK)]).as('locked'))
+      .execute();
     if (!lock?.locked) return 'locked' as const;
     const [again] = await tx.query('select 1 from dreams where date = $1', [date]);
     if (again) return false;
@@ -112,7 +114,12 @@ export async function dreamingView(ctx: AppContext) {
             to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id
        from dreams order by date desc limit 30`,
   );
-  const count = one(await ctx.db.query<{ n: number }>('select count(*) as n from dreams'));
+  const count = one(
+    await ctx.db.kysely
+      .selectFrom('dreams')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .execute(),
+  );
   const dreams = rows.map((row) => ({
     date: String(row.date),
     window_start: String(row.window_start),

@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../../db/database.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
+import { sql as fragment } from 'kysely';
 
 /** Short function words that say nothing about a theme (the vector uses the `simple` configuration). */
 export const STOP_WORDS = [
@@ -86,9 +87,17 @@ function literal(at: Date): string {
 }
 
 /** ts_stat over learnable retained bodies created in [from, to): the top `limit` words by documents. */
+/** A row of PostgreSQL's ts_stat: a word, the documents holding it, its occurrences. */
+interface TsStat {
+  word: string;
+  ndoc: number;
+  nentry: number;
+}
+
 export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number): Promise<TermCount[]> {
   const inner = `select search from imprints where ${RETAINED} and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
-  const rows = await sql.query<{ word: string; ndoc: number; nentry: number }>(
+  // Raw: ts_stat over a query's text, a PostgreSQL function with its own row, no entity's.
+  const rows = await sql.query<TsStat>(
     `select word, ndoc, nentry from ts_stat($1)
       where length(word) between 4 and 40 and word !~ '^[0-9._-]+$' and word <> all($2::text[])
       order by ndoc desc, nentry desc, word limit $3`,
@@ -103,9 +112,14 @@ export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number
 
 /** Learnable retained bodies created in [from, to). */
 export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<number> {
-  const [row] = await sql.query<{ n: number }>(
-    `select count(*) as n from imprints where ${RETAINED} and not held and not unattested and created_at >= $1 and created_at < $2`,
-    [from.toISOString(), to.toISOString()],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('imprints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(fragment<boolean>`${fragment.raw(RETAINED)}`)
+    .where('held', '=', false)
+    .where('unattested', '=', false)
+    .where('created_at', '>=', from.toISOString())
+    .where('created_at', '<', to.toISOString())
+    .execute();
   return row?.n ?? 0;
 }

@@ -7,23 +7,26 @@
 import type { AppContext } from '../../context.ts';
 import { registeredJobs } from '../../jobs/registry.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
+import { sql as fragment } from 'kysely';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export async function dispatchView(ctx: AppContext) {
   const now = ctx.clock.now();
-  const rows = await ctx.db.query<{
-    job: string;
-    started: string;
-    finished: string;
-    outcome: 'ok' | 'failed';
-    failed: string | null;
-    tries: number;
-    failures: number;
-  }>(
-    `select job, to_char(last_started_at at time zone 'UTC', ${ISO}) as started, to_char(last_finished_at at time zone 'UTC', ${ISO}) as finished,
-            last_outcome as outcome, to_char(last_failed_at at time zone 'UTC', ${ISO}) as failed, tries, failures from job_runs`,
-  );
+  const utcText = (column: 'last_started_at' | 'last_finished_at' | 'last_failed_at') =>
+    fragment<string>`to_char(${fragment.ref(column)} at time zone 'UTC', ${fragment.raw(ISO)})`;
+  const rows = await ctx.db.kysely
+    .selectFrom('job_runs')
+    .select([
+      'job',
+      utcText('last_started_at').as('started'),
+      utcText('last_finished_at').as('finished'),
+      'last_outcome as outcome',
+      utcText('last_failed_at').$castTo<string | null>().as('failed'),
+      'tries',
+      'failures',
+    ])
+    .execute();
   const byJob = new Map(rows.map((row) => [row.job, row]));
   const jobs = registeredJobs().map((job) => {
     const row = byJob.get(job.name);

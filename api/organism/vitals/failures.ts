@@ -7,6 +7,8 @@ import type { AppContext } from '../../context.ts';
 import { FAILURE_LANES, projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import { DAY } from './vitals.ts';
 import { flushOwn } from './vitals.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Failure } from '../entities.ts';
 
 export const FAILURE_DAYS = 30;
 
@@ -15,13 +17,14 @@ export async function failuresView(ctx: AppContext) {
   const now = ctx.clock.now();
   const dayEnd = Math.floor(now.getTime() / DAY) * DAY + DAY;
   const from = new Date(dayEnd - FAILURE_DAYS * DAY);
-  const rows = await ctx.db.query<{
-    lane: string;
-    external: boolean;
-    date: string;
-    count: number;
-    last_at: string;
-  }>(
+  // Raw: grouped and ordered by the UTC day's text, by position.
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Failure>, 'lane' | 'external'> & {
+      date: string;
+      count: number;
+      last_at: RowOf<typeof Failure>['at'];
+    }
+  >(
     `select lane, external, to_char(at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as count,
             to_char(max(at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_at
        from failures where at >= $1 and at < $2

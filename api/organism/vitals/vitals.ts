@@ -11,7 +11,9 @@ import { Refusal } from '../../../shared/errors.ts';
 import { projectVitals } from '../../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../../plugins/vitals.ts';
 import { equityRecord } from '../../treasury/views.ts';
-import { one } from '../../db/rows.ts';
+import { one, type RowOf } from '../../db/rows.ts';
+import { sql as fragment } from 'kysely';
+import type { VitalsMinute } from '../entities.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -40,7 +42,8 @@ export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<Win
       [from.toISOString(), to.toISOString()],
     ),
   );
-  const rows = await sql.query<{ i: number; n: number }>(
+  // Raw: an unnest with ordinality over the bucket arrays, summed per position (the minutes' hot read).
+  const rows = await sql.query<{ i: number; n: RowOf<typeof VitalsMinute>['buckets'][number] }>(
     `select t.i, sum(t.n) as n
        from vitals_minutes v, unnest(v.buckets) with ordinality as t(n, i)
       where v.minute >= $1 and v.minute < $2
@@ -121,7 +124,11 @@ export async function databaseHealth(ctx: Pick<AppContext, 'db'>): Promise<Datab
   const engine = ctx.db.embedded ? 'embedded' : 'postgresql';
   const started = performance.now();
   try {
-    const row = one(await ctx.db.query<{ n: number }>('select count(*) as n from civitas_migrations'));
+    // The migrator's own table, not an entity: a count through Kysely's typed template.
+    const row = one(
+      (await fragment<{ n: number }>`select count(*) as n from civitas_migrations`.execute(ctx.db.kysely))
+        .rows,
+    );
     const ping = round(performance.now() - started);
     return {
       status: ping <= DB_DEGRADED_MS ? 'ok' : 'degraded',

@@ -3,6 +3,7 @@
  * one before it (an erasure can honestly break the humans part). Feeds censuses_never_shrink.
  */
 import type { Problem, Step, Walk } from './walk.ts';
+import { sql as fragment } from 'kysely';
 
 interface Figures {
   imprints: number;
@@ -24,12 +25,21 @@ export const censusesWalk: Walk<CensusCursor> = {
   // Dates sort as text; '~' puts a cursor after the date it has verified.
   key: (c) => (c.after === '' ? '' : `${c.after}~`),
   async step(sql, _ctx, cursor, budget, until): Promise<Step<CensusCursor>> {
-    const rows = await sql.query<{ date: string; imprints: unknown; humans: unknown; agents: unknown }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, imprints_lifetime as imprints, humans, agents
-         from census_snapshots where date > $1::date and ($2::date is null or date <= $2::date)
-        order by date limit $3`,
-      [cursor.after || '0001-01-01', until ? until.after || '0001-01-01' : null, budget],
-    );
+    const rows = await sql.kysely
+      .selectFrom('census_snapshots')
+      .select([
+        fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'imprints_lifetime as imprints',
+        'humans',
+        'agents',
+      ])
+      .where('date', '>', fragment<string>`${cursor.after || '0001-01-01'}::date`)
+      .$if(until !== null, (q) =>
+        q.where('date', '<=', fragment<string>`${until?.after || '0001-01-01'}::date`),
+      )
+      .orderBy('date')
+      .limit(budget)
+      .execute();
     const problems: Problem[] = [];
     let c = cursor;
     for (const row of rows) {

@@ -15,7 +15,7 @@ export interface ImprintCursor {
 }
 
 async function counter(sql: Sql): Promise<number> {
-  const [row] = await sql.query<{ value: number }>('select value from record_counter where id = 1');
+  const [row] = await sql.kysely.selectFrom('record_counter').select('value').where('id', '=', 1).execute();
   return row?.value ?? 0;
 }
 
@@ -122,11 +122,19 @@ export async function sequenceBounds(
   sql: Sql,
 ): Promise<{ counter: number; min: number | null; max: number | null }> {
   const row = one(
-    await sql.query<{ counter: unknown; min: unknown; max: unknown }>(
-      `select (select value from record_counter where id = 1) as counter,
-            (select min(sequence) from imprints) as min, (select max(sequence) from imprints) as max`,
-    ),
+    await sql.kysely
+      .selectNoFrom((eb) => [
+        eb.selectFrom('record_counter').select('value').where('id', '=', 1).as('counter'),
+        eb
+          .selectFrom('imprints')
+          .select((inner) => inner.fn.min('sequence').as('n'))
+          .as('min'),
+        eb
+          .selectFrom('imprints')
+          .select((inner) => inner.fn.max('sequence').as('n'))
+          .as('max'),
+      ])
+      .execute(),
   );
-  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return { counter: n(row.counter) ?? 0, min: n(row.min), max: n(row.max) };
+  return { counter: row.counter ?? 0, min: row.min ?? null, max: row.max ?? null };
 }

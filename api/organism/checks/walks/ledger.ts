@@ -23,6 +23,7 @@ import {
 import { anchorOf, wireAnchor } from '../../../ledger/anchors.ts';
 import { RECEIPT_COLUMNS, anchorKey, logKeyName, type ReceiptRow } from '../../../ledger/log.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
+import { sql as fragment } from 'kysely';
 
 export interface LedgerCursor {
   /** the day being walked (or the first day it may be: the day after the last one finished) */
@@ -176,11 +177,17 @@ async function step(
   const done = (end: boolean) => ({ cursor: c, checked: budget - left, problems, end });
   while (left > 0) {
     if (untilKey !== null && keyOf(c) >= untilKey) return done(true);
-    const [day] = await sql.query<{ date: string; size: number; sealed: boolean }>(
-      `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at is not null as sealed
-         from log_days where date >= $1 order by date limit 1`,
-      [c.date],
-    );
+    const [day] = await sql.kysely
+      .selectFrom('log_days')
+      .select((eb) => [
+        fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'size',
+        eb('sealed_at', 'is not', null).$castTo<boolean>().as('sealed'),
+      ])
+      .where('date', '>=', c.date)
+      .orderBy('date')
+      .limit(1)
+      .execute();
     if (!day) return done(true);
     if (day.date !== c.date) c = { ...c, date: day.date, index: 0, stack: [], broken: false };
     const stop = until && until.date === day.date ? until.index : 2 ** 31 - 1;

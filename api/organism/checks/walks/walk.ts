@@ -13,6 +13,9 @@
  */
 import type { AppContext } from '../../../context.ts';
 import type { Sql } from '../../../db/database.ts';
+import { sql as fragment } from 'kysely';
+import type { RowOf } from '../../../db/rows.ts';
+import type { SelfKnowledgeWalk } from '../../entities.ts';
 
 export type WalkMode = 'frontier' | 'sweep' | 'full';
 export type WalkName = 'imprints' | 'ledger' | 'censuses';
@@ -54,17 +57,17 @@ export interface WalkState<C> {
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export async function readWalk<C>(sql: Sql, walk: Walk<C>, mode: WalkMode): Promise<WalkState<C> | null> {
-  const [row] = await sql.query<{
-    cursor: C | string;
-    checked: number;
-    lap_started_at: string | null;
-    lap_completed_at: string | null;
-  }>(
-    `select cursor, checked, to_char(lap_started_at at time zone 'UTC', ${ISO}) as lap_started_at,
-            to_char(lap_completed_at at time zone 'UTC', ${ISO}) as lap_completed_at
-       from self_knowledge_walks where walk = $1 and mode = $2`,
-    [walk.name, mode],
-  );
+  /** A lap time as ISO text to the millisecond, typed from the entity's column. */
+  const isoOf = <K extends 'lap_started_at' | 'lap_completed_at'>(column: K) =>
+    fragment<
+      RowOf<typeof SelfKnowledgeWalk>[K]
+    >`to_char(${fragment.ref(column)} at time zone 'UTC', ${fragment.raw(ISO)})`.as(column);
+  const [row] = await sql.kysely
+    .selectFrom('self_knowledge_walks')
+    .select(['cursor', 'checked', isoOf('lap_started_at'), isoOf('lap_completed_at')])
+    .where('walk', '=', walk.name)
+    .where('mode', '=', mode)
+    .execute();
   if (!row) return null;
   return {
     cursor: (typeof row.cursor === 'string' ? JSON.parse(row.cursor) : row.cursor) as C,
