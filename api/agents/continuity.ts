@@ -12,7 +12,7 @@ import { attestRefusal } from '../../shared/policy.ts';
 import { releaseQuarantine } from './quarantine-release.ts';
 import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } from './service.ts';
 import { STANDING_COUNTS } from './standing.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 /**
  * POST /standing/rotate-relay: a signed-in sovereign attests a `continuous` handle (minting its
@@ -182,7 +182,7 @@ export async function continuumOverview(ctx: AppContext) {
   // Levels are the tallies /standing reads; heartbeats are counted over the last day only (an index
   // range), and the latest are read newest first from their index (migration 0068): no agent scan.
   const row = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<Counts<'arrived' | 'continuous' | 'attested' | 'heartbeats' | 'beating'>>(
       `select levels.arrived, levels.continuous, levels.attested,
             (select count(*) from agent_heartbeats where at > $1) as heartbeats,
             (select count(distinct handle) from agent_heartbeats where at > $1) as beating

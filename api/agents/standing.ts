@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { agentStatus } from './service.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 /**
  * The population's standing without a scan (issue 20): every figure is a tally the database keeps
@@ -13,6 +13,9 @@ export const STANDING_COUNTS = `select ${tally('agents_level:arrived')} as arriv
             ${tally('sovereigns')} as sovereigns,
             ${tally('sovereigns_verified')} as verified`;
 
+/** The figures STANDING_COUNTS selects. */
+export type StandingCounts = Counts<'arrived' | 'continuous' | 'attested' | 'sovereigns' | 'verified'>;
+
 function tally(name: string): string {
   return `coalesce((select value from record_tallies where name = '${name}'), 0)`;
 }
@@ -23,7 +26,7 @@ function tally(name: string): string {
  * scales, published side by side and never summed.
  */
 export async function standingView(ctx: AppContext, handle?: string) {
-  const row = one(await ctx.db.query<Record<string, number>>(STANDING_COUNTS));
+  const row = one(await ctx.db.query<StandingCounts>(STANDING_COUNTS));
   return {
     ok: true as const,
     schema: 'civitas.standing.v1' as const,

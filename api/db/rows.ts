@@ -38,3 +38,9 @@ export function one<T>(rows: readonly T[]): T {
   if (row === undefined) throw new Error('internal: a query that always returns a row returned none');
   return row;
 }
+
+/**
+ * A row of aggregate figures (`count(*) as n`, a tally's `coalesce(value, 0)`): no entity has these
+ * columns, and an int8 comes back as a number on both drivers (api/db/wire-types.ts).
+ */
+export type Counts<K extends string> = Record<K, number>;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { Imprint, ImprintReport } from '../record/entities.ts';
 import { HOLD_REASONS, type HoldRule } from '../../shared/boundaries/projectors/spam.ts';
 import { TRIAGE_ACTIONS } from './triage.ts';
@@ -12,7 +12,7 @@ const reasonOf = (rule: string | null) =>
 /** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
 export async function queueSizes(sql: Sql) {
   const row = one(
-    await sql.query<Record<string, number>>(
+    await sql.query<Counts<'held_untriaged' | 'kept_held' | 'open_reports'>>(
       `select (select count(*) from imprints i where i.held
                and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as held_untriaged,
             (select count(*) from imprints i where i.held

@@ -68,7 +68,7 @@ function independentRoot(leafHashes: Buffer[]): string {
       .digest();
   const mth = (from: number, to: number): Buffer => {
     const n = to - from;
-    if (n === 1) return leafHashes[from];
+    if (n === 1) return leafHashes[from]!; // from < to ≤ length
     let k = 1;
     while (k * 2 < n) k *= 2;
     return node(mth(from, from + k), mth(from + k, to));
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!server) throw new Error('set DATABASE_URL (a PostgreSQL server: scratch databases are made there)');
   const flag = process.argv.indexOf('--leaves');
-  const sizes = (flag > 0 ? process.argv[flag + 1] : '10000,100000').split(',').map(Number);
+  const sizes = ((flag > 0 ? process.argv[flag + 1] : undefined) ?? '10000,100000').split(',').map(Number);
   console.log(
     '| leaves | what | RSS before MB | RSS peak MB | RSS growth MB | heap before MB | heap peak MB | heap growth MB | ms | root |',
   );
@@ -229,7 +229,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--child') {
-  const report = await child(process.argv[3], process.argv[4] as Mode, process.argv[5] === 'live');
+  const [, , , url = '', mode] = process.argv;
+  const report = await child(url, mode as Mode, process.argv[5] === 'live');
   process.send?.(report);
   process.disconnect?.();
 } else {

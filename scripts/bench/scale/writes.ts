@@ -107,17 +107,18 @@ const shapes = new Map<string, { calls: number; ms: number; pages: number; dirti
 const triggers = new Map<string, { calls: number; ms: number }>();
 for (const message of notices) {
   const match = /^duration: ([\d.]+) ms\s+plan:\s*([\s\S]*)$/.exec(message);
-  if (!match) continue;
+  const [, duration = '0', plan] = match ?? [];
+  if (plan === undefined) continue;
   let explained: Explained;
   try {
-    explained = JSON.parse(match[2]) as Explained;
+    explained = JSON.parse(plan) as Explained;
   } catch {
     continue;
   }
   const shape = explained['Query Text'].replace(/\s+/g, ' ').trim().slice(0, 140);
   const entry = shapes.get(shape) ?? { calls: 0, ms: 0, pages: 0, dirtied: 0 };
   entry.calls++;
-  entry.ms += Number(match[1]);
+  entry.ms += Number(duration);
   entry.pages += pages(explained.Plan);
   entry.dirtied += explained.Plan['Shared Dirtied Blocks'] ?? 0;
   shapes.set(shape, entry);

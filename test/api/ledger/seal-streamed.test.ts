@@ -23,7 +23,7 @@ afterAll(async () => t?.close());
 /** RFC 9162 section 2.1.1: MTH(D[n]) = SHA-256(0x01 ‖ MTH(D[0:k]) ‖ MTH(D[k:n])), k the largest power of two below n. */
 function definitionRoot(leafHashes: readonly Buffer[]): string {
   const mth = (from: number, to: number): Buffer => {
-    if (to - from === 1) return leafHashes[from];
+    if (to - from === 1) return leafHashes[from]!; // from < to ≤ length
     let k = 1;
     while (k * 2 < to - from) k *= 2;
     return createHash('sha256')
