@@ -11,7 +11,6 @@ import { ROUTES } from '../../../shared/registry/index.ts';
 import type { PolicyQuestion } from '../../../shared/organism/contract/checks.ts';
 import { POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
 import { scopesFor } from '../../../shared/scopes.ts';
-import { one } from '../../db/rows.ts';
 
 /** The door's registry shape, with the scope its policy asks for where the registry names an external authority instead. */
 function requirement(path: string, policyScope: string | null) {
