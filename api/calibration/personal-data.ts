@@ -46,6 +46,27 @@ export const calibrationPersonalData: FamilyDeclaration = {
       disposition: 'keep',
       why: "Kept as an anonymous act: the pact's tally stays true; no one is named.",
     },
+    {
+      table: 'calibration_tallies',
+      personal: {},
+      impersonal: ['forecaster_kind'],
+      notExported: 'sums per forecaster kind and probability bin: they name no one',
+      disposition: 'keep',
+      why: 'Kept: sums per forecaster kind and probability bin, which name no one.',
+    },
+    {
+      table: 'calibration_streaks',
+      personal: {
+        actor: "the run's actor key (the forecaster's or author's raw id)",
+        actor_id: "the forecaster's or author's raw id",
+      },
+      impersonal: ['kind', 'forecaster_kind', 'last_id'],
+      // The prophecies' and pacts' triggers recompute both runs as those rows move (migration 0079).
+      holder: { column: 'actor_id', merge: async () => 0 },
+      notExported: 'derived from the prophecies and pacts, which the export gives',
+      disposition: 'erase',
+      why: "Removed: the person's current run is recomputed by the triggers when erasure moves their prophecies and pacts to the anonymous member.",
+    },
   ],
   async export(sql, subject) {
     const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);

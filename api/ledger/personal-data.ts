@@ -6,6 +6,14 @@ export const ledgerPersonalData: FamilyDeclaration = {
   family: 'ledger',
   tables: [
     {
+      table: 'anchor_chain_verified',
+      personal: {},
+      impersonal: ['keys', 'head'],
+      notExported: 'the anchor chain verified so far: hashes and key ids, naming no one',
+      disposition: 'keep',
+      why: 'Kept: the point the anchor chain is verified through (a day, a hash, key ids).',
+    },
+    {
       table: 'receipts',
       personal: {
         subject: 'the public ref a step was about, e.g. `sovereign:<tag>`',

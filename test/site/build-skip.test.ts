@@ -35,6 +35,6 @@ describe('npm start on a built site', () => {
 
   it('is what npm start runs before the server', async () => {
     const { default: manifest } = await import('../../package.json', { with: { type: 'json' } });
-    expect(manifest.scripts.start).toBe('npm run build && node api/server.ts');
+    expect(manifest.scripts.start).toBe('npm run build && node --max-semi-space-size=16 api/server.ts');
   });
 });
