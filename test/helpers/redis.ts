@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { freePort } from './ports.ts';
+import { until } from './wait.ts';
 
 export interface OwnRedis {
   url: string;
@@ -22,14 +23,6 @@ function answers(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 export async function ownRedis(): Promise<OwnRedis> {
@@ -57,7 +50,9 @@ export async function ownRedis(): Promise<OwnRedis> {
           stdio: 'ignore',
         },
       );
-      await until(() => answers(port), `redis-server on ${port}`);
+      await until(`redis-server on ${port}`, async () => ((await answers(port)) ? true : undefined), {
+        everyMs: 25,
+      });
     },
     async stop() {
       const running = child;
@@ -66,7 +61,9 @@ export async function ownRedis(): Promise<OwnRedis> {
       const exited = new Promise((resolve) => running.once('exit', resolve));
       running.kill('SIGKILL');
       await exited;
-      await until(async () => !(await answers(port)), `redis-server on ${port} to stop`);
+      await until(`redis-server on ${port} to stop`, async () => ((await answers(port)) ? undefined : true), {
+        everyMs: 25,
+      });
     },
   };
   return own;
