@@ -57,9 +57,13 @@ export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRec
   const rows = await ctx.db.query<Row>(
     `with recursive roots as (
        select i.sequence, i.author_ref, i.created_at, i.body, s.tag, s.callsign, s.callsign_visible
+         -- only roots that have a reply: reply_counts (migration 0066) keeps one row per not-held
+         -- imprint with a not-held reply, by its UTC day, so a busy day's unanswered roots are not probed
+         from reply_counts rc join imprints i on i.sequence = rc.sequence
          -- the convener by key (a cast of every sovereign's id to text would read them all)
-         from imprints i join sovereigns s on s.id = (case when i.author_ref ~ '^[0-9a-f-]{36}$' then i.author_ref::uuid end)
-        where i.author_kind = 'sovereign' and i.reply_to is null and not i.held and not i.unattested
+         join sovereigns s on s.id = (case when i.author_ref ~ '^[0-9a-f-]{36}$' then i.author_ref::uuid end)
+        where rc.day >= ($1::timestamptz at time zone 'UTC')::date and rc.day <= ($2::timestamptz at time zone 'UTC')::date
+          and i.author_kind = 'sovereign' and i.reply_to is null and not i.held and not i.unattested
           and s.erased_at is null and i.created_at > $1 and i.created_at <= $2
      ), thread as (
        select r.sequence as root, r.created_at as opened_at, i.sequence, i.author_kind, i.author_ref
