@@ -110,12 +110,24 @@ export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number
   }));
 }
 
-/** Learnable retained bodies created in [from, to). */
+/**
+ * Learnable retained bodies created in [from, to). The window is read first, as a materialized
+ * CTE through `imprints_retained`, and the period filtered after: the statement is a named prepared
+ * one, and after five runs PostgreSQL's generic plan (a period's selectivity unknown) walked
+ * `imprints_created_at` over the whole history instead (1,000,000 rows, 93,000 blocks on the big Record).
+ */
 export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<number> {
   const [row] = await sql.kysely
-    .selectFrom('imprints')
+    .with(
+      (cte) => cte('retained').materialized(),
+      (db) =>
+        db
+          .selectFrom('imprints')
+          .select(['created_at', 'held', 'unattested'])
+          .where(fragment<boolean>`${fragment.raw(RETAINED)}`),
+    )
+    .selectFrom('retained')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(fragment<boolean>`${fragment.raw(RETAINED)}`)
     .where('held', '=', false)
     .where('unattested', '=', false)
     .where('created_at', '>=', from.toISOString())
