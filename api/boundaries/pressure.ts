@@ -1,7 +1,9 @@
 /**
  * Address pressure of the live sovereign population: how crowded the 65,536 public 4-hex tags are.
- * Counted in PostgreSQL (one aggregate query, no row per sovereign leaves the database), with the
- * same definitions as shared/boundaries/address-pressure.ts `addressPressure(tags)` (tested equal).
+ * Read from four tallies the database keeps exact in every statement that writes sovereigns
+ * (migration 0081: `address_holders` per tag, and its summary in `record_tallies`), so the read is
+ * bounded whatever the population; the same definitions as shared/boundaries/address-pressure.ts
+ * `addressPressure(tags)` (tested equal).
  */
 import {
   ADDRESS_SPACE,
@@ -20,11 +22,10 @@ export async function livePressure(sql: Sql): Promise<AddressPressure> {
         colliding: number;
         unaddressable: number;
       }>(
-        `select coalesce(sum(n), 0) as inhabitants,
-              count(*) as distinct_addresses,
-              count(*) filter (where n > 1) as colliding,
-              coalesce(sum(n) filter (where n > 1), 0) as unaddressable
-         from (select count(*) as n from sovereigns where erased_at is null group by lower(tag)) addresses`,
+        `select (select value from record_tallies where name = 'address_inhabitants') as inhabitants,
+                (select value from record_tallies where name = 'address_distinct') as distinct_addresses,
+                (select value from record_tallies where name = 'address_colliding') as colliding,
+                (select value from record_tallies where name = 'address_unaddressable') as unaddressable`,
       ),
     );
     const distinct = row.distinct_addresses;

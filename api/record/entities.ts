@@ -30,6 +30,19 @@ export const RecordTally = defineEntity({
   },
 });
 
+/**
+ * Live (not erased) sovereigns per lower-cased public tag, kept exact by the database's own
+ * triggers (migration 0081); a tag no one holds has no row. The census's address pressure.
+ */
+export const AddressHolder = defineEntity({
+  name: 'AddressHolder',
+  tableName: 'address_holders',
+  properties: {
+    address: p.text().primary(),
+    holders: int8(),
+  },
+});
+
 /** One imprint of the Record. `body` is null once the imprint has left the 500-body window. */
 export const Imprint = defineEntity({
   name: 'Imprint',

@@ -51,6 +51,15 @@ export const recordPersonalData: FamilyDeclaration = {
       why: 'Counts kept by the database (how many sovereigns, agents, held imprints); the name of a count, never of a person.',
     },
     {
+      table: 'address_holders',
+      personal: { address: 'a public tag (lower-cased) that at least one live sovereign holds' },
+      impersonal: [],
+      notExported:
+        'a count per public tag for the boundary census, kept by the database; the tag is in the sovereign section',
+      disposition: 'erase',
+      why: "Kept by the database from sovereigns: an erasure takes the person out of their tag's count at once, and a tag no one holds has no row.",
+    },
+    {
       table: 'imprint_hours',
       personal: {},
       impersonal: ['kind', 'author_kind'],

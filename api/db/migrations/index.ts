@@ -49,6 +49,7 @@ import { Migration0077TruthChanges } from './Migration0077TruthChanges.ts';
 import { Migration0078ResonanceRanks } from './Migration0078ResonanceRanks.ts';
 import { Migration0079CalibrationKept } from './Migration0079CalibrationKept.ts';
 import { Migration0080AnchorChainVerified } from './Migration0080AnchorChainVerified.ts';
+import { Migration0081AddressPressure } from './Migration0081AddressPressure.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -103,4 +104,5 @@ export const MIGRATIONS = [
   { name: 'Migration0078ResonanceRanks', class: Migration0078ResonanceRanks },
   { name: 'Migration0079CalibrationKept', class: Migration0079CalibrationKept },
   { name: 'Migration0080AnchorChainVerified', class: Migration0080AnchorChainVerified },
+  { name: 'Migration0081AddressPressure', class: Migration0081AddressPressure },
 ];

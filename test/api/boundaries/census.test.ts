@@ -248,6 +248,18 @@ describe('address pressure from the live population', () => {
       // Raw ids and tags never appear: only counts.
       const text = JSON.stringify(pressure);
       for (const person of people) expect(text).not.toContain(person.id);
+      // The kept tallies (migration 0081) follow erasure, deletion and case, and match a recount.
+      const db = fresh.database.db;
+      await db.query('update sovereigns set erased_at = now() where id = $1', [people[0]!.id]);
+      await db.query('delete from sovereigns where id = $1', [people[3]!.id]);
+      await db.query('update sovereigns set tag = $1 where id = $2', ['ABCD', people[5]!.id]);
+      const live = await db.query<{ tag: string }>('select tag from sovereigns where erased_at is null');
+      const after = (await fresh.app.inject({ method: 'GET', url: '/api/boundaries' })).json();
+      const kept = { ...addressPressure(live.map((row) => row.tag)), inhabitants: 5, unaddressable: 3 };
+      expect(after.address_pressure).toEqual({ ...kept, colliding_addresses: 1 });
+      const drift = `select h.address from address_holders h full join (select lower(tag) as address, count(*) as n
+        from sovereigns where erased_at is null group by 1) s on s.address = h.address where h.holders is distinct from s.n`;
+      expect(await db.query(drift)).toEqual([]);
     } finally {
       await fresh.close();
     }
