@@ -21,6 +21,8 @@ const agentImprint = (agent: string, body: string) =>
   t.app.inject({ method: 'POST', url: '/api/agent/imprint', payload: { agent, body } });
 
 /** The tallies next to the counts they stand for, taken the slow way. */
+const LIVE_ADDRESSES = 'select count(*) as n from sovereigns where erased_at is null group by lower(tag)';
+
 async function tallied() {
   const rows = await db().query<{ name: string; value: string | number }>(
     "select name, value from record_tallies where name <> 'imprints_revision'",
@@ -57,7 +59,12 @@ async function tallied() {
             (select count(*) from anchors) as anchors,
             (select count(*) from agent_ascensions where level = 'continuous') as "ascensions:continuous",
             (select count(*) from agent_ascensions where level = 'attested') as "ascensions:attested",
-            (select count(*) from calibration_streaks where length >= 2) as calibration_streaks`,
+            (select count(*) from calibration_streaks where length >= 2) as calibration_streaks,
+            -- address pressure (migration 0081), from the live sovereigns' tags
+            (select count(*) from sovereigns where erased_at is null) as address_inhabitants,
+            (select count(distinct lower(tag)) from sovereigns where erased_at is null) as address_distinct,
+            (select count(*) from (${LIVE_ADDRESSES} having count(*) > 1) c) as address_colliding,
+            (select coalesce(sum(n), 0) from (${LIVE_ADDRESSES} having count(*) > 1) c) as address_unaddressable`,
   );
   Object.assign(counted, acts);
   const grouped = await db().query<{ name: string; n: number }>(
