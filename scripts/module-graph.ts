@@ -9,44 +9,17 @@
  * `apiGet(Astro, '/api/…')` reads of an Astro page, and the route keys (`defineRoute('GET /x', …)`)
  * and MCP tool names (`defineTool({ name: 'civitas_x', … })`) it defines.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, posix, relative, sep } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 import {
+  contentHash,
   GRAPH_FILE,
-  SCANNED_ROOTS,
-  isScannedFile,
   readModuleGraph,
+  scannedFiles,
   type ModuleGraph,
   type ModuleInfo,
 } from '../api/boundaries/module-graph.ts';
-
-const SKIP_DIRS = new Set(['node_modules', 'dist', '.astro', 'public', '.data']);
-
-/** Every scanned code file under `root`, as repository paths, sorted. */
-export function codeFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (SKIP_DIRS.has(entry.name) || entry.name.startsWith('.')) continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (isScannedFile(entry.name)) found.push(relative(root, full).split(sep).join('/'));
-    }
-  };
-  for (const top of SCANNED_ROOTS) {
-    try {
-      walk(join(root, top));
-    } catch {
-      // a root the checkout does not have (a fixture repository) has no files
-    }
-  }
-  return found.sort();
-}
-
-export const contentHash = (source: string | Buffer): string =>
-  createHash('sha256').update(source).digest('hex');
 
 /** The string a literal argument holds: a plain string, or the text before a template's first `${`. */
 function literalText(node: ts.Node | undefined): string | null {
@@ -132,7 +105,7 @@ export function parseModule(path: string, source: string): ModuleInfo {
 /** The graph of every scanned file under `root`. */
 export function buildModuleGraph(root: string): ModuleGraph {
   const files: ModuleGraph['files'] = {};
-  for (const path of codeFiles(root)) {
+  for (const path of scannedFiles(root)) {
     const source = readFileSync(join(root, path), 'utf8');
     files[path] = { sha256: contentHash(source), ...parseModule(path, source) };
   }

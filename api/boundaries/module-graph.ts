@@ -38,28 +38,29 @@ export interface ModuleGraph {
   files: Record<string, ModuleInfo & { sha256: string }>;
 }
 
-function hashes(root: string): Map<string, string> {
-  const found = new Map<string, string>();
+/** A file's content hash, as the graph records it. */
+export const contentHash = (source: string | Buffer): string =>
+  createHash('sha256').update(source).digest('hex');
+
+/** Every scanned code file under `root`, as repository paths, sorted (the build parses these). */
+export function scannedFiles(root: string): string[] {
+  const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (SKIP_DIRS.has(entry.name) || entry.name.startsWith('.')) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (isScannedFile(entry.name))
-        found.set(
-          relative(root, full).split(sep).join('/'),
-          createHash('sha256').update(readFileSync(full)).digest('hex'),
-        );
+      else if (isScannedFile(entry.name)) found.push(relative(root, full).split(sep).join('/'));
     }
   };
   for (const top of SCANNED_ROOTS) {
     try {
       walk(join(root, top));
     } catch {
-      // a root the checkout does not have
+      // a root the checkout does not have (a fixture repository) has no files
     }
   }
-  return found;
+  return found.sort();
 }
 
 /** The build's graph of the code under `root`; throws if it is missing or describes other code. */
@@ -70,7 +71,9 @@ export function readModuleGraph(root: string): ModuleGraph {
   } catch {
     throw new Error(`no dist/${GRAPH_FILE}: run npm run build`);
   }
-  const onDisk = hashes(root);
+  const onDisk = new Map(
+    scannedFiles(root).map((path) => [path, contentHash(readFileSync(join(root, path)))]),
+  );
   const changed = [...new Set([...onDisk.keys(), ...Object.keys(graph.files)])].filter(
     (path) => onDisk.get(path) !== graph.files[path]?.sha256,
   );
