@@ -18,24 +18,8 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { API_PROCESS_FLAGS, measure, startServer, type Measured } from './harness.ts';
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { admin, withDatabase } from './scratch-db.ts';
 
 /** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
 async function imprintRun(

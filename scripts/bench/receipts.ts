@@ -11,7 +11,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { openDatabase } from '../../api/db/database.ts';
 import { loadServiceKeys } from '../../api/keys.ts';
 import { loadConfig } from '../../api/config.ts';
@@ -22,22 +21,7 @@ import { receiptById } from '../../api/ledger/log.ts';
 import { sealDueDays } from '../../api/ledger/sealing.ts';
 import { inclusionProof } from '../../shared/ledger/index.ts';
 import type { AppContext } from '../../api/context.ts';
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
+import { admin, withDatabase } from './scratch-db.ts';
 
 export async function runReceiptBench(): Promise<void> {
   const server = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;

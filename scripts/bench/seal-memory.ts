@@ -20,7 +20,6 @@ import { fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabase } from '../../api/db/database.ts';
 import { loadServiceKeys } from '../../api/keys.ts';
 import { loadConfig } from '../../api/config.ts';
@@ -31,26 +30,11 @@ import { anchorOf } from '../../api/ledger/anchors.ts';
 import { buildTree, toHex } from '../../shared/ledger/index.ts';
 import type { AppContext } from '../../api/context.ts';
 import { API_PROCESS_FLAGS } from './harness.ts';
+import { admin, withDatabase } from './scratch-db.ts';
 
 const DAY = '2026-11-22';
 const AFTER = new Date('2026-11-23T00:05:00.000Z');
 const BATCH = 2000;
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function kb(field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync('/proc/self/status', 'utf8');
