@@ -3,7 +3,9 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { z } from 'zod';
 import { int8 } from '../db/rows.ts';
+import type { AuthorizationReason, oracleReportSchema } from '../../shared/treasury/holder-contract.ts';
 
 /** A payment intent: what is being paid for, by whom, and its checkout status. */
 export const TreasuryIntent = defineEntity({
@@ -18,7 +20,8 @@ export const TreasuryIntent = defineEntity({
     amountCents: int8(),
     currency: p.text(),
     uses: p.integer().default(0),
-    detail: p.json<unknown>().defaultRaw("'{}'::jsonb"),
+    /** What the checkout was for beyond its purpose (an inscription's text, a patron's listing). */
+    detail: p.json<Record<string, unknown>>().defaultRaw("'{}'::jsonb"),
     checkoutSessionId: p.text().nullable(),
     status: p.enum(['open', 'awaiting_payment', 'payment_failed', 'paid']).default('open'),
     createdAt: p.datetime(),
@@ -81,7 +84,8 @@ export const OracleReport = defineEntity({
     holderKind: p.text(),
     holderRef: p.text(),
     entitlementId: p.text(),
-    report: p.json<unknown>(),
+    /** As oracleReport (./oracle.ts) wrote it: the contract's deep report. */
+    report: p.json<z.infer<typeof oracleReportSchema>>(),
     receiptId: p.text(),
     createdAt: p.datetime(),
   },
@@ -112,7 +116,7 @@ export const TreasuryAuthorization = defineEntity({
     amountCents: int8(),
     currency: p.text(),
     approved: p.boolean(),
-    reason: p.text(),
+    reason: p.text().$type<AuthorizationReason>(),
     decidedAt: p.datetime(),
   },
 });
@@ -122,7 +126,7 @@ export const TreasuryPatron = defineEntity({
   name: 'TreasuryPatron',
   tableName: 'treasury_patrons',
   properties: {
-    holderKind: p.text().primary(),
+    holderKind: p.text().$type<'sovereign' | 'agent'>().primary(),
     holderRef: p.text().primary(),
     publicRef: p.text(),
     listed: p.boolean().default(false),
