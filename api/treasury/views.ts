@@ -14,21 +14,20 @@ import {
 import { treasuryConfig } from './config.ts';
 import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
-import type { PURPOSES } from '../../shared/treasury/purposes.ts';
-import type { INTENT_STATUSES } from '../../shared/treasury/holder-contract.ts';
-import type { oracleReport } from './oracle.ts';
+import { sql } from 'kysely';
+
+/** An approval without a strategy (or of one no longer kept) is spending still, uncategorised. */
+const CATEGORY = sql<string>`coalesce(${sql.ref('s.category')}, 'uncategorised')`;
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
-  const rows = await ctx.db.query<{
-    id: string;
-    capability: string;
-    uses_total: number;
-    uses_left: number;
-    granted_at: Date | string;
-  }>(
-    'select id, capability, uses_total, uses_left, granted_at from treasury_entitlements where holder_kind = $1 and holder_ref = $2 order by granted_at desc, id desc',
-    [holder.kind, holder.ref],
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('treasury_entitlements')
+    .select(['id', 'capability', 'uses_total', 'uses_left', 'granted_at'])
+    .where('holder_kind', '=', holder.kind)
+    .where('holder_ref', '=', holder.ref)
+    .orderBy('granted_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     capability: row.capability,
@@ -40,16 +39,15 @@ export async function entitlementsOf(ctx: AppContext, holder: Holder) {
 
 export async function usageOf(ctx: AppContext, holder: Holder) {
   const entitlements = (await entitlementsOf(ctx, holder)).filter((e) => e.capability === 'oracle');
-  // The report is stored as oracleReport wrote it (jsonb).
-  const reports = await ctx.db.query<{
-    id: string;
-    created_at: Date | string;
-    receipt_id: string;
-    report: Awaited<ReturnType<typeof oracleReport>>;
-  }>(
-    'select id, created_at, receipt_id, report from oracle_reports where holder_kind = $1 and holder_ref = $2 order by created_at desc, id desc limit 50',
-    [holder.kind, holder.ref],
-  );
+  const reports = await ctx.db.kysely
+    .selectFrom('oracle_reports')
+    .select(['id', 'created_at', 'receipt_id', 'report'])
+    .where('holder_kind', '=', holder.kind)
+    .where('holder_ref', '=', holder.ref)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
   const total = entitlements.reduce((sum, e) => sum + e.uses_total, 0);
   const left = entitlements.reduce((sum, e) => sum + e.uses_left, 0);
   return {
@@ -67,19 +65,16 @@ export async function usageOf(ctx: AppContext, holder: Holder) {
 }
 
 export async function sessionOf(ctx: AppContext, holder: Holder, id: string | undefined) {
-  const rows = await ctx.db.query<{
-    id: string;
-    purpose: (typeof PURPOSES)[number];
-    status: (typeof INTENT_STATUSES)[number];
-    amount_cents: number;
-    currency: string;
-    created_at: Date | string;
-    paid_at: Date | string | null;
-  }>(
-    `select id, purpose, status, amount_cents, currency, created_at, paid_at from treasury_intents
-      where holder_kind = $1 and holder_ref = $2 and ($3::text is null or id = $3) order by created_at desc, id desc limit 20`,
-    [holder.kind, holder.ref, id ?? null],
-  );
+  const intents = ctx.db.kysely
+    .selectFrom('treasury_intents')
+    .select(['id', 'purpose', 'status', 'amount_cents', 'currency', 'created_at', 'paid_at'])
+    .where('holder_kind', '=', holder.kind)
+    .where('holder_ref', '=', holder.ref);
+  const rows = await (id === undefined ? intents : intents.where('id', '=', id))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
   if (id && rows.length === 0) throw new Refusal('not_found');
   return rows.map((row) => ({
     intent: row.id,
@@ -93,19 +88,16 @@ export async function sessionOf(ctx: AppContext, holder: Holder, id: string | un
 }
 
 export async function strategiesView(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    name: string;
-    category: string;
-    description: string;
-    currency: string;
-    per_authorization_cents: number;
-    daily_cents: number;
-  }>('select * from treasury_strategies order by name');
+  const rows = await ctx.db.kysely.selectFrom('treasury_strategies').selectAll().orderBy('name').execute();
   const dayStart = `${ctx.clock.now().toISOString().slice(0, 10)}T00:00:00.000Z`;
-  const spent = await ctx.db.query<{ strategy: string; total: number }>(
-    'select strategy, sum(amount_cents) as total from treasury_authorizations where approved and decided_at >= $1 group by strategy',
-    [dayStart],
-  );
+  const spent = await ctx.db.kysely
+    .selectFrom('treasury_authorizations')
+    .select((eb) => ['strategy', eb.fn.sum<number>('amount_cents').as('total')])
+    // `where approved`, not `approved = $1`: the predicate of the partial index treasury_authorizations_day.
+    .where(sql.ref<boolean>('approved'))
+    .where('decided_at', '>=', dayStart)
+    .groupBy('strategy')
+    .execute();
   return rows.map((row) => ({
     name: row.name,
     category: row.category,
@@ -119,13 +111,32 @@ export async function strategiesView(ctx: AppContext) {
 
 export async function treasuryView(ctx: AppContext) {
   const [income, spending, strategies] = await Promise.all([
-    ctx.db.query<{ purpose: string; currency: string; total: number; n: number }>(
-      'select purpose, currency, sum(amount_cents) as total, count(*) as n from treasury_payments group by purpose, currency order by purpose, currency',
-    ),
-    ctx.db.query<{ category: string; currency: string; total: number; n: number }>(
-      `select coalesce(s.category, 'uncategorised') as category, a.currency, sum(a.amount_cents) as total, count(*) as n
-         from treasury_authorizations a left join treasury_strategies s on s.name = a.strategy where a.approved group by 1, 2 order by 1, 2`,
-    ),
+    ctx.db.kysely
+      .selectFrom('treasury_payments')
+      .select((eb) => [
+        'purpose',
+        'currency',
+        eb.fn.sum<number>('amount_cents').as('total'),
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .groupBy(['purpose', 'currency'])
+      .orderBy('purpose')
+      .orderBy('currency')
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('treasury_authorizations as a')
+      .leftJoin('treasury_strategies as s', 's.name', 'a.strategy')
+      .select((eb) => [
+        CATEGORY.as('category'),
+        'a.currency',
+        eb.fn.sum<number>('a.amount_cents').as('total'),
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .where(sql.ref<boolean>('a.approved'))
+      .groupBy([CATEGORY, 'a.currency'])
+      .orderBy(CATEGORY)
+      .orderBy('a.currency')
+      .execute(),
     strategiesView(ctx),
   ]);
   const currencies = [
@@ -164,9 +175,11 @@ export async function treasuryView(ctx: AppContext) {
 
 /** Patronage units by holder as stored (raw holder ids: only ever read through projectEquity). */
 export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
-  const rows = await ctx.db.query<{ holder_kind: string; holder_ref: string; units: number }>(
-    'select holder_kind, holder_ref, units from treasury_patrons where units > 0',
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('treasury_patrons')
+    .select(['holder_kind', 'holder_ref', 'units'])
+    .where('units', '>', 0)
+    .execute();
   const holders = rows.map((row) => ({
     holder_id: `${row.holder_kind}:${row.holder_ref}`,
     units: row.units,
@@ -190,19 +203,21 @@ export async function equityView(ctx: AppContext): Promise<EquityView> {
 
 export async function patronsView(ctx: AppContext) {
   const [listed, counts] = await Promise.all([
-    ctx.db.query<{
-      holder_kind: 'agent' | 'sovereign';
-      holder_ref: string;
-      public_ref: string;
-      since: Date | string;
-    }>(
-      'select holder_kind, holder_ref, public_ref, since from treasury_patrons where listed order by since, public_ref limit 500',
-    ),
-    ctx.db.query<{ holder_kind: string; n: string }>(
-      'select holder_kind, count(*) as n from treasury_patrons group by holder_kind',
-    ),
+    ctx.db.kysely
+      .selectFrom('treasury_patrons')
+      .select(['holder_kind', 'holder_ref', 'public_ref', 'since'])
+      .where('listed', '=', true)
+      .orderBy('since')
+      .orderBy('public_ref')
+      .limit(500)
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('treasury_patrons')
+      .select((eb) => ['holder_kind', eb.fn.countAll<number>().as('n')])
+      .groupBy('holder_kind')
+      .execute(),
   ]);
-  const count = (kind: string) => kAnonymousCount(Number(counts.find((c) => c.holder_kind === kind)?.n ?? 0));
+  const count = (kind: string) => kAnonymousCount(counts.find((c) => c.holder_kind === kind)?.n ?? 0);
   return {
     ok: true as const,
     counts: { humans: count('sovereign'), agents: count('agent') },
@@ -219,14 +234,13 @@ export async function patronsView(ctx: AppContext) {
 }
 
 export async function inscriptionsView(ctx: AppContext) {
-  const rows = await ctx.db.query<{
-    id: string;
-    body: string;
-    public_ref: string;
-    inscribed_at: Date | string;
-  }>(
-    'select id, body, public_ref, inscribed_at from treasury_inscriptions order by inscribed_at, id limit 1000',
-  );
+  const rows = await ctx.db.kysely
+    .selectFrom('treasury_inscriptions')
+    .select(['id', 'body', 'public_ref', 'inscribed_at'])
+    .orderBy('inscribed_at')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
   return {
     ok: true as const,
     note: 'Inscriptions are paid, permanent entries outside the 500-row window.',
