@@ -9,32 +9,62 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { currentQuote, type Holder } from './service.ts';
+import { sql as fragment } from 'kysely';
+import type { Row } from '../db/kysely.ts';
+import type { Counts, RowOf } from '../db/rows.ts';
+import type { TreasuryEntitlement } from './entities.ts';
+
+type Sequence = Row<'imprints'>['sequence'];
+/** An imprint's UTC day, as YYYY-MM-DD. */
+const UTC_DAY = fragment<string>`to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD')`;
 
 /** The deep report: aggregates of the public record only (no held content, no actor ids). */
 export async function oracleReport(sql: Sql, now: Date) {
   const [kinds, authors, threads, receipts, window, days] = await Promise.all([
-    sql.query<{ kind: string; n: number }>(
-      `select kind, count(*) as n from imprints where not held and body is not null group by kind order by kind`,
-    ),
-    sql.query<{ author_kind: string; authors: number; imprints: number }>(
-      `select author_kind, count(distinct author_ref) as authors, count(*) as imprints from imprints where not held and body is not null group by author_kind order by author_kind`,
-    ),
-    sql.query<{ threads: number; replies: number; largest: number | null }>(
+    sql.kysely
+      .selectFrom('imprints')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+      .where('held', '=', false)
+      .where('body', 'is not', null)
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute(),
+    sql.kysely
+      .selectFrom('imprints')
+      .select((eb) => [
+        'author_kind',
+        eb.fn.count<number>('author_ref').distinct().as('authors'),
+        eb.fn.countAll<number>().as('imprints'),
+      ])
+      .where('held', '=', false)
+      .where('body', 'is not', null)
+      .groupBy('author_kind')
+      .orderBy('author_kind')
+      .execute(),
+    // Raw: threads counted over a derived table of replies per root.
+    sql.query<Counts<'threads' | 'replies'> & { largest: number | null }>(
       `select count(*) as threads, coalesce(sum(n), 0) as replies, max(n) as largest
          from (select reply_to, count(*) as n from imprints where reply_to is not null and not held and body is not null group by reply_to) t`,
     ),
-    sql.query<{ step: string; n: number }>(
-      `select step, count(*) as n from receipts group by step order by step`,
-    ),
-    sql.query<{ retained: number; lifetime: number; oldest: number | null; newest: number | null }>(
+    sql.kysely
+      .selectFrom('receipts')
+      .select((eb) => ['step', eb.fn.countAll<number>().as('n')])
+      .groupBy('step')
+      .orderBy('step')
+      .execute(),
+    // Raw: filtered aggregates and the Record's counter, one row.
+    sql.query<Counts<'retained' | 'lifetime'> & Record<'oldest' | 'newest', Sequence | null>>(
       `select count(*) filter (where body is not null and not held) as retained, (select value from record_counter where id = 1) as lifetime,
               min(sequence) filter (where body is not null) as oldest, max(sequence) as newest from imprints`,
     ),
-    sql.query<{ day: string; n: number }>(
-      `select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day, count(*) as n from imprints
-        where not held and created_at >= $1 group by 1 order by 1`,
-      [new Date(now.getTime() - 7 * 86_400_000).toISOString()],
-    ),
+    sql.kysely
+      .selectFrom('imprints')
+      .select((eb) => [UTC_DAY.as('day'), eb.fn.countAll<number>().as('n')])
+      .where('held', '=', false)
+      .where('created_at', '>=', new Date(now.getTime() - 7 * 86_400_000).toISOString())
+      .groupBy(UTC_DAY)
+      .orderBy(UTC_DAY)
+      .execute(),
   ]);
   const byKind = (kind: string) => authors.find((row) => row.author_kind === kind);
   return {
@@ -80,7 +110,8 @@ export async function runOracle(ctx: AppContext, holder: Holder | undefined) {
   if (!holder) throw new Refusal('quote', { quote });
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [entitlement] = await tx.query<{ id: string; uses_left: number }>(
+    // Raw: the use is taken under the entitlement's row lock, in one statement.
+    const [entitlement] = await tx.query<Pick<RowOf<typeof TreasuryEntitlement>, 'id' | 'uses_left'>>(
       `update treasury_entitlements set uses_left = uses_left - 1
         where id = (select id from treasury_entitlements where holder_kind = $1 and holder_ref = $2 and capability = 'oracle' and uses_left > 0
                      order by granted_at, id limit 1 for update)

@@ -27,7 +27,7 @@ const HAND_TYPED = new Map<string, number>([
   ['plugins', 1],
   ['record', 1],
   ['steward', 9],
-  ['treasury', 16],
+  ['treasury', 9],
 ]);
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
