@@ -6,7 +6,8 @@ import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { str, type StripeEvent } from './webhooks.ts';
 import type { AuthorizationReason } from '../../shared/treasury/holder-contract.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import type { TreasuryStrategy } from './entities.ts';
 
 /**
  * Approves or declines an Issuing authorization by the strategy named on the card's metadata
@@ -35,16 +36,16 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
   const strategyName = str(cardMeta.strategy, 100) ?? 'operations';
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [strategy] = await tx.query<{
-      name: string;
-      currency: string;
-      per_authorization_cents: number;
-      daily_cents: number;
-    }>('select * from treasury_strategies where name = $1 for update', [strategyName]);
-    const [previous] = await tx.query<{ approved: boolean; reason: AuthorizationReason }>(
-      'select approved, reason from treasury_authorizations where authorization_id = $1',
-      [authId],
+    // Raw: the strategy's row lock serializes its authorizations (the daily limit below).
+    const [strategy] = await tx.query<RowOf<typeof TreasuryStrategy>>(
+      'select * from treasury_strategies where name = $1 for update',
+      [strategyName],
     );
+    const [previous] = await tx.kysely
+      .selectFrom('treasury_authorizations')
+      .select(['approved', 'reason'])
+      .where('authorization_id', '=', authId)
+      .execute();
     if (previous) return { approved: previous.approved, reason: previous.reason, duplicate: true };
     let approved = false;
     let reason: AuthorizationReason;
@@ -54,13 +55,14 @@ export async function decideAuthorization(ctx: AppContext, event: StripeEvent) {
     else if (amount > strategy.per_authorization_cents) reason = 'over_per_authorization_limit';
     else {
       const dayStart = `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
+      // Raw: the day's approved total the limit is checked against, under the lock above.
       const spent = one(
-        await tx.query<{ total: number | null }>(
+        await tx.query<Counts<'total'>>(
           'select coalesce(sum(amount_cents), 0) as total from treasury_authorizations where approved and strategy = $1 and decided_at >= $2',
           [strategy.name, dayStart],
         ),
       );
-      if (Number(spent.total) + amount > strategy.daily_cents) reason = 'over_daily_limit';
+      if (spent.total + amount > strategy.daily_cents) reason = 'over_daily_limit';
       else {
         approved = true;
         reason = 'within_limits';

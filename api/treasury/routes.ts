@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { NotNull } from 'kysely';
 import { defineRoute } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
@@ -173,10 +174,16 @@ export const treasuryRoutes = [
       const ctx = request.server.civitas;
       const cfg = treasuryConfig(ctx.config);
       if (!cfg.stripeSecretKey) throw paymentsOff('checkout');
-      const [row] = await ctx.db.query<{ customer_id: string }>(
-        `select customer_id from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 and customer_id is not null order by received_at desc limit 1`,
-        [request.sovereign!.sovereignId],
-      );
+      const [row] = await ctx.db.kysely
+        .selectFrom('treasury_payments')
+        .select('customer_id')
+        .where('holder_kind', '=', 'sovereign')
+        .where('holder_ref', '=', request.sovereign!.sovereignId)
+        .where('customer_id', 'is not', null)
+        .$narrowType<{ customer_id: NotNull }>() // where customer_id is not null
+        .orderBy('received_at', 'desc')
+        .limit(1)
+        .execute();
       if (!row)
         throw new Refusal(
           'not_found',

@@ -8,6 +8,8 @@ import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { publicRefOf, type Holder, type Purpose } from './service.ts';
 import type { WebhookOutcome } from '../../shared/treasury/holder-contract.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { TreasuryIntent, TreasuryProcessedEvent } from './entities.ts';
 
 export interface StripeEvent {
   id: string;
@@ -49,7 +51,8 @@ const CHECKOUT_EVENTS = [
 export async function applyStripeEvent(ctx: AppContext, event: StripeEvent) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [fresh] = await tx.query<{ event_id: string }>(
+    // Raw: the event's key is claimed (or an awaiting one reclaimed) in one statement.
+    const [fresh] = await tx.query<Pick<RowOf<typeof TreasuryProcessedEvent>, 'event_id'>>(
       `insert into treasury_processed_events (event_id, type, outcome, processed_at) values ($1, $2, 'pending', $3)
        on conflict (event_id) do update set processed_at = excluded.processed_at
          where treasury_processed_events.outcome = 'awaiting_payment'
@@ -81,7 +84,8 @@ async function intentOfSession(tx: Sql, session: Record<string, unknown>) {
   ) as Record<string, unknown>;
   const intentId = str(metadata.intent, 40) ?? str(session.client_reference_id, 40);
   if (!intentId) return undefined;
-  const [intent] = await tx.query<{ id: string; status: string }>(
+  // Raw: the intent's row lock, held until the event is applied.
+  const [intent] = await tx.query<Pick<RowOf<typeof TreasuryIntent>, 'id' | 'status'>>(
     'select id, status from treasury_intents where id = $1 for update',
     [intentId],
   );
@@ -117,19 +121,12 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
     session.metadata && typeof session.metadata === 'object' ? session.metadata : {}
   ) as Record<string, unknown>;
   const intentId = str(metadata.intent, 40) ?? str(session.client_reference_id, 40);
+  // Raw: the intent's row lock, held until the payment is applied.
   const [intent] = intentId
-    ? await tx.query<{
-        id: string;
-        purpose: Purpose;
-        holder_kind: 'sovereign' | 'agent';
-        holder_ref: string;
-        public_ref: string;
-        amount_cents: number;
-        currency: string;
-        uses: number;
-        detail: Record<string, unknown>;
-        status: string;
-      }>('select * from treasury_intents where id = $1 for update', [intentId])
+    ? await tx.query<RowOf<typeof TreasuryIntent>>(
+        'select * from treasury_intents where id = $1 for update',
+        [intentId],
+      )
     : [];
   let holder: Holder | undefined;
   let purpose: Purpose;
@@ -151,15 +148,18 @@ async function applyCheckoutCompleted(tx: Sql, event: StripeEvent, now: Date): P
     const handle = str(metadata.agent, 63)?.toLowerCase();
     const sovereign = str(metadata.sovereign, 36);
     if (handle) {
-      const [row] = await tx.query<{ handle: string }>('select handle from agents where handle = $1', [
-        handle,
-      ]);
+      const [row] = await tx.kysely
+        .selectFrom('agents')
+        .select('handle')
+        .where('handle', '=', handle)
+        .execute();
       if (row) holder = { kind: 'agent', ref: row.handle, publicRef: row.handle };
     } else if (sovereign && /^[0-9a-f-]{36}$/i.test(sovereign)) {
-      const [row] = await tx.query<{ id: string; tag: string }>(
-        'select id, tag from sovereigns where id = $1',
-        [sovereign],
-      );
+      const [row] = await tx.kysely
+        .selectFrom('sovereigns')
+        .select(['id', 'tag'])
+        .where('id', '=', sovereign)
+        .execute();
       if (row) holder = { kind: 'sovereign', ref: row.id, publicRef: row.tag };
     }
     if (typeof metadata.text === 'string') detail = { text: metadata.text.slice(0, 280) };

@@ -27,7 +27,6 @@ const HAND_TYPED = new Map<string, number>([
   ['plugins', 1],
   ['record', 1],
   ['steward', 9],
-  ['treasury', 9],
 ]);
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
