@@ -3,18 +3,11 @@
  */
 import type { Sql } from '../db/database.ts';
 import type { Anchor } from '../../shared/ledger/index.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Anchor as AnchorEntity } from './entities.ts';
 
-interface AnchorRow {
-  date: string;
-  tree_size: number;
-  root_hash: string;
-  previous_anchor_hash: string;
-  anchor_hash: string;
-  key_id: string;
-  signature: string;
-  checkpoint: string;
-  sealed_at: string;
-}
+/** An anchor as ANCHOR_COLUMNS selects it: every column, sealed_at as ISO text. */
+type AnchorRow = RowOf<typeof AnchorEntity>;
 
 const ANCHOR_COLUMNS = `to_char(date, 'YYYY-MM-DD') as date, tree_size, root_hash, previous_anchor_hash, anchor_hash, key_id,
   signature, checkpoint, to_char(sealed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as sealed_at`;

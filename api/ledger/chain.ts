@@ -11,14 +11,10 @@ import { verifyAnchorChain, type ChainVerification, type Ed25519Jwk } from '../.
 import type { AppContext } from '../context.ts';
 import { allAnchors, anchorsAfter, wireAnchor } from './anchors.ts';
 import { anchorKeys } from './log.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { AnchorChainVerified } from './entities.ts';
 
-interface Point {
-  generation: number | string;
-  keys: string | null;
-  through: string | null;
-  head: string | null;
-  length: number | string | null;
-}
+type Point = Pick<RowOf<typeof AnchorChainVerified>, 'generation' | 'keys' | 'through' | 'head' | 'length'>;
 
 const fingerprint = (jwks: readonly Ed25519Jwk[]) =>
   JSON.stringify(jwks.map((jwk) => [jwk.kid, jwk.x]).sort());

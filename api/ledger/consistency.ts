@@ -96,7 +96,11 @@ export async function checkLogConsistency(ctx: AppContext): Promise<ChainCheck> 
 /** How many leaves the day holds (a leaf added past the anchor's size is as wrong as one missing). */
 async function committedLeaves(ctx: AppContext, date: string): Promise<number> {
   const row = one(
-    await ctx.db.query<{ n: number }>('select count(*) as n from receipts where log_date = $1', [date]),
+    await ctx.db.kysely
+      .selectFrom('receipts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('log_date', '=', date)
+      .execute(),
   );
-  return Number(row.n);
+  return row.n;
 }

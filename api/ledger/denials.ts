@@ -95,9 +95,12 @@ export async function denialOf(sql: Sql, receiptId: string): Promise<DenialRecei
 export async function denialCounts(
   sql: Sql,
 ): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
-  const rows = await sql.query<{ reason: string; n: number }>(
-    'select reason, count(*) as n from denials group by reason order by reason',
-  );
+  const rows = await sql.kysely
+    .selectFrom('denials')
+    .select((eb) => ['reason', eb.fn.countAll<number>().as('n')])
+    .groupBy('reason')
+    .orderBy('reason')
+    .execute();
   const by_reason = rows.map((r) => ({ reason: r.reason, count: r.n }));
   return { total: by_reason.reduce((a, r) => a + r.count, 0), by_reason };
 }

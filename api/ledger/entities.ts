@@ -25,7 +25,7 @@ export const LogTile = defineEntity({
   properties: {
     date: p.date().primary(),
     level: p.smallint().primary(),
-    idx: p.bigint().primary(),
+    idx: int8().primary(),
     hashes: p.blob(),
   },
 });

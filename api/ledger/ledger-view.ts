@@ -9,6 +9,8 @@ import { RECEIPT_COLUMNS, type ReceiptRow } from './log.ts';
 import { receiptView } from './projection.ts';
 import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { one } from '../db/rows.ts';
+import { dayText } from './log.ts';
+import { sql } from 'kysely';
 
 /** Days of the log shown beside the receipts: the newest month. */
 export const LEDGER_DAYS = 30;
@@ -37,28 +39,38 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
   const page = await receiptPage(ctx, query);
   const [receipts, days, totalRows] = await Promise.all([
     Promise.all(page.rows.map((row) => receiptView(ctx, row))),
-    ctx.db.query<{
-      date: string;
-      size: number;
-      sealed: boolean;
-      root_hash: string | null;
-      anchor_hash: string | null;
-    }>(
-      `select to_char(d.date, 'YYYY-MM-DD') as date, d.size, d.sealed_at is not null as sealed, a.root_hash, a.anchor_hash
-       from log_days d left join anchors a on a.date = d.date order by d.date desc limit ${LEDGER_DAYS}`,
-    ),
-    ctx.db.query<{ receipts: number; days: number; sealed: number }>(
-      `select (select coalesce(sum(receipts), 0) from receipt_tallies) as receipts,
-              (select value from record_tallies where name = 'log_days') as days,
-              (select value from record_tallies where name = 'anchors') as sealed`,
-    ),
+    ctx.db.kysely
+      .selectFrom('log_days as d')
+      .leftJoin('anchors as a', 'a.date', 'd.date')
+      .select([
+        dayText('d.date').as('date'),
+        'd.size',
+        sql<boolean>`d.sealed_at is not null`.as('sealed'),
+        'a.root_hash',
+        'a.anchor_hash',
+      ])
+      .orderBy('d.date', 'desc')
+      // A literal, as before: given a parameter, a prepared statement's generic plan guesses the
+      // row count and may read every anchor.
+      .limit(sql.lit(LEDGER_DAYS))
+      .execute(),
+    ctx.db.kysely
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('receipt_tallies')
+          .select((tally) => tally.fn.coalesce(tally.fn.sum<number>('receipts'), tally.lit(0)).as('n'))
+          .as('receipts'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'log_days').as('days'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', 'anchors').as('sealed'),
+      ])
+      .execute(),
   ]);
   const totals = one(totalRows);
   const links = { limit: query.limit };
   return {
     ok: true as const,
     totals: {
-      receipts: totals.receipts,
+      receipts: totals.receipts ?? 0,
       days: totals.days ?? 0,
       sealed_days: totals.sealed ?? 0,
     },

@@ -11,6 +11,7 @@ import type { MerkleTree } from '../../shared/ledger/index.ts';
 import { storedRoot, storedTree } from './tiles.ts';
 import type { RowOf } from '../db/rows.ts';
 import type { Receipt } from './entities.ts';
+import { dayText } from './log.ts';
 
 export interface DayState {
   date: string;
@@ -20,10 +21,11 @@ export interface DayState {
 }
 
 export async function dayState(sql: Sql, date: string): Promise<DayState | null> {
-  const [row] = await sql.query<{ date: string; size: number; sealed_at: string | null }>(
-    `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at from log_days where date = $1`,
-    [date],
-  );
+  const [row] = await sql.kysely
+    .selectFrom('log_days')
+    .select([dayText('date').as('date'), 'size', 'sealed_at'])
+    .where('date', '=', date)
+    .execute();
   return row ? { date: row.date, size: row.size, sealed: row.sealed_at !== null } : null;
 }
 

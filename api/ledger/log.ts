@@ -8,6 +8,9 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import type { Ed25519Jwk } from '../../shared/ledger/index.ts';
 import { verifyingKey } from '../keys.ts';
+import { sql as fragment } from 'kysely';
+import type { RowOf } from '../db/rows.ts';
+import type { Receipt } from './entities.ts';
 
 /** pg_try_advisory_xact_lock key of the sealing job. */
 export const SEAL_LOCK = 7_212_005;
@@ -45,18 +48,15 @@ export async function anchorKeys(
   return [...ctx.keys.verifying.values()] as unknown as Ed25519Jwk[];
 }
 
-export interface ReceiptRow {
-  id: string;
-  step: string;
-  subject: string | null;
-  subject_salt: string | null;
-  subject_digest: string;
-  subject_redacted_at: string | null;
-  recorded_at: string;
-  leaf_hash: string;
-  log_date: string;
-  leaf_index: number;
-}
+/** A timestamp column as the answers carry it, ISO 8601 UTC text to the millisecond (a typed query's select). */
+export const isoText = (column: string) =>
+  fragment<string>`to_char(${fragment.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A date column as YYYY-MM-DD (a typed query's select). */
+export const dayText = (column: string) => fragment<string>`to_char(${fragment.ref(column)}, 'YYYY-MM-DD')`;
+
+/** A receipt as RECEIPT_COLUMNS selects it: every column, its times as ISO text. */
+export type ReceiptRow = RowOf<typeof Receipt>;
 
 export const RECEIPT_COLUMNS = `id, step, subject, subject_salt, subject_digest,
   to_char(subject_redacted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as subject_redacted_at,
@@ -84,10 +84,12 @@ export async function neighbours(
   sql: Sql,
   row: ReceiptRow,
 ): Promise<{ previous: string | null; next: string | null }> {
-  const rows = await sql.query<{ id: string; leaf_index: number }>(
-    `select id, leaf_index from receipts where log_date = $1 and leaf_index in ($2, $3)`,
-    [row.log_date, row.leaf_index - 1, row.leaf_index + 1],
-  );
+  const rows = await sql.kysely
+    .selectFrom('receipts')
+    .select(['id', 'leaf_index'])
+    .where('log_date', '=', row.log_date)
+    .where('leaf_index', 'in', [row.leaf_index - 1, row.leaf_index + 1])
+    .execute();
   const at = (i: number) => rows.find((r) => r.leaf_index === i)?.id ?? null;
   return { previous: at(row.leaf_index - 1), next: at(row.leaf_index + 1) };
 }

@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.ts';
 import { verifyReceiptProof, type ReceiptVerification } from '../../shared/ledger/index.ts';
 import { anchorOf, wireAnchor } from './anchors.ts';
-import { anchorKey, logKeyName, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
+import { anchorKey, isoText, logKeyName, receiptById, receiptsOfSubject, type ReceiptRow } from './log.ts';
 import { proofFor, type InclusionProofView } from './proofs.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { subjectEvents, type TimelineEntry } from './subjects.ts';
@@ -148,11 +148,14 @@ export async function subjectTimeline(ctx: AppContext, row: ReceiptRow): Promise
 export async function anchorView(ctx: AppContext, date: string) {
   const anchor = await anchorOf(ctx.db, date);
   if (!anchor) return null;
-  const marks = await ctx.db.query<{ witness: string; signature_line: string; marked_at: string }>(
-    `select witness, signature_line, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
-     from witness_marks where date = $1 order by marked_at, witness`,
-    [date],
-  );
+  // `order by marked_at` names the selected text (PostgreSQL prefers an output column), as it always has.
+  const marks = await ctx.db.kysely
+    .selectFrom('witness_marks')
+    .select(['witness', 'signature_line', isoText('marked_at').as('marked_at')])
+    .where('date', '=', date)
+    .orderBy('marked_at')
+    .orderBy('witness')
+    .execute();
   return {
     ok: true as const,
     ...wireAnchor(anchor),

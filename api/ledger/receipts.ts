@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
-import { checkTiled, tileUpdate } from './tiles.ts';
-import { one } from '../db/rows.ts';
+import { checkTiled, tileUpdate, type TiledRow } from './tiles.ts';
+import { one, type RowOf } from '../db/rows.ts';
+import type { LogDay } from './entities.ts';
 
 /** What a receipt says: this step, about this public subject, was recorded at this time. */
 export interface ReceiptInput {
@@ -120,7 +121,7 @@ async function appendLeaves(
     // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
     // The frontier comes back as the claimed row holds it: the latest committed version (the row
     // lock waited for its writer), which this statement does not change.
-    const [slot] = await tx.query<{ date: string; size: number; frontier: Uint8Array | null }>(
+    const [slot] = await tx.query<Pick<RowOf<typeof LogDay>, 'date' | 'size' | 'frontier'>>(
       `with slot as (
          insert into log_days (date, size, frontier)
          select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
@@ -176,7 +177,7 @@ async function keepInterior(
     1,
   );
   if (!update) return;
-  const tiled = await tx.query<{ level: number; idx: number; bytes: number }>(
+  const tiled = await tx.query<TiledRow>(
     `with ${update.ctes} select level, idx, bytes from tiled`,
     update.params,
   );

@@ -1,4 +1,6 @@
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Denial, Receipt } from './entities.ts';
 
 export interface RedactionTarget {
   /** receipts to redact by id (exact: what a family stored beside its rows, e.g. imprints.receipt_id) */
@@ -25,14 +27,15 @@ export async function redactReceiptSubjects(tx: Sql, target: RedactionTarget): P
   const at = target.at.toISOString();
   let redacted = 0;
   if (actorRefs.length) {
-    const denied = await tx.query<{ receipt_id: string }>(
+    // Raw: erasure's invariant, one statement that clears and names what it cleared.
+    const denied = await tx.query<Pick<RowOf<typeof Denial>, 'receipt_id'>>(
       `update denials set actor_ref = null, actor_public = null, actor_kind = null where actor_ref = any($1::text[]) returning receipt_id`,
       [actorRefs],
     );
     ids.push(...denied.map((d) => d.receipt_id));
   }
   if (ids.length || subjects.length) {
-    const rows = await tx.query<{ id: string }>(
+    const rows = await tx.query<Pick<RowOf<typeof Receipt>, 'id'>>(
       `update receipts set subject = null, subject_salt = null, subject_redacted_at = $3
        where subject_redacted_at is null and (id = any($1::text[]) or subject = any($2::text[])) returning id`,
       [ids, subjects, at],

@@ -7,6 +7,8 @@ import { type StoredAnchor } from './anchors.ts';
 import { rootOf } from './tile-math.ts';
 import { streamedRoot } from './tiling.ts';
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Anchor, LogDay } from './entities.ts';
 import { SEAL_LOCK, logKeyName, privateKey } from './log.ts';
 import { utcDay } from '../../shared/time.ts';
 
@@ -27,24 +29,25 @@ export interface SealResult {
 export async function sealDueDays(ctx: AppContext): Promise<SealResult> {
   const today = utcDay(ctx.clock.now());
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      SEAL_LOCK,
-    ]);
+    const [lock] = await tx.kysely
+      .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(SEAL_LOCK)]).as('locked'))
+      .execute();
     if (!lock?.locked) return { ran: false, sealed: [] };
-    const due = await tx.query<{ date: string }>(
+    // Raw: sealing's statements are its invariant (the due days, the chain's head, sealed_at under the day's row lock).
+    const due = await tx.query<Pick<RowOf<typeof LogDay>, 'date'>>(
       `select to_char(date, 'YYYY-MM-DD') as date from log_days where date < $1 and sealed_at is null and size > 0 order by date`,
       [today],
     );
     const sealed: StoredAnchor[] = [];
     if (due.length === 0) return { ran: true, sealed };
-    const [last] = await tx.query<{ anchor_hash: string }>(
+    const [last] = await tx.query<Pick<RowOf<typeof Anchor>, 'anchor_hash'>>(
       'select anchor_hash from anchors order by date desc limit 1',
     );
     let previous = last?.anchor_hash ?? GENESIS_ANCHOR_HASH;
     const keyName = logKeyName(ctx);
     const now = ctx.clock.now().toISOString();
     for (const { date } of due) {
-      const [day] = await tx.query<{ size: number; frontier: Uint8Array | null }>(
+      const [day] = await tx.query<Pick<RowOf<typeof LogDay>, 'size' | 'frontier'>>(
         'update log_days set sealed_at = $2 where date = $1 and sealed_at is null returning size, frontier',
         [date, now],
       );

@@ -4,6 +4,8 @@
  * arithmetic is tile-math.ts; this file only reads and writes PostgreSQL.
  */
 import type { Sql } from '../db/database.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { LogDay, LogTile } from './entities.ts';
 import { appendToTree, inclusionPath, rootOf, tilesForProof, type TileAppend } from './tile-math.ts';
 
 /** A day's tree as stored: its size and frontier (null for a day logged before tiles). */
@@ -15,12 +17,10 @@ export interface StoredTree {
 }
 
 export async function storedTree(sql: Sql, date: string): Promise<StoredTree | null> {
-  const [row] = await sql.query<{
-    date: string;
-    size: number;
-    sealed: boolean;
-    frontier: Uint8Array | null;
-  }>(
+  // Raw: read by every proof, signed head and seal.
+  const [row] = await sql.query<
+    Pick<RowOf<typeof LogDay>, 'date' | 'size' | 'frontier'> & { sealed: boolean }
+  >(
     `select to_char(date, 'YYYY-MM-DD') as date, size, sealed_at is not null as sealed, frontier from log_days where date = $1`,
     [date],
   );
@@ -47,10 +47,11 @@ export async function storedInclusionPath(
   index: number,
 ): Promise<Buffer[]> {
   const wanted = tilesForProof(index, tree.size);
+  // Raw: the proof's tiles in one read, joined to the wanted (level, idx) keys.
   const rows =
     wanted.length === 0
       ? []
-      : await sql.query<{ level: number; idx: number; hashes: Uint8Array }>(
+      : await sql.query<Pick<RowOf<typeof LogTile>, 'level' | 'idx' | 'hashes'>>(
           `select t.level, t.idx, t.hashes from log_tiles t
              join unnest($2::smallint[], $3::bigint[]) as w(level, idx) on t.level = w.level and t.idx = w.idx
             where t.date = $1`,
@@ -101,15 +102,15 @@ export function tileUpdate(
   };
 }
 
+/** A tile the update wrote (its `tiled` CTE): where it is, and how many bytes it holds now. */
+export type TiledRow = Pick<RowOf<typeof LogTile>, 'level' | 'idx'> & { bytes: number };
+
 /**
  * Throws unless every tile the update wrote ends where the append says it should: a tile that was
  * not exactly as long as the frontier implies (a gap, a lost write) fails the batch, which then
  * rolls back, instead of storing an interior that disagrees with the leaves.
  */
-export function checkTiled(
-  expect: readonly TileAppend[],
-  tiled: ReadonlyArray<{ level: number; idx: number; bytes: number }>,
-): void {
+export function checkTiled(expect: readonly TileAppend[], tiled: readonly TiledRow[]): void {
   for (const t of expect) {
     const row = tiled.find((r) => r.level === t.level && r.idx === t.index);
     const length = t.offset * 32 + t.hashes.length;

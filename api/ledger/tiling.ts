@@ -5,7 +5,9 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { appendToTree, rootOf } from './tile-math.ts';
-import { checkTiled, tileUpdate } from './tiles.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { LogDay, Receipt } from './entities.ts';
+import { checkTiled, tileUpdate, type TiledRow } from './tiles.ts';
 
 /** pg_try_advisory_xact_lock key of the tiling job. */
 export const TILE_LOCK = 7_212_060;
@@ -23,7 +25,8 @@ async function eachPage(
 ): Promise<void> {
   for (let start = 0; start < size; start += page) {
     const end = Math.min(start + page, size);
-    const rows = await sql.query<{ leaf_hash: string; leaf_index: number }>(
+    // Raw: the leaves streamed by key range, on sealing's and tiling's path.
+    const rows = await sql.query<Pick<RowOf<typeof Receipt>, 'leaf_hash' | 'leaf_index'>>(
       'select leaf_hash, leaf_index from receipts where log_date = $1 and leaf_index >= $2 and leaf_index < $3 order by leaf_index',
       [date, start, end],
     );
@@ -69,11 +72,12 @@ export async function tileUntiledDays(
   const tiled: string[] = [];
   for (;;) {
     const outcome = await ctx.db.transaction(async (tx) => {
-      const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-        TILE_LOCK,
-      ]);
+      const [lock] = await tx.kysely
+        .selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(TILE_LOCK)]).as('locked'))
+        .execute();
       if (!lock?.locked) return 'busy' as const;
-      const [day] = await tx.query<{ date: string; size: number }>(
+      // Raw: the untiled day under its row lock (`for update`), then its interior rewritten.
+      const [day] = await tx.query<Pick<RowOf<typeof LogDay>, 'date' | 'size'>>(
         `select to_char(date, 'YYYY-MM-DD') as date, size from log_days where frontier is null order by date limit 1 for update`,
       );
       if (!day) return 'done' as const;
@@ -82,7 +86,7 @@ export async function tileUntiledDays(
       let frontier: Uint8Array = new Uint8Array(0);
       await eachPage(tx, day.date, day.size, async (start, hashes) => {
         const update = tileUpdate(day.date, start, frontier, hashes, 1)!;
-        const rows = await tx.query<{ level: number; idx: number; bytes: number }>(
+        const rows = await tx.query<TiledRow>(
           `with ${update.ctes} select level, idx, bytes from tiled`,
           update.params,
         );

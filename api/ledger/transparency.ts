@@ -1,9 +1,10 @@
 import type { AppContext } from '../context.ts';
 import { denialCounts, recentDenials } from './denials.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
+import type { Counts } from '../db/rows.ts';
 
 async function count(ctx: AppContext, sql: string): Promise<number> {
-  const [row] = await ctx.db.query<{ n: number }>(sql);
+  const [row] = await ctx.db.query<Counts<'n'>>(sql);
   return row?.n ?? 0;
 }
 

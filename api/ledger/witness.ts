@@ -17,11 +17,11 @@ import {
 import type { Ed25519Jwk } from '../../shared/ledger/index.ts';
 import { recordReceipt } from './receipts.ts';
 import { anchorOf } from './anchors.ts';
-import { logKeyName } from './log.ts';
-import { receiptById } from './log.ts';
+import { dayText, isoText, logKeyName, receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import type { Witness, WitnessMark } from './entities.ts';
 import { sql } from 'kysely';
 
 export const WITNESS_COOKIE = 'civitas_witness';
@@ -171,18 +171,17 @@ export async function markWitness(ctx: AppContext, input: MarkInput) {
 
 export async function witnessByToken(ctx: AppContext, token: string) {
   if (!/^wt_[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const [row] = await ctx.db.query<{
-    witness: string;
-    date: string;
-    signature_line: string;
-    receipt_id: string;
-    marked_at: string;
-  }>(
-    `select witness, to_char(date, 'YYYY-MM-DD') as date, signature_line, receipt_id,
-       to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
-     from witness_marks where token_hash = $1`,
-    [tokenHash(token)],
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('witness_marks')
+    .select([
+      'witness',
+      dayText('date').as('date'),
+      'signature_line',
+      'receipt_id',
+      isoText('marked_at').as('marked_at'),
+    ])
+    .where('token_hash', '=', tokenHash(token))
+    .execute();
   return row ?? null;
 }
 
@@ -200,15 +199,12 @@ export async function witnessView(
 ) {
   const cursor = decodeCursor(WITNESS_ORDER, query.after);
   const key = keyClause(WITNESS_ORDER, cursor, 2);
-  const rows = await ctx.db.query<{
-    name: string;
-    public_key: string;
-    first_marked_at: string;
-    marks: number;
-    latest: string | null;
-  }>(
-    // Each witness's marks are a tally and its latest date one read of the (witness, date) key
-    // (migration 0070): no count of every mark it ever made.
+  // Raw: a keyset page (api/paging.ts). Each witness's marks are a tally and its latest date one
+  // read of the (witness, date) key (migration 0070): no count of every mark it ever made.
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Witness>, 'name' | 'public_key' | 'first_marked_at'> &
+      Counts<'marks'> & { latest: RowOf<typeof WitnessMark>['date'] | null }
+  >(
     `select w.name, w.public_key, to_char(w.first_marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as first_marked_at,
        coalesce(t.value, 0) as marks,
        (select to_char(max(m.date), 'YYYY-MM-DD') from witness_marks m where m.witness = w.name) as latest
@@ -218,10 +214,13 @@ export async function witnessView(
   );
   const page = pageOf(rows, query.limit, cursor, (w) => [w.name]);
   const links = { limit: query.limit };
-  const recent = await ctx.db.query<{ witness: string; date: string; marked_at: string }>(
-    `select witness, to_char(date, 'YYYY-MM-DD') as date, to_char(marked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as marked_at
-     from witness_marks order by marked_at desc limit 20`,
-  );
+  // `order by marked_at` names the selected text (PostgreSQL prefers an output column), as it always has.
+  const recent = await ctx.db.kysely
+    .selectFrom('witness_marks')
+    .select(['witness', dayText('date').as('date'), isoText('marked_at').as('marked_at')])
+    .orderBy('marked_at', 'desc')
+    .limit(20)
+    .execute();
   const [latest] = await ctx.db.kysely
     .selectFrom('anchors')
     .select(sql<string | null>`to_char(max(date), 'YYYY-MM-DD')`.as('date'))

@@ -1,7 +1,7 @@
 /**
  * The ledger's pages with a JSON twin (/receipt/{id}, /ledger, /ledger/{id}, /verify/anchor-chain,
  * /witness, /witness/receipt/{token}): what each answers to `Accept: application/json`
- * (api/ledger/routes.ts). Kept beside ledger.ts for the same reason (shared/ledger/ ships alone).
+ * (the handlers api/ledger/routes.ts binds). Kept beside ledger.ts for the same reason (shared/ledger/ ships alone).
  */
 import { z } from 'zod';
 import { isoTime } from '../../contract.ts';
