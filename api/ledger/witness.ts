@@ -214,11 +214,13 @@ export async function witnessView(
   );
   const page = pageOf(rows, query.limit, cursor, (w) => [w.name]);
   const links = { limit: query.limit };
-  // `order by marked_at` names the selected text (PostgreSQL prefers an output column), as it always has.
+  // Ordered by the stored instant, qualified so it is the column and not the selected text of the
+  // same name: the newest 20 by the `witness_marks_marked_at` index, not a sort of every mark.
   const recent = await ctx.db.kysely
     .selectFrom('witness_marks')
     .select(['witness', dayText('date').as('date'), isoText('marked_at').as('marked_at')])
-    .orderBy('marked_at', 'desc')
+    .orderBy('witness_marks.marked_at', 'desc')
+    .orderBy('witness_marks.witness')
     .limit(20)
     .execute();
   const [latest] = await ctx.db.kysely
