@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { sequence, type Admitted, type Door, type Draft } from '../record/sequencer.ts';
+import { sequence } from '../record/sequencer.ts';
+import type { Admitted, Door, Draft } from '../record/sequencer-doors.ts';
 import type { GateVerdict } from '../../shared/record/gate.ts';
 import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import { Refusal } from '../../shared/errors.ts';

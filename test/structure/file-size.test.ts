@@ -24,7 +24,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/identity/data-rights.ts', 377],
   ['api/identity/oidc.ts', 306],
   ['api/ledger/routes.ts', 358],
-  ['api/record/sequencer.ts', 330],
   ['api/site/mount.ts', 340],
   ['shared/governance/contract.ts', 432],
   ['shared/organism/contract/checks.ts', 352],
