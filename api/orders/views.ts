@@ -26,7 +26,7 @@ export type { OrderView };
 /** History steps taken in the same instant still read in lifecycle order. */
 const LIFECYCLE_ORDER = fragment`case status when 'recorded' then 0 when 'accepted' then 1 else 2 end`;
 /** A timestamp column as ISO text (UTC, milliseconds). */
-const iso = (column: string) =>
+const isoText = (column: string) =>
   fragment<string>`to_char(${fragment.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** One order with its whole history, oldest step first (for /api/why/order:<id>). */
@@ -38,9 +38,9 @@ export async function orderById(sql: Sql, id: string) {
       'id',
       'title',
       'status',
-      iso('status_at').as('status_at'),
+      isoText('status_at').as('status_at'),
       'seconds',
-      iso('created_at').as('created_at'),
+      isoText('created_at').as('created_at'),
       'receipt_id',
     ])
     .where('id', '=', id)
@@ -49,7 +49,7 @@ export async function orderById(sql: Sql, id: string) {
   // `order by at` names the selected ISO text (an output column), as ordersView's history does.
   const history = await sql.kysely
     .selectFrom('order_status_history')
-    .select(['status', 'note', iso('at').as('at'), 'receipt_id'])
+    .select(['status', 'note', isoText('at').as('at'), 'receipt_id'])
     .where('order_id', '=', id)
     .orderBy('at')
     .orderBy(LIFECYCLE_ORDER)
@@ -105,9 +105,9 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
       'o.title',
       'o.detail',
       'o.status',
-      iso('o.status_at').as('status_at'),
+      isoText('o.status_at').as('status_at'),
       'o.seconds',
-      iso('o.created_at').as('created_at'),
+      isoText('o.created_at').as('created_at'),
       'o.receipt_id',
       'o.requester_id',
       's.tag',
@@ -125,7 +125,7 @@ export async function ordersView(ctx: AppContext, query: { limit: number; status
   const history = ids.length
     ? await ctx.db.kysely
         .selectFrom('order_status_history')
-        .select(['order_id', 'status', iso('at').as('at'), 'note', 'receipt_id'])
+        .select(['order_id', 'status', isoText('at').as('at'), 'note', 'receipt_id'])
         .where((eb) => eb('order_id', '=', eb.fn.any(fragment<string[]>`${ids}::text[]`)))
         .orderBy('at')
         .orderBy(LIFECYCLE_ORDER)
@@ -163,7 +163,7 @@ export async function orderChangeStatus(
   if (!ORDER_ID.test(ref)) return null;
   const [row] = await sql.kysely
     .selectFrom('orders')
-    .select(['status', 'seconds', iso('status_at').as('status_at')])
+    .select(['status', 'seconds', isoText('status_at').as('status_at')])
     .where('id', '=', ref)
     .execute();
   if (!row) return null;
