@@ -13,7 +13,6 @@ import { describe, expect, it } from 'vitest';
  * reaches 0 leaves the list (then it must stay at 0).
  */
 const HAND_TYPED = new Map<string, number>([
-  ['agents', 8],
   ['boundaries', 1],
   ['calibration', 15],
   ['chronicle', 1],
