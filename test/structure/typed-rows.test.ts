@@ -23,7 +23,6 @@ const HAND_TYPED = new Map<string, number>([
   ['organism', 10],
   ['personal-data-contract.ts', 1],
   ['plugins', 1],
-  ['steward', 9],
   ['treasury', 27],
 ]);
 
