@@ -20,7 +20,6 @@ const HAND_TYPED = new Map<string, number>([
   ['health', 1],
   ['http.ts', 1],
   ['ledger', 25],
-  ['organism', 10],
   ['personal-data-contract.ts', 1],
   ['plugins', 1],
   ['treasury', 27],
