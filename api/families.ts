@@ -36,7 +36,7 @@ import { calibrationTools } from './calibration/mcp.ts';
 import { treasuryTools } from './treasury/mcp.ts';
 import { registerChangeStatus, type ChangeStatusResolver } from './ledger/change-status.ts';
 import { imprintChangeStatus, imprintEvents } from './record/change-status.ts';
-import { orderChangeStatus } from './orders/service.ts';
+import { orderChangeStatus } from './orders/views.ts';
 import { pactChangeStatus } from './calibration/pacts.ts';
 import { prophecyChangeStatus } from './calibration/prophecies.ts';
 import { caseChangeStatus, pledgeChangeStatus } from './governance/status.ts';

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../shared/errors.ts';
 import type { Flash } from '../shared/flash.ts';
+import type { Row } from './db/kysely.ts';
 import { Refusal } from '../shared/errors.ts';
 import { safeReturnTarget } from '../shared/security.ts';
 import { withoutQuery } from '../shared/url-path.ts';
@@ -204,14 +205,16 @@ export async function takeFlash(request: FastifyRequest, reply: FastifyReply) {
   const id = request.cookies?.[FLASH_COOKIE];
   if (!id || request.method !== 'GET' || request.headers['x-civitas-internal'] || !wantsHtml(request)) return;
   try {
-    const rows = await request.server.civitas.db.query<{ payload: Flash | string }>(
+    // Raw: taken once, the delete is the read.
+    const rows = await request.server.civitas.db.query<Pick<Row<'form_flashes'>, 'payload'>>(
       `delete from form_flashes where id = $1 and payload->>'page' = $2 and expires_at > now() returning payload`,
       [id, withoutQuery(request.url).replace(/(.)\/$/, '$1')],
     );
     if (!rows.length) return;
     reply.clearCookie(FLASH_COOKIE, { ...cookieOptions(request), maxAge: undefined });
     const payload = rows[0]?.payload;
-    if (payload) request.flash = typeof payload === 'string' ? (JSON.parse(payload) as Flash) : payload;
+    // The payload is the Flash sendFormBack stored; a driver may hand the json back as text.
+    if (payload) request.flash = (typeof payload === 'string' ? JSON.parse(payload) : payload) as Flash;
   } catch {
     // no flash is better than no page
   }

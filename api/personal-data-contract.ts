@@ -1,4 +1,5 @@
 import type { Sql } from './db/database.ts';
+import type { Row } from './db/kysely.ts';
 
 /**
  * The shape of a family's personal-data declaration (its api/<family>/personal-data.ts) and the
@@ -80,13 +81,16 @@ export const ERASED_TAG = '----';
 export const ERASED_TEXT = '[erased]';
 
 /** Receipt ids of rows matching `where`, for a family's `receiptIds`. */
+/** A receipt id as a family's table holds it (any table, any receipt column; some are nullable). */
+type ReceiptRef = { id: Row<'receipts'>['id'] | null };
+
 export async function receiptIdsOf(
   sql: Sql,
   queries: { table: string; column?: string; where: string; params: unknown[] }[],
 ): Promise<string[]> {
   const out: string[] = [];
   for (const q of queries) {
-    const rows = await sql.query<{ id: string | null }>(
+    const rows = await sql.query<ReceiptRef>(
       `select ${q.column ?? 'receipt_id'} as id from ${q.table} where ${q.where}`,
       q.params,
     );

@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { sequence, type Admitted, type Door, type Draft } from '../record/sequencer.ts';
+import { sequence } from '../record/sequencer.ts';
+import type { Admitted, Door, Draft } from '../record/sequencer-doors.ts';
 import type { GateVerdict } from '../../shared/record/gate.ts';
 import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -16,6 +17,8 @@ import type { ImprintKind } from '../../shared/record/imprint.ts';
 import type { agentImprintResultSchema } from '../../shared/agents/contract.ts';
 import { matchesHash, newContinuitySecret, sha256Hex } from './credentials.ts';
 import { AGENT_COLUMNS, AGENT_FROM, factsOf, type AgentProof, type AgentRow } from './service.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Agent } from './entities.ts';
 
 export interface AgentImprintInput {
   agent: string;
@@ -192,7 +195,7 @@ async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string
   if (drafts.length === 0) return secrets;
   const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
   for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
-  const inserted = await tx.query<{ handle: string }>(
+  const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(
     `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
      select handle, secret_hash, 'arrived', at, at, 1, 1 from unnest($1::text[], $2::text[], $3::timestamptz[]) with ordinality as n(handle, secret_hash, at, i)
      order by i

@@ -12,7 +12,9 @@ import { attestRefusal } from '../../shared/policy.ts';
 import { releaseQuarantine } from './quarantine-release.ts';
 import { factsOf, loadAgent, requireAgentProof, unknownAgent, type AgentProof } from './service.ts';
 import { STANDING_COUNTS } from './standing.ts';
-import { one, type Counts } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import type { Agent, AgentNote } from './entities.ts';
+import type { NotNull } from 'kysely';
 
 /**
  * POST /standing/rotate-relay: a signed-in sovereign attests a `continuous` handle (minting its
@@ -29,9 +31,7 @@ export async function rotateRelay(
     const row = await loadAgent(tx, handle, true);
     if (!row) throw unknownAgent(handle);
     const attester = one(
-      await tx.query<{ attested_by: string | null }>('select attested_by from agents where handle = $1', [
-        handle,
-      ]),
+      await tx.kysely.selectFrom('agents').select('attested_by').where('handle', '=', handle).execute(),
     );
     // The target rule /api/policy/evaluate applies too (shared/policy.ts).
     const refusal = attestRefusal({
@@ -125,6 +125,13 @@ export async function preserveNote(ctx: AppContext, handle: string, note: string
   });
 }
 
+/** What continuumStatus reads beside the agent's facts: the last day's heartbeats, the note if any. */
+type ContinuumFacts = Pick<RowOf<typeof Agent>, 'last_heartbeat_at'> &
+  Counts<'beats'> & {
+    note: RowOf<typeof AgentNote>['note'] | null;
+    note_at: RowOf<typeof AgentNote>['updated_at'] | null;
+  };
+
 /** GET /api/continuum/status: one handle's continuity; the private note only with the handle's proof. */
 export async function continuumStatus(ctx: AppContext, handle: string, proof: AgentProof) {
   const row = await loadAgent(ctx.db, handle);
@@ -134,12 +141,8 @@ export async function continuumStatus(ctx: AppContext, handle: string, proof: Ag
   const now = ctx.clock.now();
   const facts = factsOf(row);
   const extra = one(
-    await ctx.db.query<{
-      last_heartbeat_at: Date | string | null;
-      beats: number;
-      note: string | null;
-      note_at: Date | string | null;
-    }>(
+    // Raw: the agent's row, a correlated count and a left join, read as one statement.
+    await ctx.db.query<ContinuumFacts>(
       `select a.last_heartbeat_at,
             (select count(*) from agent_heartbeats h where h.handle = a.handle and h.at > $2) as beats,
             n.note, n.updated_at as note_at
@@ -190,10 +193,15 @@ export async function continuumOverview(ctx: AppContext) {
       [dayAgo],
     ),
   );
-  const recent = await ctx.db.query<{ handle: string; level: Level; last_heartbeat_at: Date | string }>(
-    'select handle, level, last_heartbeat_at from agents where last_heartbeat_at > $1 order by last_heartbeat_at desc limit 20',
-    [dayAgo],
-  );
+  const recent = await ctx.db.kysely
+    .selectFrom('agents')
+    .select(['handle', 'level', 'last_heartbeat_at'])
+    .where('last_heartbeat_at', '>', dayAgo)
+    .orderBy('last_heartbeat_at', 'desc')
+    .limit(20)
+    // last_heartbeat_at: where it is > $1; level: written only as a Level (the column is text)
+    .$narrowType<{ last_heartbeat_at: NotNull; level: Level }>()
+    .execute();
   return {
     ok: true as const,
     schema: 'civitas.continuum.v1' as const,

@@ -66,10 +66,12 @@ export const agentsPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const attested = await sql.query<{ handle: string; attested_at: string | null }>(
-      'select handle, attested_at from agents where attested_by = $1 order by handle',
-      [subject.id],
-    );
+    const attested = await sql.kysely
+      .selectFrom('agents')
+      .select(['handle', 'attested_at'])
+      .where('attested_by', '=', subject.id)
+      .orderBy('handle')
+      .execute();
     return { agents_attested: attested.map((a) => ({ handle: a.handle, attested_at: iso(a.attested_at) })) };
   },
   async erase(tx, subject) {

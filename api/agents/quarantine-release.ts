@@ -7,7 +7,7 @@
  */
 import type { Sql } from '../db/database.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 export interface QuarantineRelease {
   released: number;
@@ -17,7 +17,7 @@ export interface QuarantineRelease {
 /** Releases the handle's quarantined imprints (none: no receipt). Runs inside the attestation's transaction. */
 export async function releaseQuarantine(tx: Sql, handle: string, at: Date): Promise<QuarantineRelease> {
   const waiting = one(
-    await tx.query<{ n: number }>(
+    await tx.query<Counts<'n'>>(
       `select count(*) as n from imprints where author_kind = 'agent' and author_ref = $1 and unattested`,
       [handle],
     ),
@@ -29,7 +29,8 @@ export async function releaseQuarantine(tx: Sql, handle: string, at: Date): Prom
     at,
   });
   const moved = one(
-    await tx.query<{ n: number; shown: number }>(
+    // Raw: one statement releases, records each release and counts both (a CTE of two writes).
+    await tx.query<Counts<'n' | 'shown'>>(
       `with released as (
        update imprints set unattested = false
         where author_kind = 'agent' and author_ref = $1 and unattested

@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../plugins/session.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { RelayFlash } from './entities.ts';
 
 /**
  * Showing a freshly minted relay token once after a form post (303) without keeping it: the token
@@ -58,7 +60,8 @@ export async function takeRelayFlash(
 ): Promise<string | null> {
   const cookie = sessionCookie(request);
   if (!cookie || !request.sovereign) return null;
-  const [row] = await ctx.db.query<{ ciphertext: string }>(
+  // Raw: taken once, the delete is the read.
+  const [row] = await ctx.db.query<Pick<RowOf<typeof RelayFlash>, 'ciphertext'>>(
     'delete from relay_flashes where id = $1 and session_hash = $2 and handle = $3 and expires_at > $4 returning ciphertext',
     [id, request.sovereign.sessionHash, handle, ctx.clock.now().toISOString()],
   );

@@ -11,17 +11,12 @@ import {
   type AddressPressure,
 } from '../../shared/boundaries/address-pressure.ts';
 import type { Sql } from '../db/database.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 export async function livePressure(sql: Sql): Promise<AddressPressure> {
   try {
     const row = one(
-      await sql.query<{
-        inhabitants: number;
-        distinct_addresses: number;
-        colliding: number;
-        unaddressable: number;
-      }>(
+      await sql.query<Counts<'inhabitants' | 'distinct_addresses' | 'colliding' | 'unaddressable'>>(
         `select (select value from record_tallies where name = 'address_inhabitants') as inhabitants,
                 (select value from record_tallies where name = 'address_distinct') as distinct_addresses,
                 (select value from record_tallies where name = 'address_colliding') as colliding,

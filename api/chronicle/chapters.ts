@@ -45,7 +45,7 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
       .execute(),
     // The first five public agents of each month: the first rows of an index (migration 0043) per month.
     // Raw: a lateral join over generate_series, which Kysely would only wrap in fragments.
-    ctx.db.query<{ month: string } & Pick<RowOf<typeof Agent>, 'handle'>>(
+    ctx.db.query<Pick<RowOf<typeof Agent>, 'handle'> & { month: string }>(
       `select to_char(m, 'YYYY-MM') as month, f.handle
          from generate_series($1::timestamptz at time zone 'UTC', $2::timestamptz at time zone 'UTC', interval '1 month') m,
               lateral (select handle from agents where ${PUBLIC_AGENT} and first_seen_at >= m at time zone 'UTC'

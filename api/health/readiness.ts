@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { MIGRATIONS } from '../db/migrations/index.ts';
 import { degradations } from '../plugins/degradations.ts';
+import type { Counts } from '../db/rows.ts';
 
 const startedAt = Date.now();
 
@@ -31,7 +32,7 @@ async function probeDatabase(ctx: AppContext): Promise<DatabaseCheck> {
   const kind = ctx.db.embedded ? 'embedded' : 'postgresql';
   const t0 = performance.now();
   try {
-    const [row] = await ctx.db.query<{ applied: number }>(SCHEMA_CURRENT, [MIGRATION_NAMES]);
+    const [row] = await ctx.db.query<Counts<'applied'>>(SCHEMA_CURRENT, [MIGRATION_NAMES]);
     if (row?.applied !== MIGRATION_NAMES.length) return { ok: false, kind, latency_ms: null };
     return { ok: true, kind, latency_ms: Math.round((performance.now() - t0) * 100) / 100 };
   } catch {

@@ -3,7 +3,8 @@ import { defineRoute, type RouteRequest } from '../route.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { stewardOnly } from '../http-steward.ts';
 import { sessionOf } from '../plugins/session.ts';
-import { decideOrder, fileOrder, ordersView, secondOrder } from './service.ts';
+import { decideOrder, fileOrder, secondOrder } from './service.ts';
+import { ordersView } from './views.ts';
 
 async function orderDoor(request: RouteRequest<'POST /sovereign/order'>, reply: FastifyReply) {
   const input = request.input.body;

@@ -7,6 +7,8 @@ import type { AppContext } from '../context.ts';
 import { scopesFor } from '../../shared/scopes.ts';
 import { cacheControlForCredentialResponse, safeReturnTarget } from '../../shared/security.ts';
 import { wantsJson } from '../http.ts';
+import type { Row } from '../db/kysely.ts';
+import type { Counts } from '../db/rows.ts';
 
 /** A browser navigation: GET/HEAD whose Accept names text/html before any JSON (asking marks the answer as negotiated). */
 function wantsPage(request: FastifyRequest): boolean {
@@ -56,6 +58,11 @@ function cookieName(ctx: AppContext): string {
  */
 export const SESSION_TOUCH_MS = 5 * 60_000;
 
+/** A live session's sovereign, and how many sovereigns hold its tag. */
+type LiveSession = Pick<Row<'sessions'>, 'sovereign_id'> &
+  Pick<Row<'sovereigns'>, 'tag' | 'uniqueness_verified_at'> &
+  Counts<'tag_holders'>;
+
 /**
  * Looks up a session by its cookie value and returns the signed-in sovereign. One statement: when
  * the session was last used more than SESSION_TOUCH_MS ago, it also slides the expiry and moves
@@ -68,12 +75,7 @@ export async function resolveSession(
   if (!value || value.length > 200) return undefined;
   const idHash = hashSession(value);
   const now = ctx.clock.now();
-  const [row] = await ctx.db.query<{
-    sovereign_id: string;
-    tag: string;
-    uniqueness_verified_at: string | null;
-    tag_holders: number;
-  }>(
+  const [row] = await ctx.db.query<LiveSession>(
     `with live as (
        select s.id as sovereign_id, s.tag, s.uniqueness_verified_at, sessions.last_used_at
          from sessions join sovereigns s on s.id = sessions.sovereign_id

@@ -7,7 +7,8 @@ import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import type { ImprintKind } from '../../shared/record/imprint.ts';
 import { REPORT_REASONS, type imprintResultSchema } from '../../shared/record/contract.ts';
 import type { z } from 'zod';
-import { sequence, type Door, type Draft } from './sequencer.ts';
+import { sequence } from './sequencer.ts';
+import type { Door, Draft } from './sequencer-doors.ts';
 
 export interface HumanImprintInput {
   body: string;

@@ -6,6 +6,7 @@ import { heldSummary, recordCounts } from '../record/queries.ts';
 import { Refusal } from '../../shared/errors.ts';
 import type { RowOf } from '../db/rows.ts';
 import { Lesson } from './entities.ts';
+import type { Imprint } from '../record/entities.ts';
 
 export { MAX_LESSON_BODY, MAX_LESSON_SOURCES } from '../../shared/steward/contract.ts';
 
@@ -22,7 +23,8 @@ export async function recordLesson(
   const now = ctx.clock.now();
   const sources = [...new Set(input.from)].sort((a, b) => a - b);
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<{ sequence: number; held: boolean; unattested: boolean }>(
+    // Raw: the sources stay locked `for share` until the lesson commits, so none is held in between.
+    const rows = await tx.query<Pick<RowOf<typeof Imprint>, 'sequence' | 'held' | 'unattested'>>(
       'select sequence, held, unattested from imprints where sequence = any($1::bigint[]) for share',
       [sources],
     );

@@ -29,29 +29,20 @@ export const stewardPersonalData: FamilyDeclaration = {
   ],
   async export(sql, subject) {
     const [actions, lessons] = await Promise.all([
-      sql.query<{
-        id: string;
-        action: string;
-        sequence: number;
-        note: string | null;
-        outcome: string;
-        at: string;
-        receipt_id: string;
-      }>(
-        'select id, action, sequence, note, outcome, at, receipt_id from steward_actions where steward = $1 order by at, id',
-        [subject.ref],
-      ),
-      sql.query<{
-        id: string;
-        title: string;
-        body: string;
-        status: string;
-        created_at: string;
-        receipt_id: string;
-      }>(
-        'select id, title, body, status, created_at, receipt_id from lessons where steward = $1 order by created_at, id',
-        [subject.ref],
-      ),
+      sql.kysely
+        .selectFrom('steward_actions')
+        .select(['id', 'action', 'sequence', 'note', 'outcome', 'at', 'receipt_id'])
+        .where('steward', '=', subject.ref)
+        .orderBy('at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('lessons')
+        .select(['id', 'title', 'body', 'status', 'created_at', 'receipt_id'])
+        .where('steward', '=', subject.ref)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
     ]);
     return {
       steward_actions: actions.map((a) => ({ ...a, sequence: a.sequence, at: iso(a.at) })),

@@ -133,21 +133,19 @@ export async function heldQueue(ctx: AppContext, options: { limit: number }) {
  * messages); the answer says so rather than invent one.
  */
 export async function whisperArchive(ctx: AppContext, options: { limit: number }) {
-  const rows = await ctx.db.query<{
-    id: string;
-    action: string;
-    sequence: number;
-    report_id: string | null;
-    note: string | null;
-    steward: string;
-    outcome: string;
-    receipt_id: string;
-    at: Date | string;
-  }>(
-    'select id, action, sequence, report_id, note, steward, outcome, receipt_id, at from steward_actions order by at desc, id desc limit $1',
-    [options.limit],
+  const rows = await ctx.db.kysely
+    .selectFrom('steward_actions')
+    .select(['id', 'action', 'sequence', 'report_id', 'note', 'steward', 'outcome', 'receipt_id', 'at'])
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+    .execute();
+  const total = one(
+    await ctx.db.kysely
+      .selectFrom('steward_actions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .execute(),
   );
-  const total = one(await ctx.db.query<{ n: number }>('select count(*) as n from steward_actions'));
   return {
     ok: true as const,
     schema: 'civitas.steward-whispers.v1' as const,

@@ -7,14 +7,12 @@ import { Refusal } from '../../shared/errors.ts';
 
 export { TRIAGE_ACTIONS, type TriageAction, type TriageTarget } from '../../shared/steward/contract.ts';
 import type { TriageAction, TriageTarget } from '../../shared/steward/contract.ts';
-import { one } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
+import type { Imprint, ImprintReport } from '../record/entities.ts';
 
-interface ImprintState {
-  sequence: number;
-  held: boolean;
-  unattested: boolean;
-  retained: boolean;
-}
+/** The imprint as triage locks it: its flags, and whether its body is still in the window. */
+type ImprintState = Pick<RowOf<typeof Imprint>, 'sequence' | 'held' | 'unattested'> & { retained: boolean };
+type Report = RowOf<typeof ImprintReport>;
 
 export interface TriageResult {
   ok: true;
@@ -35,12 +33,7 @@ export interface TriageResult {
 }
 
 async function lockImprint(tx: Sql, sequence: number): Promise<ImprintState> {
-  const [row] = await tx.query<{
-    sequence: number;
-    held: boolean;
-    unattested: boolean;
-    retained: boolean;
-  }>(
+  const [row] = await tx.query<ImprintState>(
     'select sequence, held, unattested, body is not null as retained from imprints where sequence = $1 for update',
     [sequence],
   );
@@ -76,10 +69,11 @@ export async function triage(
     // Locks in one order (the imprint, then its reports) so concurrent decisions queue, never deadlock.
     let sequence: number;
     if (input.target.kind === 'report') {
-      const [report] = await tx.query<{ sequence: number }>(
-        'select sequence from imprint_reports where id = $1',
-        [input.target.id],
-      );
+      const [report] = await tx.kysely
+        .selectFrom('imprint_reports')
+        .select('sequence')
+        .where('id', '=', input.target.id)
+        .execute();
       if (!report) throw new Refusal('not_found', { target: input.target.id }, 'No report has that id.');
       sequence = report.sequence;
     } else {
@@ -89,7 +83,7 @@ export async function triage(
     let reportIds: string[];
     if (input.target.kind === 'report') {
       const report = one(
-        await tx.query<{ id: string; status: string }>(
+        await tx.query<Pick<Report, 'id' | 'status'>>(
           'select id, status from imprint_reports where id = $1 for update',
           [input.target.id],
         ),
@@ -102,7 +96,7 @@ export async function triage(
         );
       reportIds = [report.id];
     } else {
-      const open = await tx.query<{ id: string }>(
+      const open = await tx.query<Pick<Report, 'id'>>(
         "select id from imprint_reports where sequence = $1 and status = 'open' order by created_at, id for update",
         [sequence],
       );

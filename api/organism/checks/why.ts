@@ -19,7 +19,7 @@ import { receiptById } from '../../ledger/log.ts';
 import { count } from '../../../shared/plural.ts';
 import { ORDER_STATUS_MEANING, orderPriority } from '../../../shared/orders/order.ts';
 import { ENTITY_FORMS, readEntity } from '../../../shared/organism/entity.ts';
-import { orderById } from '../../orders/service.ts';
+import { orderById } from '../../orders/views.ts';
 import { quarantineRelease, stewardHistory } from './why-history.ts';
 
 function notFound(entity: string): Refusal {

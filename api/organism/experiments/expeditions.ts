@@ -19,6 +19,8 @@ import { listRuns } from './prevention.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { RECOVERY_DAYS } from '../vitals/recovery.ts';
 import { DAY, flushOwn } from '../vitals/vitals.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Failure } from '../entities.ts';
 
 export const MIN_POINTS = 5;
 type ParadoxFinding = (typeof PARADOX_FINDINGS)[number];
@@ -54,7 +56,10 @@ export async function paradoxFindings(ctx: AppContext) {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
-  const rows = await ctx.db.query<{ lane: string; day: string; seconds: number | null }>(
+  // Raw: two CTEs and a lateral join (each incident's first clean minute after it).
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Failure>, 'lane'> & { day: string; seconds: number | null }
+  >(
     `with incidents as (
         select lane, date_trunc('minute', at) as minute from failures where at >= $1 and at <= $2 group by 1, 2),
       clean as (

@@ -24,7 +24,7 @@ import type {
   paradoxFindingsSchema,
   preventionFindingsSchema,
 } from '../../../shared/organism/contract/experiments.ts';
-import { one } from '../../db/rows.ts';
+import { one, type Counts } from '../../db/rows.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { sql as fragment } from 'kysely';
 
@@ -112,14 +112,14 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (EXPERIMENT_DAYS - 1) * DAY);
   const [days, floods] = await Promise.all([
     // Raw: filtered counts grouped by the UTC day's text, by position.
-    ctx.db.query<{ date: string; accepted: number; held_burst: number; held_other: number }>(
+    ctx.db.query<Counts<'accepted' | 'held_burst' | 'held_other'> & { date: string }>(
       `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) filter (where not held) as accepted,
               count(*) filter (where held and held_reason = 'burst') as held_burst, count(*) filter (where held and coalesce(held_reason, '') <> 'burst') as held_other
          from imprints where created_at >= $1 and created_at <= $2 group by 1 order by 1`,
       [since.toISOString(), now.toISOString()],
     ),
     // Raw: flood minutes, a group by over a grouped subquery with having.
-    ctx.db.query<{ date: string; n: number }>(
+    ctx.db.query<Counts<'n'> & { date: string }>(
       `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
           select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
            where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > $3) f group by 1`,

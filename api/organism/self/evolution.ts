@@ -4,6 +4,7 @@
  * articles ratified into the constitution (with the proposal behind each). Newest first.
  */
 import type { AppContext } from '../../context.ts';
+import type { MigrationRow } from '@mikro-orm/core';
 import { sql as fragment } from 'kysely';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -20,8 +21,8 @@ function migrationLabel(name: string): { number: number | null; label: string } 
 
 export async function evolutionView(ctx: AppContext) {
   const [migrations, articles] = await Promise.all([
-    // Raw: the migrator's own table, not an entity.
-    ctx.db.query<{ name: string; at: string }>(
+    // Raw: the migrator's own table, not an entity (its row is MikroORM's MigrationRow).
+    ctx.db.query<Pick<MigrationRow, 'name'> & { at: string }>(
       `select name, to_char(executed_at at time zone 'UTC', ${ISO}) as at from civitas_migrations order by executed_at desc, id desc`,
     ),
     ctx.db.kysely

@@ -10,6 +10,7 @@ import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import type { PersonaFigures } from '../../../shared/organism/contract/persona.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { ALL_IMPRINTS, keptRows, shownKind } from './tallies.ts';
+import type { Counts } from '../../db/rows.ts';
 
 const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
@@ -32,7 +33,7 @@ export async function figuresAtMonthEnds(
   const firstStart = firstEnd.getTime() + 1;
   const days = await keptRows(ctx.db, NAMES, 'day', new Date(firstStart - becomingDays * DAY), null);
   // Raw: one count per month end, over an unnest of the ends with ordinality.
-  const lessons = await ctx.db.query<{ at: string; n: number }>(
+  const lessons = await ctx.db.query<Counts<'n'> & { at: string }>(
     `select e.at, (select count(*) from lessons where created_at <= e.at::timestamptz) as n
        from unnest($1::text[]) with ordinality as e(at, i) order by e.i`,
     [ends.map((end) => end.toISOString())],

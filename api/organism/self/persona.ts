@@ -17,6 +17,7 @@ import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { one } from '../../db/rows.ts';
+import { sql as fragment } from 'kysely';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -24,12 +25,12 @@ export const BECOMING_DAYS = 30;
 export const HISTORY_MONTHS = 24;
 
 /** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
+const BORN_AT = fragment<string | null>`to_char(least((select min(created_at) from sovereigns),
+  (select min(first_seen_at) from agents), (select created_at from imprints order by sequence limit 1))
+  at time zone 'UTC', ${fragment.raw(ISO)})`;
+
 async function bornAt(ctx: AppContext): Promise<string | null> {
-  // Raw: the least of three firsts, one index read each.
-  const [row] = await ctx.db.query<{ born_at: string | null }>(
-    `select to_char(least((select min(created_at) from sovereigns), (select min(first_seen_at) from agents),
-            (select created_at from imprints order by sequence limit 1)) at time zone 'UTC', ${ISO}) as born_at`,
-  );
+  const [row] = await ctx.db.kysely.selectNoFrom(BORN_AT.as('born_at')).execute();
   return row?.born_at ?? null;
 }
 

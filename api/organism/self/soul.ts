@@ -10,7 +10,7 @@ import { AXIOMS } from '../../../shared/governance/axioms.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { projectFailure } from '../../../shared/boundaries/projectors/failures.ts';
 import { latestChecks } from '../mind/mind.ts';
-import { one } from '../../db/rows.ts';
+import { one, type Counts } from '../../db/rows.ts';
 
 export const PURPOSE =
   'civitas keeps a public Record that humans and agents write to, proves every step it takes with a receipt anyone can verify, and checks itself against its own commitments in public.';
@@ -68,7 +68,7 @@ const CHECKS: Record<string, { name: string; check: Check | null; structural?: b
     check: async (ctx) => {
       const row = one(
         // Raw: a count filtered by two correlated counts, clearer as the SQL it is.
-        await ctx.db.query<{ articles: number; short: number }>(
+        await ctx.db.query<Counts<'articles' | 'short'>>(
           `select count(*) as articles,
                 count(*) filter (where (select count(*) from governance_cosigns c where c.proposal_id = a.proposal_id) < 3
                                     or (select count(*) from governance_ratifications r where r.proposal_id = a.proposal_id) < 2) as short

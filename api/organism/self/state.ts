@@ -22,6 +22,7 @@ import { iso } from '../../../shared/time.ts';
 import { one } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
 import type { RowOf } from '../../db/rows.ts';
+import type { Row } from '../../db/kysely.ts';
 import type { Agent } from '../../agents/entities.ts';
 import type { RecordTally } from '../../record/entities.ts';
 
@@ -60,17 +61,20 @@ async function quarantine(ctx: AppContext) {
   });
 }
 
+/** A newest arrival, sovereign or agent, in one shape: an agent has no tag or callsign (null). */
+type Arrival = {
+  kind: 'sovereign' | 'agent';
+  ref: string;
+  tag: Row<'sovereigns'>['tag'] | null;
+  callsign: Row<'sovereigns'>['callsign'];
+  callsign_visible: Row<'sovereigns'>['callsign_visible'] | null;
+  at: RowOf<typeof Agent>['first_seen_at'];
+};
+
 /** Newest arrivals of each kind, as public actor refs (actor_id boundary); agents only once they have a public imprint. */
 async function newestActors(ctx: AppContext) {
   // Raw: two ordered, limited branches in one union (Kysely does not parenthesize union branches).
-  const rows = await ctx.db.query<{
-    kind: 'sovereign' | 'agent';
-    ref: string;
-    tag: string | null;
-    callsign: string | null;
-    callsign_visible: boolean | null;
-    at: RowOf<typeof Agent>['first_seen_at'];
-  }>(
+  const rows = await ctx.db.query<Arrival>(
     `(select 'sovereign' as kind, id::text as ref, tag, callsign, callsign_visible, created_at as at from sovereigns order by created_at desc limit 5)
      union all
      (select 'agent' as kind, handle as ref, null as tag, null as callsign, null as callsign_visible, first_seen_at as at from agents a
@@ -96,7 +100,7 @@ export async function stateView(ctx: AppContext) {
   const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
     await Promise.all([
       population(ctx),
-      ctx.db.query<{ level: RowOf<typeof Agent>['level']; n: RowOf<typeof RecordTally>['value'] }>(
+      ctx.db.query<Pick<RowOf<typeof Agent>, 'level'> & { n: RowOf<typeof RecordTally>['value'] }>(
         // every agent by level, kept by the agents' triggers (migration 0045): three rows, not a
         // group-by, read by key (a filter on left(name, 13) read every tally row and each of its
         // dead versions: 118 pages for 3 rows on the 1,000,000-imprint Record after writes)

@@ -31,6 +31,9 @@ export interface WindowFigures {
   processes: number;
 }
 
+/** One histogram position (1-based, `with ordinality`) and its count summed over the minutes. */
+type BucketSum = { i: number; n: RowOf<typeof VitalsMinute>['buckets'][number] };
+
 /** Sums every process's minutes in [from, to). */
 export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<WindowFigures> {
   const totals = one(
@@ -43,7 +46,7 @@ export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<Win
     ),
   );
   // Raw: an unnest with ordinality over the bucket arrays, summed per position (the minutes' hot read).
-  const rows = await sql.query<{ i: number; n: RowOf<typeof VitalsMinute>['buckets'][number] }>(
+  const rows = await sql.query<BucketSum>(
     `select t.i, sum(t.n) as n
        from vitals_minutes v, unnest(v.buckets) with ordinality as t(n, i)
       where v.minute >= $1 and v.minute < $2

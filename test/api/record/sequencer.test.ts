@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { sequence, type Door, type Draft } from '../../../api/record/sequencer.ts';
+import { sequence } from '../../../api/record/sequencer.ts';
+import type { Door, Draft } from '../../../api/record/sequencer-doors.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { missing } from '../../helpers/elements.ts';
 
