@@ -23,12 +23,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/governance/pledges.ts', 339],
   ['api/identity/data-rights.ts', 377],
   ['api/identity/oidc.ts', 306],
-<<<<<<< HEAD
-  ['api/orders/service.ts', 309],
-  ['api/record/sequencer.ts', 330],
-=======
-  ['api/ledger/routes.ts', 358],
->>>>>>> rows-rest
   ['api/site/mount.ts', 340],
   ['shared/governance/contract.ts', 432],
   ['shared/organism/contract/checks.ts', 352],
