@@ -4,8 +4,9 @@
  *
  * Used by the API's one-origin server (api/app.ts: a route for every path, calling the helpers below)
  * and by api/site/server.ts, the split deploy's site server (catch-all routes, `pageRoutes: true`).
- * Beside it: files.ts (dist/client in memory), page-index.ts (site/pages), captured-response.ts
- * (Astro's response for Fastify) and client.ts (the in-process API client SSR pages read through).
+ * Beside it: files.ts (dist/client in memory), page-index.ts (site/pages), renderer.ts (Astro's
+ * renders, shared and kept), captured-response.ts (Astro's response for Fastify) and client.ts (the
+ * in-process API client SSR pages read through).
  *
  * Integration in the API (one origin):
  *
@@ -31,13 +32,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
-import { coalescer } from '../../shared/coalesce.ts';
 import { noteRevalidated } from '../plugins/compression.ts';
 import { etagMatches } from '../plugins/http-cache.ts';
-import { KeptRenders, readRendersFrom, renderEtag, type RenderedPage } from './kept-renders.ts';
-import { CapturedResponse, type AstroHandler } from './captured-response.ts';
+import { renderEtag, type RenderedPage } from './kept-renders.ts';
+import type { AstroHandler } from './captured-response.ts';
+import { pageRenderer, type LocalsOption, type SiteLocals } from './renderer.ts';
 import {
   loadClientFiles,
   normalisePath,
@@ -50,8 +51,7 @@ import {
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
 import { withoutQuery } from '../../shared/url-path.ts';
 
-export type SiteLocals = App.Locals;
-type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
+export type { SiteLocals } from './renderer.ts';
 
 export interface MountSiteOptions {
   /** Per-request Astro locals (see injectLocals), or a fixed object. */
@@ -152,10 +152,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
     .filter((p) => !p.prerender)
     .map((p) => templateToRegExp(p.route));
 
-  const resolveLocals = async (request: FastifyRequest): Promise<SiteLocals | undefined> => {
-    const { locals } = options;
-    return typeof locals === 'function' ? locals(request) : locals;
-  };
+  const { resolveLocals, render, sharedRender } = pageRenderer(handler, options);
 
   const sendStored = (
     reply: FastifyReply,
@@ -242,63 +239,6 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       keepPersonalPagesPrivate(request, reply);
       return reply.code(page.status).send(page.body);
     },
-  };
-
-  const renders = coalescer<string, RenderedPage>();
-  const kept = new KeptRenders();
-
-  /**
-   * An anonymous render, shared by the requests that arrive together (shared/coalesce.ts) and, for
-   * a page that read the Record alone, kept while the Record's revision stands still. Exact: a kept
-   * render is sent only when a revision read begun after this request arrived finds the revision it
-   * was rendered at, so a render made now would read the same rows and give the same bytes. The
-   * revision is one row every process reads and every statement writing imprints moves (migration
-   * 0022), so a write in any process is seen by the next request in all of them; a render stores
-   * the revision its run read before rendering, so a write during the render only makes it go sooner.
-   */
-  const sharedRender = async (request: FastifyRequest): Promise<RenderedPage> => {
-    const key = `${request.method} ${request.headers.host ?? ''} ${request.url}`;
-    const { recordRevision } = options;
-    // Only a URL with a kept render pays a revision read per request; others pay one per render.
-    if (recordRevision && kept.has(key)) {
-      const held = kept.at(key, await recordRevision());
-      if (held) return held;
-    }
-    // The run begins after every request that shares it arrived; its revision is read before its render.
-    const page = await renders(
-      key,
-      async () => {
-        const revision = recordRevision ? await recordRevision() : undefined;
-        return { ...(await render(request)), revision };
-      },
-      options.gatherRenders,
-    );
-    kept.offer(key, page);
-    return page;
-  };
-  const render = async (
-    request: FastifyRequest,
-    locals?: SiteLocals,
-    raw: IncomingMessage = request.raw,
-  ): Promise<RenderedPage> => {
-    const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
-    const res = new CapturedResponse(raw);
-    let matched = true;
-    try {
-      const noPage = () => {
-        matched = false;
-        res.end();
-      };
-      await handler(raw, res as unknown as ServerResponse, noPage, pageLocals);
-    } catch {
-      res.statusCode = 500;
-      res.end();
-    }
-    await res.done;
-    const headers = { ...res.headers };
-    // A page that read the Record alone says so (RENDERS_FROM); the header itself never leaves.
-    const { fromRecord, keepForMs } = readRendersFrom(headers);
-    return { request, matched, status: res.statusCode, headers, body: res.body(), fromRecord, keepForMs };
   };
 
   if (options.assetRoutes !== false) {

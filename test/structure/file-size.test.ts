@@ -26,7 +26,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/ledger/routes.ts', 358],
   ['api/orders/service.ts', 309],
   ['api/record/sequencer.ts', 330],
-  ['api/site/mount.ts', 340],
   ['shared/governance/contract.ts', 432],
   ['shared/organism/contract/checks.ts', 352],
   ['test/api/agents/lifecycle.test.ts', 396],
