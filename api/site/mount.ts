@@ -25,8 +25,8 @@
  * dist/client is small (under 1 MB), read once into memory with its ETag and cache policy.
  *
  * Caching: theme.<hash>.css and font/* are `public, max-age=31536000, immutable`; other assets
- * `public, max-age=3600`; prerendered pages `public, max-age=300` with `Vary: Cookie`, or
- * `private, no-store` when the civitas_theme cookie personalised them.
+ * `public, max-age=3600`; every page, prerendered or rendered, gets the cache class its registry
+ * entry declares (page-cache.ts), never one of its own.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,10 +39,10 @@ import { etagMatches } from '../plugins/http-cache.ts';
 import { renderEtag, type RenderedPage } from './kept-renders.ts';
 import type { AstroHandler } from './captured-response.ts';
 import { pageRenderer, type LocalsOption, type SiteLocals } from './renderer.ts';
+import { pageCache, PERSONAL_PAGE } from './page-cache.ts';
 import {
   loadClientFiles,
   normalisePath,
-  PAGE_PRIVATE,
   readAssetsManifest,
   REPO_ROOT,
   type AssetsManifest,
@@ -110,19 +110,7 @@ export interface SiteMount {
   ): Promise<RenderedPage>;
 }
 
-/**
- * A live page may ask for shared caching (`public`, `s-maxage`) for its anonymous form only. Any
- * request with a cookie (a session, a theme, a flash) or credentials may have shaped the page, so
- * its answer is made `private, no-store` whatever the page said; the shared form varies on Cookie.
- */
-function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) {
-  const cacheControl = String(reply.getHeader('cache-control') ?? '');
-  if (!/public|s-maxage/i.test(cacheControl)) return;
-  if (sharable(request)) reply.header('vary', 'Cookie');
-  else reply.header('cache-control', PAGE_PRIVATE);
-}
-
-/** A request nothing personal can shape: GET/HEAD without cookies or credentials. */
+/** A request nothing personal can shape, so others may share its render: GET/HEAD, no cookie, no credentials. */
 function sharable(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
@@ -148,9 +136,9 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   const files = loadClientFiles(clientDir);
   const assets = readAssetsManifest(distDir);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
-  const pages = listAstroPageDetails()
-    .filter((p) => !p.prerender)
-    .map((p) => templateToRegExp(p.route));
+  const pageDetails = listAstroPageDetails();
+  const pages = pageDetails.filter((p) => !p.prerender).map((p) => templateToRegExp(p.route));
+  const cache = pageCache(pageDetails.map((p) => p.route));
 
   const { resolveLocals, render, sharedRender } = pageRenderer(handler, options);
 
@@ -183,12 +171,14 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       const file = files.get(`${clean}/index.html`) ?? files.get(`${clean}.html`);
       if (!file) return false;
       const theme = themeFromCookieHeader(reply.request.headers.cookie);
+      // The same file for every visitor but the theme: only a rewritten one is personal.
+      const cacheControl = cache.builtCacheControl(clean, theme !== 'system');
       reply.header('vary', 'Cookie');
       if (theme === 'system') {
-        sendStored(reply, file);
+        sendStored(reply, file, file.body, cacheControl);
       } else {
         const html = applyTheme(file.body.toString('utf8'), theme);
-        reply.header('content-type', file.type).header('cache-control', PAGE_PRIVATE).code(200).send(html);
+        reply.header('content-type', file.type).header('cache-control', cacheControl).code(200).send(html);
       }
       return true;
     },
@@ -213,7 +203,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       if (!rendered.matched || rendered.status !== status || !rendered.body.length)
         return reply.code(status).send(error);
       for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
-      return reply.code(status).header('cache-control', 'private, no-store').send(rendered.body);
+      return reply.code(status).header('cache-control', PERSONAL_PAGE).send(rendered.body);
     },
 
     async renderSsr(request, reply, locals) {
@@ -236,7 +226,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).
       if (shared && page.status === 200 && !page.headers['set-cookie'])
         reply.header('etag', renderEtag(page));
-      keepPersonalPagesPrivate(request, reply);
+      cache.applyRendered(request, reply);
       return reply.code(page.status).send(page.body);
     },
   };
