@@ -45,9 +45,6 @@ export type CacheClass = keyof typeof CACHE_CONTROL;
  */
 export type CachePolicy = CacheClass | { anonymous: CacheClass; personalQuery?: readonly string[] };
 
-/** The live pages' own header for their anonymous form (site/pages: the home and about pages). */
-export const PUBLIC_PAGE_CACHE = CACHE_CONTROL['public-page'];
-
 /** The Cache-Control one answer gets, and whether it is the shared form (which then varies on Cookie). */
 export interface CacheDecision {
   value: string;
