@@ -16,7 +16,8 @@ import { cacheControlFor, personalQueryIn } from '../../../shared/http-cache.ts'
 import { fillPath } from '../../../shared/registry/index.ts';
 import { policyFor } from '../../../shared/registry/policies.ts';
 import type { TestApp } from '../../helpers/app.ts';
-import { agentImprint, htmlHeaders } from '../../helpers/builders.ts';
+import { agentImprint } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 
@@ -63,9 +64,9 @@ function declared(template: string, prerendered: boolean, visitor: Visitor, url:
   return cacheControlFor(policy, personal, true).value;
 }
 
-async function get(url: string, visitor: Visitor = 'anonymous') {
-  return t.app.inject({ method: 'GET', url, headers: htmlHeaders(cookieOf(visitor)) });
-}
+const { page: asked } = requests(() => t.app);
+/** The page at `url`, asked for by this visitor. */
+const get = (url: string, visitor: Visitor = 'anonymous') => asked(url, cookieOf(visitor));
 
 describe('page cache classes', () => {
   it('gives every page of site/pages a registry entry, so every page has a declared class', () => {
