@@ -2,7 +2,8 @@ import { cacheControlForPersonalized } from './boundaries/headers/cache.ts';
 
 /**
  * Who may keep an answer, by cache class: a route declares its class in its operation entry's `policy`
- * and api/plugins/http-cache.ts sets the Cache-Control; no handler sets one by hand (a structure
+ * and api/plugins/http-cache.ts sets the Cache-Control; a page's class (`policy.page`) is set by the
+ * site mount (api/site/page-cache.ts); no handler, page or component sets one by hand (a structure
  * test holds that). Public answers are for anyone: `public` live reads are fresh for a shared
  * cache (CDN) for a few seconds and may be served stale while it revalidates, browsers
  * revalidating every time (max-age=0) with the ETag; the `public-<age>` classes are fixed
@@ -34,14 +35,40 @@ export const CACHE_CONTROL = {
 export type CacheClass = keyof typeof CACHE_CONTROL;
 
 /**
- * A route's cache policy: one class for every request, or `{ anonymous }`: that class for a
- * request nothing personal can have shaped, and `private` for one that carries a session, a
- * cookie or a credential header (the plugin decides which, from the request: api/plugins/http-cache.ts).
+ * A route's cache policy: one class for every request, or `{ anonymous }`: that class for a request
+ * nothing personal can have shaped, and `private` for one that something personal may have shaped:
+ * a session, a cookie or a credential header (decided from the request by api/plugins/http-cache.ts
+ * and, for pages, the site mount: api/site/page-cache.ts), or one of the `personalQuery` parameters
+ * (the answer to one visitor's form: `/receipt/{id}?recorded=N` says "your imprint was recorded").
+ * A page's public class is read as its `{ anonymous }` form: every live page's layout reads the
+ * session and the theme cookie.
  */
-export type CachePolicy = CacheClass | { anonymous: CacheClass };
+export type CachePolicy = CacheClass | { anonymous: CacheClass; personalQuery?: readonly string[] };
 
-/** The live pages' own header for their anonymous form (site/pages: the home and about pages). */
-export const PUBLIC_PAGE_CACHE = CACHE_CONTROL['public-page'];
+/** The Cache-Control one answer gets, and whether it is the shared form (which then varies on Cookie). */
+export interface CacheDecision {
+  value: string;
+  varyCookie: boolean;
+}
+
+/**
+ * The Cache-Control a policy gives one answer. `personal`: something personal may have shaped it (see
+ * CachePolicy); `page`: the answer is a page, so a public class holds for its anonymous form only.
+ */
+export function cacheControlFor(policy: CachePolicy, personal: boolean, page: boolean): CacheDecision {
+  const cacheClass = typeof policy === 'string' ? policy : policy.anonymous;
+  const value = CACHE_CONTROL[cacheClass];
+  const perRequest = typeof policy !== 'string' || (page && value.startsWith('public'));
+  if (!perRequest) return { value, varyCookie: false };
+  return personal ? { value: CACHE_CONTROL.private, varyCookie: false } : { value, varyCookie: true };
+}
+
+/** True when the request's query names one of the policy's `personalQuery` parameters (with a value). */
+export function personalQueryIn(policy: CachePolicy, url: string): boolean {
+  if (typeof policy === 'string' || !policy.personalQuery?.length) return false;
+  const query = new URLSearchParams(url.split('?')[1]?.split('#')[0] ?? '');
+  return policy.personalQuery.some((name) => Boolean(query.get(name)));
+}
 
 /**
  * A live page whose anonymous render reads the Record alone (its imprints, counter and tallies, as
@@ -52,7 +79,7 @@ export const RENDERS_FROM = 'x-civitas-renders-from';
 
 /**
  * How long a render that read live figures beside the Record (the home page's governance, forecasts,
- * orders and people) may be kept: the shared caches' own s-maxage in PUBLIC_PAGE_CACHE, so a kept
- * render is never older than what a CDN would serve anyway.
+ * orders and people) may be kept: the shared caches' own s-maxage in the home page's class
+ * (`public-page`), so a kept render is never older than what a CDN would serve anyway.
  */
 export const LIVE_FIGURES_SECONDS = 15;

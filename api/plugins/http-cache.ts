@@ -1,7 +1,13 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CACHE_CONTROL, type CachePolicy } from '../../shared/http-cache.ts';
+import {
+  CACHE_CONTROL,
+  cacheControlFor,
+  personalQueryIn,
+  type CacheDecision,
+  type CachePolicy,
+} from '../../shared/http-cache.ts';
 import { withVary } from './negotiation.ts';
 import { noteRevalidated } from './compression.ts';
 
@@ -28,19 +34,11 @@ export function personalRequest(request: FastifyRequest): boolean {
 const SEE_OTHER = CACHE_CONTROL.private;
 
 /** The Cache-Control a route's policy gives this request's answer, and whether it varies on Cookie. */
-function cacheControlOf(policy: CachePolicy, request: FastifyRequest, reply: FastifyReply) {
-  if (typeof policy === 'string') {
-    const value = CACHE_CONTROL[policy];
-    // A page (a hybrid's HTML) may be shared in its anonymous form only: the layout reads the
-    // session and the theme cookie, as the site mount's own rule for live pages says.
-    if (!/^public/.test(value) || !isHtml(reply)) return { value, varyCookie: false };
-    return personalRequest(request)
-      ? { value: CACHE_CONTROL.private, varyCookie: false }
-      : { value, varyCookie: true };
-  }
-  return personalRequest(request)
-    ? { value: CACHE_CONTROL.private, varyCookie: false }
-    : { value: CACHE_CONTROL[policy.anonymous], varyCookie: true };
+function cacheControlOf(policy: CachePolicy, request: FastifyRequest, reply: FastifyReply): CacheDecision {
+  const personal = personalRequest(request) || personalQueryIn(policy, request.url);
+  // A page (a hybrid's HTML) may be shared in its anonymous form only: the layout reads the session
+  // and the theme cookie, as the site mount's rule for pages says (api/site/page-cache.ts).
+  return cacheControlFor(policy, personal, isHtml(reply));
 }
 
 function isHtml(reply: FastifyReply): boolean {
@@ -80,7 +78,8 @@ function cacheable(
  * - a route's cache class (its operation entry's `policy.cache`, shared/http-cache.ts) sets its Cache-Control; a
  *   class that depends on the request (`{ anonymous }`) is decided here, from the request, and its
  *   shared form varies on Cookie; a 303 (a form's answer) is `private, no-store` whatever the class;
- *   only the site mount's pages and stored files bring their own (api/site/mount.ts);
+ *   only the site mount's pages (their entries' page class, api/site/page-cache.ts) and stored
+ *   files bring their own (api/site/mount.ts);
  * - every 200 GET that may be stored carries a strong ETag (a hash of the exact bytes sent), and a
  *   request whose If-None-Match names it gets 304 with no body. Nothing is kept between requests:
  *   the tag is computed from the answer just produced, so it can never be stale. A handler that

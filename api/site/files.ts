@@ -1,7 +1,8 @@
 /**
  * The built site's files (dist/client), read once into memory with their ETag and cache policy:
  * theme.<hash>.css, font/* and _astro/* are `public, max-age=31536000, immutable`; other assets
- * `public, max-age=3600`; prerendered pages `public, max-age=300`.
+ * `public, max-age=3600`. A prerendered page is sent with its registry entry's page class instead
+ * (api/site/page-cache.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,8 +26,6 @@ export interface StoredFile {
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const SHORT = 'public, max-age=3600';
-export const PAGE_PUBLIC = 'public, max-age=300';
-export const PAGE_PRIVATE = 'private, no-store';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,7 +63,7 @@ export function loadClientFiles(clientDir: string): Map<string, StoredFile> {
       body,
       type: TYPES[extname(abs)] ?? 'application/octet-stream',
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-      cacheControl: urlPath.endsWith('.html') ? PAGE_PUBLIC : hashed ? IMMUTABLE : SHORT,
+      cacheControl: hashed ? IMMUTABLE : SHORT,
     });
   }
   return files;

@@ -4,8 +4,9 @@
  *
  * Used by the API's one-origin server (api/app.ts: a route for every path, calling the helpers below)
  * and by api/site/server.ts, the split deploy's site server (catch-all routes, `pageRoutes: true`).
- * Beside it: files.ts (dist/client in memory), page-index.ts (site/pages), captured-response.ts
- * (Astro's response for Fastify) and client.ts (the in-process API client SSR pages read through).
+ * Beside it: files.ts (dist/client in memory), page-index.ts (site/pages), renderer.ts (Astro's
+ * renders, shared and kept), captured-response.ts (Astro's response for Fastify) and client.ts (the
+ * in-process API client SSR pages read through).
  *
  * Integration in the API (one origin):
  *
@@ -24,24 +25,24 @@
  * dist/client is small (under 1 MB), read once into memory with its ETag and cache policy.
  *
  * Caching: theme.<hash>.css and font/* are `public, max-age=31536000, immutable`; other assets
- * `public, max-age=3600`; prerendered pages `public, max-age=300` with `Vary: Cookie`, or
- * `private, no-store` when the civitas_theme cookie personalised them.
+ * `public, max-age=3600`; every page, prerendered or rendered, gets the cache class its registry
+ * entry declares (page-cache.ts), never one of its own.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { applyTheme, themeFromCookieHeader } from '../../site/lib/theme.ts';
-import { coalescer } from '../../shared/coalesce.ts';
 import { noteRevalidated } from '../plugins/compression.ts';
 import { etagMatches } from '../plugins/http-cache.ts';
-import { KeptRenders, readRendersFrom, renderEtag, type RenderedPage } from './kept-renders.ts';
-import { CapturedResponse, type AstroHandler } from './captured-response.ts';
+import { renderEtag, type RenderedPage } from './kept-renders.ts';
+import type { AstroHandler } from './captured-response.ts';
+import { pageRenderer, type LocalsOption, type SiteLocals } from './renderer.ts';
+import { pageCache, PERSONAL_PAGE } from './page-cache.ts';
 import {
   loadClientFiles,
   normalisePath,
-  PAGE_PRIVATE,
   readAssetsManifest,
   REPO_ROOT,
   type AssetsManifest,
@@ -50,8 +51,7 @@ import {
 import { listAstroPageDetails, templateToRegExp } from './page-index.ts';
 import { withoutQuery } from '../../shared/url-path.ts';
 
-export type SiteLocals = App.Locals;
-type LocalsOption = SiteLocals | ((request: FastifyRequest) => SiteLocals | Promise<SiteLocals>);
+export type { SiteLocals } from './renderer.ts';
 
 export interface MountSiteOptions {
   /** Per-request Astro locals (see injectLocals), or a fixed object. */
@@ -110,19 +110,7 @@ export interface SiteMount {
   ): Promise<RenderedPage>;
 }
 
-/**
- * A live page may ask for shared caching (`public`, `s-maxage`) for its anonymous form only. Any
- * request with a cookie (a session, a theme, a flash) or credentials may have shaped the page, so
- * its answer is made `private, no-store` whatever the page said; the shared form varies on Cookie.
- */
-function keepPersonalPagesPrivate(request: FastifyRequest, reply: FastifyReply) {
-  const cacheControl = String(reply.getHeader('cache-control') ?? '');
-  if (!/public|s-maxage/i.test(cacheControl)) return;
-  if (sharable(request)) reply.header('vary', 'Cookie');
-  else reply.header('cache-control', PAGE_PRIVATE);
-}
-
-/** A request nothing personal can shape: GET/HEAD without cookies or credentials. */
+/** A request nothing personal can shape, so others may share its render: GET/HEAD, no cookie, no credentials. */
 function sharable(request: FastifyRequest): boolean {
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
@@ -148,14 +136,11 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
   const files = loadClientFiles(clientDir);
   const assets = readAssetsManifest(distDir);
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
-  const pages = listAstroPageDetails()
-    .filter((p) => !p.prerender)
-    .map((p) => templateToRegExp(p.route));
+  const pageDetails = listAstroPageDetails();
+  const pages = pageDetails.filter((p) => !p.prerender).map((p) => templateToRegExp(p.route));
+  const cache = pageCache(pageDetails.map((p) => p.route));
 
-  const resolveLocals = async (request: FastifyRequest): Promise<SiteLocals | undefined> => {
-    const { locals } = options;
-    return typeof locals === 'function' ? locals(request) : locals;
-  };
+  const { resolveLocals, render, sharedRender } = pageRenderer(handler, options);
 
   const sendStored = (
     reply: FastifyReply,
@@ -186,12 +171,14 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       const file = files.get(`${clean}/index.html`) ?? files.get(`${clean}.html`);
       if (!file) return false;
       const theme = themeFromCookieHeader(reply.request.headers.cookie);
+      // The same file for every visitor but the theme: only a rewritten one is personal.
+      const cacheControl = cache.builtCacheControl(clean, theme !== 'system');
       reply.header('vary', 'Cookie');
       if (theme === 'system') {
-        sendStored(reply, file);
+        sendStored(reply, file, file.body, cacheControl);
       } else {
         const html = applyTheme(file.body.toString('utf8'), theme);
-        reply.header('content-type', file.type).header('cache-control', PAGE_PRIVATE).code(200).send(html);
+        reply.header('content-type', file.type).header('cache-control', cacheControl).code(200).send(html);
       }
       return true;
     },
@@ -216,7 +203,7 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       if (!rendered.matched || rendered.status !== status || !rendered.body.length)
         return reply.code(status).send(error);
       for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
-      return reply.code(status).header('cache-control', 'private, no-store').send(rendered.body);
+      return reply.code(status).header('cache-control', PERSONAL_PAGE).send(rendered.body);
     },
 
     async renderSsr(request, reply, locals) {
@@ -239,66 +226,9 @@ export async function mountSite(app: FastifyInstance, options: MountSiteOptions 
       // One render, one tag: the visitors sharing a render share its ETag, hashed once (api/plugins/http-cache.ts).
       if (shared && page.status === 200 && !page.headers['set-cookie'])
         reply.header('etag', renderEtag(page));
-      keepPersonalPagesPrivate(request, reply);
+      cache.applyRendered(request, reply);
       return reply.code(page.status).send(page.body);
     },
-  };
-
-  const renders = coalescer<string, RenderedPage>();
-  const kept = new KeptRenders();
-
-  /**
-   * An anonymous render, shared by the requests that arrive together (shared/coalesce.ts) and, for
-   * a page that read the Record alone, kept while the Record's revision stands still. Exact: a kept
-   * render is sent only when a revision read begun after this request arrived finds the revision it
-   * was rendered at, so a render made now would read the same rows and give the same bytes. The
-   * revision is one row every process reads and every statement writing imprints moves (migration
-   * 0022), so a write in any process is seen by the next request in all of them; a render stores
-   * the revision its run read before rendering, so a write during the render only makes it go sooner.
-   */
-  const sharedRender = async (request: FastifyRequest): Promise<RenderedPage> => {
-    const key = `${request.method} ${request.headers.host ?? ''} ${request.url}`;
-    const { recordRevision } = options;
-    // Only a URL with a kept render pays a revision read per request; others pay one per render.
-    if (recordRevision && kept.has(key)) {
-      const held = kept.at(key, await recordRevision());
-      if (held) return held;
-    }
-    // The run begins after every request that shares it arrived; its revision is read before its render.
-    const page = await renders(
-      key,
-      async () => {
-        const revision = recordRevision ? await recordRevision() : undefined;
-        return { ...(await render(request)), revision };
-      },
-      options.gatherRenders,
-    );
-    kept.offer(key, page);
-    return page;
-  };
-  const render = async (
-    request: FastifyRequest,
-    locals?: SiteLocals,
-    raw: IncomingMessage = request.raw,
-  ): Promise<RenderedPage> => {
-    const pageLocals = locals ?? (await resolveLocals(request)) ?? {};
-    const res = new CapturedResponse(raw);
-    let matched = true;
-    try {
-      const noPage = () => {
-        matched = false;
-        res.end();
-      };
-      await handler(raw, res as unknown as ServerResponse, noPage, pageLocals);
-    } catch {
-      res.statusCode = 500;
-      res.end();
-    }
-    await res.done;
-    const headers = { ...res.headers };
-    // A page that read the Record alone says so (RENDERS_FROM); the header itself never leaves.
-    const { fromRecord, keepForMs } = readRendersFrom(headers);
-    return { request, matched, status: res.statusCode, headers, body: res.body(), fromRecord, keepForMs };
   };
 
   if (options.assetRoutes !== false) {

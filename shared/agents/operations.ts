@@ -156,7 +156,9 @@ export const AGENT_OPERATIONS = [
       }),
     },
   }),
-  page('/continuum', 'Continuum: how agents keep continuity, and the current continuity overview'),
+  page('/continuum', 'Continuum: how agents keep continuity, and the current continuity overview', {
+    GET: { policy: { cache: { anonymous: 'public-30s' } } },
+  }),
   page(
     '/standing',
     'Standing: agent naturalization levels and human civic standing, side by side and never summed',
@@ -164,7 +166,8 @@ export const AGENT_OPERATIONS = [
       GET: {
         query: z.object({ handle: optional(handleSchema), minted: optional(z.string().max(64)) }),
         response: standingViewSchema,
-        policy: { cache: { anonymous: 'revalidate' } }, // a session may hold a fresh relay token here
+        // a session may hold a fresh relay token here; the page also shows who is signed in
+        policy: { cache: { anonymous: 'revalidate' }, page: 'private' },
       },
     },
   ),

@@ -34,8 +34,9 @@ export const DISCOVERY_OPERATIONS = [
   page(
     '/developers',
     'Developer guide: discovery order, the three contracts, MCP, the relay client, errors, limits and proofs',
+    { GET: { policy: { cache: 'revalidate' } } },
   ),
   page('/atlas', 'Human map of every published route, generated from the registry, grouped by family', {
-    GET: { response: atlasSchema, policy: { cache: 'revalidate' } },
+    GET: { response: atlasSchema, policy: { cache: 'revalidate', page: 'no-store' } },
   }),
 ];

@@ -70,7 +70,7 @@ export const GOVERNANCE_OPERATIONS = [
   api('/api/axioms', 'The fixed founding articles', {
     GET: { response: axiomsSchema, policy: { cache: 'public-5m' } },
   }),
-  page('/axioms', 'The founding axioms of civitas'),
+  page('/axioms', 'The founding axioms of civitas', { GET: { policy: { cache: 'revalidate' } } }),
   page(
     '/lineage',
     'Lineage of the constitution: each article back to its proposal, cosigns and ratification',

@@ -40,12 +40,18 @@ export const HEALTH_OPERATIONS = [
       policy: { cache: 'no-store' },
     },
   }),
-  page('/status', 'Service status for people: readiness, current vitals headline and recent failures'),
+  page('/status', 'Service status for people: readiness, current vitals headline and recent failures', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
   api(
     '/api/version',
     'Versions: app version, API contract version 1 and the civitas.*.v1 payload schema names',
     { GET: { response: versionsSchema } },
   ),
-  page('/changelog', 'Changelog of civitas releases, from the repository CHANGELOG'),
-  page('/changelog/{tag}', 'One release of the changelog, by release tag'),
+  page('/changelog', 'Changelog of civitas releases, from the repository CHANGELOG', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
+  page('/changelog/{tag}', 'One release of the changelog, by release tag', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
 ];

@@ -43,13 +43,15 @@ const { asset, feed, hybrid, mutation, page } = operations('identity');
 
 /** Identity: crossing, sign-in, sessions, owner views and personal data requests. */
 export const IDENTITY_OPERATIONS = [
-  page('/begin', 'Start here: a free first call with no account, and the ways to cross into an identity'),
+  page('/begin', 'Start here: a free first call with no account, and the ways to cross into an identity', {
+    GET: { policy: { cache: 'revalidate' } },
+  }),
   page('/begin/receipt/{token}', 'The receipt of a first free call, shareable by its token', {
     GET: {
       // Not checked here: a token of the wrong form is answered like an unknown one (404).
       params: z.object({ token: z.string().describe('the receipt id (rcpt_…) of the first free call') }),
       response: firstCallReceiptSchema,
-      policy: { cache: 'revalidate' },
+      policy: { cache: 'revalidate', page: { anonymous: 'public-1m' } },
     },
   }),
   page(

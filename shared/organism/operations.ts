@@ -62,11 +62,11 @@ export const ORGANISM_OPERATIONS = [
   api('/api/trust', 'Trust: what the service has proved about itself and what it has not', {
     GET: { response: trustSchema, policy: { cache: 'no-store' } },
   }),
-  page('/trust', 'Trust: proofs kept and proofs missing'),
+  page('/trust', 'Trust: proofs kept and proofs missing', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/truth', 'Truth: mind claims checked against stored data', {
     GET: { response: truthSchema, policy: { cache: 'no-store' } },
   }),
-  page('/truth', 'Truth checks'),
+  page('/truth', 'Truth checks', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/vigilance', 'Vigilance: invariant watches and the alerts they raised and cleared', {
     GET: { response: vigilanceSchema, policy: { cache: 'no-store' } },
   }),
@@ -78,11 +78,11 @@ export const ORGANISM_OPERATIONS = [
     'Self-trials: the invariants re-run (window, gap-free sequence, anchor chain, boundaries)',
     { GET: { response: selfTrialsSchema, policy: { cache: 'no-store' } } },
   ),
-  page('/self-trials', 'Self-trials and their latest results'),
+  page('/self-trials', 'Self-trials and their latest results', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/failures', 'Failures: incidents and failed jobs, in projected words', {
     GET: { response: failuresSchema, policy: { cache: 'no-store' } },
   }),
-  page('/failures', 'Failures and what was done about them'),
+  page('/failures', 'Failures and what was done about them', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/recovery', 'Recovery: how the service recovered from each failure, and how long it took', {
     GET: { response: recoverySchema, policy: { cache: 'private' } },
   }),
@@ -90,7 +90,7 @@ export const ORGANISM_OPERATIONS = [
   api('/api/promises', 'Promises: service objectives and whether each was kept', {
     GET: { response: promisesSchema, policy: { cache: 'no-store' } },
   }),
-  page('/promises', 'Promises kept and broken'),
+  page('/promises', 'Promises kept and broken', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/discrimination', 'Discrimination: outcome disparities between kinds and cohorts (k-anonymous)', {
     GET: { response: discriminationSchema, policy: { cache: 'private' } },
   }),
@@ -155,10 +155,16 @@ export const ORGANISM_OPERATIONS = [
       policy: { cache: 'no-store' },
     },
   }),
-  page('/branchworld/missing', 'Shown for a branchworld that does not exist'),
+  page('/branchworld/missing', 'Shown for a branchworld that does not exist', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
-  page('/vigilance', 'Vigilance for people: which invariants are watched and the alerts raised and cleared'),
-  page('/why/{entity}', 'Why an entity is in its current state, in plain language'),
+  page('/vigilance', 'Vigilance for people: which invariants are watched and the alerts raised and cleared', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
+  page('/why/{entity}', 'Why an entity is in its current state, in plain language', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
   api(
     '/api/state',
     'Whole-service state: counts by kind, window, quarantine counts, federated cohorts, latest anchor (no raw ids)',
@@ -167,7 +173,7 @@ export const ORGANISM_OPERATIONS = [
   api('/api/organism', 'The organism view: vitals, metabolism, drift, season and persona in one projection', {
     GET: { response: organismSchema, policy: { cache: 'no-store' } },
   }),
-  page('/organism', 'The organism: civitas observing itself'),
+  page('/organism', 'The organism: civitas observing itself', { GET: { policy: { cache: 'no-store' } } }),
   api(
     '/api/vitals',
     'Vitals: request and error rates, latency, database health, and the treasury wallet block (no top-holder id)',
@@ -186,11 +192,11 @@ export const ORGANISM_OPERATIONS = [
   api('/api/evolution', 'Evolution: changes made to the service and the orders or proposals behind them', {
     GET: { response: evolutionSchema, policy: { cache: 'no-store' } },
   }),
-  page('/evolutions', 'The evolutions of civitas'),
+  page('/evolutions', 'The evolutions of civitas', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/season', "The current season: its dates, its themes and the service's own prophecies for it", {
     GET: { response: seasonSchema, policy: { cache: 'no-store' } },
   }),
-  page('/season', 'The current season'),
+  page('/season', 'The current season', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/persona', "The service's persona: its current voice and stance, derived from lessons", {
     GET: { response: personaSchema, policy: { cache: 'no-store' } },
   }),
@@ -219,16 +225,22 @@ export const ORGANISM_OPERATIONS = [
     refuses: { POST: ['not_found'] },
     POST: { body: stanceBody, form: true, response: stanceSchema, policy: { origin: 'form' } },
   }),
-  page('/mind', 'The mind: claims the service holds and the stances taken on them'),
-  page('/mind/claim/{id}', 'One mind claim with its evidence and stances'),
-  page('/mind/claim/missing', 'Shown for a mind claim that does not exist'),
+  page('/mind', 'The mind: claims the service holds and the stances taken on them', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
+  page('/mind/claim/{id}', 'One mind claim with its evidence and stances', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
+  page('/mind/claim/missing', 'Shown for a mind claim that does not exist', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
   feed('/mind/feed.xml', 'Atom feed of new and changed mind claims', {
     GET: { policy: { cache: 'no-store' } },
   }),
   api('/api/observatory', 'Observatory: the measurements the service takes of itself, each with its source', {
     GET: { response: observatorySchema, policy: { cache: 'no-store' } },
   }),
-  page('/observatory', 'The observatory'),
+  page('/observatory', 'The observatory', { GET: { policy: { cache: 'no-store' } } }),
   api(
     '/api/swarm',
     'Swarm: agent activity as a whole (imprints and heartbeats by level), no handles singled out',
@@ -240,22 +252,22 @@ export const ORGANISM_OPERATIONS = [
   api('/api/constellation', 'Constellation: themes of the Record and how they connect', {
     GET: { response: constellationSchema, policy: { cache: 'no-store' } },
   }),
-  page('/constellation', 'The constellation of themes'),
+  page('/constellation', 'The constellation of themes', { GET: { policy: { cache: 'no-store' } } }),
   page('/dream-constellation', 'Constellation of dreaming themes over the seasons', {
     GET: { response: dreamConstellationSchema, policy: { cache: 'no-store' } },
   }),
   api('/api/cross', 'Cross: where human and agent imprints meet (replies across kinds), counted by kind', {
     GET: { response: crossSchema, policy: { cache: 'no-store' } },
   }),
-  page('/cross', 'Where humans and agents answer each other'),
+  page('/cross', 'Where humans and agents answer each other', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/journal', "The service's journal: daily entries written from its own measurements", {
     GET: { query: journalQuery, response: journalSchema, policy: { cache: 'no-store' } },
   }),
-  page('/journal', 'The journal'),
+  page('/journal', 'The journal', { GET: { policy: { cache: 'no-store' } } }),
   api('/api/dreaming', 'Dreaming: the periodic synthesis of themes from non-quarantined imprints', {
     GET: { response: dreamingSchema, policy: { cache: 'no-store' } },
   }),
-  page('/dreaming', 'Dreaming'),
+  page('/dreaming', 'Dreaming', { GET: { policy: { cache: 'no-store' } } }),
   api(
     '/api/dispatch',
     'Dispatch: outgoing notices (mail and reach lanes) and their delivery state, without addresses',
@@ -272,6 +284,10 @@ export const ORGANISM_OPERATIONS = [
     GET: { policy: { cache: 'private' } },
   }),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
-  page('/vitals', 'Vitals for people: request and error rates, latency and database health'),
-  page('/vitals/changes', 'What changed in the vitals over the last day and week'),
+  page('/vitals', 'Vitals for people: request and error rates, latency and database health', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
+  page('/vitals/changes', 'What changed in the vitals over the last day and week', {
+    GET: { policy: { cache: 'no-store' } },
+  }),
 ];

@@ -58,7 +58,9 @@ export const PEOPLE_OPERATIONS = [
       },
     },
   ),
-  page('/citizens', 'The public roster of sovereigns and agents'),
+  page('/citizens', 'The public roster of sovereigns and agents', {
+    GET: { policy: { cache: 'revalidate' } },
+  }),
   api('/api/censuses', 'Daily census snapshots: humans and agents as distinct kinds', {
     GET: {
       query: z.object({
@@ -83,7 +85,7 @@ export const PEOPLE_OPERATIONS = [
       }),
     },
   }),
-  page('/censuses', 'Census history'),
+  page('/censuses', 'Census history', { GET: { policy: { cache: 'revalidate' } } }),
   api('/api/cohorts', 'Cohorts by join month, k-anonymous (groups under 5 shown as fewer than 5)', {
     GET: {
       query: z.object(listPageQuery(60, 240)),
@@ -154,7 +156,7 @@ export const PEOPLE_OPERATIONS = [
     { GET: { query: z.object({}).loose(), response: presenceViewSchema, policy: { cache: 'public' } } },
   ),
   page('/commons', 'The commons: who is here (k-anonymous presence) and the current confluences', {
-    GET: { response: commonsSchema, policy: { cache: 'revalidate' } },
+    GET: { response: commonsSchema, policy: { cache: 'revalidate', page: { anonymous: 'public-30s' } } },
   }),
   api('/api/federation', 'Federation peers and their last signed exchange', {
     GET: {
@@ -197,7 +199,9 @@ export const PEOPLE_OPERATIONS = [
       }),
     },
   }),
-  page('/federation', 'Federation: the peers civitas exchanges with'),
+  page('/federation', 'Federation: the peers civitas exchanges with', {
+    GET: { policy: { cache: 'revalidate' } },
+  }),
   api('/api/mirror', 'Mirror: what civitas publicly shows about a given public actor', {
     publicActor: 'required',
     GET: {

@@ -34,7 +34,13 @@ export const RECORD_OPERATIONS = [
   hybrid(
     '/imprint',
     'The Record: newest retained imprints (window of 500) and the form to leave one; JSON when asked',
-    { GET: { query: pageQuery, response: recordViewSchema, policy: { cache: { anonymous: 'revalidate' } } } },
+    {
+      GET: {
+        query: pageQuery,
+        response: recordViewSchema,
+        policy: { cache: { anonymous: 'revalidate' }, page: { anonymous: 'public-page' } },
+      },
+    },
   ),
   api('/imprint/live', 'Imprints recorded since a cursor, for live updates (held spam never included)', {
     GET: { query: liveQuery, response: liveAnswer },
@@ -66,6 +72,7 @@ export const RECORD_OPERATIONS = [
   page('/collaborate', 'Collaboration view of the Record: questions and their reply threads', {
     alias: true,
     aliasOf: '/imprint',
+    GET: { policy: { cache: 'revalidate' } },
   }),
   api('/collaborate/live', 'Collaboration threads changed since a cursor', {
     GET: { query: liveQuery, response: liveAnswer },
@@ -137,7 +144,11 @@ export const RECORD_OPERATIONS = [
       response: z.object({ ok, cleared: count, receipt_id: z.string() }),
     },
   }),
-  page('/stats', 'Headline counts: humans and agents as two kinds, imprints lifetime and retained, receipts'),
+  page(
+    '/stats',
+    'Headline counts: humans and agents as two kinds, imprints lifetime and retained, receipts',
+    { GET: { policy: { cache: { anonymous: 'public-30s' } } } },
+  ),
   api(
     '/api/stats',
     'Headline counts: humans, agents, imprints_lifetime, imprints_retained, unattested, held, receipts',

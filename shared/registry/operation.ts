@@ -33,6 +33,12 @@ import type { Family, HttpMethod, RouteKind, RouteShape, StateRefusal } from './
  * - `cache`: who may keep the answer (a cache class of shared/http-cache.ts, or `{ anonymous }`:
  *   that class for a request nothing personal shaped, `private` otherwise), set by
  *   api/plugins/http-cache.ts. Default: DEFAULT_CACHE below;
+ * - `page`: who may keep the page (site/pages) this path renders, when it differs from `cache`
+ *   (the class of the entry's implementation: a JSON twin, a card). Default: `cache`. Set by the
+ *   site mount (api/site/page-cache.ts) on every page it sends, prerendered or rendered, on the
+ *   one-origin server and the split deploy's site server alike; no page sets its own
+ *   (test/structure/route-policy.test.ts). A page's public class holds for its anonymous form only;
+ *   a prerendered page is personal only when the theme cookie rewrote it;
  * - `origin`: the same-origin rule of an unsafe method (`credential`: credential-minting doors,
  *   strict with or without a cookie; `form`: session-acting doors refuse what a browser marks
  *   cross-site; api/plugins/same-origin.ts). Default: none (shared/security.ts CREDENTIAL_DOORS are
@@ -42,6 +48,7 @@ import type { Family, HttpMethod, RouteKind, RouteShape, StateRefusal } from './
  */
 export interface OperationPolicy {
   cache?: CachePolicy;
+  page?: CachePolicy;
   origin?: 'credential' | 'form';
   rawBody?: true;
 }
@@ -72,13 +79,15 @@ export const DEFAULT_CACHE: {
 /** An operation's policy with its defaults filled in. */
 export interface RoutePolicy extends OperationPolicy {
   cache: CachePolicy;
+  page: CachePolicy;
 }
 
 /** The policy of one method of an entry: its block's `policy`, defaults filled in. */
 export function policyOf(entry: Operation, method: HttpMethod): RoutePolicy {
   const declared = entry[method]?.policy ?? {};
   const fallback = method === 'POST' ? DEFAULT_CACHE.unsafe : DEFAULT_CACHE.GET[entry.kind];
-  return { ...declared, cache: declared.cache ?? fallback };
+  const cache = declared.cache ?? fallback;
+  return { ...declared, cache, page: declared.page ?? cache };
 }
 
 /** One method of an entry: the operation's contract and its policy. */

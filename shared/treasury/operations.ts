@@ -35,6 +35,8 @@ import { PURPOSES } from './purposes.ts';
 import { oracleQuoteSchema } from './quote.ts';
 
 const { api, mutation, page } = operations('treasury');
+/** A page read live and given no lifetime: a cache may keep it but asks before each use. */
+const REVALIDATED = { GET: { policy: { cache: 'revalidate' } } } as const;
 
 /** Treasury: paid capabilities through Stripe, the Oracle, entitlements and the treasury itself. */
 export const TREASURY_OPERATIONS = [
@@ -180,7 +182,7 @@ export const TREASURY_OPERATIONS = [
       policy: { cache: 'private' },
     },
   }),
-  page('/oracle', 'The Oracle: what the paid deep report covers and its price'),
+  page('/oracle', 'The Oracle: what the paid deep report covers and its price', REVALIDATED),
   page('/oracle/mine', 'Your Oracle reports', { identity: 'session' }),
   api(
     '/api/cost-oracle',
@@ -255,8 +257,8 @@ export const TREASURY_OPERATIONS = [
       }),
     },
   }),
-  page('/endow', 'Endow civitas: patronage, covenants and funding evolutions'),
-  page('/pricing', 'Prices of paid capabilities', { alias: true, aliasOf: '/endow' }),
+  page('/endow', 'Endow civitas: patronage, covenants and funding evolutions', REVALIDATED),
+  page('/pricing', 'Prices of paid capabilities', { alias: true, aliasOf: '/endow', ...REVALIDATED }),
   mutation('/api/stripe/webhook', 'Stripe webhook: signature verified, each event applied once by event id', {
     rate: 'read',
     provider: 'payments',
@@ -293,5 +295,6 @@ export const TREASURY_OPERATIONS = [
   page(
     '/wallet',
     "The treasury's wallet for people: balance, strategy limits and the k-anonymous equity distribution",
+    REVALIDATED,
   ),
 ];

@@ -23,7 +23,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/governance/pledges.ts', 339],
   ['api/identity/data-rights.ts', 377],
   ['api/identity/oidc.ts', 306],
-  ['api/site/mount.ts', 340],
   ['shared/governance/contract.ts', 432],
   ['shared/organism/contract/checks.ts', 352],
   ['test/api/agents/lifecycle.test.ts', 396],

@@ -1,10 +1,12 @@
 /**
- * The router owns route policy: a route's scope, rate class, cache class, origin rule and raw body
- * are its operation entry's (shared/registry/operation.ts), applied by the router and its plugins
- * (api/plugins/http-cache.ts sets the Cache-Control, api/plugins/session.ts enforces the scope).
- * No handler sets Cache-Control or `Vary: Cookie` by hand (only the plugins, the site mount — pages
- * and stored files bring their own — and the two lanes that answer outside Fastify's routes may),
- * no handler checks again a scope the router enforced, and no `defineRoute` carries policy.
+ * The router owns route policy: a route's scope, rate class, cache class, page class, origin rule and
+ * raw body are its operation entry's (shared/registry/operation.ts), applied by the router and its
+ * plugins (api/plugins/http-cache.ts sets the Cache-Control, api/plugins/session.ts enforces the
+ * scope) and, for pages, the site mount (api/site/page-cache.ts). No handler, page or component sets
+ * Cache-Control or `Vary: Cookie` by hand (only the plugins, the site mount — pages get their
+ * entry's class there, stored files their immutable one — and the two lanes that answer outside
+ * Fastify's routes may), no handler checks again a scope the router enforced, and no `defineRoute`
+ * carries policy.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -15,15 +17,25 @@ import { POLICY_RULES } from '../../shared/policy.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, source = /\.ts$/): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts')) out.push(path);
+    if (entry.isDirectory()) out.push(...sourceFiles(path, source));
+    else if (source.test(entry.name)) out.push(path);
   }
   return out;
 }
+
+const read = (path: string) => ({
+  path: relative(ROOT, join(ROOT, path)),
+  text: readFileSync(join(ROOT, path), 'utf8'),
+});
+
+/** A Cache-Control named as a header (`'Cache-Control'`), not mentioned in prose. */
+const CACHE_CONTROL = /['"`]cache-control['"`]/i;
+/** A `Vary` header set to something with Cookie in it. */
+const VARY_COOKIE = /['"`]vary['"`]\s*,\s*['"`][^'"`]*cookie/i;
 
 /** Where a Cache-Control or a `Vary: Cookie` may be written, and why. */
 const ALLOWED = [
@@ -34,25 +46,31 @@ const ALLOWED = [
 ];
 
 describe('route policy', () => {
-  const files = sourceFiles('api').map((path) => ({
-    path: relative(ROOT, join(ROOT, path)),
-    text: readFileSync(join(ROOT, path), 'utf8'),
-  }));
+  const files = sourceFiles('api').map(read);
+  // Pages, components, layouts and the pages' helpers: the site mount sets a page's class.
+  const site = sourceFiles('site', /\.(astro|ts|mts|mjs|js)$/).map(read);
 
   it('no handler sets a Cache-Control header: the route declares its cache class', () => {
     const offenders = files
       .filter((file) => !ALLOWED.some((rule) => rule.test(file.path)))
-      .filter((file) => /['"]cache-control['"]/i.test(file.text))
+      .filter((file) => CACHE_CONTROL.test(file.text))
       .map((file) => file.path);
+    expect(offenders).toEqual([]);
+  });
+
+  it("no page or component sets a Cache-Control header: the page's registry entry declares its class", () => {
+    expect(site.length).toBeGreaterThan(100);
+    const offenders = site.filter((file) => CACHE_CONTROL.test(file.text)).map((file) => file.path);
     expect(offenders).toEqual([]);
   });
 
   it('no handler sets Vary: Cookie by hand: the cache class decides it', () => {
     const offenders = files
       .filter((file) => !ALLOWED.some((rule) => rule.test(file.path)))
-      .filter((file) => /['"]vary['"]\s*,\s*['"][^'"]*cookie/i.test(file.text))
+      .filter((file) => VARY_COOKIE.test(file.text))
       .map((file) => file.path);
     expect(offenders).toEqual([]);
+    expect(site.filter((file) => VARY_COOKIE.test(file.text)).map((file) => file.path)).toEqual([]);
   });
 
   it('no defineRoute carries policy: an implementation is its handler, page and preHandler', () => {

@@ -40,22 +40,39 @@ export const LEDGER_OPERATIONS = [
     '/receipt/{id}',
     'A receipt: the step recorded, its subject (public form), time, leaf hash and the change status beside it',
     {
-      GET: { params: idParams, response: receiptViewSchema.extend({ ok }), policy: { cache: 'revalidate' } },
+      GET: {
+        params: idParams,
+        response: receiptViewSchema.extend({ ok }),
+        // `?recorded=N`: the page answers one visitor's imprint form ("your imprint was recorded").
+        policy: { cache: 'revalidate', page: { anonymous: 'public-1m', personalQuery: ['recorded'] } },
+      },
     },
   ),
-  page('/receipt/missing', 'Shown for a receipt id that is not recorded, with how to check an id'),
+  page('/receipt/missing', 'Shown for a receipt id that is not recorded, with how to check an id', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
   api(
     '/api/receipt/{id}',
     'A receipt as JSON: id, step, subject, recorded_at, leaf_hash, log position and change_status',
     { GET: { params: idParams, response: receiptViewSchema.extend({ ok }), policy: { cache: 'public' } } },
   ),
   page('/ledger', 'The ledger: recent receipts and sealed days of the transparency log', {
-    GET: { query: ledgerQuery, response: ledgerSchema, policy: { cache: 'revalidate' } },
+    GET: {
+      query: ledgerQuery,
+      response: ledgerSchema,
+      policy: { cache: 'revalidate', page: { anonymous: 'public-30s' } },
+    },
   }),
   page('/ledger/{id}', 'One ledger entry (a receipt in log context: its day, leaf index and neighbours)', {
-    GET: { params: idParams, response: ledgerEntrySchema, policy: { cache: 'revalidate' } },
+    GET: {
+      params: idParams,
+      response: ledgerEntrySchema,
+      policy: { cache: 'revalidate', page: { anonymous: 'public-1m' } },
+    },
   }),
-  page('/ledger/missing', 'Shown for a ledger entry that does not exist'),
+  page('/ledger/missing', 'Shown for a ledger entry that does not exist', {
+    GET: { policy: { cache: { anonymous: 'public-5m' } } },
+  }),
   api(
     '/api/transparency',
     'Transparency report: receipts and denial receipts by kind, anchors sealed, witness marks (no actor ids)',
@@ -120,7 +137,13 @@ export const LEDGER_OPERATIONS = [
   page(
     '/verify/anchor-chain',
     'The chain of sealed anchors, each linked to the previous by hash, with its verification',
-    { GET: { query: anchorChainQuery, response: anchorChainSchema, policy: { cache: 'revalidate' } } },
+    {
+      GET: {
+        query: anchorChainQuery,
+        response: anchorChainSchema,
+        policy: { cache: 'revalidate', page: { anonymous: 'public-1m' } },
+      },
+    },
   ),
   mutation('/api/witness/mark', "A witness co-signs a day's anchor with its registered key", {
     refuses: { POST: ['conflict', 'not_found'] },
@@ -158,7 +181,11 @@ export const LEDGER_OPERATIONS = [
   ),
   // Added after /verify/{id} (INTERFACE.md's listing was cut off there):
   page('/witness', 'Witnesses: who co-signs the daily anchors, their latest marks, and how to become one', {
-    GET: { query: witnessesQuery, response: witnessesSchema, policy: { cache: { anonymous: 'revalidate' } } },
+    GET: {
+      query: witnessesQuery,
+      response: witnessesSchema,
+      policy: { cache: { anonymous: 'revalidate' }, page: { anonymous: 'public-1m' } },
+    },
   }),
   feed(
     '/witness/feed.xml',

@@ -71,6 +71,9 @@ describe('mountSite', () => {
 
     const bogus = await app.inject({ url: '/lexicon', headers: { cookie: 'civitas_theme=<script>' } });
     expect(bogus.body).toContain('data-theme="system"');
+    // Any other cookie leaves the built file as it is, so it stays public (its entry's class).
+    const session = await app.inject({ url: '/lexicon', headers: { cookie: 'civitas_session=x' } });
+    expect(session.headers['cache-control']).toBe('public, max-age=300');
   });
 
   it('refuses paths that try to leave dist/client', async () => {
@@ -83,6 +86,8 @@ describe('mountSite', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.headers['x-host-hook']).toBe('ran');
+    // Its entry's class, set by the mount itself: the split deploy's site server has no router.
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toContain('9.9.9-test');
     expect(res.body).toContain('data-theme="light"');
     expect(injected.at(-1)).toBe('GET /health cookie=civitas_theme=light');
