@@ -9,13 +9,13 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Pact } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { forecasterOf, ISO } from './prophecies.ts';
+import { forecasterOf, ISO, isoOf, type Face } from './prophecies.ts';
 import { count } from '../../shared/plural.ts';
 import { PACT_ID, PACT_SIDES, POINTS_MAX } from '../../shared/calibration/contract.ts';
 
@@ -25,6 +25,16 @@ export { PACT_ID, PACT_SIDES, POINTS_MAX };
 export const PACT_GRACE_DAYS = 14;
 const DAY_MS = 86_400_000;
 export type PactAnswerer = 'author' | 'steward' | 'lapse';
+
+/** A pact's row under `for update` (stakes and answers wait for each other), due time as ISO text. */
+function lockPact(tx: Sql, id: string) {
+  return tx.kysely
+    .selectFrom('pacts')
+    .select(['author_id', 'status', isoOf('due_at').as('due_at')])
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
+}
 
 export async function makePact(
   ctx: AppContext,
@@ -67,10 +77,7 @@ export async function stakeOnPact(
 ) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
-      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
-      [input.pact],
-    );
+    const [pact] = await lockPact(tx, input.pact);
     if (!pact)
       throw new Refusal(
         'not_found',
@@ -127,10 +134,7 @@ export async function answerPact<By extends PactAnswerer>(
 ) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
-      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
-      [input.pact],
-    );
+    const [pact] = await lockPact(tx, input.pact);
     if (!pact)
       throw new Refusal(
         'not_found',
@@ -179,8 +183,9 @@ export async function answerPact<By extends PactAnswerer>(
 }
 
 async function settleStakes(tx: Sql, pactId: string, outcome: string) {
+  // Raw: the settlement's sums and payouts, under the pact's lock in the answer's transaction.
   const sides = one(
-    await tx.query<{ won: number; lost: number }>(
+    await tx.query<Counts<'won' | 'lost'>>(
       `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
       [pactId, outcome],
     ),
@@ -192,7 +197,7 @@ async function settleStakes(tx: Sql, pactId: string, outcome: string) {
     [pactId, outcome, lost, won],
   );
   const paid = one(
-    await tx.query<{ paid: number }>(
+    await tx.query<Counts<'paid'>>(
       'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
       [pactId],
     ),
@@ -203,10 +208,15 @@ async function settleStakes(tx: Sql, pactId: string, outcome: string) {
 /** Job `calibration.pacts-lapse`: pacts unanswered PACT_GRACE_DAYS after their due date lapse as broken. */
 export async function lapseOverduePacts(ctx: AppContext) {
   const cutoff = new Date(ctx.clock.now().getTime() - PACT_GRACE_DAYS * DAY_MS);
-  const due = await ctx.db.query<{ id: string }>(
-    `select id from pacts where status = 'open' and due_at <= $1 order by due_at, id limit 100`,
-    [cutoff.toISOString()],
-  );
+  const due = await ctx.db.kysely
+    .selectFrom('pacts')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('due_at', '<=', cutoff.toISOString())
+    .orderBy('due_at')
+    .orderBy('id')
+    .limit(100)
+    .execute();
   let lapsed = 0;
   for (const { id } of due) {
     try {
@@ -232,19 +242,12 @@ type PactRow = Pick<
   | 'resolution_receipt_id'
   | 'receipt_id'
   | 'author_id'
-> & {
-  made_at: string;
-  due_at: string;
-  resolved_at: string | null;
-  tag: string | null;
-  callsign: string | null;
-  callsign_visible: boolean | null;
-  erased: boolean | null;
-  staked_kept: number;
-  staked_broken: number;
-  stakers: number;
-  paid_out: number | null;
-};
+  | 'made_at'
+  | 'due_at'
+  | 'resolved_at'
+> &
+  Face &
+  Counts<'staked_kept' | 'staked_broken' | 'stakers'> & { paid_out: number | null };
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
     ${ISO('p.resolved_at')} as resolved_at, p.resolved_by, p.resolution_receipt_id, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,

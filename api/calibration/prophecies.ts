@@ -7,7 +7,9 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import { sql as fragment } from 'kysely';
+import type { Row } from '../db/kysely.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
@@ -30,8 +32,22 @@ export const RESOLVE_BATCH = 500;
 export const PROPHECY_ID = /^pro_[0-9A-HJKMNP-TV-Z]{26}$/;
 const DAY_MS = 86_400_000;
 
-export const ISO = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** A timestamp column as ISO text in UTC to the millisecond, in raw SQL. */
+export const ISO = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_FORMAT})`;
+/** The same text in a typed Kysely query (`.as(name)` names it). */
+export const isoOf = (column: string) =>
+  fragment<string>`to_char(${fragment.ref(column)} at time zone 'UTC', ${fragment.raw(ISO_FORMAT)})`;
+
+/** Takes the calibration job's lock for the transaction; false while another process holds it. */
+async function calibrationLock(tx: Sql): Promise<boolean> {
+  const [lock] = await tx.kysely
+    .selectNoFrom((eb) =>
+      eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.val(CALIBRATION_LOCK)]).as('locked'),
+    )
+    .execute();
+  return lock?.locked === true;
+}
 
 /** The service's own metrics as they stood at `at` (everything recorded before it). */
 export async function metricAsOf(sql: Sql, metric: Metric, at: Date): Promise<number> {
@@ -41,7 +57,8 @@ export async function metricAsOf(sql: Sql, metric: Metric, at: Date): Promise<nu
     imprints_lifetime: 'select count(*) as n from imprints where created_at < $1',
     receipts: 'select count(*) as n from receipts where recorded_at < $1',
   };
-  const row = one(await sql.query<{ n: number }>(query[metric], [at.toISOString()]));
+  // Raw: one count of the same shape per metric, from the table that holds it.
+  const row = one(await sql.query<Counts<'n'>>(query[metric], [at.toISOString()]));
   return row.n;
 }
 
@@ -112,21 +129,16 @@ export interface ResolveResult {
 export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      CALIBRATION_LOCK,
-    ]);
-    if (!lock?.locked) return { ran: false, resolved: [] };
-    const due = await tx.query<{
-      id: string;
-      metric: Metric;
-      comparator: Comparator;
-      threshold: number;
-      due_at: string;
-    }>(
-      `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies
-        where resolved_at is null and due_at <= $1 order by due_at, id limit ${RESOLVE_BATCH}`,
-      [now.toISOString()],
-    );
+    if (!(await calibrationLock(tx))) return { ran: false, resolved: [] };
+    const due = await tx.kysely
+      .selectFrom('prophecies')
+      .select(['id', 'metric', 'comparator', 'threshold', isoOf('due_at').as('due_at')])
+      .where('resolved_at', 'is', null)
+      .where('due_at', '<=', now.toISOString())
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(RESOLVE_BATCH)
+      .execute();
     const resolved: ResolveResult['resolved'] = [];
     const cache = new Map<string, number>();
     for (const p of due) {
@@ -166,14 +178,13 @@ export async function recordSeasonPredictions(
   const { season, end } = seasonOf(now);
   if (end.getTime() - now.getTime() < DAY_MS) return { ran: false, season, made: [] };
   return ctx.db.transaction(async (tx) => {
-    const [lock] = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [
-      CALIBRATION_LOCK,
-    ]);
-    if (!lock?.locked) return { ran: false, season, made: [] };
-    const existing = await tx.query<{ metric: Metric }>(
-      `select metric from prophecies where forecaster_kind = 'service' and season = $1`,
-      [season],
-    );
+    if (!(await calibrationLock(tx))) return { ran: false, season, made: [] };
+    const existing = await tx.kysely
+      .selectFrom('prophecies')
+      .select('metric')
+      .where('forecaster_kind', '=', 'service')
+      .where('season', '=', season)
+      .execute();
     const have = new Set(existing.map((r) => r.metric));
     const made: string[] = [];
     const daysLeft = (end.getTime() - now.getTime()) / DAY_MS;
@@ -212,6 +223,14 @@ export async function runCalibrationJob(ctx: AppContext) {
   return { season, resolved };
 }
 
+/**
+ * A forecaster's public face as a left join on sovereigns selects it (`s.tag, s.callsign,
+ * s.callsign_visible, s.erased_at is not null as erased`): all null for the service.
+ */
+export type Face = { [K in 'tag' | 'callsign' | 'callsign_visible']: Row<'sovereigns'>[K] | null } & {
+  erased: boolean | null;
+};
+
 /** A prophecy as PROPHECY_COLUMNS selects it: times as ISO text, the forecaster's public face from the left join. */
 export type ProphecyRow = Pick<
   RowOf<typeof Prophecy>,
@@ -228,15 +247,11 @@ export type ProphecyRow = Pick<
   | 'outcome'
   | 'resolution_receipt_id'
   | 'forecaster_id'
-> & {
-  made_at: string;
-  due_at: string;
-  resolved_at: string | null;
-  tag: string | null;
-  callsign: string | null;
-  callsign_visible: boolean | null;
-  erased: boolean | null;
-};
+  | 'made_at'
+  | 'due_at'
+  | 'resolved_at'
+> &
+  Face;
 
 export const PROPHECY_COLUMNS = `p.id, p.forecaster_kind, p.metric, p.comparator, p.threshold, p.probability, ${ISO('p.made_at')} as made_at,
   ${ISO('p.due_at')} as due_at, p.season, p.basis, p.receipt_id, ${ISO('p.resolved_at')} as resolved_at, p.observed, p.outcome,
@@ -245,14 +260,9 @@ export const PROPHECY_FROM = 'prophecies p left join sovereigns s on s.id = p.fo
 
 export type Forecaster = ActorRef | { kind: 'service'; ref: 'service:civitas'; display: 'civitas' };
 
-export function forecasterOf(row: {
-  forecaster_kind: string;
-  forecaster_id: string | null;
-  tag: string | null;
-  callsign: string | null;
-  callsign_visible: boolean | null;
-  erased: boolean | null;
-}): Forecaster {
+export function forecasterOf(
+  row: { forecaster_kind: string; forecaster_id: string | null } & Face,
+): Forecaster {
   if (row.forecaster_kind === 'service')
     return { kind: 'service', ref: 'service:civitas', display: 'civitas' };
   return projectActorRef({

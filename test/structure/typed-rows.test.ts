@@ -15,7 +15,6 @@ import { describe, expect, it } from 'vitest';
 const HAND_TYPED = new Map<string, number>([
   ['agents', 8],
   ['boundaries', 1],
-  ['calibration', 15],
   ['chronicle', 1],
   ['governance', 14],
   ['health', 1],
