@@ -1,7 +1,9 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
+import { sql as fragment } from 'kysely';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -46,10 +48,10 @@ type CaseRow = Pick<
   | 'final_receipt_id'
   | 'precedent_id'
 > & {
-  triage_action: string;
-  triage_at: Date | string;
-  triage_receipt_id: string;
-  opener_tag: string;
+  triage_action: Row<'steward_actions'>['action'];
+  triage_at: Row<'steward_actions'>['at'];
+  triage_receipt_id: Row<'steward_actions'>['receipt_id'];
+  opener_tag: Row<'sovereigns'>['tag'];
 };
 
 /** Cases with their juror signatures. The steward's note and the steward are never selected. */
@@ -59,6 +61,7 @@ export async function loadCases(
   params: unknown[],
   limit = 200,
 ): Promise<CaseRecord[]> {
+  // Raw: the caller's where clause, with the contested triage and the opener's tag.
   const rows = await sql.query<CaseRow>(
     `select c.id, c.sequence, a.action as triage_action, a.at as triage_at, a.receipt_id as triage_receipt_id,
             c.opener_id, s.tag as opener_tag, c.reason, c.state, c.outcome, c.opened_at, c.receipt_id,
@@ -70,20 +73,14 @@ export async function loadCases(
     params,
   );
   if (!rows.length) return [];
-  const signatures = await sql.query<{
-    case_id: string;
-    sovereign_id: string;
-    tag: string;
-    verdict: Verdict;
-    reason: string;
-    at: Date | string;
-    receipt_id: string;
-  }>(
-    `select g.case_id, g.sovereign_id, s.tag, g.verdict, g.reason, g.at, g.receipt_id
-       from governance_court_signatures g join sovereigns s on s.id = g.sovereign_id
-      where g.case_id = any($1) order by g.seq`,
-    [rows.map((r) => r.id)],
-  );
+  const ids = fragment<string[]>`${rows.map((r) => r.id)}::text[]`;
+  const signatures = await sql.kysely
+    .selectFrom('governance_court_signatures as g')
+    .innerJoin('sovereigns as s', 's.id', 'g.sovereign_id')
+    .select(['g.case_id', 'g.sovereign_id', 's.tag', 'g.verdict', 'g.reason', 'g.at', 'g.receipt_id'])
+    .where((eb) => eb('g.case_id', '=', eb.fn.any(ids)))
+    .orderBy('g.seq')
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     sequence: r.sequence,
@@ -136,13 +133,7 @@ function viewerOnCase(viewer: Viewer, c: CaseRecord) {
 export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   const cases = await loadCases(ctx.db, 'true', []);
   const counts = one(
-    await ctx.db.query<{
-      cases: number;
-      open: number;
-      upheld: number;
-      overturned: number;
-      precedents: number;
-    }>(
+    await ctx.db.query<Counts<'cases' | 'open' | 'upheld' | 'overturned' | 'precedents'>>(
       `select (select count(*) from governance_court_cases) as cases,
             (select count(*) from governance_court_cases where state = 'open') as open,
             (select count(*) from governance_court_cases where outcome = 'uphold') as upheld,
@@ -287,7 +278,7 @@ export async function signVerdict(
       });
       await tx.query('select pg_advisory_xact_lock($1)', [PRECEDENT_NUMBER_LOCK]);
       const { next } = one(
-        await tx.query<{ next: number }>(
+        await tx.query<Counts<'next'>>(
           'select coalesce(max(number), 0) + 1 as next from governance_precedents',
         ),
       );
@@ -334,16 +325,11 @@ export async function signVerdict(
 
 /** GET /api/court/precedent/{id}: 404 unknown (the contract refused a malformed id with 400). */
 export async function precedentView(ctx: AppContext, raw: string) {
-  const [row] = await ctx.db.query<{
-    id: string;
-    number: number;
-    case_id: string;
-    holding: string;
-    set_at: Date | string;
-    receipt_id: string;
-  }>('select id, number, case_id, holding, set_at, receipt_id from governance_precedents where id = $1', [
-    raw,
-  ]);
+  const [row] = await ctx.db.kysely
+    .selectFrom('governance_precedents')
+    .select(['id', 'number', 'case_id', 'holding', 'set_at', 'receipt_id'])
+    .where('id', '=', raw)
+    .execute();
   if (!row)
     throw new Refusal(
       'not_found',

@@ -10,13 +10,15 @@ import {
   normalizePrefixed,
   projectPledge,
   type PledgeRecord,
-  type PledgeStatus,
   type ReviewOutcome,
   type Signed,
 } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
 import { iso } from '../../shared/time.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
+import type { Pledge } from './entities.ts';
+import { sql as fragment } from 'kysely';
 
 const sovereignActor = (id: string, tag: string) => ({
   actor_id: id,
@@ -73,47 +75,35 @@ export async function loadPledges(
   params: unknown[],
   limit = 200,
 ): Promise<PledgeRecord[]> {
-  const rows = await sql.query<{
-    id: string;
-    article: string;
-    body: string | null;
-    status: PledgeStatus;
-    sovereign_id: string;
-    tag: string;
-    created_at: Date | string;
-    receipt_id: string;
-    reviewed_at: Date | string | null;
-  }>(
+  // Raw: the caller's where clause (by id, by article or all), with each pledger's tag.
+  const rows = await sql.query<
+    Pick<
+      RowOf<typeof Pledge>,
+      'id' | 'article' | 'body' | 'status' | 'sovereign_id' | 'created_at' | 'receipt_id' | 'reviewed_at'
+    > &
+      Pick<Row<'sovereigns'>, 'tag'>
+  >(
     `select p.id, p.article, p.body, p.status, p.sovereign_id, s.tag, p.created_at, p.receipt_id, p.reviewed_at
        from governance_pledges p join sovereigns s on s.id = p.sovereign_id
       where ${where} order by p.created_at desc, p.id desc limit ${limit}`,
     params,
   );
   if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const backs = await sql.query<{
-    pledge_id: string;
-    sovereign_id: string;
-    tag: string;
-    at: Date | string;
-    receipt_id: string;
-  }>(
-    `select b.pledge_id, b.sovereign_id, s.tag, b.at, b.receipt_id from governance_pledge_backs b join sovereigns s on s.id = b.sovereign_id
-      where b.pledge_id = any($1) order by b.seq`,
-    [ids],
-  );
-  const reviews = await sql.query<{
-    pledge_id: string;
-    reviewer_id: string;
-    tag: string;
-    outcome: ReviewOutcome;
-    at: Date | string;
-    receipt_id: string;
-  }>(
-    `select r.pledge_id, r.reviewer_id, s.tag, r.outcome, r.at, r.receipt_id from governance_pledge_reviews r join sovereigns s on s.id = r.reviewer_id
-      where r.pledge_id = any($1) order by r.seq`,
-    [ids],
-  );
+  const ids = fragment<string[]>`${rows.map((r) => r.id)}::text[]`;
+  const backs = await sql.kysely
+    .selectFrom('governance_pledge_backs as b')
+    .innerJoin('sovereigns as s', 's.id', 'b.sovereign_id')
+    .select(['b.pledge_id', 'b.sovereign_id', 's.tag', 'b.at', 'b.receipt_id'])
+    .where((eb) => eb('b.pledge_id', '=', eb.fn.any(ids)))
+    .orderBy('b.seq')
+    .execute();
+  const reviews = await sql.kysely
+    .selectFrom('governance_pledge_reviews as r')
+    .innerJoin('sovereigns as s', 's.id', 'r.reviewer_id')
+    .select(['r.pledge_id', 'r.reviewer_id', 's.tag', 'r.outcome', 'r.at', 'r.receipt_id'])
+    .where((eb) => eb('r.pledge_id', '=', eb.fn.any(ids)))
+    .orderBy('r.seq')
+    .execute();
   const names = await titles(sql);
   return rows.map((r) => ({
     id: r.id,
@@ -161,14 +151,10 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
     filter.article ? [filter.article] : [],
     filter.limit,
   );
-  const perArticle = await ctx.db.query<{
-    article: string;
-    live: number;
-    upheld: number;
-    lapsed: number;
-    total: number;
-    backs: number;
-  }>(
+  // Raw: counts per article, its backs counted through each article's pledges.
+  const perArticle = await ctx.db.query<
+    Pick<RowOf<typeof Pledge>, 'article'> & Counts<'live' | 'upheld' | 'lapsed' | 'total' | 'backs'>
+  >(
     `select p.article,
             count(*) filter (where p.status <> 'lapsed') as live,
             count(*) filter (where p.status = 'upheld') as upheld,
@@ -213,10 +199,13 @@ export async function makePledge(ctx: AppContext, who: SignedIn, input: { articl
     await tx.query('select pg_advisory_xact_lock(hashtext($1))', [
       `governance.pledge:${who.sovereignId}:${input.article}`,
     ]);
-    const [live] = await tx.query<{ id: string }>(
-      `select id from governance_pledges where article = $1 and sovereign_id = $2 and status <> 'lapsed'`,
-      [input.article, who.sovereignId],
-    );
+    const [live] = await tx.kysely
+      .selectFrom('governance_pledges')
+      .select('id')
+      .where('article', '=', input.article)
+      .where('sovereign_id', '=', who.sovereignId)
+      .where('status', '<>', 'lapsed')
+      .execute();
     if (live)
       throw conflict(
         'already_pledged',

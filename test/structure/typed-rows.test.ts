@@ -16,7 +16,6 @@ const HAND_TYPED = new Map<string, number>([
   ['agents', 8],
   ['boundaries', 1],
   ['chronicle', 1],
-  ['governance', 14],
   ['health', 1],
   ['http.ts', 1],
   ['ledger', 25],
