@@ -10,7 +10,8 @@ import {
   summarizeTallies,
   type BinTally,
 } from '../../shared/calibration/scores.ts';
-import { forecasterOf, ISO, isoOf, prophecyList, type Face, type Forecaster } from './prophecies.ts';
+import { forecasterOf, ISO, isoOf, type Face, type Forecaster } from './columns.ts';
+import { prophecyList } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 import { one, type RowOf } from '../db/rows.ts';
 import type { CalibrationStreak, Pact } from './entities.ts';

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { MCP_TOOLS } from '../../../api/families.ts';
-import {
-  recordSeasonPredictions,
-  resolveDue,
-  runCalibrationJob,
-} from '../../../api/calibration/prophecies.ts';
+import { recordSeasonPredictions, resolveDue, runCalibrationJob } from '../../../api/calibration/job.ts';
 import { brierScore, logScore, reliabilityDiagram, seasonOf } from '../../../shared/calibration/scores.ts';
 import { requests } from '../../helpers/http.ts';
 import { at, missing } from '../../helpers/elements.ts';
