@@ -43,7 +43,7 @@ import { caseChangeStatus, pledgeChangeStatus } from './governance/status.ts';
 import type { Family } from '../shared/registry/types.ts';
 import { registerSpeakers } from './record/speakers.ts';
 import { registerSubjectEvents, registerSubjectReceipt } from './ledger/subjects.ts';
-import { courtVerdictReceipt } from './governance/court.ts';
+import { courtVerdictReceipt } from './governance/verdicts.ts';
 import { agentSpeakers } from './agents/speaker.ts';
 import type { Job } from './jobs/job.ts';
 import { registerJobs } from './jobs/registry.ts';
