@@ -22,7 +22,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/orders/service.ts', 309],
   ['api/record/sequencer.ts', 330],
   ['api/site/mount.ts', 340],
-  ['shared/governance/contract.ts', 432],
   ['shared/organism/contract/checks.ts', 352],
   ['test/api/agents/lifecycle.test.ts', 396],
   ['test/api/calibration/calibration.test.ts', 366],
