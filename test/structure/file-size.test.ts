@@ -24,7 +24,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/site/mount.ts', 340],
   ['shared/organism/contract/checks.ts', 352],
   ['test/api/agents/lifecycle.test.ts', 396],
-  ['test/api/governance/court.test.ts', 404],
   ['test/api/identity/crossing.test.ts', 416],
   ['test/api/identity/data-rights.test.ts', 525],
   ['test/api/identity/erasure-everything.test.ts', 427],
