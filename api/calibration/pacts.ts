@@ -4,18 +4,19 @@
  * it is due). Once due, the pact is answered (kept or broken) by its author (POST /sovereign/pact
  * with `pact` and `outcome`), or by a steward on the author's behalf (operator POST /steward/pacts);
  * a pact nobody answers within PACT_GRACE_DAYS after its due date lapses as broken (job
- * `calibration.pacts-lapse`): nobody vouched that it was kept. Answering settles the stakes.
+ * `calibration.pacts-lapse`): nobody vouched that it was kept. Answering settles the stakes
+ * (api/calibration/pact-answers.ts).
  */
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import type { Counts, RowOf } from '../db/rows.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import type { ChangeStatus } from '../ledger/change-status.ts';
 import type { Pact } from './entities.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { forecasterOf, ISO } from './prophecies.ts';
+import { forecasterOf, ISO, isoOf, type Face } from './columns.ts';
 import { count } from '../../shared/plural.ts';
 import { PACT_ID, PACT_SIDES, POINTS_MAX } from '../../shared/calibration/contract.ts';
 
@@ -25,6 +26,16 @@ export { PACT_ID, PACT_SIDES, POINTS_MAX };
 export const PACT_GRACE_DAYS = 14;
 const DAY_MS = 86_400_000;
 export type PactAnswerer = 'author' | 'steward' | 'lapse';
+
+/** A pact's row under `for update` (stakes and answers wait for each other), due time as ISO text. */
+export function lockPact(tx: Sql, id: string) {
+  return tx.kysely
+    .selectFrom('pacts')
+    .select(['author_id', 'status', isoOf('due_at').as('due_at')])
+    .where('id', '=', id)
+    .forUpdate()
+    .execute();
+}
 
 export async function makePact(
   ctx: AppContext,
@@ -67,10 +78,7 @@ export async function stakeOnPact(
 ) {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
-      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
-      [input.pact],
-    );
+    const [pact] = await lockPact(tx, input.pact);
     if (!pact)
       throw new Refusal(
         'not_found',
@@ -115,111 +123,6 @@ export async function stakeOnPact(
   });
 }
 
-/**
- * Answers a due pact and settles its stakes, in one transaction with its receipt
- * (`calibration.pact.answer`, subject `pact:<id>`). Settlement is pari-mutuel in points: each stake
- * on the side that came true gets its points back plus its share of the other side's points
- * (rounded down); a stake on the other side gets nothing. Stakers are never named.
- */
-export async function answerPact<By extends PactAnswerer>(
-  ctx: AppContext,
-  input: { pact: string; outcome: (typeof PACT_SIDES)[number]; by: By; authorId?: string },
-) {
-  const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [pact] = await tx.query<{ author_id: string | null; status: string; due_at: string }>(
-      `select author_id, status, ${ISO('due_at')} as due_at from pacts where id = $1 for update`,
-      [input.pact],
-    );
-    if (!pact)
-      throw new Refusal(
-        'not_found',
-        { pact: input.pact },
-        `No pact ${input.pact} is recorded. See /almanac.`,
-      );
-    if (input.by === 'author' && pact.author_id !== input.authorId)
-      throw new Refusal(
-        'conflict',
-        { pact: input.pact },
-        'Only the author answers a pact (a steward can answer on their behalf).',
-      );
-    if (pact.status !== 'open')
-      throw new Refusal(
-        'conflict',
-        { pact: input.pact, status: pact.status },
-        `This pact is already answered: ${pact.status}.`,
-      );
-    if (new Date(pact.due_at) > now)
-      throw new Refusal(
-        'conflict',
-        { pact: input.pact, due_at: pact.due_at },
-        `This pact is not due yet; it can be answered from ${pact.due_at}.`,
-      );
-    const receipt = await recordReceipt(tx, {
-      step: 'calibration.pact.answer',
-      subject: `pact:${input.pact}`,
-      at: now,
-    });
-    await tx.query(
-      `update pacts set status = $2, resolved_at = $3, resolved_by = $4, resolution_receipt_id = $5 where id = $1`,
-      [input.pact, input.outcome, now.toISOString(), input.by, receipt.id],
-    );
-    const settled = await settleStakes(tx, input.pact, input.outcome);
-    return {
-      ok: true as const,
-      pact_id: input.pact,
-      status: input.outcome,
-      answered_by: input.by,
-      resolved_at: now.toISOString(),
-      stakes: settled,
-      receipt_id: receipt.id,
-      links: { answered: `/almanac/claim/${input.pact}/answered.svg` },
-    };
-  });
-}
-
-async function settleStakes(tx: Sql, pactId: string, outcome: string) {
-  const sides = one(
-    await tx.query<{ won: number; lost: number }>(
-      `select coalesce(sum(points) filter (where side = $2), 0) as won, coalesce(sum(points) filter (where side <> $2), 0) as lost from pact_stakes where pact_id = $1`,
-      [pactId, outcome],
-    ),
-  );
-  const won = sides.won;
-  const lost = sides.lost;
-  await tx.query(
-    `update pact_stakes set payout = case when side = $2 then points + floor(points::numeric * $3 / greatest($4, 1))::int else 0 end where pact_id = $1`,
-    [pactId, outcome, lost, won],
-  );
-  const paid = one(
-    await tx.query<{ paid: number }>(
-      'select coalesce(sum(payout), 0) as paid from pact_stakes where pact_id = $1',
-      [pactId],
-    ),
-  );
-  return { on_winning_side: won, on_losing_side: lost, paid_out: paid.paid };
-}
-
-/** Job `calibration.pacts-lapse`: pacts unanswered PACT_GRACE_DAYS after their due date lapse as broken. */
-export async function lapseOverduePacts(ctx: AppContext) {
-  const cutoff = new Date(ctx.clock.now().getTime() - PACT_GRACE_DAYS * DAY_MS);
-  const due = await ctx.db.query<{ id: string }>(
-    `select id from pacts where status = 'open' and due_at <= $1 order by due_at, id limit 100`,
-    [cutoff.toISOString()],
-  );
-  let lapsed = 0;
-  for (const { id } of due) {
-    try {
-      await answerPact(ctx, { pact: id, outcome: 'broken', by: 'lapse' });
-      lapsed += 1;
-    } catch (error) {
-      // Answered in the meantime by its author or a steward (another process): nothing to lapse.
-      if (!(error instanceof Refusal)) throw error;
-    }
-  }
-  return { lapsed };
-}
-
 /** A pact as PACT_SELECT selects it: times as ISO text, the author's public face, its stakes summed. */
 type PactRow = Pick<
   RowOf<typeof Pact>,
@@ -232,19 +135,12 @@ type PactRow = Pick<
   | 'resolution_receipt_id'
   | 'receipt_id'
   | 'author_id'
-> & {
-  made_at: string;
-  due_at: string;
-  resolved_at: string | null;
-  tag: string | null;
-  callsign: string | null;
-  callsign_visible: boolean | null;
-  erased: boolean | null;
-  staked_kept: number;
-  staked_broken: number;
-  stakers: number;
-  paid_out: number | null;
-};
+  | 'made_at'
+  | 'due_at'
+  | 'resolved_at'
+> &
+  Face &
+  Counts<'staked_kept' | 'staked_broken' | 'stakers'> & { paid_out: number | null };
 
 const PACT_SELECT = `select p.id, p.title, p.detail, p.stake, ${ISO('p.made_at')} as made_at, ${ISO('p.due_at')} as due_at, p.status,
     ${ISO('p.resolved_at')} as resolved_at, p.resolved_by, p.resolution_receipt_id, p.receipt_id, p.author_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,

@@ -1,7 +1,6 @@
 /** Calibration's read projections: calibration scores, prophecies, the almanac, streaks, due items. */
 import type { AppContext } from '../context.ts';
 import type { SignedIn } from '../plugins/session.ts';
-import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
   CALIBRATION_SCOPE,
   COMPARATORS,
@@ -11,9 +10,11 @@ import {
   summarizeTallies,
   type BinTally,
 } from '../../shared/calibration/scores.ts';
-import { ISO, prophecyList, type Forecaster } from './prophecies.ts';
+import { forecasterOf, ISO, isoOf, type Face, type Forecaster } from './columns.ts';
+import { prophecyList } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
-import { one } from '../db/rows.ts';
+import { one, type RowOf } from '../db/rows.ts';
+import type { CalibrationStreak, Pact } from './entities.ts';
 
 /**
  * GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster
@@ -25,7 +26,11 @@ export async function calibrationView(ctx: AppContext) {
     'select forecaster_kind, bin, n, n_true, sum_probability, sum_brier, sum_log from calibration_tallies',
   );
   const open = one(
-    await ctx.db.query<{ n: number }>('select count(*) as n from prophecies where resolved_at is null'),
+    await ctx.db.kysely
+      .selectFrom('prophecies')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('resolved_at', 'is', null)
+      .execute(),
   );
   const of = (kind: string) => rows.filter((r) => r.forecaster_kind === kind);
   return {
@@ -135,19 +140,14 @@ export const STREAKS_SHOWN = 100;
  * 0079, `calibration_streaks`), so this reads at most `limit` kept runs through their index.
  */
 export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<Streak[]> {
-  const rows = await ctx.db.query<{
-    kind: 'prophecies' | 'pacts';
-    forecaster_kind: string;
-    actor_id: string | null;
-    tag: string | null;
-    callsign: string | null;
-    callsign_visible: boolean | null;
-    erased: boolean | null;
-    length: number;
-    since: string;
-    last_at: string;
-    last_id: string;
-  }>(
+  // Raw: the kept runs' top `limit` first, then each run's actor by key (a lateral join).
+  const rows = await ctx.db.query<
+    Pick<
+      RowOf<typeof CalibrationStreak>,
+      'kind' | 'forecaster_kind' | 'actor_id' | 'length' | 'since' | 'last_at' | 'last_id'
+    > &
+      Face
+  >(
     `select c.kind, c.forecaster_kind, c.actor_id, s.tag, s.callsign, s.callsign_visible, s.erased_at is not null as erased,
             c.length, ${ISO('c.since')} as since, ${ISO('c.last_at')} as last_at, c.last_id
        from (select * from calibration_streaks where length >= ${STREAK_MIN}
@@ -158,16 +158,7 @@ export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<S
     [limit],
   );
   return rows.map((r) => ({
-    actor:
-      r.forecaster_kind === 'service'
-        ? ({ kind: 'service', ref: 'service:civitas', display: 'civitas' } as const)
-        : projectActorRef({
-            actor_id: r.actor_id ?? '',
-            kind: 'sovereign',
-            tag: r.erased ? null : r.tag,
-            callsign: r.erased ? null : r.callsign,
-            callsign_visible: r.callsign_visible === true && !r.erased,
-          }),
+    actor: forecasterOf({ ...r, forecaster_id: r.actor_id }),
     kind: r.kind,
     length: Number(r.length),
     since: r.since,
@@ -178,25 +169,28 @@ export async function streaks(ctx: AppContext, limit = STREAKS_SHOWN): Promise<S
 
 /** How many actors hold a streak (a tally moved as runs cross two, migration 0079). */
 export async function streakCount(ctx: AppContext): Promise<number> {
-  const [row] = await ctx.db.query<{ value: number }>(
-    "select value from record_tallies where name = 'calibration_streaks'",
-  );
+  const [row] = await ctx.db.kysely
+    .selectFrom('record_tallies')
+    .select('value')
+    .where('name', '=', 'calibration_streaks')
+    .execute();
   return Number(row?.value ?? 0);
 }
 
 /** What comes due for one sovereign (joined into /sovereign/due.ics and .xml by the identity family). */
 export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
-  const prophecies = await ctx.db.query<{
-    id: string;
-    metric: string;
-    comparator: string;
-    threshold: number;
-    due_at: string;
-  }>(
-    `select id, metric, comparator, threshold, ${ISO('due_at')} as due_at from prophecies where forecaster_id = $1 and resolved_at is null order by due_at limit 100`,
-    [me.sovereignId],
-  );
-  const pacts = await ctx.db.query<{ id: string; title: string; due_at: string; mine: boolean }>(
+  const prophecies = await ctx.db.kysely
+    .selectFrom('prophecies')
+    .select(['id', 'metric', 'comparator', 'threshold', isoOf('due_at').as('due_at')])
+    .where('forecaster_id', '=', me.sovereignId)
+    .where('resolved_at', 'is', null)
+    .orderBy('due_at')
+    .limit(100)
+    .execute();
+  // Raw: the sovereign's own pacts or those they staked on (an exists through the stakes' key).
+  const pacts = await ctx.db.query<
+    Pick<RowOf<typeof Pact>, 'id' | 'title' | 'due_at'> & { mine: boolean | null }
+  >(
     `select p.id, p.title, ${ISO('p.due_at')} as due_at, p.author_id = $1 as mine from pacts p
       where p.status = 'open' and (p.author_id = $1 or exists (select 1 from pact_stakes k where k.pact_id = p.id and k.sovereign_id = $1))
       order by p.due_at limit 100`,

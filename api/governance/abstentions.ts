@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.ts';
+import type { Counts, RowOf } from '../db/rows.ts';
+import type { Proposal } from './entities.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { RATIFICATIONS_REQUIRED } from '../../shared/governance/rules.ts';
 
@@ -14,15 +16,10 @@ export async function abstentionsView(ctx: AppContext) {
   // Flat (issue 20, migration 0075): a ratified proposal's count is kept on it; an open one's is the
   // tally of sovereigns who can ratify, less any verified after now (an index range, empty in the
   // ordinary course), less its proposer (one row by key). Ratifications: a proposal's own rows.
-  const rows = await ctx.db.query<{
-    id: string;
-    title: string;
-    state: string;
-    cosigned_at: Date | string;
-    ratified_at: Date | string | null;
-    eligible: number;
-    ratified: number;
-  }>(
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Proposal>, 'id' | 'title' | 'state' | 'cosigned_at' | 'ratified_at'> &
+      Counts<'eligible' | 'ratified'>
+  >(
     `with now_ratifiers as (
        select coalesce((select value from record_tallies where name = 'sovereigns_ratifiers'), 0)
             - (select count(*) from sovereigns s where s.uniqueness_verified_at > $1::timestamptz and s.erased_at is null) as n)

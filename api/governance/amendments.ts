@@ -19,7 +19,7 @@ import {
   type ProposalRecord,
 } from '../../shared/governance/rules.ts';
 import { ARTICLE_NUMBER_LOCK, loadProposals, type Viewer } from './service.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 async function lockProposal(tx: Sql, rawId: string): Promise<ProposalRecord> {
   const id = normalizeProposalId(rawId);
@@ -212,7 +212,7 @@ export async function ratify(ctx: AppContext, viewer: Viewer, proposalId: string
     if (p.ratifications.length + 1 >= RATIFICATIONS_REQUIRED) {
       await tx.query('select pg_advisory_xact_lock($1)', [ARTICLE_NUMBER_LOCK]);
       const { next } = one(
-        await tx.query<{ next: number }>(
+        await tx.query<Counts<'next'>>(
           'select coalesce(max(number), 0) + 1 as next from governance_articles',
         ),
       );

@@ -8,8 +8,11 @@ import { CASE_TARGET, JURORS_REQUIRED, actionWords } from '../../shared/governan
 import { loadArticles, viewerOf } from './service.ts';
 import { requireRatifier } from './amendments.ts';
 import { ratifierOnly } from './guards.ts';
-import { backPledge, codexView, makePledge, reviewPledge } from './pledges.ts';
-import { dissentView, finalCases, openCase, precedentView, signVerdict, verdictsView } from './court.ts';
+import { backPledge, makePledge, reviewPledge } from './pledges.ts';
+import { codexView } from './codex.ts';
+import { finalCases } from './cases.ts';
+import { openCase, signVerdict } from './court.ts';
+import { dissentView, precedentView, verdictsView } from './verdicts.ts';
 
 function answer<T>(
   request: FastifyRequest,

@@ -12,36 +12,35 @@ import {
   projectProposal,
   type ArticleRecord,
   type ProposalRecord,
-  type ProposalState,
   type SignatureRecord,
 } from '../../shared/governance/rules.ts';
 import { iso } from '../../shared/time.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Row } from '../db/kysely.ts';
+import type { Cosign, Proposal } from './entities.ts';
 
 export const ARTICLE_NUMBER_LOCK = 7_212_010; // pg_advisory_xact_lock key: articles numbered one at a time
 
-interface ProposalRow {
-  id: string;
-  title: string;
-  body: string;
-  amends: string | null;
-  state: ProposalState;
-  proposer_id: string;
-  proposer_tag: string;
-  created_at: Date | string;
-  receipt_id: string;
-  cosigned_at: Date | string | null;
-  cosigned_receipt_id: string | null;
-  ratified_at: Date | string | null;
-  article_id: string | null;
-}
+/** A proposal as PROPOSAL_COLUMNS selects it, with its proposer's tag. */
+type ProposalRow = Pick<
+  RowOf<typeof Proposal>,
+  | 'id'
+  | 'title'
+  | 'body'
+  | 'amends'
+  | 'state'
+  | 'proposer_id'
+  | 'created_at'
+  | 'receipt_id'
+  | 'cosigned_at'
+  | 'cosigned_receipt_id'
+  | 'ratified_at'
+  | 'article_id'
+> & { proposer_tag: Row<'sovereigns'>['tag'] };
 
-interface SignatureRow {
-  proposal_id: string;
-  sovereign_id: string;
-  tag: string;
-  at: Date | string;
-  receipt_id: string;
-}
+/** A cosign or a ratification (the two tables share these columns), with its signer's tag. */
+type SignatureRow = Pick<RowOf<typeof Cosign>, 'proposal_id' | 'sovereign_id' | 'at' | 'receipt_id'> &
+  Pick<Row<'sovereigns'>, 'tag'>;
 
 const PROPOSAL_COLUMNS = `p.id, p.title, p.body, p.amends, p.state, p.proposer_id, s.tag as proposer_tag, p.created_at, p.receipt_id,
   p.cosigned_at, p.cosigned_receipt_id, p.ratified_at, p.article_id`;
@@ -106,18 +105,11 @@ export async function loadProposals(
 }
 
 export async function loadArticles(sql: Sql): Promise<ArticleRecord[]> {
-  const rows = await sql.query<{
-    id: string;
-    number: number;
-    proposal_id: string;
-    title: string;
-    body: string;
-    amends: string | null;
-    ratified_at: Date | string;
-    receipt_id: string;
-  }>(
-    'select id, number, proposal_id, title, body, amends, ratified_at, receipt_id from governance_articles order by number',
-  );
+  const rows = await sql.kysely
+    .selectFrom('governance_articles')
+    .select(['id', 'number', 'proposal_id', 'title', 'body', 'amends', 'ratified_at', 'receipt_id'])
+    .orderBy('number')
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     number: r.number,

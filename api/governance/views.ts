@@ -12,7 +12,7 @@ import {
   type ProposalRecord,
 } from '../../shared/governance/rules.ts';
 import { loadArticles, loadProposals, type Viewer } from './service.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 const LINEAGE_LIMIT = 200;
 
@@ -27,9 +27,11 @@ export async function lineageView(ctx: AppContext) {
   const proposals = await loadProposals(ctx.db, 'true', [], LINEAGE_LIMIT);
   // A tally kept by the proposals' triggers (migration 0069): no count of every proposal.
   const { total } = one(
-    await ctx.db.query<{ total: number }>(
-      "select value as total from record_tallies where name = 'governance_proposals'",
-    ),
+    await ctx.db.kysely
+      .selectFrom('record_tallies')
+      .select('value as total')
+      .where('name', '=', 'governance_proposals')
+      .execute(),
   );
   return {
     ok: true as const,
@@ -46,11 +48,7 @@ export async function lineageView(ctx: AppContext) {
 export async function provenanceIndex(ctx: AppContext) {
   const articles = await loadArticles(ctx.db);
   const counts = one(
-    await ctx.db.query<{
-      proposals: number;
-      cosigns: number;
-      ratifications: number;
-    }>(
+    await ctx.db.query<Counts<'proposals' | 'cosigns' | 'ratifications'>>(
       `select (select value from record_tallies where name = 'governance_proposals') as proposals,
             (select value from record_tallies where name = 'governance_cosigns') as cosigns,
             (select value from record_tallies where name = 'governance_ratifications') as ratifications`,

@@ -117,7 +117,7 @@ async function anchorChain(request: RouteRequest<'GET /verify/anchor-chain'>) {
   };
 }
 
-/** /verify/court/{id}: a case's final verdict receipt (api/governance/court.ts), verified like /verify/{id}. */
+/** /verify/court/{id}: a case's final verdict receipt (api/governance/verdicts.ts), verified like /verify/{id}. */
 async function court(request: RouteRequest<'GET /verify/court/{id}'>) {
   const { id } = request.input.params;
   const ctx = request.server.civitas;

@@ -11,12 +11,17 @@ import {
   signBody,
   ratifyResult,
   axiomsSchema,
+  abstentionsSchema,
+} from './contract.ts';
+import {
   codexQuery,
   codexSchema,
   reviewBody,
   pledgeResult,
   pledgeBody,
   backBody,
+} from './contract/pledges.ts';
+import {
   courtSignBody,
   signResult,
   caseResult,
@@ -24,8 +29,7 @@ import {
   precedentSchema,
   verdictsSchema,
   dissentSchema,
-  abstentionsSchema,
-} from './contract.ts';
+} from './contract/court.ts';
 import {
   lineageSchema,
   ceremonySchema,

@@ -11,7 +11,8 @@ import { METRIC_MEANING } from '../../../shared/calibration/scores.ts';
 import { COSIGNS_REQUIRED } from '../../../shared/governance/rules.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import type { AppContext } from '../../context.ts';
-import { metricAsOf, PROPHECY_ID, prophecyById } from '../../calibration/prophecies.ts';
+import { metricAsOf } from '../../calibration/job.ts';
+import { PROPHECY_ID, prophecyById } from '../../calibration/prophecies.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
 

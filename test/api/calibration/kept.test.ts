@@ -10,7 +10,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { requests } from '../../helpers/http.ts';
 import { at } from '../../helpers/elements.ts';
 import { calibrationView, streaks, STREAK_MIN } from '../../../api/calibration/views.ts';
-import { ISO } from '../../../api/calibration/prophecies.ts';
+import { ISO } from '../../../api/calibration/columns.ts';
 import {
   leanedRight,
   summarize,

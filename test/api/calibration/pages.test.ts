@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { resolveDue } from '../../../api/calibration/prophecies.ts';
+import { resolveDue } from '../../../api/calibration/job.ts';
 import { htmlHeaders as html } from '../../helpers/builders.ts';
 import { INLINE_SCRIPT } from '../../helpers/pages.ts';
 import { requests } from '../../helpers/http.ts';

@@ -1,0 +1,166 @@
+/**
+ * What the court has decided, as read: the verdicts (with the viewer's part in each case), a
+ * precedent, the dissents, and the final verdict receipt /verify/court/{id} checks.
+ */
+import type { AppContext } from '../context.ts';
+import type { Sql } from '../db/database.ts';
+import { one, type Counts } from '../db/rows.ts';
+import { Refusal } from '../../shared/errors.ts';
+import {
+  CASE_ID,
+  JURORS_REQUIRED,
+  dissentOf,
+  jurorView,
+  normalizePrefixed,
+  projectCase,
+  type CaseRecord,
+} from '../../shared/governance/court.ts';
+import type { Viewer } from './service.ts';
+import { finalCases, loadCases } from './cases.ts';
+import { iso } from '../../shared/time.ts';
+
+const RULES = {
+  cases_come_from:
+    'a steward triage decision on an imprint (POST /sovereign/court-sign with case "new" and target imprint:<n>)',
+  jurors_required: JURORS_REQUIRED,
+  juror_needs: 'governance:write',
+  opener_may_sign: false,
+  signatures_per_juror: 1,
+  final_when: `${JURORS_REQUIRED} concurring juror signatures (uphold or overturn)`,
+  final_sets: 'a precedent (GET /api/court/precedent/{id})',
+  effect:
+    "A verdict is the court's record about the steward's decision; it does not itself change the imprint. Stewards act on it through triage.",
+};
+
+function viewerOnCase(viewer: Viewer, c: CaseRecord) {
+  const isOpener = c.opener.actor_id === viewer.sovereignId;
+  const signed = c.signatures.find((s) => s.actor.actor_id === viewer.sovereignId);
+  return {
+    is_opener: isOpener,
+    signed: signed ? signed.verdict : null,
+    can_sign: viewer.governanceWrite && c.state === 'open' && !isOpener && !signed,
+  };
+}
+
+/** GET /api/verdicts and /verdicts: cases newest first, with signatures, outcome, precedent and receipts. */
+export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
+  const cases = await loadCases(ctx.db, 'true', []);
+  const counts = one(
+    await ctx.db.query<Counts<'cases' | 'open' | 'upheld' | 'overturned' | 'precedents'>>(
+      `select (select count(*) from governance_court_cases) as cases,
+            (select count(*) from governance_court_cases where state = 'open') as open,
+            (select count(*) from governance_court_cases where outcome = 'uphold') as upheld,
+            (select count(*) from governance_court_cases where outcome = 'overturn') as overturned,
+            (select count(*) from governance_precedents) as precedents`,
+    ),
+  );
+  return {
+    ok: true as const,
+    schema: 'civitas.verdicts.v1' as const,
+    rules: RULES,
+    counts: {
+      cases: counts.cases,
+      open: counts.open,
+      final: counts.upheld + counts.overturned,
+      upheld: counts.upheld,
+      overturned: counts.overturned,
+      precedents: counts.precedents,
+    },
+    cases: cases.map((c) => ({ ...projectCase(c), ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}) })),
+    feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
+    viewer: viewer
+      ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite }
+      : { signed_in: false as const },
+  };
+}
+
+/** GET /api/court/precedent/{id}: 404 unknown (the contract refused a malformed id with 400). */
+export async function precedentView(ctx: AppContext, raw: string) {
+  const [row] = await ctx.db.kysely
+    .selectFrom('governance_precedents')
+    .select(['id', 'number', 'case_id', 'holding', 'set_at', 'receipt_id'])
+    .where('id', '=', raw)
+    .execute();
+  if (!row)
+    throw new Refusal(
+      'not_found',
+      { id: raw },
+      `No precedent ${raw} is set. Final verdicts set precedents; see /api/verdicts.`,
+    );
+  const c = one(await loadCases(ctx.db, 'c.id = $1', [row.case_id], 1));
+  const majority = c.signatures.filter((s) => s.verdict === c.outcome);
+  return {
+    ok: true as const,
+    schema: 'civitas.precedent.v1' as const,
+    id: row.id,
+    number: row.number,
+    holding: row.holding,
+    set_at: iso(row.set_at),
+    receipt_id: row.receipt_id,
+    outcome: c.outcome,
+    disputed_action: c.disputed.action,
+    case: projectCase(c),
+    majority: majority.map(jurorView),
+    dissent: dissentOf(c).map(jurorView),
+    links: { verify: `/verify/court/${c.id}`, receipt: `/verify/${row.receipt_id}`, verdicts: '/verdicts' },
+  };
+}
+
+/** GET /api/dissent: the minority signatures of final verdicts, by public ref. */
+export async function dissentView(ctx: AppContext) {
+  const cases = await finalCases(ctx.db, undefined, 200);
+  const withDissent = cases.filter((c) => dissentOf(c).length > 0);
+  return {
+    ok: true as const,
+    schema: 'civitas.dissent.v1' as const,
+    definition: `A dissent is a juror's signed verdict on the losing side of a final court verdict (${JURORS_REQUIRED} concurring signatures decide). Jurors appear by public tag only.`,
+    counts: {
+      final_verdicts: cases.length,
+      with_dissent: withDissent.length,
+      dissents: withDissent.reduce((n, c) => n + dissentOf(c).length, 0),
+    },
+    verdicts: withDissent.map((c) => ({
+      case_id: c.id,
+      target: `imprint:${c.sequence}`,
+      disputed_action: c.disputed.action,
+      outcome: c.outcome,
+      final_at: c.final_at,
+      precedent_id: c.precedent_id,
+      dissents: dissentOf(c).map(jurorView),
+    })),
+    proposals: {
+      available: false as const,
+      note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.',
+    },
+  };
+}
+
+/** The final verdict receipt of a case, for /verify/court/{id} (registered with api/ledger/subjects.ts). 404 for anything but a final case. */
+export async function courtVerdictReceipt(
+  sql: Sql,
+  raw: string,
+): Promise<{ receipt_id: string; subject: ReturnType<typeof projectCase> }> {
+  // Not a case id names no court case: 404, like any id that names none, with the id form in the hint.
+  if (!CASE_ID.test(raw))
+    throw new Refusal(
+      'not_found',
+      { id: raw.slice(0, 64) },
+      'No court case is recorded under that id. Court case ids look like case_ followed by 26 characters; cases are listed at /api/verdicts.',
+    );
+  const id = normalizePrefixed('case_', raw);
+  const [c] = await loadCases(sql, 'c.id = $1', [id], 1);
+  if (!c)
+    throw new Refusal(
+      'not_found',
+      { id },
+      `No court case ${id} is recorded; cases are listed at /api/verdicts.`,
+    );
+  if (c.state !== 'final' || !c.final_receipt_id) {
+    throw new Refusal(
+      'not_found',
+      { id, state: c.state },
+      `Case ${id} has no final verdict yet (${JURORS_REQUIRED} concurring juror signatures make one), so there is no verdict receipt to verify. Its opening receipt is ${c.receipt_id}: /verify/${c.receipt_id}.`,
+    );
+  }
+  return { receipt_id: c.final_receipt_id, subject: projectCase(c) };
+}
