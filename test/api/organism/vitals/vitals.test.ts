@@ -7,6 +7,7 @@ import { PUBLISHED_ROUTES } from '../../../../shared/registry/index.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
 import { missing } from '../../../helpers/elements.ts';
+import { DB_DEGRADED_MS } from '../../../../api/organism/vitals/vitals.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -60,8 +61,11 @@ describe('vitals and failures', () => {
     expect(body.last_hour.client_errors).toBeGreaterThanOrEqual(1);
     expect(body.last_hour.latency_ms.p95).toBeGreaterThan(0);
     expect(body.latency_p95_ms).toBe(body.last_hour.latency_ms.p95);
-    expect(body.database).toBe('ok');
-    expect(body.database_health).toMatchObject({ status: 'ok', migrations_applied: expect.any(Number) });
+    // Up, and judged by its own ping: a loaded machine's slow ping reads `degraded`, never a failure.
+    const { status, ping_ms } = body.database_health;
+    expect(status).toBe(ping_ms <= DB_DEGRADED_MS ? 'ok' : 'degraded');
+    expect(body.database).toBe(status);
+    expect(body.database_health.migrations_applied).toEqual(expect.any(Number));
     const { ok: _ok, ...equity } = (await json('/api/equity')).json();
     expect(body.wallet).toEqual({ available: true, ...equity, as_of: body.wallet.as_of });
     const [stored = missing()] = await sql<{ n: string }>(
@@ -205,7 +209,7 @@ describe('GET /api/state and /api/organism', () => {
     expect(body.quarantine.held.held).toBe(1);
     expect(body.self_trials.trials).toHaveLength(5);
     expect(body.boundaries.total).toBe(23);
-    expect(body.vitals.database).toBe('ok');
+    expect(body.vitals.database).not.toBe('down');
     expect(JSON.stringify(body)).not.toContain(sovereign.id);
   }, 60_000);
 });
