@@ -2,8 +2,9 @@
  * The prevention experiment's counts on the incremental path (migration 0082, docs/scale.md): a
  * job run takes in only the imprints written since the last, and counts again only the days whose
  * counted rows changed; tampering with a counted imprint (an update, a delete, an insert below the
- * cursor) turns the finding red at the next run, and the operator's whole count finds a change the
- * triggers did not see. After every step the kept findings equal the count from the rows.
+ * cursor) turns the finding red at the next run — in the experiment and in the observatory, which
+ * the same run keeps — and the operator's whole count finds a change the triggers did not see.
+ * After every step the kept findings equal the count from the rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organismJobs } from '../../../../api/organism/jobs.ts';
