@@ -1,8 +1,8 @@
 /**
  * The kept self-knowledge of a seeded Record brought up to date, as the job runner keeps it on a
  * service that has lived: the verification run (organism.vigilance) repeated until every walk's
- * frontier has verified everything stored, the discrimination result computed once, and the
- * tables vacuumed as autovacuum would have. Without
+ * frontier has verified everything stored, the discrimination result computed once, the
+ * prevention experiment's window counted, and the tables vacuumed as autovacuum would have. Without
  * it a fresh seed has nothing kept, and the first request of a self-knowledge view would run the
  * first verification step inline: what the bench would measure is that one step, not the view.
  *
@@ -18,6 +18,7 @@ import { censusHost } from '../../api/boundaries/live-probes.ts';
 import { knowledgeRun, keptKnowledge } from '../../api/organism/checks/knowledge.ts';
 import { discriminationJob } from '../../api/organism/checks/discrimination.ts';
 import { recordJobRun } from '../../api/jobs/runs.ts';
+import { countPrevention } from '../../api/organism/experiments/prevention-counts.ts';
 
 /** Items per walk and run here: larger than the job's batch, so a big Record catches up in fewer runs. */
 const CATCH_UP_BATCH = 100_000;
@@ -53,6 +54,9 @@ export async function keepUp(app: FastifyInstance): Promise<number> {
   const at = ctx.clock.now();
   await discriminationJob(ctx);
   await recordJobRun(ctx, 'organism.discrimination', at, ctx.clock.now(), 'ok');
+  // The prevention experiment's window counted whole once (migration 0082): the job's runs then
+  // take in only what is new.
+  await countPrevention(ctx);
   await vacuum(ctx.db.embedded);
   return runs;
 }

@@ -52,9 +52,11 @@ type KeptDay = Pick<RowOf<typeof PreventionDay>, 'accepted' | 'held'> & { day: s
 
 const DAY_TEXT = `to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
 const GROUPS = `${DAY_TEXT} as day, i.held, coalesce(i.held_reason, 'other') as rule, count(*) as n`;
-/** Imprints of the given UTC days ($1), numbered at most $2. */
-const ON_DAYS = `unnest($1::date[]) d(day) join imprints i on i.created_at >= (d.day::timestamp at time zone 'UTC')
-  and i.created_at < ((d.day + 1)::timestamp at time zone 'UTC') and i.sequence <= $2`;
+/** Imprints of the given UTC days ($1), numbered at most $2: each day read by its time range. */
+const ON_DAYS = `unnest($1::date[]) d(day) cross join lateral (
+    select sequence, created_at, held, held_reason, author_kind, author_ref from imprints
+     where created_at >= (d.day::timestamp at time zone 'UTC') and created_at < ((d.day + 1)::timestamp at time zone 'UTC')
+       and sequence <= $2 offset 0) i`;
 
 /** Per-day rows: accepted and held per rule, from the groups of a counting query. */
 function byDay(rows: DayRow[]): Map<string, { accepted: number; held: Record<string, number> }> {
@@ -91,10 +93,13 @@ async function fold(tx: Sql, first: number, last: number, since: Date): Promise<
                   group by k) s)`,
     [asRecords(byDay(rows))],
   );
-  // Every minute an accepted imprint of this stretch falls in, counted again up to `last`.
+  // Every minute an accepted imprint of this stretch falls in, counted again up to `last`: each
+  // minute's rows read by their time (offset 0 keeps the per-minute index read; pulled up into a
+  // join, the planner may read the table whole).
   const touched = `(select distinct date_trunc('minute', created_at) as at from imprints
       where sequence between $1 and $2 and not held and created_at >= $3) t
-    join imprints i on i.created_at >= t.at and i.created_at < t.at + interval '1 minute'`;
+    cross join lateral (select author_kind, author_ref, created_at, held, sequence from imprints
+      where created_at >= t.at and created_at < t.at + interval '1 minute' offset 0) i`;
   await tx.query(
     `with found as (${FLOODS(touched, 'i.sequence <= $2')}),
      kept as (insert into prevention_minutes (minute, floods) select minute, floods from found order by 1
