@@ -22,7 +22,7 @@ const HAND_TYPED = new Map<string, number>([
   ['http.ts', 1],
   ['ledger', 25],
   ['orders', 8],
-  ['organism', 10],
+  ['organism', 8],
   ['personal-data-contract.ts', 1],
   ['plugins', 1],
   ['record', 1],
