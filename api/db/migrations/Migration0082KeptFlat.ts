@@ -15,9 +15,11 @@ import { Migration } from '@mikro-orm/migrations';
  *   every dream. A dream that is removed or changed recomputes its terms' first and last days.
  * - Storage of the small tallies every imprint batch rewrites (`record_counter`, `record_tallies`,
  *   `receipt_tallies`, `log_days`, `arrival_days`, `imprint_days`, `imprint_hours_of_day`): their
- *   updated columns are not indexed, so updates are HOT; a fillfactor of 50 makes a page prune
- *   its dead versions once half of it is used (not 90 %), and a fixed vacuum threshold keeps
- *   autovacuum visiting them however few rows they hold (docs/scale.md).
+ *   updated columns are not indexed, so updates are HOT. A fillfactor of 50 leaves half of each
+ *   page to new row versions and makes a page prune its dead ones once half of it is used (not
+ *   90 %); a vacuum threshold of 50 dead rows whatever the table's size (scale factor 0: the tables
+ *   that grow by the day are not left to 20 % of themselves) and no cost delay let autovacuum
+ *   visit them every round a few rows were rewritten (docs/scale.md).
  * SQL that PostgreSQL 15 and PGlite both run; one statement per addSql.
  */
 const DAY_OF = (column: string) => `(${column} at time zone 'UTC')::date`;
@@ -160,6 +162,6 @@ export class Migration0082KeptFlat extends Migration {
     // The hot tallies' storage (no rewrite: new pages take the fillfactor, old ones prune earlier).
     for (const table of HOT_TALLIES)
       this.addSql(`alter table ${table} set (fillfactor = 50, autovacuum_vacuum_scale_factor = 0,
-        autovacuum_vacuum_threshold = 200, autovacuum_vacuum_cost_delay = 0)`);
+        autovacuum_vacuum_threshold = 50, autovacuum_vacuum_cost_delay = 0)`);
   }
 }
