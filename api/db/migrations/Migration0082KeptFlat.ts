@@ -2,24 +2,26 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Flat cost as the Record grows (issue 20):
- * - The prevention experiment's findings kept incrementally (api/organism/experiments/kept-counts.ts):
- *   `prevention_days` (per UTC day: imprints accepted, held per rule, and `dirty`),
- *   `prevention_minutes` (per UTC minute with a flood, how many authors flooded it) and
- *   `prevention_cursor` (the next imprint number to count, and the first day counted whole; null:
- *   the window is counted whole at the next run). The job counts only imprints past the cursor. Anything that changes a counted
- *   imprint behind the service's back — an update of what the findings read, a delete, an insert
- *   below the cursor, a truncate — marks its days dirty (or the whole count) in the writer's own
- *   statement, and the next run counts those days again from the rows.
+ * - The prevention experiment's findings kept incrementally
+ *   (api/organism/experiments/prevention-counts.ts): `prevention_days` (per UTC day: imprints
+ *   accepted, held per rule, and `dirty`), `prevention_minutes` (per UTC minute with a flood, how
+ *   many authors flooded it) and `prevention_cursor` (the next imprint number to count, and the
+ *   first day counted whole; null: the window is counted whole at the next run). The job counts
+ *   only imprints past the cursor. Anything that changes a counted imprint behind the service's
+ *   back — an update of what the findings read, a delete, an insert below the cursor, a truncate —
+ *   marks its days dirty (or the whole count) in the writer's own statement, and the next run
+ *   counts those days again from the rows.
  * - The dream constellation kept per term and pair (`dream_terms`, `dream_links`, the tally
  *   `dreams`), moved by a row trigger on `dreams` (one insert a day): /dream-constellation read
  *   every dream. A dream that is removed or changed recomputes its terms' first and last days.
- * - Storage of the small tallies every imprint batch rewrites (`record_counter`, `record_tallies`,
- *   `receipt_tallies`, `log_days`, `arrival_days`, `imprint_days`, `imprint_hours_of_day`): their
- *   updated columns are not indexed, so updates are HOT. A fillfactor of 50 leaves half of each
- *   page to new row versions and makes a page prune its dead ones once half of it is used (not
- *   90 %); a vacuum threshold of 50 dead rows whatever the table's size (scale factor 0: the tables
- *   that grow by the day are not left to 20 % of themselves) and no cost delay let autovacuum
- *   visit them every round a few rows were rewritten (docs/scale.md).
+ * - Storage of the small tallies every imprint batch rewrites: their updated columns are not
+ *   indexed, so their updates are HOT while the row's page has room. Autovacuum visits each of
+ *   them once 50 rows are dead whatever its size (scale factor 0: the default waits for 20 % of a
+ *   table that grows by the day), without cost delay. The tallies that gain a row a day
+ *   (`log_days`, `arrival_days`, `imprint_days`) keep half of each page free (fillfactor 50), so the
+ *   day's row, rewritten on every batch, is not packed into a page the next days' rows filled; the
+ *   fixed ones (`record_counter`, `record_tallies`, `receipt_tallies`, `imprint_hours_of_day`) hold a
+ *   few dozen rows in one page and keep the default (measured in docs/scale.md).
  * SQL that PostgreSQL 15 and PGlite both run; one statement per addSql.
  */
 const DAY_OF = (column: string) => `(${column} at time zone 'UTC')::date`;
@@ -34,15 +36,11 @@ const TERMS = (terms: string) => `select distinct x->>'term' as term from jsonb_
 const PAIRS = (terms: string) =>
   `select p.term as a, q.term as b from (${TERMS(terms)}) p join (${TERMS(terms)}) q on p.term < q.term collate "C"`;
 
-const HOT_TALLIES = [
-  'record_counter',
-  'record_tallies',
-  'receipt_tallies',
-  'log_days',
-  'arrival_days',
-  'imprint_days',
-  'imprint_hours_of_day',
-];
+/** The tallies every imprint batch rewrites: fixed ones, and ones that gain a row a day. */
+const HOT_TALLIES = ['record_counter', 'record_tallies', 'receipt_tallies', 'imprint_hours_of_day'];
+const DAILY_TALLIES = ['log_days', 'arrival_days', 'imprint_days'];
+const VACUUM_AT_50 =
+  'autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 50, autovacuum_vacuum_cost_delay = 0';
 
 export class Migration0082KeptFlat extends Migration {
   override name = 'Migration0082KeptFlat';
@@ -159,9 +157,9 @@ export class Migration0082KeptFlat extends Migration {
     this.addSql(`insert into record_tallies (name, value) select 'dreams', count(*) from dreams
       on conflict (name) do update set value = excluded.value`);
 
-    // The hot tallies' storage (no rewrite: new pages take the fillfactor, old ones prune earlier).
-    for (const table of HOT_TALLIES)
-      this.addSql(`alter table ${table} set (fillfactor = 50, autovacuum_vacuum_scale_factor = 0,
-        autovacuum_vacuum_threshold = 50, autovacuum_vacuum_cost_delay = 0)`);
+    // The hot tallies' storage (no rewrite: new pages take the fillfactor).
+    for (const table of HOT_TALLIES) this.addSql(`alter table ${table} set (${VACUUM_AT_50})`);
+    for (const table of DAILY_TALLIES)
+      this.addSql(`alter table ${table} set (fillfactor = 50, ${VACUUM_AT_50})`);
   }
 }
