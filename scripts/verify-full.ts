@@ -4,10 +4,15 @@
  * DATABASE_URL (or the embedded database). Bounded in time per run; checkpointed, so the next
  * run resumes where this one stopped. Problems it finds are stored, and the next run of the
  * organism.vigilance job turns the right trial red; `/api/self-trials` shows how far it reached
- * (`verification.walks[].full`).
+ * (`verification.walks[].full`). Then the prevention experiment's kept counts are counted again
+ * from the rows of their window (api/organism/experiments/prevention-counts.ts), the days whose
+ * kept counts differed named, and the findings kept at once.
  */
 import { buildApp } from '../api/app.ts';
 import { verifyFull } from '../api/organism/checks/full.ts';
+import { computeKept } from '../api/db/kept-views.ts';
+import { keptPrevention } from '../api/organism/experiments/prevention.ts';
+import { countPrevention } from '../api/organism/experiments/prevention-counts.ts';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}`));
 const seconds = Number(arg('seconds')?.split('=')[1] ?? 60);
@@ -18,6 +23,16 @@ try {
     result.done
       ? `full re-verification reached the head (${result.checked} items verified in this run)`
       : `full re-verification checkpointed after ${seconds} s (${result.checked} items verified in this run); run it again to resume`,
+  );
+  // The prevention experiment's kept counts, counted again from the window's rows and kept now.
+  const counted = await countPrevention(app.civitas, { whole: true });
+  await computeKept(app.civitas, keptPrevention);
+  console.log(
+    `prevention counts: ${counted.recounted.length} days from ${counted.from} counted again from the rows; ${
+      counted.differed.length
+        ? `the kept counts differed on ${counted.differed.join(', ')}`
+        : 'the kept counts equalled them'
+    }`,
   );
 } finally {
   await app.close();

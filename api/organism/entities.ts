@@ -267,3 +267,5 @@ export const KeptViewClaim = defineEntity({
     claimedAt: p.datetime(),
   },
 });
+
+export * from './entities-kept.ts';

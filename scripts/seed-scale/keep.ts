@@ -1,8 +1,8 @@
 /**
  * The kept self-knowledge of a seeded Record brought up to date, as the job runner keeps it on a
  * service that has lived: the verification run (organism.vigilance) repeated until every walk's
- * frontier has verified everything stored, the discrimination result computed once, and the
- * tables vacuumed as autovacuum would have. Without
+ * frontier has verified everything stored, the discrimination result computed once, the
+ * prevention experiment's window counted, and the tables vacuumed as autovacuum would have. Without
  * it a fresh seed has nothing kept, and the first request of a self-knowledge view would run the
  * first verification step inline: what the bench would measure is that one step, not the view.
  *
@@ -18,20 +18,29 @@ import { censusHost } from '../../api/boundaries/live-probes.ts';
 import { knowledgeRun, keptKnowledge } from '../../api/organism/checks/knowledge.ts';
 import { discriminationJob } from '../../api/organism/checks/discrimination.ts';
 import { recordJobRun } from '../../api/jobs/runs.ts';
+import { countPrevention } from '../../api/organism/experiments/prevention-counts.ts';
 
 /** Items per walk and run here: larger than the job's batch, so a big Record catches up in fewer runs. */
 const CATCH_UP_BATCH = 100_000;
 
+/** The tallies every imprint batch rewrites (migration 0082): a few dozen rows each. */
+const HOT_TALLIES =
+  'record_counter, record_tallies, receipt_tallies, log_days, arrival_days, imprint_days, imprint_hours_of_day';
+
 /**
  * What autovacuum has done on a Record that has lived: dead index entries of evicted bodies gone,
- * BRIN ranges summarized, the visibility map set (a bulk load leaves none of it). On a pool of its
- * own without the statement timeout, as migrations run.
+ * BRIN ranges summarized, the visibility map set (a bulk load leaves none of it). And the hot
+ * tallies rewritten: the seed's long transactions kept their dead row versions from being pruned,
+ * leaving hundreds of pages for a few dozen rows (arrival_days: 1,412 pages for 120 rows on the
+ * 1,000,000-imprint Record), which a service whose autovacuum kept up would not carry. On a pool
+ * of its own without the statement timeout, as migrations run.
  */
 async function vacuum(embedded: boolean): Promise<void> {
   const url = loadConfig().databaseUrl;
   if (embedded || !url) return;
   const db = await openDatabase({ url, migrate: false, pool: { max: 1, statementTimeoutMs: 0 } });
   try {
+    await db.query(`vacuum full ${HOT_TALLIES}`);
     await db.query('vacuum (analyze)');
   } finally {
     await db.close();
@@ -53,6 +62,9 @@ export async function keepUp(app: FastifyInstance): Promise<number> {
   const at = ctx.clock.now();
   await discriminationJob(ctx);
   await recordJobRun(ctx, 'organism.discrimination', at, ctx.clock.now(), 'ok');
+  // The prevention experiment's window counted whole once (migration 0082): the job's runs then
+  // take in only what is new.
+  await countPrevention(ctx);
   await vacuum(ctx.db.embedded);
   return runs;
 }

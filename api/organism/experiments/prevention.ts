@@ -8,10 +8,11 @@
  * stores the figures of that moment and an optional proposed variation, with a receipt. The
  * runner is not stored or shown (the receipt proves the step, not who took it).
  *
- * The findings count 30 days of imprints per author-minute, so a request does not compute them:
- * the `organism.observatory` job keeps them (keptPrevention, api/db/kept-views.ts) and the request
- * reads the stored answer, whose `as_of` says when it was computed. A run computes them afresh
- * (the figures of its moment) and keeps what it computed.
+ * The findings are 30 days of imprints per day and author-minute, so neither a request nor the job
+ * counts them from the rows: the job keeps them (keptPrevention, api/db/kept-views.ts), each run
+ * taking in only the imprints written since the last and the days whose counted rows changed
+ * (prevention-counts.ts), and the request reads the stored answer, whose `as_of` says when it
+ * was computed. A study run (POST) brings the counts up to its moment the same way and keeps them.
  */
 import { newId } from '../../ids.ts';
 import type { z } from 'zod';
@@ -19,16 +20,24 @@ import { HOLD_REASONS } from '../../../shared/boundaries/projectors/spam.ts';
 import { BURST_LIMIT, BURST_WINDOW_MS } from '../../../shared/record/gate.ts';
 import type { AppContext } from '../../context.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
-import { DAY } from '../vitals/vitals.ts';
+import {
+  countFromRows,
+  countPrevention,
+  EXPERIMENT_DAYS,
+  readCounts,
+  windowOf,
+  type Counted,
+  type DayCounts,
+} from './prevention-counts.ts';
 import type {
   paradoxFindingsSchema,
   preventionFindingsSchema,
 } from '../../../shared/organism/contract/experiments.ts';
-import { one, type Counts } from '../../db/rows.ts';
+import { one } from '../../db/rows.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { sql as fragment } from 'kysely';
 
-export const EXPERIMENT_DAYS = 30;
+export { EXPERIMENT_DAYS };
 export const RUNS_SHOWN = 20;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -107,43 +116,20 @@ export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
   };
 }
 
-export async function preventionFindings(ctx: AppContext): Promise<PreventionFindings> {
-  const now = ctx.clock.now();
-  const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (EXPERIMENT_DAYS - 1) * DAY);
-  const [days, floods] = await Promise.all([
-    // Raw: filtered counts grouped by the UTC day's text, by position.
-    ctx.db.query<Counts<'accepted' | 'held_burst' | 'held_other'> & { date: string }>(
-      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) filter (where not held) as accepted,
-              count(*) filter (where held and held_reason = 'burst') as held_burst, count(*) filter (where held and coalesce(held_reason, '') <> 'burst') as held_other
-         from imprints where created_at >= $1 and created_at <= $2 group by 1 order by 1`,
-      [since.toISOString(), now.toISOString()],
-    ),
-    // Raw: flood minutes, a group by over a grouped subquery with having.
-    ctx.db.query<Counts<'n'> & { date: string }>(
-      `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
-          select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
-           where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > $3) f group by 1`,
-      [since.toISOString(), now.toISOString(), BURST_LIMIT],
-    ),
-  ]);
-  const [rules] = await Promise.all([
-    ctx.db.kysely
-      .selectFrom('imprints')
-      .select((eb) => ['held_reason as rule', eb.fn.countAll<number>().as('n')])
-      .where('held', '=', true)
-      .where('created_at', '>=', since.toISOString())
-      .where('created_at', '<=', now.toISOString())
-      .groupBy('held_reason')
-      .execute(),
-  ]);
-  const floodBy = new Map(floods.map((f) => [f.date, f.n]));
-  const byDay = days.map((d) => ({
-    date: d.date,
-    accepted: d.accepted,
-    held_burst: d.held_burst,
-    held_other: d.held_other,
-    flood_minutes: floodBy.get(d.date) ?? 0,
-  }));
+/** The findings of the window's per-day counts (kept or counted from the rows: the same shape). */
+function findingsOf(days: DayCounts[], now: Date): PreventionFindings {
+  const { since } = windowOf(now);
+  const byDay = days.map((d) => {
+    const held = Object.values(d.held).reduce((s, n) => s + n, 0);
+    const burst = d.held.burst ?? 0;
+    return {
+      date: d.date,
+      accepted: d.accepted,
+      held_burst: burst,
+      held_other: held - burst,
+      flood_minutes: d.flood_minutes,
+    };
+  });
   const sum = (k: 'accepted' | 'held_burst' | 'held_other' | 'flood_minutes') =>
     byDay.reduce((s, d) => s + d[k], 0);
   const held = sum('held_burst');
@@ -157,7 +143,7 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     held_by_rule: Object.keys(HOLD_REASONS).map((rule) => ({
       rule,
       reason: HOLD_REASONS[rule as keyof typeof HOLD_REASONS],
-      held: rules.filter((r) => (r.rule ?? 'other') === rule).reduce((s, r) => s + r.n, 0),
+      held: days.reduce((s, d) => s + (d.held[rule] ?? 0), 0),
     })),
     held_burst: held,
     flood_minutes: leaked,
@@ -166,14 +152,38 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
   };
 }
 
-/** The findings as the `organism.observatory` job keeps them: computed at `as_of` (= findings.to). */
-export const keptPrevention: KeptView<{ as_of: string; findings: PreventionFindings }> = {
+/**
+ * The findings counted from the imprints of the whole window (30 days of rows): what the kept
+ * counts must equal. The operator's check and the tests' reference; no request or job reads it.
+ */
+export async function preventionFindings(ctx: AppContext): Promise<PreventionFindings> {
+  const now = ctx.clock.now();
+  const { from, to } = windowOf(now);
+  return findingsOf(await countFromRows(ctx.db, from, to), now);
+}
+
+/**
+ * The findings as the `organism.observatory` job keeps them: one incremental run of the counts
+ * (prevention-counts.ts), then the window read from them; computed at `as_of` (= findings.to).
+ */
+export const keptPrevention: KeptView<{ as_of: string; findings: PreventionFindings; counted: Counted }> = {
   name: 'experiment:prevention',
   compute: async (ctx) => {
-    const findings = await preventionFindings(ctx);
-    return { as_of: findings.to, findings };
+    const counted = await countPrevention(ctx);
+    const now = ctx.clock.now();
+    const { from, to } = windowOf(now);
+    const findings = findingsOf(await readCounts(ctx.db, from, to), now);
+    return { as_of: findings.to, findings, counted };
   },
-  coverage: ({ findings }) => ({ from: findings.from, to: findings.to, days: findings.by_day.length }),
+  coverage: ({ findings, counted }) => ({
+    from: findings.from,
+    to: findings.to,
+    days: findings.by_day.length,
+    through_sequence: counted.through,
+    folded: counted.folded,
+    recounted_days: counted.recounted,
+    whole: counted.whole,
+  }),
 };
 
 /** The view of GET /api/experiments/prevention: the kept findings (their as_of) and the latest runs. */

@@ -3,18 +3,31 @@
  * - GET /api/constellation (+ /constellation): the top terms of the retained learnable bodies (not
  *   held, not quarantined; ts_stat as drift and dreaming) and the pairs that share bodies.
  * - GET /dream-constellation (hybrid): the terms of the stored dreams, linked when the same dream
- *   named both. Only words and counts leave, never a body.
+ *   named both, read from what migration 0082 keeps as dreams are stored (`dream_terms`: per term
+ *   the dreams that named it, the first and the last; `dream_links`: per pair of terms the dreams
+ *   that named both; the tally `dreams`): at most STARS * 2 terms and the pairs among them, never
+ *   the dreams themselves. Only words and counts leave, never a body.
  */
 import type { AppContext } from '../../context.ts';
-import type { DreamTerm } from './dreaming.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { DreamLink } from '../entities.ts';
+import { dreamsKept } from './dreaming.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { sql as fragment } from 'kysely';
 
 export const STARS = 24;
 export const MAX_LINKS = 60;
 
+type Link = Pick<RowOf<typeof DreamLink>, 'a' | 'b' | 'shared'>;
+
+/** The strongest links first (then by their terms), at most MAX_LINKS. */
+const strongest = (pairs: Iterable<Link>) =>
+  [...pairs]
+    .sort((x, y) => y.shared - x.shared || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
+    .slice(0, MAX_LINKS);
+
 function links(sets: string[][], keep: Set<string>, min: number) {
-  const pairs = new Map<string, { a: string; b: string; shared: number }>();
+  const pairs = new Map<string, Link>();
   for (const set of sets) {
     const terms = [...new Set(set.filter((t) => keep.has(t)))].sort();
     for (let i = 0; i < terms.length; i++)
@@ -27,10 +40,7 @@ function links(sets: string[][], keep: Set<string>, min: number) {
         else pairs.set(key, { a, b, shared: 1 });
       }
   }
-  return [...pairs.values()]
-    .filter((pair) => pair.shared >= min)
-    .sort((x, y) => y.shared - x.shared || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
-    .slice(0, MAX_LINKS);
+  return strongest([...pairs.values()].filter((pair) => pair.shared >= min));
 }
 
 export async function constellationView(ctx: AppContext) {
@@ -73,40 +83,47 @@ export async function constellationView(ctx: AppContext) {
   };
 }
 
+/**
+ * GET /dream-constellation: the STARS * 2 terms most dreams named (ties by the term's code points),
+ * and the kept pairs among them: one index read of `dream_terms` and at most (STARS * 2)² / 2 key
+ * reads of `dream_links`, whatever the number of dreams.
+ */
 export async function dreamConstellationView(ctx: AppContext) {
-  const rows = await ctx.db.kysely
-    .selectFrom('dreams')
-    .select([
-      fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
-      fragment<DreamTerm[]>`terms`.as('terms'),
-    ])
-    .orderBy('date')
-    .execute();
-  const named = new Map<string, { dreams: number; first: string; last: string }>();
-  for (const row of rows)
-    for (const t of row.terms) {
-      const term = String(t.term);
-      const entry = named.get(term) ?? { dreams: 0, first: row.date, last: row.date };
-      entry.dreams += 1;
-      entry.last = row.date;
-      named.set(term, entry);
-    }
-  const stars = [...named.entries()]
-    .map(([term, e]) => ({ term, dreams: e.dreams, first_dreamt: e.first, last_dreamt: e.last }))
-    .sort((a, b) => b.dreams - a.dreams || a.term.localeCompare(b.term))
-    .slice(0, STARS * 2);
-  const keep = new Set(stars.map((s) => s.term));
+  const [dreams, stars] = await Promise.all([
+    dreamsKept(ctx.db),
+    ctx.db.kysely
+      .selectFrom('dream_terms')
+      .select([
+        'term',
+        'dreams',
+        fragment<string>`to_char(first_dreamt, 'YYYY-MM-DD')`.as('first_dreamt'),
+        fragment<string>`to_char(last_dreamt, 'YYYY-MM-DD')`.as('last_dreamt'),
+      ])
+      .orderBy('dreams', 'desc')
+      .orderBy(fragment`term collate "C"`)
+      .limit(STARS * 2)
+      .execute(),
+  ]);
+  const words = stars.map((s) => s.term);
+  const pairs = words.length
+    ? await ctx.db.query<Link>(
+        `select l.a, l.b, l.shared from unnest($1::text[]) x(a) join unnest($1::text[]) y(b) on x.a < y.b collate "C"
+           join dream_links l on l.a = x.a and l.b = y.b`,
+        [words],
+      )
+    : [];
   return {
     ok: true as const,
     schema: 'civitas.dream-constellation.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    dreams: rows.length,
-    stars,
-    links: links(
-      rows.map((r) => r.terms.map((t) => String(t.term))),
-      keep,
-      1,
-    ),
+    dreams,
+    stars: stars.map((s) => ({
+      term: s.term,
+      dreams: Number(s.dreams),
+      first_dreamt: s.first_dreamt,
+      last_dreamt: s.last_dreamt,
+    })),
+    links: strongest(pairs.map((p) => ({ a: p.a, b: p.b, shared: Number(p.shared) }))),
     rule: 'Terms of the stored daily dreams (see /dreaming), by how many dreams named them; two terms are linked by the number of dreams that named both.',
   };
 }

@@ -5,6 +5,7 @@
  * them as a dream: terms and counts only, never a body, so the history survives evictions.
  */
 import type { AppContext } from '../../context.ts';
+import type { Sql } from '../../db/database.ts';
 import { recordReceipt } from '../../ledger/receipts.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
@@ -12,7 +13,6 @@ import { count } from '../../../shared/plural.ts';
 import { utcDay } from '../../../shared/time.ts';
 import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
 import type { z } from 'zod';
-import { one } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
 
 export type { DreamTerm };
@@ -108,18 +108,23 @@ async function dreamOf(ctx: AppContext, date: string, now: Date): Promise<boolea
   });
 }
 
+/** How many dreams are stored: the tally their trigger keeps (migration 0082), not a count of the rows. */
+export async function dreamsKept(sql: Sql): Promise<number> {
+  const [row] = await sql.kysely
+    .selectFrom('record_tallies')
+    .select('value')
+    .where('name', '=', 'dreams')
+    .execute();
+  return Number(row?.value ?? 0);
+}
+
 export async function dreamingView(ctx: AppContext) {
   const rows = await ctx.db.query<Record<string, unknown>>(
     `select to_char(date, 'YYYY-MM-DD') as date, to_char(window_start at time zone 'UTC', ${ISO}) as window_start,
             to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id
        from dreams order by date desc limit 30`,
   );
-  const count = one(
-    await ctx.db.kysely
-      .selectFrom('dreams')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .execute(),
-  );
+  const total = await dreamsKept(ctx.db);
   const dreams = rows.map((row) => ({
     date: String(row.date),
     window_start: String(row.window_start),
@@ -136,7 +141,7 @@ export async function dreamingView(ctx: AppContext) {
     ok: true as const,
     schema: 'civitas.dreaming.v1' as const,
     as_of: ctx.clock.now().toISOString(),
-    dreams_total: count.n,
+    dreams_total: total,
     latest: dreams[0] ?? null,
     dreams,
     method:

@@ -48,7 +48,7 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
-  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079), by their own definitions.
+  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079, 0082), by their own definitions.
   const [acts] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
             (select count(*) from sovereigns where uniqueness_verified_at is not null and erased_at is null) as sovereigns_ratifiers,
@@ -60,6 +60,7 @@ async function tallied() {
             (select count(*) from agent_ascensions where level = 'continuous') as "ascensions:continuous",
             (select count(*) from agent_ascensions where level = 'attested') as "ascensions:attested",
             (select count(*) from calibration_streaks where length >= 2) as calibration_streaks,
+            (select count(*) from dreams) as dreams,
             -- address pressure (migration 0081), from the live sovereigns' tags
             (select count(*) from sovereigns where erased_at is null) as address_inhabitants,
             (select count(distinct lower(tag)) from sovereigns where erased_at is null) as address_distinct,
