@@ -9,8 +9,8 @@ import { cacheControlForPersonalized } from './boundaries/headers/cache.ts';
  * revalidating every time (max-age=0) with the ETag; the `public-<age>` classes are fixed
  * lifetimes for answers that change slowly (feeds, cards, reference data). `private` is for one
  * recipient (shared_cache_audience: personalised views; set_cookie_replay: credential answers).
- * The security headers still force `private, no-store` on any answer that sets a cookie or is an
- * error, whatever its class.
+ * The security headers still force `private, no-store` on any answer that sets a cookie, is a 303
+ * or is an error, whatever its class.
  */
 export const CACHE_CONTROL = {
   /** Live reads: a shared cache keeps them 10 s and serves them stale while it revalidates. */

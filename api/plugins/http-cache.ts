@@ -2,7 +2,6 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
-  CACHE_CONTROL,
   cacheControlFor,
   personalQueryIn,
   type CacheDecision,
@@ -29,9 +28,6 @@ export function personalRequest(request: FastifyRequest): boolean {
     request.headers['x-civitas-continuity'],
   );
 }
-
-/** A 303 answers a form post and often carries a fresh credential cookie: for its recipient only. */
-const SEE_OTHER = CACHE_CONTROL.private;
 
 /** The Cache-Control a route's policy gives this request's answer, and whether it varies on Cookie. */
 function cacheControlOf(policy: CachePolicy, request: FastifyRequest, reply: FastifyReply): CacheDecision {
@@ -73,12 +69,11 @@ function cacheable(
 }
 
 /**
- * HTTP caching by construction, after the security headers (which make every cookie-setting or
- * error response `private, no-store`):
+ * HTTP caching by construction, after the security headers (which make every cookie-setting, 303
+ * or error response `private, no-store`, whatever the class):
  * - a route's cache class (its operation entry's `policy.cache`, shared/http-cache.ts) sets its Cache-Control; a
  *   class that depends on the request (`{ anonymous }`) is decided here, from the request, and its
- *   shared form varies on Cookie; a 303 (a form's answer) is `private, no-store` whatever the class;
- *   only the site mount's pages (their entries' page class, api/site/page-cache.ts) and stored
+ *   shared form varies on Cookie; only the site mount's pages (their entries' page class, api/site/page-cache.ts) and stored
  *   files bring their own (api/site/mount.ts);
  * - every 200 GET that may be stored carries a strong ETag (a hash of the exact bytes sent), and a
  *   request whose If-None-Match names it gets 304 with no body. Nothing is kept between requests:
@@ -89,7 +84,6 @@ function cacheable(
  */
 async function httpCache(app: FastifyInstance) {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode === 303 && !reply.hasHeader('set-cookie')) reply.header('cache-control', SEE_OTHER);
     const policy = request.routeOptions.config?.cacheClass;
     if (policy && !reply.hasHeader('cache-control')) {
       const { value, varyCookie } = cacheControlOf(policy, request, reply);
