@@ -6,7 +6,12 @@
  *
  * GET/HEAD: hashed assets, prerendered pages, then Astro's SSR pages. Everything else (form POSTs,
  * /api/*, feeds, /mcp) is relayed to the API unchanged, so relative form actions keep working when
- * both sit behind one public origin or when this server is that origin.
+ * both sit behind one public origin or when this server is that origin. A relayed request keeps its
+ * Origin and Sec-Fetch-Site: the API judges a cross-origin form post as it would judge it directly.
+ *
+ * Every answer this server makes itself (pages, assets, its own errors) gets the security headers
+ * of the one-origin server, by the same plugin (api/plugins/security-headers.ts); a relayed answer
+ * keeps the API's own.
  */
 import Fastify from 'fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
@@ -15,6 +20,7 @@ import { reasonForStatus } from '../plugins/errors.ts';
 import { apiBaseUrl } from '../../site/lib/api.ts';
 import { mountSite } from './mount.ts';
 import compression from '../plugins/compression.ts';
+import securityHeaders from '../plugins/security-headers.ts';
 import { loadConfigOrExit } from '../config.ts';
 
 const HOP_BY_HOP = new Set([
@@ -49,6 +55,9 @@ export async function buildSiteServer() {
       .header('cache-control', 'private, no-store')
       .send(errorBody(reasonForStatus(status)));
   });
+  // The requests whose answer the API made: they pass on with the API's headers, set there.
+  const relayed = new WeakSet<FastifyRequest>();
+  await app.register(securityHeaders, { relayed: (request) => relayed.has(request) });
   // br/gzip by Accept-Encoding for pages, assets and relayed answers, as on the one-origin server.
   await app.register(compression);
   // Relay bodies untouched: the API parses and validates them.
@@ -90,6 +99,9 @@ export async function buildSiteServer() {
         hint: 'The API did not answer. Try again shortly.',
       });
     }
+    // Read whole before anything of it is set: a body cut off midway is this server's own 500.
+    const body = Buffer.from(await res.arrayBuffer());
+    relayed.add(request);
     reply.code(res.status);
     res.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding' && name !== 'set-cookie')
@@ -97,7 +109,6 @@ export async function buildSiteServer() {
     });
     const cookies = res.headers.getSetCookie();
     if (cookies.length) reply.header('set-cookie', cookies);
-    const body = Buffer.from(await res.arrayBuffer());
     return body.length ? reply.send(body) : reply.send();
   };
 
