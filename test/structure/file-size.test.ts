@@ -21,7 +21,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/calibration/routes.ts', 361],
   ['api/governance/court.ts', 429],
   ['api/governance/pledges.ts', 339],
-  ['api/identity/oidc.ts', 306],
   ['api/ledger/routes.ts', 358],
   ['api/orders/service.ts', 309],
   ['api/record/sequencer.ts', 330],
