@@ -26,7 +26,6 @@ const TO_SPLIT = new Map<string, number>([
   ['api/record/sequencer.ts', 330],
   ['api/site/mount.ts', 340],
   ['shared/governance/contract.ts', 432],
-  ['test/api/agents/lifecycle.test.ts', 396],
   ['test/api/calibration/calibration.test.ts', 366],
   ['test/api/governance/constitution.test.ts', 457],
   ['test/api/governance/court.test.ts', 404],
