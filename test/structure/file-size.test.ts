@@ -38,7 +38,6 @@ const TO_SPLIT = new Map<string, number>([
   ['test/api/people/people.test.ts', 391],
   ['test/api/record/record.test.ts', 338],
   ['test/api/steward/triage.test.ts', 324],
-  ['test/api/treasury/treasury.test.ts', 405],
   ['test/fixtures/interface-paths.ts', 397],
   ['test/shared/ledger/anchor.test.ts', 326],
   ['test/shared/ledger/merkle.test.ts', 316],
