@@ -1,10 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
-import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
+import { appWithSteward } from '../steward/helpers.ts';
 import { missing } from '../../helpers/elements.ts';
 
 /**
@@ -17,32 +16,9 @@ let steward: TestSovereign;
 
 beforeAll(async () => {
   // The steward is named by its raw id in configuration (CIVITAS_STEWARDS accepts ids and tags).
-  const stewardId = randomUUID();
-  t = await createTestApp({ config: { stewards: [stewardId] } });
-  steward = await sovereignWithId(t, stewardId);
+  ({ t, steward } = await appWithSteward());
 });
 afterAll(async () => t?.close());
-
-/** A signed-in sovereign with a chosen raw id (so configuration can name it before start). */
-async function sovereignWithId(app: TestApp, id: string): Promise<TestSovereign> {
-  const ctx = app.app.civitas;
-  const tag = await actorTag(id, ctx.keys.tagSecret);
-  await ctx.db.query(
-    `insert into sovereigns (id, tag, callsign, created_at) values ($1, $2, 'Steward', $3)`,
-    [id, tag, ctx.clock.now().toISOString()],
-  );
-  const value = randomBytes(32).toString('base64url');
-  await ctx.db.query(
-    `insert into sessions (id_hash, sovereign_id, created_at, last_used_at, expires_at) values ($1, $2, $3, $3, $4)`,
-    [
-      createHash('sha256').update(value).digest('hex'),
-      id,
-      ctx.clock.now().toISOString(),
-      new Date(ctx.clock.now().getTime() + 86_400_000).toISOString(),
-    ],
-  );
-  return { id, tag, key: '', receiptId: '', cookie: `civitas_session=${value}` };
-}
 
 const { get, post, form } = requests(() => t.app);
 
