@@ -24,20 +24,17 @@ import type { RouteShape } from '../../shared/registry/index.ts';
 import {
   AGENT_EXCHANGE,
   ALIASES,
-  ASSETS,
   EXPLICIT_METHODS,
   EXTERNAL_AUTHORITY,
-  FEEDS,
   HYBRIDS,
   INTERFACE_PATHS,
   JSON_READS,
   MUTATIONS,
-  OPERATOR,
-  PAGES,
   PUBLIC_ACTOR,
   SCOPED_HTML,
   SCOPE_TABLE,
 } from '../fixtures/interface-paths.ts';
+import { ASSETS, FEEDS, OPERATOR, PAGES } from '../fixtures/interface-pages.ts';
 
 const published = new Map(PUBLISHED_ROUTES.map((r) => [r.path, r]));
 const shape = (path: string): RouteShape => {
