@@ -32,7 +32,6 @@ const TO_SPLIT = new Map<string, number>([
   ['test/shared/ledger/anchor.test.ts', 326],
   ['test/shared/ledger/merkle.test.ts', 316],
   ['test/shared/ledger/verifier.test.ts', 399],
-  ['test/shared/registry.test.ts', 305],
 ]);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['api', 'shared', 'site', 'cards', 'scripts', 'test'];
