@@ -29,7 +29,6 @@ const TO_SPLIT = new Map<string, number>([
   ['test/api/calibration/calibration.test.ts', 366],
   ['test/api/governance/constitution.test.ts', 457],
   ['test/api/governance/court.test.ts', 404],
-  ['test/shared/ledger/verifier.test.ts', 399],
 ]);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = ['api', 'shared', 'site', 'cards', 'scripts', 'test'];
