@@ -9,8 +9,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { appendImprint } from '../../api/record/window.ts';
 import { callsignRoot } from '../../api/people/confluences.ts';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
+import { fromOwnPages } from '../helpers/builders.ts';
 import { requests } from '../helpers/http.ts';
 import { seedKeptPrivately } from './leak-crawler-kept.ts';
 import { missing } from '../helpers/elements.ts';
@@ -79,7 +80,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const emailRes = await form(
     '/sovereign/email',
     `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign`,
-    sameOrigin(owner),
+    fromOwnPages(owner),
   );
   const [ownerRow = missing()] = await db.query<{ email: string | null; email_pending?: string | null }>(
     'select * from sovereigns where id = $1',
@@ -161,7 +162,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const human = await form(
     '/sovereign/imprint',
     'body=A%20human%20thought&kind=thought&return_to=%2Fimprint',
-    sameOrigin(owner),
+    fromOwnPages(owner),
   );
   const [stored = missing()] = await db.query<{ n: string | number }>(
     'select count(*) as n from imprints where author_ref = $1',
@@ -231,10 +232,3 @@ export async function seedPrivateValues(): Promise<Seeded> {
   console.info(`leak crawler seeded: ${seeded.join('; ')}`);
   return { t, secrets, seeded, owner, stranger, agentHandle, receiptId, sequence, today };
 }
-
-/** A form post from the service's own pages, as the browser labels it. */
-const sameOrigin = (who: TestSovereign) => ({
-  cookie: who.cookie,
-  origin: TEST_ORIGIN,
-  'sec-fetch-site': 'same-origin',
-});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders as json } from '../../helpers/builders.ts';
+import { fromOwnPages, jsonHeaders as json } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
 import { appWithSteward, triageKit } from './helpers.ts';
 import { missing } from '../../helpers/elements.ts';
@@ -24,13 +24,6 @@ afterAll(async () => t?.close());
 
 const { get, post, form, raw } = requests(() => t.app);
 const { triage, receiptsFor, held: heldAgentImprint } = triageKit(() => ({ t, steward, stranger }));
-/** A form post from the service's own pages, as the browser labels it. */
-const sameOrigin = (who: TestSovereign) => ({
-  cookie: who.cookie,
-  origin: TEST_ORIGIN,
-  'sec-fetch-site': 'same-origin',
-});
-
 describe('who may triage', () => {
   it('refuses without a session (401) and without the steward scope (403), changing nothing', async () => {
     const { sequence } = await heldAgentImprint();
@@ -125,7 +118,7 @@ describe('bad input', () => {
       const res = await form(
         '/sovereign/triage',
         `target=imprint%3A${sequence}&action=release&return_to=${encodeURIComponent(target)}`,
-        sameOrigin(steward),
+        fromOwnPages(steward),
       );
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ reason: 'off_origin_target' });

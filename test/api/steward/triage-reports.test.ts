@@ -1,9 +1,9 @@
 /** Reports filed through /imprint/report reach the steward queue and are dismissed as unfounded. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { sovereignImprint } from '../../helpers/builders.ts';
+import { fromOwnPages, sovereignImprint } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
 import { appWithSteward, triageKit } from './helpers.ts';
 
@@ -20,13 +20,6 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const { get, post, form } = requests(() => t.app);
-/** A form post from the service's own pages, as the browser labels it. */
-const sameOrigin = (who: TestSovereign) => ({
-  cookie: who.cookie,
-  origin: TEST_ORIGIN,
-  'sec-fetch-site': 'same-origin',
-});
-
 async function publicImprint(who: TestSovereign): Promise<number> {
   const imprinted = await sovereignImprint(t.app, who, `A plain public thought ${RUN} ${++counter}`);
   expect(imprinted).toMatchObject({ held: false });
@@ -102,7 +95,7 @@ describe('reports', () => {
     const res = await form(
       '/sovereign/triage',
       `target=imprint%3A${sequence}&action=keep_held&note=&return_to=%2Foperator`,
-      sameOrigin(steward),
+      fromOwnPages(steward),
     );
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(
@@ -117,7 +110,7 @@ describe('reports', () => {
     const byDefault = await form(
       '/sovereign/triage',
       `target=imprint%3A${sequence}&action=release`,
-      sameOrigin(steward),
+      fromOwnPages(steward),
     );
     expect(byDefault.statusCode).toBe(303);
     expect(byDefault.headers.location).toMatch(

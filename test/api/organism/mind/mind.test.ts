@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
+import type { TestApp } from '../../../helpers/app.ts';
 import type { TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
+import { fromOwnPages } from '../../../helpers/builders.ts';
 import { at, firstOf } from '../../../helpers/elements.ts';
 import { NOW, seventyDaysOld } from './seventy-days-old.ts';
 
@@ -120,7 +121,7 @@ describe('POST /api/mind/stance', () => {
   });
 
   it('answers a form post with 303 to the claim page, and refuses off-origin return targets', async () => {
-    const from = { cookie: at(people, 5).cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin' };
+    const from = fromOwnPages(at(people, 5));
     const ok = await form(
       '/api/mind/stance',
       'claim=sealed_days_complete&stance=disagree&reason=doubt',
