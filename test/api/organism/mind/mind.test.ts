@@ -67,6 +67,8 @@ describe('GET /api/mind', () => {
 describe('POST /api/mind/stance', () => {
   it('refuses without a session (401), malformed input (400) and unknown claims (404)', async () => {
     expect((await stance({ claim: 'window_bounded', stance: 'agree', reason: 'seen' })).statusCode).toBe(401);
+    // Who asks is answered before what was sent: a stranger's malformed body is 401 too, not 400.
+    expect((await stance({ claim: 42 })).statusCode).toBe(401);
     const cookie = at(people, 0).cookie;
     for (const bad of [
       {},
