@@ -62,8 +62,13 @@ describe('crossing at /initiate', () => {
   });
 
   it('refuses cross-site POSTs to every credential door', async () => {
+    const hostile: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      {},
+    ];
     for (const url of ['/initiate', '/return', '/reconcile', '/signout', '/theme', '/auth/idp/login']) {
-      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, {}]) {
+      for (const headers of hostile) {
         const res = await form(url, 'theme=dark&key=x', headers);
         expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
         expect(res.json()).toMatchObject({ ok: false, reason: 'cross_origin_refused' });

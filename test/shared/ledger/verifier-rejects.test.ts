@@ -3,6 +3,7 @@ import { GENESIS_ANCHOR_HASH, signAnchor } from '../../../shared/ledger/anchor.t
 import type { Anchor } from '../../../shared/ledger/anchor.ts';
 import { receiptLeafHash, subjectDigest, toHex } from '../../../shared/ledger/hash.ts';
 import { verifyReceiptProof } from '../../../shared/ledger/verifier.ts';
+import type { WireInclusionProof } from '../../../shared/ledger/verifier.ts';
 import { at } from '../../helpers/elements.ts';
 import { DATE, KEY_NAME, day, failing, keys, other } from './proof-day.ts';
 
