@@ -10,7 +10,8 @@ import { THEME_COOKIE } from '../../shared/theme.ts';
 import { createSovereign } from './sovereigns.ts';
 import { recordSessionStep, sovereignByKey } from './service.ts';
 import { mergeSovereign } from './merge.ts';
-import { beginLogin, callbackState, completeLogin, providerConfigured, unconfigured } from './oidc.ts';
+import { beginLogin, callbackState, providerConfigured, unconfigured } from './oidc.ts';
+import { completeLogin } from './oidc-callback.ts';
 import { renderWith } from './http.ts';
 import { bodyOf, isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 

@@ -11,7 +11,8 @@ import { removeEmail, requestEmail, setCallsignVisibility, verifyEmail } from '.
 import { ownerView } from './views.ts';
 import { listDataRequests } from './data-requests.ts';
 import { withdrawDataRequest } from './data-withdraw.ts';
-import { exportBundle, fileDataRequest, processDataRequest } from './data-rights.ts';
+import { fileDataRequest, processDataRequest } from './data-rights.ts';
+import { exportBundle } from './data-held.ts';
 import { isFormPost, returnTarget, seeOther, withQuery } from '../http.ts';
 import { flashFeedToken, revokeFeedToken, rotateFeedToken, takeFeedToken } from './feed-token.ts';
 

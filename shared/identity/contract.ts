@@ -64,7 +64,7 @@ export const dataRequestViewSchema = z.object({
 });
 
 /**
- * The personal-data bundle a completed export downloads (api/identity/data-rights.ts buildBundle):
+ * The personal-data bundle a completed export downloads (api/identity/data-held.ts buildBundle):
  * every family's declared sections (docs/identity.md "Personal data") beside these fields.
  */
 export const exportBundleSchema = z

@@ -1,7 +1,7 @@
 /**
  * The entity references GET /api/why/{entity} (and MCP civitas_why) explains: `imprint:<n>`,
  * `agent:<handle>`, `receipt:<id>`, `order:<ord_ id>`. The contract validates with readEntity
- * (shared/organism/contract/checks.ts); the projection reads the parsed entity from it too.
+ * (shared/organism/contract/explanations.ts); the projection reads the parsed entity from it too.
  */
 import { HANDLE_PATTERN } from '../handle.ts';
 import { ORDER_ID } from '../orders/order.ts';

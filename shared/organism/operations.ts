@@ -10,11 +10,8 @@ import {
   linearizabilitySchema,
   selfTrialsSchema,
   discriminationSchema,
-  whyParams,
-  whySchema,
-  policyQuery,
-  policyEvaluationSchema,
 } from './contract/checks.ts';
+import { whyParams, whySchema, policyQuery, policyEvaluationSchema } from './contract/explanations.ts';
 import {
   preventionSchema,
   preventionRunBody,

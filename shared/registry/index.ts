@@ -22,7 +22,8 @@
  *                                       ---
  *   published                           279
  * Operator shapes (/operator, /dashboard and the steward tools) are registered with `operator: true`
- * and are not counted. test/fixtures/interface-paths.ts is the hand-copied list the tests check.
+ * and are not counted. test/fixtures/interface-paths.ts (with interface-pages.ts) is the
+ * hand-copied list the tests check.
  */
 import type { HttpMethod, RouteKey, RouteShape } from './types.ts';
 import { shapeOf } from './operation.ts';

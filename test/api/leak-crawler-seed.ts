@@ -2,15 +2,18 @@
  * What the leak crawler looks for: sovereigns, agents, emails, secrets, held spam, private notes and
  * denials seeded through the API where the route exists (else the store), each carrying a unique
  * sentinel, plus the real private values the service generated. Every one is kept as a Secret.
+ * This file seeds what people and agents make through the doors; the hashes, notes and steward
+ * triage the store keeps privately are leak-crawler-kept.ts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { appendImprint } from '../../api/record/window.ts';
-import { recordReceipt } from '../../api/ledger/receipts.ts';
 import { callsignRoot } from '../../api/people/confluences.ts';
-import { createTestApp, TEST_ORIGIN, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../helpers/identity.ts';
-import { sovereignWithId } from './steward/helpers.ts';
+import { fromOwnPages } from '../helpers/builders.ts';
+import { requests } from '../helpers/http.ts';
+import { seedKeptPrivately } from './leak-crawler-kept.ts';
 import { missing } from '../helpers/elements.ts';
 
 const RUN = randomBytes(4).toString('hex');
@@ -55,6 +58,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   // With the built site mounted, so page HTML rendered by Astro is crawled too (npm test builds first).
   const t = await createTestApp({ site: true, config: { stewards: [stewardId] } });
   const db = t.database.db;
+  const { post, form } = requests(() => t.app);
   const today = t.clock.now().toISOString().slice(0, 10);
 
   // Sovereigns: raw ids, keys, hidden callsigns, emails; one owner of things, one stranger who crawls.
@@ -73,12 +77,11 @@ export async function seedPrivateValues(): Promise<Seeded> {
   keep('hidden callsign', mark('hidden-callsign'));
   keep('callsign root', mark('callsign-root'));
 
-  const emailRes = await t.app.inject({
-    method: 'POST',
-    url: '/sovereign/email',
-    headers: sameOriginForm(owner.cookie),
-    payload: `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign`,
-  });
+  const emailRes = await form(
+    '/sovereign/email',
+    `email=${encodeURIComponent(`${mark('email')}@example.invalid`)}&return_to=%2Fsovereign`,
+    fromOwnPages(owner),
+  );
   const [ownerRow = missing()] = await db.query<{ email: string | null; email_pending?: string | null }>(
     'select * from sovereigns where id = $1',
     [owner.id],
@@ -102,14 +105,10 @@ export async function seedPrivateValues(): Promise<Seeded> {
 
   // Agents through the API: the continuity secret is returned once and must never be seen again.
   const agentHandle = `leak-agent-${RUN}`;
-  const first = await t.app.inject({
-    method: 'POST',
-    url: '/api/agent/imprint',
-    payload: {
-      agent: agentHandle,
-      body: 'A public thought, left in the Record on purpose.',
-      kind: 'thought',
-    },
+  const first = await post('/api/agent/imprint', {
+    agent: agentHandle,
+    body: 'A public thought, left in the Record on purpose.',
+    kind: 'thought',
   });
   expect(first.statusCode).toBe(200);
   const firstBody = first.json();
@@ -117,12 +116,11 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const receiptId = firstBody.receipt_id;
   const sequence = firstBody.sequence;
   seeded.push('agent and continuity secret (API)');
-  const again = await t.app.inject({
-    method: 'POST',
-    url: '/api/agent/imprint',
-    headers: { 'x-civitas-continuity': firstBody.continuity_secret },
-    payload: { agent: agentHandle, body: 'A question for everyone?', kind: 'question' },
-  });
+  const again = await post(
+    '/api/agent/imprint',
+    { agent: agentHandle, body: 'A question for everyone?', kind: 'question' },
+    { 'x-civitas-continuity': firstBody.continuity_secret },
+  );
   expect(again.statusCode).toBe(200);
 
   // Held spam: through the API's gate when it holds it; otherwise held in the store directly.
@@ -130,11 +128,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   const spamBody = `${mark('spam-body')} buy cheap followers http://a.example http://b.example http://c.example http://d.example`;
   keep('held spam author name', spammer);
   keep('held spam body', mark('spam-body'));
-  const spam = await t.app.inject({
-    method: 'POST',
-    url: '/api/agent/imprint',
-    payload: { agent: spammer, body: spamBody },
-  });
+  const spam = await post('/api/agent/imprint', { agent: spammer, body: spamBody });
   const spamResult = spam.statusCode === 200 ? spam.json() : null;
   if (spamResult?.held === true) {
     seeded.push('held spam (API, gate)');
@@ -165,12 +159,11 @@ export async function seedPrivateValues(): Promise<Seeded> {
   keep('spammer continuity secret', spamResult?.continuity_secret);
 
   // A sovereign's own imprint: its stored author_ref is the raw id.
-  const human = await t.app.inject({
-    method: 'POST',
-    url: '/sovereign/imprint',
-    headers: sameOriginForm(owner.cookie),
-    payload: 'body=A%20human%20thought&kind=thought&return_to=%2Fimprint',
-  });
+  const human = await form(
+    '/sovereign/imprint',
+    'body=A%20human%20thought&kind=thought&return_to=%2Fimprint',
+    fromOwnPages(owner),
+  );
   const [stored = missing()] = await db.query<{ n: string | number }>(
     'select count(*) as n from imprints where author_ref = $1',
     [owner.id],
@@ -198,12 +191,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   // A confluence convened by the sovereign whose callsign carries the callsign-root sentinel: five
   // others join its thread, so it is current on presence, the commons, the card and the due feeds.
   const quick = (who: TestSovereign, body: string, replyTo?: number) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/quick-imprint',
-      headers: { cookie: who.cookie },
-      payload: { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) },
-    });
+    post('/api/quick-imprint', { body, kind: 'thought', ...(replyTo ? { reply_to: replyTo } : {}) }, who);
   const gathering = await quick(second, 'An open gathering for the crawl');
   if (gathering.statusCode === 200) {
     const rootSequence = gathering.json().sequence;
@@ -218,12 +206,7 @@ export async function seedPrivateValues(): Promise<Seeded> {
   } else seeded.push(`confluence: quick imprint answered ${gathering.statusCode}, not seeded`);
 
   // The owner's due-feed token (the URL a calendar app holds) and its stored hash.
-  const feed = await t.app.inject({
-    method: 'POST',
-    url: '/sovereign/email',
-    headers: { cookie: owner.cookie, accept: 'application/json' },
-    payload: { action: 'rotate_feed_token' },
-  });
+  const feed = await post('/sovereign/email', { action: 'rotate_feed_token' }, owner.cookie);
   if (feed.statusCode === 200) {
     keep('due feed token', feed.json().subscription.token);
     seeded.push('due feed token (API)');
@@ -233,104 +216,19 @@ export async function seedPrivateValues(): Promise<Seeded> {
   ))
     keep('due feed token hash', row.due_token_hash);
 
-  // Private values the store keeps: hashes of secrets and keys, private notes, denials, data requests.
-  for (const row of await db.query<{ secret_hash: string }>('select secret_hash from agents'))
-    keep('agent secret hash', row.secret_hash);
-  for (const row of await db.query<{ key_hash: string | null }>('select key_hash from sovereigns'))
-    keep('sovereign key hash', row.key_hash);
-  for (const row of await db.query<{ id_hash: string }>('select id_hash from sessions'))
-    keep('session id hash', row.id_hash);
-  await optional('agent private note', () =>
-    db.query('insert into agent_notes (handle, note, updated_at) values ($1, $2, now())', [
-      agentHandle,
-      mark('agent-note'),
-    ]),
-  );
-  keep('agent private note', mark('agent-note'));
-  await optional('denial with crossing actor', () =>
-    db.transaction(async (tx) => {
-      const receipt = await recordReceipt(tx, {
-        step: 'identity.denied',
-        subject: 'crossing:denied',
-        at: t.clock.now(),
-      });
-      await tx.query(
-        'insert into denials (receipt_id, denied_action, reason, actor_kind, actor_ref, actor_public, recorded_at) values ($1, $2, $3, $4, $5, $6, now())',
-        [receipt.id, 'cross', 'rate', 'sovereign', second.id, mark('denied-public')],
-      );
-    }),
-  );
-  keep('denied actor public form', mark('denied-public'));
-  await optional('steward note on a data request', () =>
-    db.query(
-      "insert into data_requests (id, sovereign_id, kind, status, created_at, processed_at, processed_by, note, receipt_id) values ($1, $2, 'export', 'completed', now(), now(), $3, $4, $5)",
-      [`dr_${RUN}`, second.id, mark('steward-id'), mark('steward-note'), receiptId],
-    ),
-  );
-  keep('steward note', mark('steward-note'));
-  keep('steward id', mark('steward-id'));
-  await optional('pending email token', () =>
-    db.query('update sovereigns set email_pending = $2, email_token_hash = $3 where id = $1', [
-      owner.id,
-      `${mark('email-pending')}@example.invalid`,
-      mark('email-token-hash'),
-    ]),
-  );
-  keep('pending email', mark('email-pending'));
-  keep('email token hash', mark('email-token-hash'));
-  await optional('identity-provider subject', () =>
-    db.query('update sovereigns set idp_issuer = $2, idp_subject = $3 where id = $1', [
-      second.id,
-      'https://idp.example',
-      mark('idp-subject'),
-    ]),
-  );
-  keep('identity-provider subject', mark('idp-subject'));
-  // Steward triage through POST /sovereign/triage: private notes (whispers) and a reporter's words.
-  const steward = await sovereignWithId(t, stewardId);
-  keep('steward raw sovereign id', steward.id);
-  keep('steward session cookie value', steward.cookie.split('=')[1]);
-  const [heldRow = missing()] = await db.query<{ sequence: string | number }>(
-    'select sequence from imprints where held order by sequence desc limit 1',
-  );
-  const triageJson = { cookie: steward.cookie, accept: 'application/json' };
-  const kept = await t.app.inject({
-    method: 'POST',
-    url: '/sovereign/triage',
-    headers: triageJson,
-    payload: { target: `imprint:${heldRow.sequence}`, action: 'keep_held', note: mark('triage-note') },
+  await seedKeptPrivately({
+    t,
+    keep,
+    optional,
+    seeded,
+    mark,
+    owner,
+    second,
+    agentHandle,
+    receiptId,
+    sequence,
+    stewardId,
   });
-  keep('triage steward note', mark('triage-note'));
-  const report = await t.app.inject({
-    method: 'POST',
-    url: '/imprint/report',
-    headers: { accept: 'application/json' },
-    payload: { sequence, reason: 'other', detail: mark('report-detail') },
-  });
-  keep('report detail', mark('report-detail'));
-  const dismissed =
-    report.statusCode === 200
-      ? await t.app.inject({
-          method: 'POST',
-          url: '/sovereign/triage',
-          headers: triageJson,
-          payload: { target: report.json().report_id, action: 'dismiss', note: mark('dismiss-note') },
-        })
-      : null;
-  keep('dismiss steward note', mark('dismiss-note'));
-  if (kept.statusCode === 200 && dismissed?.statusCode === 200)
-    seeded.push('whisper steward notes: triage keep_held and dismiss with notes (API)');
-  else
-    seeded.push(
-      `whisper steward notes: triage answered ${kept.statusCode}/${dismissed?.statusCode ?? report.statusCode}, not seeded`,
-    );
   console.info(`leak crawler seeded: ${seeded.join('; ')}`);
   return { t, secrets, seeded, owner, stranger, agentHandle, receiptId, sequence, today };
 }
-
-const sameOriginForm = (cookie: string) => ({
-  cookie,
-  origin: TEST_ORIGIN,
-  'sec-fetch-site': 'same-origin',
-  'content-type': 'application/x-www-form-urlencoded',
-});

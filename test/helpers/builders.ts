@@ -25,6 +25,14 @@ export const htmlHeaders = (cookie?: string, origin = TEST_ORIGIN): Record<strin
   ...(cookie ? { cookie, origin } : {}),
 });
 
+/**
+ * What a browser sends with a form post from the service's own pages, signed in as `who`: the
+ * session cookie, `Origin` and `Sec-Fetch-Site: same-origin`.
+ */
+export function fromOwnPages(who: TestSovereign): Record<string, string> {
+  return { cookie: who.cookie, origin: TEST_ORIGIN, 'sec-fetch-site': 'same-origin' };
+}
+
 /** What a signed-in imprint answers. */
 export interface Imprinted {
   sequence: number;

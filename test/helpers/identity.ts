@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createHash, randomBytes } from 'node:crypto';
 import { createSovereign, type CreatedSovereign } from '../../api/identity/sovereigns.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../api/plugins/session.ts';
+import { expect } from 'vitest';
+import { TEST_ORIGIN } from './app.ts';
 
 export interface TestSovereign extends CreatedSovereign {
   /** A ready `cookie` header value for app.inject. */
@@ -37,4 +39,26 @@ export async function signedInSovereign(
     ],
   );
   return { ...sovereign, cookie: `${SESSION_COOKIE}=${value}` };
+}
+
+/** The `cookie` header value of the session an answer set (it throws when none was set). */
+export function sessionCookie(res: { cookies: { name: string; value: string }[] }): string {
+  const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE && c.value);
+  if (!cookie) throw new Error('no session cookie');
+  return `${SESSION_COOKIE}=${cookie.value}`;
+}
+
+/**
+ * A person crosses through the real door (POST /initiate, from the service's own origin, asking
+ * for JSON): the answer (key shown once, tag, receipt), its session cookie, and the raw response.
+ */
+export async function crossed(app: FastifyInstance, callsign?: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/initiate',
+    headers: { origin: TEST_ORIGIN, accept: 'application/json' },
+    payload: callsign ? { callsign } : {},
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { body: res.json(), cookie: sessionCookie(res), res };
 }

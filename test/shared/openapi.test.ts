@@ -2,7 +2,8 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi, CONTENT_TYPE_BY_KIND, operationId } from '../../shared/openapi.ts';
 import { ROUTES, SCOPES, pathParams } from '../../shared/registry/index.ts';
-import { EXTERNAL_AUTHORITY, FEEDS, OPERATOR, PUBLIC_ACTOR } from '../fixtures/interface-paths.ts';
+import { EXTERNAL_AUTHORITY, PUBLIC_ACTOR } from '../fixtures/interface-paths.ts';
+import { FEEDS, OPERATOR } from '../fixtures/interface-pages.ts';
 import { ASSETS, bare, doc, operations, ORIGIN, shapeOf, type Op } from '../helpers/openapi-doc.ts';
 
 describe('buildOpenApi', () => {

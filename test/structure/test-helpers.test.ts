@@ -51,7 +51,6 @@ function injectWrappers(text: string): string[] {
 const WRAPPER_ALLOWED: Record<string, string> = {
   'test/api/doors/bodies.test.ts': 'rawJson sends bytes as given (encodings, broken JSON): its subject',
   'test/api/doors/declared.test.ts': 'attempts fires the several probes one declared door must refuse',
-  'test/api/treasury/treasury.test.ts': 'signed signs the exact raw body as Stripe does (webhook signature)',
 };
 
 /** Fixed sleeps that remain, and why. */

@@ -8,7 +8,7 @@
  */
 import type { AppContext } from '../../context.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
-import type { PolicyQuestion } from '../../../shared/organism/contract/checks.ts';
+import type { PolicyQuestion } from '../../../shared/organism/contract/explanations.ts';
 import { POLICY_RULES, attestRefusal, sovereignRefusal } from '../../../shared/policy.ts';
 import { scopesFor } from '../../../shared/scopes.ts';
 

@@ -1,9 +1,9 @@
 /**
  * GET /api/why/{entity} (+ /why/{entity} and MCP civitas_why): the reasons an entity is in its
  * state, each derived from stored rows. Entities: `imprint:<n>`, `agent:<handle>`, `receipt:<id>`,
- * `order:<ord_ id>`.
- * Malformed → 400 invalid_request (the contract, shared/organism/contract/checks.ts, refuses it
- * before the handler; readEntity is the one parser); well-formed but unknown → 404 not_found.
+ * `order:<ord_ id>`. Malformed → 400 invalid_request (the contract,
+ * shared/organism/contract/explanations.ts, refuses it before the handler; readEntity is the one
+ * parser); well-formed but unknown → 404 not_found.
  */
 import type { AppContext } from '../../context.ts';
 import { Refusal } from '../../../shared/errors.ts';

@@ -206,7 +206,8 @@ export async function mindFeed(request: FastifyRequest, reply: FastifyReply) {
 
 /**
  * POST /api/mind/stance is unscoped in the registry, so the door requires a session itself, before
- * the router parses the body: a stranger hears 401 whatever it sent.
+ * the router parses the body: a stranger hears 401 whatever it sent. This is its one check; the
+ * handler reads the session it let through.
  */
 export function stanceNeedsSession(request: FastifyRequest) {
   if (!request.sovereign)
@@ -219,13 +220,8 @@ export function stanceNeedsSession(request: FastifyRequest) {
 
 /** POST /api/mind/stance: the body is the contract's, already parsed (shared/organism/contract/mind.ts). */
 export async function takeStance(request: RouteRequest<'POST /api/mind/stance'>, reply: FastifyReply) {
-  const who = request.sovereign;
-  if (!who)
-    throw new Refusal(
-      'identity_required',
-      {},
-      'Sign in as a sovereign (cross at /initiate or return at /return) to take a stance on a mind claim.',
-    );
+  // Its preHandler (stanceNeedsSession) refused a request without a session before the body was read.
+  const who = request.sovereign!;
   const input = request.input.body;
   const claim = known(input.claim);
   const next = isFormPost(request) ? returnTarget(input.return_to, `/mind/claim/${claim}`) : null;

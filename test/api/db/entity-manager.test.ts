@@ -10,6 +10,7 @@ import { FormFlash } from '../../../api/identity/entities.ts';
 import { RecordCounter } from '../../../api/record/entities.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
@@ -21,6 +22,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const db = () => t.database.db;
+const { post, raw } = requests(() => t.app);
 const later = (ms: number) => new Date(t.clock.now().getTime() + ms);
 
 describe('the entity manager', () => {
@@ -98,8 +100,7 @@ describe("the Record's plain-SQL transaction", () => {
 });
 
 describe('the cold paths on the entity manager', () => {
-  const due = async () =>
-    (await t.app.inject({ method: 'GET', url: '/sovereign/due.ics', headers: { cookie: me.cookie } })).body;
+  const due = async () => (await raw('/sovereign/due.ics', { cookie: me.cookie })).body;
   /** An iCalendar UTC time: 20261122T130000Z. */
   const icsTime = (at: Date) => at.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
 
@@ -110,12 +111,7 @@ describe('the cold paths on the entity manager', () => {
       'me@example.test',
       expires.toISOString(),
     ]);
-    const filed = await t.app.inject({
-      method: 'POST',
-      url: '/settings/data/request',
-      headers: { cookie: me.cookie, accept: 'application/json' },
-      payload: { kind: 'export' },
-    });
+    const filed = await post('/settings/data/request', { kind: 'export' }, me);
     expect(filed.statusCode).toBe(200);
     const feed = await due();
     expect(feed).toContain('Confirm your email address');
@@ -127,23 +123,12 @@ describe('the cold paths on the entity manager', () => {
   });
 
   it('rotate, open and revoke a feed token', async () => {
-    const rotated = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/email',
-      headers: { cookie: me.cookie, accept: 'application/json' },
-      payload: { action: 'rotate_feed_token' },
-    });
+    const rotated = await post('/sovereign/email', { action: 'rotate_feed_token' }, me);
     expect(rotated.statusCode).toBe(200);
     const token = new URL(rotated.json().subscription.atom).searchParams.get('token')!;
-    const open = () =>
-      t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(token)}` });
+    const open = () => raw(`/sovereign/due.xml?token=${encodeURIComponent(token)}`);
     expect((await open()).statusCode).toBe(200);
-    const revoked = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/email',
-      headers: { cookie: me.cookie, accept: 'application/json' },
-      payload: { action: 'revoke_feed_token' },
-    });
+    const revoked = await post('/sovereign/email', { action: 'revoke_feed_token' }, me);
     expect(revoked.statusCode).toBe(200);
     expect((await open()).statusCode).toBe(401);
   });

@@ -9,34 +9,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrlTokens } from '../../../api/identity/feed-token.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
+import { fromOwnPages } from '../../helpers/builders.ts';
 import { at, missing } from '../../helpers/elements.ts';
 
 let t: TestApp;
 let base: string;
 let me: TestSovereign;
+const { get, post, form, raw } = requests(() => t.app);
 beforeAll(async () => {
   // With the built site mounted, so the owner page that shows the address is rendered too.
   t = await createTestApp({ site: true });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   me = await signedInSovereign(t.app);
   // Something due: a pending export request.
-  const filed = await t.app.inject({
-    method: 'POST',
-    url: '/settings/data/request',
-    headers: { cookie: me.cookie, accept: 'application/json' },
-    payload: { kind: 'export' },
-  });
+  const filed = await post('/settings/data/request', { kind: 'export' }, me);
   expect(filed.statusCode).toBe(200);
 });
 afterAll(async () => t?.close());
 
 const rotate = async (who: TestSovereign, action = 'rotate_feed_token') =>
-  t.app.inject({
-    method: 'POST',
-    url: '/sovereign/email',
-    headers: { cookie: who.cookie, accept: 'application/json' },
-    payload: { action },
-  });
+  post('/sovereign/email', { action }, who);
 /** What a calendar app does: a plain GET of the pasted URL, no cookie. */
 const subscribe = (url: string) =>
   fetch(url.replace(TEST_ORIGIN, base), { headers: { accept: 'text/calendar, application/atom+xml, */*' } });
@@ -60,13 +53,7 @@ describe('due feed tokens', () => {
     );
     expect(row.due_token_hash).toBe(createHash('sha256').update(first.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(first.token);
-    const owner = (
-      await t.app.inject({
-        method: 'GET',
-        url: '/sovereign',
-        headers: { cookie: me.cookie, accept: 'application/json' },
-      })
-    ).json();
+    const owner = (await get('/sovereign', me)).json();
     expect(owner.due).toMatchObject({ token_set: true, subscription: null });
     expect(JSON.stringify(owner)).not.toContain(first.token);
   });
@@ -116,11 +103,7 @@ describe('due feed tokens', () => {
     }
     expect((await subscribe(second.ics)).status).toBe(200);
     // A token decides even beside a valid cookie: the URL means the same whoever opens it.
-    const withCookie = await t.app.inject({
-      method: 'GET',
-      url: `/sovereign/due.ics?token=${first.token}`,
-      headers: { cookie: me.cookie },
-    });
+    const withCookie = await raw(`/sovereign/due.ics?token=${first.token}`, { cookie: me.cookie });
     expect(withCookie.statusCode).toBe(401);
 
     expect((await rotate(me, 'revoke_feed_token')).json()).toEqual({
@@ -129,12 +112,9 @@ describe('due feed tokens', () => {
     });
     expect((await subscribe(second.ics)).status).toBe(401);
     for (const bad of ['', 'ft_short', `${second.token}x`, 'x'.repeat(300)]) {
-      expect(
-        (await t.app.inject({ method: 'GET', url: `/sovereign/due.xml?token=${encodeURIComponent(bad)}` }))
-          .statusCode,
-      ).toBe(401);
+      expect((await raw(`/sovereign/due.xml?token=${encodeURIComponent(bad)}`)).statusCode).toBe(401);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/sovereign/due.ics' })).statusCode).toBe(401);
+    expect((await raw('/sovereign/due.ics')).statusCode).toBe(401);
   });
 
   it("open only their own sovereign's feed", async () => {
@@ -146,77 +126,34 @@ describe('due feed tokens', () => {
   });
 
   it('are shown once on the owner page after a form post, never in the redirect URL', async () => {
-    const form = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/email',
-      headers: {
-        cookie: me.cookie,
-        origin: TEST_ORIGIN,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: 'action=rotate_feed_token',
-    });
-    expect(form.statusCode).toBe(303);
-    const location = String(form.headers.location);
+    const rotated = await form('/sovereign/email', 'action=rotate_feed_token', fromOwnPages(me));
+    expect(rotated.statusCode).toBe(303);
+    const location = String(rotated.headers.location);
     expect(location).toMatch(/^\/sovereign\?feed=fl_/);
     expect(location).not.toContain('ft_');
-    const page = await t.app.inject({
-      method: 'GET',
-      url: location,
-      headers: { cookie: me.cookie, accept: 'text/html' },
-    });
+    const page = await raw(location, { cookie: me.cookie, accept: 'text/html' });
     expect(page.statusCode).toBe(200);
     const shownOnPage = page.body.match(
       /value="(http:\/\/civitas\.test\/sovereign\/due\.ics\?token=(ft_[A-Za-z0-9_-]{43}))"/,
     );
     expect(shownOnPage).not.toBeNull();
     expect((await subscribe(at(shownOnPage!, 1))).status).toBe(200);
-    const reloaded = await t.app.inject({
-      method: 'GET',
-      url: location,
-      headers: { cookie: me.cookie, accept: 'text/html' },
-    });
+    const reloaded = await raw(location, { cookie: me.cookie, accept: 'text/html' });
     expect(reloaded.body).not.toContain(shownOnPage![2]);
     expect(reloaded.body).toContain('Rotate the subscription address');
 
-    const again0 = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/email',
-      headers: {
-        cookie: me.cookie,
-        origin: TEST_ORIGIN,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: 'action=rotate_feed_token',
-    });
+    const again0 = await form('/sovereign/email', 'action=rotate_feed_token', fromOwnPages(me));
     const next = String(again0.headers.location);
     expect((await subscribe(at(shownOnPage!, 1))).status).toBe(401);
-    const open = () =>
-      t.app.inject({ method: 'GET', url: next, headers: { cookie: me.cookie, accept: 'application/json' } });
+    const open = () => get(next, me);
     const shown = (await open()).json().due.subscription;
     expect(shown.token).toMatch(/^ft_/);
     expect((await subscribe(shown.ics)).status).toBe(200);
     expect((await open()).json().due.subscription).toBeNull();
     // Another session cannot open the flash.
     const stranger = await signedInSovereign(t.app);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/email',
-      headers: {
-        cookie: me.cookie,
-        origin: TEST_ORIGIN,
-        'sec-fetch-site': 'same-origin',
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: 'action=rotate_feed_token',
-    });
-    const peek = await t.app.inject({
-      method: 'GET',
-      url: String(again.headers.location),
-      headers: { cookie: stranger.cookie, accept: 'application/json' },
-    });
+    const again = await form('/sovereign/email', 'action=rotate_feed_token', fromOwnPages(me));
+    const peek = await get(String(again.headers.location), stranger);
     expect(peek.json().due.subscription).toBeNull();
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
-import { signedInSovereign } from '../../helpers/identity.ts';
+import { crossed as crossedAt, sessionCookie, signedInSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 import { startTestProvider, type TestProvider } from '../../helpers/oidc-provider.ts';
 import { expectDocumented } from '../../helpers/documented.ts';
 import { entry, missing } from '../../helpers/elements.ts';
@@ -56,16 +57,9 @@ function callback(fields: Record<string, string>, accept?: string) {
   });
 }
 
-function sessionOf(res: { cookies: { name: string; value: string }[] }) {
-  const cookie = res.cookies.find((c) => c.name === 'civitas_session' && c.value);
-  return cookie ? `civitas_session=${cookie.value}` : undefined;
-}
-
-async function identity(cookie: string) {
-  return (
-    await t.app.inject({ method: 'GET', url: '/identity', headers: { accept: 'application/json', cookie } })
-  ).json();
-}
+const http = requests(() => t.app);
+const { get } = http;
+const identity = async (cookie: string) => (await get('/identity', cookie)).json();
 
 describe('OpenID Connect through a real provider', () => {
   it('drives the whole redirect flow: a new sovereign, a session, no governance without a receipt', async () => {
@@ -78,7 +72,7 @@ describe('OpenID Connect through a real provider', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/settings/data');
     expect(res.headers['cache-control']).toBe('private, no-store');
-    const cookie = sessionOf(res)!;
+    const cookie = sessionCookie(res);
     expect(cookie).toBeTruthy();
     const me = await identity(cookie);
     expect(me).toMatchObject({ signed_in: true, sign_in_methods: { provider: true, key: false } });
@@ -86,7 +80,7 @@ describe('OpenID Connect through a real provider', () => {
 
     // Signing in again as the same account finds the same sovereign.
     const again = await callback((await login()).fields);
-    expect((await identity(sessionOf(again)!)).tag).toBe(me.tag);
+    expect((await identity(sessionCookie(again))).tag).toBe(me.tag);
   });
 
   it('grants governance:write for a uniqueness receipt verified against the provider JWKS, never for a forged one', async () => {
@@ -94,7 +88,7 @@ describe('OpenID Connect through a real provider', () => {
     idp.next.uniqueness = 'forged';
     const forged = await callback((await login()).fields);
     expect(forged.statusCode).toBe(303);
-    expect((await identity(sessionOf(forged)!)).scopes).not.toContain('governance:write');
+    expect((await identity(sessionCookie(forged))).scopes).not.toContain('governance:write');
 
     idp.next.accountId = 'bob';
     idp.next.uniqueness = 'valid';
@@ -102,15 +96,10 @@ describe('OpenID Connect through a real provider', () => {
     expect(valid.statusCode).toBe(200);
     expect(valid.json()).toMatchObject({ ok: true, created: true, governance: true });
     expectDocumented('POST /auth/idp/callback', valid.json());
-    const cookie = sessionOf(valid)!;
+    const cookie = sessionCookie(valid);
     expect((await identity(cookie)).scopes).toContain('governance:write');
     // A governance-scoped route now lets the session through the scope check.
-    const propose = await t.app.inject({
-      method: 'POST',
-      url: '/api/constitution/propose',
-      headers: { cookie, 'content-type': 'application/json' },
-      payload: {},
-    });
+    const propose = await http.post('/api/constitution/propose', {}, cookie);
     expect(propose.statusCode).not.toBe(403);
     expect(propose.statusCode).not.toBe(401);
   });
@@ -124,13 +113,13 @@ describe('OpenID Connect through a real provider', () => {
     const replay = await callback(post.fields, 'application/json');
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toMatchObject({ ok: false, reason: 'invalid_request' });
-    expect(sessionOf(replay)).toBeUndefined();
+    expect(() => sessionCookie(replay)).toThrow('no session cookie');
 
     const fresh = await login();
     const tampered = await callback({ ...fresh.fields, state: fresh.fields.state + 'x' });
     expect(tampered.statusCode).toBe(303);
     expect(tampered.headers.location).toBe('/return?idp=failed');
-    expect(sessionOf(tampered)).toBeUndefined();
+    expect(() => sessionCookie(tampered)).toThrow('no session cookie');
     const missing = await callback({ code: entry(fresh.fields, 'code') }, 'application/json');
     expect(missing.statusCode).toBe(400);
 
@@ -150,7 +139,7 @@ describe('OpenID Connect through a real provider', () => {
     const res = await callback(post.fields);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/identity');
-    const me = await identity(sessionOf(res)!);
+    const me = await identity(sessionCookie(res));
     expect(me).toMatchObject({
       tag: local.tag,
       callsign: 'Local',
@@ -162,11 +151,9 @@ describe('OpenID Connect through a real provider', () => {
     const second = await callback((await login({ cookie: someoneElse.cookie, link: true })).fields);
     expect(second.headers.location).toBe('/return?idp=already_linked');
     // Linking needs a session.
-    const anon = await t.app.inject({
-      method: 'POST',
-      url: '/auth/idp/login',
-      headers: { ...form, accept: 'application/json' },
-      payload: 'link=1',
+    const anon = await http.form('/auth/idp/login', 'link=1', {
+      origin: TEST_ORIGIN,
+      accept: 'application/json',
     });
     expect(anon.statusCode).toBe(401);
   });
@@ -174,21 +161,13 @@ describe('OpenID Connect through a real provider', () => {
 
 describe('/reconcile after a provider sign-in: move everything, leave nothing', () => {
   it('absorbs the provider-made sovereign (uniqueness receipt, acts, sessions) into the key holder, who then counts once', async () => {
-    const json = { origin: TEST_ORIGIN, accept: 'application/json' };
     const db = t.app.civitas.db;
     // Someone who crossed with a key long ago...
-    const crossed = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/initiate',
-        headers: json,
-        payload: { callsign: 'Keyholder' },
-      })
-    ).json();
+    const crossed = (await crossedAt(t.app, 'Keyholder')).body;
     // ...signs in through the provider without linking: the provider makes a second sovereign, with the uniqueness receipt.
     idp.next.accountId = 'erin';
     idp.next.uniqueness = 'valid';
-    const cookie = sessionOf(await callback((await login()).fields))!;
+    const cookie = sessionCookie(await callback((await login()).fields));
     const providerMade = await identity(cookie);
     expect(providerMade.tag).not.toBe(crossed.tag);
     const [orphan = missing()] = await db.query<{ id: string }>(
@@ -196,44 +175,20 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
       [providerMade.tag],
     );
     // It acts: an imprint, an order, a cosign-capable proposal.
-    const headers = { accept: 'application/json', cookie };
     expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/quick-imprint',
-          headers,
-          payload: { body: 'made before reconciling' },
-        })
-      ).statusCode,
+      (await http.post('/api/quick-imprint', { body: 'made before reconciling' }, cookie)).statusCode,
     ).toBe(200);
-    const order = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/sovereign/order',
-        headers,
-        payload: { title: 'Reconcile me' },
-      })
-    ).json();
-    const proposal = await t.app.inject({
-      method: 'POST',
-      url: '/api/constitution/propose',
-      headers,
-      payload: { title: 'One person, one row', text: 'A reconciled person counts once.' },
-    });
+    const order = (await http.post('/sovereign/order', { title: 'Reconcile me' }, cookie)).json();
+    const proposal = await http.post(
+      '/api/constitution/propose',
+      { title: 'One person, one row', text: 'A reconciled person counts once.' },
+      cookie,
+    );
     expect(proposal.statusCode).toBe(200);
-    const humans = async () =>
-      (
-        await t.app.inject({ method: 'GET', url: '/api/stats', headers: { accept: 'application/json' } })
-      ).json().humans;
+    const humans = async () => (await get('/api/stats')).json().humans;
     const before = await humans();
 
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/reconcile',
-      headers: { ...json, cookie },
-      payload: { key: crossed.key },
-    });
+    const res = await http.post('/reconcile', { key: crossed.key }, { origin: TEST_ORIGIN, cookie });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ok: true, tag: crossed.tag, provider_moved: true });
 
@@ -267,9 +222,7 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
       [proposal.json().proposal.id],
     );
     expect(proposed.proposer_id).toBe(kept.id);
-    const orders = (
-      await t.app.inject({ method: 'GET', url: '/api/orders', headers: { accept: 'application/json' } })
-    ).body;
+    const orders = (await get('/api/orders')).body;
     expect(orders).toContain(`sovereign:${crossed.tag}`);
     expect(orders).not.toContain(`sovereign:${providerMade.tag}`);
     // The raw id of the absorbed row is in no column of any table.
@@ -282,17 +235,11 @@ describe('/reconcile after a provider sign-in: move everything, leave nothing', 
         expect(row.includes(orphan.id), `${table_name} still names the absorbed row`).toBe(false);
     }
     // The reconciled person now ratifies as one: the constitution view sees one uniqueness receipt.
-    const view = (
-      await t.app.inject({
-        method: 'GET',
-        url: '/api/constitution',
-        headers: { accept: 'application/json', cookie: sessionOf(res)! },
-      })
-    ).json();
+    const view = (await get('/api/constitution', sessionCookie(res))).json();
     expect(view.viewer).toMatchObject({ signed_in: true, uniqueness_receipt: true });
     // Signing in through the provider again lands on the kept sovereign.
     idp.next.accountId = 'erin';
-    const again = await identity(sessionOf(await callback((await login()).fields))!);
+    const again = await identity(sessionCookie(await callback((await login()).fields)));
     expect(again.tag).toBe(crossed.tag);
   });
 });

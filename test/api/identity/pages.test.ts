@@ -107,4 +107,21 @@ describe('identity pages', () => {
     expect(page.body).toContain('not configured here');
     expect(page.body).toContain('name="return_to" value="/sovereign"');
   });
+
+  it('names a message only for the reasons it knows, never an inherited member of the query key', async () => {
+    const known = await t.app.inject({ method: 'GET', url: '/return?failed=failed', headers: html });
+    expect(known.body).toContain('did not sign you in');
+    for (const query of [
+      'failed=constructor',
+      'failed=__proto__',
+      'failed=toString',
+      'idp=hasOwnProperty',
+      'idp=valueOf',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url: `/return?${query}`, headers: html });
+      expect(res.statusCode, query).toBe(200);
+      expect(res.body, query).not.toContain('role="alert"');
+      expect(res.body, query).not.toMatch(/native code|\[object Object\]|function /);
+    }
+  });
 });

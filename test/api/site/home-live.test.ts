@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,14 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const home = async (cookie?: string) =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/',
-      headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
-    })
-  ).body;
+const { page, post } = requests(() => t.app);
+const home = async (cookie?: string) => (await page('/', cookie)).body;
 
 describe('the front page', () => {
   it('shows an open proposal with its cosign progress and an order awaiting a decision, live', async () => {
@@ -30,19 +24,17 @@ describe('the front page', () => {
     expect(before).toContain('0 orders awaiting a steward');
 
     const proposer = await signedInSovereign(t.app, { governance: true });
-    const proposed = await t.app.inject({
-      method: 'POST',
-      url: '/api/constitution/propose',
-      headers: { ...jsonHeaders(), cookie: proposer.cookie },
-      payload: { title: 'Receipts are kept for ten years', text: 'Every receipt stays verifiable.' },
-    });
+    const proposed = await post(
+      '/api/constitution/propose',
+      { title: 'Receipts are kept for ten years', text: 'Every receipt stays verifiable.' },
+      proposer,
+    );
     expect(proposed.statusCode).toBe(200);
-    const filed = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/order',
-      headers: { ...jsonHeaders(), cookie: proposer.cookie },
-      payload: { title: 'Add a dark theme', detail: 'For night readers.' },
-    });
+    const filed = await post(
+      '/sovereign/order',
+      { title: 'Add a dark theme', detail: 'For night readers.' },
+      proposer,
+    );
     expect(filed.statusCode).toBe(200);
 
     // Neither write touched the Record's imprints, yet a fresh render shows both: the live figures

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../../api/plugins/session.ts';
-import { jsonHeaders } from '../../helpers/builders.ts';
+import { heldAgentImprint, jsonHeaders } from '../../helpers/builders.ts';
 
 /**
  * A signed-in sovereign with a chosen raw id, so configuration can name it as a steward before the
@@ -47,7 +47,10 @@ interface TriageScene {
   stranger: TestSovereign;
 }
 
-/** The triage door, the public text a held body or a steward note could reach, and steward receipts. */
+/**
+ * The triage door, the public text a held body or a steward note could reach, steward receipts,
+ * and held imprints to decide on.
+ */
 export function triageKit(scene: () => TriageScene) {
   const triage = (
     payload: Record<string, unknown>,
@@ -85,11 +88,20 @@ export function triageKit(scene: () => TriageScene) {
     return parts.join('\n');
   }
 
+  /** A held imprint through the real gate (a known spam pattern), from an open agent handle (unattested). */
+  const run = randomBytes(4).toString('hex');
+  let counter = 0;
+  async function held(): Promise<{ sequence: number; marker: string }> {
+    const marker = `heldmark${run}n${++counter}`;
+    const { sequence } = await heldAgentImprint(scene().t.app, `spam-${run}-${counter}`, marker);
+    return { sequence, marker };
+  }
+
   const receiptsFor = (sequence: number) =>
     scene().t.database.db.query<{ id: string; step: string }>(
       "select id, step from receipts where subject = $1 and step like 'steward.%' order by id",
       [`imprint:${sequence}`],
     );
 
-  return { triage, publicText, receiptsFor };
+  return { triage, publicText, receiptsFor, held };
 }

@@ -1,9 +1,10 @@
 /** Reports filed through /imprint/report reach the steward queue and are dismissed as unfounded. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { jsonHeaders as json } from '../../helpers/builders.ts';
+import { fromOwnPages, sovereignImprint } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 import { appWithSteward, triageKit } from './helpers.ts';
 
 let t: TestApp;
@@ -18,55 +19,32 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const form = (cookie: string) => ({
-  cookie,
-  origin: TEST_ORIGIN,
-  'sec-fetch-site': 'same-origin',
-  'content-type': 'application/x-www-form-urlencoded',
-});
-
-/** A held imprint through the real gate (a known spam pattern), from an open agent handle (unattested). */
-async function heldAgentImprint(): Promise<{ sequence: number; marker: string }> {
-  const marker = `heldmark${RUN}n${++counter}`;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/agent/imprint',
-    payload: { agent: `spam-${RUN}-${counter}`, body: `${marker} free money for everyone` },
-  });
-  expect(res.statusCode).toBe(200);
-  const body = res.json();
-  expect(body.held).toBe(true);
-  return { sequence: body.sequence, marker };
-}
-
+const { get, post, form } = requests(() => t.app);
 async function publicImprint(who: TestSovereign): Promise<number> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/quick-imprint',
-    headers: json(who.cookie),
-    payload: { body: `A plain public thought ${RUN} ${++counter}` },
-  });
-  expect(res.json()).toMatchObject({ held: false });
-  return res.json().sequence;
+  const imprinted = await sovereignImprint(t.app, who, `A plain public thought ${RUN} ${++counter}`);
+  expect(imprinted).toMatchObject({ held: false });
+  return imprinted.sequence;
 }
 
-const { triage, publicText, receiptsFor } = triageKit(() => ({ t, steward, stranger }));
+const {
+  triage,
+  publicText,
+  receiptsFor,
+  held: heldAgentImprint,
+} = triageKit(() => ({
+  t,
+  steward,
+  stranger,
+}));
 
 describe('reports', () => {
   it('brings reports filed through /imprint/report into the queue and dismisses them as unfounded', async () => {
     const sequence = await publicImprint(stranger);
     const detail = `reportdetail${RUN}`;
-    const filed = await t.app.inject({
-      method: 'POST',
-      url: '/imprint/report',
-      headers: json(),
-      payload: { sequence, reason: 'abuse', detail },
-    });
+    const filed = await post('/imprint/report', { sequence, reason: 'abuse', detail });
     expect(filed.statusCode).toBe(200);
     const reportId = filed.json().report_id;
-    const queue = (
-      await t.app.inject({ method: 'GET', url: '/steward/held', headers: json(steward.cookie) })
-    ).json();
+    const queue = (await get('/steward/held', steward)).json();
     const report = queue.reports.find((r: { id: string }) => r.id === reportId);
     expect(report).toMatchObject({
       target: reportId,
@@ -98,9 +76,7 @@ describe('reports', () => {
     );
     expect(row).toMatchObject({ status: 'dismissed', closed_by_action: 'dismiss' });
     expect((await receiptsFor(sequence)).map((r) => r.step)).toEqual(['steward.triage.dismiss']);
-    const after = (
-      await t.app.inject({ method: 'GET', url: '/steward/held', headers: json(steward.cookie) })
-    ).json();
+    const after = (await get('/steward/held', steward)).json();
     expect(after.reports.some((r: { id: string }) => r.id === reportId)).toBe(false);
     const again = await triage({ target: reportId, action: 'dismiss' });
     expect(again.statusCode).toBe(409);
@@ -113,20 +89,14 @@ describe('reports', () => {
     const { sequence } = await heldAgentImprint();
     const ids: string[] = [];
     for (const reason of ['spam', 'other']) {
-      const filed = await t.app.inject({
-        method: 'POST',
-        url: '/imprint/report',
-        headers: json(stranger.cookie),
-        payload: { sequence, reason },
-      });
+      const filed = await post('/imprint/report', { sequence, reason }, stranger);
       ids.push(filed.json().report_id);
     }
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/triage',
-      headers: form(steward.cookie),
-      payload: `target=imprint%3A${sequence}&action=keep_held&note=&return_to=%2Foperator`,
-    });
+    const res = await form(
+      '/sovereign/triage',
+      `target=imprint%3A${sequence}&action=keep_held&note=&return_to=%2Foperator`,
+      fromOwnPages(steward),
+    );
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(
       new RegExp(`^/operator\\?triaged=keep_held&target=imprint%3A${sequence}&receipt=rcpt_\\w+$`),
@@ -137,12 +107,11 @@ describe('reports', () => {
       [ids],
     );
     expect(rows.map((r) => r.status)).toEqual(['kept_held', 'kept_held']);
-    const byDefault = await t.app.inject({
-      method: 'POST',
-      url: '/sovereign/triage',
-      headers: form(steward.cookie),
-      payload: `target=imprint%3A${sequence}&action=release`,
-    });
+    const byDefault = await form(
+      '/sovereign/triage',
+      `target=imprint%3A${sequence}&action=release`,
+      fromOwnPages(steward),
+    );
     expect(byDefault.statusCode).toBe(303);
     expect(byDefault.headers.location).toMatch(
       new RegExp(`^/steward/held\\?triaged=release&target=imprint%3A${sequence}&receipt=rcpt_\\w+$`),

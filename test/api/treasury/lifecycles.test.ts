@@ -1,11 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushVitals } from '../../../api/plugins/vitals.ts';
-import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { fakeStripe, signedByStripe, type FakeStripe } from '../../helpers/stripe.ts';
 import { missing } from '../../helpers/elements.ts';
 
 /**
@@ -18,34 +16,16 @@ const WEBHOOK_SECRET = 'whsec_lifecycles';
 let t: TestApp;
 let off: TestApp;
 let alice: TestSovereign;
-let fake: Server;
-let outage = false;
+let stripe: FakeStripe;
 
 beforeAll(async () => {
-  fake = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (outage) {
-        res.statusCode = 500;
-        return res.end(JSON.stringify({ error: { message: 'PROVIDER-INTERNAL-WORDS' } }));
-      }
-      if (req.url === '/v1/checkout/sessions')
-        return res.end(
-          JSON.stringify({ id: `cs_test_${Date.now()}`, url: 'https://checkout.stripe.test/c/1' }),
-        );
-      res.statusCode = 404;
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  stripe = await fakeStripe();
   t = await createTestApp({
     config: {
       treasury: {
         stripeSecretKey: 'sk_test_fake',
         webhookSecret: WEBHOOK_SECRET,
-        apiBase: base,
+        apiBase: stripe.base,
         oraclePriceCents: 700,
         currency: 'usd',
       },
@@ -61,25 +41,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await off?.close();
-  await new Promise((resolve) => fake?.close(resolve));
+  await stripe?.close();
 });
 
 const get = (app: TestApp, url: string, who?: TestSovereign) => requests(() => app.app).get(url, who);
 const post = (app: TestApp, url: string, payload: unknown, who?: TestSovereign) =>
   requests(() => app.app).post(url, payload, who, { origin: TEST_ORIGIN });
-function hook(id: string, type: string, object: Record<string, unknown>) {
-  const raw = JSON.stringify({ id, type, data: { object: { currency: 'usd', ...object } } });
-  const at = Math.floor(t.clock.now().getTime() / 1000);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/stripe/webhook',
-    payload: raw,
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': stripeSignatureHeader(WEBHOOK_SECRET, at, raw),
-    },
-  });
-}
+const hook = (id: string, type: string, object: Record<string, unknown>) =>
+  signedByStripe(
+    t,
+    '/api/stripe/webhook',
+    { id, type, data: { object: { currency: 'usd', ...object } } },
+    WEBHOOK_SECRET,
+  );
 const sessionStatus = async (intent: string) =>
   (await get(t, `/api/oracle/session?id=${intent}`, alice)).json().sessions[0].status;
 const usesLeft = async () => (await get(t, '/api/oracle/usage', alice)).json().uses_left;
@@ -154,14 +128,14 @@ describe('Stripe: payments that settle later', () => {
 
 describe('provider failures and providers switched off', () => {
   it("a provider outage is the provider's failure in the checkout lane, not internal_error", async () => {
-    outage = true;
+    stripe.fail(500, { message: 'PROVIDER-INTERNAL-WORDS' }, Infinity);
     try {
       const res = await post(t, '/api/oracle/buy', { uses: 1 }, alice);
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ reason: 'provider_unavailable', lane: 'checkout' });
       expect(res.body).not.toContain('PROVIDER-INTERNAL-WORDS');
     } finally {
-      outage = false;
+      stripe.recover();
     }
     const failures = (await get(t, '/api/failures')).json();
     expect(failures.by_lane).toEqual([
