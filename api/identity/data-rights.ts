@@ -11,9 +11,10 @@ import type { SignedIn } from '../plugins/session.ts';
 import { sovereignRow } from './service.ts';
 import { listDataRequests } from './data-requests.ts';
 import { iso } from '../../shared/time.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { DataRequest, Sovereign } from './entities.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /**
  * Data rights (DESIGN.md section 5, identity): a person files an export or an erasure request;
@@ -34,7 +35,7 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
       .select('id')
       .where('sovereign_id', '=', signedIn.sovereignId)
       .where('kind', '=', kind)
-      .where('status', '=', 'pending')
+      .where('status', '=', constant('pending'))
       .forUpdate()
       .execute();
     if (open) {
@@ -79,9 +80,7 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
   const counts = one(
-    await ctx.db.query<
-      Record<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts', number>
-    >(
+    await ctx.db.query<Counts<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts'>>(
       `select (select count(*) from sessions where sovereign_id = $1) as sessions,
             (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,
