@@ -27,6 +27,7 @@ import type {
 import { one, type Counts } from '../../db/rows.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 export const EXPERIMENT_DAYS = 30;
 export const RUNS_SHOWN = 20;
@@ -85,7 +86,7 @@ export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
     .where('study', '=', study)
     .orderBy('ran_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(RUNS_SHOWN)
+    .limit(constant(RUNS_SHOWN))
     .execute();
   const count = one(
     await ctx.db.kysely
@@ -122,15 +123,15 @@ export async function preventionFindings(ctx: AppContext): Promise<PreventionFin
     ctx.db.query<Counts<'n'> & { date: string }>(
       `select to_char(minute at time zone 'UTC', 'YYYY-MM-DD') as date, count(*) as n from (
           select author_kind, author_ref, date_trunc('minute', created_at) as minute from imprints
-           where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > $3) f group by 1`,
-      [since.toISOString(), now.toISOString(), BURST_LIMIT],
+           where not held and created_at >= $1 and created_at <= $2 group by 1, 2, 3 having count(*) > ${BURST_LIMIT}) f group by 1`,
+      [since.toISOString(), now.toISOString()],
     ),
   ]);
   const [rules] = await Promise.all([
     ctx.db.kysely
       .selectFrom('imprints')
       .select((eb) => ['held_reason as rule', eb.fn.countAll<number>().as('n')])
-      .where('held', '=', true)
+      .where('held', '=', constant(true))
       .where('created_at', '>=', since.toISOString())
       .where('created_at', '<=', now.toISOString())
       .groupBy('held_reason')

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.ts';
 import type { DreamTerm } from './dreaming.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 export const STARS = 24;
 export const MAX_LINKS = 60;
@@ -52,8 +53,8 @@ export async function constellationView(ctx: AppContext) {
           ),
         )
         .where('body', 'is not', null)
-        .where('held', '=', false)
-        .where('unattested', '=', false)
+        .where('held', '=', constant(false))
+        .where('unattested', '=', constant(false))
         .where('created_at', '<=', now.toISOString())
         .where(fragment<boolean>`tsvector_to_array(search) && ${words}::text[]`)
         .execute()
