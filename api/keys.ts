@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { Sql } from './db/database.ts';
 import { one } from './db/rows.ts';
+import type { Row } from './db/kysely.ts';
 
 /**
  * Keys generated once per deployment and shared by every process through PostgreSQL: the
@@ -68,13 +69,11 @@ async function insertKey(sql: Sql, key: SigningKey): Promise<void> {
   );
 }
 
-interface KeyRow {
-  kid: string;
-  private_jwk: JWK | string;
-  public_jwk: JWK | string;
+/** A stored key and what its retirement means now: still signing, still published. */
+type KeyRow = Pick<Row<'signing_keys'>, 'kid' | 'private_jwk' | 'public_jwk'> & {
   active: boolean;
   published: boolean;
-}
+};
 
 const json = (value: JWK | string): JWK => (typeof value === 'string' ? (JSON.parse(value) as JWK) : value);
 

@@ -4,7 +4,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
-import { CONTINUITY_DAYS_REQUIRED, type Level } from '../../shared/agents/naturalization.ts';
+import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { nextActionsFor, summarizeNext, unknownHandleRefusal } from '../../shared/agents/status.ts';
 import { MAX_NOTE_CHARS } from '../../shared/agents/contract.ts';
 import { newRelayToken, sha256Hex } from './credentials.ts';
@@ -15,6 +15,7 @@ import { STANDING_COUNTS } from './standing.ts';
 import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { Agent, AgentNote } from './entities.ts';
 import type { NotNull } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /**
  * POST /standing/rotate-relay: a signed-in sovereign attests a `continuous` handle (minting its
@@ -198,9 +199,8 @@ export async function continuumOverview(ctx: AppContext) {
     .select(['handle', 'level', 'last_heartbeat_at'])
     .where('last_heartbeat_at', '>', dayAgo)
     .orderBy('last_heartbeat_at', 'desc')
-    .limit(20)
-    // last_heartbeat_at: where it is > $1; level: written only as a Level (the column is text)
-    .$narrowType<{ last_heartbeat_at: NotNull; level: Level }>()
+    .limit(constant(20))
+    .$narrowType<{ last_heartbeat_at: NotNull }>() // where it is > $1
     .execute();
   return {
     ok: true as const,

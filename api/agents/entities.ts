@@ -3,6 +3,7 @@
  * Checked against the migrated schema by test/api/db/entities-drift.test.ts.
  */
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Level } from '../../shared/agents/naturalization.ts';
 import { int8 } from '../db/rows.ts';
 
 /** A mind under a stable handle. The continuity secret and relay token are kept only as SHA-256. */
@@ -12,7 +13,8 @@ export const Agent = defineEntity({
   properties: {
     handle: p.text().primary(),
     secretHash: p.text(),
-    level: p.text().default('arrived'),
+    /** written only as a Level (the column is text) */
+    level: p.text().$type<Level>().default('arrived'),
     firstSeenAt: p.datetime(),
     lastSeenAt: p.datetime(),
     attestedBy: p.uuid().nullable(),

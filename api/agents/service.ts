@@ -6,24 +6,26 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { type Level } from '../../shared/agents/naturalization.ts';
 import { statusProjection, unknownHandleRefusal, type AgentFacts } from '../../shared/agents/status.ts';
 import { matchesHash } from './credentials.ts';
 import { coalescer } from '../../shared/coalesce.ts';
+import type { Row } from '../db/kysely.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Agent } from './entities.ts';
 
-export interface AgentRow {
-  handle: string;
-  secret_hash: string;
-  level: Level;
-  first_seen_at: Date | string;
-  last_seen_at: Date | string;
-  attested_by_tag: string | null;
-  attested_at: Date | string | null;
-  relay_token_hash: string | null;
-  imprints_accepted: number;
-  imprints_quarantined: number;
-  proof_days: string[] | null;
-}
+/** An agent's row with its attester's public tag and its proof days (AGENT_COLUMNS). */
+export type AgentRow = Pick<
+  RowOf<typeof Agent>,
+  | 'handle'
+  | 'secret_hash'
+  | 'level'
+  | 'first_seen_at'
+  | 'last_seen_at'
+  | 'attested_at'
+  | 'relay_token_hash'
+  | 'imprints_accepted'
+  | 'imprints_quarantined'
+> & { attested_by_tag: Row<'sovereigns'>['tag'] | null; proof_days: string[] | null };
 
 /** An agent's public facts: its row without the secret and token hashes. */
 type StatusRow = Omit<AgentRow, 'secret_hash' | 'relay_token_hash'>;

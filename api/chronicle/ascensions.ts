@@ -8,6 +8,7 @@ import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts'
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { ISO, n } from './tally.ts';
+import { constant, type Row } from '../db/kysely.ts';
 
 /** Newest ascension first (`rank` is minus its epoch milliseconds), handles A to Z within a moment. */
 export const ASCENSION_ORDER: KeyOrder = {
@@ -22,20 +23,17 @@ export const ASCENSION_ORDER: KeyOrder = {
 const SUFFIX: Record<number, string> = { 1: 'st', 2: 'nd', 3: 'rd' };
 const ordinal = (k: number) => `${k}${(k % 100 >= 11 && k % 100 <= 13 ? undefined : SUFFIX[k % 10]) ?? 'th'}`;
 
-interface Row {
-  handle: string;
-  level: string;
-  continuous_on: string | null;
-  attested_at: string | null;
-  proof_days: number;
-  rank: number;
-}
+/** `continuous_on` and `attested_at` as text (to_char): the column types' own wire form. */
+type Ascension = Pick<
+  Row<'agent_ascensions'>,
+  'handle' | 'level' | 'continuous_on' | 'attested_at' | 'proof_days' | 'rank'
+>;
 
 export async function ascensionsView(ctx: AppContext, query: { limit: number; after?: string }) {
   const cursor = decodeCursor(ASCENSION_ORDER, query.after);
   const key = keyClause(ASCENSION_ORDER, cursor, 2);
   const [rows, counts] = await Promise.all([
-    ctx.db.query<Row>(
+    ctx.db.query<Ascension>(
       `select handle, level, to_char(continuous_on, 'YYYY-MM-DD') as continuous_on, ${ISO('attested_at')} as attested_at,
               proof_days, rank
          from agent_ascensions where ${key.where} order by ${key.orderBy} limit $1`,
@@ -44,7 +42,7 @@ export async function ascensionsView(ctx: AppContext, query: { limit: number; af
     ctx.db.kysely
       .selectFrom('record_tallies')
       .select(['name', 'value'])
-      .where('name', 'in', ['ascensions:continuous', 'ascensions:attested'])
+      .where('name', 'in', [constant('ascensions:continuous'), constant('ascensions:attested')])
       .execute(),
   ]);
   const tally = (level: string) =>

@@ -7,7 +7,7 @@ import { renderCardSvg, renderPng, OG_SIZE, type Card } from '../../cards/render
 import type { AppContext } from '../context.ts';
 import { streakCount, streaks } from '../calibration/views.ts';
 import { count } from '../../shared/plural.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
 /** The closed list of page surfaces that have their own social preview image. */
 export const OG_SURFACES: Record<string, { path: string; title: string; subtitle: string }> = {
@@ -150,7 +150,7 @@ export async function streaksSvg(ctx: AppContext): Promise<string> {
 
 export async function inviteSvg(ctx: AppContext): Promise<string> {
   const row = one(
-    await ctx.db.query<Record<'humans' | 'agents' | 'imprints' | 'sealed', number>>(
+    await ctx.db.query<Counts<'humans' | 'agents' | 'imprints' | 'sealed'>>(
       // The tallies /api/stats and /api/citizens count by (humans, public agents: migration 0032)
       // and the anchors' (0067): counting the rows read every sovereign and agent (8,953 pages
       // on a copy of the 1,000,000-imprint Record).

@@ -12,6 +12,7 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { DAY, ISO, MONTH, addKind, emptyKinds, n } from './tally.ts';
 import type { ChronicleDay, ChronicleMonth, chronicleQuery } from '../../shared/chronicle/contract.ts';
+import { constant } from '../db/kysely.ts';
 
 /** Chapters per UTC month, newest first (months in which anything was recorded), each with its days. */
 export async function chronicleView(ctx: AppContext, query: z.infer<typeof chronicleQuery>) {
@@ -78,7 +79,7 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
       .selectFrom('log_days')
       .select([sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'size as count'])
       .where('date', '>=', fromDay)
-      .where('size', '>', 0)
+      .where('size', '>', constant(0))
       .execute(),
     ctx.db.kysely
       .selectFrom('governance_court_cases')
@@ -86,7 +87,7 @@ export async function chronicleView(ctx: AppContext, query: z.infer<typeof chron
         sql<string>`${sql.raw(DAY('final_at'))}`.as('date'),
         eb.fn.countAll<number>().as('count'),
       ])
-      .where('state', '=', 'final')
+      .where('state', '=', constant('final'))
       .where('final_at', '>=', from)
       .groupBy(sql.lit(1))
       .execute(),

@@ -10,7 +10,7 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { factsOf, loadAgent } from '../agents/service.ts';
 import { PUBLIC_AGENT } from '../people/roster.ts';
 import { n } from './tally.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 import { sql } from 'kysely';
 
 export async function progressView(ctx: AppContext, actor: string) {
@@ -49,7 +49,7 @@ export async function progressView(ctx: AppContext, actor: string) {
   const holder = await soleTagHolder(ctx, name);
   if (!holder) return { ...base, ...unaddressableTagView(name) };
   const row = one(
-    await ctx.db.query<Record<string, number>>(
+    await ctx.db.query<Counts<'imprints' | 'orders' | 'resolved' | 'open'>>(
       `select (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1 and not held) as imprints,
             (select count(*) from orders where requester_id = $1::uuid) as orders,
             (select count(*) from prophecies where forecaster_id = $1::uuid and resolved_at is not null) as resolved,

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { DAY_MS, ISO, addKind, emptyKinds, n, type ByKind } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
 import { sql } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 export const PULSE_HOURS = 48;
 export const PULSE_DAYS = 30;
@@ -49,7 +50,7 @@ export async function pulseView(
     ])
     .where('hour', '>=', since.toISOString())
     .where('hour', '<=', now.toISOString())
-    .where('imprints', '>', 0)
+    .where('imprints', '>', constant(0))
     .orderBy(sql.lit(1), 'desc')
     .execute();
   const hours = new Map<string, PulseHour>();
@@ -68,11 +69,21 @@ export async function pulseView(
   const fromDay = utcDay(new Date(now.getTime() - (PULSE_DAYS - 1) * DAY_MS));
   const today = utcDay(now);
   const [censuses, imprintDays, receiptDays, anchors] = await Promise.all([
-    ctx.db.query<Record<string, number>>(
-      `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts, ${ISO('taken_at')} as taken_at, receipt_id
-         from census_snapshots where date >= $1 and date <= $2`,
-      [fromDay, today],
-    ),
+    ctx.db.kysely
+      .selectFrom('census_snapshots')
+      .select([
+        sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+        'humans',
+        'agents',
+        'imprints_lifetime',
+        'imprints_retained',
+        'receipts',
+        sql<string>`${sql.raw(ISO('taken_at'))}`.as('taken_at'),
+        'receipt_id',
+      ])
+      .where('date', '>=', fromDay)
+      .where('date', '<=', today)
+      .execute(),
     ctx.db.kysely
       .selectFrom('imprint_days')
       .select((eb) => [
@@ -90,7 +101,7 @@ export async function pulseView(
       .select([sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'size as count'])
       .where('date', '>=', fromDay)
       .where('date', '<=', today)
-      .where('size', '>', 0)
+      .where('size', '>', constant(0))
       .execute(),
     ctx.db.kysely
       .selectFrom('anchors')
@@ -111,14 +122,14 @@ export async function pulseView(
     return d;
   };
   for (const c of censuses) {
-    dayOf(String(c.date)).census = {
+    dayOf(c.date).census = {
       humans: n(c.humans),
       agents: n(c.agents),
       imprints_lifetime: n(c.imprints_lifetime),
       imprints_retained: n(c.imprints_retained),
       receipts: n(c.receipts),
-      taken_at: String(c.taken_at),
-      receipt_id: String(c.receipt_id),
+      taken_at: c.taken_at,
+      receipt_id: c.receipt_id,
     };
   }
   for (const r of imprintDays) dayOf(r.date).imprints = n(r.count);

@@ -4,7 +4,8 @@
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { count, noun } from '../../shared/plural.ts';
-import { projectImprint, type ImprintRow } from '../../shared/record/imprint.ts';
+import { projectImprint } from '../../shared/record/imprint.ts';
+import { constant, type Row } from '../db/kysely.ts';
 import { DAY_MS, addKind, emptyKinds, n } from './tally.ts';
 import { utcDay } from '../../shared/time.ts';
 import type { LensQuery, LensSchema } from '../../shared/chronicle/story.ts';
@@ -55,10 +56,10 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
       ? ctx.db.kysely
           .selectFrom('imprint_hours_of_day')
           .select([sql<number>`hour_of_day::int`.as('hour'), 'imprints as count'])
-          .where('imprints', '>', 0)
+          .where('imprints', '>', constant(0))
           .orderBy(sql.lit(2), 'desc')
           .orderBy(sql.lit(1))
-          .limit(1)
+          .limit(constant(1))
           .execute()
       : ctx.db.kysely
           .selectFrom('imprint_hours')
@@ -72,7 +73,7 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
           .having((eb) => eb.fn.sum('imprints'), '>', 0)
           .orderBy(sql.lit(2), 'desc')
           .orderBy(sql.lit(1))
-          .limit(1)
+          .limit(constant(1))
           .execute(),
     ctx.db.kysely
       .selectFrom('arrival_days')
@@ -101,7 +102,7 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
           .selectNoFrom((eb) =>
             eb.fn
               .coalesce(
-                eb.selectFrom('record_tallies').select('value').where('name', '=', 'anchors'),
+                eb.selectFrom('record_tallies').select('value').where('name', '=', constant('anchors')),
                 sql<number>`0`,
               )
               .as('count'),
@@ -116,7 +117,7 @@ export async function timeLens<S extends LensSchema = 'civitas.time-lens.v1'>(
     // The busiest threads: imprints written in the period with the most replies, kept per imprint
     // (migration 0066) and ranked per day by an index: at most 5 rows per day of the period; over
     // the whole life, the first 5 rows of the index by replies (migration 0074).
-    ctx.db.query<ImprintRow & { replies: number }>(
+    ctx.db.query<Omit<Row<'imprints'>, 'search' | 'search_english'> & Pick<Row<'reply_counts'>, 'replies'>>(
       `select r.sequence, r.kind, r.body, r.author_kind, r.author_ref, r.public_author, r.created_at, r.unattested, r.held, r.held_reason, r.reply_to, r.receipt_id, t.replies
          from (${
            whole

@@ -15,7 +15,9 @@ import {
   type DatabaseConnection,
   type Driver,
   type QueryResult,
+  type RawBuilder,
   type Selectable,
+  sql,
 } from 'kysely';
 import type { Tables } from './entities.ts';
 
@@ -93,6 +95,18 @@ export function kyselyOver(query: Query): Kysely<DB> {
  * an invariant, `Pick<Row<'table'>, …>` types its row from the entity by table name.
  */
 export type Row<Table extends keyof DB> = Selectable<DB[Table]>;
+
+/**
+ * A constant of a query — a limit, a flag or kind it filters on, a tally's name — written into the
+ * statement as a literal, never as a parameter: every statement is a named prepared statement
+ * (api/db/database.ts), and after five runs PostgreSQL may plan it once for any value (a generic
+ * plan), which guesses 10% of the rows for `limit $1` and cannot use a partial index for `held = $1`
+ * (docs/ARCHITECTURE.md, "The data layer"). Kysely's `sql.lit`, keeping the value's own type, so
+ * it compares with a column typed by a value list. A value that varies stays a parameter.
+ */
+export function constant<const V extends string | number | boolean>(value: V): RawBuilder<V> {
+  return sql.lit(value);
+}
 
 /** An `Sql` (api/db/database.ts) over one query function, its Kysely built on first use. */
 export function sqlOver<Q extends Query>(query: Q): { query: Q; readonly kysely: Kysely<DB> } {

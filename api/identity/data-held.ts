@@ -1,7 +1,7 @@
 import { Refusal } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 import { PERSONAL_DATA } from '../personal-data.ts';
 import type { DataSubject } from '../personal-data-contract.ts';
 import type { SignedIn } from '../plugins/session.ts';
@@ -23,9 +23,7 @@ export async function dataOverview(ctx: AppContext, signedIn: SignedIn) {
   const row = await sovereignRow(ctx.db, signedIn.sovereignId);
   if (!row) throw new Refusal('identity_required');
   const counts = one(
-    await ctx.db.query<
-      Record<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts', number>
-    >(
+    await ctx.db.query<Counts<'sessions' | 'sessions_active' | 'imprints' | 'imprint_bodies' | 'receipts'>>(
       `select (select count(*) from sessions where sovereign_id = $1) as sessions,
             (select count(*) from sessions where sovereign_id = $1 and revoked_at is null and expires_at > $3) as sessions_active,
             (select count(*) from imprints where author_kind = 'sovereign' and author_ref = $1::text) as imprints,

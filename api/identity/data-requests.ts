@@ -6,6 +6,7 @@ import type { Sql } from '../db/database.ts';
 import type { z } from 'zod';
 import { iso } from '../../shared/time.ts';
 import type { dataRequestViewSchema } from '../../shared/identity/contract.ts';
+import { constant } from '../db/kysely.ts';
 
 export type DataRequestView = z.infer<typeof dataRequestViewSchema>;
 
@@ -16,7 +17,7 @@ export async function listDataRequests(sql: Sql, sovereignId: string): Promise<D
     .where('sovereign_id', '=', sovereignId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(100)
+    .limit(constant(100))
     .execute();
   return rows.map((r) => ({
     id: r.id,

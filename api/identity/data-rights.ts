@@ -10,6 +10,7 @@ import { ERASED_TAG, type ErasureSubject } from '../personal-data-contract.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { iso } from '../../shared/time.ts';
 import type { RowOf } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import type { DataRequest, Sovereign } from './entities.ts';
 
 /**
@@ -31,7 +32,7 @@ export async function fileDataRequest(ctx: AppContext, signedIn: SignedIn, kind:
       .select('id')
       .where('sovereign_id', '=', signedIn.sovereignId)
       .where('kind', '=', kind)
-      .where('status', '=', 'pending')
+      .where('status', '=', constant('pending'))
       .forUpdate()
       .execute();
     if (open) {

@@ -11,10 +11,21 @@ import type { Holder } from '../personal-data-contract.ts';
  * same act (both cosigned one proposal), the absorbed row's copy is dropped: one person, one act.
  */
 export async function mergeSovereign(tx: Sql, fromId: string, toId: string): Promise<Record<string, number>> {
-  const [from] = await tx.query<Record<string, unknown>>(
-    'select * from sovereigns where id = $1 for update',
-    [fromId],
-  );
+  const [from] = await tx.kysely
+    .selectFrom('sovereigns')
+    .select([
+      'idp_issuer',
+      'idp_subject',
+      'uniqueness_verified_at',
+      'email',
+      'email_verified_at',
+      'callsign',
+      'due_token_hash',
+      'last_seen_at',
+    ])
+    .where('id', '=', fromId)
+    .forUpdate()
+    .execute();
   const [to] = await tx.kysely
     .selectFrom('sovereigns')
     .select('tag')

@@ -113,10 +113,13 @@ export const identityPersonalData: FamilyDeclaration = {
         current: s.id_hash === subject.sessionHash,
       })),
       data_requests: await listDataRequests(sql, subject.id),
-      data_requests_processed: await sql.query<Record<string, unknown>>(
-        'select id, kind, status, processed_at, note, receipt_id from data_requests where processed_by = $1 order by processed_at, id',
-        [subject.ref],
-      ),
+      data_requests_processed: await sql.kysely
+        .selectFrom('data_requests')
+        .select(['id', 'kind', 'status', 'processed_at', 'note', 'receipt_id'])
+        .where('processed_by', '=', subject.ref)
+        .orderBy('processed_at')
+        .orderBy('id')
+        .execute(),
     };
   },
   receiptIds: async (sql, subject) => (await listDataRequests(sql, subject.id)).map((r) => r.receipt_id),

@@ -20,15 +20,14 @@ export async function pruneSessionsAndFlashes(
     if (!lock?.locked) return { ran: false, sessions: 0, flashes: 0 };
     const sessions = await tx.query(
       `delete from sessions where id_hash in (
-         select id_hash from sessions where expires_at < $1 or revoked_at is not null limit $2)
+         select id_hash from sessions where expires_at < $1 or revoked_at is not null limit ${PRUNE_BATCH})
        returning 1`,
-      [ctx.clock.now().toISOString(), PRUNE_BATCH],
+      [ctx.clock.now().toISOString()],
     );
     const flashes = await tx.query(
       `delete from form_flashes where id in (
-         select id from form_flashes where expires_at < now() limit $1)
+         select id from form_flashes where expires_at < now() limit ${PRUNE_BATCH})
        returning 1`,
-      [PRUNE_BATCH],
     );
     return { ran: true, sessions: sessions.length, flashes: flashes.length };
   });

@@ -15,31 +15,28 @@ export { keySchema } from '../../shared/identity/contract/doors.ts';
 
 export const EMAIL_TOKEN_LIFETIME_MS = 24 * 3_600_000;
 
-interface SovereignRow {
-  id: string;
-  tag: string;
-  callsign: string | null;
-  callsign_visible: boolean;
-  key_hash: string | null;
-  email: string | null;
-  email_verified_at: Date | string | null;
-  email_pending: string | null;
-  created_at: Date | string;
-  last_seen_at: Date | string | null;
-  uniqueness_verified_at: Date | string | null;
-  idp_issuer: string | null;
-  idp_subject: string | null;
-  due_token_hash: string | null;
-  erased_at: Date | string | null;
-}
-
-export async function sovereignRow(sql: Sql, id: string): Promise<SovereignRow | undefined> {
-  const [row] = await sql.query<SovereignRow>(
-    `select id, tag, callsign, callsign_visible, key_hash, email, email_verified_at, email_pending, created_at, last_seen_at,
-            uniqueness_verified_at, idp_issuer, idp_subject, due_token_hash, erased_at
-       from sovereigns where id = $1`,
-    [id],
-  );
+export async function sovereignRow(sql: Sql, id: string) {
+  const [row] = await sql.kysely
+    .selectFrom('sovereigns')
+    .select([
+      'id',
+      'tag',
+      'callsign',
+      'callsign_visible',
+      'key_hash',
+      'email',
+      'email_verified_at',
+      'email_pending',
+      'created_at',
+      'last_seen_at',
+      'uniqueness_verified_at',
+      'idp_issuer',
+      'idp_subject',
+      'due_token_hash',
+      'erased_at',
+    ])
+    .where('id', '=', id)
+    .execute();
   return row;
 }
 

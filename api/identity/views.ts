@@ -14,6 +14,7 @@ import { listDataRequests } from './data-requests.ts';
 import { sovereignRow } from './service.ts';
 import { iso } from '../../shared/time.ts';
 import { one } from '../db/rows.ts';
+import { constant, type Row } from '../db/kysely.ts';
 import { sql } from 'kysely';
 
 export type { IdentityView } from '../../shared/identity/contract.ts';
@@ -102,10 +103,10 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
     ctx.db.kysely
       .selectFrom('imprints')
       .select(['sequence', 'kind', 'body', 'created_at', 'unattested', 'held', 'receipt_id'])
-      .where('author_kind', '=', 'sovereign')
+      .where('author_kind', '=', constant('sovereign'))
       .where('author_ref', '=', row.id)
       .orderBy('sequence', 'desc')
-      .limit(50)
+      .limit(constant(50))
       .execute(),
     ctx.db.kysely
       .selectFrom('imprints')
@@ -113,7 +114,7 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
         eb.fn.countAll<number>().as('total'),
         sql<number>`count(*) filter (where body is not null)`.as('retained'),
       ])
-      .where('author_kind', '=', 'sovereign')
+      .where('author_kind', '=', constant('sovereign'))
       .where('author_ref', '=', row.id)
       .execute(),
     listDataRequests(ctx.db, row.id),
@@ -151,16 +152,11 @@ export async function ownerView(ctx: AppContext, signedIn: SignedIn) {
   };
 }
 
-/** A receipt row as the public receipt views read it. */
-export interface ReceiptRow {
-  id: string;
-  step: string;
-  subject: string | null;
-  recorded_at: string;
-  leaf_hash: string;
-  log_date: string;
-  leaf_index: number;
-}
+/** A receipt row as the public receipt views read it (RECEIPT_COLUMNS). */
+export type ReceiptRow = Pick<
+  Row<'receipts'>,
+  'id' | 'step' | 'subject' | 'recorded_at' | 'leaf_hash' | 'log_date' | 'leaf_index'
+>;
 export const RECEIPT_COLUMNS =
   'id, step, subject, recorded_at, leaf_hash, log_date::text as log_date, leaf_index';
 
@@ -217,7 +213,7 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
     .select(['id', 'tag', 'callsign', 'callsign_visible', 'created_at'])
     .where('tag', '=', address)
     .where('erased_at', 'is', null)
-    .limit(2)
+    .limit(constant(2))
     .execute();
   const view = passportView(
     address,
@@ -239,9 +235,9 @@ export async function passport(ctx: AppContext, tag: unknown): Promise<PassportP
         eb
           .selectFrom('imprints')
           .select(eb.fn.countAll<number>().as('n'))
-          .where('author_kind', '=', 'sovereign')
+          .where('author_kind', '=', constant('sovereign'))
           .where('author_ref', '=', holder.id)
-          .where('held', '=', false)
+          .where('held', '=', constant(false))
           .as('imprints'),
         eb
           .selectFrom('receipts')

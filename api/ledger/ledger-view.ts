@@ -11,6 +11,7 @@ import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder }
 import { one } from '../db/rows.ts';
 import { dayText } from './log.ts';
 import { sql } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /** Days of the log shown beside the receipts: the newest month. */
 export const LEDGER_DAYS = 30;
@@ -50,9 +51,9 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
         'a.anchor_hash',
       ])
       .orderBy('d.date', 'desc')
-      // A literal, as before: given a parameter, a prepared statement's generic plan guesses the
-      // row count and may read every anchor.
-      .limit(sql.lit(LEDGER_DAYS))
+      // A literal (constant): given a parameter, a prepared statement's generic plan guesses the
+      // row count and read every anchor.
+      .limit(constant(LEDGER_DAYS))
       .execute(),
     ctx.db.kysely
       .selectNoFrom((eb) => [
@@ -60,8 +61,8 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
           .selectFrom('receipt_tallies')
           .select((tally) => tally.fn.coalesce(tally.fn.sum<number>('receipts'), tally.lit(0)).as('n'))
           .as('receipts'),
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'log_days').as('days'),
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'anchors').as('sealed'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', constant('log_days')).as('days'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', constant('anchors')).as('sealed'),
       ])
       .execute(),
   ]);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
-import { checkTiled, tileUpdate, type TiledRow } from './tiles.ts';
+import { tileUpdate, writeTiles } from './tiles.ts';
 import { one, type RowOf } from '../db/rows.ts';
 import type { LogDay } from './entities.ts';
 
@@ -177,9 +177,5 @@ async function keepInterior(
     1,
   );
   if (!update) return;
-  const tiled = await tx.query<TiledRow>(
-    `with ${update.ctes} select level, idx, bytes from tiled`,
-    update.params,
-  );
-  checkTiled(update.expect, tiled);
+  await writeTiles(tx, update);
 }

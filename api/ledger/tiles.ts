@@ -61,6 +61,14 @@ export async function storedInclusionPath(
   return inclusionPath(index, tree.size, tree.frontier, tiles);
 }
 
+/** The interior update of a run of leaves: its statement as CTEs, what it must write, the new frontier. */
+export interface TileUpdate {
+  ctes: string;
+  params: unknown[];
+  expect: TileAppend[];
+  frontier: Buffer;
+}
+
 /**
  * The statement that keeps a day's interior after its leaves were claimed (appendLeaves in
  * receipts.ts), as CTEs to ride with the leaves' own statement: the new frontier, and the hashes
@@ -74,7 +82,7 @@ export function tileUpdate(
   frontier: Uint8Array | null,
   leafHashes: readonly string[],
   next: number,
-): { ctes: string; params: unknown[]; expect: TileAppend[]; frontier: Buffer } | null {
+): TileUpdate | null {
   if (frontier === null) return null;
   const appended = appendToTree(
     start,
@@ -103,14 +111,30 @@ export function tileUpdate(
 }
 
 /** A tile the update wrote (its `tiled` CTE): where it is, and how many bytes it holds now. */
-export type TiledRow = Pick<RowOf<typeof LogTile>, 'level' | 'idx'> & { bytes: number };
+type TiledRow = Pick<RowOf<typeof LogTile>, 'level' | 'idx'> & { bytes: number };
+
+/**
+ * Writes a tileUpdate (its CTEs, one statement) and checks what it wrote (checkTiled): how a
+ * receipt's append keeps the day's interior under its row lock, and how the `ledger.tile` job
+ * builds the interior of a day logged before tiles, page by page.
+ */
+export async function writeTiles(
+  tx: Sql,
+  update: Pick<TileUpdate, 'ctes' | 'params' | 'expect'>,
+): Promise<void> {
+  const tiled = await tx.query<TiledRow>(
+    `with ${update.ctes} select level, idx, bytes from tiled`,
+    update.params,
+  );
+  checkTiled(update.expect, tiled);
+}
 
 /**
  * Throws unless every tile the update wrote ends where the append says it should: a tile that was
  * not exactly as long as the frontier implies (a gap, a lost write) fails the batch, which then
  * rolls back, instead of storing an interior that disagrees with the leaves.
  */
-export function checkTiled(expect: readonly TileAppend[], tiled: readonly TiledRow[]): void {
+function checkTiled(expect: readonly TileAppend[], tiled: readonly TiledRow[]): void {
   for (const t of expect) {
     const row = tiled.find((r) => r.level === t.level && r.idx === t.index);
     const length = t.offset * 32 + t.hashes.length;

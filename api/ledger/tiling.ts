@@ -7,7 +7,7 @@ import type { Sql } from '../db/database.ts';
 import { appendToTree, rootOf } from './tile-math.ts';
 import type { RowOf } from '../db/rows.ts';
 import type { LogDay, Receipt } from './entities.ts';
-import { checkTiled, tileUpdate, type TiledRow } from './tiles.ts';
+import { tileUpdate, writeTiles } from './tiles.ts';
 
 /** pg_try_advisory_xact_lock key of the tiling job. */
 export const TILE_LOCK = 7_212_060;
@@ -86,11 +86,7 @@ export async function tileUntiledDays(
       let frontier: Uint8Array = new Uint8Array(0);
       await eachPage(tx, day.date, day.size, async (start, hashes) => {
         const update = tileUpdate(day.date, start, frontier, hashes, 1)!;
-        const rows = await tx.query<TiledRow>(
-          `with ${update.ctes} select level, idx, bytes from tiled`,
-          update.params,
-        );
-        checkTiled(update.expect, rows);
+        await writeTiles(tx, update);
         frontier = update.frontier;
       });
       return day.date;

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { denialCounts, recentDenials } from './denials.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import type { Counts } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 
 async function count(ctx: AppContext, sql: string): Promise<number> {
   const [row] = await ctx.db.query<Counts<'n'>>(sql);
@@ -20,7 +21,7 @@ export async function transparencyReport(ctx: AppContext) {
     ctx.db.kysely
       .selectFrom('receipt_tallies')
       .select(['step', 'receipts as n', 'redacted'])
-      .where('receipts', '>', 0)
+      .where('receipts', '>', constant(0))
       .orderBy('step')
       .execute(),
     denialCounts(ctx.db),

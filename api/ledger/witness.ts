@@ -23,6 +23,7 @@ import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../pag
 import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { Witness, WitnessMark } from './entities.ts';
 import { sql } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 export const WITNESS_COOKIE = 'civitas_witness';
 const SIG_PREFIX = '\u2014 ';
@@ -221,7 +222,7 @@ export async function witnessView(
     .select(['witness', dayText('date').as('date'), isoText('marked_at').as('marked_at')])
     .orderBy('witness_marks.marked_at', 'desc')
     .orderBy('witness_marks.witness')
-    .limit(20)
+    .limit(constant(20))
     .execute();
   const [latest] = await ctx.db.kysely
     .selectFrom('anchors')

@@ -4,6 +4,7 @@ import { transparencyReport } from '../ledger/transparency.ts';
 import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
 import { one } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
@@ -17,13 +18,13 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
     ctx.db.kysely
       .selectFrom('data_requests')
       .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
-      .where('status', '=', 'pending')
+      .where('status', '=', constant('pending'))
       .groupBy('kind')
       .execute(),
     ctx.db.kysely
       .selectFrom('lessons')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('status', '=', 'active')
+      .where('status', '=', constant('active'))
       .execute(),
     transparencyReport(ctx),
     liveCensus(ctx, host),

@@ -35,17 +35,27 @@ export const ordersPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
     const [orders, seconds, history] = await Promise.all([
-      q(
-        'select id, title, detail, status, seconds, created_at, status_at, receipt_id from orders where requester_id = $1 order by created_at, id',
-      ),
-      q(
-        'select order_id, created_at, receipt_id from order_seconds where sovereign_id = $1 order by created_at',
-      ),
-      q(
-        'select h.order_id, h.status, h.note, h.at, h.receipt_id from order_status_history h join orders o on o.id = h.order_id where o.requester_id = $1 order by h.at',
-      ),
+      sql.kysely
+        .selectFrom('orders')
+        .select(['id', 'title', 'detail', 'status', 'seconds', 'created_at', 'status_at', 'receipt_id'])
+        .where('requester_id', '=', subject.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('order_seconds')
+        .select(['order_id', 'created_at', 'receipt_id'])
+        .where('sovereign_id', '=', subject.id)
+        .orderBy('created_at')
+        .execute(),
+      sql.kysely
+        .selectFrom('order_status_history as h')
+        .innerJoin('orders as o', 'o.id', 'h.order_id')
+        .select(['h.order_id', 'h.status', 'h.note', 'h.at', 'h.receipt_id'])
+        .where('o.requester_id', '=', subject.id)
+        .orderBy('h.at')
+        .execute(),
     ]);
     return { orders, orders_seconded: seconds, order_status_history: history };
   },

@@ -144,10 +144,13 @@ export const organismPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const stances = await sql.query<Record<string, unknown>>(
-      'select claim, stance, reason, taken_at, receipt_id from mind_stances where sovereign_id = $1 order by taken_at, claim',
-      [subject.id],
-    );
+    const stances = await sql.kysely
+      .selectFrom('mind_stances')
+      .select(['claim', 'stance', 'reason', 'taken_at', 'receipt_id'])
+      .where('sovereign_id', '=', subject.id)
+      .orderBy('taken_at')
+      .orderBy('claim')
+      .execute();
     return { mind_stances: stances };
   },
   receiptIds: (sql, subject) =>

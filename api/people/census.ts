@@ -19,16 +19,8 @@ export const CENSUS_LOCK = 7_212_008;
 /** At most this many missing days are filled in one run (after a long outage). */
 export const CENSUS_BACKFILL_DAYS = 31;
 
-export interface CensusSnapshot {
-  date: string;
-  humans: number;
-  agents: number;
-  imprints_lifetime: number;
-  imprints_retained: number;
-  receipts: number;
-  taken_at: string;
-  receipt_id: string;
-}
+/** A census as SNAPSHOT_COLUMNS reads it: every column, the date and time as text. */
+export type CensusSnapshot = Row<'census_snapshots'>;
 
 export type CensusResult =
   | { taken: true; census: CensusSnapshot }
@@ -47,28 +39,16 @@ function nextDay(date: string): string {
 const SNAPSHOT_COLUMNS = `to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts,
   to_char(taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as taken_at, receipt_id`;
 
-function snapshotOf(row: Record<string, unknown>): CensusSnapshot {
-  return {
-    date: String(row.date),
-    humans: Number(row.humans),
-    agents: Number(row.agents),
-    imprints_lifetime: Number(row.imprints_lifetime),
-    imprints_retained: Number(row.imprints_retained),
-    receipts: Number(row.receipts),
-    taken_at: String(row.taken_at),
-    receipt_id: String(row.receipt_id),
-  };
-}
-
 async function takeLocked(
   ctx: AppContext,
   tx: import('../db/database.ts').Sql,
   date: string,
 ): Promise<CensusResult> {
-  const [existing] = await tx.query(`select ${SNAPSHOT_COLUMNS} from census_snapshots where date = $1`, [
-    date,
-  ]);
-  if (existing) return { taken: false, reason: 'already_taken', census: snapshotOf(existing) };
+  const [existing] = await tx.query<CensusSnapshot>(
+    `select ${SNAPSHOT_COLUMNS} from census_snapshots where date = $1`,
+    [date],
+  );
+  if (existing) return { taken: false, reason: 'already_taken', census: existing };
   const end = `${nextDay(date)}T00:00:00.000Z`;
   const counts = one(
     await tx.query<
@@ -87,7 +67,7 @@ async function takeLocked(
   );
   const now = ctx.clock.now();
   const receipt = await recordReceipt(tx, { step: 'people.census', subject: `census:${date}`, at: now });
-  const [row] = await tx.query(
+  const [row] = await tx.query<CensusSnapshot>(
     `insert into census_snapshots (date, humans, agents, imprints_lifetime, imprints_retained, receipts, taken_at, receipt_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (date) do nothing
@@ -104,7 +84,7 @@ async function takeLocked(
     ],
   );
   if (!row) throw new Error(`census of ${date} was taken concurrently under the lock`);
-  return { taken: true, census: snapshotOf(row) };
+  return { taken: true, census: row };
 }
 
 /**
@@ -180,11 +160,11 @@ export async function censusList(ctx: AppContext, query: { limit: number; before
     decodeCursor(CENSUS_ORDER, query.after) ??
     (query.before ? cursorAfter(CENSUS_ORDER, [query.before], 'before') : null);
   const key = keyClause(CENSUS_ORDER, cursor, 2);
-  const rows = await ctx.db.query(
+  const rows = await ctx.db.query<CensusSnapshot>(
     `select ${SNAPSHOT_COLUMNS} from census_snapshots where ${key.where} order by ${key.orderBy} limit $1`,
     [query.limit + 1, ...key.params],
   );
-  const page = pageOf(rows.map(snapshotOf), query.limit, cursor, (c) => [c.date]);
+  const page = pageOf(rows, query.limit, cursor, (c) => [c.date]);
   const links = { limit: query.limit };
   return {
     ok: true as const,

@@ -11,6 +11,7 @@
  * callsign root; every surface shows it only through the confluence_slug projector.
  */
 import type { AppContext } from '../context.ts';
+import type { Row } from '../db/kysely.ts';
 import type { DueItem } from '../../shared/due.ts';
 import {
   projectConfluence,
@@ -39,22 +40,19 @@ export function confluenceTitle(sequence: number, body: string | null): string {
   return line.length > TITLE_LENGTH ? `${line.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : line;
 }
 
-interface Row {
-  sequence: number;
-  convener_id: string;
-  opened_at: Date | string;
-  body: string | null;
-  tag: string;
-  callsign: string | null;
-  callsign_visible: boolean;
-  participants: string;
-}
+/** A root imprint, its convener's public name, and the actors who joined its thread (space-separated). */
+type Convened = Pick<Row<'imprints'>, 'sequence' | 'body'> &
+  Pick<Row<'sovereigns'>, 'tag' | 'callsign' | 'callsign_visible'> & {
+    convener_id: Row<'imprints'>['author_ref'];
+    opened_at: Row<'imprints'>['created_at'];
+    participants: string;
+  };
 
 /** Every confluence current at the service clock's now (opened within the last day), newest first. */
 export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRecord[]> {
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - CONFLUENCE_DAY_MS);
-  const rows = await ctx.db.query<Row>(
+  const rows = await ctx.db.query<Convened>(
     `with recursive roots as (
        select i.sequence, i.author_ref, i.created_at, i.body, s.tag, s.callsign, s.callsign_visible
          -- only roots that have a reply: reply_counts (migration 0066) keeps one row per not-held
@@ -86,7 +84,7 @@ export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRec
   return rows.map(toRecord);
 }
 
-function toRecord(row: Row): ConfluenceRecord {
+function toRecord(row: Convened): ConfluenceRecord {
   const sequence = row.sequence;
   const opened = new Date(row.opened_at);
   const root = callsignRoot(row.callsign);

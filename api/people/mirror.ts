@@ -12,12 +12,12 @@ import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { PUBLIC_AGENT } from './roster.ts';
 import { resonanceOf, RESONANCE_WINDOW_DAYS } from './resonance.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 import type { Row } from '../db/kysely.ts';
 
 async function publicCounts(ctx: AppContext, kind: 'agent' | 'sovereign', ref: string, publicRef: string) {
   const row = one(
-    await ctx.db.query<Record<'public_imprints' | 'retained' | 'unattested' | 'receipts_about', number>>(
+    await ctx.db.query<Counts<'public_imprints' | 'retained' | 'unattested' | 'receipts_about'>>(
       `select count(*) filter (where not held) as public_imprints,
             count(*) filter (where not held and body is not null) as retained,
             count(*) filter (where not held and unattested) as unattested,

@@ -2,6 +2,7 @@ import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { touched } from '../personal-data-contract.ts';
 import type { Sql } from '../db/database.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /** A sovereign's resonance rows: by raw id, or by the tag a sessionless imprint claimed (as imprints are erased). */
 const RESONANCE_OF = `author_kind = 'sovereign' and author_ref in ($1::text, 'unverified:' || $2::text)`;
@@ -72,7 +73,7 @@ export const peoplePersonalData: FamilyDeclaration = {
     const rows = await sql.kysely
       .selectFrom('resonance_days')
       .select([fragment<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'replies'])
-      .where('author_kind', '=', 'sovereign')
+      .where('author_kind', '=', constant('sovereign'))
       .where('author_ref', 'in', [subject.id, `unverified:${subject.tag}`])
       .orderBy('resonance_days.day')
       .execute();

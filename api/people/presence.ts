@@ -4,6 +4,7 @@ import { currentConfluences } from './confluences.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { one } from '../db/rows.ts';
 import { sql, type NotNull } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 export const PRESENCE_WINDOW_MINUTES = 15;
 
@@ -72,8 +73,12 @@ export async function population(ctx: AppContext): Promise<{ humans: number; age
     // The Record's tallies (migration 0022): the same rows count(*) would count, read as two rows.
     await ctx.db.kysely
       .selectNoFrom((eb) => [
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'sovereigns').as('humans'),
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'agents').as('agents'),
+        eb
+          .selectFrom('record_tallies')
+          .select('value')
+          .where('name', '=', constant('sovereigns'))
+          .as('humans'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', constant('agents')).as('agents'),
       ])
       .$narrowType<{ humans: NotNull; agents: NotNull }>() // seeded rows (the migrations)
       .execute(),

@@ -14,6 +14,7 @@
  */
 import type { AppContext } from '../context.ts';
 import type { Row } from '../db/kysely.ts';
+import type { Counts } from '../db/rows.ts';
 import { readKept, type KeptView } from '../db/kept-views.ts';
 import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
@@ -22,13 +23,9 @@ import { projectCohortAmplified, projectResonance } from '../../shared/boundarie
 
 export const RESONANCE_WINDOW_DAYS = 30;
 
-interface ScoreRow {
-  author_kind: 'sovereign' | 'agent';
-  author_ref: string;
-  public_author: string;
-  replies: number;
-  month: string | null;
-}
+/** An author as its imprints name it, the replies they received, and the month they joined (null if unknown). */
+type ScoreRow = Pick<Row<'imprints'>, 'author_kind' | 'author_ref' | 'public_author'> &
+  Counts<'replies'> & { month: string | null };
 
 /** The window's first and last UTC day: today and the days before it, RESONANCE_WINDOW_DAYS in all. */
 function windowDays(now: Date): { from: string; to: string } {

@@ -17,7 +17,7 @@ import {
   type Shown,
 } from './roster-cursor.ts';
 import { one } from '../db/rows.ts';
-import type { Row } from '../db/kysely.ts';
+import { constant, type Row } from '../db/kysely.ts';
 import type { NotNull } from 'kysely';
 
 /**
@@ -57,8 +57,12 @@ export async function citizens(ctx: AppContext, query: RosterQuery) {
     // definition of who is counted, and no count over the tables on a request.
     await ctx.db.kysely
       .selectNoFrom((eb) => [
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'sovereigns').as('humans'),
-        eb.selectFrom('record_tallies').select('value').where('name', '=', 'agents').as('agents'),
+        eb
+          .selectFrom('record_tallies')
+          .select('value')
+          .where('name', '=', constant('sovereigns'))
+          .as('humans'),
+        eb.selectFrom('record_tallies').select('value').where('name', '=', constant('agents')).as('agents'),
       ])
       .$narrowType<{ humans: NotNull; agents: NotNull }>() // seeded rows (the migrations)
       .execute(),

@@ -1,13 +1,9 @@
 import type { AppContext } from '../context.ts';
+import type { Row } from '../db/kysely.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 
-export interface TagHolder {
-  id: string;
-  tag: string;
-  callsign: string | null;
-  callsign_visible: boolean;
-}
+export type TagHolder = Pick<Row<'sovereigns'>, 'id' | 'tag' | 'callsign' | 'callsign_visible'>;
 
 /**
  * The one sovereign a public tag names, or `null` when several hold it (a colliding tag names no one

@@ -6,6 +6,7 @@ import { Refusal } from '../../shared/errors.ts';
 import type { Feedback } from './entities.ts';
 
 import { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic } from '../../shared/record/contract.ts';
+import { constant } from '../db/kysely.ts';
 
 export { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic };
 
@@ -105,7 +106,7 @@ export async function clearMyFeedback(ctx: AppContext, reporter: Reporter) {
       .set({ status: 'withdrawn', body: null, withdrawn_at: now.toISOString() })
       .where('reporter_kind', '=', reporter.kind)
       .where('reporter_ref', '=', reporter.ref)
-      .where('status', '<>', 'withdrawn')
+      .where('status', '<>', constant('withdrawn'))
       .returning('id')
       .execute();
     const subject =

@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { receiptIdsOf, touched } from '../personal-data-contract.ts';
 import { iso } from '../../shared/time.ts';
+import { constant } from '../db/kysely.ts';
 
 /** The Record's personal data: imprints a person left, imprints they reported, feedback they sent. */
 export const recordPersonalData: FamilyDeclaration = {
@@ -103,21 +104,21 @@ export const recordPersonalData: FamilyDeclaration = {
           'reply_to',
           'receipt_id',
         ])
-        .where('author_kind', '=', 'sovereign')
+        .where('author_kind', '=', constant('sovereign'))
         .where('author_ref', '=', subject.id)
         .orderBy('sequence')
         .execute(),
       sql.kysely
         .selectFrom('feedback')
         .select(['id', 'topic', 'body', 'status', 'created_at', 'receipt_id'])
-        .where('reporter_kind', '=', 'sovereign')
+        .where('reporter_kind', '=', constant('sovereign'))
         .where('reporter_ref', '=', subject.id)
         .orderBy('created_at')
         .execute(),
       sql.kysely
         .selectFrom('imprint_reports')
         .select(['id', 'sequence', 'reason', 'detail', 'status', 'created_at', 'receipt_id'])
-        .where('reporter_kind', '=', 'sovereign')
+        .where('reporter_kind', '=', constant('sovereign'))
         .where('reporter_ref', '=', subject.id)
         .orderBy('created_at')
         .execute(),

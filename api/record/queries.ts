@@ -1,5 +1,5 @@
 import type { Sql } from '../db/database.ts';
-import { one, type RowOf } from '../db/rows.ts';
+import { one, type Counts, type RowOf } from '../db/rows.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
 import {
   projectHeldSpam,
@@ -9,6 +9,7 @@ import {
 } from '../../shared/boundaries/projectors/spam.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import type { Imprint } from './entities.ts';
+import { constant } from '../db/kysely.ts';
 
 const PUBLIC_COLUMNS =
   'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
@@ -73,12 +74,7 @@ export async function imprintThread(
   return { imprint, replies: publicOnly(replies) };
 }
 
-export interface RecordCounts {
-  lifetime: number;
-  retained: number;
-  unattested: number;
-  held: number;
-}
+export type RecordCounts = Counts<'lifetime' | 'retained' | 'unattested' | 'held'>;
 
 /**
  * The Record's counts, each read without scanning the table, so they cost the same for a Record
@@ -130,8 +126,8 @@ export async function heldByRule(sql: Sql): Promise<{ held_reason: string; n: nu
   const rows = await sql.kysely
     .selectFrom('record_tallies')
     .select(['name', 'value'])
-    .where('name', 'like', 'imprints_held:%')
-    .where('value', '>', 0)
+    .where('name', 'like', constant('imprints_held:%'))
+    .where('value', '>', constant(0))
     .orderBy('name')
     .execute();
   return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: row.value }));
@@ -169,14 +165,14 @@ export async function contributionRecords(
   }));
 }
 
-/** Sequence numbers of the latest evictions (bodies that left the window): numbers only, never text. */
-export async function latestEvictions(sql: Sql, limit: number): Promise<number[]> {
+/** Sequence numbers of the latest 20 evictions (bodies that left the window): numbers only, never text. */
+export async function latestEvictions(sql: Sql): Promise<number[]> {
   const rows = await sql.kysely
     .selectFrom('imprints')
     .select('sequence')
     .where('body', 'is', null)
     .orderBy('sequence', 'desc')
-    .limit(limit)
+    .limit(constant(20))
     .execute();
   return rows.map((row) => row.sequence);
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { one } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 
 /**
  * The Record's revision: a number moved by every statement that writes imprint rows (insert,
@@ -18,7 +19,7 @@ export function recordRevision(ctx: AppContext): Promise<number> {
         await ctx.db.kysely
           .selectFrom('record_tallies')
           .select('value')
-          .where('name', '=', 'imprints_revision')
+          .where('name', '=', constant('imprints_revision'))
           .execute(),
       ).value,
     ctx.db.embedded,

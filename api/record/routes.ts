@@ -21,6 +21,7 @@ import { humanImprint, reportImprint } from './service.ts';
 import { statsView } from './stats.ts';
 import { searchView } from './search.ts';
 import { sessionOf } from '../plugins/session.ts';
+import { constant } from '../db/kysely.ts';
 
 /** The Record view: newest public imprints, the window's counts and held counts. One projection for page, JSON and MCP. */
 export async function recordView(ctx: { db: import('../db/database.ts').Database }, query: RecordQuery) {
@@ -152,10 +153,10 @@ export const recordRoutes = [
       const rows = await db.kysely
         .selectFrom('imprints')
         .select(['sequence', 'author_kind', 'author_ref', 'public_author', 'created_at'])
-        .where('unattested', '=', true)
-        .where('held', '=', false)
+        .where('unattested', '=', constant(true))
+        .where('held', '=', constant(false))
         .orderBy('sequence', 'desc')
-        .limit(100)
+        .limit(constant(100))
         .execute();
       const [counts, heldRows] = await Promise.all([recordCounts(db), heldByRule(db)]);
       const view = projectQuarantine({
@@ -254,7 +255,7 @@ export const recordRoutes = [
     page: true,
     async handler(request) {
       const { db } = request.server.civitas;
-      const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db, 20)]);
+      const [counts, evicted] = await Promise.all([recordCounts(db), latestEvictions(db)]);
       return {
         ok: true as const,
         schema: 'civitas.window.v1' as const,

@@ -2,12 +2,9 @@ import type { AppContext } from '../context.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { coalescer } from '../../shared/coalesce.ts';
 import { RECORD_COUNTS } from './queries.ts';
-import { one } from '../db/rows.ts';
+import { one, type Counts } from '../db/rows.ts';
 
-type Counts = Record<
-  'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts',
-  number
->;
+type Headline = Counts<'humans' | 'agents' | 'lifetime' | 'retained' | 'unattested' | 'held' | 'receipts'>;
 
 /**
  * Every headline count in one statement (one round trip, one prepared plan), none of them a scan
@@ -32,10 +29,10 @@ const reads = coalescer<AppContext, ReturnType<typeof project>>();
  * as its own read would have been, and nothing is kept once it is given.
  */
 export function statsView(ctx: AppContext) {
-  return reads(ctx, async () => project(ctx, one(await ctx.db.query<Counts>(COUNTS))), ctx.db.embedded);
+  return reads(ctx, async () => project(ctx, one(await ctx.db.query<Headline>(COUNTS))), ctx.db.embedded);
 }
 
-function project(ctx: AppContext, counts: Counts) {
+function project(ctx: AppContext, counts: Headline) {
   return {
     ok: true as const,
     schema: 'civitas.stats.v1' as const,

@@ -10,7 +10,7 @@ import { Refusal } from '../../shared/errors.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { currentQuote, type Holder } from './service.ts';
 import { sql as fragment } from 'kysely';
-import type { Row } from '../db/kysely.ts';
+import { constant, type Row } from '../db/kysely.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { TreasuryEntitlement } from './entities.ts';
 
@@ -24,7 +24,7 @@ export async function oracleReport(sql: Sql, now: Date) {
     sql.kysely
       .selectFrom('imprints')
       .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
-      .where('held', '=', false)
+      .where('held', '=', constant(false))
       .where('body', 'is not', null)
       .groupBy('kind')
       .orderBy('kind')
@@ -36,7 +36,7 @@ export async function oracleReport(sql: Sql, now: Date) {
         eb.fn.count<number>('author_ref').distinct().as('authors'),
         eb.fn.countAll<number>().as('imprints'),
       ])
-      .where('held', '=', false)
+      .where('held', '=', constant(false))
       .where('body', 'is not', null)
       .groupBy('author_kind')
       .orderBy('author_kind')
@@ -53,14 +53,14 @@ export async function oracleReport(sql: Sql, now: Date) {
       .orderBy('step')
       .execute(),
     // Raw: filtered aggregates and the Record's counter, one row.
-    sql.query<Counts<'retained' | 'lifetime'> & Record<'oldest' | 'newest', Sequence | null>>(
+    sql.query<Counts<'retained' | 'lifetime'> & { oldest: Sequence | null; newest: Sequence | null }>(
       `select count(*) filter (where body is not null and not held) as retained, (select value from record_counter where id = 1) as lifetime,
               min(sequence) filter (where body is not null) as oldest, max(sequence) as newest from imprints`,
     ),
     sql.kysely
       .selectFrom('imprints')
       .select((eb) => [UTC_DAY.as('day'), eb.fn.countAll<number>().as('n')])
-      .where('held', '=', false)
+      .where('held', '=', constant(false))
       .where('created_at', '>=', new Date(now.getTime() - 7 * 86_400_000).toISOString())
       .groupBy(UTC_DAY)
       .orderBy(UTC_DAY)

@@ -1,5 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { ERASED_TAG, ERASED_TEXT, receiptIdsOf, touched } from '../personal-data-contract.ts';
+import { sql as fragment } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /**
  * The treasury: what a person paid for and what it bought. Payment records are kept under the
@@ -123,25 +125,77 @@ export const treasuryPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
+    // Amounts and units leave as text (`::text`, the column's name kept), as they always did.
+    const text = (column: 'amount_cents' | 'units') =>
+      fragment<string>`${fragment.ref(column)}::text`.as(column);
+    const sovereign = constant('sovereign');
     const [intents, payments, entitlements, reports, patronage, inscriptions] = await Promise.all([
-      q(
-        `select id, purpose, amount_cents::text, currency, uses, detail, status, created_at, paid_at from treasury_intents where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`,
-      ),
-      q(
-        `select id, event_id, intent_id, purpose, amount_cents::text, currency, customer_id, received_at from treasury_payments where holder_kind = 'sovereign' and holder_ref = $1 order by received_at, id`,
-      ),
-      q(
-        `select id, capability, uses_total, uses_left, payment_id, granted_at from treasury_entitlements where holder_kind = 'sovereign' and holder_ref = $1 order by granted_at, id`,
-      ),
-      q(
-        `select id, entitlement_id, report, receipt_id, created_at from oracle_reports where holder_kind = 'sovereign' and holder_ref = $1 order by created_at, id`,
-      ),
-      q(
-        `select listed, units::text, since from treasury_patrons where holder_kind = 'sovereign' and holder_ref = $1`,
-      ),
-      q(`select i.id, i.payment_id, i.body, i.inscribed_at from treasury_inscriptions i join treasury_payments p on p.id = i.payment_id
-          where p.holder_kind = 'sovereign' and p.holder_ref = $1 order by i.inscribed_at, i.id`),
+      sql.kysely
+        .selectFrom('treasury_intents')
+        .select([
+          'id',
+          'purpose',
+          text('amount_cents'),
+          'currency',
+          'uses',
+          'detail',
+          'status',
+          'created_at',
+          'paid_at',
+        ])
+        .where('holder_kind', '=', sovereign)
+        .where('holder_ref', '=', subject.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('treasury_payments')
+        .select([
+          'id',
+          'event_id',
+          'intent_id',
+          'purpose',
+          text('amount_cents'),
+          'currency',
+          'customer_id',
+          'received_at',
+        ])
+        .where('holder_kind', '=', sovereign)
+        .where('holder_ref', '=', subject.id)
+        .orderBy('received_at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('treasury_entitlements')
+        .select(['id', 'capability', 'uses_total', 'uses_left', 'payment_id', 'granted_at'])
+        .where('holder_kind', '=', sovereign)
+        .where('holder_ref', '=', subject.id)
+        .orderBy('granted_at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('oracle_reports')
+        .select(['id', 'entitlement_id', 'report', 'receipt_id', 'created_at'])
+        .where('holder_kind', '=', sovereign)
+        .where('holder_ref', '=', subject.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      sql.kysely
+        .selectFrom('treasury_patrons')
+        .select(['listed', text('units'), 'since'])
+        .where('holder_kind', '=', sovereign)
+        .where('holder_ref', '=', subject.id)
+        .execute(),
+      sql.kysely
+        .selectFrom('treasury_inscriptions as i')
+        .innerJoin('treasury_payments as p', 'p.id', 'i.payment_id')
+        .select(['i.id', 'i.payment_id', 'i.body', 'i.inscribed_at'])
+        .where('p.holder_kind', '=', sovereign)
+        .where('p.holder_ref', '=', subject.id)
+        .orderBy('i.inscribed_at')
+        .orderBy('i.id')
+        .execute(),
     ]);
     return {
       checkout_intents: intents,

@@ -23,6 +23,7 @@ import {
 } from './views.ts';
 import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
+import { constant } from '../db/kysely.ts';
 
 /**
  * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
@@ -177,12 +178,12 @@ export const treasuryRoutes = [
       const [row] = await ctx.db.kysely
         .selectFrom('treasury_payments')
         .select('customer_id')
-        .where('holder_kind', '=', 'sovereign')
+        .where('holder_kind', '=', constant('sovereign'))
         .where('holder_ref', '=', request.sovereign!.sovereignId)
         .where('customer_id', 'is not', null)
         .$narrowType<{ customer_id: NotNull }>() // where customer_id is not null
         .orderBy('received_at', 'desc')
-        .limit(1)
+        .limit(constant(1))
         .execute();
       if (!row)
         throw new Refusal(

@@ -15,6 +15,7 @@ import { treasuryConfig } from './config.ts';
 import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
 import { sql } from 'kysely';
+import { constant } from '../db/kysely.ts';
 
 /** An approval without a strategy (or of one no longer kept) is spending still, uncategorised. */
 const CATEGORY = sql<string>`coalesce(${sql.ref('s.category')}, 'uncategorised')`;
@@ -46,7 +47,7 @@ export async function usageOf(ctx: AppContext, holder: Holder) {
     .where('holder_ref', '=', holder.ref)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(50)
+    .limit(constant(50))
     .execute();
   const total = entitlements.reduce((sum, e) => sum + e.uses_total, 0);
   const left = entitlements.reduce((sum, e) => sum + e.uses_left, 0);
@@ -73,7 +74,7 @@ export async function sessionOf(ctx: AppContext, holder: Holder, id: string | un
   const rows = await (id === undefined ? intents : intents.where('id', '=', id))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(20)
+    .limit(constant(20))
     .execute();
   if (id && rows.length === 0) throw new Refusal('not_found');
   return rows.map((row) => ({
@@ -178,7 +179,7 @@ export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
   const rows = await ctx.db.kysely
     .selectFrom('treasury_patrons')
     .select(['holder_kind', 'holder_ref', 'units'])
-    .where('units', '>', 0)
+    .where('units', '>', constant(0))
     .execute();
   const holders = rows.map((row) => ({
     holder_id: `${row.holder_kind}:${row.holder_ref}`,
@@ -206,10 +207,10 @@ export async function patronsView(ctx: AppContext) {
     ctx.db.kysely
       .selectFrom('treasury_patrons')
       .select(['holder_kind', 'holder_ref', 'public_ref', 'since'])
-      .where('listed', '=', true)
+      .where('listed', '=', constant(true))
       .orderBy('since')
       .orderBy('public_ref')
-      .limit(500)
+      .limit(constant(500))
       .execute(),
     ctx.db.kysely
       .selectFrom('treasury_patrons')
@@ -239,7 +240,7 @@ export async function inscriptionsView(ctx: AppContext) {
     .select(['id', 'body', 'public_ref', 'inscribed_at'])
     .orderBy('inscribed_at')
     .orderBy('id')
-    .limit(1000)
+    .limit(constant(1000))
     .execute();
   return {
     ok: true as const,

@@ -15,6 +15,8 @@
  */
 import type { AppContext } from '../../context.ts';
 import type { Sql } from '../../db/database.ts';
+import { constant, type Row } from '../../db/kysely.ts';
+import type { Counts } from '../../db/rows.ts';
 import { K_ANONYMITY_THRESHOLD, kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { joinSmallMonths } from '../../people/cohorts.ts';
 
@@ -28,14 +30,9 @@ interface Tally {
   quarantined: number;
 }
 type Kind = 'agent' | 'sovereign';
-interface AuthorRow {
-  author_kind: string;
-  author_ref: string;
-  month: string | null;
-  imprints: number;
-  held: number;
-  quarantined: number;
-}
+/** One author's figures: the month it first appeared (YYYY-MM, null if unknown) and its counts. */
+type AuthorRow = Pick<Row<'imprints'>, 'author_kind' | 'author_ref'> &
+  Counts<'imprints' | 'held' | 'quarantined'> & { month: string | null };
 
 function publish(kind: Kind, tally: Tally, month?: string) {
   const base = { kind, ...(month !== undefined ? { joined_month: month } : {}) };
@@ -177,7 +174,7 @@ export async function discriminationView(ctx: AppContext) {
   const [row] = await ctx.db.kysely
     .selectFrom('discrimination_results')
     .select('figures')
-    .where('id', '=', 1)
+    .where('id', '=', constant(1))
     .execute();
   const figures: Figures | null = row
     ? ((typeof row.figures === 'string' ? JSON.parse(row.figures) : row.figures) as Figures)

@@ -10,7 +10,7 @@ import { ledgerWalk, type LedgerCursor } from './walks/ledger.ts';
 import { censusesWalk, type CensusCursor } from './walks/censuses.ts';
 import type { WalkName } from './walks/walk.ts';
 import type { RowOf } from '../../db/rows.ts';
-import type { SelfKnowledgeProblem } from '../entities.ts';
+import type { SelfKnowledgeProblem, SelfKnowledgeWalk } from '../entities.ts';
 
 export const WALKS = [imprintsWalk, ledgerWalk, censusesWalk] as const;
 
@@ -36,17 +36,13 @@ function describe(walk: WalkName, cursor: unknown): string {
   return c.after === '' ? 'nothing yet' : `census ${c.after}`;
 }
 
-interface WalkRow {
-  walk: WalkName;
-  mode: string;
-  cursor: unknown;
-  checked: number;
-  lap_started_at: string | null;
-  lap_completed_at: string | null;
-}
-
 async function verification(sql: Sql, batch: number, ends: Map<string, boolean>): Promise<Verification> {
-  const rows = await sql.query<WalkRow>(
+  const rows = await sql.query<
+    Pick<
+      RowOf<typeof SelfKnowledgeWalk>,
+      'walk' | 'mode' | 'cursor' | 'checked' | 'lap_started_at' | 'lap_completed_at'
+    >
+  >(
     `select walk, mode, cursor, checked, to_char(lap_started_at at time zone 'UTC', ${ISO}) as lap_started_at,
             to_char(lap_completed_at at time zone 'UTC', ${ISO}) as lap_completed_at from self_knowledge_walks`,
   );

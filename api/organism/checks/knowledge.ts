@@ -21,6 +21,7 @@ import { trialsView, type TrialFacts, type TrialsView } from './trials.ts';
 import { recordWatch, type WatchResult } from './watch.ts';
 import { advance } from './walks/walk.ts';
 import { one } from '../../db/rows.ts';
+import { constant } from '../../db/kysely.ts';
 
 /** The advisory lock of a verification run (the walks, the full run and the kept answer). */
 export const KNOWLEDGE_LOCK = 7_212_013;
@@ -65,7 +66,7 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
       const [kept] = await tx.kysely
         .selectFrom('self_knowledge')
         .select('as_of')
-        .where('id', '=', 1)
+        .where('id', '=', constant(1))
         .execute();
       if (kept?.as_of) return null;
     }
@@ -73,7 +74,7 @@ async function walk(ctx: AppContext, options: RunOptions): Promise<Walked | null
       await tx.kysely
         .updateTable('self_knowledge')
         .set((eb) => ({ run: eb('run', '+', 1) }))
-        .where('id', '=', 1)
+        .where('id', '=', constant(1))
         .returning('run')
         .execute(),
     );
@@ -112,7 +113,12 @@ export async function knowledgeRun(
   const truth = truthChecks(trials, walked.facts, at);
   const watch = await ctx.db.transaction(async (tx) => {
     const row = one(
-      await tx.kysely.selectFrom('self_knowledge').select('run').where('id', '=', 1).forUpdate().execute(),
+      await tx.kysely
+        .selectFrom('self_knowledge')
+        .select('run')
+        .where('id', '=', constant(1))
+        .forUpdate()
+        .execute(),
     );
     if (row.run !== walked.run) return null;
     const pass = await recordWatch(tx, ctx, trials);
@@ -138,7 +144,7 @@ async function readKept(ctx: AppContext): Promise<Kept | null> {
   const [row] = await ctx.db.kysely
     .selectFrom('self_knowledge')
     .select(['trials', 'truth', 'watch', 'as_of'])
-    .where('id', '=', 1)
+    .where('id', '=', constant(1))
     .execute();
   if (!row?.as_of || !row.trials) return null;
   const trials = parsed<TrialsView>(row.trials);

@@ -12,6 +12,7 @@
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { keptKnowledge } from './knowledge.ts';
+import { constant } from '../../db/kysely.ts';
 
 const LIST_LIMIT = 50;
 
@@ -32,7 +33,7 @@ async function found(ctx: AppContext, trial: string): Promise<Found> {
       .select('detail')
       .where('trial', '=', trial)
       .orderBy('at_key')
-      .limit(LIST_LIMIT)
+      .limit(constant(LIST_LIMIT))
       .execute(),
   ]);
   return {

@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Sql } from '../../db/database.ts';
+import type { Counts } from '../../db/rows.ts';
 import { count } from '../../../shared/plural.ts';
 import type { selfTrialsSchema, trialSchema } from '../../../shared/organism/contract/checks.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
@@ -34,14 +35,13 @@ export interface WindowFigures {
  * among the newest 500 numbers by key. Bounded by the window, not by the Record.
  */
 export async function windowFigures(sql: Sql): Promise<WindowFigures> {
-  const [row] = await sql.query<Record<string, unknown>>(
+  const [row] = await sql.query<Counts<'lifetime' | 'retained' | 'erased' | 'too_old'>>(
     `with c as (select value as lifetime from record_counter where id = 1)
      select c.lifetime,
             (select count(*) from imprints where body is not null) as retained,
-            (select count(*) from imprints where sequence > c.lifetime - $1 and body is null and public_author = 'redacted') as erased,
-            (select count(*) from imprints where body is not null and sequence <= c.lifetime - $1) as too_old
+            (select count(*) from imprints where sequence > c.lifetime - ${RECORD_WINDOW} and body is null and public_author = 'redacted') as erased,
+            (select count(*) from imprints where body is not null and sequence <= c.lifetime - ${RECORD_WINDOW}) as too_old
        from c`,
-    [RECORD_WINDOW],
   );
   return {
     lifetime: n(row?.lifetime),

@@ -7,7 +7,8 @@
 import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import { keptKnowledge } from './knowledge.ts';
-import { one } from '../../db/rows.ts';
+import { one, type RowOf } from '../../db/rows.ts';
+import type { VigilanceAlert, VigilanceWatch } from '../entities.ts';
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export const WATCHED = [
@@ -28,10 +29,16 @@ export const WATCHED = [
 export async function vigilanceView(ctx: AppContext, host: CensusHost) {
   const kept = await keptKnowledge(ctx, host);
   const pass = kept.watch;
-  const watches = await ctx.db.query<Record<string, unknown>>(
+  const watches = await ctx.db.query<
+    Pick<RowOf<typeof VigilanceWatch>, 'trial' | 'passed' | 'since' | 'checked_at'>
+  >(
     `select trial, passed, to_char(since at time zone 'UTC', ${ISO}) as since, to_char(checked_at at time zone 'UTC', ${ISO}) as checked_at from vigilance_watches`,
   );
-  const alerts = await ctx.db.query<Record<string, unknown>>(
+  const alerts = await ctx.db.query<
+    Pick<RowOf<typeof VigilanceAlert>, 'trial' | 'detail' | 'receipt_id' | 'raised_at' | 'cleared_at'> & {
+      seconds: number;
+    }
+  >(
     `select trial, detail, receipt_id, to_char(raised_at at time zone 'UTC', ${ISO}) as raised_at,
             to_char(cleared_at at time zone 'UTC', ${ISO}) as cleared_at,
             extract(epoch from (coalesce(cleared_at, $1::timestamptz) - raised_at)) as seconds
@@ -47,7 +54,7 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
       ])
       .execute(),
   );
-  const byTrial = new Map(watches.map((row) => [String(row.trial), row]));
+  const byTrial = new Map(watches.map((row) => [row.trial, row]));
   return {
     ok: true as const,
     schema: 'civitas.vigilance.v1' as const,
@@ -57,9 +64,9 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
       return {
         trial: w.trial,
         watches: w.watches,
-        passing: row ? Boolean(row.passed) : null,
-        since: (row?.since as string | undefined) ?? null,
-        last_checked_at: (row?.checked_at as string | undefined) ?? null,
+        passing: row ? row.passed : null,
+        since: row?.since ?? null,
+        last_checked_at: row?.checked_at ?? null,
       };
     }),
     this_pass: { raised: pass.raised, cleared: pass.cleared },
@@ -68,13 +75,13 @@ export async function vigilanceView(ctx: AppContext, host: CensusHost) {
     alerts_cleared: totals.cleared,
     open_alerts: totals.raised - totals.cleared,
     alerts: alerts.map((row) => ({
-      trial: String(row.trial),
-      detail: String(row.detail),
-      raised_at: String(row.raised_at),
-      cleared_at: (row.cleared_at as string | null) ?? null,
+      trial: row.trial,
+      detail: row.detail,
+      raised_at: row.raised_at,
+      cleared_at: row.cleared_at,
       open: row.cleared_at === null,
-      seconds: Math.round(Number(row.seconds)),
-      receipt_id: String(row.receipt_id),
+      seconds: Math.round(row.seconds),
+      receipt_id: row.receipt_id,
     })),
     cadence:
       'The organism.vigilance job verifies what is new and re-checks a stretch of what was verified every minute (one process, advisory lock) and watches the trials it kept; a read shows the latest pass.',

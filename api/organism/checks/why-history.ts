@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../../context.ts';
 import { iso } from '../../../shared/time.ts';
+import { constant } from '../../db/kysely.ts';
 
 const ACTIONS: Record<string, string> = {
   release: 'released it from the spam gate',
@@ -45,7 +46,7 @@ export async function stewardHistory(ctx: AppContext, sequence: number): Promise
     .where('a.sequence', '=', sequence)
     .orderBy('a.at')
     .orderBy('a.id')
-    .limit(20)
+    .limit(constant(20))
     .execute();
   const lines: string[] = [];
   for (const row of rows) {

@@ -21,6 +21,7 @@ import { ORDER_STATUS_MEANING, orderPriority } from '../../../shared/orders/orde
 import { ENTITY_FORMS, readEntity } from '../../../shared/organism/entity.ts';
 import { orderById } from '../../orders/views.ts';
 import { quarantineRelease, stewardHistory } from './why-history.ts';
+import { constant } from '../../db/kysely.ts';
 
 function notFound(entity: string): Refusal {
   return new Refusal('not_found', { entity }, `No ${entity.split(':')[0]} is recorded as ${entity}.`);
@@ -39,11 +40,11 @@ async function whyImprint(ctx: AppContext, entity: string, sequence: number) {
       'i.held',
       'i.held_reason',
       'i.receipt_id',
-      eb.selectFrom('record_counter').select('value').where('id', '=', 1).as('lifetime'),
+      eb.selectFrom('record_counter').select('value').where('id', '=', constant(1)).as('lifetime'),
       eb
         .selectFrom('agents as a')
         .select('a.level')
-        .where('i.author_kind', '=', 'agent')
+        .where('i.author_kind', '=', constant('agent'))
         .whereRef('a.handle', '=', 'i.public_author')
         .as('level'),
       eb

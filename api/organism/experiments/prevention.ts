@@ -36,6 +36,7 @@ import type {
 import { one } from '../../db/rows.ts';
 import { readKept, type KeptView } from '../../db/kept-views.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 export { EXPERIMENT_DAYS };
 export const RUNS_SHOWN = 20;
@@ -94,7 +95,7 @@ export async function listRuns<S extends Study>(ctx: AppContext, study: S) {
     .where('study', '=', study)
     .orderBy('ran_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(RUNS_SHOWN)
+    .limit(constant(RUNS_SHOWN))
     .execute();
   const count = one(
     await ctx.db.kysely

@@ -19,6 +19,7 @@ import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 import { TRUTH_CLAIMS, type ClaimName } from './truth.ts';
 import { keptKnowledge } from '../checks/knowledge.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 function known(claim: string): ClaimName {
   const def = TRUTH_CLAIMS.find((c) => c.claim === claim);
@@ -31,12 +32,20 @@ function known(claim: string): ClaimName {
   return def.claim;
 }
 
-interface StoredCheck {
-  claim: string;
-  held: boolean;
-  evidence: string;
-  checked_at: string;
-}
+/** Each claim's latest check, as its tally keeps it. */
+const storedChecks = (ctx: AppContext) =>
+  ctx.db.kysely
+    .selectFrom('truth_tallies')
+    .select([
+      'claim',
+      'last_held as held',
+      'last_evidence as evidence',
+      fragment<string>`to_char(last_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+        'checked_at',
+      ),
+    ])
+    .execute();
+type StoredCheck = Awaited<ReturnType<typeof storedChecks>>[number];
 
 /**
  * The latest check of each claim, from the tallies each verification round keeps (seven rows):
@@ -44,16 +53,7 @@ interface StoredCheck {
  * inline (keptKnowledge, whose census needs the host).
  */
 export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<Map<string, StoredCheck>> {
-  const read = async () =>
-    new Map(
-      (
-        await ctx.db.query<StoredCheck>(
-          `select claim, last_held as held, last_evidence as evidence,
-                  to_char(last_checked_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as checked_at
-             from truth_tallies`,
-        )
-      ).map((row) => [row.claim, row]),
-    );
+  const read = async () => new Map((await storedChecks(ctx)).map((row) => [row.claim, row]));
   const checks = await read();
   if (TRUTH_CLAIMS.every((def) => checks.has(def.claim))) return checks;
   await keptKnowledge(ctx, host);
@@ -140,7 +140,7 @@ export async function mindView(ctx: AppContext, host: CensusHost, input: { claim
 type Change = z.infer<typeof mindClaimSchema>['changes'][number];
 
 /** Each claim's first check and every check whose result differs from the one before, newest first. */
-async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promise<Change[]> {
+async function claimChanges(ctx: AppContext, claim?: string): Promise<Change[]> {
   // Each check says what it changed as it is written (migration 0077): the changed rows alone, newest first.
   const rows = await ctx.db.kysely
     .selectFrom('truth_checks')
@@ -156,7 +156,7 @@ async function claimChanges(ctx: AppContext, claim?: string, limit = 50): Promis
     .$if(claim !== undefined, (q) => q.where('claim', '=', claim!))
     .orderBy('checked_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
+    .limit(constant(50))
     .execute();
   return rows.map((row) => ({
     claim: row.claim,

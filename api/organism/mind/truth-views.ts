@@ -8,6 +8,8 @@ import type { CensusHost } from '../../boundaries/census.ts';
 import { keptKnowledge } from '../checks/knowledge.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { TRUTH_CLAIMS } from './truth.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { TruthDay, TruthTally } from '../entities.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -38,7 +40,12 @@ export async function truthView(ctx: AppContext, host: CensusHost) {
  */
 export async function trustView(ctx: AppContext) {
   const now = ctx.clock.now();
-  const perClaim = await ctx.db.query<Record<string, unknown>>(
+  const perClaim = await ctx.db.query<
+    Pick<
+      RowOf<typeof TruthTally>,
+      'claim' | 'checks' | 'held' | 'last_held' | 'first_checked_at' | 'last_checked_at' | 'last_not_held_at'
+    >
+  >(
     `select claim, checks, held, last_held,
             to_char(first_checked_at at time zone 'UTC', ${ISO}) as first_checked_at,
             to_char(last_checked_at at time zone 'UTC', ${ISO}) as last_checked_at,
@@ -46,25 +53,25 @@ export async function trustView(ctx: AppContext) {
        from truth_tallies`,
   );
   const from = new Date(Math.floor(now.getTime() / DAY) * DAY - 29 * DAY);
-  const perDay = await ctx.db.query<Record<string, unknown>>(
+  const perDay = await ctx.db.query<Pick<RowOf<typeof TruthDay>, 'date' | 'checks' | 'held'>>(
     `select to_char(date, 'YYYY-MM-DD') as date, checks, held from truth_days where date >= $1::date order by date desc`,
     [from.toISOString().slice(0, 10)],
   );
-  const rows = new Map(perClaim.map((row) => [String(row.claim), row]));
+  const rows = new Map(perClaim.map((row) => [row.claim, row]));
   const claims = TRUTH_CLAIMS.map((def) => {
     const row = rows.get(def.claim);
-    const checks = Number(row?.checks ?? 0);
-    const held = Number(row?.held ?? 0);
+    const checks = row?.checks ?? 0;
+    const held = row?.held ?? 0;
     return {
       claim: def.claim,
       statement: def.statement,
       checks,
       held,
       fraction_held: checks === 0 ? null : Math.round((held / checks) * 10_000) / 10_000,
-      last_held: row ? Boolean(row.last_held) : null,
-      first_checked_at: (row?.first_checked_at as string | undefined) ?? null,
-      last_checked_at: (row?.last_checked_at as string | undefined) ?? null,
-      last_not_held_at: (row?.last_not_held_at as string | null | undefined) ?? null,
+      last_held: row ? row.last_held : null,
+      first_checked_at: row?.first_checked_at ?? null,
+      last_checked_at: row?.last_checked_at ?? null,
+      last_not_held_at: row?.last_not_held_at ?? null,
     };
   });
   const total = claims.reduce((s, c) => s + c.checks, 0);
@@ -80,9 +87,9 @@ export async function trustView(ctx: AppContext) {
     not_proved: claims.filter((c) => c.last_held !== true).map((c) => c.claim),
     claims,
     by_day: perDay.map((row) => ({
-      date: String(row.date),
-      checks: Number(row.checks),
-      held: Number(row.held),
+      date: row.date,
+      checks: row.checks,
+      held: row.held,
     })),
     rule: 'Each row of the history is one truth check kept by a run of the verification job (organism.vigilance); /api/truth shows the latest round. A claim never checked is not proved.',
   };

@@ -19,20 +19,23 @@ import { recoveryView } from '../vitals/recovery.ts';
 import { spinesView } from './spines.ts';
 import { swarmView } from './swarm.ts';
 import type { KeptView } from '../../db/kept-views.ts';
+import { one, type Counts } from '../../db/rows.ts';
 
 /**
  * The census metrics now (what metricAsOf counts at this instant) from the kept tallies: the
  * Record's counter, the receipts by step, agents by level and the sovereigns' tally — a handful
  * of rows instead of four counts over whole tables.
  */
-async function censusNow(ctx: AppContext): Promise<Record<Metric, number>> {
-  const [row] = await ctx.db.query<Record<Metric, number | null>>(
-    `select (select value from record_counter where id = 1) as imprints_lifetime,
-            (select sum(value) from record_tallies where name like 'agents_level:%') as agents,
-            (select value from record_tallies where name = 'sovereigns') as humans,
-            (select sum(receipts) from receipt_tallies) as receipts`,
+async function censusNow(ctx: AppContext): Promise<Counts<Metric>> {
+  const row = one(
+    await ctx.db.query<Counts<Metric>>(
+      `select coalesce((select value from record_counter where id = 1), 0) as imprints_lifetime,
+              coalesce((select sum(value) from record_tallies where name like 'agents_level:%'), 0) as agents,
+              coalesce((select value from record_tallies where name = 'sovereigns'), 0) as humans,
+              coalesce((select sum(receipts) from receipt_tallies), 0) as receipts`,
+    ),
   );
-  return Object.fromEntries(METRICS.map((metric) => [metric, row?.[metric] ?? 0])) as Record<Metric, number>;
+  return Object.fromEntries(METRICS.map((metric) => [metric, row[metric]])) as Counts<Metric>;
 }
 
 export async function observatoryView(ctx: AppContext) {

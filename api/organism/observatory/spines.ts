@@ -20,7 +20,7 @@ export async function spinesView(ctx: AppContext) {
   const rows = await ctx.db.query<
     Pick<RowOf<typeof Thread>, 'root' | 'depth' | 'size'> & { path: RowOf<typeof ThreadNode>['sequence'][] }
   >(
-    `with recursive top as (select root, size, depth from threads order by depth desc, size desc, root asc limit $1),
+    `with recursive top as (select root, size, depth from threads order by depth desc, size desc, root asc limit ${SPINES_LIMIT}),
       up as (
         select t.root, n.sequence as leaf, n.sequence as at, array[n.sequence] as path
           from top t join thread_nodes n on n.root = t.root and n.depth = t.depth
@@ -30,7 +30,6 @@ export async function spinesView(ctx: AppContext) {
       deepest as (select distinct on (root) root, path from up where at = root order by root, path)
      select t.root, d.path, t.depth, t.size from top t join deepest d on d.root = t.root
       order by t.depth desc, t.size desc, t.root asc`,
-    [SPINES_LIMIT],
   );
   const sequences = [...new Set(rows.flatMap((r) => r.path.map(Number)))];
   const authors = sequences.length

@@ -8,18 +8,22 @@ import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { count } from '../../../shared/plural.ts';
 import { ALL_IMPRINTS, heldKind, receiptsByDay, shownKind, slotCounts, total } from './tallies.ts';
+import type { Row } from '../../db/kysely.ts';
+import type { Counts } from '../../db/rows.ts';
+
 /** A UTC day's text and a count of that day. */
-interface DayCount {
-  date: string;
-  n: number;
-}
+type DayCount = Counts<'n'> & { date: string };
 
 const NAMES = [...ALL_IMPRINTS, 'agents', 'sovereigns'];
 
-type Counts = Map<string, number>;
 const n = (value: unknown) => Number(value ?? 0);
 
-async function perDay(ctx: AppContext, sqlText: string, from: string, to: string): Promise<Counts> {
+async function perDay(
+  ctx: AppContext,
+  sqlText: string,
+  from: string,
+  to: string,
+): Promise<Map<string, number>> {
   // Raw: one day-count statement shared by several tallies, its text built by the caller.
   const rows = await ctx.db.query<DayCount>(sqlText, [from, to]);
   return new Map(rows.map((row) => [row.date, n(row.n)]));
@@ -50,13 +54,18 @@ export async function journalView(ctx: AppContext, days: number) {
       from,
       to,
     ),
-    ctx.db.query<Record<string, unknown>>(
+    ctx.db.query<
+      Pick<
+        Row<'census_snapshots'>,
+        'date' | 'humans' | 'agents' | 'imprints_lifetime' | 'imprints_retained' | 'receipts'
+      >
+    >(
       `select to_char(date, 'YYYY-MM-DD') as date, humans, agents, imprints_lifetime, imprints_retained, receipts
          from census_snapshots where date >= $1::date and date < $2::date`,
       [from.slice(0, 10), to.slice(0, 10)],
     ),
   ]);
-  const censusByDate = new Map(censuses.map((row) => [String(row.date), row]));
+  const censusByDate = new Map(censuses.map((row) => [row.date, row]));
   const entries = [];
   for (let i = 1; i <= days; i++) {
     const date = new Date(end - i * DAY).toISOString().slice(0, 10);

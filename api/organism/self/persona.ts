@@ -16,9 +16,10 @@ import { figuresAtMonthEnds, type Totals } from './month-ends.ts';
 import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
-import { one } from '../../db/rows.ts';
+import { one, type Counts } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
+import { constant } from '../../db/kysely.ts';
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 export const BECOMING_DAYS = 30;
@@ -38,18 +39,16 @@ const KIND_NAMES = IMPRINT_KINDS.map(shownKind);
 
 /** Every sovereign, agent and imprint stored now: tallies the writers keep, three rows. */
 async function totalsNow(ctx: AppContext): Promise<Totals> {
-  const [row] = await ctx.db.query<Record<string, number | null>>(
-    `select (select value from record_tallies where name = 'sovereigns') as humans,
-            -- every agent row, by level (migration 0045), read by key; the 'agents' tally counts public ones only
-            (select sum(value) from record_tallies where name = any($1::text[])) as agents,
-            (select value from record_counter where id = 1) as imprints`,
-    [levelSchema.options.map((level) => `agents_level:${level}`)],
+  const row = one(
+    await ctx.db.query<Counts<'humans' | 'agents' | 'imprints'>>(
+      `select coalesce((select value from record_tallies where name = 'sovereigns'), 0) as humans,
+              -- every agent row, by level (migration 0045), read by key; the 'agents' tally counts public ones only
+              coalesce((select sum(value) from record_tallies where name = any($1::text[])), 0) as agents,
+              coalesce((select value from record_counter where id = 1), 0) as imprints`,
+      [levelSchema.options.map((level) => `agents_level:${level}`)],
+    ),
   );
-  return {
-    humans: row?.humans ?? 0,
-    agents: row?.agents ?? 0,
-    imprints: row?.imprints ?? 0,
-  };
+  return { humans: row.humans, agents: row.agents, imprints: row.imprints };
 }
 
 /**
@@ -107,10 +106,10 @@ export async function personaView(ctx: AppContext, host: CensusHost) {
   const lessons = await ctx.db.kysely
     .selectFrom('lessons')
     .select('title')
-    .where('status', '=', 'active')
+    .where('status', '=', constant('active'))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(3)
+    .limit(constant(3))
     .execute();
   return {
     ok: true as const,

@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.ts';
 import { seasonOf } from '../../../shared/calibration/scores.ts';
 import { DAY } from '../vitals/vitals.ts';
 import { ALL_IMPRINTS, countBetween, receiptsByDay, total } from './tallies.ts';
-import type { DreamTerm } from '../themes/dreaming.ts';
+import type { Row } from '../../db/kysely.ts';
+import type { Counts } from '../../db/rows.ts';
 
 const NAMES = [...ALL_IMPRINTS, 'imprints_by_agents', 'agents', 'sovereigns'];
 
@@ -24,7 +25,7 @@ export async function seasonView(ctx: AppContext) {
     countBetween(ctx.db, NAMES, start, new Date(now.getTime() + 1)),
     receiptsByDay(ctx.db, start, null),
   ]);
-  const [resolved] = await ctx.db.query<Record<string, unknown>>(
+  const [resolved] = await ctx.db.query<Counts<'resolved' | 'resolved_true'>>(
     `select count(*) as resolved, count(*) filter (where outcome) as resolved_true
        from prophecies where resolved_at >= $1 and resolved_at <= $2`,
     range,
@@ -41,7 +42,20 @@ export async function seasonView(ctx: AppContext) {
     resolved: resolved?.resolved,
     resolved_true: resolved?.resolved_true,
   };
-  const prophecies = await ctx.db.query<Record<string, unknown>>(
+  const prophecies = await ctx.db.query<
+    Pick<
+      Row<'prophecies'>,
+      | 'id'
+      | 'metric'
+      | 'comparator'
+      | 'threshold'
+      | 'probability'
+      | 'basis'
+      | 'made_at'
+      | 'due_at'
+      | 'outcome'
+    > & { resolved: boolean }
+  >(
     `select id, metric, comparator, threshold, probability, basis,
             to_char(made_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as made_at,
             to_char(due_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as due_at,
@@ -50,7 +64,7 @@ export async function seasonView(ctx: AppContext) {
     [season],
   );
   // Raw: jsonb_to_recordset over each dream's terms, grouped by term (a set-returning function).
-  const themes = await ctx.db.query<Pick<DreamTerm, 'term' | 'count'> & { dreams: number }>(
+  const themes = await ctx.db.query<Counts<'dreams' | 'count'> & { term: string }>(
     `select t.term, count(*) as dreams, sum(t.count) as count
        from dreams d, jsonb_to_recordset(d.terms) as t(term text, count integer)
       where d.date >= $1::date and d.date < $2::date

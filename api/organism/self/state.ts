@@ -21,8 +21,8 @@ import { seasonView } from './season.ts';
 import { iso } from '../../../shared/time.ts';
 import { one } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
-import type { RowOf } from '../../db/rows.ts';
-import type { Row } from '../../db/kysely.ts';
+import type { Counts, RowOf } from '../../db/rows.ts';
+import { constant, type Row } from '../../db/kysely.ts';
 import type { Agent } from '../../agents/entities.ts';
 import type { RecordTally } from '../../record/entities.ts';
 
@@ -31,10 +31,10 @@ async function quarantine(ctx: AppContext) {
   const rows = await ctx.db.kysely
     .selectFrom('imprints')
     .select(['sequence', 'author_kind', 'author_ref', 'public_author', 'created_at'])
-    .where('unattested', '=', true)
-    .where('held', '=', false)
+    .where('unattested', '=', constant(true))
+    .where('held', '=', constant(false))
     .orderBy('sequence', 'desc')
-    .limit(20)
+    .limit(constant(20))
     .execute();
   const held = await heldByRule(ctx.db);
   return projectQuarantine({
@@ -63,8 +63,8 @@ async function quarantine(ctx: AppContext) {
 
 /** A newest arrival, sovereign or agent, in one shape: an agent has no tag or callsign (null). */
 type Arrival = {
-  kind: 'sovereign' | 'agent';
-  ref: string;
+  kind: Row<'imprints'>['author_kind'];
+  ref: Row<'imprints'>['author_ref'];
   tag: Row<'sovereigns'>['tag'] | null;
   callsign: Row<'sovereigns'>['callsign'];
   callsign_visible: Row<'sovereigns'>['callsign_visible'] | null;
@@ -112,14 +112,14 @@ export async function stateView(ctx: AppContext) {
         .selectFrom('receipt_tallies')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('receipts'), eb.lit(0)).as('n'))
         .execute(),
-      ctx.db.query<Record<string, unknown>>(
+      ctx.db.query<Counts<'days' | 'sealed_days' | 'anchors'>>(
         // The log_days and anchors rows of record_tallies (migration 0067), as /ledger reads them: a
         // day is sealed exactly when its anchor is written (one transaction), so sealed days are the
         // anchors. Counting log_days read every version its appends left behind (785 pages for 60
         // rows on a copy of the 1,000,000-imprint Record).
-        `select (select value from record_tallies where name = 'log_days') as days,
-              (select value from record_tallies where name = 'anchors') as sealed_days,
-              (select value from record_tallies where name = 'anchors') as anchors`,
+        `select coalesce((select value from record_tallies where name = 'log_days'), 0) as days,
+              coalesce((select value from record_tallies where name = 'anchors'), 0) as sealed_days,
+              coalesce((select value from record_tallies where name = 'anchors'), 0) as anchors`,
       ),
       quarantine(ctx),
       recentDenials(ctx.db, 10),
@@ -131,7 +131,7 @@ export async function stateView(ctx: AppContext) {
     .selectFrom('anchors')
     .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
     .orderBy('date', 'desc')
-    .limit(1)
+    .limit(constant(1))
     .execute();
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
   for (const row of levels) byLevel[row.level] = row.n;
@@ -156,9 +156,9 @@ export async function stateView(ctx: AppContext) {
     },
     ledger: {
       receipts: one(receiptRows).n,
-      log_days: Number(one(log).days),
-      sealed_days: Number(one(log).sealed_days),
-      anchors: Number(one(log).anchors),
+      log_days: one(log).days,
+      sealed_days: one(log).sealed_days,
+      anchors: one(log).anchors,
       latest_anchor: latest
         ? {
             date: latest.date,

@@ -11,6 +11,8 @@
 import type { Sql } from '../../db/database.ts';
 import { IMPRINT_KINDS, RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { sql as fragment } from 'kysely';
+import type { Row } from '../../db/kysely.ts';
+import type { Counts } from '../../db/rows.ts';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -71,8 +73,10 @@ const stamp = (t: number) => (Number.isFinite(t) ? new Date(t).toISOString() : '
 /** A bound as its span's rows are keyed: an instant for hours, a UTC date for days. */
 const bound = (span: 'hour' | 'day', t: number) => (span === 'day' ? stamp(t).slice(0, 10) : stamp(t));
 
-export type Counts = Map<string, number>;
-type Row = { name: string; start?: Date | string; n: number };
+/** A count per name. */
+export type NameCounts = Map<string, number>;
+/** A kept or edge row: a name, the start of its hour or day (kept rows only), its count. */
+type Tallied = Counts<'n'> & { name: string; start?: Row<'imprint_hours'>['hour'] };
 
 /** [a, b) cut into kept ranges (whole hours, whole days) and ragged edges, for a source kept down to `finest`. */
 function cut(a: number, b: number, finest: number) {
@@ -102,20 +106,20 @@ export async function countBetween(
   names: readonly string[],
   from: Date,
   to: Date | null,
-): Promise<Counts> {
+): Promise<NameCounts> {
   const a = from.getTime();
   const b = to === null ? Infinity : to.getTime();
-  const out: Counts = new Map(names.map((name) => [name, 0]));
+  const out: NameCounts = new Map(names.map((name) => [name, 0]));
   if (!(a < b)) return out;
-  const add = (rows: Row[]) => {
+  const add = (rows: Tallied[]) => {
     for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + row.n);
   };
   const work: Promise<void>[] = [];
   for (const source of new Set(names.map(sourceOf))) {
     const { ranges, edges } = cut(a, b, FINEST[source]);
     for (const [span, s, e] of ranges)
-      work.push(sql.query<Row>(KEPT[span][source]!, [names, bound(span, s), bound(span, e)]).then(add));
-    for (const [s, e] of edges) work.push(sql.query<Row>(EDGES[source], [stamp(s), stamp(e)]).then(add));
+      work.push(sql.query<Tallied>(KEPT[span][source]!, [names, bound(span, s), bound(span, e)]).then(add));
+    for (const [s, e] of edges) work.push(sql.query<Tallied>(EDGES[source], [stamp(s), stamp(e)]).then(add));
   }
   await Promise.all(work);
   return out;
@@ -131,10 +135,10 @@ export async function slotCounts(
   span: 'hour' | 'day',
   from: Date,
   count: number,
-): Promise<Map<number, Counts>> {
+): Promise<Map<number, NameCounts>> {
   const unit = span === 'hour' ? HOUR : DAY;
   const start = from.getTime();
-  const out = new Map<number, Counts>();
+  const out = new Map<number, NameCounts>();
   for (let i = 0; i < count; i++) out.set(start + i * unit, new Map(names.map((name) => [name, 0])));
   const rows = await keptRows(sql, names, span, from, new Date(start + count * unit));
   for (const row of rows) {
@@ -157,7 +161,7 @@ export async function keptRows(
     sources.map((source) => {
       const text = KEPT[span][source];
       if (!text) throw new Error(`${source} are not kept per ${span}`);
-      return sql.query<Row>(text, [
+      return sql.query<Tallied>(text, [
         names,
         bound(span, from.getTime()),
         bound(span, to === null ? Infinity : to.getTime()),
@@ -168,7 +172,7 @@ export async function keptRows(
 }
 
 /** The sum of some names in a count. */
-export const total = (counts: Counts, names: readonly string[]) =>
+export const total = (counts: NameCounts, names: readonly string[]) =>
   names.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0);
 
 /** Receipts per UTC log day in [from, to) (whole days): the sizes the ledger keeps as it appends. */

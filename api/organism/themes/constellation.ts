@@ -14,6 +14,7 @@ import type { DreamLink } from '../entities.ts';
 import { dreamsKept } from './dreaming.ts';
 import { learnableBodies, termsBetween } from './terms.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 export const STARS = 24;
 export const MAX_LINKS = 60;
@@ -62,8 +63,8 @@ export async function constellationView(ctx: AppContext) {
           ),
         )
         .where('body', 'is not', null)
-        .where('held', '=', false)
-        .where('unattested', '=', false)
+        .where('held', '=', constant(false))
+        .where('unattested', '=', constant(false))
         .where('created_at', '<=', now.toISOString())
         .where(fragment<boolean>`tsvector_to_array(search) && ${words}::text[]`)
         .execute()

@@ -13,6 +13,9 @@ import { count } from '../../../shared/plural.ts';
 import { utcDay } from '../../../shared/time.ts';
 import type { DreamTerm, dreamingSchema } from '../../../shared/organism/contract/themes.ts';
 import type { z } from 'zod';
+import type { RowOf } from '../../db/rows.ts';
+import { constant } from '../../db/kysely.ts';
+import type { Dream } from '../entities.ts';
 import { sql as fragment } from 'kysely';
 
 export type { DreamTerm };
@@ -113,29 +116,31 @@ export async function dreamsKept(sql: Sql): Promise<number> {
   const [row] = await sql.kysely
     .selectFrom('record_tallies')
     .select('value')
-    .where('name', '=', 'dreams')
+    .where('name', '=', constant('dreams'))
     .execute();
   return Number(row?.value ?? 0);
 }
 
 export async function dreamingView(ctx: AppContext) {
-  const rows = await ctx.db.query<Record<string, unknown>>(
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Dream>, 'date' | 'window_start' | 'window_end' | 'bodies' | 'terms' | 'receipt_id'>
+  >(
     `select to_char(date, 'YYYY-MM-DD') as date, to_char(window_start at time zone 'UTC', ${ISO}) as window_start,
             to_char(window_end at time zone 'UTC', ${ISO}) as window_end, bodies, terms, receipt_id
        from dreams order by date desc limit 30`,
   );
   const total = await dreamsKept(ctx.db);
   const dreams = rows.map((row) => ({
-    date: String(row.date),
-    window_start: String(row.window_start),
-    window_end: String(row.window_end),
-    bodies: Number(row.bodies),
+    date: row.date,
+    window_start: row.window_start,
+    window_end: row.window_end,
+    bodies: row.bodies,
     terms: (row.terms as DreamTerm[]).map((t) => ({
       term: String(t.term),
       count: t.count,
       score: t.score,
     })),
-    receipt_id: String(row.receipt_id),
+    receipt_id: row.receipt_id,
   }));
   return {
     ok: true as const,

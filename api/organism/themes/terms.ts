@@ -4,8 +4,10 @@
  * Only words and counts leave this module, never a body.
  */
 import type { Sql } from '../../db/database.ts';
+import type { Counts } from '../../db/rows.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../db/kysely.ts';
 
 /** Short function words that say nothing about a theme (the vector uses the `simple` configuration). */
 export const STOP_WORDS = [
@@ -88,11 +90,7 @@ function literal(at: Date): string {
 
 /** ts_stat over learnable retained bodies created in [from, to): the top `limit` words by documents. */
 /** A row of PostgreSQL's ts_stat: a word, the documents holding it, its occurrences. */
-interface TsStat {
-  word: string;
-  ndoc: number;
-  nentry: number;
-}
+type TsStat = Counts<'ndoc' | 'nentry'> & { word: string };
 
 export async function termsBetween(sql: Sql, from: Date, to: Date, limit: number): Promise<TermCount[]> {
   const inner = `select search from imprints where ${RETAINED} and not held and not unattested and created_at >= ${literal(from)} and created_at < ${literal(to)}`;
@@ -128,8 +126,8 @@ export async function learnableBodies(sql: Sql, from: Date, to: Date): Promise<n
     )
     .selectFrom('retained')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('held', '=', false)
-    .where('unattested', '=', false)
+    .where('held', '=', constant(false))
+    .where('unattested', '=', constant(false))
     .where('created_at', '>=', from.toISOString())
     .where('created_at', '<', to.toISOString())
     .execute();

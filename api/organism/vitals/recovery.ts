@@ -11,6 +11,8 @@ import { projectFailure } from '../../../shared/boundaries/projectors/failures.t
 import { DAY, flushOwn } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
 import { CARD_FONT, CARD_INK } from '../../../shared/theme.ts';
+import type { Counts, RowOf } from '../../db/rows.ts';
+import type { Failure } from '../entities.ts';
 
 export const RECOVERY_DAYS = 30;
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -27,7 +29,10 @@ export async function recoveryView(ctx: AppContext): Promise<Recovery> {
   await flushOwn(ctx);
   const now = ctx.clock.now();
   const from = new Date(now.getTime() - RECOVERY_DAYS * DAY);
-  const rows = await ctx.db.query<Record<string, unknown>>(
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof Failure>, 'lane' | 'external'> &
+      Counts<'failures'> & { minute: string; recovered_at: string | null; seconds: number | null }
+  >(
     `with incidents as (
         select lane, external, date_trunc('minute', at) as minute, count(*) as failures, max(at) as last_at
           from failures where at >= $1 and at <= $2 group by 1, 2, 3),
@@ -44,13 +49,13 @@ export async function recoveryView(ctx: AppContext): Promise<Recovery> {
   );
   const incidents = rows.map((row) => {
     // The stored kind, as /api/failures reads it: one incident has one classification everywhere.
-    const view = projectFailure({ lane: String(row.lane), external: row.external === true, message: '' });
+    const view = projectFailure({ lane: row.lane, external: row.external, message: '' });
     return {
       lane: view.lane,
       reason: view.reason,
-      minute: String(row.minute),
-      failures: Number(row.failures),
-      recovered_at: (row.recovered_at as string | null) ?? null,
+      minute: row.minute,
+      failures: row.failures,
+      recovered_at: row.recovered_at,
       recovery_seconds: row.recovered_at ? Math.round(Number(row.seconds)) : null,
     };
   });

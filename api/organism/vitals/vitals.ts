@@ -11,9 +11,8 @@ import { Refusal } from '../../../shared/errors.ts';
 import { projectVitals } from '../../../shared/boundaries/projectors/treasury.ts';
 import { BUCKETS, LATENCY_BOUNDS_MS, flushVitals } from '../../plugins/vitals.ts';
 import { equityRecord } from '../../treasury/views.ts';
-import { one, type RowOf } from '../../db/rows.ts';
+import { one, type Counts } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
-import type { VitalsMinute } from '../entities.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -32,12 +31,16 @@ export interface WindowFigures {
 }
 
 /** One histogram position (1-based, `with ordinality`) and its count summed over the minutes. */
-type BucketSum = { i: number; n: RowOf<typeof VitalsMinute>['buckets'][number] };
+type BucketSum = Counts<'n'> & { i: number };
 
 /** Sums every process's minutes in [from, to). */
 export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<WindowFigures> {
   const totals = one(
-    await sql.query<Record<string, number | null>>(
+    await sql.query<
+      Counts<
+        'requests' | 'client_errors' | 'server_errors' | 'latency_sum_ms' | 'latency_max_ms' | 'processes'
+      >
+    >(
       `select coalesce(sum(requests), 0) as requests, coalesce(sum(client_errors), 0) as client_errors,
             coalesce(sum(server_errors), 0) as server_errors, coalesce(sum(latency_sum_ms), 0) as latency_sum_ms,
             coalesce(max(latency_max_ms), 0) as latency_max_ms, count(distinct process_id) as processes
@@ -59,13 +62,13 @@ export async function windowFigures(sql: Sql, from: Date, to: Date): Promise<Win
     if (index >= 0 && index < BUCKETS) buckets[index] = row.n;
   }
   return {
-    requests: Number(totals.requests),
-    client_errors: Number(totals.client_errors),
-    server_errors: Number(totals.server_errors),
-    latency_sum_ms: Number(totals.latency_sum_ms),
-    latency_max_ms: Number(totals.latency_max_ms),
+    requests: totals.requests,
+    client_errors: totals.client_errors,
+    server_errors: totals.server_errors,
+    latency_sum_ms: totals.latency_sum_ms,
+    latency_max_ms: totals.latency_max_ms,
     buckets,
-    processes: Number(totals.processes),
+    processes: totals.processes,
   };
 }
 
@@ -129,8 +132,7 @@ export async function databaseHealth(ctx: Pick<AppContext, 'db'>): Promise<Datab
   try {
     // The migrator's own table, not an entity: a count through Kysely's typed template.
     const row = one(
-      (await fragment<{ n: number }>`select count(*) as n from civitas_migrations`.execute(ctx.db.kysely))
-        .rows,
+      (await fragment<Counts<'n'>>`select count(*) as n from civitas_migrations`.execute(ctx.db.kysely)).rows,
     );
     const ping = round(performance.now() - started);
     return {

@@ -8,6 +8,7 @@
 import type { Sql } from '../../../db/database.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
 import { one } from '../../../db/rows.ts';
+import { constant, type Row } from '../../../db/kysely.ts';
 
 export interface ImprintCursor {
   /** the next sequence to verify */
@@ -15,18 +16,22 @@ export interface ImprintCursor {
 }
 
 async function counter(sql: Sql): Promise<number> {
-  const [row] = await sql.kysely.selectFrom('record_counter').select('value').where('id', '=', 1).execute();
+  const [row] = await sql.kysely
+    .selectFrom('record_counter')
+    .select('value')
+    .where('id', '=', constant(1))
+    .execute();
   return row?.value ?? 0;
 }
 
-interface Row {
-  sequence: number;
+/** An imprint and its receipt, left joined (null where none is found). */
+type Walked = Pick<Row<'imprints'>, 'sequence'> & {
   /** created_at to the microsecond, sortable text */
   at: string;
-  receipt: string | null;
-  step: string | null;
-  subject: string | null;
-}
+  receipt: Row<'receipts'>['id'] | null;
+  step: Row<'receipts'>['step'] | null;
+  subject: Row<'receipts'>['subject'];
+};
 
 /** ISO time to the microsecond: text that sorts as the times do (the linearizability order). */
 const MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
@@ -36,7 +41,7 @@ const millis = (at: string) => `${at.slice(0, 23)}Z`;
  * linearizability (record_order): a later number never carries an earlier recorded time than the
  * number before it. The detail is the example GET /api/linearizability lists.
  */
-function order(prev: Row | undefined, row: Row): Problem | null {
+function order(prev: Walked | undefined, row: Walked): Problem | null {
   if (!prev || prev.sequence !== row.sequence - 1 || row.at >= prev.at) return null;
   return {
     trial: 'record_order',
@@ -51,7 +56,7 @@ function order(prev: Row | undefined, row: Row): Problem | null {
 }
 
 /** `before` is the imprint just before `from` when it is stored (the order check's first pair). */
-function check(rows: Row[], from: number, last: number, before?: Row): Problem[] {
+function check(rows: Walked[], from: number, last: number, before?: Walked): Problem[] {
   const problems: Problem[] = [];
   let expected = from;
   let prev = before;
@@ -101,7 +106,7 @@ export const imprintsWalk: Walk<ImprintCursor> = {
     const head = until ? until.next - 1 : await counter(sql);
     const last = Math.min(head, cursor.next + budget - 1);
     if (last < cursor.next) return { cursor, checked: 0, problems: [], end: true };
-    const rows = await sql.query<Row>(
+    const rows = await sql.query<Walked>(
       `select i.sequence, to_char(i.created_at at time zone 'UTC', ${MICROS}) as at, r.id as receipt, r.step, r.subject
          from imprints i left join receipts r on r.id = i.receipt_id
         where i.sequence >= $1 and i.sequence <= $2 order by i.sequence`,
@@ -124,7 +129,7 @@ export async function sequenceBounds(
   const row = one(
     await sql.kysely
       .selectNoFrom((eb) => [
-        eb.selectFrom('record_counter').select('value').where('id', '=', 1).as('counter'),
+        eb.selectFrom('record_counter').select('value').where('id', '=', constant(1)).as('counter'),
         eb
           .selectFrom('imprints')
           .select((inner) => inner.fn.min('sequence').as('n'))

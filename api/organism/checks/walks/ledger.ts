@@ -24,6 +24,7 @@ import { anchorOf, wireAnchor } from '../../../ledger/anchors.ts';
 import { RECEIPT_COLUMNS, anchorKey, logKeyName, type ReceiptRow } from '../../../ledger/log.ts';
 import { pad, type Problem, type Step, type Walk } from './walk.ts';
 import { sql as fragment } from 'kysely';
+import { constant } from '../../../db/kysely.ts';
 
 export interface LedgerCursor {
   /** the day being walked (or the first day it may be: the day after the last one finished) */
@@ -186,7 +187,7 @@ async function step(
       ])
       .where('date', '>=', c.date)
       .orderBy('date')
-      .limit(1)
+      .limit(constant(1))
       .execute();
     if (!day) return done(true);
     if (day.date !== c.date) c = { ...c, date: day.date, index: 0, stack: [], broken: false };
