@@ -14,6 +14,7 @@ import { forecasterOf, ISO, isoOf, type Face, type Forecaster } from './columns.
 import { prophecyList } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 import { one, type RowOf } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import type { CalibrationStreak, Pact } from './entities.ts';
 
 /**
@@ -172,7 +173,7 @@ export async function streakCount(ctx: AppContext): Promise<number> {
   const [row] = await ctx.db.kysely
     .selectFrom('record_tallies')
     .select('value')
-    .where('name', '=', 'calibration_streaks')
+    .where('name', '=', constant('calibration_streaks'))
     .execute();
   return Number(row?.value ?? 0);
 }
@@ -185,7 +186,7 @@ export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
     .where('forecaster_id', '=', me.sovereignId)
     .where('resolved_at', 'is', null)
     .orderBy('due_at')
-    .limit(100)
+    .limit(constant(100))
     .execute();
   // Raw: the sovereign's own pacts or those they staked on (an exists through the stakes' key).
   const pacts = await ctx.db.query<
