@@ -18,9 +18,11 @@ export const isoOf = (column: string) =>
  * A forecaster's public face as a left join on sovereigns selects it (`s.tag, s.callsign,
  * s.callsign_visible, s.erased_at is not null as erased`): all null for the service.
  */
-export type Face = { [K in 'tag' | 'callsign' | 'callsign_visible']: Row<'sovereigns'>[K] | null } & {
-  erased: boolean | null;
-};
+export type Face = {
+  tag: Row<'sovereigns'>['tag'] | null;
+  callsign: Row<'sovereigns'>['callsign'] | null;
+  callsign_visible: Row<'sovereigns'>['callsign_visible'] | null;
+} & { erased: boolean | null };
 
 export type Forecaster = ActorRef | { kind: 'service'; ref: 'service:civitas'; display: 'civitas' };
 

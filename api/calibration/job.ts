@@ -7,6 +7,7 @@ import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { one, type Counts } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { METRICS, outcomeOf, seasonOf, type Metric } from '../../shared/calibration/scores.ts';
 import { isoOf } from './columns.ts';
@@ -61,7 +62,7 @@ export async function resolveDue(ctx: AppContext): Promise<ResolveResult> {
       .where('due_at', '<=', now.toISOString())
       .orderBy('due_at')
       .orderBy('id')
-      .limit(RESOLVE_BATCH)
+      .limit(constant(RESOLVE_BATCH))
       .execute();
     const resolved: ResolveResult['resolved'] = [];
     const cache = new Map<string, number>();
@@ -106,7 +107,7 @@ export async function recordSeasonPredictions(
     const existing = await tx.kysely
       .selectFrom('prophecies')
       .select('metric')
-      .where('forecaster_kind', '=', 'service')
+      .where('forecaster_kind', '=', constant('service'))
       .where('season', '=', season)
       .execute();
     const have = new Set(existing.map((r) => r.metric));

@@ -5,6 +5,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { one, type Counts } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { lockPact, PACT_GRACE_DAYS, PACT_SIDES, type PactAnswerer } from './pacts.ts';
@@ -100,11 +101,11 @@ export async function lapseOverduePacts(ctx: AppContext) {
   const due = await ctx.db.kysely
     .selectFrom('pacts')
     .select('id')
-    .where('status', '=', 'open')
+    .where('status', '=', constant('open'))
     .where('due_at', '<=', cutoff.toISOString())
     .orderBy('due_at')
     .orderBy('id')
-    .limit(100)
+    .limit(constant(100))
     .execute();
   let lapsed = 0;
   for (const { id } of due) {

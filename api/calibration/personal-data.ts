@@ -1,5 +1,26 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { ERASED_TEXT, receiptIdsOf, touched } from '../personal-data-contract.ts';
+import type { Row } from '../db/kysely.ts';
+
+/** The rows of the person's export bundle: a prophecy's threshold and observed value as exact text. */
+type ProphecyExport = Pick<
+  Row<'prophecies'>,
+  | 'id'
+  | 'metric'
+  | 'comparator'
+  | 'probability'
+  | 'made_at'
+  | 'due_at'
+  | 'resolved_at'
+  | 'outcome'
+  | 'receipt_id'
+  | 'resolution_receipt_id'
+> & { threshold: string; observed: string | null };
+type PactExport = Pick<
+  Row<'pacts'>,
+  'id' | 'title' | 'detail' | 'stake' | 'made_at' | 'due_at' | 'status' | 'resolved_at' | 'receipt_id'
+>;
+type StakeExport = Pick<Row<'pact_stakes'>, 'pact_id' | 'side' | 'points' | 'created_at' | 'receipt_id'>;
 
 /**
  * Calibration: prophecies, pacts and stakes. Scores are computed from stored outcomes, so the
@@ -69,15 +90,20 @@ export const calibrationPersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const q = (text: string) => sql.query<Record<string, unknown>>(text, [subject.id]);
+    const by = [subject.id];
     const [prophecies, pacts, stakes] = await Promise.all([
-      q(`select id, metric, comparator, threshold::text, probability, made_at, due_at, resolved_at, observed::text, outcome, receipt_id, resolution_receipt_id
-           from prophecies where forecaster_kind = 'sovereign' and forecaster_id = $1 order by made_at, id`),
-      q(
-        'select id, title, detail, stake, made_at, due_at, status, resolved_at, receipt_id from pacts where author_id = $1 order by made_at, id',
+      sql.query<ProphecyExport>(
+        `select id, metric, comparator, threshold::text, probability, made_at, due_at, resolved_at, observed::text, outcome, receipt_id, resolution_receipt_id
+           from prophecies where forecaster_kind = 'sovereign' and forecaster_id = $1 order by made_at, id`,
+        by,
       ),
-      q(
+      sql.query<PactExport>(
+        'select id, title, detail, stake, made_at, due_at, status, resolved_at, receipt_id from pacts where author_id = $1 order by made_at, id',
+        by,
+      ),
+      sql.query<StakeExport>(
         'select pact_id, side, points, created_at, receipt_id from pact_stakes where sovereign_id = $1 order by created_at',
+        by,
       ),
     ]);
     return { prophecies, pacts, stakes: stakes };

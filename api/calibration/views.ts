@@ -8,13 +8,13 @@ import {
   METRICS,
   seasonOf,
   summarizeTallies,
-  type BinTally,
 } from '../../shared/calibration/scores.ts';
 import { forecasterOf, ISO, isoOf, type Face, type Forecaster } from './columns.ts';
 import { prophecyList } from './prophecies.ts';
 import { PACT_GRACE_DAYS, pactList } from './pacts.ts';
 import { one, type RowOf } from '../db/rows.ts';
-import type { CalibrationStreak, Pact } from './entities.ts';
+import { constant } from '../db/kysely.ts';
+import type { CalibrationStreak, CalibrationTally, Pact } from './entities.ts';
 
 /**
  * GET /api/calibration (and the MCP tool civitas_calibration): scores overall and by forecaster
@@ -22,7 +22,7 @@ import type { CalibrationStreak, Pact } from './entities.ts';
  * however many prophecies were resolved. Open prophecies are counted through their partial index.
  */
 export async function calibrationView(ctx: AppContext) {
-  const rows = await ctx.db.query<BinTally & { forecaster_kind: 'service' | 'sovereign' }>(
+  const rows = await ctx.db.query<RowOf<typeof CalibrationTally>>(
     'select forecaster_kind, bin, n, n_true, sum_probability, sum_brier, sum_log from calibration_tallies',
   );
   const open = one(
@@ -172,7 +172,7 @@ export async function streakCount(ctx: AppContext): Promise<number> {
   const [row] = await ctx.db.kysely
     .selectFrom('record_tallies')
     .select('value')
-    .where('name', '=', 'calibration_streaks')
+    .where('name', '=', constant('calibration_streaks'))
     .execute();
   return Number(row?.value ?? 0);
 }
@@ -185,7 +185,7 @@ export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
     .where('forecaster_id', '=', me.sovereignId)
     .where('resolved_at', 'is', null)
     .orderBy('due_at')
-    .limit(100)
+    .limit(constant(100))
     .execute();
   // Raw: the sovereign's own pacts or those they staked on (an exists through the stakes' key).
   const pacts = await ctx.db.query<

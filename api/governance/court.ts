@@ -5,6 +5,7 @@
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import { one, type Counts } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import type { SignedIn } from '../plugins/session.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { Refusal } from '../../shared/errors.ts';
@@ -40,7 +41,7 @@ export async function openCase(ctx: AppContext, who: SignedIn, input: { sequence
       .where('sequence', '=', input.sequence)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
-      .limit(1)
+      .limit(constant(1))
       .forUpdate()
       .execute();
     if (!decision) {

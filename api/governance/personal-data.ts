@@ -1,6 +1,7 @@
 import type { FamilyDeclaration } from '../personal-data-contract.ts';
 import { ERASED_TEXT, receiptIdsOf, touched } from '../personal-data-contract.ts';
 import type { Sql } from '../db/database.ts';
+import type { Row } from '../db/kysely.ts';
 
 /**
  * Governance acts are counted acts: a cosign, a ratification, a pledge, a backing, a court
@@ -117,30 +118,54 @@ export const governancePersonalData: FamilyDeclaration = {
     },
   ],
   async export(sql, subject) {
-    const q = <T>(text: string) => sql.query<T & Record<string, unknown>>(text, [subject.id]);
+    const by = [subject.id];
     const [proposals, cosigns, ratifications, pledges, backs, reviews, cases, signatures] = await Promise.all(
       [
-        q(
+        sql.query<
+          Pick<
+            Row<'governance_proposals'>,
+            'id' | 'title' | 'body' | 'amends' | 'state' | 'created_at' | 'receipt_id'
+          >
+        >(
           'select id, title, body, amends, state, created_at, receipt_id from governance_proposals where proposer_id = $1 order by created_at, id',
+          by,
         ),
-        q('select proposal_id, at, receipt_id from governance_cosigns where sovereign_id = $1 order by at'),
-        q(
+        sql.query<Pick<Row<'governance_cosigns'>, 'proposal_id' | 'at' | 'receipt_id'>>(
+          'select proposal_id, at, receipt_id from governance_cosigns where sovereign_id = $1 order by at',
+          by,
+        ),
+        sql.query<Pick<Row<'governance_ratifications'>, 'proposal_id' | 'at' | 'receipt_id'>>(
           'select proposal_id, at, receipt_id from governance_ratifications where sovereign_id = $1 order by at',
+          by,
         ),
-        q(
+        sql.query<
+          Pick<Row<'governance_pledges'>, 'id' | 'article' | 'body' | 'status' | 'created_at' | 'receipt_id'>
+        >(
           'select id, article, body, status, created_at, receipt_id from governance_pledges where sovereign_id = $1 order by created_at, id',
+          by,
         ),
-        q(
+        sql.query<Pick<Row<'governance_pledge_backs'>, 'pledge_id' | 'at' | 'receipt_id'>>(
           'select pledge_id, at, receipt_id from governance_pledge_backs where sovereign_id = $1 order by at',
+          by,
         ),
-        q(
+        sql.query<Pick<Row<'governance_pledge_reviews'>, 'pledge_id' | 'outcome' | 'at' | 'receipt_id'>>(
           'select pledge_id, outcome, at, receipt_id from governance_pledge_reviews where reviewer_id = $1 order by at',
+          by,
         ),
-        q(
+        sql.query<
+          Pick<
+            Row<'governance_court_cases'>,
+            'id' | 'reason' | 'state' | 'outcome' | 'opened_at' | 'receipt_id'
+          >
+        >(
           'select id, reason, state, outcome, opened_at, receipt_id from governance_court_cases where opener_id = $1 order by opened_at, id',
+          by,
         ),
-        q(
+        sql.query<
+          Pick<Row<'governance_court_signatures'>, 'case_id' | 'verdict' | 'reason' | 'at' | 'receipt_id'>
+        >(
           'select case_id, verdict, reason, at, receipt_id from governance_court_signatures where sovereign_id = $1 order by at',
+          by,
         ),
       ],
     );

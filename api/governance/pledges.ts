@@ -16,6 +16,7 @@ import {
 } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
 import { one } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 import { articleTitle, loadPledges } from './codex.ts';
 
 const conflict = (rule: string, hint: string, extra: Record<string, unknown> = {}) =>
@@ -36,7 +37,7 @@ export async function makePledge(ctx: AppContext, who: SignedIn, input: { articl
       .select('id')
       .where('article', '=', input.article)
       .where('sovereign_id', '=', who.sovereignId)
-      .where('status', '<>', 'lapsed')
+      .where('status', '<>', constant('lapsed'))
       .execute();
     if (live)
       throw conflict(

@@ -13,6 +13,7 @@ import {
 } from '../../shared/governance/rules.ts';
 import { loadArticles, loadProposals, type Viewer } from './service.ts';
 import { one, type Counts } from '../db/rows.ts';
+import { constant } from '../db/kysely.ts';
 
 const LINEAGE_LIMIT = 200;
 
@@ -30,7 +31,7 @@ export async function lineageView(ctx: AppContext) {
     await ctx.db.kysely
       .selectFrom('record_tallies')
       .select('value as total')
-      .where('name', '=', 'governance_proposals')
+      .where('name', '=', constant('governance_proposals'))
       .execute(),
   );
   return {

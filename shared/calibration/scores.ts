@@ -113,10 +113,10 @@ export interface BinTally {
   bin: number;
   n: number;
   n_true: number;
-  /** numeric columns arrive as text */
+  /** numeric columns arrive as text; a double is typed either way by its entity (read through `Number`) */
   sum_probability: number | string;
   sum_brier: number | string;
-  sum_log: number;
+  sum_log: number | string;
 }
 
 /** `summarize` of the prophecies whose bins' sums are `tallies` (any number of rows per bin). */

@@ -1,7 +1,7 @@
 /**
  * api/ read with TypeScript's parser (syntax only, no type checker), for the structure tests that
- * judge its queries (typed-rows, query-constants): its files, each parsed once, and a per-family
- * ratchet over what they find.
+ * judge its queries (typed-rows, query-constants): its files, each parsed once, and where a
+ * finding is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -35,27 +35,4 @@ export function parse(path: string): ts.SourceFile {
 export function where(file: ts.SourceFile, node: ts.Node): string {
   const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
   return `${relative(ROOT, file.fileName)}:${line + 1}`;
-}
-
-/**
- * A ratchet per family folder of api/ (a file at its top is its own family) over findings written
- * `api/<family>/…:line: what`: the families over their allowed count, with what was found there,
- * and the listed families now under it (the list must follow the count down).
- */
-export function ratchet(found: readonly string[], allowed: ReadonlyMap<string, number>) {
-  const counts = new Map<string, number>();
-  for (const row of found) {
-    const family = row.split(':')[0]?.split('/')[1] ?? '';
-    counts.set(family, (counts.get(family) ?? 0) + 1);
-  }
-  const grown = [...counts]
-    .filter(([family, count]) => count > (allowed.get(family) ?? 0))
-    .map(([family, count]) => ({
-      family: `api/${family}: ${count} found (allowed ${allowed.get(family) ?? 0})`,
-      found: found.filter((row) => row.startsWith(`api/${family}`)),
-    }));
-  const stale = [...allowed]
-    .filter(([family, count]) => (counts.get(family) ?? 0) < count)
-    .map(([family, count]) => `api/${family}: ${counts.get(family) ?? 0} now, listed ${count}`);
-  return { grown, stale };
 }

@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { API, parse, ratchet, sources, where } from '../helpers/api-syntax.ts';
+import { API, parse, sources, where } from '../helpers/api-syntax.ts';
 
 /**
  * A constant of a typed query is a literal in its statement, never a parameter (docs/ARCHITECTURE.md,
@@ -9,19 +9,13 @@ import { API, parse, ratchet, sources, where } from '../helpers/api-syntax.ts';
  * guesses 10% of the rows for `limit $1` and cannot use a partial index for `held = $1`. So a
  * constant is written `constant(…)` (api/db/kysely.ts).
  *
- * This test reads api/ with TypeScript's parser and counts the constants still passed as values: a
+ * This test reads api/ with TypeScript's parser and finds the constants still passed as values: a
  * `.limit(…)` or `.offset(…)` of a literal or an UPPER_CASE name, and a comparison
  * `(…)('column', '<op>', value)` — `.where`, `.having`, `eb(…)` — whose value is a string, number
  * or boolean literal, an UPPER_CASE name, or a list of them. A value that varies (a request's
- * limit, a cursor, the clock, a function's argument) stays a parameter and is not counted.
- *
- * A ratchet, per family folder of api/: a count may go down, never up, and a family whose count
- * reaches 0 leaves the list (then it must stay at 0).
+ * limit, a cursor, the clock, a function's argument) stays a parameter and is left alone. Every
+ * family is at 0: none may come back.
  */
-const CONSTANT_PARAMETERS = new Map<string, number>([
-  ['calibration', 6],
-  ['governance', 3],
-]);
 
 const OPERATORS = new Set([
   '=',
@@ -80,13 +74,7 @@ function constantParameters(): string[] {
 }
 
 describe('constants passed as parameters to typed queries in api/', () => {
-  const { grown, stale } = ratchet(constantParameters(), CONSTANT_PARAMETERS);
-
-  it('only go down, family by family', () => {
-    expect(grown).toEqual([]);
-  });
-
-  it('keep the list tight: a family that converted some lowers its number', () => {
-    expect(stale).toEqual([]);
+  it('are none: every constant is written constant(…)', () => {
+    expect(constantParameters()).toEqual([]);
   });
 });

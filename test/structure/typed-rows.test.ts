@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ratchet } from '../helpers/api-syntax.ts';
 import { handTypedRows } from '../helpers/row-types.ts';
 
 /**
@@ -29,28 +28,15 @@ import { handTypedRows } from '../helpers/row-types.ts';
  *   the computed columns (`Counts<'n'> & { date: string }`); an interface extending one of them
  *   with its own fields is the same intersection;
  * - a union of such types.
- * Anything else is hand-typed and counted: an object literal alone (`{ n: number }`), any
+ * Anything else is hand-typed and found: an object literal alone (`{ n: number }`), any
  * `Record<…>` (a row of figures is `Counts<'a' | 'b'>`, which names its columns), a name that
  * resolves to an interface or an object literal written field by field, a type parameter, a type
  * from a package (but MikroORM's `MigrationRow`).
  *
- * A ratchet, per family folder of api/: a count may go down, never up, and a family whose count
- * reaches 0 leaves the list (then it must stay at 0).
+ * Every family is at 0: none may come back.
  */
-const HAND_TYPED = new Map<string, number>([
-  ['calibration', 7],
-  ['governance', 1],
-  ['organism', 3],
-]);
-
 describe('hand-typed query rows in api/', () => {
-  const { grown, stale } = ratchet(handTypedRows(), HAND_TYPED);
-
-  it('only go down, family by family', () => {
-    expect(grown).toEqual([]);
-  });
-
-  it('keep the list tight: a family that converted some lowers its number', () => {
-    expect(stale).toEqual([]);
+  it('are none: every row is typed from the entities', () => {
+    expect(handTypedRows()).toEqual([]);
   });
 });

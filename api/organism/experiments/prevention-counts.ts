@@ -46,7 +46,7 @@ export function windowOf(now: Date): { since: Date; from: string; to: string } {
 }
 
 /** A group of imprints by day, hold and rule (accepted: not held), as the counting queries return it. */
-type DayRow = { day: string; held: boolean; rule: string; n: number };
+type DayRow = Counts<'n'> & { day: string; held: boolean; rule: string };
 type Minute = Pick<RowOf<typeof PreventionMinute>, 'minute' | 'floods'>;
 type KeptDay = Pick<RowOf<typeof PreventionDay>, 'accepted' | 'held'> & { day: string };
 
