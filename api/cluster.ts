@@ -12,6 +12,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { withApiEnv, withApiFlags } from './process-settings.ts';
 
 /**
  * How many API processes to run: CIVITAS_WORKERS, else one per core on PostgreSQL. Always 1 on
@@ -43,7 +44,8 @@ export interface Workers {
 
 /**
  * In the primary: forks `count` workers running this same script and resolves once all of them
- * listen. A worker that dies is replaced until stop().
+ * listen. A worker that dies is replaced until stop(). Each worker runs with the API process's
+ * settings (api/process-settings.ts) even when the primary was started without them.
  */
 export function serveWorkers(
   count: number,
@@ -51,7 +53,10 @@ export function serveWorkers(
 ): Promise<Workers> {
   let stopping = false;
   const workers = new Set<Worker>();
-  const fork = () => workers.add(cluster.fork(options.env));
+  // Node's flags for a worker: the primary's own, with every API flag it lacks.
+  cluster.setupPrimary({ execArgv: withApiFlags(process.execArgv) });
+  const env = withApiEnv({ ...process.env, ...options.env });
+  const fork = () => workers.add(cluster.fork(env));
   // A worker that dies is said and replaced after a delay that doubles while deaths come quickly
   // (a crash loop must not spin the CPU), and resets once the workers have lived a minute.
   let delay = RESTART_FIRST_MS;

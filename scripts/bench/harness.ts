@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { API_NODE_FLAGS, API_PROCESS_ENV } from '../../api/process-settings.ts';
 
 export interface Measured {
   name: string;
@@ -52,16 +53,17 @@ export function treeCpuMs(root: number): number | undefined {
 }
 
 /**
- * The V8 flags an API process runs with (Containerfile's CMD and `npm start` give the same): the
- * young generation capped at 2 × 16 MB. Left to itself, Node 24 on a machine with gigabytes of
- * memory grows it to 2 × 64 MB under a burst of allocation and keeps it, about 100 MB of resident
- * memory an API process does not need (docs/scale.md, "Memory"). Benches run civitas with them.
+ * The Node flags and the environment an API process runs with (api/process-settings.ts: the young
+ * generation capped at 2 × 32 MB, the old generation at 256 MB, two malloc arenas; `npm start`,
+ * `npm run api` and the Containerfile's CMD give the same). Benches run civitas with them.
  */
-export const API_PROCESS_FLAGS = ['--max-semi-space-size=16'];
+export const API_PROCESS_FLAGS = API_NODE_FLAGS;
+export { API_PROCESS_ENV };
 
 /**
  * Starts a server script as a child process; resolves with its address once it says ready.
- * `execArgv`: Node's flags for it (default this process's; API_PROCESS_FLAGS for civitas).
+ * `execArgv`: Node's flags for it (default this process's; API_PROCESS_FLAGS for civitas, with
+ * API_PROCESS_ENV in `env`).
  */
 export function startServer(
   script: string,

@@ -18,7 +18,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { API_PROCESS_FLAGS, measure, startServer, type Measured } from './harness.ts';
+import { API_PROCESS_ENV, API_PROCESS_FLAGS, measure, startServer, type Measured } from './harness.ts';
 import { admin, withDatabase } from './scratch-db.ts';
 
 /** POSTs a new handle per request (the full write path) at `connections`, against a running civitas. */
@@ -44,7 +44,7 @@ async function imprintRun(
 async function imprintRuns(databaseUrl: string, seconds: number, tag: string): Promise<Measured[]> {
   const civitas = await startServer(
     fileURLToPath(new URL('./civitas-server.ts', import.meta.url)),
-    { DATABASE_URL: databaseUrl },
+    { ...API_PROCESS_ENV, DATABASE_URL: databaseUrl },
     API_PROCESS_FLAGS,
   );
   try {

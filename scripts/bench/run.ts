@@ -18,7 +18,15 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { API_PROCESS_FLAGS, line, measure, startServer, stopServer, type Measured } from './harness.ts';
+import {
+  API_PROCESS_ENV,
+  API_PROCESS_FLAGS,
+  line,
+  measure,
+  startServer,
+  stopServer,
+  type Measured,
+} from './harness.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -103,7 +111,11 @@ async function measureBaselines(): Promise<{ baselines: Baselines; lines: string
 
 async function measurePass(label: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   const { baselines, lines } = await measureBaselines();
-  const civitas = await startServer(here('./civitas-server.ts'), env, API_PROCESS_FLAGS);
+  const civitas = await startServer(
+    here('./civitas-server.ts'),
+    { ...API_PROCESS_ENV, ...env },
+    API_PROCESS_FLAGS,
+  );
   const out = [`-- civitas, ${label}`, ...lines];
   try {
     const seeded = await fetch(`${civitas.url}/api/agent/imprint`, {

@@ -29,7 +29,7 @@ import { sealDueDays } from '../../api/ledger/sealing.ts';
 import { anchorOf } from '../../api/ledger/anchors.ts';
 import { buildTree, toHex } from '../../shared/ledger/index.ts';
 import type { AppContext } from '../../api/context.ts';
-import { API_PROCESS_FLAGS } from './harness.ts';
+import { API_PROCESS_ENV, API_PROCESS_FLAGS } from './harness.ts';
 import { admin, withDatabase } from './scratch-db.ts';
 
 const DAY = '2026-11-22';
@@ -138,8 +138,9 @@ async function child(url: string, mode: Mode, live: boolean): Promise<ChildRepor
 function runChild(url: string, mode: Mode, live: boolean): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     const worker = fork(fileURLToPath(import.meta.url), ['--child', url, mode, live ? 'live' : 'natural'], {
-      // As an API process runs (the job runs in one): harness.ts's flags.
+      // As an API process runs (the job runs in one): harness.ts's flags and environment.
       execArgv: [...process.execArgv.filter((a) => a !== '--expose-gc'), '--expose-gc', ...API_PROCESS_FLAGS],
+      env: { ...process.env, ...API_PROCESS_ENV },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     worker.once('message', (report: ChildReport) => resolve(report));

@@ -2,7 +2,7 @@
  * `npm run bench:scale -- --small <database url> --big <database url> [--routes /api/stats,/api/citizens]
  *   [--samples 30] [--route-ms 5000] [--load-seconds 3] [--no-load] [--out results.json]
  *   [--small-from earlier.json] [--default-heap]`  (the small Record's timings from an earlier run's
- *   --out; the API process without harness.ts's API_PROCESS_FLAGS)
+ *   --out; the API process without harness.ts's API_PROCESS_FLAGS and API_PROCESS_ENV)
  *
  * Measures every published GET (path parameters filled with real ids of each database) on one API
  * process per Record, one Record after the other: p50 and p99 at one connection, req/s at 50
@@ -15,13 +15,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { API_PROCESS_FLAGS, startServer, stopServer } from '../harness.ts';
+import { API_PROCESS_ENV, API_PROCESS_FLAGS, startServer, stopServer } from '../harness.ts';
 import { loadRoute, timeRoute, type Budget, type Timing } from './measure.ts';
 import { HOT_READS, paramValues, targets } from './targets.ts';
 
 interface Options extends Budget {
   small?: string;
-  /** --default-heap: the API process without API_PROCESS_FLAGS (V8's own young generation sizing) */
+  /** --default-heap: the API process without API_PROCESS_FLAGS and API_PROCESS_ENV (V8's and glibc's own sizing) */
   defaultHeap?: boolean;
   /** the small Record's timings from an earlier run's --out (its `small`), instead of measuring it again */
   smallFrom?: string;
@@ -96,7 +96,11 @@ async function benchRecord(
   const start = () =>
     startServer(
       SERVER,
-      { DATABASE_URL: withConnectionCheck(databaseUrl), CIVITAS_WORKERS: '1' },
+      {
+        ...(options.defaultHeap ? {} : API_PROCESS_ENV),
+        DATABASE_URL: withConnectionCheck(databaseUrl),
+        CIVITAS_WORKERS: '1',
+      },
       options.defaultHeap ? [] : API_PROCESS_FLAGS,
     );
   let server = await start();

@@ -1,16 +1,18 @@
 /**
  * CIVITAS_WORKERS: api/server.ts on PostgreSQL runs that many workers behind one port, each a whole
- * civitas, and the once-jobs (sealing) happen once although every worker runs the job timers.
+ * civitas with the API process's settings (api/process-settings.ts), and the once-jobs (sealing)
+ * happen once although every worker runs the job timers.
  */
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerCount } from '../../../api/cluster.ts';
 import { recordReceipt } from '../../../api/ledger/receipts.ts';
+import { API_NODE_FLAGS, API_PROCESS_ENV } from '../../../api/process-settings.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { until } from '../../helpers/wait.ts';
@@ -71,6 +73,15 @@ describe.skipIf(!serverUrl())('two workers on PostgreSQL', () => {
         .split('\n')
         .filter((l) => l.trim());
       expect(workers).toHaveLength(2);
+      // The primary was started without the API process's settings; each worker has them.
+      for (const pid of workers.map((line) => line.trim())) {
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        expect(args).toEqual(expect.arrayContaining([...API_NODE_FLAGS]));
+        const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environment).toEqual(
+          expect.arrayContaining(Object.entries(API_PROCESS_ENV).map(([name, value]) => `${name}=${value}`)),
+        );
+      }
 
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/api/stats`)),
