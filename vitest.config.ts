@@ -28,7 +28,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC', NODE_ENV: 'test', CIVITAS_ANSWER_CHECK: 'strict' },
-    setupFiles: ['test/helpers/answer-check.ts'],
+    // CPU_OUT=<file>: each file's CPU appended there (test/helpers/cpu-meter.ts, docs/testing.md).
+    setupFiles: [
+      'test/helpers/answer-check.ts',
+      ...(process.env.CPU_OUT ? ['test/helpers/cpu-meter.ts'] : []),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // `npm run test:coverage`: statements and branches of the service's own code (docs/testing.md).

@@ -1,11 +1,9 @@
 import cluster from 'node:cluster';
 import pino from 'pino';
-import { buildApp } from './app.ts';
 import { serveWorkers, workerCount, workerRestarts } from './cluster.ts';
 import { loadConfigOrExit } from './config.ts';
 import { exitIfLocked } from './db/data-dir-lock.ts';
 import { awaitDatabase, exitIfRefused } from './db/startup.ts';
-import { startJobs } from './jobs/runner.ts';
 import { answerPrimaryForMetrics, listenForMetrics, type MetricsListener } from './metrics-listener.ts';
 import { closeApp, onShutdownSignal, SHUTDOWN_SLACK_MS } from './shutdown.ts';
 import { startTracing, tracingWanted, type Tracing } from './tracing.ts';
@@ -60,6 +58,10 @@ function metricsOrExit(options: Parameters<typeof listenForMetrics>[0]): Promise
 }
 
 async function serve() {
+  // The app and its jobs (most of the code) load here, in a process that serves: a cluster's
+  // primary only forks, and a refused start stops before this, so neither loads them (about a
+  // CPU-second of compiling each).
+  const [{ buildApp }, { startJobs }] = await Promise.all([import('./app.ts'), import('./jobs/runner.ts')]);
   // OpenTelemetry only when the OTEL_* variables ask for it (api/tracing.ts): loaded on demand.
   const tracing: Tracing | undefined = tracingWanted()
     ? await startTracing(process.env, (line) => process.stderr.write(`civitas: ${line}\n`))

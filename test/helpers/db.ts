@@ -31,18 +31,21 @@ export interface TestDatabase {
  * A database of this test file's own: a fresh copy of the run's migrated template on the real
  * PostgreSQL (see postgres.ts), or, when no server is configured, an in-memory embedded PostgreSQL
  * loaded from the run's migrated image (about a second, against four or more to migrate from
- * empty). Migrations still run: they find nothing pending.
+ * empty). Not migrated again: the copy is this run's migrations applied, so the check would only
+ * find nothing pending, at two more ORM starts and three more connections per file (re-opening a
+ * migrated database is tested where processes start: test/api/db/migrations.test.ts and the
+ * multi-process tests).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = serverUrl();
   if (!url) {
-    const db = await openDatabase({ image: await embeddedImage() });
+    const db = await openDatabase({ image: await embeddedImage(), migrate: false });
     return { db, drop: () => db.close() };
   }
   const run = inject('dbRun');
   const name = await copyTemplate(url, run);
   const ownUrl = withDatabase(url, name);
-  const db = await openDatabase({ url: ownUrl });
+  const db = await openDatabase({ url: ownUrl, migrate: false });
   return {
     db,
     url: ownUrl,

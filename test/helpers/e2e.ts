@@ -1,9 +1,10 @@
 /**
  * The one set-up of the browser tests (test/e2e): the whole app listening on a loopback port whose
  * address is the service's origin (credential doors check it), Debian's Chromium driven by
- * playwright-core (browser.ts: `/usr/bin/chromium` or CHROMIUM_PATH, the flags docs/testing.md
- * lists), a page per viewer and width with axe-core ready in it, full-page screenshots kept in
- * test/.artifacts/e2e/ (gitignored), and Lighthouse's scores (lighthouse.ts) for a page.
+ * playwright-core (browser.ts: its headless shell, else `/usr/bin/chromium`, or CHROMIUM_PATH; the
+ * flags docs/testing.md lists), a page per viewer and width with axe-core ready in it, full-page
+ * screenshots kept in test/.artifacts/e2e/ (gitignored), and Lighthouse's scores (lighthouse.ts)
+ * for a page.
  *
  *   const e = await startE2E({ steward: true });       // in beforeAll
  *   const page = await e.open({ width: 390, as: person });

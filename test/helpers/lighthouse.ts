@@ -1,5 +1,7 @@
 /**
- * Lighthouse (the npm package) against the system Chromium, for the site's quality bar.
+ * Lighthouse (the npm package) against the system Chromium (browser.ts's CHROMIUM_PATH: the headless
+ * shell when installed, which scored every audited page as the whole browser did), for the site's
+ * quality bar.
  *
  * Settings measure the page rather than the machine: the desktop preset with
  * `throttlingMethod: 'provided'` (no simulated slow CPU or network multiplied onto a loaded 2-core
