@@ -1,5 +1,5 @@
 import { execFile, execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -242,7 +242,10 @@ async function runWrk(load: Load): Promise<Run> {
     script,
   ];
   for (const [key, value] of Object.entries(load.headers ?? {})) args.push('-H', `${key}: ${value}`);
-  const { stdout } = await promisify(execFile)('wrk', [...args, load.url], { encoding: 'utf8' });
+  // The script's folder goes as soon as wrk has read it: a bench run leaves nothing in /tmp.
+  const { stdout } = await promisify(execFile)('wrk', [...args, load.url], { encoding: 'utf8' }).finally(() =>
+    rmSync(dir, { recursive: true, force: true }),
+  );
   const line = /CIVITAS total=(\d+) p50=([\d.]+) p99=([\d.]+) failed=(\d+) errors=(\d+)/.exec(stdout);
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   if (!line || !rate) throw new Error(`wrk said:\n${stdout}`);
