@@ -120,7 +120,9 @@ export async function stateView(ctx: AppContext) {
   const [latest] = await ctx.db.kysely
     .selectFrom('anchors')
     .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
-    .orderBy('date', 'desc')
+    // By the column (its key's last entry), not by the output's text of the same name: that sorted
+    // every anchor, one a day lived, on every request.
+    .orderBy('anchors.date', 'desc')
     .limit(constant(1))
     .execute();
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
