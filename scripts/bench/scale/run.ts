@@ -5,7 +5,8 @@
  *   --out; the API process without harness.ts's API_PROCESS_FLAGS and API_PROCESS_ENV)
  *
  * Measures every published GET (path parameters filled with real ids of each database) on one API
- * process per Record, one Record after the other: p50 and p99 at one connection, req/s at 50
+ * process per Record, each route on the small Record and then at once on the big one (both
+ * processes up side by side): p50 and p99 at one connection, req/s at 50
  * connections for the hot reads, and prints one table with each route's big/small ratio and the
  * routes over issue 20's targets (p50 > 50 ms, p99 > 200 ms, or p50 over 3× the small Record's and
  * 5 ms above it). Seed the Records with `npm run seed:scale` (docs/scale.md) under the same
@@ -17,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { API_PROCESS_ENV, API_PROCESS_FLAGS, startServer, stopServer } from '../harness.ts';
 import { loadRoute, timeRoute, type Budget, type Timing } from './measure.ts';
-import { HOT_READS, paramValues, targets } from './targets.ts';
+import { HOT_READS, paramValues, targets, type Target } from './targets.ts';
 
 interface Options extends Budget {
   small?: string;
@@ -83,13 +84,19 @@ interface PeakRss {
   at: string;
 }
 
-async function benchRecord(
-  name: string,
-  databaseUrl: string,
-  options: Options,
-): Promise<{ results: Map<string, Timing>; peak?: PeakRss }> {
+/** One Record's API process and what was measured on it; restarted after a cut-off. */
+interface RecordRun {
+  name: string;
+  list: Target[];
+  results: Map<string, Timing>;
+  peak?: PeakRss;
+  /** times one route (and loads it when it is a hot read), reading the process's memory after */
+  time(target: Target): Promise<Timing>;
+  stop(): Promise<void>;
+}
+
+async function openRecord(name: string, databaseUrl: string, options: Options): Promise<RecordRun> {
   const values = await paramValues(databaseUrl);
-  const list = targets(values, options.routes);
   // A request cut off at the budget keeps running on the server (and its query in PostgreSQL), and
   // would slow every route after it: the server is restarted after a cut-off, and its database
   // sessions check every second whether their client is still there, so the orphaned queries end.
@@ -104,17 +111,11 @@ async function benchRecord(
       options.defaultHeap ? [] : API_PROCESS_FLAGS,
     );
   let server = await start();
-  const results = new Map<string, Timing>();
-  let peak: PeakRss | undefined;
-  const readMemory = (at: string, timing?: Timing) => {
-    const memory = residentMb(server.child.pid);
-    if (!memory) return;
-    if (timing) Object.assign(timing, { rssMb: memory.rss, peakRssMb: memory.peak });
-    if (!peak || memory.peak > peak.mb) peak = { mb: memory.peak, at };
-  };
-  readMemory('start');
-  try {
-    for (const target of list) {
+  const run: RecordRun = {
+    name,
+    list: targets(values, options.routes),
+    results: new Map(),
+    async time(target) {
       const timing = await timeRoute(server.url, target, options);
       // Read before a restart: the cut-off request's memory is the process's, not the next one's.
       readMemory(target.path, timing);
@@ -126,14 +127,44 @@ async function benchRecord(
         timing.rps = await loadRoute(server.url, target, options.loadSeconds);
         readMemory(`${target.path} (50 connections)`, timing);
       }
-      results.set(target.path, timing);
+      run.results.set(target.path, timing);
       const rss = timing.rssMb === undefined ? '' : `, RSS ${timing.rssMb} MB (peak ${timing.peakRssMb})`;
       process.stderr.write(`${name} ${target.path} ${timing.status} p50 ${timing.p50.toFixed(1)} ms${rss}\n`);
-    }
+      return timing;
+    },
+    stop: () => stopServer(server),
+  };
+  const readMemory = (at: string, timing?: Timing) => {
+    const memory = residentMb(server.child.pid);
+    if (!memory) return;
+    if (timing) Object.assign(timing, { rssMb: memory.rss, peakRssMb: memory.peak });
+    if (!run.peak || memory.peak > run.peak.mb) run.peak = { mb: memory.peak, at };
+  };
+  readMemory('start');
+  return run;
+}
+
+/**
+ * Every route on each Record given. With both, each route is timed on the small Record and then at
+ * once on the big one, both API processes up side by side: on a shared machine the load changes
+ * from minute to minute, and a route compared with a measurement taken minutes earlier (the whole
+ * small Record before the big one) shows that change as growth with the Record.
+ */
+async function benchRecords(options: Options): Promise<RecordRun[]> {
+  const runs: RecordRun[] = [];
+  try {
+    if (options.small) runs.push(await openRecord('small', options.small, options));
+    if (options.big) runs.push(await openRecord('big', options.big, options));
+    const paths = [...new Set(runs.flatMap((run) => run.list.map((target) => target.path)))];
+    for (const path of paths)
+      for (const run of runs) {
+        const target = run.list.find((t) => t.path === path);
+        if (target) await run.time(target);
+      }
   } finally {
-    await stopServer(server);
+    await Promise.all(runs.map((run) => run.stop()));
   }
-  return { results, peak };
+  return runs;
 }
 
 function withConnectionCheck(databaseUrl: string): string {
@@ -178,12 +209,10 @@ function earlier(file: string): { results: Map<string, Timing>; peak?: PeakRss }
 
 const options = parse(process.argv.slice(2));
 const none = { results: new Map<string, Timing>(), peak: undefined };
-const smallRun = options.small
-  ? await benchRecord('small', options.small, options)
-  : options.smallFrom
-    ? earlier(options.smallFrom)
-    : none;
-const bigRun = options.big ? await benchRecord('big', options.big, options) : none;
+const measured = await benchRecords(options);
+const smallRun =
+  measured.find((run) => run.name === 'small') ?? (options.smallFrom ? earlier(options.smallFrom) : none);
+const bigRun = measured.find((run) => run.name === 'big') ?? none;
 const [small, big] = [smallRun.results, bigRun.results];
 console.log(table(small, big));
 const offenders = [...big.values()].filter((b) => over(b, small.get(b.path)));
