@@ -1,4 +1,5 @@
 import type { Sql } from '../db/database.ts';
+import { constant } from '../db/kysely.ts';
 import type { RowOf } from '../db/rows.ts';
 import type { Denial, Receipt } from './entities.ts';
 import { recordReceipt, type RecordedReceipt } from './receipts.ts';
@@ -92,15 +93,20 @@ export async function denialOf(sql: Sql, receiptId: string): Promise<DenialRecei
   return row ? project(row) : null;
 }
 
+/**
+ * Denials by reason: the tallies `denials:<reason>` the denials' triggers keep (migration 0084),
+ * one row per reason, not a group-by over every denial the Record has traced.
+ */
 export async function denialCounts(
   sql: Sql,
 ): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
   const rows = await sql.kysely
-    .selectFrom('denials')
-    .select((eb) => ['reason', eb.fn.countAll<number>().as('n')])
-    .groupBy('reason')
-    .orderBy('reason')
+    .selectFrom('record_tallies')
+    .select(['name', 'value'])
+    .where('name', 'like', constant('denials:%'))
+    .where('value', '>', constant(0))
+    .orderBy('name')
     .execute();
-  const by_reason = rows.map((r) => ({ reason: r.reason, count: r.n }));
+  const by_reason = rows.map((r) => ({ reason: r.name.slice('denials:'.length), count: r.value }));
   return { total: by_reason.reduce((a, r) => a + r.count, 0), by_reason };
 }

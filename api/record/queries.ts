@@ -99,26 +99,28 @@ export async function recordCounts(sql: Sql): Promise<RecordCounts> {
 }
 
 /**
- * The held imprints as records for the held_spam projector: counts and rules come out, the body
- * and name never do (they are not even read here; the projector would drop them anyway).
+ * The held imprints as records for the held_spam projector, one per rule with its tally as the
+ * record's count (9,065 held imprints on the 1,000,000-imprint Record were as many records per
+ * request): counts and rules come out, the body and name never do (they are not even read here;
+ * the projector would drop them anyway).
  */
-export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
+export async function heldRecords(sql: Sql): Promise<HeldSpamRecord[]> {
   const rows = await heldByRule(sql);
-  const holds: HeldSpamRecord[] = [];
-  for (const row of rows) {
-    for (let i = 0; i < row.n; i++) {
-      holds.push({
-        hold_id: '',
-        body: '',
-        name: null,
-        author: null,
-        rule: row.held_reason ?? 'other',
-        status: 'held',
-        held_at: '',
-      });
-    }
-  }
-  return projectHeldSpam(holds);
+  return rows.map((row) => ({
+    hold_id: '',
+    body: '',
+    name: null,
+    author: null,
+    rule: row.held_reason,
+    status: 'held',
+    held_at: '',
+    count: row.n,
+  }));
+}
+
+/** The held_spam summary: counts by rule, read from the tallies. */
+export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
+  return projectHeldSpam(await heldRecords(sql));
 }
 
 /** Held imprints by the rule that holds them: the tallies of migration 0044, not a count of the held. */

@@ -15,7 +15,7 @@ import {
   latestEvictions,
   newestImprints,
   recordCounts,
-  heldByRule,
+  heldRecords,
 } from './queries.ts';
 import { humanImprint, reportImprint } from './service.ts';
 import { statsView } from './stats.ts';
@@ -158,7 +158,7 @@ export const recordRoutes = [
         .orderBy('sequence', 'desc')
         .limit(constant(100))
         .execute();
-      const [counts, heldRows] = await Promise.all([recordCounts(db), heldByRule(db)]);
+      const [counts, heldRows] = await Promise.all([recordCounts(db), heldRecords(db)]);
       const view = projectQuarantine({
         unattested: rows.map((row) => ({
           sequence: row.sequence,
@@ -169,17 +169,7 @@ export const recordRoutes = [
           reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
           quarantined_at: new Date(row.created_at).toISOString(),
         })),
-        held: heldRows.flatMap((row) =>
-          Array.from({ length: row.n }, () => ({
-            hold_id: '',
-            body: '',
-            name: null,
-            author: null,
-            rule: row.held_reason ?? 'other',
-            status: 'held' as const,
-            held_at: '',
-          })),
-        ),
+        held: heldRows,
       });
       return {
         ok: true as const,

@@ -10,7 +10,7 @@ import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { levelSchema } from '../../../shared/agents/contract.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
-import { heldByRule, recordCounts } from '../../record/queries.ts';
+import { heldRecords, recordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
 import { metabolismView } from '../vitals/metabolism.ts';
@@ -36,7 +36,7 @@ async function quarantine(ctx: AppContext) {
     .orderBy('sequence', 'desc')
     .limit(constant(20))
     .execute();
-  const held = await heldByRule(ctx.db);
+  const held = await heldRecords(ctx.db);
   return projectQuarantine({
     unattested: rows.map((row) => ({
       sequence: row.sequence,
@@ -47,17 +47,7 @@ async function quarantine(ctx: AppContext) {
       reason: row.author_kind === 'agent' ? 'open handle: not attested' : 'sessionless human: unverified',
       quarantined_at: new Date(row.created_at).toISOString(),
     })),
-    held: held.flatMap((row) =>
-      Array.from({ length: row.n }, () => ({
-        hold_id: '',
-        body: '',
-        name: null,
-        author: null,
-        rule: row.held_reason ?? 'other',
-        status: 'held' as const,
-        held_at: '',
-      })),
-    ),
+    held,
   });
 }
 
@@ -130,7 +120,9 @@ export async function stateView(ctx: AppContext) {
   const [latest] = await ctx.db.kysely
     .selectFrom('anchors')
     .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
-    .orderBy('date', 'desc')
+    // By the column (its key's last entry), not by the output's text of the same name: that sorted
+    // every anchor, one a day lived, on every request.
+    .orderBy('anchors.date', 'desc')
     .limit(constant(1))
     .execute();
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;

@@ -28,6 +28,12 @@ export interface HeldSpamRecord {
   status: 'held' | 'released' | 'dismissed';
   held_at: string;
   steward_note?: string | null;
+  /**
+   * How many holds this record stands for, alike in every field above (default 1): the held
+   * imprints of one rule come as one record counted by its tally (api/record/queries.ts), so the
+   * summary costs the number of rules, not the number of held imprints. 0 or less counts none.
+   */
+  count?: number;
 }
 
 export interface HeldSpamSummary {
@@ -40,10 +46,11 @@ export function projectHeldSpam(holds: readonly HeldSpamRecord[]): HeldSpamSumma
   const counts = new Map<HoldRule, number>();
   let held = 0;
   for (const hold of holds) {
-    if (hold.status !== 'held') continue;
-    held += 1;
+    const n = hold.count ?? 1;
+    if (hold.status !== 'held' || !(n > 0)) continue;
+    held += n;
     const rule: HoldRule = Object.hasOwn(HOLD_REASONS, hold.rule) ? (hold.rule as HoldRule) : 'other';
-    counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    counts.set(rule, (counts.get(rule) ?? 0) + n);
   }
   const reasons = [...counts.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -193,8 +193,13 @@ describe('the spam gate', () => {
     expect(q.held.reasons.map((r: { rule: string }) => r.rule)).toEqual(
       expect.arrayContaining(['bad_pattern', 'burst', 'link_density', 'repetition']),
     );
+    // Each rule's held imprints are one record counted by its tally (not one record per hold):
+    // the counts add up, and every surface shows the same summary.
+    expect(q.held.reasons.reduce((sum: number, r: { count: number }) => sum + r.count, 0)).toBe(q.held.held);
     const feed = (await json('/imprint/feed.json')).json();
     expect(feed._civitas.held.held).toBe(stats.imprints_held);
+    expect(feed._civitas.held).toEqual(q.held);
+    expect((await json('/api/state')).json().quarantine.held).toEqual(q.held);
     const status = (await json('/api/agent/spammer-b')).json();
     expect(status.standing.imprints_quarantined).toBe(1);
   });

@@ -48,7 +48,7 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
-  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079, 0082), by their own definitions.
+  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079, 0082, 0084), by their own definitions.
   const [acts] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
             (select count(*) from sovereigns where uniqueness_verified_at is not null and erased_at is null) as sovereigns_ratifiers,
@@ -70,13 +70,15 @@ async function tallied() {
   Object.assign(counted, acts);
   const grouped = await db().query<{ name: string; n: number }>(
     `select 'orders_status:' || status as name, count(*) as n from orders group by status
-     union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness`,
+     union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness
+     union all select 'denials:' || reason, count(*) from denials group by reason`,
   );
   for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))
     if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
-    if (/^(imprints_held|orders_status|witness_marks):/.test(name) && !tallies[name]) delete tallies[name];
+    if (/^(imprints_held|orders_status|witness_marks|denials):/.test(name) && !tallies[name])
+      delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
 }
 

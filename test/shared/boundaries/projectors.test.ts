@@ -75,6 +75,28 @@ describe('held spam and feeds', () => {
     expect(projectHeldSpam([])).toEqual({ held: 0, reasons: [] });
   });
 
+  it('counts a record that stands for many holds as that many, and one of none as none', () => {
+    const hold = (rule: string, count?: number, status: 'held' | 'released' = 'held') => ({
+      hold_id: '',
+      body: 'secret',
+      name: 'spammer',
+      author: null,
+      rule,
+      status,
+      held_at: '',
+      ...(count === undefined ? {} : { count }),
+    });
+    const one = (rule: string, n: number) => Array.from({ length: n }, () => hold(rule));
+    // the tallies' records (one per rule) project to exactly what one record per hold does
+    expect(
+      projectHeldSpam([hold('burst', 9065), hold('<script>', 3), hold('repetition', 2, 'released')]),
+    ).toEqual(projectHeldSpam([...one('burst', 9065), ...one('<script>', 3)]));
+    expect(projectHeldSpam([hold('burst', 2), hold('link_density', 0), hold('repetition', -1)])).toEqual({
+      held: 2,
+      reasons: [{ rule: 'burst', reason: 'burst of submissions', count: 2 }],
+    });
+  });
+
   it('drops held imprints from the contribution feed entirely', () => {
     const base = {
       sequence: 1,
