@@ -9,7 +9,7 @@
  * browser tests as a whole (test/e2e) half the CPU (docs/testing.md).
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
@@ -39,13 +39,3 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** axe-core's browser bundle, to inject with page.addScriptTag({ path }). */
 export const AXE_PATH = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
-
-/**
- * Loads axe-core into the page as it stands, once per document (the context must allow it: `axe`,
- * the default of `open()`). Only where axe runs: as an init script in every document it cost a
- * parse and compile of its 550 kB on every navigation, most of which never ran it.
- */
-export async function withAxe(page: Page): Promise<void> {
-  if (await page.evaluate(() => 'axe' in window)) return;
-  await page.addScriptTag({ path: AXE_PATH });
-}

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appWithSteward } from '../api/steward/helpers.ts';
 import { createTestApp, type TestApp } from './app.ts';
-import { launchBrowser, withAxe } from './browser.ts';
+import { AXE_PATH, launchBrowser } from './browser.ts';
 import type { TestSovereign } from './identity.ts';
 import { audit, launchLighthouseChrome, type Audit, type Category } from './lighthouse.ts';
 import { freePort } from './ports.ts';
@@ -37,10 +37,7 @@ export interface OpenOptions {
   width?: number;
   /** Signed in as this sovereign (or with this `name=value` cookie); signed out when absent. */
   as?: TestSovereign | string;
-  /**
-   * axe-core may run in its pages (`axeHere`, which loads it into the page it checks): the CSP is
-   * bypassed, for the test only, so its script can be added. Default on.
-   */
+  /** axe-core injected into every document (needs the CSP bypassed, for the test only). Default on. */
   axe?: boolean;
   /** Clipboard read and write granted, to check the copy buttons. */
   clipboard?: boolean;
@@ -97,6 +94,7 @@ export async function startE2E(
       javaScriptEnabled: o.javaScriptEnabled,
       acceptDownloads: o.acceptDownloads,
     });
+    if (axe) await made.addInitScript({ path: AXE_PATH });
     if (o.clipboard) await made.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const cookie = typeof o.as === 'string' ? o.as : o.as?.cookie;
     if (cookie) {
@@ -136,9 +134,8 @@ export async function startE2E(
   };
 }
 
-/** axe-core's violations on the page as it stands (the context must allow axe: `open()` does). */
+/** axe-core's violations on the page as it stands (the context must carry axe: `open()` does). */
 export async function axeHere(page: Page): Promise<string[]> {
-  await withAxe(page);
   return page.evaluate(async () => {
     const axe = (
       window as unknown as {

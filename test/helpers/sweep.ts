@@ -4,7 +4,6 @@
  */
 import type { Page } from 'playwright-core';
 import { listAstroPageDetails } from '../../api/site/page-index.ts';
-import { withAxe } from './browser.ts';
 
 /** Every page route without a path parameter (the internal error page aside), plus the given extras. */
 export function sweepPaths(extra: string[] = []): string[] {
@@ -23,7 +22,7 @@ export interface PageFinding {
   console: string[];
 }
 
-/** Opens `path` and measures it, in a context that allows axe-core (test/helpers/e2e.ts `context()`). */
+/** Opens `path` and measures it, in a context with axe-core (test/helpers/e2e.ts `context()`). */
 export async function inspect(page: Page, base: string, path: string): Promise<PageFinding> {
   const problems: string[] = [];
   const onConsole = (m: { type(): string; text(): string }) =>
@@ -35,7 +34,6 @@ export async function inspect(page: Page, base: string, path: string): Promise<P
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
-  await withAxe(page);
   const axe = await page.evaluate(async () => {
     const run = (
       window as unknown as {
