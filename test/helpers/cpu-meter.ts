@@ -6,7 +6,7 @@
  * 200 ms from /proc (a browser's renderers are its grandchildren, reaped by it, not by us: the
  * fork's own children count misses them). Its database connections are named after it
  * (`PGAPPNAME`), so the server's backends can be told apart, and the CPU of the PostgreSQL backends
- * serving its databases (test/helpers/db.ts registers each copy's name in `meteredDatabases`; a
+ * serving its databases (test/helpers/db.ts hands each copy's name to the meter, metered.ts; a
  * backend's command line names its database) is sampled the same way: `postgres`. One JSON line
  * per file.
  */
