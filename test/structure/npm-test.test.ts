@@ -1,5 +1,5 @@
 /**
- * `npm test` (scripts/test.ts): the build, then the static checks beside the suite, the checks at a
+ * `npm test` (scripts/test.ts, its steps in scripts/test-run.ts): the build, then the static checks beside the suite, the checks at a
  * lower CPU priority; it fails when any part fails, and the checks' output comes after the suite's.
  * Each step here is a small Node program standing in for the real one.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { testRun, type Step } from '../../scripts/test.ts';
+import { testRun, type Step } from '../../scripts/test-run.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
