@@ -2,7 +2,7 @@
  * The static checks of `npm test`, run side by side: each is one Node process on one core, so
  * on two cores two at a time take half the time one after another would.
  *
- *   node scripts/checks.ts                 all of them (npm test, after the build)
+ *   node scripts/checks.ts                 all of them (npm test, beside the suite: scripts/test.ts)
  *   node scripts/checks.ts tsc astro       some (npm run typecheck)
  *
  *   tsc       the TypeScript checker, incremental (its state in node_modules/.cache/civitas)

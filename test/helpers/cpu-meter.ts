@@ -5,11 +5,15 @@
  * (first use of a module in that fork), its app, its tests. Its child processes are sampled every
  * 200 ms from /proc (a browser's renderers are its grandchildren, reaped by it, not by us: the
  * fork's own children count misses them). Its database connections are named after it
- * (`PGAPPNAME`), so the server's backends can be told apart. One JSON line per file.
+ * (`PGAPPNAME`), so the server's backends can be told apart, and the CPU of the PostgreSQL backends
+ * serving its databases (test/helpers/db.ts hands each copy's name to the meter, metered.ts; a
+ * backend's command line names its database) is sampled the same way: `postgres`. One JSON line
+ * per file.
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { METERED } from './metered.ts';
 
 /** CPU ms of a process from its /proc stat line: utime + stime (field 14, 15; 10 ms ticks). */
 function statOf(pid: number | 'self'): { ppid: number; ms: number } | undefined {
@@ -20,6 +24,30 @@ function statOf(pid: number | 'self'): { ppid: number; ms: number } | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** The names of the databases this file made (test/helpers/db.ts adds them while metered). */
+const databases = new Set<string>();
+(globalThis as { [METERED]?: Set<string> })[METERED] = databases;
+
+/** Live PostgreSQL backends on one of `databases`, with their CPU ms so far. */
+function backends(): Map<number, number> {
+  const found = new Map<number, number>();
+  if (!databases.size) return found;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const line = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (![...databases].some((db) => line.includes(` ${db} `))) continue;
+      const cpu = statOf(Number(name));
+      if (cpu) found.set(Number(name), cpu.ms);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return found;
 }
 
 /** Every live descendant of this process with its CPU ms so far. */
@@ -46,8 +74,10 @@ function descendants(): Map<number, number> {
 
 const started = { self: process.cpuUsage(), wall: performance.now(), before: descendants() };
 const peak = new Map<number, number>();
+const postgresPeak = new Map<number, number>();
 const sample = () => {
   for (const [pid, ms] of descendants()) peak.set(pid, Math.max(ms, peak.get(pid) ?? 0));
+  for (const [pid, ms] of backends()) postgresPeak.set(pid, Math.max(ms, postgresPeak.get(pid) ?? 0));
 };
 const timer = setInterval(sample, 200);
 let file = '';
@@ -66,6 +96,9 @@ afterAll(() => {
   else process.env.PGAPPNAME = previousAppName;
   let children = 0;
   for (const [pid, ms] of peak) children += ms - (started.before.get(pid) ?? 0);
+  let postgres = 0;
+  for (const ms of postgresPeak.values()) postgres += ms;
+  delete (globalThis as { [METERED]?: Set<string> })[METERED];
   const out = process.env.CPU_OUT;
   if (!out) return;
   const usage = process.cpuUsage();
@@ -75,6 +108,8 @@ afterAll(() => {
     user: Math.round(self.user / 1000),
     system: Math.round(self.system / 1000),
     children,
+    /** PostgreSQL backends on this file's databases (a backend that ended between samples: its last 200 ms missed). */
+    postgres,
     wall: Math.round(performance.now() - started.wall),
     rss: Math.round(process.memoryUsage().rss / 2 ** 20),
     /** The fork's CPU so far, all files: its last line per pid is (nearly) the fork's whole. */

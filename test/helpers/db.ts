@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { dumpEmbedded, openDatabase, type Database } from '../../api/db/database.ts';
+import { meterDatabase } from './metered.ts';
 import { copyTemplate, retireCopy, withDatabase } from './postgres.ts';
 
 export { dropDatabase } from './postgres.ts';
@@ -44,6 +45,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const run = inject('dbRun');
   const name = await copyTemplate(url, run);
+  meterDatabase(name);
   const ownUrl = withDatabase(url, name);
   const db = await openDatabase({ url: ownUrl, migrate: false });
   return {
