@@ -70,8 +70,10 @@ export function preparedTransaction(
     let broken: Error | undefined;
     // Every statement sent and not yet answered: `begin` first, then each `send`.
     const unanswered: Array<Promise<unknown>> = [];
+    // The first of them that failed: the cause of every failure after it (the transaction aborted).
+    let cause: { error: unknown } | undefined;
     const track = (statement: Promise<unknown>) => {
-      statement.catch(() => {}); // answered (and thrown) in `settle`
+      statement.catch((error: unknown) => (cause ??= { error })); // thrown by `settle` or a later query
       unanswered.push(statement);
     };
     const settle = async () => {
@@ -79,9 +81,18 @@ export function preparedTransaction(
     };
     try {
       track(client.query('begin; set local enable_seqscan = off'));
-      const query = preparedQuery(client, nameOf);
+      const prepared = preparedQuery(client, nameOf);
+      // A statement the work waits for, failing because one sent before it failed, says so with
+      // the sent statement's own error rather than "current transaction is aborted".
+      const query = async <T>(text: string, params?: unknown[]): Promise<T[]> => {
+        try {
+          return await prepared<T>(text, params);
+        } catch (error) {
+          throw cause ? cause.error : error;
+        }
+      };
       const send: Sql['send'] = (text, params = []) => {
-        track(query(text, params));
+        track(prepared(text, params));
         return Promise.resolve();
       };
       try {

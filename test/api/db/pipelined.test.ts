@@ -41,6 +41,18 @@ describe('a transaction that sends statements without waiting for them', () => {
     }
   });
 
+  it("answers a statement behind a failed one with the failed one's own error", async () => {
+    for (const run of [t.db.sqlTransaction, t.db.transaction]) {
+      await expect(
+        run(async (tx) => {
+          await tx.send('insert into pipelined_probe (n) values ($1)', [1]); // taken: unique violation
+          return tx.query('select count(*) from pipelined_probe');
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await rows()).toEqual([1, 2]);
+    }
+  });
+
   it('leaves its connection fit for the next transaction', async () => {
     await t.db.sqlTransaction((tx) => tx.send('insert into pipelined_probe (n) values ($1)', [4]));
     expect(await rows()).toEqual([1, 2, 4]);
