@@ -79,25 +79,43 @@ export function preparedTransaction(
     const settle = async () => {
       for (const statement of unanswered.splice(0)) await statement;
     };
+    // What is sent waits in the socket's buffer for the next statement whose answer is awaited
+    // (or the commit, or the rollback), and goes out with it in one write: one system call per
+    // round trip, not per statement.
+    const socket = client.connection.stream;
+    let gathering = false;
+    const gather = () => {
+      if (!gathering) socket.cork();
+      gathering = true;
+    };
+    const flush = () => {
+      if (gathering) socket.uncork();
+      gathering = false;
+    };
     try {
+      gather();
       track(client.query('begin; set local enable_seqscan = off'));
       const prepared = preparedQuery(client, nameOf);
       // A statement the work waits for, failing because one sent before it failed, says so with
       // the sent statement's own error rather than "current transaction is aborted".
       const query = async <T>(text: string, params?: unknown[]): Promise<T[]> => {
+        const answer = prepared<T>(text, params);
+        flush();
         try {
-          return await prepared<T>(text, params);
+          return await answer;
         } catch (error) {
           throw cause ? cause.error : error;
         }
       };
       const send: Sql['send'] = (text, params = []) => {
+        gather();
         track(prepared(text, params));
         return Promise.resolve();
       };
       try {
         const result = await work(sqlOver(query, send));
         const commit = client.query('commit');
+        flush();
         commit.catch(() => {}); // awaited below, once every statement before it has answered
         await settle();
         const ended = await commit;
@@ -105,6 +123,7 @@ export function preparedTransaction(
         if (ended.command !== 'COMMIT') throw new Error(`the transaction ended in ${ended.command}`);
         return result;
       } catch (error) {
+        flush();
         await settle().catch(() => {});
         await client.query('rollback').catch((failure: Error) => (broken = failure));
         throw error;

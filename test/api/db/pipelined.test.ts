@@ -53,6 +53,18 @@ describe('a transaction that sends statements without waiting for them', () => {
     }
   });
 
+  it('commits nothing it sent when the work throws', async () => {
+    for (const run of [t.db.sqlTransaction, t.db.transaction]) {
+      await expect(
+        run(async (tx) => {
+          await tx.send('insert into pipelined_probe (n) values ($1)', [5]);
+          throw new Error('changed its mind');
+        }),
+      ).rejects.toThrow('changed its mind');
+      expect(await rows()).toEqual([1, 2]);
+    }
+  });
+
   it('leaves its connection fit for the next transaction', async () => {
     await t.db.sqlTransaction((tx) => tx.send('insert into pipelined_probe (n) values ($1)', [4]));
     expect(await rows()).toEqual([1, 2, 4]);
