@@ -71,8 +71,8 @@ export interface TileUpdate {
 
 /**
  * The statement that keeps a day's interior after its leaves were claimed (appendLeaves in
- * receipts.ts), as CTEs to ride with the leaves' own statement: the new frontier, and the hashes
- * each tile gains appended to it. `start` is the day's size before the claim, `frontier` the
+ * receipts.ts), as the CTEs of one statement (writeTiles adds its check): the new frontier, and
+ * the hashes each tile gains appended to it. `start` is the day's size before the claim, `frontier` the
  * frontier the claim returned; the caller still holds the day's row lock, so no other writer can
  * have moved either. Null for a day logged before tiles (the `ledger.tile` job builds those).
  */
