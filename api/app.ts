@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import fp from 'fastify-plugin';
-import pino from 'pino';
+import type pino from 'pino';
 import { loadConfig, type CivitasConfig } from './config.ts';
 import { errorBody } from '../shared/errors.ts';
 import type { AppContext, Clock } from './context.ts';
@@ -31,6 +31,7 @@ import { recordRevision } from './record/revision.ts';
 import flash from './plugins/flash.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import requestLog, { lazyRequestLogger, requestId } from './plugins/request-log.ts';
+import { errorsAtOnce, logDestination } from './plugins/log-destination.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import mcpGuard from './mcp/guard.ts';
 import sessions from './plugins/session.ts';
@@ -73,6 +74,7 @@ const MAX_PARAM_LENGTH = 200;
 /** Builds the whole service: plugins in a fixed order, then every registry route. */
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config: CivitasConfig = { ...loadConfig(), ...options.config };
+  const destination = options.logger && !options.logStream ? logDestination() : undefined;
   const app = Fastify({
     // Liveness probes are answered by the HTTP server before Fastify (api/health/liveness.ts).
     serverFactory: livenessServer(DATA_ANSWER_HEADERS),
@@ -91,7 +93,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
               remoteAddress: request.ip,
             }),
           },
-          stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
+          stream: options.logStream ?? destination,
+          hooks: { logMethod: errorsAtOnce(destination) },
         }
       : false,
     logController: new LogController({ disableRequestLogging: true }),

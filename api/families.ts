@@ -46,6 +46,7 @@ import { registerSubjectEvents, registerSubjectReceipt } from './ledger/subjects
 import { courtVerdictReceipt } from './governance/verdicts.ts';
 import { agentSpeakers } from './agents/speaker.ts';
 import type { Job } from './jobs/job.ts';
+import { pruneSightings } from './agents/seen.ts';
 import { registerJobs } from './jobs/registry.ts';
 import { sealDueDays } from './ledger/sealing.ts';
 import { tileUntiledDays } from './ledger/tiling.ts';
@@ -118,6 +119,7 @@ export const JOBS: Job[] = [
   { name: 'calibration.pacts-lapse', intervalMs: 60_000, run: lapseOverduePacts },
   { name: 'people.census', intervalMs: 60_000, run: runCensusJob },
   { name: 'identity.prune', intervalMs: 600_000, run: pruneSessionsAndFlashes },
+  { name: 'agents.seen-prune', intervalMs: 60_000, run: pruneSightings },
   { name: 'organism.vitals-flush', intervalMs: 30_000, run: vitalsFlushJob },
   ...organismJobs,
 ];

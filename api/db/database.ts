@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -7,45 +6,17 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PgliteORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresORM } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely } from 'kysely';
-import { sqlOver, type DB } from './kysely.ts';
+import { sqlOver } from './kysely.ts';
 import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { checkDatabase } from './startup.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
+import { preparedQuery, preparedTransaction, statementNames } from './prepared.ts';
+import type { Database, PoolUsage, Sql } from './sql.ts';
 
-/** SQL access, inside or outside a transaction. */
-export interface Sql {
-  /** Plain SQL for hot paths and invariants; its row typed from the entity (`RowOf`), never by hand. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  readonly kysely: Kysely<DB>; // typed queries, tables from the entities, run through `query` (api/db/kysely.ts)
-}
-
-export interface Database extends Sql {
-  readonly orm: MikroORM;
-  readonly embedded: boolean;
-  /** A fresh entity manager (one per request or job; never the global one). */
-  em(): EntityManager;
-  /** Runs `work` in one transaction; `sql` and `em` both take part in it. */
-  transaction<T>(work: (tx: Sql & { em: EntityManager }) => Promise<T>): Promise<T>;
-  /**
-   * Runs `work` in one transaction of plain SQL, no entity manager (the Record's sequencer). On
-   * PostgreSQL it runs on a pooled connection with named prepared statements, as queries outside
-   * a transaction do, and plans them for reads by key (no sequential scans: see
-   * preparedTransaction); on the embedded database it is `transaction`.
-   */
-  sqlTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
-  /** The connections in use, idle and waited for now (the metrics' pool gauges, api/plugins/metrics.ts). */
-  poolUsage(): PoolUsage;
-  close(): Promise<void>;
-}
-
-/**
- * PostgreSQL: pg's pool as it stands. Embedded: one connection that runs one operation at a time,
- * busy while any of this wrapper's queries or transactions runs and waited for by the others.
- */
-export type PoolUsage = Record<'max' | 'busy' | 'idle' | 'waiting', number>;
+export type { Database, PoolUsage, Sql } from './sql.ts';
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; absent → embedded PGlite. */
@@ -121,8 +92,10 @@ async function openPostgres(url: string, settings: PoolSettings): Promise<Databa
     clientUrl: url,
     pool: { min: 0, max: settings.max, idleTimeoutMillis: settings.idleTimeoutMs },
     // statement_timeout is sent by pg at connect, so every connection of the pool carries it (0: no
-    // limit); types: int8 and numeric as numbers, as on the embedded database (api/db/wire-types.ts).
-    driverOptions: { statement_timeout: settings.statementTimeoutMs, types: wireTypes() },
+    // limit); types: int8 and numeric as numbers, as on the embedded database (api/db/wire-types.ts);
+    // pipeline: a statement goes out without waiting for the one before to be answered, which only
+    // a transaction that sends without awaiting uses (preparedTransaction, api/db/prepared.ts).
+    driverOptions: { statement_timeout: settings.statementTimeoutMs, types: wireTypes(), pipeline: true },
   });
   const connection = orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> };
   const pool = await connection.getNativeClient();
@@ -137,74 +110,6 @@ async function openPostgres(url: string, settings: PoolSettings): Promise<Databa
       waiting: pool.waitingCount,
     }),
   });
-}
-
-/** How many distinct statement texts one process prepares; any further text goes unnamed. */
-const MAX_PREPARED = 256;
-
-/**
- * Queries outside a transaction, straight on the ORM's own pool (same connections, same type
- * parsers), as named prepared statements: PostgreSQL parses and plans each text once per
- * connection instead of on every call, and no query builder stands between the route and pg.
- * The name is a hash of the text, so one text is one statement; the cap bounds what a process can
- * leave prepared on the server if some caller builds its SQL text dynamically.
- */
-function statementNames(): (text: string) => string | undefined {
-  const names = new Map<string, string>();
-  return (text: string): string | undefined => {
-    // A text of several statements cannot be prepared; it keeps the simple protocol as before.
-    if (text.includes(';')) return undefined;
-    let name = names.get(text);
-    if (!name && names.size < MAX_PREPARED) {
-      name = `civitas_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      names.set(text, name);
-    }
-    return name;
-  };
-}
-
-function preparedQuery(
-  pool: pg.Pool | pg.PoolClient,
-  nameOf: (text: string) => string | undefined,
-): Sql['query'] {
-  return async <T>(text: string, params: unknown[] = []) => {
-    const result = await pool.query({ name: nameOf(text), text, values: params });
-    return result.rows as T[];
-  };
-}
-
-/**
- * A transaction straight on one pooled connection: begin, the work's statements (named, prepared
- * once per connection), commit; rollback if the work throws. A connection whose rollback failed is
- * discarded rather than handed back to the pool.
- *
- * Sequential scans are off inside it (`set local`, sent with the begin: no extra round trip). Every
- * statement of the Record's batch reads and writes by key, but PostgreSQL plans a prepared
- * statement once and keeps that plan until the next ANALYZE: planned while a table was small (a new
- * database, or a server whose autovacuum is off and never analyzes), it keeps scanning the whole
- * table as it grows, and the batch, which holds the Record's counter, slows with every imprint.
- */
-function preparedTransaction(
-  pool: pg.Pool,
-  nameOf: (text: string) => string | undefined,
-): Database['sqlTransaction'] {
-  return async (work) => {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('begin; set local enable_seqscan = off');
-      try {
-        const result = await work(sqlOver(preparedQuery(client, nameOf)));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch((failure: Error) => (broken = failure));
-        throw error;
-      }
-    } finally {
-      client.release(broken);
-    }
-  };
 }
 
 async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
@@ -256,7 +161,7 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
   };
   const root = sqlOf(orm.em.fork());
   const inside: Sql['query'] = (text, params) => counted(() => root.query(text, params));
-  const { query, kysely } = sqlOver(outside?.query ?? inside);
+  const { query, send, kysely } = sqlOver(outside?.query ?? inside);
   const transaction: Database['transaction'] = (work) =>
     counted(() => orm.em.fork().transactional((em) => work(Object.assign(sqlOf(em), { em }))));
   return {
@@ -264,6 +169,7 @@ function wrap(orm: MikroORM, embedded: boolean, onClose: () => Promise<void>, ou
     embedded,
     em: () => orm.em.fork(),
     query,
+    send,
     kysely,
     transaction,
     sqlTransaction: outside?.transaction ?? ((work) => transaction(work)),

@@ -108,11 +108,20 @@ export function constant<const V extends string | number | boolean>(value: V): R
   return sql.lit(value);
 }
 
-/** An `Sql` (api/db/database.ts) over one query function, its Kysely built on first use. */
-export function sqlOver<Q extends Query>(query: Q): { query: Q; readonly kysely: Kysely<DB> } {
+/**
+ * An `Sql` (api/db/sql.ts) over one query function, its Kysely built on first use; `send` runs the
+ * statement and waits for it unless the caller pipelines (api/db/prepared.ts).
+ */
+export function sqlOver<Q extends Query>(
+  query: Q,
+  send: (text: string, params?: unknown[]) => Promise<void> = async (text, params) => {
+    await query(text, params);
+  },
+): { query: Q; send: typeof send; readonly kysely: Kysely<DB> } {
   let kysely: Kysely<DB> | undefined;
   return {
     query,
+    send,
     get kysely() {
       return (kysely ??= kyselyOver(query));
     },

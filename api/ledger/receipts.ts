@@ -45,41 +45,37 @@ export async function recordReceipt(tx: Sql, input: ReceiptInput): Promise<Recor
  * day take one contiguous run of leaf indexes with a single claim on the day's size, in input
  * order, and are inserted together. Same leaves, same rules as one recordReceipt per input.
  */
-export async function recordReceipts(
-  tx: Sql,
-  inputs: readonly ReceiptInput[],
-  companion?: Companion,
-): Promise<RecordedReceipt[]> {
-  const leaves = inputs.map(leafOf);
-  const ids = leaves.map((leaf) => leaf.id);
+export async function recordReceipts(tx: Sql, inputs: readonly ReceiptInput[]): Promise<RecordedReceipt[]> {
+  return recordDrafts(tx, draftReceipts(inputs));
+}
+
+/**
+ * A receipt drafted but not yet recorded: its id, salt and leaf are fixed here, its place in the
+ * day's log is given when it is recorded (recordDrafts). For a caller whose own rows name their
+ * receipt and go out before it (the Record's imprints, api/record/window.ts).
+ */
+export type ReceiptDraft = Omit<RecordedReceipt, 'log'>;
+
+/** Drafts one receipt per input, in order (no database: ids, salts and leaf hashes are made here). */
+export function draftReceipts(inputs: readonly ReceiptInput[]): ReceiptDraft[] {
+  return inputs.map(leafOf);
+}
+
+/** Records drafted receipts, as recordReceipts records its inputs. */
+export async function recordDrafts(tx: Sql, drafts: readonly ReceiptDraft[]): Promise<RecordedReceipt[]> {
   const recorded: RecordedReceipt[] = [];
-  // start and end stay below leaves.length where they index it.
-  for (let start = 0; start < leaves.length;) {
-    const day = leaves[start]!.recorded_at.slice(0, 10);
+  // start and end stay below drafts.length where they index it.
+  for (let start = 0; start < drafts.length;) {
+    const day = drafts[start]!.recorded_at.slice(0, 10);
     let end = start + 1;
-    while (end < leaves.length && leaves[end]!.recorded_at.slice(0, 10) === day) end++;
-    recorded.push(
-      ...(await appendLeaves(
-        tx,
-        day,
-        leaves.slice(start, end),
-        end === leaves.length ? (next) => companion?.(ids, next) : undefined,
-      )),
-    );
+    while (end < drafts.length && drafts[end]!.recorded_at.slice(0, 10) === day) end++;
+    recorded.push(...(await appendLeaves(tx, day, drafts.slice(start, end))));
     start = end;
   }
   return recorded;
 }
 
-/**
- * Statements that ride in the same round trip as the last run of receipts, as further CTEs of its
- * statement (the Record appends its rows this way). They get the receipt ids and the first free
- * parameter number, and must select from the CTE `slot`, so that they do nothing on an attempt
- * that finds the day sealed (that attempt is repeated on the next day).
- */
-export type Companion = (receiptIds: string[], next: number) => { ctes: string; params: unknown[] };
-
-type Leaf = Omit<RecordedReceipt, 'log'>;
+type Leaf = ReceiptDraft;
 
 const LEAF_PREFIX = Buffer.of(0x00);
 
@@ -109,14 +105,8 @@ function leafOf(input: ReceiptInput): Leaf {
 }
 
 /** Claims `leaves.length` consecutive leaf indexes on the first open day from `day` on, then inserts the leaves. */
-async function appendLeaves(
-  tx: Sql,
-  day: string,
-  leaves: Leaf[],
-  companion?: (next: number) => { ctes: string; params: unknown[] } | undefined,
-): Promise<RecordedReceipt[]> {
+async function appendLeaves(tx: Sql, day: string, leaves: Leaf[]): Promise<RecordedReceipt[]> {
   let candidate = day;
-  const riding = companion?.(10);
   for (let attempt = 0; attempt < 64; attempt++) {
     // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
     // The frontier comes back as the claimed row holds it: the latest committed version (the row
@@ -131,7 +121,7 @@ async function appendLeaves(
          insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
          select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, slot.date, (slot.size - $2 + l.n - 1)::int
          from slot, unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
-              as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))${riding ? `,\n${riding.ctes}` : ''}
+              as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))
        select to_char(date, 'YYYY-MM-DD') as date, size, frontier from slot`,
       [
         candidate,
@@ -143,7 +133,6 @@ async function appendLeaves(
         leaves.map((l) => l.subject_digest),
         leaves.map((l) => l.recorded_at),
         leaves.map((l) => l.leaf_hash),
-        ...(riding?.params ?? []),
       ],
     );
     if (!slot) {
@@ -160,7 +149,9 @@ async function appendLeaves(
 
 /**
  * The day's tree interior for the leaves just claimed (api/ledger/tiles.ts): one more statement,
- * per run of leaves and not per leaf, while this transaction still holds the day's row lock.
+ * per run of leaves and not per leaf, while this transaction still holds the day's row lock. It
+ * checks itself and nothing is read back, so it is sent: in the Record's pipelined transaction it
+ * shares its round trip with the commit.
  */
 async function keepInterior(
   tx: Sql,

@@ -71,8 +71,8 @@ export interface TileUpdate {
 
 /**
  * The statement that keeps a day's interior after its leaves were claimed (appendLeaves in
- * receipts.ts), as CTEs to ride with the leaves' own statement: the new frontier, and the hashes
- * each tile gains appended to it. `start` is the day's size before the claim, `frontier` the
+ * receipts.ts), as the CTEs of one statement (writeTiles adds its check): the new frontier, and
+ * the hashes each tile gains appended to it. `start` is the day's size before the claim, `frontier` the
  * frontier the claim returned; the caller still holds the day's row lock, so no other writer can
  * have moved either. Null for a day logged before tiles (the `ledger.tile` job builds those).
  */
@@ -110,35 +110,33 @@ export function tileUpdate(
   };
 }
 
-/** A tile the update wrote (its `tiled` CTE): where it is, and how many bytes it holds now. */
-type TiledRow = Pick<RowOf<typeof LogTile>, 'level' | 'idx'> & { bytes: number };
-
 /**
- * Writes a tileUpdate (its CTEs, one statement) and checks what it wrote (checkTiled): how a
- * receipt's append keeps the day's interior under its row lock, and how the `ledger.tile` job
- * builds the interior of a day logged before tiles, page by page.
+ * Writes a tileUpdate (its CTEs, one statement) and checks, in the same statement, what it wrote:
+ * a tile that is not exactly as long as the frontier implies (a gap, a lost write) raises an
+ * error, which fails the transaction instead of storing an interior that disagrees with the
+ * leaves. Plain SQL has no `raise`: the message is cast to an integer, which fails with the
+ * message in the error ("invalid input syntax for type integer: "log tile …""); it is evaluated
+ * only for a row that disagrees, so a statement that finds none returns no row and no error. How a receipt's append keeps the day's interior under
+ * its row lock, and how the `ledger.tile` job builds the interior of a day logged before tiles,
+ * page by page. Nothing is read back, so it is sent (`send`): in the Record's pipelined
+ * transaction it goes out with the commit (api/db/prepared.ts).
  */
 export async function writeTiles(
   tx: Sql,
   update: Pick<TileUpdate, 'ctes' | 'params' | 'expect'>,
 ): Promise<void> {
-  const tiled = await tx.query<TiledRow>(
-    `with ${update.ctes} select level, idx, bytes from tiled`,
-    update.params,
+  const p = update.params.length + 1;
+  await tx.send(
+    `with ${update.ctes}
+     select ('log tile ' || t.level || '/' || t.idx || ' is not where the frontier says it ends')::int
+       from tiled t join unnest($${p}::smallint[], $${p + 1}::bigint[], $${p + 2}::int[]) as e(level, idx, bytes)
+         on t.level = e.level and t.idx = e.idx
+      where t.bytes <> e.bytes`,
+    [
+      ...update.params,
+      update.expect.map((t) => t.level),
+      update.expect.map((t) => t.index),
+      update.expect.map((t) => t.offset * 32 + t.hashes.length),
+    ],
   );
-  checkTiled(update.expect, tiled);
-}
-
-/**
- * Throws unless every tile the update wrote ends where the append says it should: a tile that was
- * not exactly as long as the frontier implies (a gap, a lost write) fails the batch, which then
- * rolls back, instead of storing an interior that disagrees with the leaves.
- */
-function checkTiled(expect: readonly TileAppend[], tiled: readonly TiledRow[]): void {
-  for (const t of expect) {
-    const row = tiled.find((r) => r.level === t.level && r.idx === t.index);
-    const length = t.offset * 32 + t.hashes.length;
-    if (!row || row.bytes !== length)
-      throw new Error(`log tile ${t.level}/${t.index} is not where the frontier says it ends`);
-  }
 }

@@ -2,6 +2,13 @@
  * The sequencer's policy: every knob of how batches form, in one place (docs/record.md, "The
  * sequencer"). Each says what it trades and the bench figure that set it (`npm run bench`, the
  * imprint rows: writes/s at 8 and 64 connections beside pgbench TPC-B in the same run).
+ *
+ * One batch is in flight per process, and that is not a knob: two in flight (`pipeline: 2`, the
+ * second started from 8 waiting imprints on, `pipelineMin: 8`) did not earn their keep once a
+ * batch took four round trips. On a copy of the 1,000,000-imprint Record, three alternating pairs
+ * (load average 7–9): with the two knobs 0.60 / 0.83 / 0.66× pgbench at 8 connections and
+ * 1.49 / 1.49 / 0.89× at 64; one batch in flight 0.35 / 0.66 / 0.87× and 1.18 / 2.37 / 1.81×
+ * (docs/record.md, "Benchmark").
  */
 export const SEQUENCER_POLICY = {
   /**
@@ -11,27 +18,13 @@ export const SEQUENCER_POLICY = {
    */
   maxBatch: 256,
   /**
-   * Batches in flight at once per process: the second prepares (its locks, gate, own rows) while the
-   * first commits, then waits on the counter row, so batches append in the order they claim the
-   * counter. Chosen when the sequencer was written (commit 2eb052c); no figure for 2 against 1 or 3
-   * was recorded, and the 64-writer row (about 1.1× pgbench) is the one it serves.
-   */
-  pipeline: 2,
-  /**
-   * A second batch starts only when at least this many imprints wait; fewer wait for the batch in
-   * flight to commit and then go together. A batch's cost is mostly fixed (its round trips and one
-   * commit), so at low concurrency one larger batch beats two small ones: at 8 writers 0.48 → 0.56×
-   * pgbench (about +10% writes/s, −25% CPU per write), 64 writers unchanged (commit c31b8dd).
-   */
-  pipelineMin: 8,
-  /**
    * How long, at most, the next batch waits for the writers the previous one answered (the
-   * `expected` count below). At a steady concurrency below pipelineMin those writers come back a
-   * fraction of a millisecond apart, not in one event-loop turn: without the wait the first one
-   * back started a batch alone and the rest waited a whole commit behind it (batches of 1 and 7 in
-   * turn at 8 writers, half the throughput). With it, batches of 8: part of the change that took 8
-   * writers to 1.4× pgbench on the machine of commit 464f886 (the trim by key range and planning by
-   * key came in the same commit; no figure for the linger alone). A lone writer goes at once (one
+   * `expected` count below). At a steady concurrency those writers come back a fraction of a
+   * millisecond apart, not in one event-loop turn: without the wait the first one back starts a
+   * batch alone and the rest wait a whole commit behind it. Measured at 8 writers (new handles,
+   * 6 s, three alternating pairs, load 4–5, batch sizes counted from the rows' `xmin`): with the
+   * linger about 85% of batches hold 8, at 943 / 1,131 / 722 writes/s; without it (expectedAfter
+   * 0) batches split 1 + 7 and 2 + 6, at 855 / 850 / 619 writes/s. A lone writer goes at once (one
    * seen, one back); one that follows a crowd costs at most this much latency.
    */
   lingerMs: 1,

@@ -23,14 +23,13 @@ class BeforeCommit extends Error {
 
 class Sequencer {
   private waiting: Waiting[] = [];
-  private inFlight = 0;
+  /** One batch at a time: the next one forms from what waited while it committed. */
+  private inFlight = false;
   private pumpScheduled = false;
   /** Writers the next batch waits for (SEQUENCER_POLICY.expectedAfter, when the last batch finished). */
   private expected = 0;
   private linger: NodeJS.Timeout | undefined;
   private lingered = false;
-  /** Authors with an imprint in a batch not yet answered. */
-  private readonly busy = new Set<string>();
   private readonly db: Database;
 
   constructor(db: Database) {
@@ -61,26 +60,19 @@ class Sequencer {
     });
   }
 
-  /** Starts batches while fewer than `pipeline` are in flight and something can go (a second one only past `pipelineMin` waiting). */
+  /** Starts a batch when none is in flight, something waits, and no linger holds it back. */
   private pump(): void {
-    const { pipeline, pipelineMin } = SEQUENCER_POLICY;
-    while (this.inFlight < pipeline && this.waiting.length > 0) {
-      if (this.inFlight > 0 && this.waiting.length < pipelineMin) return;
-      if (this.inFlight === 0 && this.lingering()) return;
-      const batch = this.takeBatch();
-      if (batch.length === 0) return;
-      this.inFlight += 1;
-      for (const one of batch) this.busy.add(one.draft.authorRef);
-      void observeImprintBatch(batch.length, this.commit(batch)).finally(() => {
-        this.inFlight -= 1;
-        this.expected = SEQUENCER_POLICY.expectedAfter(batch.length, this.waiting.length);
-        for (const one of batch) this.busy.delete(one.draft.authorRef);
-        this.schedulePump();
-      });
-    }
+    if (this.inFlight || this.waiting.length === 0 || this.lingering()) return;
+    const batch = this.takeBatch();
+    this.inFlight = true;
+    void observeImprintBatch(batch.length, this.commit(batch)).finally(() => {
+      this.inFlight = false;
+      this.expected = SEQUENCER_POLICY.expectedAfter(batch.length, this.waiting.length);
+      this.schedulePump();
+    });
   }
 
-  /** True while the first batch should wait for more writers to come back (`lingerMs` at most). */
+  /** True while the next batch should wait for more writers to come back (`lingerMs` at most). */
   private lingering(): boolean {
     if (this.waiting.length >= this.expected || this.lingered) {
       clearTimeout(this.linger);
@@ -96,9 +88,9 @@ class Sequencer {
   }
 
   /**
-   * Everything waiting, in arrival order, but one imprint per author and none by an author whose
-   * imprint is still in flight: a second imprint by the same author waits for a later batch, so
-   * its gate and its door see the first one exactly as if they had been recorded one after the other.
+   * Everything waiting, in arrival order, but one imprint per author: a second imprint by the same
+   * author waits for the next batch, so its gate and its door see the first one exactly as if they
+   * had been recorded one after the other. Never empty while something waits (its first is taken).
    */
   private takeBatch(): Waiting[] {
     const batch: Waiting[] = [];
@@ -106,7 +98,7 @@ class Sequencer {
     const authors = new Set<string>();
     for (const waiting of this.waiting) {
       const author = waiting.draft.authorRef;
-      if (batch.length < SEQUENCER_POLICY.maxBatch && !authors.has(author) && !this.busy.has(author)) {
+      if (batch.length < SEQUENCER_POLICY.maxBatch && !authors.has(author)) {
         authors.add(author);
         batch.push(waiting);
       } else {

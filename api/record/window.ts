@@ -1,5 +1,5 @@
 import type { Sql } from '../db/database.ts';
-import { recordReceipts, type RecordedReceipt } from '../ledger/receipts.ts';
+import { draftReceipts, recordDrafts, type RecordedReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
 import { one, type RowOf } from '../db/rows.ts';
 import type { RecordCounter } from './entities.ts';
@@ -62,44 +62,49 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
     draft.at.getTime() < floor ? { ...draft, at: new Date(floor) } : draft,
   );
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
-  // The rows and the trim of the bodies leaving the window ride with the receipts: one round trip.
-  // Imprint n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run
-  // first − RECORD_WINDOW .. last − RECORD_WINDOW: a primary-key range of the batch's own size, never
-  // a scan of the table. The trim does not see the new rows (one snapshot), and needs not: a batch
-  // (≤ SEQUENCER_POLICY.maxBatch, api/record/sequencer-policy.ts, < RECORD_WINDOW) stays inside the window.
-  const receipts = await recordReceipts(
-    tx,
+  // The record writes its rows, then asks the ledger for their receipts: the receipts are drafted
+  // first (ids and leaves need no database), so each row names its receipt, and the rows and the
+  // window's trim need no answer: sent (pipelined on PostgreSQL, docs/record.md, "Round trips"),
+  // they go out with the receipts' statement, and a failure fails the whole transaction. Imprint
+  // n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run
+  // first − RECORD_WINDOW .. last − RECORD_WINDOW: a primary-key range of the batch's own size,
+  // never a scan of the table. The trim does not see the new rows (one snapshot), and needs not: a
+  // batch (≤ SEQUENCER_POLICY.maxBatch, api/record/sequencer-policy.ts, < RECORD_WINDOW) stays
+  // inside the window.
+  const receiptDrafts = draftReceipts(
     imprints.map((imprint, i) => ({
       step: 'record.imprint',
       subject: `imprint:${first + i}`,
       at: imprint.at,
     })),
-    (receiptIds, p) => ({
-      ctes: `appended as (
-         insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
-         select $${p}::bigint + i.n - 1, i.kind, i.body, i.author_kind, i.author_ref, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.reply_to, i.receipt_id
-         from slot, unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[], $${p + 5}::text[], $${p + 6}::timestamptz[],
-                           $${p + 7}::boolean[], $${p + 8}::boolean[], $${p + 9}::text[], $${p + 10}::bigint[], $${p + 11}::text[])
-              with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n)),
-       trimmed as (update imprints set body = null where sequence between $${p + 12} and $${p + 13} and body is not null and exists (select 1 from slot))`,
-      params: [
-        first,
-        column('kind'),
-        column('body'),
-        column('authorKind'),
-        column('authorRef'),
-        column('publicAuthor'),
-        imprints.map((imprint) => imprint.at.toISOString()),
-        column('unattested'),
-        column('held'),
-        column('heldReason'),
-        column('replyTo'),
-        receiptIds,
-        first - RECORD_WINDOW,
-        last - RECORD_WINDOW,
-      ],
-    }),
   );
+  // Raw: the imprint write path's one statement of rows.
+  await tx.send(
+    `with appended as (
+       insert into imprints (sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id)
+       select $1::bigint + i.n - 1, i.kind, i.body, i.author_kind, i.author_ref, i.public_author, i.created_at, i.unattested, i.held, i.held_reason, i.reply_to, i.receipt_id
+       from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
+                   $8::boolean[], $9::boolean[], $10::text[], $11::bigint[], $12::text[])
+            with ordinality as i(kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id, n))
+     update imprints set body = null where sequence between $13 and $14 and body is not null`,
+    [
+      first,
+      column('kind'),
+      column('body'),
+      column('authorKind'),
+      column('authorRef'),
+      column('publicAuthor'),
+      imprints.map((imprint) => imprint.at.toISOString()),
+      column('unattested'),
+      column('held'),
+      column('heldReason'),
+      column('replyTo'),
+      receiptDrafts.map((draft) => draft.id),
+      first - RECORD_WINDOW,
+      last - RECORD_WINDOW,
+    ],
+  );
+  const receipts = await recordDrafts(tx, receiptDrafts);
   // One receipt per imprint, in order.
   return receipts.map((receipt, i) => ({ sequence: first + i, receipt }));
 }

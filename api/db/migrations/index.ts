@@ -51,6 +51,7 @@ import { Migration0079CalibrationKept } from './Migration0079CalibrationKept.ts'
 import { Migration0080AnchorChainVerified } from './Migration0080AnchorChainVerified.ts';
 import { Migration0081AddressPressure } from './Migration0081AddressPressure.ts';
 import { Migration0082KeptFlat } from './Migration0082KeptFlat.ts';
+import { Migration0083LeanImprintWrites } from './Migration0083LeanImprintWrites.ts';
 import { Migration0084DenialTallies } from './Migration0084DenialTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
@@ -108,5 +109,6 @@ export const MIGRATIONS = [
   { name: 'Migration0080AnchorChainVerified', class: Migration0080AnchorChainVerified },
   { name: 'Migration0081AddressPressure', class: Migration0081AddressPressure },
   { name: 'Migration0082KeptFlat', class: Migration0082KeptFlat },
+  { name: 'Migration0083LeanImprintWrites', class: Migration0083LeanImprintWrites },
   { name: 'Migration0084DenialTallies', class: Migration0084DenialTallies },
 ];

@@ -156,4 +156,29 @@ describe('the tree interior kept as tiles', () => {
     await expectTilesAsComputed(date);
     await expectProofsAsRebuilt(date, [0, 256, 277]);
   });
+
+  it('refuses a write whose tile is not where the frontier says it ends, in either transaction', async () => {
+    const date = '2026-10-08';
+    await append(date, 20, 'lost');
+    // A tile one hash longer than the frontier says: the next append would leave a gap.
+    await ctx().db.query(
+      `update log_tiles set hashes = hashes || substring(hashes from 1 for 32) where date = $1`,
+      [date],
+    );
+    const count = async () =>
+      Number(
+        at(
+          await ctx().db.query<{ n: number }>('select count(*) as n from receipts where log_date = $1', [
+            date,
+          ]),
+          0,
+        ).n,
+      );
+    for (const run of [ctx().db.transaction, ctx().db.sqlTransaction]) {
+      await expect(run((tx) => recordReceipts(tx, inputs(date, 1, 'after-loss')))).rejects.toThrow(
+        /log tile 0\/0 is not where the frontier says it ends/,
+      );
+      expect(await count()).toBe(20);
+    }
+  });
 });
