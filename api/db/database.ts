@@ -12,6 +12,7 @@ import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { checkDatabase } from './startup.ts';
+import { EMBEDDED_START } from './embedded-settings.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
@@ -213,9 +214,8 @@ async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
   if (dataDir) {
     const dir = resolve(dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    // PGlite does not lock its directory; two processes on one directory would corrupt it.
-    release = acquireDataDirLock(resolve(dataDir));
-    pglite = await PGlite.create({ dataDir: dir, parsers: WIRE_PARSERS });
+    release = acquireDataDirLock(resolve(dataDir)); // PGlite does not lock it: two processes would corrupt it
+    pglite = await PGlite.create({ dataDir: dir, parsers: WIRE_PARSERS, startParams: EMBEDDED_START });
     await pglite.exec('vacuum'); // PGlite has no autovacuum
   } else {
     pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: WIRE_PARSERS });
