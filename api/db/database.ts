@@ -12,7 +12,7 @@ import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { checkDatabase } from './startup.ts';
-import { EMBEDDED_START } from './embedded-settings.ts';
+import { openDataDir } from './embedded-dir.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 
@@ -215,8 +215,7 @@ async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
     const dir = resolve(dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
     release = acquireDataDirLock(resolve(dataDir)); // PGlite does not lock it: two processes would corrupt it
-    pglite = await PGlite.create({ dataDir: dir, parsers: WIRE_PARSERS, startParams: EMBEDDED_START });
-    await pglite.exec('vacuum'); // PGlite has no autovacuum
+    pglite = await openDataDir(dir, WIRE_PARSERS);
   } else {
     pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: WIRE_PARSERS });
   }
