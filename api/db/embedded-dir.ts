@@ -16,11 +16,19 @@ import { EMBEDDED_START } from './embedded-settings.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
+/** This process's Node flags for the child, without those that would hold it or take a port (a debugger, watch mode). */
+export function childArgv(execArgv: readonly string[]): string[] {
+  return execArgv.filter((flag) => !/^--(inspect|debug|watch)/.test(flag));
+}
+
 /** Creates PostgreSQL's files in `dir` (PGlite's `pg` directory) unless they are there already. */
 export async function createEmbeddedApart(dir: string): Promise<void> {
   if (existsSync(join(dir, 'PG_VERSION'))) return;
   await new Promise<void>((resolve, reject) => {
-    const child = fork(SELF, [dir], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(SELF, [dir], {
+      execArgv: childArgv(process.execArgv),
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
     child.once('error', reject);

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmbeddedApart, openDataDir } from '../../../api/db/embedded-dir.ts';
+import { childArgv, createEmbeddedApart, openDataDir } from '../../../api/db/embedded-dir.ts';
 import { WIRE_PARSERS } from '../../../api/db/wire-types.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'civitas-embedded-dir-'));
@@ -31,6 +31,12 @@ describe('an embedded data directory', () => {
     } finally {
       await pglite.close();
     }
+  });
+
+  it("gives the creating process this one's flags, but no debugger or watch mode", () => {
+    expect(
+      childArgv(['--liftoff-only', '--inspect=9229', '--inspect-brk', '--watch', '--max-old-space-size=256']),
+    ).toEqual(['--liftoff-only', '--max-old-space-size=256']);
   });
 
   it('says why when the process creating it fails', async () => {
