@@ -19,10 +19,19 @@
  * - `MALLOC_ARENA_MAX=2` (glibc): every thread that allocates (libuv's pool compressing answers,
  *   V8's helpers) otherwise gets its own malloc arena, up to 8 per core, and each keeps what it
  *   freed: 60–100 MB under compressed load, where two arenas keep about 35.
+ * - `--liftoff-only`: WebAssembly compiled by V8's baseline compiler only. The embedded database
+ *   (PGlite: PostgreSQL compiled to WebAssembly, in this process) otherwise has its hot functions
+ *   recompiled by TurboFan: 270 MB of resident code and compiler memory on top of the database's
+ *   own, peaks of 800–900 MB at start, where Liftoff alone keeps it under 400 MB (docs/scale.md
+ *   "Embedded"). On PostgreSQL the process runs no WebAssembly but undici's HTTP parser.
  */
 
 /** Node's flags for an API process. */
-export const API_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32', '--max-old-space-size=256'];
+export const API_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=32',
+  '--max-old-space-size=256',
+  '--liftoff-only',
+];
 
 /** The environment an API process starts with (read by glibc when the process starts). */
 export const API_PROCESS_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };

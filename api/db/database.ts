@@ -11,6 +11,7 @@ import pg from 'pg';
 import { ENTITIES } from './entities.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { checkDatabase } from './startup.ts';
+import { openDataDir } from './embedded-dir.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
 import { preparedQuery, preparedTransaction, statementNames } from './prepared.ts';
@@ -118,10 +119,8 @@ async function openEmbedded(dataDir?: string, image?: Blob): Promise<Database> {
   if (dataDir) {
     const dir = resolve(dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    // PGlite does not lock its directory; two processes on one directory would corrupt it.
-    release = acquireDataDirLock(resolve(dataDir));
-    pglite = await PGlite.create({ dataDir: dir, parsers: WIRE_PARSERS });
-    await pglite.exec('vacuum'); // PGlite has no autovacuum
+    release = acquireDataDirLock(resolve(dataDir)); // PGlite does not lock it: two processes would corrupt it
+    pglite = await openDataDir(dir, WIRE_PARSERS);
   } else {
     pglite = await PGlite.create({ ...(image ? { loadDataDir: image } : {}), parsers: WIRE_PARSERS });
   }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/app.ts';
 import { loadConfig } from '../../api/config.ts';
-import { openDatabase } from '../../api/db/database.ts';
+import { openDatabase, type Database } from '../../api/db/database.ts';
 import { censusHost } from '../../api/boundaries/live-probes.ts';
 import { knowledgeRun, keptKnowledge } from '../../api/organism/checks/knowledge.ts';
 import { discriminationJob } from '../../api/organism/checks/discrimination.ts';
@@ -33,18 +33,26 @@ const HOT_TALLIES =
  * tallies rewritten: the seed's long transactions kept their dead row versions from being pruned,
  * leaving hundreds of pages for a few dozen rows (arrival_days: 1,412 pages for 120 rows on the
  * 1,000,000-imprint Record), which a service whose autovacuum kept up would not carry. On a pool
- * of its own without the statement timeout, as migrations run.
+ * of its own without the statement timeout, as migrations run (embedded: on the app's own database).
  */
-async function vacuum(embedded: boolean): Promise<void> {
+async function vacuum(own: Database): Promise<void> {
   const url = loadConfig().databaseUrl;
-  if (embedded || !url) return;
+  // Embedded: the app's own database (one connection, no statement timeout; PGlite has no autovacuum).
+  if (own.embedded || !url) {
+    if (own.embedded) await vacuumTallies(own);
+    return;
+  }
   const db = await openDatabase({ url, migrate: false, pool: { max: 1, statementTimeoutMs: 0 } });
   try {
-    await db.query(`vacuum full ${HOT_TALLIES}`);
-    await db.query('vacuum (analyze)');
+    await vacuumTallies(db);
   } finally {
     await db.close();
   }
+}
+
+async function vacuumTallies(db: Database): Promise<void> {
+  await db.query(`vacuum full ${HOT_TALLIES}`);
+  await db.query('vacuum (analyze)');
 }
 
 export async function keepUp(app: FastifyInstance): Promise<number> {
@@ -65,7 +73,7 @@ export async function keepUp(app: FastifyInstance): Promise<number> {
   // The prevention experiment's window counted whole once (migration 0082): the job's runs then
   // take in only what is new.
   await countPrevention(ctx);
-  await vacuum(ctx.db.embedded);
+  await vacuum(ctx.db);
   return runs;
 }
 

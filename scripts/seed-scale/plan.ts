@@ -46,6 +46,18 @@ export function parseSize(argv: readonly string[]): SeedSize {
   return size;
 }
 
+/**
+ * `--embedded <dir>` taken out of the command line: the embedded data directory to seed (created
+ * if missing) instead of the configured database; DATABASE_URL is then ignored. The rest is the size.
+ */
+export function seedTarget(argv: readonly string[]): { dataDir?: string; rest: string[] } {
+  const at = argv.indexOf('--embedded');
+  if (at < 0) return { rest: [...argv] };
+  const dataDir = argv[at + 1];
+  if (!dataDir || dataDir.startsWith('--')) throw new Error('--embedded needs a data directory');
+  return { dataDir, rest: [...argv.slice(0, at), ...argv.slice(at + 2)] };
+}
+
 /** A small deterministic generator (mulberry32), so two seeds of one size are alike. */
 export function random(seed: number): () => number {
   let a = seed >>> 0;

@@ -1,7 +1,8 @@
 /**
- * `npm run seed:scale -- --imprints 1000000 --days 60 --agents 100000 --sovereigns 20000`
+ * `npm run seed:scale -- --imprints 1000000 --days 60 --agents 100000 --sovereigns 20000 [--embedded <dir>]`
  *
- * Builds on the configured database (DATABASE_URL, else the embedded one) a Record that has lived
+ * Builds on the configured database (DATABASE_URL, else the embedded one in CIVITAS_DATA_DIR; with
+ * `--embedded <dir>`, the embedded one in that data directory whatever DATABASE_URL says) a Record that has lived
  * `days` UTC days up to now: day after day, sovereigns cross, agents arrive and return, imprints
  * are appended through the Record's own appendImprints (real receipts on each day's log), the
  * families' doors are used by a cast of sovereigns, and at each midnight the jobs run as the job
@@ -9,6 +10,8 @@
  * the end. The database must hold an empty Record. docs/scale.md says how long it takes.
  */
 import { buildApp } from '../../api/app.ts';
+import { REPO_ROOT } from '../../api/boundaries/inventory.ts';
+import { readModuleGraph } from '../../api/boundaries/module-graph.ts';
 import { loadConfig } from '../../api/config.ts';
 import type { AppContext } from '../../api/context.ts';
 import { openDatabase } from '../../api/db/database.ts';
@@ -22,12 +25,28 @@ import { TestableClock } from './clock.ts';
 import { keepUp } from './keep.ts';
 import { answerDuePacts, castOf, civicRound, signIn, witnessDay, type Cast } from './doors.ts';
 import { appendDay, planDay } from './imprints.ts';
-import { agentClass, parseSize, random, share } from './plan.ts';
+import { agentClass, parseSize, random, seedTarget, share } from './plan.ts';
 import { arriveAgents, crossSovereigns, settleAgents, type SeedSovereign } from './population.ts';
 
 const DAY = 86_400_000;
 
-const size = parseSize(process.argv.slice(2));
+const target = seedTarget(process.argv.slice(2));
+try {
+  // The kept self-trials' boundaries census reads the build's module graph: without it (or with a
+  // stale one) the seeded Record's boundaries trial is kept failed ("inventory not fully accounted").
+  readModuleGraph(REPO_ROOT);
+} catch (error) {
+  console.error(
+    `seed:scale: ${(error as Error).message} (the self-trials' census reads the graph: build first)`,
+  );
+  process.exit(1);
+}
+const size = parseSize(target.rest);
+if (target.dataDir) {
+  // Through the environment, so that every part of the seed (the app, keep.ts) reads the same database.
+  process.env.CIVITAS_DATA_DIR = target.dataDir;
+  delete process.env.DATABASE_URL;
+}
 const config = loadConfig();
 const started = performance.now();
 // Bulk statements (settling 100,000 agents, the census backfill, analyze) outlast a request's timeout.

@@ -36,7 +36,7 @@ describe('npm start on a built site', () => {
   it('is what npm start runs before the server', async () => {
     const { default: manifest } = await import('../../package.json', { with: { type: 'json' } });
     expect(manifest.scripts.start).toBe(
-      'npm run build && MALLOC_ARENA_MAX=2 node --max-semi-space-size=32 --max-old-space-size=256 api/server.ts',
+      'npm run build && MALLOC_ARENA_MAX=2 node --max-semi-space-size=32 --max-old-space-size=256 --liftoff-only api/server.ts',
     );
   });
 });

@@ -38,8 +38,12 @@ describe('the API process settings', () => {
     expect(BENCH_ENV).toEqual(API_PROCESS_ENV);
   });
 
-  it('cap the old generation, the young one and the malloc arenas', () => {
-    expect(API_NODE_FLAGS).toEqual(['--max-semi-space-size=32', '--max-old-space-size=256']);
+  it('cap the old generation, the young one and the malloc arenas; WebAssembly on Liftoff only', () => {
+    expect(API_NODE_FLAGS).toEqual([
+      '--max-semi-space-size=32',
+      '--max-old-space-size=256',
+      '--liftoff-only',
+    ]);
     expect(API_PROCESS_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
   });
 });
@@ -52,10 +56,12 @@ describe('a worker of the cluster', () => {
     expect(withApiFlags(['--max-old-space-size=1024'])).toEqual([
       '--max-old-space-size=1024',
       '--max-semi-space-size=32',
+      '--liftoff-only',
     ]);
     expect(withApiFlags(['--max_old_space_size=1024', ...API_NODE_FLAGS.slice(0, 1)])).toEqual([
       '--max_old_space_size=1024',
       '--max-semi-space-size=32',
+      '--liftoff-only',
     ]);
   });
 

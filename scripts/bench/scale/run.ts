@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale -- --small <database url> --big <database url> [--routes /api/stats,/api/citizens]
+ * `npm run bench:scale -- --small <database url | data dir> --big <database url | data dir> [--routes /api/stats,/api/citizens]
  *   [--samples 30] [--route-ms 5000] [--load-seconds 3] [--no-load] [--out results.json]
  *   [--small-from earlier.json] [--default-heap]`  (the small Record's timings from an earlier run's
  *   --out; the API process without harness.ts's API_PROCESS_FLAGS and API_PROCESS_ENV)
@@ -13,13 +13,16 @@
  * `npm run seed:scale` (docs/scale.md) under the same CIVITAS_ORIGIN as this bench runs with. After
  * each route it reads the API process's resident memory (VmRSS, and VmHWM: its peak so far) from
  * /proc, and prints each Record's peak RSS and the route that reached it (issue 20: under 400 MB
- * throughout).
+ * throughout). A Record is a PostgreSQL URL or an embedded data directory (anything else: its API
+ * process then runs on PGlite in that directory, as `npm start` does without DATABASE_URL;
+ * record.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { API_PROCESS_ENV, API_PROCESS_FLAGS, startServer, stopServer } from '../harness.ts';
 import { loadRoute, timeRoute, type Budget, type Timing } from './measure.ts';
 import { HOT_READS, paramValues, targets, type Target } from './targets.ts';
+import { recordOf, serverEnv } from './record.ts';
 
 interface Options extends Budget {
   small?: string;
@@ -58,7 +61,7 @@ function parse(argv: readonly string[]): Options {
     else throw new Error(`unknown flag ${flag} (see the header of scripts/bench/scale/run.ts)`);
   }
   if (!options.small && !options.big && !options.smallFrom)
-    throw new Error('give --small and/or --big (database URLs)');
+    throw new Error('give --small and/or --big (database URLs or embedded data directories)');
   return options;
 }
 
@@ -98,8 +101,9 @@ interface RecordRun {
   stop(): Promise<void>;
 }
 
-async function openRecord(name: string, databaseUrl: string, options: Options): Promise<RecordRun> {
-  const values = await paramValues(databaseUrl);
+async function openRecord(name: string, where: string, options: Options): Promise<RecordRun> {
+  const values = await paramValues(where);
+  const record = recordOf(where);
   // A request cut off at the budget keeps running on the server (and its query in PostgreSQL), and
   // would slow every route after it: the server is restarted after a cut-off, and its database
   // sessions check every second whether their client is still there, so the orphaned queries end.
@@ -108,7 +112,7 @@ async function openRecord(name: string, databaseUrl: string, options: Options): 
       SERVER,
       {
         ...(options.defaultHeap ? {} : API_PROCESS_ENV),
-        DATABASE_URL: withConnectionCheck(databaseUrl),
+        ...serverEnv(record),
         CIVITAS_WORKERS: '1',
       },
       options.defaultHeap ? [] : API_PROCESS_FLAGS,
@@ -208,12 +212,6 @@ async function retime(small: RecordRun, big: RecordRun): Promise<Map<string, Ret
 /** Over in the pass and, when it was timed again, again. */
 const confirmed = (b: Timing, s: Timing | undefined, again: Retimed | undefined) =>
   over(b, s) && (!again || over(again.big, again.small));
-
-function withConnectionCheck(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', '-c client_connection_check_interval=1000');
-  return url.toString();
-}
 
 const ms = (t: Timing | undefined, key: 'p50' | 'p99') =>
   t ? `${t.cutOff && key === 'p99' ? '>' : ''}${t[key] < 10 ? t[key].toFixed(1) : Math.round(t[key])}` : '—';

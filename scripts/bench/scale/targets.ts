@@ -3,9 +3,9 @@
  * real ids read from the database it runs against (a receipt of a sealed day, an agent, a court
  * case, a prophecy…), asked for as the shape's kind is read (JSON for the API, the page for pages).
  */
-import pg from 'pg';
 import { PUBLISHED_ROUTES, type RouteShape } from '../../../shared/registry/index.ts';
 import { APP_VERSION } from '../../../api/config.ts';
+import { recordOf, withRecord } from './record.ts';
 
 export interface Target {
   /** the registry path, e.g. `/api/agent/{handle}` */
@@ -44,15 +44,13 @@ interface Values {
   sequence: string;
 }
 
-/** One value per path parameter, read from the Record (the middle sealed day for receipts). */
-export async function paramValues(databaseUrl: string): Promise<Values> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const one = async (sql: string, fallback = 'x'): Promise<string> => {
-    const { rows } = await client.query<{ v: string }>(sql);
-    return rows[0]?.v ?? fallback;
-  };
-  try {
+/** One value per path parameter, read from the Record (the middle sealed day for receipts): a URL or a data directory. */
+export async function paramValues(record: string): Promise<Values> {
+  return withRecord(recordOf(record), async (query) => {
+    const one = async (sql: string, fallback = 'x'): Promise<string> => {
+      const value = (await query(sql))[0]?.v;
+      return value === undefined || value === null ? fallback : String(value);
+    };
     const date = await one(
       `select to_char(date, 'YYYY-MM-DD') as v from anchors order by date offset (select count(*) / 2 from anchors) limit 1`,
     );
@@ -70,9 +68,7 @@ export async function paramValues(databaseUrl: string): Promise<Values> {
       tag: await one(`select tag as v from sovereigns order by created_at desc limit 1`),
       sequence: await one(`select max(sequence)::text as v from imprints`),
     };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The concrete URL of a shape: each parameter from the values, by what it names on that path. */
