@@ -97,9 +97,15 @@ function cut(a: number, b: number, finest: number) {
   return { ranges: ranges.filter(([, s, e]) => s < e), edges };
 }
 
+/** A statement's placeholders `$k` renumbered by `to(k)`. */
+const renumber = (text: string, to: (k: number) => number) =>
+  text.replace(/\$(\d+)/g, (_, k: string) => `$${to(Number(k))}`);
+
 /**
  * How many rows of each name were created in [from, to) (`to` null: no end). The names may come
- * from several sources. Exact: the tallies move in the writers' transactions.
+ * from several sources. Exact: the tallies move in the writers' transactions. One statement: its
+ * kept ranges and ragged edges as branches of one union (each a round trip of its own on the
+ * embedded database, where statements run one after another).
  */
 export async function countBetween(
   sql: Sql,
@@ -111,17 +117,26 @@ export async function countBetween(
   const b = to === null ? Infinity : to.getTime();
   const out: NameCounts = new Map(names.map((name) => [name, 0]));
   if (!(a < b)) return out;
-  const add = (rows: Tallied[]) => {
-    for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + row.n);
+  const params: unknown[] = [names];
+  const branches: string[] = [];
+  // Each branch its own two bounds ($1 stays the names), so no placeholder is typed twice.
+  const branch = (text: string, first: number, ...bounds: string[]) => {
+    const at = params.length + 1;
+    params.push(...bounds);
+    branches.push(
+      `select name, n from (${renumber(text, (k) => (k < first ? k : at + k - first))}) b${branches.length}`,
+    );
   };
-  const work: Promise<void>[] = [];
   for (const source of new Set(names.map(sourceOf))) {
     const { ranges, edges } = cut(a, b, FINEST[source]);
-    for (const [span, s, e] of ranges)
-      work.push(sql.query<Tallied>(KEPT[span][source]!, [names, bound(span, s), bound(span, e)]).then(add));
-    for (const [s, e] of edges) work.push(sql.query<Tallied>(EDGES[source], [stamp(s), stamp(e)]).then(add));
+    for (const [span, s, e] of ranges) branch(KEPT[span][source]!, 2, bound(span, s), bound(span, e));
+    for (const [s, e] of edges) branch(EDGES[source], 1, stamp(s), stamp(e));
   }
-  await Promise.all(work);
+  const rows = await sql.query<Tallied>(
+    `select name, n from (${branches.join('\n union all ')}) u where name = any($1::text[])`,
+    params,
+  );
+  for (const row of rows) if (out.has(row.name)) out.set(row.name, out.get(row.name)! + row.n);
   return out;
 }
 
