@@ -72,7 +72,7 @@ describe('the organism and the persona on few statements', () => {
     expect([...counted.values()].reduce((a, b) => a + b, 0)).toBe(4);
   });
 
-  it('/api/organism reads its blocks in at most 16 statements, the same figures the full views give', async () => {
+  it('/api/organism reads its blocks in at most 15 statements, the same figures the full views give', async () => {
     const ctx = t.app.civitas;
     const host = censusHost(t.app);
     const [state, vitals, metabolism, drift, season, trials] = await Promise.all([
@@ -85,7 +85,7 @@ describe('the organism and the persona on few statements', () => {
     ]);
     const counted = counting(ctx);
     const organism = await organismView(counted.ctx, host);
-    expect(counted.texts.length).toBeLessThanOrEqual(16);
+    expect(counted.texts.length).toBeLessThanOrEqual(15);
     expect(organism.population).toEqual({ humans: state.population.humans, agents: state.population.agents });
     expect(organism.record).toEqual(state.record);
     expect(organism.ledger).toEqual({
@@ -126,13 +126,13 @@ describe('the organism and the persona on few statements', () => {
     expect(Object.keys(organism)).toEqual(Object.keys((await get('/api/organism')).json()));
   });
 
-  it("the narrative reads each instant's figures once: at most 8 statements, persona and becoming agreeing", async () => {
+  it("the narrative reads each instant's figures once: at most 7 statements, persona and becoming agreeing", async () => {
     const ctx = t.app.civitas;
     const host = censusHost(t.app);
     const [persona, becoming] = await Promise.all([personaView(ctx, host), becomingView(ctx)]);
     const counted = counting(ctx);
     const narrative = await narrativeView(counted.ctx, host);
-    expect(counted.texts.length).toBeLessThanOrEqual(8);
+    expect(counted.texts.length).toBeLessThanOrEqual(7);
     expect(narrative.voice).toBe(persona.voice);
     expect(narrative.stance).toBe(persona.stance);
     expect(narrative.sentences).toContain(
