@@ -10,7 +10,8 @@ import { journalView } from './journal.ts';
 import { becomingView, historyView, narrativeView, personaView } from './persona.ts';
 import { seasonView } from './season.ts';
 import { soulView } from './soul.ts';
-import { organismView, stateView } from './state.ts';
+import { organismView } from './organism.ts';
+import { stateView } from './state.ts';
 
 export const selfHandlers = [
   defineRoute('GET /api/state', {

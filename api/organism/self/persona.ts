@@ -17,7 +17,6 @@ import { latestChecks } from '../mind/mind.ts';
 import { TRUTH_CLAIMS } from '../mind/truth.ts';
 import { count, noun } from '../../../shared/plural.ts';
 import { one, type Counts } from '../../db/rows.ts';
-import { sql as fragment } from 'kysely';
 import type { PersonaFigures, Voice } from '../../../shared/organism/contract/persona.ts';
 import { constant } from '../../db/kysely.ts';
 
@@ -26,29 +25,34 @@ export const BECOMING_DAYS = 30;
 export const HISTORY_MONTHS = 24;
 
 /** Birth: the first sovereign, agent or imprint (each the first row of an index; imprints by sequence, in time order). */
-const BORN_AT = fragment<string | null>`to_char(least((select min(created_at) from sovereigns),
+const BORN_AT = `to_char(least((select min(created_at) from sovereigns),
   (select min(first_seen_at) from agents), (select created_at from imprints order by sequence limit 1))
-  at time zone 'UTC', ${fragment.raw(ISO)})`;
+  at time zone 'UTC', ${ISO})`;
 
-async function bornAt(ctx: AppContext): Promise<string | null> {
-  const [row] = await ctx.db.kysely.selectNoFrom(BORN_AT.as('born_at')).execute();
-  return row?.born_at ?? null;
-}
+/** Every sovereign, agent and imprint stored now: tallies the writers keep, three rows ($1: the level tallies' names). */
+const TOTALS = `coalesce((select value from record_tallies where name = 'sovereigns'), 0) as humans,
+  -- every agent row, by level (migration 0045), read by key; the 'agents' tally counts public ones only
+  coalesce((select sum(value) from record_tallies where name = any($1::text[])), 0) as agents,
+  coalesce((select value from record_counter where id = 1), 0) as imprints`;
+const LEVEL_TALLIES = levelSchema.options.map((level) => `agents_level:${level}`);
 
 const KIND_NAMES = IMPRINT_KINDS.map(shownKind);
 
-/** Every sovereign, agent and imprint stored now: tallies the writers keep, three rows. */
 async function totalsNow(ctx: AppContext): Promise<Totals> {
   const row = one(
-    await ctx.db.query<Counts<'humans' | 'agents' | 'imprints'>>(
-      `select coalesce((select value from record_tallies where name = 'sovereigns'), 0) as humans,
-              -- every agent row, by level (migration 0045), read by key; the 'agents' tally counts public ones only
-              coalesce((select sum(value) from record_tallies where name = any($1::text[])), 0) as agents,
-              coalesce((select value from record_counter where id = 1), 0) as imprints`,
-      [levelSchema.options.map((level) => `agents_level:${level}`)],
-    ),
+    await ctx.db.query<Counts<'humans' | 'agents' | 'imprints'>>(`select ${TOTALS}`, [LEVEL_TALLIES]),
   );
   return { humans: row.humans, agents: row.agents, imprints: row.imprints };
+}
+
+/** Today's totals, the lessons stored by `at` and the birth, in one statement. */
+async function standing(ctx: AppContext, at: string) {
+  return one(
+    await ctx.db.query<Counts<'humans' | 'agents' | 'imprints' | 'lessons'> & { born_at: string | null }>(
+      `select ${TOTALS}, (select count(*) from lessons where created_at <= $2) as lessons, ${BORN_AT} as born_at`,
+      [LEVEL_TALLIES, at],
+    ),
+  );
 }
 
 /**
@@ -60,17 +64,12 @@ async function totalsNow(ctx: AppContext): Promise<Totals> {
 export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigures> {
   const iso = at.toISOString();
   const after = new Date(at.getTime() + 1);
-  const [now, lessonCount, later, recent, birth] = await Promise.all([
-    totalsNow(ctx),
-    ctx.db.kysely
-      .selectFrom('lessons')
-      .select((eb) => eb.fn.countAll<number>().as('lessons'))
-      .where('created_at', '<=', iso)
-      .execute(),
+  const [now, later, recent] = await Promise.all([
+    standing(ctx, iso),
     countBetween(ctx.db, [...ALL_IMPRINTS, 'agents', 'sovereigns'], after, null),
     countBetween(ctx.db, KIND_NAMES, new Date(after.getTime() - BECOMING_DAYS * DAY), after),
-    bornAt(ctx),
   ]);
+  const birth = now.born_at;
   const kinds = IMPRINT_KINDS.map((kind) => ({ kind, n: recent.get(shownKind(kind)) ?? 0 }))
     .filter((k) => k.n > 0)
     .sort((x, y) => y.n - x.n || x.kind.localeCompare(y.kind))
@@ -86,7 +85,7 @@ export async function figuresAt(ctx: AppContext, at: Date): Promise<PersonaFigur
     },
     imprints_lifetime: now.imprints - total(later, ALL_IMPRINTS),
     busiest_kinds: kinds.map((k) => ({ kind: k.kind, imprints: k.n })),
-    lessons: one(lessonCount).lessons,
+    lessons: now.lessons,
   };
 }
 
@@ -98,11 +97,16 @@ function voiceOf(f: PersonaFigures): Voice {
   return 'established';
 }
 
-/** The host is for a first verification run when no round was kept yet (latestChecks). */
+/** "confident" when every mind claim holds, else "watchful"; the host is for a first verification run (latestChecks). */
+async function claimsHeld(ctx: AppContext, host: CensusHost) {
+  const checks = await latestChecks(ctx, host);
+  const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
+  return { held, stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const) };
+}
+
 export async function personaView(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
-  const [figures, checks] = await Promise.all([figuresAt(ctx, now), latestChecks(ctx, host)]);
-  const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
+  const [figures, { held, stance }] = await Promise.all([figuresAt(ctx, now), claimsHeld(ctx, host)]);
   const lessons = await ctx.db.kysely
     .selectFrom('lessons')
     .select('title')
@@ -116,7 +120,7 @@ export async function personaView(ctx: AppContext, host: CensusHost) {
     schema: 'civitas.persona.v1' as const,
     as_of: now.toISOString(),
     voice: voiceOf(figures),
-    stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const),
+    stance,
     figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
     latest_lessons: lessons.map((l) => l.title),
     links: {
@@ -142,6 +146,11 @@ export async function becomingView(ctx: AppContext) {
   const now = ctx.clock.now();
   const then = new Date(now.getTime() - BECOMING_DAYS * DAY);
   const [was, is] = await Promise.all([figuresAt(ctx, then), figuresAt(ctx, now)]);
+  return becoming(now, then, was, is);
+}
+
+/** The becoming view from the figures 30 days ago (`was`, at `then`) and now (`is`). */
+function becoming(now: Date, then: Date, was: PersonaFigures, is: PersonaFigures) {
   const changes = {
     humans: change(was.population.humans, is.population.humans),
     agents: change(was.population.agents, is.population.agents),
@@ -218,7 +227,21 @@ export async function historyView(ctx: AppContext) {
 }
 
 export async function narrativeView(ctx: AppContext, host: CensusHost) {
-  const [persona, becoming] = await Promise.all([personaView(ctx, host), becomingView(ctx)]);
+  // The persona's and becoming's figures, each instant's read once (both views need now's).
+  const now = ctx.clock.now();
+  const then = new Date(now.getTime() - BECOMING_DAYS * DAY);
+  const [is, was, claims] = await Promise.all([
+    figuresAt(ctx, now),
+    figuresAt(ctx, then),
+    claimsHeld(ctx, host),
+  ]);
+  const persona = {
+    as_of: now.toISOString(),
+    voice: voiceOf(is),
+    stance: claims.stance,
+    figures: { ...is, claims_held: claims.held, claims: TRUTH_CLAIMS.length },
+  };
+  const { why } = becoming(now, then, was, is);
   const f = persona.figures;
   const sentences: string[] = [];
   if (f.age_days === null) {
@@ -239,7 +262,7 @@ export async function narrativeView(ctx: AppContext, host: CensusHost) {
   );
   if (f.lessons > 0)
     sentences.push(`Stewards have recorded ${count(f.lessons, 'lesson', 'lessons')} from what I was told.`);
-  const [because] = becoming.why; // becomingView always gives one reason at least
+  const [because] = why; // becoming always gives one reason at least
   if (because !== undefined) sentences.push(because);
   return {
     ok: true as const,

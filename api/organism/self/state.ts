@@ -5,19 +5,13 @@
  * projectFederatedCohorts (the people family's federatedCohortsView). Humans and agents are two kinds, never summed.
  */
 import type { AppContext } from '../../context.ts';
-import type { CensusHost } from '../../boundaries/census.ts';
 import { RECORD_WINDOW } from '../../../shared/record/imprint.ts';
 import { levelSchema } from '../../../shared/agents/contract.ts';
 import { projectActorRef, projectQuarantine } from '../../../shared/boundaries/projectors/actors.ts';
 import { federatedCohortsView } from '../../people/cohorts.ts';
-import { heldRecords, recordCounts } from '../../record/queries.ts';
+import { heldRecords, recordCounts, type RecordCounts } from '../../record/queries.ts';
 import { population } from '../../people/presence.ts';
 import { recentDenials, denialCounts } from '../../ledger/denials.ts';
-import { metabolismView } from '../vitals/metabolism.ts';
-import { keptSelfTrials } from '../checks/knowledge.ts';
-import { vitalsView } from '../vitals/vitals.ts';
-import { driftView } from '../themes/drift.ts';
-import { seasonView } from './season.ts';
 import { iso } from '../../../shared/time.ts';
 import { one } from '../../db/rows.ts';
 import { sql as fragment } from 'kysely';
@@ -86,6 +80,36 @@ async function newestActors(ctx: AppContext) {
   }));
 }
 
+/** The newest anchor (by its key's last entry, not by the output's text: that sorted every anchor). */
+export async function latestAnchor(ctx: AppContext) {
+  const [latest] = await ctx.db.kysely
+    .selectFrom('anchors')
+    .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
+    .orderBy('anchors.date', 'desc')
+    .limit(constant(1))
+    .execute();
+  return latest
+    ? {
+        date: latest.date,
+        tree_size: latest.tree_size,
+        root_hash: latest.root_hash,
+        sealed_at: iso(latest.sealed_at),
+      }
+    : null;
+}
+
+/** The Record's block of /api/state and /api/organism, from its counts. */
+export function recordBlock(counts: RecordCounts) {
+  return {
+    window: RECORD_WINDOW,
+    imprints_lifetime: counts.lifetime,
+    imprints_retained: Math.min(counts.retained, RECORD_WINDOW),
+    oldest_retained: counts.lifetime > 0 ? Math.max(1, counts.lifetime - RECORD_WINDOW + 1) : null,
+    imprints_unattested: counts.unattested,
+    imprints_held: counts.held,
+  };
+}
+
 export async function stateView(ctx: AppContext) {
   const [people, levels, counts, receiptRows, log, q, denials, denialTotals, actors, federated] =
     await Promise.all([
@@ -117,14 +141,7 @@ export async function stateView(ctx: AppContext) {
       newestActors(ctx),
       federatedCohortsView(ctx),
     ]);
-  const [latest] = await ctx.db.kysely
-    .selectFrom('anchors')
-    .select([fragment<string>`to_char(date, 'YYYY-MM-DD')`.as('date'), 'tree_size', 'root_hash', 'sealed_at'])
-    // By the column (its key's last entry), not by the output's text of the same name: that sorted
-    // every anchor, one a day lived, on every request.
-    .orderBy('anchors.date', 'desc')
-    .limit(constant(1))
-    .execute();
+  const latest = await latestAnchor(ctx);
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
   for (const row of levels) byLevel[row.level] = row.n;
   return {
@@ -138,93 +155,17 @@ export async function stateView(ctx: AppContext) {
     },
     agents_by_level: byLevel,
     newest_actors: actors,
-    record: {
-      window: RECORD_WINDOW,
-      imprints_lifetime: counts.lifetime,
-      imprints_retained: Math.min(counts.retained, RECORD_WINDOW),
-      oldest_retained: counts.lifetime > 0 ? Math.max(1, counts.lifetime - RECORD_WINDOW + 1) : null,
-      imprints_unattested: counts.unattested,
-      imprints_held: counts.held,
-    },
+    record: recordBlock(counts),
     ledger: {
       receipts: one(receiptRows).n,
       log_days: one(log).days,
       sealed_days: one(log).sealed_days,
       anchors: one(log).anchors,
-      latest_anchor: latest
-        ? {
-            date: latest.date,
-            tree_size: latest.tree_size,
-            root_hash: latest.root_hash,
-            sealed_at: iso(latest.sealed_at),
-          }
-        : null,
+      latest_anchor: latest,
     },
     quarantine: { unattested_count: counts.unattested, newest_unattested: q.unattested, held: q.held },
     denials: { total: denialTotals.total, by_reason: denialTotals.by_reason, recent: denials },
     // The people family's view, already through projectFederatedCohorts (federated_cohort_projection).
     federated_cohorts: federated.cohorts,
-  };
-}
-
-/** GET /api/organism: the organism in one view — state, vitals, metabolism and the self-trials (the host is for their census). */
-export async function organismView(ctx: AppContext, host: CensusHost) {
-  const [state, vitals, metabolism, trials, drift, season] = await Promise.all([
-    stateView(ctx),
-    vitalsView(ctx),
-    metabolismView(ctx),
-    keptSelfTrials(ctx, host),
-    driftView(ctx),
-    seasonView(ctx),
-  ]);
-  return {
-    ok: true as const,
-    schema: 'civitas.organism.v1' as const,
-    as_of: state.as_of,
-    population: { humans: state.population.humans, agents: state.population.agents },
-    record: state.record,
-    ledger: {
-      receipts: state.ledger.receipts,
-      anchors: state.ledger.anchors,
-      latest_anchor: state.ledger.latest_anchor,
-    },
-    quarantine: { unattested: state.quarantine.unattested_count, held: state.quarantine.held },
-    vitals: {
-      requests_per_minute: vitals.requests_per_minute,
-      error_rate: vitals.error_rate,
-      latency_p95_ms: vitals.latency_p95_ms,
-      database: vitals.database,
-    },
-    metabolism: { last_day: metabolism.last_day, residence_hours: metabolism.residence_hours },
-    drift: {
-      kinds_divergence: drift.kinds.divergence,
-      topics_divergence: drift.topics.divergence,
-      rising: drift.topics.rising,
-    },
-    season: {
-      season: season.season,
-      day: season.day,
-      days: season.days,
-      figures: season.figures,
-      themes: season.themes.slice(0, 5),
-    },
-    boundaries: trials.boundaries,
-    self_trials: {
-      as_of: trials.as_of,
-      all_passed: trials.all_passed,
-      passed: trials.passed,
-      failed: trials.failed,
-      trials: trials.trials.map((trial) => ({ name: trial.name, passed: trial.passed })),
-    },
-    see: {
-      state: '/api/state',
-      vitals: '/api/vitals',
-      metabolism: '/api/metabolism',
-      self_trials: '/api/self-trials',
-      failures: '/api/failures',
-      promises: '/api/promises',
-      drift: '/api/drift',
-      season: '/api/season',
-    },
   };
 }

@@ -41,24 +41,48 @@ function termDivergence(current: TermCount[], previous: TermCount[]): number | n
   return jensenShannon(of(current), of(previous));
 }
 
-export async function driftView(ctx: AppContext) {
-  const now = ctx.clock.now();
-  const weekStart = new Date(now.getTime() - WEEK);
-  const previousStart = new Date(now.getTime() - 2 * WEEK);
-  const [thisKinds, lastKinds, thisTerms, lastTerms, thisBodies, lastBodies] = await Promise.all([
+/** The two weeks' kinds and top terms, with the divergences and the rising terms (the organism's drift block). */
+async function weeks(ctx: AppContext, now: Date, weekStart: Date, previousStart: Date) {
+  const [thisKinds, lastKinds, thisTerms, lastTerms] = await Promise.all([
     kindCounts(ctx, weekStart, now),
     kindCounts(ctx, previousStart, weekStart),
     termsBetween(ctx.db, weekStart, now, TOP_TERMS),
     termsBetween(ctx.db, previousStart, weekStart, TOP_TERMS),
-    learnableBodies(ctx.db, weekStart, now),
-    learnableBodies(ctx.db, previousStart, weekStart),
   ]);
   const keys = [...new Set([...Object.keys(thisKinds), ...Object.keys(lastKinds)])];
-  const kindsJs = jensenShannon(
+  const kindsDivergence = jensenShannon(
     keys.map((k) => thisKinds[k] ?? 0),
     keys.map((k) => lastKinds[k] ?? 0),
   );
   const previousSet = new Set(lastTerms.map((t) => t.term));
+  return {
+    thisKinds,
+    lastKinds,
+    thisTerms,
+    lastTerms,
+    kindsDivergence,
+    topicsDivergence: termDivergence(thisTerms, lastTerms),
+    rising: thisTerms.filter((t) => !previousSet.has(t.term)).map((t) => t.term),
+  };
+}
+
+/** What /api/organism shows of the drift: the two divergences and the rising terms (no body counts). */
+export async function driftSummary(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const w = await weeks(ctx, now, new Date(now.getTime() - WEEK), new Date(now.getTime() - 2 * WEEK));
+  return { kinds_divergence: w.kindsDivergence, topics_divergence: w.topicsDivergence, rising: w.rising };
+}
+
+export async function driftView(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const weekStart = new Date(now.getTime() - WEEK);
+  const previousStart = new Date(now.getTime() - 2 * WEEK);
+  const [w, thisBodies, lastBodies] = await Promise.all([
+    weeks(ctx, now, weekStart, previousStart),
+    learnableBodies(ctx.db, weekStart, now),
+    learnableBodies(ctx.db, previousStart, weekStart),
+  ]);
+  const { thisKinds, lastKinds, thisTerms, lastTerms } = w;
   const currentSet = new Set(thisTerms.map((t) => t.term));
   return {
     ok: true as const,
@@ -77,15 +101,15 @@ export async function driftView(ctx: AppContext) {
       imprints: Object.values(lastKinds).reduce((a, b) => a + b, 0),
     },
     kinds: {
-      divergence: kindsJs,
+      divergence: w.kindsDivergence,
       measure:
         "Jensen–Shannon divergence in bits between the two weeks' kind distributions (0 = identical, 1 = disjoint); null when a week has no imprints.",
     },
     topics: {
-      divergence: termDivergence(thisTerms, lastTerms),
+      divergence: w.topicsDivergence,
       this_week: { bodies: thisBodies, terms: thisTerms },
       last_week: { bodies: lastBodies, terms: lastTerms },
-      rising: thisTerms.filter((t) => !previousSet.has(t.term)).map((t) => t.term),
+      rising: w.rising,
       fading: lastTerms.filter((t) => !currentSet.has(t.term)).map((t) => t.term),
       basis: `ts_stat over the stored search vectors of retained bodies that are neither held nor quarantined (unattested); top ${TOP_TERMS} words of 4+ letters by number of imprints. Bodies that left the window no longer count.`,
     },

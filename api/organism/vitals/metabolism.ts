@@ -34,19 +34,37 @@ async function slots(ctx: AppContext, span: 'hour' | 'day', count: number, end: 
 
 const sum = (list: Slot[], key: 'intake' | 'evictions') => list.reduce((acc, slot) => acc + slot[key], 0);
 
+/** The last 24 hours (whole hours, the current one included) and the residence at their pace. */
+function lastDay(hours: Slot[]) {
+  const perHour = sum(hours, 'intake') / 24;
+  return {
+    last_day: {
+      intake: sum(hours, 'intake'),
+      evictions: sum(hours, 'evictions'),
+      intake_per_hour: Math.round(perHour * 100) / 100,
+    },
+    // At the last day's pace, how long a body stays in the window (null: nothing arrives, nothing leaves).
+    residence_hours: perHour > 0 ? Math.round((RECORD_WINDOW / perHour) * 10) / 10 : null,
+  };
+}
+
+const hourEnd = (now: number) => Math.floor(now / HOUR) * HOUR + HOUR;
+
+/** What /api/organism shows of the metabolism: the last day and the residence (24 hour rows per name). */
+export async function metabolismDay(ctx: AppContext) {
+  return lastDay(await slots(ctx, 'hour', 24, hourEnd(ctx.clock.now().getTime())));
+}
+
 /** GET /api/metabolism, the /metabolism page and /metabolism/card.svg. */
 export async function metabolismView(ctx: AppContext) {
   const now = ctx.clock.now().getTime();
-  const hourEnd = Math.floor(now / HOUR) * HOUR + HOUR;
   const dayEnd = Math.floor(now / DAY) * DAY + DAY;
   const [hours, days, counts] = await Promise.all([
-    slots(ctx, 'hour', 24, hourEnd),
+    slots(ctx, 'hour', 24, hourEnd(now)),
     slots(ctx, 'day', 30, dayEnd),
     recordCounts(ctx.db),
   ]);
-  const intakeDay = sum(hours, 'intake');
-  const evictionsDay = sum(hours, 'evictions');
-  const perHour = intakeDay / 24;
+  const day = lastDay(hours);
   const lastHour = hours.at(-1);
   return {
     ok: true as const,
@@ -62,14 +80,9 @@ export async function metabolismView(ctx: AppContext) {
       retained: counts.retained,
     },
     last_hour: { intake: lastHour?.intake ?? 0, evictions: lastHour?.evictions ?? 0 },
-    last_day: {
-      intake: intakeDay,
-      evictions: evictionsDay,
-      intake_per_hour: Math.round(perHour * 100) / 100,
-    },
+    last_day: day.last_day,
     last_30_days: { intake: sum(days, 'intake'), evictions: sum(days, 'evictions') },
-    // At the last day's pace, how long a body stays in the window (null: nothing arrives, nothing leaves).
-    residence_hours: perHour > 0 ? Math.round((RECORD_WINDOW / perHour) * 10) / 10 : null,
+    residence_hours: day.residence_hours,
     hourly: hours,
     daily: days,
     rule: `Imprint n evicts the body of imprint n − ${RECORD_WINDOW} in the same transaction; evictions in a period are the imprints accepted in it with a sequence above ${RECORD_WINDOW}. bodies_without_text also counts bodies removed by erasure.`,

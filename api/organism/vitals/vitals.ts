@@ -155,6 +155,22 @@ export async function flushOwn(ctx: AppContext): Promise<void> {
   }
 }
 
+/** /api/vitals' headline as /api/organism shows it: the last hour and the database (no day, no wallet). */
+export async function vitalsHeadline(ctx: AppContext) {
+  const database = await databaseHealth(ctx);
+  if (database.status === 'down') throw new Refusal('unavailable');
+  await flushOwn(ctx);
+  const now = ctx.clock.now();
+  const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE); // includes the current minute
+  const lastHour = summarize(await windowFigures(ctx.db, new Date(end.getTime() - HOUR), end), 60);
+  return {
+    requests_per_minute: lastHour.requests_per_minute,
+    error_rate: lastHour.error_rate,
+    latency_p95_ms: lastHour.latency_ms.p95,
+    database: database.status,
+  };
+}
+
 /** GET /api/vitals (and the /vitals page): the last hour, the last day, the database. */
 export async function vitalsView(ctx: AppContext) {
   const database = await databaseHealth(ctx);
