@@ -1,8 +1,8 @@
 /**
  * Random bytes for the write path, taken from a pool refilled 4 KB at a time, as Node's own
- * crypto.randomUUID does. Each `randomBytes(n)` call goes into the crypto library on its own:
- * about 10 µs per receipt salt and per continuity secret on the Record's write path at 8
- * connections (docs/record.md, "Benchmark"), where one fill of the pool serves hundreds of them.
+ * crypto.randomUUID does. Each `randomBytes(n)` call goes into the crypto library on its own: a
+ * receipt's salt and a new handle's continuity secret cost about 16 µs per write together in the
+ * CPU profile at 8 connections (docs/record.md, "Benchmark"); one fill of the pool serves hundreds.
  * The bytes are the same CSPRNG's; each is handed out once and wiped from the pool as it goes.
  */
 import { randomBytes, randomFillSync } from 'node:crypto';
