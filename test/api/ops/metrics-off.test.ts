@@ -8,8 +8,8 @@ import { metricsRegistry } from '../../../api/plugins/metrics.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 async function batchesCounted(): Promise<number> {
-  const metric = await metricsRegistry.getSingleMetric('civitas_imprint_batch_size')!.get();
-  return metric.values.find((v) => v.metricName === 'civitas_imprint_batch_size_count')?.value ?? 0;
+  const text = await metricsRegistry.getSingleMetricAsString('civitas_imprint_batch_size');
+  return Number(/^civitas_imprint_batch_size_count (\d+)$/m.exec(text)?.[1] ?? 0);
 }
 
 const apps: TestApp[] = [];
