@@ -1,22 +1,15 @@
-import { randomFillSync } from 'node:crypto';
 import { ulid } from 'ulid';
+import { pooledRandomByte } from './random-pool.ts';
 
 /**
  * Row ids: `prefix_ULID` (time-sortable, 80 random bits). ulid's own generator asks WebCrypto for
  * one byte per character, sixteen calls into the crypto library per id (a tenth of the Record's
- * write path); these bytes come from a pool refilled 4 KB at a time instead, as Node's own
- * crypto.randomUUID does.
+ * write path); these bytes come from the process's pool instead (api/random-pool.ts).
  */
-const pool = Buffer.alloc(4096);
-let next = pool.length;
 
 /** ulid's PRNG contract: a number in [0, 1), here one pooled random byte / 256. */
 function pooledRandom(): number {
-  if (next === pool.length) {
-    randomFillSync(pool);
-    next = 0;
-  }
-  return pool[next++]! / 256; // next < pool.length: the pool was refilled above when spent
+  return pooledRandomByte() / 256;
 }
 
 /** A new id for a row made at `at`, e.g. newId('rcpt', now) → `rcpt_01J…`. */

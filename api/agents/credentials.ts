@@ -1,13 +1,14 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { pooledRandomBytes } from '../random-pool.ts';
 
 /** `cs_` + 32 random bytes, base64url (DESIGN.md section 2). Shown once; only its SHA-256 is kept. */
 export function newContinuitySecret(): string {
-  return `cs_${randomBytes(32).toString('base64url')}`;
+  return `cs_${pooledRandomBytes(32).toString('base64url')}`;
 }
 
 /** `rt_` + 32 random bytes, base64url: the relay token an attesting sovereign mints. */
 export function newRelayToken(): string {
-  return `rt_${randomBytes(32).toString('base64url')}`;
+  return `rt_${pooledRandomBytes(32).toString('base64url')}`;
 }
 
 export function sha256Hex(value: string): string {

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { newId } from '../ids.ts';
+import { pooledRandomBytes } from '../random-pool.ts';
 import type { Sql } from '../db/database.ts';
 import { receiptLeafData } from '../../shared/ledger/hash.ts';
 import { tileUpdate, writeTiles } from './tiles.ts';
@@ -88,7 +89,7 @@ const LEAF_PREFIX = Buffer.of(0x00);
 function leafOf(input: ReceiptInput): Leaf {
   const id = newId('rcpt', input.at);
   const recorded_at = input.at.toISOString();
-  const salt = randomBytes(16);
+  const salt = pooledRandomBytes(16);
   const subject_salt = salt.toString('hex');
   const subject_digest = createHash('sha256').update(salt).update(input.subject, 'utf8').digest('hex');
   const data = receiptLeafData({ id, step: input.step, subject_digest, recorded_at });

@@ -6,7 +6,7 @@
  * layout with its subscribe panel (site/pages/feed-view.astro). Browsers are dropping XSLT, so an
  * XML stylesheet (/feed.xsl) is not relied on. Every answer of a feed route carries `Vary: Accept`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { feedEntry } from '../../shared/feeds/catalogue.ts';
 import { readFeed, type FeedView } from '../../shared/feeds/view.ts';
@@ -46,24 +46,31 @@ export function navigatesToFeed(request: FastifyRequest, contentType: string): b
 }
 
 async function feedView(app: FastifyInstance) {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.routeOptions.config?.feed) return payload;
-    request.negotiated = true; // Vary: Accept on every variant (api/plugins/negotiation.ts)
-    const contentType = String(reply.getHeader('content-type') ?? '');
-    const site = request.server.site;
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || !site) return payload;
-    if (!navigatesToFeed(request, contentType)) return payload;
-    const parsed = readFeed(contentType, payload);
-    if (!parsed) return payload;
-    const address = `${request.server.civitas.config.origin.replace(/\/$/, '')}${request.url}`;
-    const entry = feedEntry(request.url);
-    const view: FeedView = { ...parsed, address, name: entry?.name, carries: entry?.carries };
-    const page = await site.renderInternal(request, FEED_VIEW_PAGE, { feedView: view });
-    if (!page.matched || page.status !== 200) return payload;
-    reply.removeHeader('etag');
-    reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', FEED_VIEW_CACHE);
-    return page.body;
+  // Synchronous for every route that is not a feed (an async hook costs each request a promise
+  // and a turn of the microtask queue); a feed's answer may become its page.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.routeOptions.config?.feed) return done(null, payload);
+    asPage(request, reply, payload).then((page) => done(null, page), done);
   });
+}
+
+/** A feed's answer, or the page it becomes for a browser's navigation. */
+async function asPage(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  request.negotiated = true; // Vary: Accept on every variant (api/plugins/negotiation.ts)
+  const contentType = String(reply.getHeader('content-type') ?? '');
+  const site = request.server.site;
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || !site) return payload;
+  if (!navigatesToFeed(request, contentType)) return payload;
+  const parsed = readFeed(contentType, payload);
+  if (!parsed) return payload;
+  const address = `${request.server.civitas.config.origin.replace(/\/$/, '')}${request.url}`;
+  const entry = feedEntry(request.url);
+  const view: FeedView = { ...parsed, address, name: entry?.name, carries: entry?.carries };
+  const page = await site.renderInternal(request, FEED_VIEW_PAGE, { feedView: view });
+  if (!page.matched || page.status !== 200) return payload;
+  reply.removeHeader('etag');
+  reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', FEED_VIEW_CACHE);
+  return page.body;
 }
 
 export default fp(feedView, { name: 'civitas-feed-view' });

@@ -84,8 +84,14 @@ new Gauge({
   },
 });
 
-/** The sequencer's batch: its size now, its duration once `commit` settles. Returns `commit`. */
+/**
+ * The sequencer's batch: its size now, its duration once `commit` settles. Returns `commit`.
+ * Nothing is observed while no app of this process serves metrics (no CIVITAS_METRICS_PORT: the
+ * `databases` of the metrics plugin below are none): nobody would read it, and the two
+ * observations and the timer's promise cost about 2 µs per imprint at 8 writers.
+ */
 export function observeImprintBatch<T>(size: number, commit: Promise<T>): Promise<T> {
+  if (databases.size === 0) return commit;
   imprintBatchSize.observe(size);
   const end = imprintBatchDuration.startTimer();
   void commit.finally(end).catch(() => {});

@@ -4,7 +4,10 @@
  * request id, never shown to the client.
  */
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { lazyRequestLogger } from '../../../api/plugins/request-log.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
@@ -65,5 +68,51 @@ describe('access log and request ids', () => {
     const line = lines.find((l) => l.reqId === 'boom-1' && l.msg === 'request failed') as
       { err: { stack: string } } | undefined;
     expect(line?.err.stack).toContain('the boom of a test');
+  });
+});
+
+describe('the request logger (lazyRequestLogger)', () => {
+  function capture() {
+    const out: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        out.push(String(chunk));
+        done();
+      },
+    });
+    // A fixed time, so the lines of the parent and of a real child can be compared byte for byte.
+    const parent = pino({ base: { pid: 1, hostname: 'h' }, timestamp: () => ',"time":0' }, stream);
+    return { out, parent: parent as unknown as FastifyBaseLogger };
+  }
+
+  it('writes a fields-first line as the child would, byte for byte, without making the child', () => {
+    const lazy = capture();
+    const made = vi.spyOn(lazy.parent, 'child');
+    const logger = lazyRequestLogger(lazy.parent, { reqId: 'r-1' }, {});
+    logger.info({ method: 'POST', route: '/api/agent/imprint', status: 200, ms: 4.2, bytes: 310 }, 'request');
+    expect(made).not.toHaveBeenCalled();
+
+    const real = capture();
+    real.parent
+      .child({ reqId: 'r-1' })
+      .info({ method: 'POST', route: '/api/agent/imprint', status: 200, ms: 4.2, bytes: 310 }, 'request');
+    expect(lazy.out).toEqual(real.out);
+    expect(JSON.parse(lazy.out[0]!)).toMatchObject({
+      reqId: 'r-1',
+      route: '/api/agent/imprint',
+      msg: 'request',
+    });
+  });
+
+  it('makes the child for an error, a bare message or a logger of its own level', () => {
+    const { out, parent } = capture();
+    const made = vi.spyOn(parent, 'child');
+    lazyRequestLogger(parent, { reqId: 'r-2' }, {}).error(new Error('boom'), 'request failed');
+    lazyRequestLogger(parent, { reqId: 'r-3' }, {}).warn('slow');
+    lazyRequestLogger(parent, { reqId: 'r-4' }, { level: 'error' }).info({ a: 1 }, 'hidden');
+    expect(made).toHaveBeenCalledTimes(3);
+    const lines = out.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.reqId)).toEqual(['r-2', 'r-3']);
+    expect((lines[0]!.err as { message: string }).message).toBe('boom');
   });
 });
