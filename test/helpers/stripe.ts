@@ -88,3 +88,21 @@ export function signedByStripe(
     },
   });
 }
+
+/** The treasury's configuration against a fake Stripe: test keys, one price, one currency. */
+export function stripeTreasury(stripe: FakeStripe, webhookSecret: string) {
+  return {
+    stripeSecretKey: 'sk_test_fake',
+    webhookSecret,
+    apiBase: stripe.base,
+    oraclePriceCents: 700,
+    currency: 'usd',
+  };
+}
+
+/** The treasury switched off: no key, no webhook secret, a provider address nothing answers. */
+export const TREASURY_OFF = {
+  stripeSecretKey: undefined,
+  webhookSecret: undefined,
+  apiBase: 'http://127.0.0.1:9',
+};

@@ -21,12 +21,13 @@ import {
 } from '../../../shared/registry/index.ts';
 import { concreteUrl, probesOf, type Probe } from './fuzz.ts';
 import { at } from '../../helpers/elements.ts';
+import { TREASURY_OFF } from '../../helpers/stripe.ts';
 
 const PROVIDERS_OFF = {
   smtpUrl: undefined,
   idp: undefined,
   federationPeers: [],
-  treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' },
+  treasury: TREASURY_OFF,
 };
 
 let t: TestApp;

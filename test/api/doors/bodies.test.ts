@@ -9,6 +9,7 @@ import { signedInSovereign } from '../../helpers/identity.ts';
 import { RESERVED_HANDLES } from '../../../shared/agents/reserved.ts';
 import { ROUTES } from '../../../shared/registry/index.ts';
 import { at, firstOf, missing } from '../../helpers/elements.ts';
+import { TREASURY_OFF } from '../../helpers/stripe.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ beforeAll(async () => {
       smtpUrl: undefined,
       idp: undefined,
       federationPeers: [],
-      treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' },
+      treasury: TREASURY_OFF,
     },
   });
 });

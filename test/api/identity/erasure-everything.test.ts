@@ -4,7 +4,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { appWithSteward } from '../steward/helpers.ts';
 import { PERSONAL_DATA } from '../../../api/personal-data.ts';
 import { requests } from '../../helpers/http.ts';
-import { fakeStripe, type FakeStripe } from '../../helpers/stripe.ts';
+import { fakeStripe, type FakeStripe, stripeTreasury } from '../../helpers/stripe.ts';
 import { entry, missing } from '../../helpers/elements.ts';
 import {
   CALLSIGN,
@@ -37,13 +37,7 @@ beforeAll(async () => {
   stripe = await fakeStripe();
   ({ t, steward } = await appWithSteward({
     config: {
-      treasury: {
-        stripeSecretKey: 'sk_test_fake',
-        webhookSecret: WEBHOOK_SECRET,
-        apiBase: stripe.base,
-        oraclePriceCents: 700,
-        currency: 'usd',
-      },
+      treasury: stripeTreasury(stripe, WEBHOOK_SECRET),
     },
   }));
   me = await signedInSovereign(t.app, { callsign: CALLSIGN, governance: true });

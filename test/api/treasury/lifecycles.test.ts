@@ -3,7 +3,13 @@ import { flushVitals } from '../../../api/plugins/vitals.ts';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
-import { fakeStripe, signedByStripe, type FakeStripe } from '../../helpers/stripe.ts';
+import {
+  fakeStripe,
+  signedByStripe,
+  type FakeStripe,
+  stripeTreasury,
+  TREASURY_OFF,
+} from '../../helpers/stripe.ts';
 import { missing } from '../../helpers/elements.ts';
 
 /**
@@ -22,18 +28,12 @@ beforeAll(async () => {
   stripe = await fakeStripe();
   t = await createTestApp({
     config: {
-      treasury: {
-        stripeSecretKey: 'sk_test_fake',
-        webhookSecret: WEBHOOK_SECRET,
-        apiBase: stripe.base,
-        oraclePriceCents: 700,
-        currency: 'usd',
-      },
+      treasury: stripeTreasury(stripe, WEBHOOK_SECRET),
     },
   });
   off = await createTestApp({
     config: {
-      treasury: { stripeSecretKey: undefined, webhookSecret: undefined, apiBase: 'http://127.0.0.1:9' },
+      treasury: TREASURY_OFF,
     },
   });
   alice = await signedInSovereign(t.app);

@@ -4,7 +4,7 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { expectDocumented } from '../../helpers/documented.ts';
 import { stripeSignatureHeader } from '../../../shared/treasury/stripe-signature.ts';
 import { requests } from '../../helpers/http.ts';
-import { fakeStripe, signedByStripe, type FakeStripe } from '../../helpers/stripe.ts';
+import { fakeStripe, signedByStripe, type FakeStripe, stripeTreasury } from '../../helpers/stripe.ts';
 import { at } from '../../helpers/elements.ts';
 
 /**
@@ -22,13 +22,7 @@ beforeAll(async () => {
   stripe = await fakeStripe();
   t = await createTestApp({
     config: {
-      treasury: {
-        stripeSecretKey: 'sk_test_fake',
-        webhookSecret: WEBHOOK_SECRET,
-        apiBase: stripe.base,
-        oraclePriceCents: 700,
-        currency: 'usd',
-      },
+      treasury: stripeTreasury(stripe, WEBHOOK_SECRET),
     },
   });
   alice = await signedInSovereign(t.app);
