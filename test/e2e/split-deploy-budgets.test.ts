@@ -5,30 +5,26 @@
  * leaves another client's first request, and its live page, at 200; the site server's own reads
  * (CIVITAS_SITE_SECRET) spend no visitor's budget.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '../helpers/db.ts';
-import { startApiProcess, startProcess, type RunningProcess } from '../helpers/processes.ts';
+import {
+  processStore,
+  startApiProcess,
+  startProcess,
+  type ProcessStore,
+  type RunningProcess,
+} from '../helpers/processes.ts';
 
 const READS = 12;
 const SECRET = 'split-deploy-secret-for-tests';
 let api: RunningProcess;
 let site: RunningProcess;
-let database: TestDatabase | undefined;
-let dataDir: string | undefined;
+let store: ProcessStore | undefined;
 
 beforeAll(async () => {
-  if (serverUrl()) {
-    database = await createTestDatabase();
-    await database.db.close();
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
-  }
+  store = await processStore();
   api = await startApiProcess({
-    ...(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir }),
+    ...store.env,
     CIVITAS_TRUST_PROXY: '127.0.0.1',
     CIVITAS_SITE_SECRET: SECRET,
     CIVITAS_RATE_READS_PER_MIN: String(READS),
@@ -43,8 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
   await api?.stop();
-  if (database?.url) await dropDatabase(serverUrl()!, new URL(database.url).pathname.slice(1));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await store?.remove();
 });
 
 const as = (client: string) => ({ headers: { 'x-forwarded-for': client } });

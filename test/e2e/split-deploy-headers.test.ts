@@ -5,31 +5,27 @@
  * header by header. A cross-origin form post is refused through the site server exactly as the API
  * refuses it directly: the relay passes Origin and Sec-Fetch-Site on for the API to judge.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '../helpers/db.ts';
-import { startApiProcess, startProcess, type RunningProcess } from '../helpers/processes.ts';
+import {
+  processStore,
+  startApiProcess,
+  startProcess,
+  type ProcessStore,
+  type RunningProcess,
+} from '../helpers/processes.ts';
 import { readAssetsManifest } from '../../api/site/files.ts';
 
 const SECRET = 'split-deploy-secret-for-tests';
 const ORIGIN = 'http://civitas.test';
 let oneOrigin: RunningProcess;
 let site: RunningProcess;
-let database: TestDatabase | undefined;
-let dataDir: string | undefined;
+let store: ProcessStore | undefined;
 
 beforeAll(async () => {
-  if (serverUrl()) {
-    database = await createTestDatabase();
-    await database.db.close();
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
-  }
+  store = await processStore();
   oneOrigin = await startApiProcess({
-    ...(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir }),
+    ...store.env,
     CIVITAS_TEST_SITE: '1',
     CIVITAS_ORIGIN: ORIGIN,
     CIVITAS_TRUST_PROXY: '127.0.0.1',
@@ -45,8 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
   await oneOrigin?.stop();
-  if (database?.url) await dropDatabase(serverUrl()!, new URL(database.url).pathname.slice(1));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await store?.remove();
 });
 
 /** What api/plugins/security-headers.ts sets, and the Cache-Control it forces on errors and 303s. */

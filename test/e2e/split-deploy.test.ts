@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dropDatabase, serverUrl, type TestDatabase } from '../helpers/db.ts';
-import { startApiProcess, startProcess, type RunningProcess } from '../helpers/processes.ts';
+import {
+  processStore,
+  startApiProcess,
+  startProcess,
+  type ProcessStore,
+  type RunningProcess,
+} from '../helpers/processes.ts';
 
 /**
  * The split deploy: the API in one process, the site server in another on another port; the
@@ -13,17 +15,11 @@ import { startApiProcess, startProcess, type RunningProcess } from '../helpers/p
  */
 let api: RunningProcess;
 let site: RunningProcess;
-let database: TestDatabase | undefined;
-let dataDir: string | undefined;
+let store: ProcessStore | undefined;
 
 beforeAll(async () => {
-  if (serverUrl()) {
-    database = await createTestDatabase();
-    await database.db.close();
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'civitas-split-'));
-  }
-  api = await startApiProcess(database?.url ? { DATABASE_URL: database.url } : { CIVITAS_DATA_DIR: dataDir });
+  store = await processStore();
+  api = await startApiProcess(store.env);
   site = await startProcess(fileURLToPath(new URL('../helpers/site-server.ts', import.meta.url)), {
     CIVITAS_API_URL: api.url,
   });
@@ -32,8 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.stop();
   await api?.stop();
-  if (database?.url) await dropDatabase(serverUrl()!, new URL(database.url).pathname.slice(1));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await store?.remove();
 });
 
 describe('split deploy', () => {

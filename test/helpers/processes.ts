@@ -1,5 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase, dropDatabase, serverUrl } from './db.ts';
 
 export interface RunningProcess {
   url: string;
@@ -52,4 +56,32 @@ export function startApiProcess(env: {
     DATABASE_URL: '',
     ...env,
   });
+}
+
+/** Where an API process started by a test keeps its Record, and how the test lets go of it. */
+export interface ProcessStore {
+  env: { DATABASE_URL: string } | { CIVITAS_DATA_DIR: string };
+  remove(): Promise<void>;
+}
+
+/**
+ * A fresh store for an API process in a child: a new PostgreSQL database when the suite has a
+ * server (closed here: only the child connects), else a new embedded data directory.
+ */
+export async function processStore(): Promise<ProcessStore> {
+  const server = serverUrl();
+  if (server) {
+    const database = await createTestDatabase();
+    await database.db.close();
+    const url = database.url!;
+    return {
+      env: { DATABASE_URL: url },
+      remove: () => dropDatabase(server, new URL(url).pathname.slice(1)),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'civitas-process-'));
+  return {
+    env: { CIVITAS_DATA_DIR: dir },
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
