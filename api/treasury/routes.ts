@@ -1,14 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import type { NotNull } from 'kysely';
 import { defineRoute } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { verifyStripeSignature, SIGNATURE_FAILURE_WORDS } from '../../shared/treasury/stripe-signature.ts';
 import { isFormPost, returnTarget } from '../http.ts';
 import { treasuryConfig } from './config.ts';
-import { createPortalSession, paymentsOff } from './stripe-client.ts';
-import { newId } from '../ids.ts';
+import { paymentsOff } from './stripe-client.ts';
 import { applyStripeEvent, asStripeEvent } from './webhooks.ts';
-import { currentQuote, oracleOffer, requireHolder } from './service.ts';
+import { currentQuote, openBillingPortal, oracleOffer, requireHolder } from './service.ts';
 import { anonymousWithoutHandle, checkoutDoor } from './checkout-doors.ts';
 import { decideAuthorization } from './authorizations.ts';
 import {
@@ -23,7 +21,6 @@ import {
 } from './views.ts';
 import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
-import { constant } from '../db/kysely.ts';
 
 /**
  * Verifies a Stripe-signed callback and parses its event. The request's own shape comes first (a
@@ -169,35 +166,10 @@ export const treasuryRoutes = [
 
   defineRoute('POST /api/portal', {
     async handler(request, reply) {
-      const input = request.input.body;
-      const form = isFormPost(request);
-      const back = returnTarget(input.return_to, '/wallet');
-      const ctx = request.server.civitas;
-      const cfg = treasuryConfig(ctx.config);
-      if (!cfg.stripeSecretKey) throw paymentsOff('checkout');
-      const [row] = await ctx.db.kysely
-        .selectFrom('treasury_payments')
-        .select('customer_id')
-        .where('holder_kind', '=', constant('sovereign'))
-        .where('holder_ref', '=', request.sovereign!.sovereignId)
-        .where('customer_id', 'is not', null)
-        .$narrowType<{ customer_id: NotNull }>() // where customer_id is not null
-        .orderBy('received_at', 'desc')
-        .limit(constant(1))
-        .execute();
-      if (!row)
-        throw new Refusal(
-          'not_found',
-          {},
-          'No billing record is held for you yet: complete a checkout first.',
-        );
-      const portal = await createPortalSession(cfg, {
-        customer: row.customer_id,
-        returnUrl: `${ctx.config.origin}${back}`,
-        operationId: newId('portal', ctx.clock.now()),
-      });
-      if (form) return reply.code(303).header('location', portal.url).send();
-      return { ok: true as const, portal_url: portal.url };
+      const back = returnTarget(request.input.body.return_to, '/wallet');
+      const url = await openBillingPortal(request.server.civitas, request.sovereign!.sovereignId, back);
+      if (isFormPost(request)) return reply.code(303).header('location', url).send();
+      return { ok: true as const, portal_url: url };
     },
   }),
 

@@ -1,8 +1,9 @@
 /**
  * The treasury's holders and offers: who is paying (a session, or an agent with its continuity
  * proof, as api/agents/speaker.ts resolves it), the current Oracle quote, and checkout intents
- * opened with Stripe.
+ * opened with Stripe, and its billing portal.
  */
+import type { NotNull } from 'kysely';
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
@@ -11,7 +12,13 @@ import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import { oracleQuote } from '../../shared/treasury/quote.ts';
 import type { Speaker } from '../agents/speaker.ts';
 import { treasuryConfig } from './config.ts';
-import { createCheckoutSession, paymentsOff, stripeConfigured } from './stripe-client.ts';
+import {
+  createCheckoutSession,
+  createPortalSession,
+  paymentsOff,
+  stripeConfigured,
+} from './stripe-client.ts';
+import { constant } from '../db/kysely.ts';
 
 export type Purpose = 'oracle' | 'patronage' | 'covenant' | 'fund_evolution' | 'inscription';
 
@@ -127,4 +134,31 @@ export async function startCheckout(
     note: 'Nothing is charged until you complete the checkout yourself.',
     receipt_id: receipt.id,
   };
+}
+
+/**
+ * Opens Stripe's billing portal for a sovereign's subscriptions: the customer of their newest
+ * payment that carries one, sent back to `back` (a path of this origin) afterwards.
+ */
+export async function openBillingPortal(ctx: AppContext, sovereignId: string, back: string): Promise<string> {
+  const cfg = treasuryConfig(ctx.config);
+  if (!cfg.stripeSecretKey) throw paymentsOff('checkout');
+  const [row] = await ctx.db.kysely
+    .selectFrom('treasury_payments')
+    .select('customer_id')
+    .where('holder_kind', '=', constant('sovereign'))
+    .where('holder_ref', '=', sovereignId)
+    .where('customer_id', 'is not', null)
+    .$narrowType<{ customer_id: NotNull }>() // where customer_id is not null
+    .orderBy('received_at', 'desc')
+    .limit(constant(1))
+    .execute();
+  if (!row)
+    throw new Refusal('not_found', {}, 'No billing record is held for you yet: complete a checkout first.');
+  const portal = await createPortalSession(cfg, {
+    customer: row.customer_id,
+    returnUrl: `${ctx.config.origin}${back}`,
+    operationId: newId('portal', ctx.clock.now()),
+  });
+  return portal.url;
 }
