@@ -89,35 +89,27 @@ class RequestLogger {
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.logger.child(bindings, options);
   }
-  /** No child made yet, and none would differ from the parent but by its bindings (no level, no serializers of its own). */
-  childless(): boolean {
-    return this.real === undefined && Object.keys(this.options).length === 0;
+  /**
+   * Writes one line. A line whose first argument is a plain object (the access log's, once per
+   * request), while no child exists and none would differ from the parent but by its bindings (no
+   * level, no serializers of its own), is written through the parent with the bindings merged in
+   * front of its fields: the same JSON line, in the same key order, as the child writes, without
+   * making the child (about 3 µs a request). Anything else goes through the child.
+   */
+  emit(method: (typeof METHODS)[number], args: unknown[]): void {
+    const [first, ...rest] = args;
+    const childless = this.real === undefined && Object.keys(this.options).length === 0;
+    if (childless && typeof first === 'object' && first !== null && !(first instanceof Error)) {
+      (this.parent as unknown as Record<string, LogMethod>)[method]!({ ...this.bindings, ...first }, ...rest);
+    } else {
+      (this.logger as unknown as Record<string, LogMethod>)[method]!(...args);
+    }
   }
-  bindingsOf(): Bindings {
-    return this.bindings;
-  }
-  loggerOf(): FastifyBaseLogger {
-    return this.logger;
-  }
-  throughParent(method: (typeof METHODS)[number], fields: Record<string, unknown>, rest: unknown[]): void {
-    (this.parent as unknown as Record<string, LogMethod>)[method]!(fields, ...rest);
-  }
-}
-/**
- * A line whose first argument is a plain object (the access log's, once per request) is written
- * through the parent with the bindings merged in front of its fields: the same JSON line, in the
- * same key order, as the child writes, without making the child (about 3 µs a request). Anything
- * else (an error first, a message alone, a child with a level or serializers of its own) goes through the child.
- */
-function mergeable(self: RequestLogger, first: unknown): first is Record<string, unknown> {
-  return self.childless() && typeof first === 'object' && first !== null && !(first instanceof Error);
 }
 for (const method of METHODS) {
   Object.defineProperty(RequestLogger.prototype, method, {
     value(this: RequestLogger, ...args: unknown[]) {
-      const [first, ...rest] = args;
-      if (mergeable(this, first)) this.throughParent(method, { ...this.bindingsOf(), ...first }, rest);
-      else (this.loggerOf() as unknown as Record<string, LogMethod>)[method]!(...args);
+      this.emit(method, args);
     },
   });
 }
