@@ -69,8 +69,7 @@ const ROWS: Record<Source, Partial<Record<'hour' | 'day' | 'edge', string>>> = {
              from imprints where created_at >= $1 and created_at < $2`,
   },
   arrivals: {
-    day: `select case kind when 'agent' then 'agents' else 'sovereigns' end as name, members as n
-            from arrival_days where day >= $1::date and day < $2::date`,
+    day: `select ${ARRIVAL_NAME} as name, k.members as n from arrival_days k where k.day >= $1::date and k.day < $2::date`,
     edge: `select 'agents' as name, count(*) as n from agents where first_seen_at >= $1 and first_seen_at < $2
              union all select 'sovereigns', count(*) from sovereigns where created_at >= $1 and created_at < $2`,
   },
