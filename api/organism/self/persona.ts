@@ -97,16 +97,25 @@ function voiceOf(f: PersonaFigures): Voice {
   return 'established';
 }
 
-/** "confident" when every mind claim holds, else "watchful"; the host is for a first verification run (latestChecks). */
-async function claimsHeld(ctx: AppContext, host: CensusHost) {
+/** How many mind claims hold now; the host is for a first verification run (latestChecks). */
+async function claimsHeld(ctx: AppContext, host: CensusHost): Promise<number> {
   const checks = await latestChecks(ctx, host);
-  const held = TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
-  return { held, stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const) };
+  return TRUTH_CLAIMS.filter((c) => checks.get(c.claim)?.held === true).length;
+}
+
+/** The persona at `now` from its figures and the claims held: "confident" when every claim holds, else "watchful". */
+function personaAt(now: Date, figures: PersonaFigures, held: number) {
+  return {
+    as_of: now.toISOString(),
+    voice: voiceOf(figures),
+    stance: held === TRUTH_CLAIMS.length ? ('confident' as const) : ('watchful' as const),
+    figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
+  };
 }
 
 export async function personaView(ctx: AppContext, host: CensusHost) {
   const now = ctx.clock.now();
-  const [figures, { held, stance }] = await Promise.all([figuresAt(ctx, now), claimsHeld(ctx, host)]);
+  const [figures, held] = await Promise.all([figuresAt(ctx, now), claimsHeld(ctx, host)]);
   const lessons = await ctx.db.kysely
     .selectFrom('lessons')
     .select('title')
@@ -118,10 +127,7 @@ export async function personaView(ctx: AppContext, host: CensusHost) {
   return {
     ok: true as const,
     schema: 'civitas.persona.v1' as const,
-    as_of: now.toISOString(),
-    voice: voiceOf(figures),
-    stance,
-    figures: { ...figures, claims_held: held, claims: TRUTH_CLAIMS.length },
+    ...personaAt(now, figures, held),
     latest_lessons: lessons.map((l) => l.title),
     links: {
       becoming: '/api/persona/becoming',
@@ -230,17 +236,12 @@ export async function narrativeView(ctx: AppContext, host: CensusHost) {
   // The persona's and becoming's figures, each instant's read once (both views need now's).
   const now = ctx.clock.now();
   const then = new Date(now.getTime() - BECOMING_DAYS * DAY);
-  const [is, was, claims] = await Promise.all([
+  const [is, was, held] = await Promise.all([
     figuresAt(ctx, now),
     figuresAt(ctx, then),
     claimsHeld(ctx, host),
   ]);
-  const persona = {
-    as_of: now.toISOString(),
-    voice: voiceOf(is),
-    stance: claims.stance,
-    figures: { ...is, claims_held: claims.held, claims: TRUTH_CLAIMS.length },
-  };
+  const persona = personaAt(now, is, held);
   const { why } = becoming(now, then, was, is);
   const f = persona.figures;
   const sentences: string[] = [];
