@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import type { CensusHost } from '../../boundaries/census.ts';
 import type { Trial } from '../checks/trials.ts';
 import { keptSelfTrials } from '../checks/knowledge.ts';
-import { DAY, MINUTE, flushOwn, percentile, windowFigures } from './vitals.ts';
+import { DAY, flushedNow, percentile, windowFigures } from './vitals.ts';
 import { count } from '../../../shared/plural.ts';
 
 export const PROMISE_WINDOW_DAYS = 7;
@@ -19,9 +19,7 @@ export const LATENCY_P95_TARGET_MS = 250;
  * flushed; the host is for a first run's census (keptSelfTrials).
  */
 export async function promisesView(ctx: AppContext, host: CensusHost) {
-  await flushOwn(ctx);
-  const now = ctx.clock.now();
-  const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
+  const { now, end } = await flushedNow(ctx);
   const [figures, trials] = await Promise.all([
     windowFigures(ctx.db, new Date(end.getTime() - PROMISE_WINDOW_DAYS * DAY), end),
     keptSelfTrials(ctx, host),

@@ -155,13 +155,27 @@ export async function flushOwn(ctx: AppContext): Promise<void> {
   }
 }
 
-/** /api/vitals' headline as /api/organism shows it: the last hour and the database (no day, no wallet). */
-export async function vitalsHeadline(ctx: AppContext) {
-  const database = await databaseHealth(ctx);
-  if (database.status === 'down') throw new Refusal('unavailable');
+/**
+ * This process's figures flushed (a reader sees its own requests), then the clock: `now`, and
+ * `end`, the end of the current minute, where the windows end (the current minute included).
+ */
+export async function flushedNow(ctx: AppContext): Promise<{ now: Date; end: Date }> {
   await flushOwn(ctx);
   const now = ctx.clock.now();
-  const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE); // includes the current minute
+  return { now, end: new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE) };
+}
+
+/** The database's health for the vitals: a 503 (`unavailable`) when it is down. */
+async function liveDatabase(ctx: AppContext) {
+  const database = await databaseHealth(ctx);
+  if (database.status === 'down') throw new Refusal('unavailable');
+  return database;
+}
+
+/** /api/vitals' headline as /api/organism shows it: the last hour and the database (no day, no wallet). */
+export async function vitalsHeadline(ctx: AppContext) {
+  const database = await liveDatabase(ctx);
+  const { end } = await flushedNow(ctx);
   const lastHour = summarize(await windowFigures(ctx.db, new Date(end.getTime() - HOUR), end), 60);
   return {
     requests_per_minute: lastHour.requests_per_minute,
@@ -173,11 +187,8 @@ export async function vitalsHeadline(ctx: AppContext) {
 
 /** GET /api/vitals (and the /vitals page): the last hour, the last day, the database. */
 export async function vitalsView(ctx: AppContext) {
-  const database = await databaseHealth(ctx);
-  if (database.status === 'down') throw new Refusal('unavailable');
-  await flushOwn(ctx);
-  const now = ctx.clock.now();
-  const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE); // includes the current minute
+  const database = await liveDatabase(ctx);
+  const { now, end } = await flushedNow(ctx);
   const [hour, day, wallet] = await Promise.all([
     windowFigures(ctx.db, new Date(end.getTime() - HOUR), end),
     windowFigures(ctx.db, new Date(end.getTime() - DAY), end),
@@ -215,9 +226,7 @@ export async function vitalsView(ctx: AppContext) {
 
 /** GET /api/vitals/changes: this day against the day before, this week against the week before. */
 export async function vitalsChanges(ctx: AppContext) {
-  await flushOwn(ctx);
-  const now = ctx.clock.now();
-  const end = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE + MINUTE);
+  const { now, end } = await flushedNow(ctx);
   const day = await periodChanges(ctx, 'day', DAY, end);
   const week = await periodChanges(ctx, 'week', 7 * DAY, end);
   const changes = [...day.changes, ...week.changes];
