@@ -118,18 +118,23 @@ async function openRecord(name: string, where: string, options: Options): Promis
       options.defaultHeap ? [] : API_PROCESS_FLAGS,
     );
   let server = await start();
+  /** Times one route at one connection; a cut-off request restarts the process, after `read` saw it. */
+  const timeOnce = async (target: Target, read?: (timing: Timing) => void) => {
+    const timing = await timeRoute(server.url, target, options);
+    read?.(timing);
+    if (timing.cutOff) {
+      server.child.kill('SIGKILL');
+      server = await start();
+    }
+    return timing;
+  };
   const run: RecordRun = {
     name,
     list: targets(values, options.routes),
     results: new Map(),
     async time(target) {
-      const timing = await timeRoute(server.url, target, options);
       // Read before a restart: the cut-off request's memory is the process's, not the next one's.
-      readMemory(target.path, timing);
-      if (timing.cutOff) {
-        server.child.kill('SIGKILL');
-        server = await start();
-      }
+      const timing = await timeOnce(target, (t) => readMemory(target.path, t));
       if (options.load && HOT_READS.includes(target.path)) {
         timing.rps = await loadRoute(server.url, target, options.loadSeconds);
         readMemory(`${target.path} (50 connections)`, timing);
@@ -139,14 +144,7 @@ async function openRecord(name: string, where: string, options: Options): Promis
       process.stderr.write(`${name} ${target.path} ${timing.status} p50 ${timing.p50.toFixed(1)} ms${rss}\n`);
       return timing;
     },
-    async again(target) {
-      const timing = await timeRoute(server.url, target, options);
-      if (timing.cutOff) {
-        server.child.kill('SIGKILL');
-        server = await start();
-      }
-      return timing;
-    },
+    again: (target) => timeOnce(target),
     stop: () => stopServer(server),
   };
   const readMemory = (at: string, timing?: Timing) => {
