@@ -36,12 +36,10 @@ const HOT_TALLIES =
  * of its own without the statement timeout, as migrations run (embedded: on the app's own database).
  */
 async function vacuum(own: Database): Promise<void> {
-  const url = loadConfig().databaseUrl;
   // Embedded: the app's own database (one connection, no statement timeout; PGlite has no autovacuum).
-  if (own.embedded || !url) {
-    if (own.embedded) await vacuumTallies(own);
-    return;
-  }
+  if (own.embedded) return vacuumTallies(own);
+  const url = loadConfig().databaseUrl;
+  if (!url) return;
   const db = await openDatabase({ url, migrate: false, pool: { max: 1, statementTimeoutMs: 0 } });
   try {
     await vacuumTallies(db);
