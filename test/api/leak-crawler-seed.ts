@@ -15,6 +15,7 @@ import { fromOwnPages } from '../helpers/builders.ts';
 import { requests } from '../helpers/http.ts';
 import { seedKeptPrivately } from './leak-crawler-kept.ts';
 import { missing } from '../helpers/elements.ts';
+import { imprintDraft } from '../helpers/imprint-draft.ts';
 
 const RUN = randomBytes(4).toString('hex');
 export const mark = (what: string) => `leaksentinel-${what}-${RUN}`;
@@ -140,18 +141,17 @@ export async function seedPrivateValues(): Promise<Seeded> {
       ]);
     else {
       await db.transaction((tx) =>
-        appendImprint(tx, {
-          kind: 'thought',
-          body: spamBody,
-          authorKind: 'agent',
-          authorRef: spammer,
-          publicAuthor: spammer,
-          unattested: true,
-          held: true,
-          heldReason: 'link_density',
-          replyTo: null,
-          at: t.clock.now(),
-        }),
+        appendImprint(
+          tx,
+          imprintDraft({
+            body: spamBody,
+            authorRef: spammer,
+            unattested: true,
+            held: true,
+            heldReason: 'link_density',
+            at: t.clock.now(),
+          }),
+        ),
       );
     }
     seeded.push('held spam (store: the gate did not hold it through the API)');
@@ -172,18 +172,16 @@ export async function seedPrivateValues(): Promise<Seeded> {
     seeded.push('sovereign imprint (API)');
   else {
     await db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: 'thought',
-        body: 'A human thought.',
-        authorKind: 'sovereign',
-        authorRef: owner.id,
-        publicAuthor: owner.tag,
-        unattested: false,
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: t.clock.now(),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({
+          body: 'A human thought.',
+          authorKind: 'sovereign',
+          authorRef: owner.id,
+          publicAuthor: owner.tag,
+          at: t.clock.now(),
+        }),
+      ),
     );
     seeded.push('sovereign imprint (store)');
   }

@@ -15,6 +15,7 @@ import { discriminationJob } from '../../../api/organism/checks/discrimination.t
 import { K_ANONYMITY_THRESHOLD } from '../../../shared/boundaries/k-anonymity.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 type Figure = number | string;
 interface Partition {
@@ -37,18 +38,15 @@ beforeAll(async () => {
       [agent.handle, agent.at],
     );
     await db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: 'thought',
-        body: `a thought from ${agent.handle}`,
-        authorKind: 'agent',
-        authorRef: agent.handle,
-        publicAuthor: agent.handle,
-        unattested: agent.handle.startsWith('november'),
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: t.clock.now(),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({
+          body: `a thought from ${agent.handle}`,
+          authorRef: agent.handle,
+          unattested: agent.handle.startsWith('november'),
+          at: t.clock.now(),
+        }),
+      ),
     );
   }
   for (let i = 0; i < 5; i++) {

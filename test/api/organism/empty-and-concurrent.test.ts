@@ -6,6 +6,7 @@ import { censusHost } from '../../../api/boundaries/live-probes.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { missing } from '../../helpers/elements.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 /** The second-part organism surfaces on an empty service, under concurrency, and at their limits. */
 let t: TestApp;
@@ -75,18 +76,10 @@ describe('concurrency', () => {
 
   it('raises one alert for a failing trial however many watch passes run at once', async () => {
     await t.database.db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: 'thought',
-        body: 'watched',
-        authorKind: 'agent',
-        authorRef: 'edge',
-        publicAuthor: 'edge',
-        unattested: true,
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: t.clock.now(),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({ body: 'watched', authorRef: 'edge', unattested: true, at: t.clock.now() }),
+      ),
     );
     await sql(`update imprints set receipt_id = 'rcpt_gone' where sequence = 1`);
     const passes = await Promise.all(

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { INLINE_SCRIPT, renderedPage } from '../../helpers/pages.ts';
 import { htmlHeaders } from '../../helpers/builders.ts';
 import { VIEWER_SCRIPT } from '../../../shared/site-scripts.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 /** The observatory, constellation, cross, experiment, expedition and branchworld pages, with the /experience, /milestones and /studio aliases, rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -12,18 +13,17 @@ beforeAll(async () => {
   await t.database.db.transaction(async (tx) => {
     let prev: number | null = null;
     for (let i = 0; i < 3; i++) {
-      const { sequence } = await appendImprint(tx, {
-        kind: 'thought',
-        body: `starlit meadows thought ${i}`,
-        authorKind: i === 1 ? 'sovereign' : 'agent',
-        authorRef: i === 1 ? '00000000-0000-0000-0000-000000000001' : 'page-probe',
-        publicAuthor: i === 1 ? 'beef' : 'page-probe',
-        unattested: false,
-        held: false,
-        heldReason: null,
-        replyTo: prev,
-        at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
-      });
+      const { sequence } = await appendImprint(
+        tx,
+        imprintDraft({
+          body: `starlit meadows thought ${i}`,
+          authorKind: i === 1 ? 'sovereign' : 'agent',
+          authorRef: i === 1 ? '00000000-0000-0000-0000-000000000001' : 'page-probe',
+          publicAuthor: i === 1 ? 'beef' : 'page-probe',
+          replyTo: prev,
+          at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
+        }),
+      );
       prev = sequence;
     }
   });

@@ -4,6 +4,7 @@ import { dreamJob } from '../../../api/organism/themes/dreaming.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { INLINE_SCRIPT, renderedPage } from '../../helpers/pages.ts';
 import { htmlHeaders } from '../../helpers/builders.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 /** The organism's measurement pages (season, journal, truth, trust, vigilance, recovery, discrimination, dreaming) rendered by the one-origin server (site built by `npm run build`). */
 let t: TestApp;
@@ -11,18 +12,15 @@ beforeAll(async () => {
   t = await createTestApp({ site: true });
   await t.database.db.transaction(async (tx) => {
     for (let i = 0; i < 3; i++) {
-      await appendImprint(tx, {
-        kind: 'question',
-        body: `moonlit orchards question ${i}`,
-        authorKind: 'agent',
-        authorRef: 'page-probe',
-        publicAuthor: 'page-probe',
-        unattested: false,
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
-      });
+      await appendImprint(
+        tx,
+        imprintDraft({
+          kind: 'question',
+          body: `moonlit orchards question ${i}`,
+          authorRef: 'page-probe',
+          at: new Date(t.clock.now().getTime() - 3_600_000 + i * 60_000),
+        }),
+      );
     }
   });
   // The dream of a UTC day is made once it is over: dream today's imprints from tomorrow's clock.

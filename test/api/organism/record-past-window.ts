@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { appendImprint } from '../../../api/record/window.ts';
 import type { TestApp } from '../../helpers/app.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 /**
  * Fills the Record past its window: one agent arrives through HTTP (real receipts, real agent row),
@@ -15,18 +16,17 @@ export async function fillPastWindow(t: TestApp, seeded: number): Promise<void> 
   expect(first.statusCode).toBe(200);
   await t.database.db.transaction(async (tx) => {
     for (let i = 2; i <= seeded; i++) {
-      await appendImprint(tx, {
-        kind: 'thought',
-        body: `seed ${i}`,
-        authorKind: 'agent',
-        authorRef: 'organism-probe',
-        publicAuthor: 'organism-probe',
-        unattested: true,
-        held: i === 505,
-        heldReason: i === 505 ? 'link_density' : null,
-        replyTo: null,
-        at: t.clock.now(),
-      });
+      await appendImprint(
+        tx,
+        imprintDraft({
+          body: `seed ${i}`,
+          authorRef: 'organism-probe',
+          unattested: true,
+          held: i === 505,
+          heldReason: i === 505 ? 'link_density' : null,
+          at: t.clock.now(),
+        }),
+      );
     }
   });
 }

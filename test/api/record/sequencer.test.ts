@@ -4,6 +4,7 @@ import { sequence } from '../../../api/record/sequencer.ts';
 import type { Door, Draft } from '../../../api/record/sequencer-doors.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { missing } from '../../helpers/elements.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 /**
  * The Record's sequencer (docs/record.md): imprints that wait together are recorded together, yet
@@ -98,18 +99,13 @@ describe('the sequencer', () => {
       },
       async admit(_tx, entries) {
         return entries.map(({ draft, verdict }) => ({
-          imprint: {
-            kind: 'thought',
+          imprint: imprintDraft({
             body: draft.body,
-            authorKind: 'agent',
             authorRef: draft.authorRef,
-            publicAuthor: draft.authorRef,
             unattested: true,
             held: verdict.held,
-            heldReason: null,
-            replyTo: null,
             at: draft.at,
-          },
+          }),
           answer: (appended) => appended.sequence,
         }));
       },
@@ -152,18 +148,13 @@ describe('the sequencer', () => {
       async admit(_tx, entries) {
         if (entries.some((e) => e.draft.explode)) throw new Error('this imprint breaks the transaction');
         return entries.map(({ draft, verdict }) => ({
-          imprint: {
-            kind: 'thought',
+          imprint: imprintDraft({
             body: draft.body,
-            authorKind: 'agent',
             authorRef: draft.authorRef,
-            publicAuthor: draft.authorRef,
             unattested: true,
             held: verdict.held,
-            heldReason: null,
-            replyTo: null,
             at: draft.at,
-          },
+          }),
           answer: (appended) => `${draft.authorRef}@${appended.sequence}`,
         }));
       },

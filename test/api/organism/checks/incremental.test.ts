@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
 import { entry, firstOf, missing } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 let t: TestApp;
 const BATCH = 4;
@@ -24,18 +25,10 @@ const run = () => verifyNow(t, { batch: BATCH });
 async function write(count: number) {
   await t.database.db.transaction(async (tx) => {
     for (let i = 0; i < count; i++)
-      await appendImprint(tx, {
-        kind: 'thought',
-        body: `incremental ${i}`,
-        authorKind: 'agent',
-        authorRef: 'walker',
-        publicAuthor: 'walker',
-        unattested: true,
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: t.clock.now(),
-      });
+      await appendImprint(
+        tx,
+        imprintDraft({ body: `incremental ${i}`, authorRef: 'walker', unattested: true, at: t.clock.now() }),
+      );
   });
 }
 

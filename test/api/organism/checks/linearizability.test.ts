@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { verifyNow } from '../verify-now.ts';
 import { requests } from '../../../helpers/http.ts';
 import { missing } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 /*
  * Linearizability is kept by the verification walks (record_order, log_order), not recomputed on
@@ -19,18 +20,14 @@ const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) 
 
 async function seed(i: number) {
   await t.database.db.transaction((tx) =>
-    appendImprint(tx, {
-      kind: 'thought',
-      body: `an ordered thought ${i}`,
-      authorKind: 'agent',
-      authorRef: `october-${i % 3}`,
-      publicAuthor: `october-${i % 3}`,
-      unattested: false,
-      held: false,
-      heldReason: null,
-      replyTo: null,
-      at: new Date(NOW - 3 * 3_600_000 + i * 60_000),
-    }),
+    appendImprint(
+      tx,
+      imprintDraft({
+        body: `an ordered thought ${i}`,
+        authorRef: `october-${i % 3}`,
+        at: new Date(NOW - 3 * 3_600_000 + i * 60_000),
+      }),
+    ),
   );
 }
 

@@ -7,6 +7,7 @@ import { TEST_ORIGIN, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { appWithSteward, sovereignWithId } from '../../steward/helpers.ts';
 import { entry } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 /**
  * /api/policy/evaluate runs the very checks the doors run (issue 12): for every action it knows,
@@ -50,18 +51,17 @@ async function doorCall(
     }
     case 'triage': {
       const held = await t.database.db.transaction((tx) =>
-        appendImprint(tx, {
-          kind: 'thought',
-          body: `held for triage ${ulid()}`,
-          authorKind: 'agent',
-          authorRef: 'held-author',
-          publicAuthor: 'held-author',
-          unattested: true,
-          held: true,
-          heldReason: 'burst',
-          replyTo: null,
-          at: new Date(now),
-        }),
+        appendImprint(
+          tx,
+          imprintDraft({
+            body: `held for triage ${ulid()}`,
+            authorRef: 'held-author',
+            unattested: true,
+            held: true,
+            heldReason: 'burst',
+            at: new Date(now),
+          }),
+        ),
       );
       return {
         url: '/sovereign/triage',

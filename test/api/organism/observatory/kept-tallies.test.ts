@@ -13,6 +13,7 @@ import { keptSwarm } from '../../../../api/organism/observatory/swarm.ts';
 import { keptObservatory } from '../../../../api/organism/observatory/observatory.ts';
 import { storySoFar, timeLens } from '../../../../api/chronicle/story.ts';
 import { at } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -31,18 +32,20 @@ interface Draft {
 }
 async function write(d: Draft): Promise<number> {
   const { sequence } = await t.database.db.transaction((tx) =>
-    appendImprint(tx, {
-      kind: at(['thought', 'question', 'signal'] as const, d.at % 3),
-      body: `words ${d.at}`,
-      authorKind: d.sovereign ? 'sovereign' : 'agent',
-      authorRef: d.author,
-      publicAuthor: d.author,
-      unattested: d.unattested ?? false,
-      held: d.held ?? false,
-      heldReason: d.held ? 'burst' : null,
-      replyTo: d.replyTo ?? null,
-      at: new Date(d.at),
-    }),
+    appendImprint(
+      tx,
+      imprintDraft({
+        kind: at(['thought', 'question', 'signal'] as const, d.at % 3),
+        body: `words ${d.at}`,
+        authorKind: d.sovereign ? 'sovereign' : 'agent',
+        authorRef: d.author,
+        unattested: d.unattested ?? false,
+        held: d.held ?? false,
+        heldReason: d.held ? 'burst' : null,
+        replyTo: d.replyTo ?? null,
+        at: new Date(d.at),
+      }),
+    ),
   );
   return sequence;
 }

@@ -5,6 +5,7 @@ import { countBetween, heldKind, shownKind } from '../../../../api/organism/self
 import { createTestApp, TestClock, type TestApp } from '../../../helpers/app.ts';
 import { requests } from '../../../helpers/http.ts';
 import { at as elementAt, missing } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 /*
  * The season, persona, journal, metabolism and drift count rows by time from the one system of
@@ -79,18 +80,18 @@ beforeAll(async () => {
   for (let i = 0; i < 600; i++) {
     const at = NOW - 45 * DAY + i * 80 * 60_000 + (i % 7) * 1_013;
     await t.database.db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: elementAt(IMPRINT_KINDS, i % 3),
-        body: `tally probe ${i}`,
-        authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
-        authorRef: i % 4 === 0 ? 'abcd' : `probe-${i % 9}`,
-        publicAuthor: i % 4 === 0 ? 'abcd' : `probe-${i % 9}`,
-        unattested: false,
-        held: i % 11 === 0,
-        heldReason: i % 11 === 0 ? 'link_density' : null,
-        replyTo: null,
-        at: new Date(at),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({
+          kind: elementAt(IMPRINT_KINDS, i % 3),
+          body: `tally probe ${i}`,
+          authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
+          authorRef: i % 4 === 0 ? 'abcd' : `probe-${i % 9}`,
+          held: i % 11 === 0,
+          heldReason: i % 11 === 0 ? 'link_density' : null,
+          at: new Date(at),
+        }),
+      ),
     );
   }
   for (let i = 0; i < 30; i++)
