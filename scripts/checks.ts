@@ -11,7 +11,8 @@
  *             node_modules/.cache/civitas)
  *   astro     `astro check` of the pages; skipped when it passed on the same inputs as the build's
  *             (scripts/build-inputs.ts: every file the site can read), like the build itself
- *   prettier  `prettier --check`, with Prettier's own cache of files it found formatted
+ *   prettier  `prettier --check` (its experimental CLI), with Prettier's own cache of files it found
+ *             formatted
  *   eslint    ESLint, zero warnings, with ESLint's own cache
  *
  * Each check's output is printed whole when it ends (never interleaved); the exit code is 1 when
@@ -72,7 +73,10 @@ const CHECKS: Record<string, Check> = {
     ],
     inputs: () => buildInputsHash(root),
   },
-  prettier: { command: [bin('prettier'), '--check', '--cache', '--log-level', 'warn', '.'] },
+  // Prettier's new CLI (3.6+): the same files and verdict as the old one at less CPU.
+  prettier: {
+    command: [bin('prettier'), '--experimental-cli', '--check', '--cache', '--log-level', 'warn', '.'],
+  },
 };
 
 const asked = process.argv.slice(2);
