@@ -10,7 +10,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // `project`, not `projectService`: in a single run (the eslint CLI) typescript-eslint builds
+      // one program for the whole tsconfig.json, where the project service keeps a language
+      // service up to date file by file: 68 CPU-s from a clean cache instead of 88.
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
