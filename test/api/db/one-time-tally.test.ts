@@ -12,25 +12,24 @@ import { appendImprints, type NewImprint } from '../../../api/record/window.ts';
 import { IMPRINT_KINDS } from '../../../shared/record/imprint.ts';
 import { dropDatabase, serverUrl } from '../../helpers/db.ts';
 import { at, missing } from '../../helpers/elements.ts';
+import { imprintDraft } from '../../helpers/imprint-draft.ts';
 
 const url = serverUrl();
 const name = `civitas_tally_${randomBytes(4).toString('hex')}`;
 let db: Database;
 const START = Date.parse('2026-11-01T09:41:00Z');
 
-const draft = (i: number): NewImprint => ({
-  kind: at(IMPRINT_KINDS, i % 3),
-  body: `tally ${i}`,
-  authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
-  authorRef: i % 4 === 0 ? 'abcd' : `agent-${i % 5}`,
-  publicAuthor: i % 4 === 0 ? 'abcd' : `agent-${i % 5}`,
-  unattested: false,
-  held: i % 9 === 0,
-  heldReason: i % 9 === 0 ? 'burst' : null,
-  replyTo: null,
-  // 17 minutes apart: about 40 imprints a UTC day, across hours and days.
-  at: new Date(START + i * 17 * 60_000),
-});
+const draft = (i: number): NewImprint =>
+  imprintDraft({
+    kind: at(IMPRINT_KINDS, i % 3),
+    body: `tally ${i}`,
+    authorKind: i % 4 === 0 ? 'sovereign' : 'agent',
+    authorRef: i % 4 === 0 ? 'abcd' : `agent-${i % 5}`,
+    held: i % 9 === 0,
+    heldReason: i % 9 === 0 ? 'burst' : null,
+    // 17 minutes apart: about 40 imprints a UTC day, across hours and days.
+    at: new Date(START + i * 17 * 60_000),
+  });
 
 async function write(from: number, to: number) {
   for (let i = from; i < to; i += 100) {

@@ -1,6 +1,7 @@
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 /**
  * The organism's checks read a small, known population, seeded into the store: six October agents
@@ -26,18 +27,19 @@ export async function seededCohorts(): Promise<{ t: TestApp; sovereign: TestSove
     extra: { unattested?: boolean; held?: boolean; authorKind?: 'agent' | 'sovereign' } = {},
   ) =>
     t.database.db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: 'thought',
-        body,
-        authorKind: extra.authorKind ?? 'agent',
-        authorRef: author,
-        publicAuthor: extra.authorKind === 'sovereign' ? 'abcd' : author,
-        unattested: extra.unattested ?? false,
-        held: extra.held ?? false,
-        heldReason: extra.held ? 'link_density' : null,
-        replyTo: null,
-        at: new Date(at),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({
+          body,
+          authorKind: extra.authorKind ?? 'agent',
+          authorRef: author,
+          publicAuthor: extra.authorKind === 'sovereign' ? 'abcd' : author,
+          unattested: extra.unattested ?? false,
+          held: extra.held ?? false,
+          heldReason: extra.held ? 'link_density' : null,
+          at: new Date(at),
+        }),
+      ),
     );
   for (let i = 0; i < 6; i++) await agent(`october-${i}`, '2026-10-05T10:00:00.000Z');
   for (let i = 0; i < 2; i++) await agent(`november-${i}`, '2026-11-03T10:00:00.000Z');

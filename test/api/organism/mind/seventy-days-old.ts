@@ -1,6 +1,7 @@
 import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 const DAY = 86_400_000;
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');
@@ -14,18 +15,10 @@ export async function seventyDaysOld(): Promise<{ t: TestApp; people: TestSovere
   const t = await createTestApp();
   const seed = (kind: 'thought' | 'question' | 'signal', at: number) =>
     t.database.db.transaction((tx) =>
-      appendImprint(tx, {
-        kind,
-        body: `persona probe ${at}`,
-        authorKind: 'agent',
-        authorRef: 'persona-probe',
-        publicAuthor: 'persona-probe',
-        unattested: false,
-        held: false,
-        heldReason: null,
-        replyTo: null,
-        at: new Date(at),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({ kind, body: `persona probe ${at}`, authorRef: 'persona-probe', at: new Date(at) }),
+      ),
     );
   for (let i = 0; i < 3; i++) await seed('thought', NOW - 70 * DAY + i * 60_000);
   for (let i = 0; i < 4; i++) await seed('question', NOW - 2 * DAY + i * 60_000);

@@ -7,6 +7,7 @@ import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../helpers/app.t
 import { signedInSovereign, type TestSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
 import { at, missing } from '../../../helpers/elements.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 let t: TestApp;
 let sovereign: TestSovereign;
@@ -26,18 +27,19 @@ async function seed(
   extra: { held?: boolean; sovereign?: boolean; replyTo?: number | null; heldReason?: string } = {},
 ) {
   return t.database.db.transaction((tx) =>
-    appendImprint(tx, {
-      kind: 'thought',
-      body,
-      authorKind: extra.sovereign ? 'sovereign' : 'agent',
-      authorRef: author,
-      publicAuthor: extra.sovereign ? 'abcd' : author,
-      unattested: false,
-      held: extra.held ?? false,
-      heldReason: extra.held ? (extra.heldReason ?? 'burst') : null,
-      replyTo: extra.replyTo ?? null,
-      at: new Date(at),
-    }),
+    appendImprint(
+      tx,
+      imprintDraft({
+        body,
+        authorKind: extra.sovereign ? 'sovereign' : 'agent',
+        authorRef: author,
+        publicAuthor: extra.sovereign ? 'abcd' : author,
+        held: extra.held ?? false,
+        heldReason: extra.held ? (extra.heldReason ?? 'burst') : null,
+        replyTo: extra.replyTo ?? null,
+        at: new Date(at),
+      }),
+    ),
   );
 }
 

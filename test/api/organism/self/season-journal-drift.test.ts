@@ -3,6 +3,7 @@ import { appendImprint } from '../../../../api/record/window.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';
 import { signedInSovereign } from '../../../helpers/identity.ts';
 import { requests } from '../../../helpers/http.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -17,18 +18,18 @@ async function seed(
   extra: { unattested?: boolean; held?: boolean; author?: string } = {},
 ) {
   await t.database.db.transaction((tx) =>
-    appendImprint(tx, {
-      kind,
-      body,
-      authorKind: 'agent',
-      authorRef: extra.author ?? 'drift-probe',
-      publicAuthor: extra.author ?? 'drift-probe',
-      unattested: extra.unattested ?? false,
-      held: extra.held ?? false,
-      heldReason: extra.held ? 'link_density' : null,
-      replyTo: null,
-      at: new Date(at),
-    }),
+    appendImprint(
+      tx,
+      imprintDraft({
+        kind,
+        body,
+        authorRef: extra.author ?? 'drift-probe',
+        unattested: extra.unattested ?? false,
+        held: extra.held ?? false,
+        heldReason: extra.held ? 'link_density' : null,
+        at: new Date(at),
+      }),
+    ),
   );
 }
 

@@ -15,6 +15,7 @@ import { driftView } from '../../../../api/organism/themes/drift.ts';
 import { keptSelfTrials } from '../../../../api/organism/checks/knowledge.ts';
 import { createTestApp, TestClock, type TestApp } from '../../../helpers/app.ts';
 import { requests } from '../../../helpers/http.ts';
+import { imprintDraft } from '../../../helpers/imprint-draft.ts';
 
 /*
  * The organism's and the persona's views in few statements: on the embedded database every
@@ -46,18 +47,17 @@ beforeAll(async () => {
   const at = [20 * DAY, 9 * DAY + 5 * HOUR, 3 * DAY + 17 * 60_000, 2 * HOUR + 11_000, 40 * 60_000];
   for (const [i, ago] of at.entries())
     await t.database.db.transaction((tx) =>
-      appendImprint(tx, {
-        kind: i % 2 ? 'question' : 'thought',
-        body: `rivers and gardens, imprint ${i}`,
-        authorKind: 'agent',
-        authorRef: 'statements-probe',
-        publicAuthor: 'statements-probe',
-        unattested: false,
-        held: i === 4,
-        heldReason: i === 4 ? 'link_density' : null,
-        replyTo: null,
-        at: new Date(now - ago),
-      }),
+      appendImprint(
+        tx,
+        imprintDraft({
+          kind: i % 2 ? 'question' : 'thought',
+          body: `rivers and gardens, imprint ${i}`,
+          authorRef: 'statements-probe',
+          held: i === 4,
+          heldReason: i === 4 ? 'link_density' : null,
+          at: new Date(now - ago),
+        }),
+      ),
     );
   expect((await get('/api/organism')).statusCode).toBe(200); // the first knowledge run, kept
 });
