@@ -48,7 +48,7 @@ export const FederatedCohortCount = defineEntity({
   properties: {
     peer: p.text().primary(),
     month: p.date().primary(),
-    kind: p.text().primary(),
+    kind: p.enum(['sovereign', 'agent']).primary(),
     members: int8(),
   },
 });
