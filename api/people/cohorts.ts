@@ -10,6 +10,9 @@
  */
 import type { AppContext } from '../context.ts';
 import { sql } from 'kysely';
+import type { RowOf } from '../db/rows.ts';
+import type { FederatedCohortCount } from './entities.ts';
+import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import {
   projectCohorts,
@@ -127,44 +130,50 @@ export async function cohortsView(ctx: AppContext) {
   };
 }
 
+/** Federated cohorts page by key: peer, then month (the first day of the UTC month), A to Z, oldest first. */
+export const FEDERATED_COHORT_ORDER: KeyOrder = {
+  path: '/api/cohorts/federated',
+  columns: [
+    { sql: 'peer', type: 'text' },
+    { sql: 'month', type: 'date' },
+  ],
+  order: 'asc',
+};
+
+type FederatedCount = RowOf<typeof FederatedCohortCount>;
+type FederatedMonth = Pick<FederatedCount, 'peer'> & { first_day: string; humans: number; agents: number };
+
 /**
- * Federated cohorts: the remote authors whose feedback each configured peer relayed, grouped by
- * the UTC month of their first relay. The composite `origin:author` node key stays inside.
+ * Federated cohorts, a page at a time: the remote authors whose feedback each configured peer
+ * relayed, grouped by the UTC month of their first relay, read from the counts the database keeps
+ * as relays are written (`federated_cohort_counts`, migration 0085): at most two rows per cohort,
+ * never a row per author or relay. The `origin:author` node key and the authors stay inside.
  */
-export async function federatedCohortsView(ctx: AppContext) {
-  const rows = await ctx.db.kysely
-    .selectFrom('federation_relays')
-    .select([
-      'peer',
-      'author',
-      sql<string>`to_char(min(received_at) at time zone 'UTC', 'YYYY-MM')`.as('month'),
-    ])
-    .where('author', 'is not', null)
-    .groupBy(['peer', 'author'])
-    .orderBy('peer')
-    .orderBy('month')
-    .$narrowType<{ author: string }>()
-    .execute();
+export async function federatedCohortsView(ctx: AppContext, query: { limit: number; after?: string }) {
+  const cursor = decodeCursor(FEDERATED_COHORT_ORDER, query.after);
+  const key = keyClause(FEDERATED_COHORT_ORDER, cursor, 2);
+  const rows = await ctx.db.query<FederatedMonth>(
+    `select peer, to_char(month, 'YYYY-MM-DD') as first_day,
+            coalesce(sum(members) filter (where kind = 'sovereign'), 0)::int8 as humans,
+            coalesce(sum(members) filter (where kind = 'agent'), 0)::int8 as agents
+       from federated_cohort_counts where ${key.where}
+      group by peer, month order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
+  );
+  const page = pageOf(rows, query.limit, cursor, (row) => [row.peer, row.first_day]);
   const origins = new Map(ctx.config.federationPeers.map((peer) => [peer.name, peer.origin]));
-  const groups = new Map<
-    string,
-    FederatedCohortRecord & { members: FederatedCohortRecord['members'][number][] }
-  >();
-  for (const row of rows) {
-    const key = `${row.peer} ${row.month}`;
-    const group = groups.get(key) ?? {
-      node_key: `${origins.get(row.peer) ?? row.peer}:${row.month}`,
+  const records: FederatedCohortRecord[] = page.rows.map((row) => {
+    const month = row.first_day.slice(0, 7);
+    return {
+      node_key: `${origins.get(row.peer) ?? row.peer}:${month}`,
       peer: row.peer,
-      label: `relayed ${row.month}`,
-      joined_month: row.month,
+      label: `relayed ${month}`,
+      joined_month: month,
       members: [],
+      counts: { humans: row.humans, agents: row.agents },
     };
-    group.members.push({
-      actor_id: `${origins.get(row.peer) ?? row.peer}:${row.author}`,
-      kind: row.author.startsWith('agent:') ? 'agent' : 'sovereign',
-    });
-    groups.set(key, group);
-  }
+  });
+  const links = { limit: query.limit };
   return {
     ok: true as const,
     schema: 'civitas.cohorts-federated.v1' as const,
@@ -172,7 +181,10 @@ export async function federatedCohortsView(ctx: AppContext) {
     k: K_ANONYMITY_THRESHOLD,
     peers: ctx.config.federationPeers.length,
     basis:
-      'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay, humans and agents as separate counts (a count under 5 reads "fewer than 5"). Empty until a peer is configured and relays.',
-    cohorts: projectFederatedCohorts([...groups.values()]),
+      'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay, humans and agents as separate counts (a count under 5 reads "fewer than 5"). Ordered by peer, then month, oldest first, a page at a time (follow next). Empty until a peer is configured and relays.',
+    cohorts: projectFederatedCohorts(records),
+    limit: query.limit,
+    next: pageLink(FEDERATED_COHORT_ORDER.path, page.next, links),
+    previous: pageLink(FEDERATED_COHORT_ORDER.path, page.previous, links),
   };
 }

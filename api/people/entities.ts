@@ -38,6 +38,21 @@ export const FederationRelay = defineEntity({
   },
 });
 
+/**
+ * Remote authors a peer first relayed in a UTC month (`month`: its first day), per kind (migration
+ * 0085: kept by statement triggers on federation_relays).
+ */
+export const FederatedCohortCount = defineEntity({
+  name: 'FederatedCohortCount',
+  tableName: 'federated_cohort_counts',
+  properties: {
+    peer: p.text().primary(),
+    month: p.date().primary(),
+    kind: p.enum(['sovereign', 'agent']).primary(),
+    members: int8(),
+  },
+});
+
 /** Sovereigns (crossing day) and agents (first-seen day) per UTC day, and how many are public (migration 0062). */
 export const ArrivalDay = defineEntity({
   name: 'ArrivalDay',

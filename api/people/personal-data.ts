@@ -37,6 +37,13 @@ export const peoplePersonalData: FamilyDeclaration = {
       why: 'Kept: authored by people of a federation peer, never by a local sovereign; the peer answers for them (a local erasure cannot name them).',
     },
     {
+      table: 'federated_cohort_counts',
+      personal: {},
+      impersonal: ['peer', 'kind'],
+      disposition: 'keep',
+      why: 'Remote authors per peer, month of first relay and kind (kept by the database); counts, no person.',
+    },
+    {
       table: 'census_snapshots',
       personal: {},
       impersonal: ['receipt_id'],

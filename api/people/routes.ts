@@ -27,7 +27,7 @@ export const peopleRoutes = [
     handler: (request) => cohortsPage(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /api/cohorts/federated', {
-    handler: (request) => federatedCohortsView(request.server.civitas),
+    handler: (request) => federatedCohortsView(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /api/resonance', {
     handler: (request) => resonanceView(request.server.civitas, request.input.query),

@@ -102,6 +102,7 @@ export const PEOPLE_OPERATIONS = [
   }),
   api('/api/cohorts/federated', 'Cohorts across federation peers, k-anonymous, without origin:node keys', {
     GET: {
+      query: z.object(listPageQuery(60, 240)),
       response: z.object({
         ok,
         schema: z.literal('civitas.cohorts-federated.v1'),
@@ -109,7 +110,10 @@ export const PEOPLE_OPERATIONS = [
         k: count,
         peers: count,
         basis: z.string(),
-        cohorts: z.array(z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount })),
+        cohorts: z
+          .array(z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount }))
+          .describe('one page: by peer A to Z, then month, oldest first'),
+        ...listPageLinks,
       }),
     },
   }),

@@ -20,6 +20,9 @@ import { constant, type Row } from '../../db/kysely.ts';
 import type { Agent } from '../../agents/entities.ts';
 import type { RecordTally } from '../../record/entities.ts';
 
+/** Federated cohorts on /api/state: the first page of /api/cohorts/federated, which links the rest. */
+const FEDERATED_FIRST_PAGE = 20;
+
 /** The quarantine as /api/quarantine shows it: newest 20 unattested imprints, held as counts. */
 async function quarantine(ctx: AppContext) {
   const rows = await ctx.db.kysely
@@ -139,7 +142,7 @@ export async function stateView(ctx: AppContext) {
       recentDenials(ctx.db, 10),
       denialCounts(ctx.db),
       newestActors(ctx),
-      federatedCohortsView(ctx),
+      federatedCohortsView(ctx, { limit: FEDERATED_FIRST_PAGE }),
     ]);
   const latest = await latestAnchor(ctx);
   const byLevel = { arrived: 0, continuous: 0, attested: 0 } as Record<string, number>;
@@ -167,5 +170,6 @@ export async function stateView(ctx: AppContext) {
     denials: { total: denialTotals.total, by_reason: denialTotals.by_reason, recent: denials },
     // The people family's view, already through projectFederatedCohorts (federated_cohort_projection).
     federated_cohorts: federated.cohorts,
+    federated_cohorts_next: federated.next,
   };
 }

@@ -51,6 +51,8 @@ export interface FederatedCohortRecord {
   joined_month: string;
   /** The remote authors, each by its `origin:author` id and kind (a relay's author is `agent:` or `sovereign:`). */
   members: readonly { actor_id: string; kind: 'sovereign' | 'agent' }[];
+  /** Kept counts per kind (migration 0085's), standing in for `members` when present. */
+  counts?: { humans: number; agents: number };
 }
 
 export interface FederatedCohortView {
@@ -65,7 +67,9 @@ export function projectFederatedCohorts(cohorts: readonly FederatedCohortRecord[
   return cohorts.map((cohort) => ({
     peer: cohort.peer,
     month: cohort.joined_month,
-    ...countKinds(cohort.members),
+    ...(cohort.counts
+      ? { humans: kAnonymousCount(cohort.counts.humans), agents: kAnonymousCount(cohort.counts.agents) }
+      : countKinds(cohort.members)),
   }));
 }
 

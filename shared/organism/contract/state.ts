@@ -60,9 +60,15 @@ export const stateSchema = z.object({
     by_reason: z.array(z.object({ reason: z.string(), count })),
     recent: z.array(denialReceiptSchema),
   }),
-  federated_cohorts: z.array(
-    z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount }),
-  ),
+  federated_cohorts: z
+    .array(z.object({ peer: z.string(), month: z.string(), humans: kCount, agents: kCount }))
+    .describe("the first page (at most 20) of /api/cohorts/federated's cohorts, in its order"),
+  federated_cohorts_next: z
+    .string()
+    .nullable()
+    .describe(
+      "where the rest of the federated cohorts are read (the list's next link), or null when all are shown",
+    ),
 });
 
 const vitalsFigures = vitalsSchema.pick({
