@@ -53,6 +53,20 @@ export const FederatedCohortCount = defineEntity({
   },
 });
 
+/**
+ * Per peer with at least one relay: how many it relayed and when the newest arrived (migration
+ * 0087: kept by statement triggers on federation_relays).
+ */
+export const FederationPeerRelays = defineEntity({
+  name: 'FederationPeerRelays',
+  tableName: 'federation_peer_relays',
+  properties: {
+    peer: p.text().primary(),
+    relays: int8(),
+    lastReceivedAt: p.datetime(),
+  },
+});
+
 /** Sovereigns (crossing day) and agents (first-seen day) per UTC day, and how many are public (migration 0062). */
 export const ArrivalDay = defineEntity({
   name: 'ArrivalDay',

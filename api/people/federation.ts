@@ -37,19 +37,27 @@ function refuse(cause: string, hint: string): never {
   throw new Refusal('peer_refused', { cause }, hint);
 }
 
-/** GET /api/federation: the configured peers and what each relayed (counts and time only). */
+/**
+ * GET /api/federation: the configured peers and what each relayed (counts and time only), read from
+ * `federation_peer_relays` (kept by triggers on `federation_relays`, migration 0087): one row per
+ * configured peer at most, whatever the peers relayed.
+ */
 export async function federationView(ctx: AppContext) {
-  const rows = await ctx.db.kysely
-    .selectFrom('federation_relays')
-    .select((eb) => [
-      'peer',
-      eb.fn.countAll<number>().as('n'),
-      sql<string | null>`to_char(max(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-        'last',
-      ),
-    ])
-    .groupBy('peer')
-    .execute();
+  const names = ctx.config.federationPeers.map((peer) => peer.name);
+  const rows =
+    names.length === 0
+      ? []
+      : await ctx.db.kysely
+          .selectFrom('federation_peer_relays')
+          .select([
+            'peer',
+            'relays as n',
+            sql<string>`to_char(last_received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+              'last',
+            ),
+          ])
+          .where('peer', 'in', names)
+          .execute();
   const byPeer = new Map(rows.map((row) => [row.peer, row]));
   const peers = ctx.config.federationPeers.map((peer) => ({
     name: peer.name,

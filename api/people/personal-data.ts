@@ -44,6 +44,13 @@ export const peoplePersonalData: FamilyDeclaration = {
       why: 'Remote authors per peer, month of first relay and kind (kept by the database); counts, no person.',
     },
     {
+      table: 'federation_peer_relays',
+      personal: {},
+      impersonal: ['peer'],
+      disposition: 'keep',
+      why: 'Relays per peer and when the newest arrived (kept by the database); counts, no person.',
+    },
+    {
       table: 'census_snapshots',
       personal: {},
       impersonal: ['receipt_id'],
