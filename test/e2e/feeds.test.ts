@@ -3,7 +3,8 @@
  * feed's entries and its subscribe panel), while a feed reader gets the feed kind and content type
  * the contract gives, a body that parses, and `Vary: Accept` on both. Pages that offer a feed show
  * the subscribe panel: the address with a working copy button, `webcal:` for calendars, `feed:` for
- * readers. axe 0 violations on every page opened.
+ * readers. axe 0 violations on every feed opened as a page (the pages offering a feed, at 390 px
+ * signed out, are sweep.test.ts's to check).
  */
 import { DOMParser } from '@xmldom/xmldom';
 import type { BrowserContext } from 'playwright-core';
@@ -152,7 +153,8 @@ describe('a feed reader', () => {
 
 describe('pages that offer a feed', () => {
   it('show the subscribe panel, whose copy button copies the address', async () => {
-    const ctx = await e2e.context({ width: 390, clipboard: true });
+    // These pages at 390 px signed out are sweep.test.ts's: axe runs on them there, not twice.
+    const ctx = await e2e.context({ width: 390, clipboard: true, axe: false });
     const page = await ctx.newPage();
     for (const [path, feeds] of [
       ['/almanac', ['/almanac.ics', '/almanac.xml', '/streaks.xml']],
@@ -169,7 +171,6 @@ describe('pages that offer a feed', () => {
         .locator('section.subscribe input')
         .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
       expect(addresses, path).toEqual(feeds.map((f) => `${base}${f}`));
-      expect(await axeHere(page), path).toEqual([]);
     }
     await page.goto(`${base}/almanac`);
     await shot(page, 'almanac-subscribe');

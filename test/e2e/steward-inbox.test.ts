@@ -2,7 +2,7 @@
  * The steward inbox in real Chromium at 1280 and 390 px: what waits (an order, a held imprint, a
  * data request) each with its form; a steward accepts an order with a public note and processes a
  * data request, and the stored state says so; a signed-in non-steward and a visitor are refused.
- * axe 0 violations, no sideways scroll.
+ * axe 0 violations, no sideways scroll once decided (the inbox before is journey-steward.test.ts's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clean, startE2E, WIDTHS, type E2E } from '../helpers/e2e.ts';
@@ -33,7 +33,8 @@ describe.each(WIDTHS)('the steward inbox at %i px', (width) => {
     const main = await page.locator('main').innerText();
     expect(main).toContain(`Larger type on phones (${width})`);
     expect(main).toContain(`Heldmark${width}`);
-    await clean(page, `steward-inbox-${width}`);
+    // The inbox with an order, a held imprint and a data request waiting, as the steward at this
+    // width, is journey-steward.test.ts's first checked page (axe, sideways scroll, screenshot).
 
     // Accept the order with a public note.
     const orderForm = page.locator('form', { hasText: `Larger type on phones (${width})` });

@@ -8,7 +8,7 @@
  * renderer for its own UI) and 1.2 s on every launch; the shell spends a tenth of that, and the
  * browser tests as a whole (test/e2e) half the CPU (docs/testing.md).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
@@ -39,3 +39,10 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** axe-core's browser bundle, to inject with page.addScriptTag({ path }). */
 export const AXE_PATH = new URL('../../node_modules/axe-core/axe.min.js', import.meta.url).pathname;
+
+/**
+ * axe-core as an init script that defines it without running it: a new document only pre-parses
+ * the function, and `window.civitasAxe()` evaluates axe-core in a page about to be checked. A
+ * journey's navigations between checks (form posts, redirects) no longer each evaluate its 650 KB.
+ */
+export const AXE_INIT = `window.civitasAxe = function () {\n${readFileSync(AXE_PATH, 'utf8')}\n};`;

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appWithSteward } from '../api/steward/helpers.ts';
 import { createTestApp, type TestApp } from './app.ts';
-import { AXE_PATH, launchBrowser } from './browser.ts';
+import { AXE_INIT, launchBrowser } from './browser.ts';
 import type { TestSovereign } from './identity.ts';
 import { audit, launchLighthouseChrome, type Audit, type Category } from './lighthouse.ts';
 import { freePort } from './ports.ts';
@@ -37,7 +37,7 @@ export interface OpenOptions {
   width?: number;
   /** Signed in as this sovereign (or with this `name=value` cookie); signed out when absent. */
   as?: TestSovereign | string;
-  /** axe-core injected into every document (needs the CSP bypassed, for the test only). Default on. */
+  /** axe-core defined in every document, run where checked (CSP bypassed, for the test only). Default on. */
   axe?: boolean;
   /** Clipboard read and write granted, to check the copy buttons. */
   clipboard?: boolean;
@@ -94,7 +94,7 @@ export async function startE2E(
       javaScriptEnabled: o.javaScriptEnabled,
       acceptDownloads: o.acceptDownloads,
     });
-    if (axe) await made.addInitScript({ path: AXE_PATH });
+    if (axe) await made.addInitScript({ content: AXE_INIT });
     if (o.clipboard) await made.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     const cookie = typeof o.as === 'string' ? o.as : o.as?.cookie;
     if (cookie) {
@@ -137,16 +137,14 @@ export async function startE2E(
 /** axe-core's violations on the page as it stands (the context must carry axe: `open()` does). */
 export async function axeHere(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            d: Document,
-            o: object,
-          ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
+    const here = window as unknown as {
+      civitasAxe(): void;
+      axe?: {
+        run(d: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    if (!here.axe) here.civitasAxe();
+    const axe = here.axe!;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map(
       (v) =>

@@ -35,17 +35,17 @@ export async function inspect(page: Page, base: string, path: string): Promise<P
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   const axe = await page.evaluate(async () => {
-    const run = (
-      window as unknown as {
-        axe: {
-          run(
-            ctx: Document,
-            o: object,
-          ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe.run;
-    const result = await run(document, { resultTypes: ['violations'] });
+    const here = window as unknown as {
+      civitasAxe(): void;
+      axe?: {
+        run(
+          ctx: Document,
+          o: object,
+        ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
+    if (!here.axe) here.civitasAxe();
+    const result = await here.axe!.run(document, { resultTypes: ['violations'] });
     return result.violations.map(
       (v) =>
         `${v.id} ${v.nodes
