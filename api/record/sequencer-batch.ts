@@ -1,13 +1,13 @@
 /**
  * One batch of the Record's group commit, inside its one transaction (docs/record.md, "One
  * transaction per batch"): each door's lock step, one reply check, the spam gate, each door's own
- * rows, then appendImprints (one counter claim, N imprints, N receipts, one window trim). Each
+ * rows, then the imprints (one counter claim, N imprints, N receipts, one window trim). Each
  * waiting imprint gets its own outcome: a value, or the Refusal that refused it alone.
  */
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
-import { appendImprints } from './window.ts';
+import { appendClaimed, claimRun, newestOf } from './window.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
 import type { Admitted, Door, Draft } from './sequencer-doors.ts';
@@ -31,6 +31,12 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   const outcomes: Array<Outcome | undefined> = new Array(batch.length);
   const states: unknown[] = new Array(batch.length);
   const open = () => batch.map((_, i) => i).filter((i) => outcomes[i] === undefined);
+
+  // The counter is claimed for the whole batch first, without waiting: the claim shares its round
+  // trip with the first door's lock step, and appendClaimed gives back what the doors refuse.
+  const claim = claimRun(tx, batch.length, newestOf(batch.map((waiting) => waiting.draft)));
+  // Its failure is thrown where it is awaited below; until then the statements after it fail too.
+  claim.catch(() => {});
 
   for (const [door, indexes] of byDoor(batch, open())) {
     const locked = await door.lock(
@@ -75,8 +81,9 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   }
 
   const order = [...admitted.keys()].sort((a, b) => a - b);
-  const appended = await appendImprints(
+  const appended = await appendClaimed(
     tx,
+    await claim,
     order.map((i) => admitted.get(i)!.imprint),
   );
   order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended[k]!) }));

@@ -38,12 +38,33 @@ export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<Appen
  * claim and the rows commit or vanish together.
  */
 export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Promise<AppendedImprint[]> {
-  const [oldestDraft] = drafts;
-  if (oldestDraft === undefined) return [];
-  // The claim also keeps the newest imprint's time: a host whose clock (the database's, read
-  // through an offset) runs a little behind the one that wrote the run before stamps no imprint
-  // earlier than it (FOR UPDATE reads the row as the previous claim committed it).
-  const newest = drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), oldestDraft.at);
+  if (drafts.length === 0) return [];
+  return appendClaimed(tx, await claimRun(tx, drafts.length, newestOf(drafts)), drafts);
+}
+
+/** A run of sequence numbers claimed under the counter's row lock, and the time floor it keeps. */
+export interface ClaimedRun {
+  /** The counter after the claim: the run is last − count + 1 .. last. */
+  last: number;
+  count: number;
+  /** No imprint of the run is stamped earlier (ms since the epoch; 0: no floor). */
+  floor: number;
+}
+
+/** The newest of the drafts' times (the claim keeps it as the next run's floor). */
+export function newestOf(drafts: readonly { at: Date }[]): Date {
+  return drafts.reduce((max, draft) => (draft.at > max ? draft.at : max), new Date(0));
+}
+
+/**
+ * Claims `count` consecutive sequence numbers, locking the counter's row until the transaction
+ * ends. The claim also keeps the newest imprint's time: a host whose clock (the database's, read
+ * through an offset) runs a little behind the one that wrote the run before stamps no imprint
+ * earlier than it (FOR UPDATE reads the row as the previous claim committed it). The sequencer
+ * sends it with the doors' lock step, before it knows how many imprints will be admitted
+ * (api/record/sequencer-batch.ts): appendClaimed gives back what it does not use.
+ */
+export async function claimRun(tx: Sql, count: number, newest: Date): Promise<ClaimedRun> {
   const counter = one(
     // Raw: the imprint write path's invariant (the counter locked and bumped in one CTE'd update).
     await tx.query<
@@ -52,14 +73,32 @@ export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Pr
       `with previous as (select last_at from record_counter where id = 1 for update)
      update record_counter set value = value + $1, last_at = greatest(previous.last_at, $2::timestamptz)
        from previous where id = 1 returning value, previous.last_at as previous_at`,
-      [drafts.length, newest.toISOString()],
+      [count, newest.toISOString()],
     ),
   );
-  const last = counter.value;
-  const first = last - drafts.length + 1;
   const floor = counter.previous_at === null ? 0 : new Date(counter.previous_at).getTime();
+  return { last: counter.value, count, floor };
+}
+
+/**
+ * Writes `drafts` (at most `claim.count` of them) as the first sequence numbers of the claimed
+ * run, and gives the rest of the run back in the same transaction, which still holds the
+ * counter's row lock: the sequence stays gap-free.
+ */
+export async function appendClaimed(
+  tx: Sql,
+  claim: ClaimedRun,
+  drafts: readonly NewImprint[],
+): Promise<AppendedImprint[]> {
+  if (drafts.length > claim.count) throw new Error('more imprints than the claimed run');
+  const unused = claim.count - drafts.length;
+  // Raw: the imprint write path; the counter is ours until the commit.
+  if (unused > 0) await tx.send('update record_counter set value = value - $1 where id = 1', [unused]);
+  if (drafts.length === 0) return [];
+  const first = claim.last - claim.count + 1;
+  const last = first + drafts.length - 1;
   const imprints = drafts.map((draft) =>
-    draft.at.getTime() < floor ? { ...draft, at: new Date(floor) } : draft,
+    draft.at.getTime() < claim.floor ? { ...draft, at: new Date(claim.floor) } : draft,
   );
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
   // The record writes its rows, then asks the ledger for their receipts: the receipts are drafted
