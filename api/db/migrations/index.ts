@@ -53,6 +53,7 @@ import { Migration0081AddressPressure } from './Migration0081AddressPressure.ts'
 import { Migration0082KeptFlat } from './Migration0082KeptFlat.ts';
 import { Migration0083LeanImprintWrites } from './Migration0083LeanImprintWrites.ts';
 import { Migration0084DenialTallies } from './Migration0084DenialTallies.ts';
+import { Migration0086PublicTallies } from './Migration0086PublicTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -111,4 +112,5 @@ export const MIGRATIONS = [
   { name: 'Migration0082KeptFlat', class: Migration0082KeptFlat },
   { name: 'Migration0083LeanImprintWrites', class: Migration0083LeanImprintWrites },
   { name: 'Migration0084DenialTallies', class: Migration0084DenialTallies },
+  { name: 'Migration0086PublicTallies', class: Migration0086PublicTallies },
 ];
