@@ -11,9 +11,11 @@ import { Migration } from '@mikro-orm/migrations';
  * - `treasury_income:<currency>:<purpose>` (minor units) and `treasury_payments:<currency>:<purpose>`;
  * - `treasury_spent:<currency>:<strategy>` (minor units) and `treasury_authorizations:<currency>:<strategy>`,
  *   approved ones only (an empty strategy is none: uncategorised);
- * - `treasury_patrons:<holder kind>`.
+ * - `treasury_patrons:<holder kind>`;
+ * - `codex_pledges:<status>:<article>` and `codex_backs:<article>`: /api/codex/pledges grouped
+ *   every pledge and joined every back to its pledge per article.
  * A truncate drops a table's tallies with its rows. The patrons listed and the inscriptions are read
- * in their published order through an index each. SQL that PostgreSQL 15 and PGlite both run; one
+ * in their published order through an index each, the pledges to one article through another. SQL that PostgreSQL 15 and PGlite both run; one
  * statement per addSql.
  */
 interface Kept {
@@ -60,6 +62,19 @@ const KEPT: Kept[] = [
     truncated: ['treasury_patrons:%'],
     rows: (from, sign) => `select 'treasury_patrons:' || holder_kind as name, ${sign} as delta from ${from}`,
   },
+  {
+    table: 'governance_pledges',
+    truncated: ['codex_pledges:%'],
+    rows: (from, sign) =>
+      `select 'codex_pledges:' || status || ':' || article as name, ${sign} as delta from ${from}`,
+  },
+  {
+    // A back is counted under its pledge's article (a pledge keeps its article, and outlives its backs).
+    table: 'governance_pledge_backs',
+    truncated: ['codex_backs:%'],
+    rows: (from, sign) => `select 'codex_backs:' || p.article as name, ${sign} as delta
+      from ${from} b join governance_pledges p on p.id = b.pledge_id`,
+  },
 ];
 
 export class Migration0086PublicTallies extends Migration {
@@ -97,6 +112,9 @@ export class Migration0086PublicTallies extends Migration {
       }
     }
     this.addSql('create index treasury_patrons_listed on treasury_patrons (since, public_ref) where listed');
+    this.addSql(
+      'create index governance_pledges_article on governance_pledges (article, created_at desc, id desc)',
+    );
     this.addSql('create index treasury_inscriptions_inscribed on treasury_inscriptions (inscribed_at, id)');
   }
 }

@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
 const db = () => t.database.db;
 
 const KEPT =
-  /^(data_requests|treasury_(income|payments|spent|authorizations|patrons)):|^imprint_reports_open$/;
+  /^(data_requests|treasury_(income|payments|spent|authorizations|patrons)|codex_(pledges|backs)):|^imprint_reports_open$/;
 
 /** The kept tallies of migration 0086 (a figure counted down to none reads as none). */
 async function kept(): Promise<Record<string, number>> {
@@ -38,7 +38,10 @@ async function recounted(): Promise<Record<string, number>> {
      union all select 'treasury_payments:' || currency || ':' || purpose, count(*) from treasury_payments group by 1
      union all select 'treasury_spent:' || currency || ':' || coalesce(strategy, ''), sum(amount_cents) from treasury_authorizations where approved group by 1
      union all select 'treasury_authorizations:' || currency || ':' || coalesce(strategy, ''), count(*) from treasury_authorizations where approved group by 1
-     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1`,
+     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
+     union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
+     union all select 'codex_backs:' || p.article, count(*)
+       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1`,
   );
   return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.name, Number(r.n)]));
 }
@@ -76,7 +79,21 @@ async function published() {
        from treasury_authorizations a left join treasury_strategies s on s.name = a.strategy
       where a.approved group by 1, 2 order by 1, 2`,
   );
+  const codex = await get('/api/codex/pledges');
+  const perArticle = await db().query<Record<string, string | number>>(
+    `select p.article, count(*) as pledges, count(*) filter (where p.status <> 'lapsed') as live,
+            count(*) filter (where p.status = 'upheld') as upheld, count(*) filter (where p.status = 'lapsed') as lapsed,
+            (select count(*) from governance_pledge_backs b join governance_pledges q on q.id = b.pledge_id
+              where q.article = p.article) as backers
+       from governance_pledges p group by p.article order by count(*) desc, p.article`,
+  );
   return {
+    per_article: [
+      codex.per_article.map(({ title: _title, ...counts }: Record<string, unknown>) => counts),
+      perArticle.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'article' ? v : Number(v)])),
+      ),
+    ],
     spending: [
       treasury.spending_by_category,
       spending.map((r) => ({ ...r, amount: Number(r.amount), authorizations: Number(r.authorizations) })),
@@ -162,6 +179,22 @@ describe('the transparency and treasury tallies', () => {
        select case when g % 3 = 0 then 'agent' else 'sovereign' end, 'patron-' || g, 'p' || g, g % 2 = 0, g, now()
        from generate_series(1, 12) g`,
     );
+    await db().query(
+      `insert into governance_pledges (id, article, sovereign_id, body, status, created_at, receipt_id)
+       select 'pledge-t' || g, 'axiom-' || (1 + g % 3), $1, 'a pledge', (array['active', 'upheld', 'lapsed'])[1 + g % 3], now(), 'r-pl-' || g
+       from generate_series(1, 3) g`,
+      [me.id],
+    );
+    await db().query(
+      `insert into governance_pledges (id, article, sovereign_id, body, status, created_at, receipt_id)
+       select 'pledge-l' || g, 'axiom-1', $1, 'a lapsed pledge', 'lapsed', now(), 'r-pll-' || g from generate_series(1, 4) g`,
+      [reporter.id],
+    );
+    await db().query(
+      `insert into governance_pledge_backs (pledge_id, sovereign_id, at, receipt_id)
+       select id, $1, now(), 'r-back-' || id from governance_pledges where id like 'pledge-%'`,
+      [reporter.id],
+    );
     expect((await kept())['imprint_reports_open']).toBe(21);
     await expectKeptAndPublished();
 
@@ -173,6 +206,7 @@ describe('the transparency and treasury tallies', () => {
     );
     await db().query("update treasury_patrons set holder_kind = 'agent' where holder_ref = 'patron-1'");
     await db().query("update treasury_payments set amount_cents = amount_cents + 1 where id = 'pay-4'");
+    await db().query("update governance_pledges set status = 'lapsed' where id = 'pledge-t1'");
     await expectKeptAndPublished();
 
     // Deletions leave the figures at once.
@@ -181,6 +215,8 @@ describe('the transparency and treasury tallies', () => {
     await db().query("delete from treasury_payments where purpose = 'oracle'");
     await db().query('delete from treasury_authorizations where strategy is null');
     await db().query("delete from treasury_patrons where holder_kind = 'agent'");
+    await db().query("delete from governance_pledge_backs where pledge_id like 'pledge-l%'");
+    await db().query("delete from governance_pledges where id in ('pledge-l1', 'pledge-l2')");
     await expectKeptAndPublished();
 
     // A truncate takes each table's tallies with its rows, and counting starts again from there.
@@ -190,6 +226,7 @@ describe('the transparency and treasury tallies', () => {
       'treasury_payments',
       'treasury_authorizations',
       'treasury_patrons',
+      'governance_pledges',
     ])
       await db().query(`truncate ${table} cascade`);
     expect(await kept()).toEqual({});
