@@ -13,7 +13,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   approved ones only (an empty strategy is none: uncategorised);
  * - `treasury_patrons:<holder kind>`;
  * - `codex_pledges:<status>:<article>` and `codex_backs:<article>`: /api/codex/pledges grouped
- *   every pledge and joined every back to its pledge per article.
+ *   every pledge and joined every back to its pledge per article;
+ * - `feedback:<topic>:<status>` (/api/feedback) and `mind_stances:<stance>:<claim>` (/api/mind).
  * A truncate drops a table's tallies with its rows. The patrons listed and the inscriptions are read
  * in their published order through an index each, the pledges to one article through another. SQL that PostgreSQL 15 and PGlite both run; one
  * statement per addSql.
@@ -75,6 +76,18 @@ const KEPT: Kept[] = [
     rows: (from, sign) => `select 'codex_backs:' || p.article as name, ${sign} as delta
       from ${from} b join governance_pledges p on p.id = b.pledge_id`,
   },
+  {
+    table: 'feedback',
+    truncated: ['feedback:%'],
+    rows: (from, sign) =>
+      `select 'feedback:' || topic || ':' || status as name, ${sign} as delta from ${from}`,
+  },
+  {
+    table: 'mind_stances',
+    truncated: ['mind_stances:%'],
+    rows: (from, sign) =>
+      `select 'mind_stances:' || stance || ':' || claim as name, ${sign} as delta from ${from}`,
+  },
 ];
 
 export class Migration0086PublicTallies extends Migration {
@@ -115,6 +128,7 @@ export class Migration0086PublicTallies extends Migration {
     this.addSql(
       'create index governance_pledges_article on governance_pledges (article, created_at desc, id desc)',
     );
+    this.addSql('create index vigilance_alerts_raised on vigilance_alerts (raised_at desc, id desc)');
     this.addSql('create index treasury_inscriptions_inscribed on treasury_inscriptions (inscribed_at, id)');
   }
 }

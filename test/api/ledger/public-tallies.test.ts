@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
 const db = () => t.database.db;
 
 const KEPT =
-  /^(data_requests|treasury_(income|payments|spent|authorizations|patrons)|codex_(pledges|backs)):|^imprint_reports_open$/;
+  /^(data_requests|treasury_(income|payments|spent|authorizations|patrons)|codex_(pledges|backs)|feedback|mind_stances):|^imprint_reports_open$/;
 
 /** The kept tallies of migration 0086 (a figure counted down to none reads as none). */
 async function kept(): Promise<Record<string, number>> {
@@ -41,7 +41,9 @@ async function recounted(): Promise<Record<string, number>> {
      union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
      union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
      union all select 'codex_backs:' || p.article, count(*)
-       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1`,
+       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
+     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
+     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`,
   );
   return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.name, Number(r.n)]));
 }
@@ -195,6 +197,17 @@ describe('the transparency and treasury tallies', () => {
        select id, $1, now(), 'r-back-' || id from governance_pledges where id like 'pledge-%'`,
       [reporter.id],
     );
+    await db().query(
+      `insert into feedback (id, topic, body, reporter_kind, status, created_at, receipt_id)
+       select 'fb-' || g, (array['bug', 'idea', 'privacy'])[1 + g % 3], 'a report', 'anonymous', 'open', now(), 'r-fb-' || g
+       from generate_series(1, 9) g`,
+    );
+    await db().query(
+      `insert into mind_stances (claim, sovereign_id, stance, reason, taken_at, receipt_id)
+       select 'claim-' || g, $1, (array['agree', 'disagree'])[1 + g % 2], 'because', now(), 'r-st-' || g
+       from generate_series(1, 5) g`,
+      [me.id],
+    );
     expect((await kept())['imprint_reports_open']).toBe(21);
     await expectKeptAndPublished();
 
@@ -207,6 +220,8 @@ describe('the transparency and treasury tallies', () => {
     await db().query("update treasury_patrons set holder_kind = 'agent' where holder_ref = 'patron-1'");
     await db().query("update treasury_payments set amount_cents = amount_cents + 1 where id = 'pay-4'");
     await db().query("update governance_pledges set status = 'lapsed' where id = 'pledge-t1'");
+    await db().query("update feedback set status = 'withdrawn', body = null where id in ('fb-1', 'fb-2')");
+    await db().query("update mind_stances set stance = 'agree' where claim = 'claim-2'");
     await expectKeptAndPublished();
 
     // Deletions leave the figures at once.
@@ -217,6 +232,8 @@ describe('the transparency and treasury tallies', () => {
     await db().query("delete from treasury_patrons where holder_kind = 'agent'");
     await db().query("delete from governance_pledge_backs where pledge_id like 'pledge-l%'");
     await db().query("delete from governance_pledges where id in ('pledge-l1', 'pledge-l2')");
+    await db().query("delete from feedback where topic = 'bug'");
+    await db().query("delete from mind_stances where claim = 'claim-3'");
     await expectKeptAndPublished();
 
     // A truncate takes each table's tallies with its rows, and counting starts again from there.
@@ -227,6 +244,8 @@ describe('the transparency and treasury tallies', () => {
       'treasury_authorizations',
       'treasury_patrons',
       'governance_pledges',
+      'feedback',
+      'mind_stances',
     ])
       await db().query(`truncate ${table} cascade`);
     expect(await kept()).toEqual({});

@@ -81,14 +81,16 @@ async function tallied() {
      union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
      union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
      union all select 'codex_backs:' || p.article, count(*)
-       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1`,
+       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
+     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
+     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`,
   );
   for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))
     if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
     if (
-      /^(imprints_held|orders_status|witness_marks|denials|data_requests|treasury_\w+|codex_\w+):|^imprint_reports_open$/.test(
+      /^(imprints_held|orders_status|witness_marks|denials|data_requests|treasury_\w+|codex_\w+|feedback|mind_stances):|^imprint_reports_open$/.test(
         name,
       ) &&
       !tallies[name]
