@@ -3,13 +3,14 @@
  * reviews and article titles), and the codex view with its counts per article.
  */
 import type { AppContext } from '../context.ts';
+import { talliesUnder } from '../db/tallies.ts';
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { AXIOM_ID, AXIOMS, findAxiom } from '../../shared/governance/axioms.ts';
 import { ARTICLE_ID } from '../../shared/governance/rules.ts';
 import { projectPledge, type PledgeRecord, type Signed } from '../../shared/governance/court.ts';
 import { iso } from '../../shared/time.ts';
-import type { Counts, RowOf } from '../db/rows.ts';
+import type { RowOf } from '../db/rows.ts';
 import type { Row } from '../db/kysely.ts';
 import type { Pledge } from './entities.ts';
 import { sql as fragment } from 'kysely';
@@ -142,18 +143,28 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
     filter.article ? [filter.article] : [],
     filter.limit,
   );
-  // Raw: counts per article, its backs counted through each article's pledges.
-  const perArticle = await ctx.db.query<
-    Pick<RowOf<typeof Pledge>, 'article'> & Counts<'live' | 'upheld' | 'lapsed' | 'total' | 'backs'>
-  >(
-    `select p.article,
-            count(*) filter (where p.status <> 'lapsed') as live,
-            count(*) filter (where p.status = 'upheld') as upheld,
-            count(*) filter (where p.status = 'lapsed') as lapsed,
-            count(*) as total,
-            (select count(*) from governance_pledge_backs b join governance_pledges q on q.id = b.pledge_id where q.article = p.article) as backs
-       from governance_pledges p group by p.article order by count(*) desc, p.article`,
-  );
+  // `codex_pledges:<status>:<article>` and `codex_backs:<article>`, kept by triggers (migration 0086).
+  const [byStatus, backs] = await Promise.all([
+    talliesUnder(ctx.db, 'codex_pledges:'),
+    talliesUnder(ctx.db, 'codex_backs:'),
+  ]);
+  const counted = new Map<string, Record<'active' | 'upheld' | 'lapsed', number>>();
+  for (const { key, value } of byStatus) {
+    const status = key.slice(0, key.indexOf(':')) as 'active' | 'upheld' | 'lapsed';
+    const article = key.slice(key.indexOf(':') + 1);
+    const of = counted.get(article) ?? { active: 0, upheld: 0, lapsed: 0 };
+    counted.set(article, { ...of, [status]: of[status] + value });
+  }
+  const perArticle = [...counted.entries()]
+    .map(([article, n]) => ({
+      article,
+      total: n.active + n.upheld + n.lapsed,
+      live: n.active + n.upheld,
+      upheld: n.upheld,
+      lapsed: n.lapsed,
+      backs: backs.find((b) => b.key === article)?.value ?? 0,
+    }))
+    .sort((x, y) => y.total - x.total || (x.article < y.article ? -1 : x.article > y.article ? 1 : 0));
   const names = await titles(ctx.db);
   const per = perArticle.map((r) => ({
     article: r.article,

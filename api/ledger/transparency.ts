@@ -3,6 +3,7 @@ import { denialCounts, recentDenials } from './denials.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import type { Counts } from '../db/rows.ts';
 import { constant } from '../db/kysely.ts';
+import { talliesUnder } from '../db/tallies.ts';
 
 async function count(ctx: AppContext, sql: string): Promise<number> {
   const [row] = await ctx.db.query<Counts<'n'>>(sql);
@@ -12,8 +13,8 @@ async function count(ctx: AppContext, sql: string): Promise<number> {
 /**
  * /api/transparency: counts of receipts (by step), denials (through the denial_receipt projector:
  * no actor ids), redactions, data requests, quarantines, anchors and witness marks. Receipts,
- * quarantines, anchors and marks are tallies the database keeps (migrations 0022, 0041, 0067, 0070); the
- * rest are small tables.
+ * quarantines, anchors, marks, data requests and open reports are tallies the database keeps
+ * (migrations 0022, 0041, 0067, 0070, 0084, 0086); the witnesses are a small table.
  */
 export async function transparencyReport(ctx: AppContext) {
   const [bySteps, denials, recent] = await Promise.all([
@@ -28,25 +29,19 @@ export async function transparencyReport(ctx: AppContext) {
     recentDenials(ctx.db, 20),
   ]);
   const steps = bySteps.map((s) => ({ step: s.step, count: s.n }));
-  const requests = await ctx.db.kysely
-    .selectFrom('data_requests')
-    .select((eb) => ['kind', 'status', eb.fn.countAll<number>().as('n')])
-    .groupBy(['kind', 'status'])
-    .orderBy('kind')
-    .orderBy('status')
-    .execute();
+  // `data_requests:<kind>:<status>`, kept by triggers (migration 0086).
+  const requests = await talliesUnder(ctx.db, 'data_requests:');
   const redactions = bySteps.reduce((sum, s) => sum + s.redacted, 0);
   const [unattested, held, reports, anchors, marks, witnesses] = await Promise.all([
     count(ctx, "select value as n from record_tallies where name = 'imprints_unattested'"),
     count(ctx, "select value as n from record_tallies where name = 'imprints_held'"),
-    count(ctx, "select count(*) as n from imprint_reports where status = 'open'"),
+    count(ctx, "select value as n from record_tallies where name = 'imprint_reports_open'"),
     count(ctx, "select value as n from record_tallies where name = 'anchors'"),
     count(ctx, "select value as n from record_tallies where name = 'witness_marks'"),
     count(ctx, 'select count(*) as n from witnesses'),
   ]);
   const dataRequests = (kind: string) => {
-    const of = requests.filter((r) => r.kind === kind);
-    const n = (status: string) => of.find((r) => r.status === status)?.n ?? 0;
+    const n = (status: string) => requests.find((r) => r.key === `${kind}:${status}`)?.value ?? 0;
     // k-anonymity: a data-request count is about people; small groups read "fewer than 5"
     return {
       pending: kAnonymousCount(n('pending')),

@@ -16,9 +16,7 @@ import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
 import { sql } from 'kysely';
 import { constant } from '../db/kysely.ts';
-
-/** An approval without a strategy (or of one no longer kept) is spending still, uncategorised. */
-const CATEGORY = sql<string>`coalesce(${sql.ref('s.category')}, 'uncategorised')`;
+import { talliesUnder } from '../db/tallies.ts';
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
   const rows = await ctx.db.kysely
@@ -110,36 +108,40 @@ export async function strategiesView(ctx: AppContext) {
   }));
 }
 
+/** `<prefix><currency>:<name>` tallies as rows (a currency is three letters, a name may hold `:`). */
+async function keptByCurrency(ctx: AppContext, sum: string, count: string) {
+  const [sums, counts] = await Promise.all([talliesUnder(ctx.db, sum), talliesUnder(ctx.db, count)]);
+  return sums.map(({ key, value }) => ({
+    currency: key.slice(0, key.indexOf(':')),
+    name: key.slice(key.indexOf(':') + 1),
+    total: value,
+    n: counts.find((c) => c.key === key)?.value ?? 0,
+  }));
+}
+
+const byNameThenCurrency = (a: { name: string; currency: string }, b: { name: string; currency: string }) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0;
+
+/**
+ * Income by purpose and approved spending by category, from the tallies the payments' and
+ * authorizations' triggers keep (migration 0086): a few rows, however many payments there were.
+ */
 export async function treasuryView(ctx: AppContext) {
-  const [income, spending, strategies] = await Promise.all([
-    ctx.db.kysely
-      .selectFrom('treasury_payments')
-      .select((eb) => [
-        'purpose',
-        'currency',
-        eb.fn.sum<number>('amount_cents').as('total'),
-        eb.fn.countAll<number>().as('n'),
-      ])
-      .groupBy(['purpose', 'currency'])
-      .orderBy('purpose')
-      .orderBy('currency')
-      .execute(),
-    ctx.db.kysely
-      .selectFrom('treasury_authorizations as a')
-      .leftJoin('treasury_strategies as s', 's.name', 'a.strategy')
-      .select((eb) => [
-        CATEGORY.as('category'),
-        'a.currency',
-        eb.fn.sum<number>('a.amount_cents').as('total'),
-        eb.fn.countAll<number>().as('n'),
-      ])
-      .where(sql.ref<boolean>('a.approved'))
-      .groupBy([CATEGORY, 'a.currency'])
-      .orderBy(CATEGORY)
-      .orderBy('a.currency')
-      .execute(),
+  const [paid, approved, strategies, categories] = await Promise.all([
+    keptByCurrency(ctx, 'treasury_income:', 'treasury_payments:'),
+    keptByCurrency(ctx, 'treasury_spent:', 'treasury_authorizations:'),
     strategiesView(ctx),
+    ctx.db.kysely.selectFrom('treasury_strategies').select(['name', 'category']).execute(),
   ]);
+  const income = paid.map((r) => ({ ...r, purpose: r.name })).sort(byNameThenCurrency);
+  // An approval without a strategy (or of one no longer kept) is spending still, uncategorised.
+  const spent = new Map<string, { name: string; currency: string; total: number; n: number }>();
+  for (const r of approved) {
+    const name = categories.find((c) => c.name === r.name)?.category ?? 'uncategorised';
+    const at = spent.get(`${name}\u0000${r.currency}`) ?? { name, currency: r.currency, total: 0, n: 0 };
+    spent.set(`${name}\u0000${r.currency}`, { ...at, total: at.total + r.total, n: at.n + r.n });
+  }
+  const spending = [...spent.values()].map((r) => ({ ...r, category: r.name })).sort(byNameThenCurrency);
   const currencies = [
     ...new Set([
       ...income.map((r) => r.currency),
@@ -207,18 +209,16 @@ export async function patronsView(ctx: AppContext) {
     ctx.db.kysely
       .selectFrom('treasury_patrons')
       .select(['holder_kind', 'holder_ref', 'public_ref', 'since'])
-      .where('listed', '=', constant(true))
+      // `where listed`: the predicate of the partial index treasury_patrons_listed, in its order.
+      .where(sql.ref<boolean>('listed'))
       .orderBy('since')
       .orderBy('public_ref')
       .limit(constant(500))
       .execute(),
-    ctx.db.kysely
-      .selectFrom('treasury_patrons')
-      .select((eb) => ['holder_kind', eb.fn.countAll<number>().as('n')])
-      .groupBy('holder_kind')
-      .execute(),
+    // `treasury_patrons:<holder kind>`, kept by triggers (migration 0086).
+    talliesUnder(ctx.db, 'treasury_patrons:'),
   ]);
-  const count = (kind: string) => kAnonymousCount(counts.find((c) => c.holder_kind === kind)?.n ?? 0);
+  const count = (kind: string) => kAnonymousCount(counts.find((c) => c.key === kind)?.value ?? 0);
   return {
     ok: true as const,
     counts: { humans: count('sovereign'), agents: count('agent') },

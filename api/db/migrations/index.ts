@@ -54,6 +54,7 @@ import { Migration0082KeptFlat } from './Migration0082KeptFlat.ts';
 import { Migration0083LeanImprintWrites } from './Migration0083LeanImprintWrites.ts';
 import { Migration0084DenialTallies } from './Migration0084DenialTallies.ts';
 import { Migration0085FederatedCohorts } from './Migration0085FederatedCohorts.ts';
+import { Migration0086PublicTallies } from './Migration0086PublicTallies.ts';
 import { Migration0087FederationPeersKept } from './Migration0087FederationPeersKept.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
@@ -114,5 +115,6 @@ export const MIGRATIONS = [
   { name: 'Migration0083LeanImprintWrites', class: Migration0083LeanImprintWrites },
   { name: 'Migration0084DenialTallies', class: Migration0084DenialTallies },
   { name: 'Migration0085FederatedCohorts', class: Migration0085FederatedCohorts },
+  { name: 'Migration0086PublicTallies', class: Migration0086PublicTallies },
   { name: 'Migration0087FederationPeersKept', class: Migration0087FederationPeersKept },
 ];

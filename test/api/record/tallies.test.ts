@@ -48,7 +48,7 @@ async function tallied() {
     "select 'agents_level:' || level as name, count(*) as n from agents group by level",
   );
   for (const { name, n } of levels) counted[name] = n;
-  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079, 0082, 0084), by their own definitions.
+  // The other families' tallies kept in the same table (migrations 0067–0070, 0075, 0076, 0079, 0082, 0084, 0086), by their own definitions.
   const [acts] = await db().query<Record<string, string | number>>(
     `select (select count(*) from sovereigns where uniqueness_verified_at is not null) as sovereigns_verified,
             (select count(*) from sovereigns where uniqueness_verified_at is not null and erased_at is null) as sovereigns_ratifiers,
@@ -71,13 +71,30 @@ async function tallied() {
   const grouped = await db().query<{ name: string; n: number }>(
     `select 'orders_status:' || status as name, count(*) as n from orders group by status
      union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness
-     union all select 'denials:' || reason, count(*) from denials group by reason`,
+     union all select 'denials:' || reason, count(*) from denials group by reason
+     union all select 'data_requests:' || kind || ':' || status, count(*) from data_requests group by kind, status
+     union all select 'imprint_reports_open', count(*) from imprint_reports where status = 'open' having count(*) > 0
+     union all select 'treasury_income:' || currency || ':' || purpose, sum(amount_cents) from treasury_payments group by 1
+     union all select 'treasury_payments:' || currency || ':' || purpose, count(*) from treasury_payments group by 1
+     union all select 'treasury_spent:' || currency || ':' || coalesce(strategy, ''), sum(amount_cents) from treasury_authorizations where approved group by 1
+     union all select 'treasury_authorizations:' || currency || ':' || coalesce(strategy, ''), count(*) from treasury_authorizations where approved group by 1
+     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
+     union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
+     union all select 'codex_backs:' || p.article, count(*)
+       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
+     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
+     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`,
   );
   for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))
     if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
-    if (/^(imprints_held|orders_status|witness_marks|denials):/.test(name) && !tallies[name])
+    if (
+      /^(imprints_held|orders_status|witness_marks|denials|data_requests|treasury_\w+|codex_\w+|feedback|mind_stances):|^imprint_reports_open$/.test(
+        name,
+      ) &&
+      !tallies[name]
+    )
       delete tallies[name];
   return { tallies, counted: Object.fromEntries(Object.entries(counted).map(([k, v]) => [k, Number(v)])) };
 }
