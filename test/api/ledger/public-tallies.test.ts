@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
+import { requests } from '../../helpers/http.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 
 let t: TestApp;
@@ -48,7 +49,8 @@ async function recounted(): Promise<Record<string, number>> {
   return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.name, Number(r.n)]));
 }
 
-const get = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
+const http = requests(() => t.app);
+const get = async (url: string) => (await http.get(url)).json();
 
 /** What the views publish, beside what the slow way says they should. */
 async function published() {
