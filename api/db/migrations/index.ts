@@ -56,6 +56,7 @@ import { Migration0084DenialTallies } from './Migration0084DenialTallies.ts';
 import { Migration0085FederatedCohorts } from './Migration0085FederatedCohorts.ts';
 import { Migration0086PublicTallies } from './Migration0086PublicTallies.ts';
 import { Migration0087FederationPeersKept } from './Migration0087FederationPeersKept.ts';
+import { Migration0088LeanIndexes } from './Migration0088LeanIndexes.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -117,4 +118,5 @@ export const MIGRATIONS = [
   { name: 'Migration0085FederatedCohorts', class: Migration0085FederatedCohorts },
   { name: 'Migration0086PublicTallies', class: Migration0086PublicTallies },
   { name: 'Migration0087FederationPeersKept', class: Migration0087FederationPeersKept },
+  { name: 'Migration0088LeanIndexes', class: Migration0088LeanIndexes },
 ];
