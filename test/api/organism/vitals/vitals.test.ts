@@ -76,13 +76,13 @@ describe('vitals and failures', () => {
 
   it('records a real 5xx by lane and day, without its words, and counts it as an error', async () => {
     const before = (await json('/api/vitals')).json().last_hour.server_errors;
-    await sql('alter table feedback rename to feedback_moved');
+    await sql('alter table orders rename to orders_moved');
     try {
-      const failed = await json('/api/feedback');
+      const failed = await json('/api/orders');
       expect(failed.statusCode).toBe(500);
       expect(failed.json()).toMatchObject({ ok: false, reason: 'internal_error' });
     } finally {
-      await sql('alter table feedback_moved rename to feedback');
+      await sql('alter table orders_moved rename to orders');
     }
     const failures = (await json('/api/failures')).json();
     expect(failures.total).toBe(1);
@@ -98,7 +98,7 @@ describe('vitals and failures', () => {
     expect(failures.by_day).toEqual([
       { date: '2026-11-22', lane: 'runtime', reason: 'internal_error', count: 1 },
     ]);
-    expect(JSON.stringify(failures)).not.toMatch(/feedback|relation|does not exist/);
+    expect(JSON.stringify(failures)).not.toMatch(/orders|relation|does not exist/);
     const [row = missing()] = await sql('select * from failures');
     expect(Object.keys(row).sort()).toEqual(['at', 'external', 'id', 'lane']); // lane, time and whether a provider failed: nothing else
     expect((await json('/api/vitals')).json().last_hour.server_errors).toBe(before + 1);
