@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { requests } from '../../helpers/http.ts';
+import { PUBLIC_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
 
 let t: TestApp;
@@ -32,20 +33,7 @@ async function kept(): Promise<Record<string, number>> {
 
 /** The same counted the slow way, from every row. */
 async function recounted(): Promise<Record<string, number>> {
-  const rows = await db().query<{ name: string; n: string | number }>(
-    `select 'data_requests:' || kind || ':' || status as name, count(*) as n from data_requests group by 1
-     union all select 'imprint_reports_open', count(*) from imprint_reports where status = 'open' having count(*) > 0
-     union all select 'treasury_income:' || currency || ':' || purpose, sum(amount_cents) from treasury_payments group by 1
-     union all select 'treasury_payments:' || currency || ':' || purpose, count(*) from treasury_payments group by 1
-     union all select 'treasury_spent:' || currency || ':' || coalesce(strategy, ''), sum(amount_cents) from treasury_authorizations where approved group by 1
-     union all select 'treasury_authorizations:' || currency || ':' || coalesce(strategy, ''), count(*) from treasury_authorizations where approved group by 1
-     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
-     union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
-     union all select 'codex_backs:' || p.article, count(*)
-       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
-     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
-     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`,
-  );
+  const rows = await db().query<{ name: string; n: string | number }>(PUBLIC_TALLIES_RECOUNT);
   return Object.fromEntries(rows.filter((r) => Number(r.n) !== 0).map((r) => [r.name, Number(r.n)]));
 }
 

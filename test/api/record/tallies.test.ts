@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { firstOf, missing } from '../../helpers/elements.ts';
+import { PUBLIC_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -72,18 +73,7 @@ async function tallied() {
     `select 'orders_status:' || status as name, count(*) as n from orders group by status
      union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness
      union all select 'denials:' || reason, count(*) from denials group by reason
-     union all select 'data_requests:' || kind || ':' || status, count(*) from data_requests group by kind, status
-     union all select 'imprint_reports_open', count(*) from imprint_reports where status = 'open' having count(*) > 0
-     union all select 'treasury_income:' || currency || ':' || purpose, sum(amount_cents) from treasury_payments group by 1
-     union all select 'treasury_payments:' || currency || ':' || purpose, count(*) from treasury_payments group by 1
-     union all select 'treasury_spent:' || currency || ':' || coalesce(strategy, ''), sum(amount_cents) from treasury_authorizations where approved group by 1
-     union all select 'treasury_authorizations:' || currency || ':' || coalesce(strategy, ''), count(*) from treasury_authorizations where approved group by 1
-     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
-     union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
-     union all select 'codex_backs:' || p.article, count(*)
-       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
-     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
-     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`,
+     union all ${PUBLIC_TALLIES_RECOUNT}`,
   );
   for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))

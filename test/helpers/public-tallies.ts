@@ -1,0 +1,16 @@
+/**
+ * The public tallies of migration 0086 counted the slow way, from every row: one `name, n` row per
+ * tally, for tests that hold the kept tallies to a recount.
+ */
+export const PUBLIC_TALLIES_RECOUNT = `select 'data_requests:' || kind || ':' || status as name, count(*) as n from data_requests group by 1
+     union all select 'imprint_reports_open', count(*) from imprint_reports where status = 'open' having count(*) > 0
+     union all select 'treasury_income:' || currency || ':' || purpose, sum(amount_cents) from treasury_payments group by 1
+     union all select 'treasury_payments:' || currency || ':' || purpose, count(*) from treasury_payments group by 1
+     union all select 'treasury_spent:' || currency || ':' || coalesce(strategy, ''), sum(amount_cents) from treasury_authorizations where approved group by 1
+     union all select 'treasury_authorizations:' || currency || ':' || coalesce(strategy, ''), count(*) from treasury_authorizations where approved group by 1
+     union all select 'treasury_patrons:' || holder_kind, count(*) from treasury_patrons group by 1
+     union all select 'codex_pledges:' || status || ':' || article, count(*) from governance_pledges group by 1
+     union all select 'codex_backs:' || p.article, count(*)
+       from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
+     union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
+     union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`;
