@@ -11,6 +11,15 @@ export interface Kept {
   value: number;
 }
 
+/**
+ * A kept key of two parts, `<first>:<rest>`, split at its first colon: the rest may hold colons
+ * (an article id, a strategy name), the first never does (a status, a stance, a topic, a currency).
+ */
+export function splitKey(key: string): [first: string, rest: string] {
+  const colon = key.indexOf(':');
+  return [key.slice(0, colon), key.slice(colon + 1)];
+}
+
 /** The nonzero tallies named `<prefix><key>`, by key. */
 export async function talliesUnder(sql: Sql, prefix: string): Promise<Kept[]> {
   const rows = await sql.kysely

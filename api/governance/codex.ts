@@ -3,7 +3,7 @@
  * reviews and article titles), and the codex view with its counts per article.
  */
 import type { AppContext } from '../context.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { splitKey, talliesUnder } from '../db/tallies.ts';
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { AXIOM_ID, AXIOMS, findAxiom } from '../../shared/governance/axioms.ts';
@@ -150,8 +150,8 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
   ]);
   const counted = new Map<string, Record<'active' | 'upheld' | 'lapsed', number>>();
   for (const { key, value } of byStatus) {
-    const status = key.slice(0, key.indexOf(':')) as 'active' | 'upheld' | 'lapsed';
-    const article = key.slice(key.indexOf(':') + 1);
+    const [first, article] = splitKey(key);
+    const status = first as 'active' | 'upheld' | 'lapsed';
     const of = counted.get(article) ?? { active: 0, upheld: 0, lapsed: 0 };
     counted.set(article, { ...of, [status]: of[status] + value });
   }

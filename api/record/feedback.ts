@@ -1,4 +1,4 @@
-import { talliesUnder } from '../db/tallies.ts';
+import { splitKey, talliesUnder } from '../db/tallies.ts';
 import { newId } from '../ids.ts';
 import type { AppContext } from '../context.ts';
 import type { RowOf } from '../db/rows.ts';
@@ -49,11 +49,10 @@ export async function reportFeedback(
 /** GET /api/feedback: counts by topic and status. No reporter, no body. */
 export async function feedbackOverview(ctx: AppContext) {
   // `feedback:<topic>:<status>`, kept by triggers (migration 0086): no scan of every report.
-  const rows = (await talliesUnder(ctx.db, 'feedback:')).map(({ key, value }) => ({
-    topic: key.slice(0, key.indexOf(':')),
-    status: key.slice(key.indexOf(':') + 1),
-    n: value,
-  }));
+  const rows = (await talliesUnder(ctx.db, 'feedback:')).map(({ key, value }) => {
+    const [topic, status] = splitKey(key);
+    return { topic, status, n: value };
+  });
   const by_topic: Record<string, Record<string, number>> = {};
   for (const topic of FEEDBACK_TOPICS)
     by_topic[topic] = Object.fromEntries(FEEDBACK_STATUSES.map((s) => [s, 0]));

@@ -16,7 +16,7 @@ import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
 import { sql } from 'kysely';
 import { constant } from '../db/kysely.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { splitKey, talliesUnder } from '../db/tallies.ts';
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
   const rows = await ctx.db.kysely
@@ -111,12 +111,10 @@ export async function strategiesView(ctx: AppContext) {
 /** `<prefix><currency>:<name>` tallies as rows (a currency is three letters, a name may hold `:`). */
 async function keptByCurrency(ctx: AppContext, sum: string, count: string) {
   const [sums, counts] = await Promise.all([talliesUnder(ctx.db, sum), talliesUnder(ctx.db, count)]);
-  return sums.map(({ key, value }) => ({
-    currency: key.slice(0, key.indexOf(':')),
-    name: key.slice(key.indexOf(':') + 1),
-    total: value,
-    n: counts.find((c) => c.key === key)?.value ?? 0,
-  }));
+  return sums.map(({ key, value }) => {
+    const [currency, name] = splitKey(key);
+    return { currency, name, total: value, n: counts.find((c) => c.key === key)?.value ?? 0 };
+  });
 }
 
 const byNameThenCurrency = (a: { name: string; currency: string }, b: { name: string; currency: string }) =>

@@ -5,7 +5,7 @@
  * stance and the reasons given never leave. The Atom feed lists each claim's first check and
  * every change of its result.
  */
-import { talliesUnder } from '../../db/tallies.ts';
+import { splitKey, talliesUnder } from '../../db/tallies.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { atomFeed } from '../../feeds.ts';
 import type { AppContext } from '../../context.ts';
@@ -63,16 +63,12 @@ export async function latestChecks(ctx: AppContext, host: CensusHost): Promise<M
 
 async function stanceCounts(ctx: AppContext): Promise<Map<string, Record<string, number>>> {
   // `mind_stances:<stance>:<claim>`, kept by triggers (migration 0086): no scan of every stance.
-  const rows = (await talliesUnder(ctx.db, 'mind_stances:')).map(({ key, value }) => ({
-    stance: key.slice(0, key.indexOf(':')),
-    claim: key.slice(key.indexOf(':') + 1),
-    n: value,
-  }));
   const out = new Map<string, Record<string, number>>();
-  for (const row of rows) {
-    const counts = out.get(row.claim) ?? {};
-    counts[row.stance] = row.n;
-    out.set(row.claim, counts);
+  for (const { key, value } of await talliesUnder(ctx.db, 'mind_stances:')) {
+    const [stance, claim] = splitKey(key);
+    const counts = out.get(claim) ?? {};
+    counts[stance] = value;
+    out.set(claim, counts);
   }
   return out;
 }
