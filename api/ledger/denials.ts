@@ -1,5 +1,5 @@
 import type { Sql } from '../db/database.ts';
-import { constant } from '../db/kysely.ts';
+import { talliesUnder } from '../db/tallies.ts';
 import type { RowOf } from '../db/rows.ts';
 import type { Denial, Receipt } from './entities.ts';
 import { recordReceipt, type RecordedReceipt } from './receipts.ts';
@@ -100,13 +100,8 @@ export async function denialOf(sql: Sql, receiptId: string): Promise<DenialRecei
 export async function denialCounts(
   sql: Sql,
 ): Promise<{ total: number; by_reason: { reason: string; count: number }[] }> {
-  const rows = await sql.kysely
-    .selectFrom('record_tallies')
-    .select(['name', 'value'])
-    .where('name', 'like', constant('denials:%'))
-    .where('value', '>', constant(0))
-    .orderBy('name')
-    .execute();
-  const by_reason = rows.map((r) => ({ reason: r.name.slice('denials:'.length), count: r.value }));
+  const by_reason = (await talliesUnder(sql, 'denials:'))
+    .filter((kept) => kept.value > 0)
+    .map((kept) => ({ reason: kept.key, count: kept.value }));
   return { total: by_reason.reduce((a, r) => a + r.count, 0), by_reason };
 }

@@ -10,6 +10,7 @@ import {
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import type { Imprint } from './entities.ts';
 import { constant } from '../db/kysely.ts';
+import { talliesUnder } from '../db/tallies.ts';
 
 const PUBLIC_COLUMNS =
   'sequence, kind, body, author_kind, author_ref, public_author, created_at, unattested, held, held_reason, reply_to, receipt_id';
@@ -125,14 +126,9 @@ export async function heldSummary(sql: Sql): Promise<HeldSpamSummary> {
 
 /** Held imprints by the rule that holds them: the tallies of migration 0044, not a count of the held. */
 export async function heldByRule(sql: Sql): Promise<{ held_reason: string; n: number }[]> {
-  const rows = await sql.kysely
-    .selectFrom('record_tallies')
-    .select(['name', 'value'])
-    .where('name', 'like', constant('imprints_held:%'))
-    .where('value', '>', constant(0))
-    .orderBy('name')
-    .execute();
-  return rows.map((row) => ({ held_reason: row.name.slice('imprints_held:'.length), n: row.value }));
+  return (await talliesUnder(sql, 'imprints_held:'))
+    .filter((kept) => kept.value > 0)
+    .map((kept) => ({ held_reason: kept.key, n: kept.value }));
 }
 
 function actorOf(row: ImprintRow): ActorIdentity {
