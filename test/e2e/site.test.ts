@@ -4,10 +4,10 @@
  * apply, that nothing logs an error, the theme cookie, and axe-core (no serious or critical issues).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountSite } from '../../api/site/mount.ts';
-import { AXE_INIT, launchBrowser } from '../helpers/browser.ts';
+import { AXE_INIT, axeViolations, launchBrowser } from '../helpers/browser.ts';
 
 let app: FastifyInstance;
 let base: string;
@@ -24,13 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
 
 async function openPage(
   path: string,
@@ -56,25 +49,6 @@ async function openPage(
   const response = await page.goto(`${base}${path}`, { waitUntil: 'load' });
   await page.evaluate(() => document.fonts.ready);
   return { page, context, response, problems };
-}
-
-async function axe(page: Page): Promise<AxeViolation[]> {
-  return page.evaluate(async () => {
-    const here = window as unknown as {
-      civitasAxe(): void;
-      axe?: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> };
-    };
-    if (!here.axe) here.civitasAxe();
-    const result = await here.axe!.run(document, {
-      resultTypes: ['violations'],
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target })),
-    }));
-  });
 }
 
 describe('prerendered pages in Chromium', () => {
@@ -118,7 +92,7 @@ describe('prerendered pages in Chromium', () => {
     async (path) => {
       for (const colorScheme of ['light', 'dark'] as const) {
         const { page, context, problems } = await openPage(path, { colorScheme, axe: true });
-        const all = await axe(page);
+        const all = await axeViolations(page);
         if (process.env.AXE_VERBOSE) console.log(path, colorScheme, JSON.stringify(all));
         const violations = all.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(violations, `${path} (${colorScheme}): ${JSON.stringify(violations, null, 2)}`).toEqual([]);

@@ -9,7 +9,7 @@
  * browser tests as a whole (test/e2e) half the CPU (docs/testing.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 
@@ -46,3 +46,39 @@ export const AXE_PATH = new URL('../../node_modules/axe-core/axe.min.js', import
  * journey's navigations between checks (form posts, redirects) no longer each evaluate its 650 KB.
  */
 export const AXE_INIT = `window.civitasAxe = function () {\n${readFileSync(AXE_PATH, 'utf8')}\n};`;
+
+/** One axe-core violation, as the checks read it. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core's violations on the page as it stands, in a context that carries AXE_INIT: axe-core is
+ * evaluated here, in the page about to be checked, the first time it is needed.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  return page.evaluate(async () => {
+    const here = window as unknown as {
+      civitasAxe(): void;
+      axe?: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> };
+    };
+    if (!here.axe) here.civitasAxe();
+    const result = await here.axe!.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
+  });
+}
+
+/** A violation in one line: its rule and the first `nodes` elements it names. */
+export const violationLine = (v: AxeViolation, nodes: number): string =>
+  `${v.id} ${v.nodes
+    .slice(0, nodes)
+    .map((n) => n.target.join(' '))
+    .join(', ')}`;

@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { appWithSteward } from '../api/steward/helpers.ts';
 import { createTestApp, type TestApp } from './app.ts';
-import { AXE_INIT, launchBrowser } from './browser.ts';
+import { AXE_INIT, axeViolations, launchBrowser, violationLine } from './browser.ts';
 import type { TestSovereign } from './identity.ts';
 import { audit, launchLighthouseChrome, type Audit, type Category } from './lighthouse.ts';
 import { freePort } from './ports.ts';
@@ -136,24 +136,7 @@ export async function startE2E(
 
 /** axe-core's violations on the page as it stands (the context must carry axe: `open()` does). */
 export async function axeHere(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const here = window as unknown as {
-      civitasAxe(): void;
-      axe?: {
-        run(d: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-      };
-    };
-    if (!here.axe) here.civitasAxe();
-    const axe = here.axe!;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(
-      (v) =>
-        `${v.id} ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(' '))
-          .join(', ')}`,
-    );
-  });
+  return (await axeViolations(page)).map((v) => violationLine(v, 3));
 }
 
 /** How far the page scrolls sideways (0 or less: it fits). */

@@ -3,6 +3,7 @@
  * axe-core clean, an HTML answer (never a JSON body shown to a navigation), no console error.
  */
 import type { Page } from 'playwright-core';
+import { axeViolations, violationLine } from './browser.ts';
 import { listAstroPageDetails } from '../../api/site/page-index.ts';
 
 /** Every page route without a path parameter (the internal error page aside), plus the given extras. */
@@ -34,26 +35,7 @@ export async function inspect(page: Page, base: string, path: string): Promise<P
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
-  const axe = await page.evaluate(async () => {
-    const here = window as unknown as {
-      civitasAxe(): void;
-      axe?: {
-        run(
-          ctx: Document,
-          o: object,
-        ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-      };
-    };
-    if (!here.axe) here.civitasAxe();
-    const result = await here.axe!.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(
-      (v) =>
-        `${v.id} ${v.nodes
-          .slice(0, 2)
-          .map((n) => n.target.join(' '))
-          .join(', ')}`,
-    );
-  });
+  const axe = (await axeViolations(page)).map((v) => violationLine(v, 2));
   page.off('console', onConsole);
   page.off('pageerror', onError);
   return {
