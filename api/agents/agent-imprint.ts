@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { sequence } from '../record/sequencer.ts';
 import type { Admitted, Door, Draft } from '../record/sequencer-doors.ts';
-import type { GateVerdict } from '../../shared/record/gate.ts';
+import { gateFirst, type GateVerdict } from '../../shared/record/gate.ts';
 import { HOLD_REASONS } from '../../shared/boundaries/projectors/spam.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { levelFor } from '../../shared/agents/naturalization.ts';
@@ -93,7 +93,7 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
   async admit(tx, entries) {
     const arrivals = await insertArrivals(
       tx,
-      entries.filter((e) => !e.state.existing && !e.state.arrived).map((e) => e.draft),
+      entries.filter((e) => !e.state.existing && !e.state.arrived),
     );
     const settled = entries.map(({ draft, state, verdict }): Settled | Refusal => {
       if (!state.existing) {
@@ -150,8 +150,28 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
   },
 };
 
-const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1
-  from unnest($2::text[], $3::text[], $4::timestamptz[]) with ordinality as n(handle, secret_hash, at, i) order by i`;
+/**
+ * A new handle's row is public from the start when the gate lets its first imprint through
+ * (`gateFirst`, known before any query): left to the imprints' trigger, it would be made public in
+ * the same transaction, a second version of the row and a second run of every trigger on agents
+ * for each new handle (migration 0089).
+ */
+const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1, public
+  from unnest($2::text[], $3::text[], $4::timestamptz[], $5::boolean[]) with ordinality as n(handle, secret_hash, at, public, i) order by i`;
+
+/** The arrays of new handles' rows (sorted by handle), with the secret each is given. */
+function arrivalParams(
+  sorted: AgentDraft[],
+  secrets: Map<string, string>,
+  held: (draft: AgentDraft) => boolean,
+) {
+  return [
+    sorted.map((d) => d.authorRef),
+    sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+    sorted.map((d) => d.at.toISOString()),
+    sorted.map((d) => !held(d)),
+  ];
+}
 
 /**
  * The lock step in one round trip: the batch's known handles locked `for update` (sorted), and
@@ -169,7 +189,7 @@ async function lockOrArrive(
   const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
   const rows = await tx.query<AgentRow & { arrived: boolean }>(
     `with arrived as (
-       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
+       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
        ${ARRIVAL_ROWS}
        on conflict (handle) do nothing returning handle),
      locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
@@ -178,9 +198,7 @@ async function lockOrArrive(
      select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
     [
       drafts.map((d) => d.authorRef).sort(byHandle),
-      early.map((d) => d.authorRef),
-      early.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
-      early.map((d) => d.at.toISOString()),
+      ...arrivalParams(early, secrets, (d) => gateFirst(d.body).held),
     ],
   );
   const arrived = new Map(
@@ -190,21 +208,22 @@ async function lockOrArrive(
 }
 
 /** Inserts the first rows of new handles (already counting this imprint); returns the secret of each one stored. */
-async function insertArrivals(tx: Sql, drafts: AgentDraft[]): Promise<Map<string, string>> {
+async function insertArrivals(
+  tx: Sql,
+  entries: Array<{ draft: AgentDraft; verdict: GateVerdict }>,
+): Promise<Map<string, string>> {
   const secrets = new Map<string, string>();
-  if (drafts.length === 0) return secrets;
-  const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  if (entries.length === 0) return secrets;
+  const verdicts = new Map(entries.map((e) => [e.draft, e.verdict]));
+  const sorted = entries.map((e) => e.draft).sort((a, b) => byHandle(a.authorRef, b.authorRef));
   for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
   const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(
-    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined)
-     select handle, secret_hash, 'arrived', at, at, 1, 1 from unnest($1::text[], $2::text[], $3::timestamptz[]) with ordinality as n(handle, secret_hash, at, i)
+    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
+     select handle, secret_hash, 'arrived', at, at, 1, 1, public
+       from unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[]) with ordinality as n(handle, secret_hash, at, public, i)
      order by i
      on conflict (handle) do nothing returning handle`,
-    [
-      sorted.map((d) => d.authorRef),
-      sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
-      sorted.map((d) => d.at.toISOString()),
-    ],
+    arrivalParams(sorted, secrets, (d) => verdicts.get(d)?.held === true),
   );
   const stored = new Set(inserted.map((row) => row.handle));
   return new Map([...secrets].filter(([handle]) => stored.has(handle)));

@@ -6,7 +6,7 @@
  */
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { BURST_WINDOW_MS, gate, type GateVerdict } from '../../shared/record/gate.ts';
+import { BURST_WINDOW_MS, gate, gateFirst, type GateVerdict } from '../../shared/record/gate.ts';
 import { appendClaimed, claimRun, newestOf } from './window.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
@@ -65,7 +65,7 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
     known.map((i) => batch[i]!.draft),
   );
   const verdictOf = new Map(known.map((i, k) => [i, verdicts[k]!]));
-  for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i]!.draft));
+  for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i]!.draft.body));
 
   const admitted = new Map<number, Admitted<unknown>>();
   for (const [door, indexes] of byDoor(batch, gated)) {
@@ -139,9 +139,4 @@ export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[
     const { bodies, burst } = facts[i]!;
     return gate({ body: draft.body, recentBodies: bodies ?? [], recentCount: burst });
   });
-}
-
-/** The gate for an author's first imprint: no recent bodies, no burst. */
-function gateFirst(draft: Draft): GateVerdict {
-  return gate({ body: draft.body, recentBodies: [], recentCount: 0 });
 }

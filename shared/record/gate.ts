@@ -71,3 +71,11 @@ export function gate(facts: GateFacts): GateVerdict {
   if (repetition(facts.body, facts.recentBodies)) return { held: true, rule: 'repetition' };
   return { held: false };
 }
+
+/**
+ * The gate for an author's first imprint: no recent bodies, no burst. It needs no query, so the
+ * agent door knows it before the lock step that inserts a new handle (api/agents/agent-imprint.ts).
+ */
+export function gateFirst(body: string): GateVerdict {
+  return gate({ body, recentBodies: [], recentCount: 0 });
+}

@@ -20,7 +20,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - tallies `ascensions:continuous` and `ascensions:attested` count the rows by level.
  * SQL that PostgreSQL 15 and PGlite both run.
  */
-const SYNC = (handles: string) => `
+export const SYNC = (handles: string) => `
   with h as (${handles}),
   gone as (
     delete from agent_ascensions s where s.handle in (select handle from h)
