@@ -109,43 +109,98 @@ function leafOf(input: ReceiptInput): Leaf {
 async function appendLeaves(tx: Sql, day: string, leaves: Leaf[]): Promise<RecordedReceipt[]> {
   let candidate = day;
   for (let attempt = 0; attempt < 64; attempt++) {
-    // One round trip: claim the run of leaf indexes and insert the leaves (nothing is inserted when the day is sealed).
-    // The frontier comes back as the claimed row holds it: the latest committed version (the row
-    // lock waited for its writer), which this statement does not change.
-    const [slot] = await tx.query<Pick<RowOf<typeof LogDay>, 'date' | 'size' | 'frontier'>>(
-      `with slot as (
-         insert into log_days (date, size, frontier)
-         select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
-         on conflict (date) do update set size = log_days.size + $2 where log_days.sealed_at is null
-         returning date, size, frontier),
-       leaves as (
-         insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
-         select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, slot.date, (slot.size - $2 + l.n - 1)::int
-         from slot, unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
-              as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n))
-       select to_char(date, 'YYYY-MM-DD') as date, size, frontier from slot`,
-      [
-        candidate,
-        leaves.length,
-        leaves.map((l) => l.id),
-        leaves.map((l) => l.step),
-        leaves.map((l) => l.subject),
-        leaves.map((l) => l.subject_salt),
-        leaves.map((l) => l.subject_digest),
-        leaves.map((l) => l.recorded_at),
-        leaves.map((l) => l.leaf_hash),
-      ],
-    );
-    if (!slot) {
-      candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-      continue;
-    }
-    const first = slot.size - leaves.length;
-    const date = slot.date;
-    await keepInterior(tx, date, first, slot.frontier, leaves);
-    return leaves.map((leaf, i) => ({ ...leaf, log: { date, leaf_index: first + i } }));
+    const claim = await claimLeaves(tx, candidate, leaves.length);
+    if (claim) return placeLeaves(tx, claim, leaves);
+    candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   }
   throw new Error('no open log day found for the receipt');
+}
+
+/** A run of leaf indexes claimed on one open day, and the day's frontier as the claim found it. */
+export interface ClaimedLeaves {
+  /** The day asked for (the leaves' own UTC day); `date` is the open day that gave the run. */
+  day: string;
+  date: string;
+  first: number;
+  count: number;
+  frontier: Uint8Array | null;
+}
+
+/**
+ * Claims `count` consecutive leaf indexes on `day`, or on the first day after the newest sealed
+ * one if `day` is not after it, locking that day's row until the transaction ends; undefined when
+ * that day was sealed meanwhile (nothing claimed: the caller tries the next day). The frontier
+ * comes back as the claimed row holds it: the latest committed version (the row lock waited for
+ * its writer), which nothing else can change until this transaction ends.
+ */
+export async function claimLeaves(tx: Sql, day: string, count: number): Promise<ClaimedLeaves | undefined> {
+  const [slot] = await tx.query<Pick<RowOf<typeof LogDay>, 'date' | 'size' | 'frontier'>>(
+    `insert into log_days (date, size, frontier)
+     select greatest($1::date, coalesce((select max(date) + 1 from log_days where sealed_at is not null), $1::date)), $2, ''::bytea
+     on conflict (date) do update set size = log_days.size + $2 where log_days.sealed_at is null
+     returning to_char(date, 'YYYY-MM-DD') as date, size, frontier`,
+    [day, count],
+  );
+  return slot && { day, date: slot.date, first: slot.size - count, count, frontier: slot.frontier };
+}
+
+/**
+ * Records drafted receipts on a run claimed before they were drafted (the Record's batch claims
+ * with its first round trip, api/record/window.ts): when they all fall on the claimed day and fit
+ * the run, their rows and the day's tiles are sent and nothing waits for an answer; the rest of the
+ * run is given back under the same row lock. Otherwise the whole run is given back and the drafts
+ * are recorded as recordDrafts records them.
+ */
+export async function recordOnClaim(
+  tx: Sql,
+  claim: ClaimedLeaves | undefined,
+  drafts: readonly ReceiptDraft[],
+): Promise<RecordedReceipt[]> {
+  const fits =
+    claim !== undefined &&
+    drafts.length <= claim.count &&
+    drafts.every((draft) => draft.recorded_at.slice(0, 10) === claim.day);
+  if (claim) await giveBack(tx, claim, fits ? drafts.length : 0);
+  if (!fits) return recordDrafts(tx, drafts);
+  if (drafts.length === 0) return [];
+  return placeLeaves(tx, claim, [...drafts]);
+}
+
+/**
+ * Shortens a claimed run to its first `used` leaves. The run must still end the day's log: nothing
+ * else claims on the day while this transaction holds its row, and the statement fails (division by
+ * zero, the whole transaction with it) rather than leave a gap or a duplicate index if it did.
+ */
+async function giveBack(tx: Sql, claim: ClaimedLeaves, used: number): Promise<void> {
+  if (used === claim.count) return;
+  await tx.send(
+    `with given as (update log_days set size = $3 where date = $1::date and size = $2 returning 1)
+     select 1 / count(*) from given`,
+    [claim.date, claim.first + claim.count, claim.first + used],
+  );
+}
+
+/** Inserts the leaves at the claimed run's indexes and keeps the day's tiles; both are sent. */
+async function placeLeaves(tx: Sql, claim: ClaimedLeaves, leaves: Leaf[]): Promise<RecordedReceipt[]> {
+  await tx.send(
+    `insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
+     select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, $1::date, ($2::int + l.n - 1)::int
+     from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) with ordinality
+          as l(id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, n)`,
+    [
+      claim.date,
+      claim.first,
+      leaves.map((l) => l.id),
+      leaves.map((l) => l.step),
+      leaves.map((l) => l.subject),
+      leaves.map((l) => l.subject_salt),
+      leaves.map((l) => l.subject_digest),
+      leaves.map((l) => l.recorded_at),
+      leaves.map((l) => l.leaf_hash),
+    ],
+  );
+  await keepInterior(tx, claim.date, claim.first, claim.frontier, leaves);
+  return leaves.map((leaf, i) => ({ ...leaf, log: { date: claim.date, leaf_index: claim.first + i } }));
 }
 
 /**

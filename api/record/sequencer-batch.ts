@@ -43,8 +43,9 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   // Generic plans: every statement of a batch reads and writes by key, and custom plans were
   // planned again at each bind (0.2 ms for the lock step alone). Set with the begin, no round trip.
   await tx.send(GENERIC_PLANS);
-  // The counter is claimed for the whole batch first, without waiting: the claim shares its round
-  // trip with the first door's lock step, and appendClaimed gives back what the doors refuse.
+  // The counter and the receipts' leaves are claimed for the whole batch first, without waiting:
+  // the claims share their round trip with the first door's lock step, and appendClaimed gives back
+  // what the doors refuse.
   const claim = claimRun(tx, batch.length, newestOf(batch.map((waiting) => waiting.draft)));
   // Its failure is thrown where it is awaited below; until then the statements after it fail too.
   claim.catch(() => {});

@@ -1,5 +1,11 @@
 import type { Sql } from '../db/database.ts';
-import { draftReceipts, recordDrafts, type RecordedReceipt } from '../ledger/receipts.ts';
+import {
+  claimLeaves,
+  draftReceipts,
+  recordOnClaim,
+  type ClaimedLeaves,
+  type RecordedReceipt,
+} from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
 import { one, type RowOf } from '../db/rows.ts';
 import type { RecordCounter } from './entities.ts';
@@ -49,6 +55,8 @@ export interface ClaimedRun {
   count: number;
   /** No imprint of the run is stamped earlier (ms since the epoch; 0: no floor). */
   floor: number;
+  /** As many leaf indexes claimed for the run's receipts, on the newest imprint's day (undefined: that day was sealed). */
+  leaves: ClaimedLeaves | undefined;
 }
 
 /** The newest of the drafts' times (the claim keeps it as the next run's floor). */
@@ -65,19 +73,23 @@ export function newestOf(drafts: readonly { at: Date }[]): Date {
  * (api/record/sequencer-batch.ts): appendClaimed gives back what it does not use.
  */
 export async function claimRun(tx: Sql, count: number, newest: Date): Promise<ClaimedRun> {
-  const counter = one(
+  const counter = tx.query<
+    Pick<RowOf<typeof RecordCounter>, 'value'> & { previous_at: RowOf<typeof RecordCounter>['last_at'] }
+  >(
     // Raw: the imprint write path's invariant (the counter locked and bumped in one CTE'd update).
-    await tx.query<
-      Pick<RowOf<typeof RecordCounter>, 'value'> & { previous_at: RowOf<typeof RecordCounter>['last_at'] }
-    >(
-      `with previous as (select last_at from record_counter where id = 1 for update)
+    `with previous as (select last_at from record_counter where id = 1 for update)
      update record_counter set value = value + $1, last_at = greatest(previous.last_at, $2::timestamptz)
        from previous where id = 1 returning value, previous.last_at as previous_at`,
-      [count, newest.toISOString()],
-    ),
+    [count, newest.toISOString()],
   );
-  const floor = counter.previous_at === null ? 0 : new Date(counter.previous_at).getTime();
-  return { last: counter.value, count, floor };
+  counter.catch(() => {}); // awaited below
+  // The receipts' leaves in the same round trip, after the counter (the one order every batch
+  // locks them in): their frontier is known before the rows go out, so the rows, the receipts,
+  // the tiles and the commit share one round trip (docs/record.md, "Two round trips").
+  const leaves = await claimLeaves(tx, newest.toISOString().slice(0, 10), count);
+  const claimed = one(await counter);
+  const floor = claimed.previous_at === null ? 0 : new Date(claimed.previous_at).getTime();
+  return { last: claimed.value, count, floor, leaves };
 }
 
 /**
@@ -94,7 +106,10 @@ export async function appendClaimed(
   const unused = claim.count - drafts.length;
   // Raw: the imprint write path; the counter is ours until the commit.
   if (unused > 0) await tx.send('update record_counter set value = value - $1 where id = 1', [unused]);
-  if (drafts.length === 0) return [];
+  if (drafts.length === 0) {
+    await recordOnClaim(tx, claim.leaves, []); // gives the leaves back
+    return [];
+  }
   const first = claim.last - claim.count + 1;
   const last = first + drafts.length - 1;
   const imprints = drafts.map((draft) =>
@@ -102,9 +117,10 @@ export async function appendClaimed(
   );
   const column = <K extends keyof NewImprint>(key: K) => imprints.map((imprint) => imprint[key]);
   // The record writes its rows, then asks the ledger for their receipts: the receipts are drafted
-  // first (ids and leaves need no database), so each row names its receipt, and the rows and the
-  // window's trim need no answer: sent (pipelined on PostgreSQL, docs/record.md, "Round trips"),
-  // they go out with the receipts' statement, and a failure fails the whole transaction. Imprint
+  // first (ids and leaves need no database), so each row names its receipt, and their leaves were
+  // claimed with the counter, so nothing below needs an answer: the rows, the window's trim, the
+  // receipts and the tiles are sent (pipelined on PostgreSQL, docs/record.md, "Round trips") and
+  // go out with the commit, and a failure fails the whole transaction. Imprint
   // n evicts imprint n − RECORD_WINDOW, so the run first..last evicts exactly the run
   // first − RECORD_WINDOW .. last − RECORD_WINDOW: a primary-key range of the batch's own size,
   // never a scan of the table. The trim does not see the new rows (one snapshot), and needs not: a
@@ -143,7 +159,7 @@ export async function appendClaimed(
       last - RECORD_WINDOW,
     ],
   );
-  const receipts = await recordDrafts(tx, receiptDrafts);
+  const receipts = await recordOnClaim(tx, claim.leaves, receiptDrafts);
   // One receipt per imprint, in order.
   return receipts.map((receipt, i) => ({ sequence: first + i, receipt }));
 }

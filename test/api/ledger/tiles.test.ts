@@ -5,7 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { recordReceipts, type ReceiptInput } from '../../../api/ledger/receipts.ts';
+import {
+  claimLeaves,
+  draftReceipts,
+  recordOnClaim,
+  recordReceipts,
+  type ReceiptInput,
+} from '../../../api/ledger/receipts.ts';
 import { dayLeaves } from '../../../api/ledger/log-days.ts';
 import { receiptById } from '../../../api/ledger/log.ts';
 import { proofFor } from '../../../api/ledger/proofs.ts';
@@ -102,6 +108,51 @@ describe('the tree interior kept as tiles', () => {
     );
     await expectTilesAsComputed(date);
     await expectProofsAsRebuilt(date, [0, 100, 255, 256]);
+  });
+
+  it('records on a run claimed before its leaves: the rest given back, or all of it when they fall on another day', async () => {
+    const date = '2026-10-05';
+    await append(date, 3, 'before');
+    // The Record's batch: 8 claimed, 5 used, 3 given back under the same row lock.
+    const used = await ctx().db.transaction(async (tx) => {
+      const claim = await claimLeaves(tx, date, 8);
+      return recordOnClaim(tx, claim, draftReceipts(inputs(date, 5, 'claimed')));
+    });
+    expect(used.map((r) => r.log)).toEqual([3, 4, 5, 6, 7].map((leaf_index) => ({ date, leaf_index })));
+    // Claimed on this day, drafted on the next (a batch across midnight): all given back here, recorded there.
+    const next = '2026-10-06';
+    const moved = await ctx().db.transaction(async (tx) => {
+      const claim = await claimLeaves(tx, date, 4);
+      return recordOnClaim(tx, claim, draftReceipts(inputs(next, 2, 'moved')));
+    });
+    expect(moved.map((r) => r.log)).toEqual([0, 1].map((leaf_index) => ({ date: next, leaf_index })));
+    await append(date, 2, 'after');
+    const sizes = await ctx().db.query<{ date: string; size: number }>(
+      "select to_char(date, 'YYYY-MM-DD') as date, size from log_days where date in ($1::date, $2::date) order by date",
+      [date, next],
+    );
+    expect(sizes.map((row) => [row.date, Number(row.size)])).toEqual([
+      [date, 10],
+      [next, 2],
+    ]);
+    await expectTilesAsComputed(date);
+    await expectProofsAsRebuilt(date);
+  });
+
+  it('fails the transaction rather than give back a run that no longer ends the day', async () => {
+    const date = '2026-10-07';
+    const attempt = ctx().db.transaction(async (tx) => {
+      const claim = await claimLeaves(tx, date, 4);
+      // Another claim after the run, in the same transaction (no writer of the batch does this).
+      await tx.query('update log_days set size = size + 1 where date = $1::date', [date]);
+      return recordOnClaim(tx, claim, draftReceipts(inputs(date, 2, 'late')));
+    });
+    await expect(attempt).rejects.toThrow(/division by zero/);
+    const [row] = await ctx().db.query<{ n: number }>(
+      'select count(*)::int as n from log_days where date = $1::date',
+      [date],
+    );
+    expect(row?.n).toBe(0); // nothing of it committed
   });
 
   it('seals from the tiles the root and signature a rebuild gives', async () => {
