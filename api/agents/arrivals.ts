@@ -1,0 +1,118 @@
+/**
+ * New handles arriving through the agent door (api/agents/agent-imprint.ts): their first rows,
+ * inserted in the batch's lock step or, for a reply, once the gate has spoken, each public from its
+ * first row when the gate lets its first imprint through.
+ */
+import type { Sql } from '../db/database.ts';
+import { gateFirst, type GateVerdict } from '../../shared/record/gate.ts';
+import type { RowOf } from '../db/rows.ts';
+import type { Agent } from './entities.ts';
+import { newContinuitySecret, sha256Hex } from './credentials.ts';
+import { AGENT_COLUMNS, AGENT_FROM, type AgentProof, type AgentRow } from './service.ts';
+import type { Draft } from '../record/sequencer-doors.ts';
+import type { ImprintKind } from '../../shared/record/imprint.ts';
+
+/** An agent's imprint as the agent door hands it to the sequencer. */
+export interface AgentDraft extends Draft {
+  kind: ImprintKind;
+  proof: AgentProof;
+}
+
+/** Handles are locked (and new ones inserted) in sorted order, so concurrent batches never deadlock on them. */
+const byHandle = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A new handle's row is public from the start when the gate lets its first imprint through
+ * (`gateFirst`, known before any query): left to the imprints' trigger, it would be made public in
+ * the same transaction, a second version of the row and a second run of every trigger on agents
+ * for each new handle (migration 0089).
+ */
+const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1, public
+  from unnest($2::text[], $3::text[], $4::timestamptz[], $5::boolean[]) with ordinality as n(handle, secret_hash, at, public, i) order by i`;
+
+/** The arrays of new handles' rows (sorted by handle), with the secret each is given. */
+function arrivalParams(
+  sorted: AgentDraft[],
+  secrets: Map<string, string>,
+  held: (draft: AgentDraft) => boolean,
+) {
+  return [
+    sorted.map((d) => d.authorRef),
+    sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
+    sorted.map((d) => d.at.toISOString()),
+    sorted.map((d) => !held(d)),
+  ];
+}
+
+/**
+ * The lock step in one round trip: the batch's known handles locked `for update` (sorted), and
+ * the handles not yet known inserted in the same statement — only for drafts that nothing after
+ * the lock step can refuse (no `reply_to`: its target is checked later; the gate holds, never
+ * refuses), so no handle arrives without its imprint. The lock reads the statement's snapshot,
+ * which does not show the rows it inserts; a handle first imprinted by another transaction at the
+ * same moment is in neither set, and admit refuses it with `conflict` as before.
+ */
+export async function lockOrArrive(
+  tx: Sql,
+  drafts: AgentDraft[],
+): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
+  const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
+  const rows = await tx.query<AgentRow & { arrived: boolean }>(
+    `with arrived as (
+       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
+       ${ARRIVAL_ROWS}
+       on conflict (handle) do nothing returning handle),
+     locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
+     select l.*, false as arrived from locked l
+     union all
+     select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
+    [
+      drafts.map((d) => d.authorRef).sort(byHandle),
+      ...arrivalParams(early, secrets, (d) => gateFirst(d.body).held),
+    ],
+  );
+  const arrived = new Map(
+    rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]),
+  );
+  return { rows: new Map(rows.filter((row) => !row.arrived).map((row) => [row.handle, row])), arrived };
+}
+
+/** Inserts the first rows of new handles (already counting this imprint); returns the secret of each one stored. */
+export async function insertArrivals(
+  tx: Sql,
+  entries: Array<{ draft: AgentDraft; verdict: GateVerdict }>,
+): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  if (entries.length === 0) return secrets;
+  const verdicts = new Map(entries.map((e) => [e.draft, e.verdict]));
+  const sorted = entries.map((e) => e.draft).sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
+  const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(
+    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
+     select handle, secret_hash, 'arrived', at, at, 1, 1, public
+       from unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[]) with ordinality as n(handle, secret_hash, at, public, i)
+     order by i
+     on conflict (handle) do nothing returning handle`,
+    arrivalParams(sorted, secrets, (d) => verdicts.get(d)?.held === true),
+  );
+  const stored = new Set(inserted.map((row) => row.handle));
+  return new Map([...secrets].filter(([handle]) => stored.has(handle)));
+}
+
+/** A new handle's row as inserted: arrived, this one imprint, quarantined (an arrival is unattested). */
+export function arrivedRow(handle: string, at: Date): AgentRow {
+  return {
+    handle,
+    secret_hash: '',
+    level: 'arrived',
+    first_seen_at: at.toISOString(),
+    last_seen_at: at.toISOString(),
+    attested_by_tag: null,
+    attested_at: null,
+    relay_token_hash: null,
+    imprints_accepted: 1,
+    imprints_quarantined: 1,
+    proof_days: [],
+  };
+}
