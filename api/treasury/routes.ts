@@ -161,7 +161,7 @@ export const treasuryRoutes = [
     handler: checkoutDoor('inscription', '/endow'),
   }),
   defineRoute('GET /api/inscriptions', {
-    handler: async (request) => inscriptionsView(request.server.civitas),
+    handler: async (request) => inscriptionsView(request.server.civitas, request.input.query),
   }),
 
   defineRoute('POST /api/portal', {

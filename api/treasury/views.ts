@@ -17,6 +17,9 @@ import { type Holder } from './service.ts';
 import { sql } from 'kysely';
 import { constant } from '../db/kysely.ts';
 import { splitKey, talliesUnder } from '../db/tallies.ts';
+import type { RowOf } from '../db/rows.ts';
+import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import type { TreasuryInscription } from './entities.ts';
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
   const rows = await ctx.db.kysely
@@ -232,22 +235,41 @@ export async function patronsView(ctx: AppContext) {
   };
 }
 
-export async function inscriptionsView(ctx: AppContext) {
-  const rows = await ctx.db.kysely
-    .selectFrom('treasury_inscriptions')
-    .select(['id', 'body', 'public_ref', 'inscribed_at'])
-    .orderBy('inscribed_at')
-    .orderBy('id')
-    .limit(constant(1000))
-    .execute();
+/**
+ * Inscriptions, oldest first, a page at a time. The key is the id alone: an inscription's id is
+ * the ULID of the moment it was inscribed (`newId('ins', now)`, api/treasury/webhooks.ts, the same
+ * `now` as inscribed_at), so id order is inscribed_at order with the id breaking ties, read along
+ * the primary key.
+ */
+export const INSCRIPTION_ORDER: KeyOrder = {
+  path: '/api/inscriptions',
+  columns: [{ sql: 'id', type: 'text' }],
+  order: 'asc',
+};
+
+export async function inscriptionsView(ctx: AppContext, query: { limit: number; after?: string }) {
+  const cursor = decodeCursor(INSCRIPTION_ORDER, query.after);
+  const key = keyClause(INSCRIPTION_ORDER, cursor, 2);
+  const rows = await ctx.db.query<
+    Pick<RowOf<typeof TreasuryInscription>, 'id' | 'body' | 'public_ref' | 'inscribed_at'>
+  >(
+    `select id, body, public_ref, inscribed_at from treasury_inscriptions
+      where ${key.where} order by ${key.orderBy} limit $1`,
+    [query.limit + 1, ...key.params],
+  );
+  const page = pageOf(rows, query.limit, cursor, (row) => [row.id]);
+  const links = { limit: query.limit };
   return {
     ok: true as const,
     note: 'Inscriptions are paid, permanent entries outside the 500-row window.',
-    inscriptions: rows.map((row) => ({
+    inscriptions: page.rows.map((row) => ({
       id: row.id,
       text: row.body,
       author: row.public_ref,
       inscribed_at: new Date(row.inscribed_at).toISOString(),
     })),
+    limit: query.limit,
+    next: pageLink(INSCRIPTION_ORDER.path, page.next, links),
+    previous: pageLink(INSCRIPTION_ORDER.path, page.previous, links),
   };
 }

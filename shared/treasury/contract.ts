@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { isoTime } from '../contract.ts';
+import { listPageLinks } from '../paging.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { handleSchema } from '../handle.ts';
 import { CAPABILITY_PRICES, oracleQuoteSchema } from './quote.ts';
@@ -112,4 +113,14 @@ export const equitySchema = z.object({
   holders: kCount,
   top_holder_share: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
   gini: z.number().nullable().describe('null under 5 holders (it would reveal how many)'),
+});
+
+/** GET /api/inscriptions: one page of paid, permanent entries, oldest first. */
+export const inscriptionsSchema = z.object({
+  ok,
+  note: z.string(),
+  inscriptions: z
+    .array(z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime }))
+    .describe('one page, oldest first'),
+  ...listPageLinks,
 });

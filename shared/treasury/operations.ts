@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { isPublicActor } from '../actor.ts';
 import { isoTime } from '../contract.ts';
+import { listPageQuery } from '../paging.ts';
 import { operations } from '../registry/operation.ts';
 import {
   checkout,
@@ -14,6 +15,7 @@ import {
   actorWords,
   strategySchema,
   equitySchema,
+  inscriptionsSchema,
   kCount,
 } from './contract.ts';
 import {
@@ -80,15 +82,7 @@ export const TREASURY_OPERATIONS = [
     POST: checkout,
   }),
   api('/api/inscriptions', 'Inscriptions: paid permanent entries', {
-    GET: {
-      response: z.object({
-        ok,
-        note: z.string(),
-        inscriptions: z.array(
-          z.object({ id: z.string(), text: z.string(), author: z.string(), inscribed_at: isoTime }),
-        ),
-      }),
-    },
+    GET: { query: z.object(listPageQuery(50, 200)), response: inscriptionsSchema },
   }),
   api(
     '/api/oracle',
