@@ -135,6 +135,19 @@ export const TreasuryPatron = defineEntity({
   },
 });
 
+/**
+ * How many patrons hold each number of units (migration 0090: kept by statement triggers on
+ * treasury_patrons; a row at 0 is a holding nobody has any more).
+ */
+export const TreasuryUnits = defineEntity({
+  name: 'TreasuryUnits',
+  tableName: 'treasury_units',
+  properties: {
+    units: int8().primary().autoincrement(false),
+    holders: int8(),
+  },
+});
+
 /** A paid inscription: a body published under a public ref. */
 export const TreasuryInscription = defineEntity({
   name: 'TreasuryInscription',

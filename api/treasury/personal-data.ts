@@ -103,6 +103,13 @@ export const treasuryPersonalData: FamilyDeclaration = {
       why: `The words are deleted ("${ERASED_TEXT}") and the author names no one; the paid entry stays on the books.`,
     },
     {
+      table: 'treasury_units',
+      personal: {},
+      impersonal: [],
+      disposition: 'keep',
+      why: 'How many patrons hold each number of units (kept by the database); counts, no person.',
+    },
+    {
       table: 'treasury_processed_events',
       personal: {},
       impersonal: ['event_id', 'type', 'outcome'],

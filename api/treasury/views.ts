@@ -177,25 +177,32 @@ export async function treasuryView(ctx: AppContext) {
   };
 }
 
-/** Patronage units by holder as stored (raw holder ids: only ever read through projectEquity). */
+/**
+ * Patronage units as the database keeps them: how many patrons hold each number of units
+ * (treasury_units, migration 0090), and the top holder's raw id through the index on units (only
+ * ever read through projectEquity). As many rows as there are distinct holdings, however many
+ * patrons there are.
+ */
 export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
-  const rows = await ctx.db.kysely
-    .selectFrom('treasury_patrons')
-    .select(['holder_kind', 'holder_ref', 'units'])
-    .where('units', '>', constant(0))
-    .execute();
-  const holders = rows.map((row) => ({
-    holder_id: `${row.holder_kind}:${row.holder_ref}`,
-    units: row.units,
-  }));
-  const top = holders.reduce<{ holder_id: string; units: number } | null>(
-    (best, h) => (!best || h.units > best.units ? h : best),
-    null,
-  );
+  const [distribution, top] = await Promise.all([
+    ctx.db.kysely
+      .selectFrom('treasury_units')
+      .select(['units', 'holders'])
+      .where('holders', '>', constant(0))
+      .where('units', '>', constant(0))
+      .execute(),
+    ctx.db.kysely
+      .selectFrom('treasury_patrons')
+      .select(['holder_kind', 'holder_ref'])
+      .where('units', '>', constant(0))
+      .orderBy('units', 'desc')
+      .limit(constant(1))
+      .executeTakeFirst(),
+  ]);
   return {
-    total_units: holders.reduce((s, h) => s + h.units, 0),
-    holders,
-    top_holder_id: top?.holder_id ?? null,
+    total_units: distribution.reduce((sum, d) => sum + d.units * d.holders, 0),
+    distribution,
+    top_holder_id: top ? `${top.holder_kind}:${top.holder_ref}` : null,
     as_of: ctx.clock.now().toISOString(),
   };
 }

@@ -153,7 +153,7 @@ export const CENSUS_ROWS: readonly CensusRowSpec[] = [
     label: 'Equity projection',
     authority: 'projectEquity',
     guards: '/api/equity and the wallet block of /api/vitals',
-    closes: 'top holder and distribution ids',
+    closes: 'the top holder id (the distribution it reads carries no ids)',
   },
   {
     key: 'vitals_projection',

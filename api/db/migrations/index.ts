@@ -58,6 +58,7 @@ import { Migration0086PublicTallies } from './Migration0086PublicTallies.ts';
 import { Migration0087FederationPeersKept } from './Migration0087FederationPeersKept.ts';
 import { Migration0088LeanIndexes } from './Migration0088LeanIndexes.ts';
 import { Migration0089LeanArrivals } from './Migration0089LeanArrivals.ts';
+import { Migration0090TreasuryUnits } from './Migration0090TreasuryUnits.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -121,4 +122,5 @@ export const MIGRATIONS = [
   { name: 'Migration0087FederationPeersKept', class: Migration0087FederationPeersKept },
   { name: 'Migration0088LeanIndexes', class: Migration0088LeanIndexes },
   { name: 'Migration0089LeanArrivals', class: Migration0089LeanArrivals },
+  { name: 'Migration0090TreasuryUnits', class: Migration0090TreasuryUnits },
 ];

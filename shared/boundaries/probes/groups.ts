@@ -27,9 +27,9 @@ const members = (n: number, kind: 'sovereign' | 'agent') =>
 
 const equity = {
   total_units: 100,
-  holders: [
-    { holder_id: SENTINEL.top_holder_id, units: 60 },
-    { holder_id: SENTINEL.raw_id, units: 40 },
+  distribution: [
+    { units: 60, holders: 1 },
+    { units: 40, holders: 1 },
   ],
   top_holder_id: SENTINEL.top_holder_id,
   as_of: '2025-01-01T00:00:00Z',

@@ -7,7 +7,8 @@ import type { ExportRole } from '../keys.ts';
 
 export interface EquityRecord {
   total_units: number;
-  holders: readonly { holder_id: string; units: number }[];
+  /** How many holders hold each number of units (units > 0, any order): a distribution, no ids. */
+  distribution: readonly { units: number; holders: number }[];
   top_holder_id: string | null;
   as_of: string;
 }
@@ -23,30 +24,39 @@ export interface EquityView {
 
 const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 
-/** Gini coefficient of the holdings (0 = equal, towards 1 = concentrated). */
-function gini(units: readonly number[]): number {
-  const n = units.length;
-  const total = units.reduce((sum, u) => sum + u, 0);
+/**
+ * Gini coefficient of the holdings (0 = equal, towards 1 = concentrated), from how many hold each
+ * amount: over the holdings sorted ascending, sum((2i - n - 1) * u_i) / (n * total) with i from 1,
+ * where a run of c holders of u units from rank r + 1 adds u * c * (2r + c - n). Integer sums, so
+ * the same figure as from the holdings one by one.
+ */
+function gini(distribution: readonly { units: number; holders: number }[], n: number): number {
+  const total = distribution.reduce((sum, d) => sum + d.units * d.holders, 0);
   if (n < 2 || total <= 0) return 0;
-  const sorted = [...units].sort((a, b) => a - b);
+  const sorted = [...distribution].sort((a, b) => a.units - b.units);
   let weighted = 0;
-  sorted.forEach((u, i) => (weighted += (2 * (i + 1) - n - 1) * u));
+  let rank = 0;
+  for (const { units, holders } of sorted) {
+    weighted += units * holders * (2 * rank + holders - n);
+    rank += holders;
+  }
   return round4(weighted / (n * total));
 }
 
 /** equity_projection — `/api/equity` and the wallet block of `/api/vitals`. */
 export function projectEquity(equity: EquityRecord): EquityView {
-  const units = equity.holders.map((holder) => holder.units);
-  const top = units.length ? Math.max(...units) : 0;
+  const held = equity.distribution.filter((d) => d.units > 0 && d.holders > 0);
+  const n = held.reduce((sum, d) => sum + d.holders, 0);
+  const top = held.reduce((max, d) => Math.max(max, d.units), 0);
   // Under the threshold the concentration figures would reveal the hidden count (a top share of 1
   // is one holder, a Gini of 0.5 two...): only the k-anonymous count is published.
-  const hidden = units.length < K_ANONYMITY_THRESHOLD;
+  const hidden = n < K_ANONYMITY_THRESHOLD;
   return {
     as_of: equity.as_of,
     total_units: equity.total_units,
-    holders: kAnonymousCount(units.length),
+    holders: kAnonymousCount(n),
     top_holder_share: hidden ? null : equity.total_units > 0 ? round4(top / equity.total_units) : 0,
-    gini: hidden ? null : gini(units),
+    gini: hidden ? null : gini(held, n),
   };
 }
 

@@ -150,7 +150,7 @@ describe('group projectors use k-anonymity', () => {
   it('equity reports concentration without holder ids, and none under 5 holders (it would reveal how many)', () => {
     const view = projectEquity({
       total_units: 10,
-      holders: [1, 2, 3, 4].map((u) => ({ holder_id: `h${u}`, units: u })),
+      distribution: [1, 2, 3, 4].map((units) => ({ units, holders: 1 })),
       top_holder_id: 'h4',
       as_of: 't',
     });
@@ -163,11 +163,30 @@ describe('group projectors use k-anonymity', () => {
     });
     const five = projectEquity({
       total_units: 15,
-      holders: [1, 2, 3, 4, 5].map((u) => ({ holder_id: `h${u}`, units: u })),
+      distribution: [5, 3, 1, 4, 2].map((units) => ({ units, holders: 1 })),
       top_holder_id: 'h5',
       as_of: 't',
     });
     expect(five).toMatchObject({ holders: 5, top_holder_share: 0.3333, gini: 0.2667 });
+    // Holders counted by amount give the figures of the holders one by one: 1, 1, 1, 2, 9, 9.
+    const runs = projectEquity({
+      total_units: 23,
+      distribution: [
+        { units: 9, holders: 2 },
+        { units: 1, holders: 3 },
+        { units: 2, holders: 1 },
+        { units: 7, holders: 0 },
+      ],
+      top_holder_id: 'h9',
+      as_of: 't',
+    });
+    const oneByOne = [1, 1, 1, 2, 9, 9];
+    const weighted = oneByOne.reduce((sum, u, i) => sum + (2 * (i + 1) - 6 - 1) * u, 0);
+    expect(runs).toMatchObject({
+      holders: 6,
+      top_holder_share: 0.3913,
+      gini: Math.round((weighted / (6 * 23)) * 10_000) / 10_000,
+    });
   });
 });
 
