@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const { get } = requests(() => t.app);
-const query = (text: string, params: unknown[] = []) => t.database.db.query(text, params);
+const query = <T = unknown>(text: string, params: unknown[] = []) => t.database.db.query<T>(text, params);
 
 /** Patrons in one statement: [ref, units]. */
 async function patrons(...rows: [string, number][]) {
