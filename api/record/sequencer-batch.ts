@@ -8,6 +8,7 @@ import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, gateFirst, type GateVerdict } from '../../shared/record/gate.ts';
 import { appendClaimed, claimRun, newestOf } from './window.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
 import type { Admitted, Door, Draft } from './sequencer-doors.ts';
@@ -72,9 +73,12 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   const gated = open();
   const fresh = (i: number) => batch[i]!.door.fresh?.(states[i]) === true;
   const known = gated.filter((i) => !fresh(i));
+  // The claim's answer came before the lock step's (one connection, in order): no wait.
+  const { last, count } = await claim;
   const verdicts = await gateDrafts(
     tx,
     known.map((i) => batch[i]!.draft),
+    last - count - RECORD_WINDOW,
   );
   const verdictOf = new Map(known.map((i, k) => [i, verdicts[k]!]));
   for (const i of gated) if (fresh(i)) verdictOf.set(i, gateFirst(batch[i]!.draft.body));
@@ -133,17 +137,24 @@ async function missingReplyTargets(tx: Sql, replyTos: Array<number | null>): Pro
 /** One author's gate facts: their newest bodies (null: none yet), their imprints in the burst window. */
 type GateFacts = Counts<'burst'> & { bodies: NonNullable<RowOf<typeof Imprint>['body']>[] | null };
 
-/** The spam gate for every draft, with each author's recent facts read in one query (after the doors' locks). */
-export async function gateDrafts(tx: Sql, drafts: Draft[]): Promise<GateVerdict[]> {
+/**
+ * The spam gate for every draft, with each author's recent facts read in one query (after the
+ * doors' locks). Retained bodies are the window's, so an author's are read above `windowStart`
+ * (the newest sequence before the window): along the index (author_ref, sequence desc), an author
+ * with a long history costs the window, not that history.
+ */
+export async function gateDrafts(tx: Sql, drafts: Draft[], windowStart: number): Promise<GateVerdict[]> {
   if (drafts.length === 0) return [];
   // Raw: the imprint write path (bench); per-author subqueries over unnest … with ordinality.
   const facts = await tx.query<GateFacts>(
-    `select array(select body from imprints where author_ref = a.ref and body is not null order by sequence desc limit 20) as bodies,
+    `select array(select body from imprints where author_ref = a.ref and sequence > $3 and body is not null
+                   order by sequence desc limit 20) as bodies,
             (select count(*) from imprints where author_ref = a.ref and created_at > a.since) as burst
      from unnest($1::text[], $2::timestamptz[]) with ordinality as a(ref, since, n) order by a.n`,
     [
       drafts.map((d) => d.authorRef),
       drafts.map((d) => new Date(d.at.getTime() - BURST_WINDOW_MS).toISOString()),
+      windowStart,
     ],
   );
   // One row per draft, in draft order (unnest … with ordinality).

@@ -5,6 +5,7 @@ import type { Door, Draft } from '../../../api/record/sequencer-doors.ts';
 import { Refusal } from '../../../shared/errors.ts';
 import { missing } from '../../helpers/elements.ts';
 import { imprintDraft } from '../../helpers/imprint-draft.ts';
+import { appendImprints } from '../../../api/record/window.ts';
 
 /**
  * The Record's sequencer (docs/record.md): imprints that wait together are recorded together, yet
@@ -88,6 +89,26 @@ describe('the sequencer', () => {
     // The same words again from the same (now known) author: its history is read, and repetition holds it.
     const again = await imprint({ agent: 'first-plain', body: 'a first thought, kept' });
     expect(again.json()).toMatchObject({ ok: true, held: true });
+  });
+
+  it("reads an author's bodies for the gate from the window alone, to its last imprint", async () => {
+    const words = 'words that stay in the window until the five hundredth';
+    expect((await imprint({ agent: 'edge-of-window', body: words })).json()).toMatchObject({ held: false });
+    /** Other authors' imprints, appended below the doors. */
+    const others = async (n: number) => {
+      for (let done = 0; done < n; done += 200) {
+        const drafts = Array.from({ length: Math.min(200, n - done) }, (_, i) =>
+          imprintDraft({ body: `filler ${done + i}`, authorRef: `filler-${done + i}`, at: t.clock.now() }),
+        );
+        await t.database.db.transaction((tx) => appendImprints(tx, drafts));
+      }
+    };
+    // 499 after it: its body is the oldest of the 500 kept, so the same words are repetition.
+    await others(499);
+    expect((await imprint({ agent: 'edge-of-window', body: words })).json()).toMatchObject({ held: true });
+    // 500 after its second: both bodies have left the window, and nothing is left to repeat.
+    await others(500);
+    expect((await imprint({ agent: 'edge-of-window', body: words })).json()).toMatchObject({ held: false });
   });
 
   it('writers that come back a few event-loop turns apart still share one batch, and a lone writer after them is answered', async () => {
