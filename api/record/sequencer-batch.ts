@@ -25,17 +25,17 @@ export interface Waiting {
   reject(error: unknown): void;
 }
 
-// Every `i` below is a position in `batch` (from open() and byDoor), and every `k` a position in the
-// inputs of a call that answers one result per input, in order (the Door contract, gateDrafts,
-// appendImprints): each `!` marks such a read, and none can miss.
 /**
  * A batch plans each of its prepared statements once per connection: `force_generic_plan` for the
  * batch's transaction only (`set_config(…, true)` is `set local`, and a select can be prepared).
  * On the 1,000,000-imprint Record, 8 writers, three alternating rounds: 1,753 / 1,753 / 1,709 →
- * 1,931 / 1,963 / 1,950 writes/s (docs/record.md, "Lean arrivals and generic plans").
+ * 1,931 / 1,963 / 1,950 writes/s (docs/record.md, "Two round trips, lean arrivals and generic plans").
  */
 const GENERIC_PLANS = "select set_config('plan_cache_mode', 'force_generic_plan', true)";
 
+// Every `i` below is a position in `batch` (from open() and byDoor), and every `k` a position in the
+// inputs of a call that answers one result per input, in order (the Door contract, gateDrafts,
+// appendImprints): each `!` marks such a read, and none can miss.
 export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
   const outcomes: Array<Outcome | undefined> = new Array(batch.length);
   const states: unknown[] = new Array(batch.length);
