@@ -141,6 +141,23 @@ export function pageLink(
   return `${path}?${params}`;
 }
 
+/**
+ * The paging fields of a list's answer (shared/paging.ts's `listPageLinks`): the page size it used
+ * and the links to the neighbour pages, which carry `query` (the list's filters and page size).
+ */
+export function pageFields(
+  order: KeyOrder,
+  page: Page<unknown>,
+  limit: number,
+  query: Record<string, string | number | null | undefined>,
+) {
+  return {
+    limit,
+    next: pageLink(order.path, page.next, query),
+    previous: pageLink(order.path, page.previous, query),
+  };
+}
+
 function compareKeys(a: KeyValue[], b: KeyValue[]): number {
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!; // i < a.length

@@ -6,7 +6,7 @@
 import type { AppContext } from '../context.ts';
 import { CONTINUITY_DAYS_REQUIRED } from '../../shared/agents/naturalization.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { ISO, n } from './tally.ts';
 import { constant, type Row } from '../db/kysely.ts';
 
@@ -62,9 +62,7 @@ export async function ascensionsView(ctx: AppContext, query: { limit: number; af
       days_with_proof: n(r.proof_days),
       status: `/api/agent/${r.handle}`,
     })),
-    limit: query.limit,
-    next: pageLink(ASCENSION_ORDER.path, page.next, links),
-    previous: pageLink(ASCENSION_ORDER.path, page.previous, links),
+    ...pageFields(ASCENSION_ORDER, page, query.limit, links),
     rule: `A handle becomes continuous on the UTC day of its ${ordinal(CONTINUITY_DAYS_REQUIRED)} day with proof (continuous_on); attested when a signed-in Sovereign attests it (attested_at). Newest ascension first, a page at a time (follow next).`,
   };
 }

@@ -7,7 +7,7 @@
 import type { AppContext } from '../context.ts';
 import { RECEIPT_COLUMNS, type ReceiptRow } from './log.ts';
 import { receiptView } from './projection.ts';
-import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { cursorAfter, decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { one } from '../db/rows.ts';
 import { dayText } from './log.ts';
 import { sql } from 'kysely';
@@ -76,9 +76,7 @@ export async function ledgerView(ctx: AppContext, query: { limit: number; before
       sealed_days: totals.sealed ?? 0,
     },
     receipts,
-    limit: query.limit,
-    next: pageLink(LEDGER_ORDER.path, page.next, links),
-    previous: pageLink(LEDGER_ORDER.path, page.previous, links),
+    ...pageFields(LEDGER_ORDER, page, query.limit, links),
     days: days.map((d) => ({
       date: d.date,
       size: d.size,

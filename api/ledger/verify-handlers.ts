@@ -7,7 +7,7 @@ import { defineRoute, type RouteRequest } from '../route.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { anchorRows, wireAnchor } from './anchors.ts';
 import { anchorChainVerification } from './chain.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { dayLeavesPage, dayState } from './log-days.ts';
 import { receiptById, logKeyName } from './log.ts';
 import { signedHead } from './proofs.ts';
@@ -111,9 +111,7 @@ async function anchorChain(request: RouteRequest<'GET /verify/anchor-chain'>) {
     head: verification.head,
     verification,
     anchors: page.rows.map((a) => ({ ...wireAnchor(a), anchor_hash: a.anchor_hash, sealed_at: a.sealed_at })),
-    limit,
-    next: pageLink(ANCHOR_ORDER.path, page.next, { limit }),
-    previous: pageLink(ANCHOR_ORDER.path, page.previous, { limit }),
+    ...pageFields(ANCHOR_ORDER, page, limit, { limit }),
   };
 }
 

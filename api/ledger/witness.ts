@@ -19,7 +19,7 @@ import { recordReceipt } from './receipts.ts';
 import { anchorOf } from './anchors.ts';
 import { dayText, isoText, logKeyName, receiptById } from './log.ts';
 import { receiptView } from './projection.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { one, type Counts, type RowOf } from '../db/rows.ts';
 import type { Witness, WitnessMark } from './entities.ts';
 import { sql } from 'kysely';
@@ -239,9 +239,7 @@ export async function witnessView(
       marks: w.marks,
       latest_date: w.latest,
     })),
-    limit: query.limit,
-    next: pageLink(WITNESS_ORDER.path, page.next, links),
-    previous: pageLink(WITNESS_ORDER.path, page.previous, links),
+    ...pageFields(WITNESS_ORDER, page, query.limit, links),
     recent_marks: recent,
     you: you ? { witness: you } : null,
     how: [

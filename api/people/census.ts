@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { recordReceipt } from '../ledger/receipts.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import { utcDay } from '../../shared/time.ts';
-import { cursorAfter, decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { cursorAfter, decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { one } from '../db/rows.ts';
 import type { Row } from '../db/kysely.ts';
 import { sql } from 'kysely';
@@ -174,8 +174,6 @@ export async function censusList(ctx: AppContext, query: { limit: number; before
       'The census of a UTC day counts what was recorded before that day ended; it is taken once the day is over. Humans and agents are two kinds and are never summed.',
     window: RECORD_WINDOW,
     censuses: page.rows,
-    limit: query.limit,
-    next: pageLink(CENSUS_ORDER.path, page.next, links),
-    previous: pageLink(CENSUS_ORDER.path, page.previous, links),
+    ...pageFields(CENSUS_ORDER, page, query.limit, links),
   };
 }

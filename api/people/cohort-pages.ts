@@ -7,7 +7,7 @@
  */
 import type { AppContext } from '../context.ts';
 import { cohortsView } from './cohorts.ts';
-import { decodeCursor, pageLink, pageList, type KeyOrder } from '../paging.ts';
+import { decodeCursor, pageFields, pageList, type KeyOrder } from '../paging.ts';
 
 export const COHORT_ORDER: KeyOrder = {
   path: '/api/cohorts',
@@ -23,8 +23,6 @@ export async function cohortsPage(ctx: AppContext, query: { limit: number; after
   return {
     ...view,
     cohorts: page.rows,
-    limit: query.limit,
-    next: pageLink(COHORT_ORDER.path, page.next, links),
-    previous: pageLink(COHORT_ORDER.path, page.previous, links),
+    ...pageFields(COHORT_ORDER, page, query.limit, links),
   };
 }

@@ -12,7 +12,7 @@ import type { AppContext } from '../context.ts';
 import { sql } from 'kysely';
 import type { RowOf } from '../db/rows.ts';
 import type { FederatedCohortCount } from './entities.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import {
   projectCohorts,
@@ -183,8 +183,6 @@ export async function federatedCohortsView(ctx: AppContext, query: { limit: numb
     basis:
       'Per configured federation peer: the distinct remote authors whose feedback that peer relayed, by the UTC month of their first relay, humans and agents as separate counts (a count under 5 reads "fewer than 5"). Ordered by peer, then month, oldest first, a page at a time (follow next). Empty until a peer is configured and relays.',
     cohorts: projectFederatedCohorts(records),
-    limit: query.limit,
-    next: pageLink(FEDERATED_COHORT_ORDER.path, page.next, links),
-    previous: pageLink(FEDERATED_COHORT_ORDER.path, page.previous, links),
+    ...pageFields(FEDERATED_COHORT_ORDER, page, query.limit, links),
   };
 }

@@ -16,7 +16,7 @@ import type { AppContext } from '../context.ts';
 import type { Row } from '../db/kysely.ts';
 import type { Counts } from '../db/rows.ts';
 import { readKept, type KeptView } from '../db/kept-views.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import type { ActorIdentity } from '../../shared/boundaries/actor-ref.ts';
 import { K_ANONYMITY_THRESHOLD } from '../../shared/boundaries/k-anonymity.ts';
 import { projectCohortAmplified, projectResonance } from '../../shared/boundaries/projectors/cohorts.ts';
@@ -169,9 +169,7 @@ export async function resonanceView(ctx: AppContext, query: { limit: number; aft
     computed_at: kept.as_of,
     window_days: RESONANCE_WINDOW_DAYS,
     entries: page.rows.map((r) => ({ actor: r.actor, score: Number(r.score) })),
-    limit: query.limit,
-    next: pageLink(RESONANCE_ORDER.path, page.next, links),
-    previous: pageLink(RESONANCE_ORDER.path, page.previous, links),
+    ...pageFields(RESONANCE_ORDER, page, query.limit, links),
   };
 }
 

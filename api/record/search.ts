@@ -11,7 +11,7 @@ import type { Sql } from '../db/database.ts';
 import { projectImprint, RECORD_WINDOW, type PublicImprint } from '../../shared/record/imprint.ts';
 import { one, type RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { sql as fragment } from 'kysely';
 
 const PUBLIC_COLUMNS =
@@ -98,8 +98,6 @@ export async function searchView(db: Sql, query: { q?: string; limit: number; af
     results: found.page.rows,
     scope: SCOPE,
     searched,
-    limit: query.limit,
-    next: pageLink(SEARCH_ORDER.path, found.page.next, links),
-    previous: pageLink(SEARCH_ORDER.path, found.page.previous, links),
+    ...pageFields(SEARCH_ORDER, found.page, query.limit, links),
   };
 }

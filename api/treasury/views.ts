@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import { constant } from '../db/kysely.ts';
 import { splitKey, talliesUnder } from '../db/tallies.ts';
 import type { RowOf } from '../db/rows.ts';
-import { decodeCursor, keyClause, pageLink, pageOf, type KeyOrder } from '../paging.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import type { TreasuryInscription } from './entities.ts';
 
 export async function entitlementsOf(ctx: AppContext, holder: Holder) {
@@ -275,8 +275,6 @@ export async function inscriptionsView(ctx: AppContext, query: { limit: number; 
       author: row.public_ref,
       inscribed_at: new Date(row.inscribed_at).toISOString(),
     })),
-    limit: query.limit,
-    next: pageLink(INSCRIPTION_ORDER.path, page.next, links),
-    previous: pageLink(INSCRIPTION_ORDER.path, page.previous, links),
+    ...pageFields(INSCRIPTION_ORDER, page, query.limit, links),
   };
 }
