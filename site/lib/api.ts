@@ -24,6 +24,25 @@ export function apiBaseUrl(): string {
   return process.env.CIVITAS_API_URL ?? DEFAULT_API_URL;
 }
 
+/**
+ * `path` with the page's own query parameters `names` carried over where given (a list's `after`
+ * and `limit`, its filters), after any `fixed` ones: how a page passes its cursor on to its JSON
+ * twin. The path alone when nothing is carried.
+ */
+export function passedOn(
+  url: URL,
+  path: string,
+  names: readonly string[],
+  fixed: Record<string, string> = {},
+): string {
+  const params = new URLSearchParams(fixed);
+  for (const name of names) {
+    const value = url.searchParams.get(name);
+    if (value) params.set(name, value);
+  }
+  return params.size ? `${path}?${params}` : path;
+}
+
 /** GET a JSON path from the API. Never throws for HTTP statuses; a network failure answers 503. */
 export async function apiGet<T>(Astro: ApiContext, path: string): Promise<ApiResult<T>> {
   if (!path.startsWith('/') || path.startsWith('//'))

@@ -3,7 +3,7 @@
  * inscriptions (the page passes its own `after` and `limit` on to the list). The pages set their
  * status from it in their own frontmatter: a status set inside a component comes too late.
  */
-import { apiGet, type ApiContext, type ApiResult } from '../../lib/api.ts';
+import { apiGet, passedOn, type ApiContext, type ApiResult } from '../../lib/api.ts';
 import type { Answer } from '../../lib/answers.ts';
 
 export interface EndowData {
@@ -14,16 +14,11 @@ export interface EndowData {
 }
 
 export async function endowData(Astro: ApiContext & { url: URL }): Promise<EndowData> {
-  const paging = new URLSearchParams();
-  for (const name of ['after', 'limit']) {
-    const value = Astro.url.searchParams.get(name);
-    if (value) paging.set(name, value);
-  }
   const [oracle, inscriptions] = await Promise.all([
     apiGet<Answer<'GET /api/oracle'>>(Astro, '/api/oracle'),
     apiGet<Answer<'GET /api/inscriptions'>>(
       Astro,
-      paging.size ? `/api/inscriptions?${paging}` : '/api/inscriptions',
+      passedOn(Astro.url, '/api/inscriptions', ['after', 'limit']),
     ),
   ]);
   const status = oracle.status !== 200 ? 503 : inscriptions.status === 400 ? 400 : 200;
