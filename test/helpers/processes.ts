@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_PROCESS_ENV, withApiFlags } from '../../api/process-settings.ts';
 import { createTestDatabase, dropDatabase, serverUrl } from './db.ts';
 
 export interface RunningProcess {
@@ -11,10 +12,18 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** Forks a script that reports `{ ready: address }` over IPC; resolves once it is listening. */
-export function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<RunningProcess> {
+/**
+ * Forks a script that reports `{ ready: address }` over IPC; resolves once it is listening.
+ * `execArgv`: Node's flags for it (default this process's own).
+ */
+export function startProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  execArgv: readonly string[] = process.execArgv,
+): Promise<RunningProcess> {
   return new Promise((resolve, reject) => {
     const child = fork(script, {
+      execArgv: [...execArgv],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -41,7 +50,10 @@ export function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<Ru
   });
 }
 
-/** A real API process on the given database (see test/helpers/api-server.ts). */
+/**
+ * A real API process on the given database (see test/helpers/api-server.ts), with the Node flags
+ * and environment `npm run api` gives one (api/process-settings.ts).
+ */
 export function startApiProcess(env: {
   DATABASE_URL?: string;
   CIVITAS_DATA_DIR?: string;
@@ -52,10 +64,11 @@ export function startApiProcess(env: {
   CIVITAS_SITE_SECRET?: string;
   CIVITAS_RATE_READS_PER_MIN?: string;
 }) {
-  return startProcess(fileURLToPath(new URL('./api-server.ts', import.meta.url)), {
-    DATABASE_URL: '',
-    ...env,
-  });
+  return startProcess(
+    fileURLToPath(new URL('./api-server.ts', import.meta.url)),
+    { ...API_PROCESS_ENV, DATABASE_URL: '', ...env },
+    withApiFlags(process.execArgv),
+  );
 }
 
 /** Where an API process started by a test keeps its Record, and how the test lets go of it. */

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { API_NODE_FLAGS, API_PROCESS_ENV } from '../../api/process-settings.ts';
 
 const SERVER = fileURLToPath(new URL('../../api/server.ts', import.meta.url));
 
@@ -20,11 +21,19 @@ export interface ServerProcess {
 
 /**
  * Starts the server (or another script of the service, such as `scripts/db-create.ts`) with `env`
- * over the test's environment (embedded, one worker, no Redis unless said).
+ * over the test's environment (embedded, one worker, no Redis unless said), as `npm run api` does.
  */
 export function runServer(env: NodeJS.ProcessEnv, script = SERVER): ServerProcess {
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CIVITAS_WORKERS: '1', ...env },
+  // With the Node flags and environment `npm run api` starts it with (api/process-settings.ts).
+  const child = spawn(process.execPath, [...API_NODE_FLAGS, script], {
+    env: {
+      ...process.env,
+      ...API_PROCESS_ENV,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      CIVITAS_WORKERS: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
