@@ -39,19 +39,17 @@ describe('the scale seed and bench on the embedded database', () => {
   });
 
   it('seeds a data directory whose self-trials pass, and reads the bench ids from it', async () => {
-    await promisify(execFile)(
-      process.execPath,
-      [SEED, '--embedded', dir, '--imprints', '300', '--days', '2', '--agents', '10', '--sovereigns', '12'],
-      {
-        // --embedded wins over a DATABASE_URL (here one that answers nothing).
-        env: {
-          ...process.env,
-          DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-          CIVITAS_ORIGIN: 'http://localhost:8080',
-        },
-        timeout: 240_000,
+    const size = ['--imprints', '300', '--days', '2', '--agents', '10', '--sovereigns', '12'];
+    // As `npm run seed:scale` runs it (package.json): PGlite's WebAssembly by the baseline compiler only.
+    await promisify(execFile)(process.execPath, ['--liftoff-only', SEED, '--embedded', dir, ...size], {
+      // --embedded wins over a DATABASE_URL (here one that answers nothing).
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        CIVITAS_ORIGIN: 'http://localhost:8080',
       },
-    );
+      timeout: 240_000,
+    });
     const values = await paramValues(dir);
     expect(values.sequence).toBe('300');
     expect(values.id).not.toBe('x'); // a receipt of the sealed day
