@@ -145,10 +145,19 @@ export async function sidewaysScroll(page: Page): Promise<number> {
 }
 
 /**
- * Keeps a full-page screenshot as test/.artifacts/e2e/<name>.png, and a copy in CIVITAS_SHOTS when
- * that folder is set (before/after pictures for a change's note).
+ * Screenshots are pictures for people, not assertions: kept on a developer's machine and wherever
+ * CIVITAS_SHOTS names a folder, and not taken on CI (`CI=true`, as .ci/run sets it), whose clean
+ * clone is deleted after the run with every picture in it unseen (docs/testing.md: about 60 a run,
+ * each costing Chromium as much CPU as an axe check).
  */
-export async function shot(page: Page, name: string): Promise<string> {
+const KEEP_SHOTS = Boolean(process.env.CIVITAS_SHOTS) || process.env.CI !== 'true';
+
+/**
+ * Keeps a full-page screenshot as test/.artifacts/e2e/<name>.png, and a copy in CIVITAS_SHOTS when
+ * that folder is set (before/after pictures for a change's note). Nothing on CI (KEEP_SHOTS).
+ */
+export async function shot(page: Page, name: string): Promise<void> {
+  if (!KEEP_SHOTS) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
@@ -157,7 +166,6 @@ export async function shot(page: Page, name: string): Promise<string> {
     mkdirSync(folder, { recursive: true });
     copyFileSync(path, join(folder, `${name}.png`));
   }
-  return path;
 }
 
 /** The page it stands on: axe 0 violations, no sideways scroll, and its screenshot kept. */
