@@ -10,7 +10,7 @@
 import { Refusal } from '../shared/errors.ts';
 
 /** How a key column is compared in SQL and checked in a cursor. */
-export type KeyType = 'text' | 'bigint' | 'date';
+export type KeyType = 'text' | 'bigint' | 'date' | 'timestamptz';
 export type KeyValue = string | number;
 
 export interface KeyOrder {
@@ -28,10 +28,22 @@ export interface Cursor {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An instant as a key carries it: UTC, to the microsecond PostgreSQL keeps (see `instantKey`). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 function validValue(type: KeyType, value: unknown): value is KeyValue {
   if (type === 'bigint') return typeof value === 'number' && Number.isSafeInteger(value);
   if (typeof value !== 'string' || value.length > 200) return false;
+  if (type === 'timestamptz') {
+    // One PostgreSQL would refuse to cast (February 30th, hour 24, year 0) is a bad cursor too.
+    const at = Date.parse(value);
+    return (
+      INSTANT.test(value) &&
+      !value.startsWith('0000') &&
+      !Number.isNaN(at) &&
+      new Date(at).toISOString().slice(0, 23) === value.slice(0, 23)
+    );
+  }
   if (type !== 'date') return true;
   // A date PostgreSQL would refuse to cast (2026-13-45) is a bad cursor, not a 500.
   const at = Date.parse(`${value}T00:00:00Z`);
@@ -43,6 +55,13 @@ export function encodeCursor(cursor: Cursor): string {
     'base64url',
   );
 }
+
+/**
+ * SQL of a timestamptz column as a `timestamptz` key value: UTC with all six digits of its
+ * microseconds, so a cursor compares exactly with the row it was taken from.
+ */
+export const instantKey = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** The refusal of a cursor (or a key given another way) this list did not write. */
 export function badCursor(order: KeyOrder, path = 'after'): Refusal {

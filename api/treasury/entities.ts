@@ -132,6 +132,8 @@ export const TreasuryPatron = defineEntity({
     listed: p.boolean().default(false),
     units: int8().defaultRaw('0'),
     since: p.datetime(),
+    /** A random value of the row's own: the listed patrons' page key after `since` (migration 0091). */
+    pageKey: p.text().defaultRaw('(gen_random_uuid())::text'),
   },
 });
 

@@ -72,7 +72,8 @@ export const treasuryPersonalData: FamilyDeclaration = {
     {
       table: 'treasury_patrons',
       personal: { holder_ref: "the patron's raw id or handle", public_ref: "the patron's tag or handle" },
-      impersonal: ['holder_kind'],
+      // page_key: random, derived from nothing (migration 0091).
+      impersonal: ['holder_kind', 'page_key'],
       holder: {
         column: 'holder_ref',
         kind: 'holder_kind',

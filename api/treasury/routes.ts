@@ -13,12 +13,12 @@ import {
   entitlementsOf,
   equityView,
   inscriptionsView,
-  patronsView,
   sessionOf,
   strategiesView,
   treasuryView,
   usageOf,
 } from './views.ts';
+import { patronsView } from './patrons.ts';
 import { runOracle } from './oracle.ts';
 import { speakerOfRequest } from '../agents/speaker.ts';
 
@@ -183,5 +183,7 @@ export const treasuryRoutes = [
   defineRoute('GET /api/equity', {
     handler: async (request) => ({ ok: true as const, ...(await equityView(request.server.civitas)) }),
   }),
-  defineRoute('GET /api/patrons', { handler: async (request) => patronsView(request.server.civitas) }),
+  defineRoute('GET /api/patrons', {
+    handler: async (request) => patronsView(request.server.civitas, request.input.query),
+  }),
 ];

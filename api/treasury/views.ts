@@ -1,11 +1,9 @@
 /**
  * The treasury's read views: entitlements, usage and sessions of a holder, strategies, the treasury,
- * equity, patrons and inscriptions.
+ * equity and inscriptions (the listed patrons: patrons.ts).
  */
 import type { AppContext } from '../context.ts';
 import { Refusal } from '../../shared/errors.ts';
-import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
-import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
 import {
   projectEquity,
   type EquityRecord,
@@ -210,36 +208,6 @@ export async function equityRecord(ctx: AppContext): Promise<EquityRecord> {
 /** Patronage units by holder, through equity_projection (no holder id leaves). */
 export async function equityView(ctx: AppContext): Promise<EquityView> {
   return projectEquity(await equityRecord(ctx));
-}
-
-export async function patronsView(ctx: AppContext) {
-  const [listed, counts] = await Promise.all([
-    ctx.db.kysely
-      .selectFrom('treasury_patrons')
-      .select(['holder_kind', 'holder_ref', 'public_ref', 'since'])
-      // `where listed`: the predicate of the partial index treasury_patrons_listed, in its order.
-      .where(sql.ref<boolean>('listed'))
-      .orderBy('since')
-      .orderBy('public_ref')
-      .limit(constant(500))
-      .execute(),
-    // `treasury_patrons:<holder kind>`, kept by triggers (migration 0086).
-    talliesUnder(ctx.db, 'treasury_patrons:'),
-  ]);
-  const count = (kind: string) => kAnonymousCount(counts.find((c) => c.key === kind)?.value ?? 0);
-  return {
-    ok: true as const,
-    counts: { humans: count('sovereign'), agents: count('agent') },
-    listed: listed.map((row) => ({
-      actor: projectActorRef({
-        actor_id: row.holder_ref,
-        kind: row.holder_kind,
-        tag: row.public_ref,
-        handle: row.public_ref,
-      }),
-      since: new Date(row.since).toISOString(),
-    })),
-  };
 }
 
 /**

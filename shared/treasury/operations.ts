@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isPublicActor } from '../actor.ts';
 import { isoTime } from '../contract.ts';
-import { listPageQuery } from '../paging.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 import { operations } from '../registry/operation.ts';
 import {
   checkout,
@@ -237,17 +237,21 @@ export const TREASURY_OPERATIONS = [
   api('/api/equity', 'Equity distribution of contributions, top holder and distribution without ids', {
     GET: { response: equitySchema.extend({ ok }) },
   }),
-  api('/api/patrons', 'Patrons who chose to be listed, and patron counts', {
+  api('/api/patrons', 'Patrons who chose to be listed, a page at a time, and patron counts', {
     GET: {
+      query: z.object(listPageQuery(100, 500)),
       response: z.object({
         ok,
         counts: z.object({ humans: kCount, agents: kCount }),
-        listed: z.array(
-          z.object({
-            actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }),
-            since: isoTime,
-          }),
-        ),
+        listed: z
+          .array(
+            z.object({
+              actor: z.object({ kind: z.enum(['sovereign', 'agent']), ref: z.string(), display: z.string() }),
+              since: isoTime,
+            }),
+          )
+          .describe('one page of the listed patrons, longest-standing first'),
+        ...listPageLinks,
       }),
     },
   }),

@@ -59,6 +59,7 @@ import { Migration0087FederationPeersKept } from './Migration0087FederationPeers
 import { Migration0088LeanIndexes } from './Migration0088LeanIndexes.ts';
 import { Migration0089LeanArrivals } from './Migration0089LeanArrivals.ts';
 import { Migration0090TreasuryUnits } from './Migration0090TreasuryUnits.ts';
+import { Migration0091PatronPageKey } from './Migration0091PatronPageKey.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -123,4 +124,5 @@ export const MIGRATIONS = [
   { name: 'Migration0088LeanIndexes', class: Migration0088LeanIndexes },
   { name: 'Migration0089LeanArrivals', class: Migration0089LeanArrivals },
   { name: 'Migration0090TreasuryUnits', class: Migration0090TreasuryUnits },
+  { name: 'Migration0091PatronPageKey', class: Migration0091PatronPageKey },
 ];
