@@ -4,7 +4,8 @@
  */
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
-import { one, type Counts } from '../db/rows.ts';
+import { one } from '../db/rows.ts';
+import { talliesUnder } from '../db/tallies.ts';
 import { Refusal } from '../../shared/errors.ts';
 import {
   CASE_ID,
@@ -45,15 +46,16 @@ function viewerOnCase(viewer: Viewer, c: CaseRecord) {
 /** GET /api/verdicts and /verdicts: cases newest first, with signatures, outcome, precedent and receipts. */
 export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
   const cases = await loadCases(ctx.db, 'true', []);
-  const counts = one(
-    await ctx.db.query<Counts<'cases' | 'open' | 'upheld' | 'overturned' | 'precedents'>>(
-      `select (select count(*) from governance_court_cases) as cases,
-            (select count(*) from governance_court_cases where state = 'open') as open,
-            (select count(*) from governance_court_cases where outcome = 'uphold') as upheld,
-            (select count(*) from governance_court_cases where outcome = 'overturn') as overturned,
-            (select count(*) from governance_precedents) as precedents`,
-    ),
-  );
+  // `court:<figure>`, kept by triggers (migration 0092): no count of every case on each request.
+  const kept = new Map((await talliesUnder(ctx.db, 'court:')).map(({ key, value }) => [key, value]));
+  const figure = (name: string) => kept.get(name) ?? 0;
+  const counts = {
+    cases: figure('cases'),
+    open: figure('open'),
+    upheld: figure('outcome:uphold'),
+    overturned: figure('outcome:overturn'),
+    precedents: figure('precedents'),
+  };
   return {
     ok: true as const,
     schema: 'civitas.verdicts.v1' as const,

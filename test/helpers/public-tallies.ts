@@ -14,3 +14,9 @@ export const PUBLIC_TALLIES_RECOUNT = `select 'data_requests:' || kind || ':' ||
        from governance_pledge_backs b join governance_pledges p on p.id = b.pledge_id group by 1
      union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
      union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`;
+
+/** The court's tallies of migration 0092 counted the same way. */
+export const COURT_TALLIES_RECOUNT = `select 'court:cases' as name, count(*) as n from governance_court_cases having count(*) > 0
+     union all select 'court:open', count(*) from governance_court_cases where state = 'open' having count(*) > 0
+     union all select 'court:outcome:' || outcome, count(*) from governance_court_cases where outcome is not null group by 1
+     union all select 'court:precedents', count(*) from governance_precedents having count(*) > 0`;

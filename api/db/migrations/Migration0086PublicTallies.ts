@@ -19,7 +19,7 @@ import { Migration } from '@mikro-orm/migrations';
  * in their published order through an index each, the pledges to one article through another. SQL that PostgreSQL 15 and PGlite both run; one
  * statement per addSql.
  */
-interface Kept {
+export interface Kept {
   table: string;
   /** the tallies a truncate of the table drops (`like` patterns) */
   truncated: string[];
@@ -90,21 +90,23 @@ const KEPT: Kept[] = [
   },
 ];
 
-export class Migration0086PublicTallies extends Migration {
-  override name = 'Migration0086PublicTallies';
-
-  override up(): void {
-    for (const kept of KEPT) {
-      this.addSql(`insert into record_tallies (name, value)
-        select name, sum(delta) from (${kept.rows(kept.table, '1')}) x group by name having sum(delta) <> 0 order by name
-        on conflict (name) do update set value = excluded.value`);
-      const apply = (rows: string) => `insert into record_tallies (name, value)
+/**
+ * The statements that keep one table's tallies: the tallies counted from its rows as they stand,
+ * the trigger function that moves them by each statement's transition tables (a truncate drops
+ * them), and its four statement triggers. Migration 0092 keeps the court's figures the same way.
+ */
+export function keptTallies(kept: Kept): string[] {
+  const apply = (rows: string) => `insert into record_tallies (name, value)
           select name, sum(delta) from (${rows}) x group by name having sum(delta) <> 0 order by name
           on conflict (name) do update set value = record_tallies.value + excluded.value;`;
-      const added = kept.rows('new_rows', '1');
-      const removed = kept.rows('old_rows', '-1');
-      const truncate = kept.truncated.map((like) => `name like '${like}'`).join(' or ');
-      this.addSql(`create function record_tally_${kept.table}() returns trigger language plpgsql as $$
+  const added = kept.rows('new_rows', '1');
+  const removed = kept.rows('old_rows', '-1');
+  const truncate = kept.truncated.map((like) => `name like '${like}'`).join(' or ');
+  return [
+    `insert into record_tallies (name, value)
+        select name, sum(delta) from (${kept.rows(kept.table, '1')}) x group by name having sum(delta) <> 0 order by name
+        on conflict (name) do update set value = excluded.value`,
+    `create function record_tally_${kept.table}() returns trigger language plpgsql as $$
         begin
           if tg_op = 'INSERT' then ${apply(added)}
           elsif tg_op = 'UPDATE' then ${apply(`${added} union all ${removed}`)}
@@ -112,18 +114,24 @@ export class Migration0086PublicTallies extends Migration {
           else delete from record_tallies where ${truncate};
           end if;
           return null;
-        end $$`);
-      for (const [event, referencing] of [
-        ['insert', 'referencing new table as new_rows'],
-        ['update', 'referencing old table as old_rows new table as new_rows'],
-        ['delete', 'referencing old table as old_rows'],
-        ['truncate', ''],
-      ]) {
-        this.addSql(
-          `create trigger ${kept.table}_tally_${event} after ${event} on ${kept.table} ${referencing} for each statement execute function record_tally_${kept.table}()`,
-        );
-      }
-    }
+        end $$`,
+    ...[
+      ['insert', 'referencing new table as new_rows'],
+      ['update', 'referencing old table as old_rows new table as new_rows'],
+      ['delete', 'referencing old table as old_rows'],
+      ['truncate', ''],
+    ].map(
+      ([event, referencing]) =>
+        `create trigger ${kept.table}_tally_${event} after ${event} on ${kept.table} ${referencing} for each statement execute function record_tally_${kept.table}()`,
+    ),
+  ];
+}
+
+export class Migration0086PublicTallies extends Migration {
+  override name = 'Migration0086PublicTallies';
+
+  override up(): void {
+    for (const kept of KEPT) for (const statement of keptTallies(kept)) this.addSql(statement);
     this.addSql('create index treasury_patrons_listed on treasury_patrons (since, public_ref) where listed');
     this.addSql(
       'create index governance_pledges_article on governance_pledges (article, created_at desc, id desc)',

@@ -60,6 +60,7 @@ import { Migration0088LeanIndexes } from './Migration0088LeanIndexes.ts';
 import { Migration0089LeanArrivals } from './Migration0089LeanArrivals.ts';
 import { Migration0090TreasuryUnits } from './Migration0090TreasuryUnits.ts';
 import { Migration0091PatronPageKey } from './Migration0091PatronPageKey.ts';
+import { Migration0092CourtTallies } from './Migration0092CourtTallies.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -125,4 +126,5 @@ export const MIGRATIONS = [
   { name: 'Migration0089LeanArrivals', class: Migration0089LeanArrivals },
   { name: 'Migration0090TreasuryUnits', class: Migration0090TreasuryUnits },
   { name: 'Migration0091PatronPageKey', class: Migration0091PatronPageKey },
+  { name: 'Migration0092CourtTallies', class: Migration0092CourtTallies },
 ];

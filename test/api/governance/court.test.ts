@@ -149,6 +149,7 @@ describe('the court', () => {
     const early = await get(`/verify/court/${id}`);
     expect(early.statusCode).toBe(404);
     expect(early.json()).toMatchObject({ state: 'open' });
+    expect((await get('/api/verdicts')).json().counts).toMatchObject({ cases: 1, open: 1, final: 0 });
     const final = await sign(at(jurors, 3).cookie, {
       case_id: id.toLowerCase(),
       verdict: 'overturn',
@@ -220,7 +221,7 @@ describe('the court', () => {
 
     // Verdicts list, dissent, feeds.
     const verdicts = (await get('/api/verdicts', at(jurors, 4).cookie)).json();
-    expect(verdicts.counts).toMatchObject({ cases: 1, final: 1, overturned: 1, precedents: 1 });
+    expect(verdicts.counts).toEqual({ cases: 1, open: 0, final: 1, upheld: 0, overturned: 1, precedents: 1 });
     expect(verdicts.cases[0].viewer).toEqual({ is_opener: false, signed: null, can_sign: false });
     const dissent = (await get('/api/dissent')).json();
     expect(dissent.counts).toEqual({ final_verdicts: 1, with_dissent: 1, dissents: 1 });

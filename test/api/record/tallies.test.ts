@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { firstOf, missing } from '../../helpers/elements.ts';
-import { PUBLIC_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
+import { COURT_TALLIES_RECOUNT, PUBLIC_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -73,14 +73,15 @@ async function tallied() {
     `select 'orders_status:' || status as name, count(*) as n from orders group by status
      union all select 'witness_marks:' || witness, count(*) from witness_marks group by witness
      union all select 'denials:' || reason, count(*) from denials group by reason
-     union all ${PUBLIC_TALLIES_RECOUNT}`,
+     union all ${PUBLIC_TALLIES_RECOUNT}
+     union all ${COURT_TALLIES_RECOUNT}`,
   );
   for (const { name, n } of grouped) counted[name] = n;
   for (const name of Object.keys(tallies))
     if (name.startsWith('agents_level:') && !tallies[name]) delete tallies[name];
   for (const name of Object.keys(tallies))
     if (
-      /^(imprints_held|orders_status|witness_marks|denials|data_requests|treasury_\w+|codex_\w+|feedback|mind_stances):|^imprint_reports_open$/.test(
+      /^(imprints_held|orders_status|witness_marks|denials|data_requests|treasury_\w+|codex_\w+|feedback|mind_stances|court):|^imprint_reports_open$/.test(
         name,
       ) &&
       !tallies[name]
