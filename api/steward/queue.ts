@@ -9,19 +9,23 @@ import { iso } from '../../shared/time.ts';
 const reasonOf = (rule: string | null) =>
   HOLD_REASONS[(rule && Object.hasOwn(HOLD_REASONS, rule) ? rule : 'other') as HoldRule];
 
-/** Sizes of the steward's queues (raw counts: these surfaces are steward-only). */
+/**
+ * Sizes of the steward's queues (raw counts: these surfaces are steward-only), without a count of
+ * every held imprint: the held and the open reports are tallies kept by triggers (`imprints_held`,
+ * migration 0022; `imprint_reports_open`, migration 0086), and the kept held are counted from the
+ * stewards' keep_held decisions, which grow with what stewards do, not with the Record.
+ */
 export async function queueSizes(sql: Sql) {
   const row = one(
-    await sql.query<Counts<'held_untriaged' | 'kept_held' | 'open_reports'>>(
-      `select (select count(*) from imprints i where i.held
-               and not exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as held_untriaged,
-            (select count(*) from imprints i where i.held
-               and exists (select 1 from steward_actions a where a.sequence = i.sequence and a.action = 'keep_held')) as kept_held,
-            (select count(*) from imprint_reports where status = 'open') as open_reports`,
+    await sql.query<Counts<'held' | 'kept_held' | 'open_reports'>>(
+      `select coalesce((select value from record_tallies where name = 'imprints_held'), 0) as held,
+            (select count(distinct a.sequence) from steward_actions a join imprints i on i.sequence = a.sequence
+              where a.action = 'keep_held' and i.held) as kept_held,
+            coalesce((select value from record_tallies where name = 'imprint_reports_open'), 0) as open_reports`,
     ),
   );
   return {
-    held_untriaged: row.held_untriaged,
+    held_untriaged: row.held - row.kept_held,
     kept_held: row.kept_held,
     open_reports: row.open_reports,
   };
