@@ -5,6 +5,7 @@ import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
 import { one } from '../db/rows.ts';
 import { constant } from '../db/kysely.ts';
+import { talliesUnder } from '../db/tallies.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
@@ -15,12 +16,8 @@ import { constant } from '../db/kysely.ts';
 export async function operatorConsole(ctx: AppContext, host: CensusHost, steward: SignedIn) {
   const [queues, requests, lessons, transparency, census] = await Promise.all([
     queueSizes(ctx.db),
-    ctx.db.kysely
-      .selectFrom('data_requests')
-      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
-      .where('status', '=', constant('pending'))
-      .groupBy('kind')
-      .execute(),
+    // `data_requests:<kind>:<status>`, kept by triggers (migration 0086): no scan of every request.
+    talliesUnder(ctx.db, 'data_requests:'),
     ctx.db.kysely
       .selectFrom('lessons')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -29,7 +26,7 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
     transparencyReport(ctx),
     liveCensus(ctx, host),
   ]);
-  const pending = (kind: string) => requests.find((r) => r.kind === kind)?.n ?? 0;
+  const pending = (kind: string) => requests.find((r) => r.key === `${kind}:pending`)?.value ?? 0;
   return {
     ok: true as const,
     schema: 'civitas.operator.v1' as const,

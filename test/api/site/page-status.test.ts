@@ -43,7 +43,7 @@ describe('a page whose API answer failed', () => {
   });
 
   it('answers 503 for the operator console and its alias, still noindex', async () => {
-    await without('data_requests', async () => {
+    await without('lessons', async () => {
       for (const url of ['/operator', '/dashboard']) {
         const res = await page(url, steward);
         expect(res.statusCode, url).toBe(503);
