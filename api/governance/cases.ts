@@ -43,6 +43,8 @@ export async function loadCases(
   where: string,
   params: unknown[],
   limit = 200,
+  /** newest opened first unless a caller pages in its own key order (verdictsView) */
+  orderBy = 'c.opened_at desc, c.id desc',
 ): Promise<CaseRecord[]> {
   // Raw: the caller's where clause, with the contested triage and the opener's tag.
   const rows = await sql.query<CaseRow>(
@@ -52,7 +54,7 @@ export async function loadCases(
        from governance_court_cases c
        join steward_actions a on a.id = c.triage_action_id
        join sovereigns s on s.id = c.opener_id
-      where ${where} order by c.opened_at desc, c.id desc limit ${limit}`,
+      where ${where} order by ${orderBy} limit ${limit}`,
     params,
   );
   if (!rows.length) return [];

@@ -122,13 +122,13 @@ export const courtHandlers = [
   defineRoute('GET /api/verdicts', {
     async handler(request) {
       const ctx = request.server.civitas;
-      return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
+      return verdictsView(ctx, await viewerOf(ctx, request.sovereign), request.input.query);
     },
   }),
   defineRoute('GET /verdicts', {
     async handler(request) {
       const ctx = request.server.civitas;
-      return verdictsView(ctx, await viewerOf(ctx, request.sovereign));
+      return verdictsView(ctx, await viewerOf(ctx, request.sovereign), request.input.query);
     },
     page: true,
   }),

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { one } from '../db/rows.ts';
 import { talliesUnder } from '../db/tallies.ts';
+import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { Refusal } from '../../shared/errors.ts';
 import {
   CASE_ID,
@@ -43,9 +44,31 @@ function viewerOnCase(viewer: Viewer, c: CaseRecord) {
   };
 }
 
-/** GET /api/verdicts and /verdicts: cases newest first, with signatures, outcome, precedent and receipts. */
-export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
-  const cases = await loadCases(ctx.db, 'true', []);
+/**
+ * The cases' order: newest opened first, a page at a time. The key is the id alone: a case's id is
+ * the ULID of the moment it was opened (`newId('case', now)`, api/governance/court.ts, the same
+ * `now` as opened_at), so id order is opening order, read along the primary key.
+ */
+export const CASE_ORDER: KeyOrder = {
+  path: '/api/verdicts',
+  columns: [{ sql: 'c.id', type: 'text' }],
+  order: 'desc',
+};
+
+/** GET /api/verdicts and /verdicts: one page of cases, newest first, with signatures, outcome, precedent and receipts. */
+export async function verdictsView(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  query: { limit: number; after?: string },
+) {
+  const cursor = decodeCursor(CASE_ORDER, query.after);
+  const key = keyClause(CASE_ORDER, cursor, 1);
+  const page = pageOf(
+    await loadCases(ctx.db, key.where, key.params, query.limit + 1, key.orderBy),
+    query.limit,
+    cursor,
+    (c) => [c.id],
+  );
   // `court:<figure>`, kept by triggers (migration 0092): no count of every case on each request.
   const kept = new Map((await talliesUnder(ctx.db, 'court:')).map(({ key, value }) => [key, value]));
   const figure = (name: string) => kept.get(name) ?? 0;
@@ -68,7 +91,11 @@ export async function verdictsView(ctx: AppContext, viewer: Viewer | null) {
       overturned: counts.overturned,
       precedents: counts.precedents,
     },
-    cases: cases.map((c) => ({ ...projectCase(c), ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}) })),
+    cases: page.rows.map((c) => ({
+      ...projectCase(c),
+      ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}),
+    })),
+    ...pageFields(CASE_ORDER, page, query.limit, { limit: query.limit }),
     feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
     viewer: viewer
       ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite }

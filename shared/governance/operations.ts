@@ -27,6 +27,7 @@ import {
   caseResult,
   precedentParams,
   precedentSchema,
+  verdictsQuery,
   verdictsSchema,
   dissentSchema,
 } from './contract/court.ts';
@@ -142,9 +143,12 @@ export const GOVERNANCE_OPERATIONS = [
     GET: { params: precedentParams, response: precedentSchema, policy: { cache: 'public-1m' } },
   }),
   api('/api/verdicts', 'Court verdicts: case, jurors (public tags), outcome, receipt', {
-    GET: { response: verdictsSchema, policy: { cache: 'private' } }, // says what this viewer may sign
+    // says what this viewer may sign
+    GET: { query: verdictsQuery, response: verdictsSchema, policy: { cache: 'private' } },
   }),
-  page('/verdicts', 'Court verdicts and the precedents they set', { GET: { response: verdictsSchema } }),
+  page('/verdicts', 'Court verdicts and the precedents they set', {
+    GET: { query: verdictsQuery, response: verdictsSchema },
+  }),
   feed('/verdicts.xml', 'Atom feed of court verdicts'),
   feed('/reversals.xml', 'Atom feed of overturned decisions (reversed verdicts and repealed articles)'),
   api('/api/dissent', 'Recorded dissent: cosigns withheld, dissenting juror opinions', {

@@ -44,7 +44,7 @@ export async function homeRecord(Astro: AstroGlobal): Promise<HomeRecord> {
   const [record, constitution, verdicts, orders, calibration, today, presence] = await Promise.all([
     apiGet<Answer<'GET /imprint'>>(Astro, '/imprint?limit=5'),
     apiGet<Constitution>(Astro, '/api/constitution'),
-    apiGet<Verdicts>(Astro, '/api/verdicts'),
+    apiGet<Verdicts>(Astro, '/api/verdicts?limit=1'), // its counts only
     apiGet<Orders>(Astro, '/api/orders?status=recorded&limit=3'),
     apiGet<Calibration>(Astro, '/api/calibration'),
     apiGet<Today>(Astro, '/today'),

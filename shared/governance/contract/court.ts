@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { blank, isoTime } from '../../contract.ts';
+import { listPageLinks, listPageQuery } from '../../paging.ts';
 import { CASE_ID, CASE_TARGET, PRECEDENT_ID, REASON_MAX, VERDICTS } from '../court.ts';
 import {
   actorRef,
@@ -123,6 +124,9 @@ export const signResult = caseResult.extend({
     .nullable(),
 });
 
+/** GET /api/verdicts and /verdicts: one page of cases (`limit` 50 unless asked, at most 200). */
+export const verdictsQuery = z.object(listPageQuery(50, 200));
+
 export const verdictsSchema = z.object({
   ok,
   schema: z.literal('civitas.verdicts.v1'),
@@ -152,6 +156,7 @@ export const verdictsSchema = z.object({
     }),
   ),
   feeds: z.object({ verdicts: z.string(), reversals: z.string() }),
+  ...listPageLinks,
   viewer: z.union([
     signedOut,
     z.object({ signed_in: z.literal(true), ref: z.string(), governance_write: z.boolean() }),

@@ -1,0 +1,87 @@
+/**
+ * Court cases page by key (issue 20, point 6): /api/verdicts answers one bounded page, newest
+ * opened first, with links to its neighbours, and the counts of every case from kept tallies;
+ * /verdicts shows the same page and its links. Cases are opened through the court's door, against
+ * held imprints a steward kept held.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { heldAgentImprint, triage } from '../../helpers/builders.ts';
+import { appWithSteward } from '../steward/helpers.ts';
+import { requests } from '../../helpers/http.ts';
+import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+
+let t: TestApp;
+let steward: TestSovereign;
+let opener: TestSovereign;
+beforeAll(async () => {
+  ({ t, steward } = await appWithSteward({ site: true }));
+  opener = await signedInSovereign(t.app, { governance: true });
+});
+afterAll(async () => t?.close());
+
+const { get, post, page } = requests(() => t.app);
+
+let n = 0;
+/** Opens a case against a held imprint a steward kept held; answers its id. */
+async function openCase(): Promise<string> {
+  t.clock.advance(60_000); // each case opened a minute after the last: its id is that moment's ULID
+  const { sequence } = await heldAgentImprint(t.app, `paging-${++n}`, `pagingmark${n}`);
+  await triage(t.app, steward, sequence, 'keep_held', 'kept');
+  const res = await post(
+    '/sovereign/court-sign',
+    { case: 'new', target: `imprint:${sequence}` },
+    opener.cookie,
+  );
+  expect(res.statusCode).toBe(200);
+  return res.json().case.id as string;
+}
+
+type Case = { id: string };
+const casesOf = (body: PageBody) => (body as PageBody & { cases: Case[] }).cases;
+
+describe('/api/verdicts', () => {
+  it('walks every case once, newest first, while one is opened between pages; previous walks back', async () => {
+    const opened = [];
+    for (let i = 0; i < 5; i++) opened.push(await openCase());
+    let late = '';
+    const walked = await walkForward(get, '/api/verdicts?limit=2', casesOf, async (p) => {
+      if (p === 1) late = await openCase();
+    });
+    // The late case is newer than the first page: it is not on the pages after it.
+    expect(walked.items.map((c) => c.id)).toEqual([...opened].reverse());
+    expect(walked.pages).toBe(3);
+    const first = (await get('/api/verdicts?limit=2')).json();
+    expect(first.cases[0].id).toBe(late);
+    expect(first.counts).toMatchObject({ cases: 6, open: 6, final: 0 });
+    const back = await walkBack(get, walked.last, casesOf);
+    // Walking back from the oldest page reaches the late case too: it is newer than them all.
+    expect(back.map((c) => c.id)).toEqual([late, ...[...opened].reverse()]);
+  });
+
+  it('answers 50 unless asked, at most 200, and refuses a cursor it did not write', async () => {
+    expect((await get('/api/verdicts')).json()).toMatchObject({ limit: 50, previous: null, next: null });
+    expect((await get('/api/verdicts?limit=201')).statusCode).toBe(400);
+    for (const bad of BAD_CURSORS) {
+      const res = await get(`/api/verdicts?after=${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().issues[0].path).toBe('after');
+    }
+  });
+});
+
+describe('/verdicts', () => {
+  it('shows a page of cases with links to the next and previous pages, and 400 for a link it did not make', async () => {
+    const first = await page('/verdicts?limit=2');
+    expect(first.statusCode).toBe(200);
+    const next = /<a href="(\/verdicts\?limit=2&amp;after=[^"]+)" rel="next">/.exec(first.body)?.[1];
+    expect(next, 'a next link on /verdicts').toBeDefined();
+    const second = await page(next!.replaceAll('&amp;', '&'));
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toMatch(/<a href="\/verdicts\?limit=2&amp;after=[^"]+" rel="prev">/);
+    const bad = await page(`/verdicts?after=${BAD_CURSORS[1]}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Start from the first page');
+  });
+});
