@@ -66,3 +66,15 @@ export const BAD_CURSORS = [
   Buffer.from('["n"]').toString('base64url'),
   Buffer.from('["n",{"a":1},2,3]').toString('base64url'),
 ];
+
+/**
+ * Each cursor (BAD_CURSORS unless given) refused by the list at `path` (which may carry its own
+ * query) with a 400 naming `after`, never a database error.
+ */
+export async function expectCursorsRefused(get: Get, path: string, cursors: readonly string[] = BAD_CURSORS) {
+  for (const cursor of cursors) {
+    const res = await get(`${path}${path.includes('?') ? '&' : '?'}after=${cursor}`);
+    expect(res.statusCode, cursor).toBe(400);
+    expect((res.json() as { issues: { path: string }[] }).issues[0]!.path, cursor).toBe('after');
+  }
+}

@@ -11,7 +11,13 @@ import type { TestSovereign } from '../../helpers/identity.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
 import { agentImprint, continuousAgent, erased } from '../../helpers/builders.ts';
 import { requests } from '../../helpers/http.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import {
+  BAD_CURSORS,
+  expectCursorsRefused,
+  walkBack,
+  walkForward,
+  type PageBody,
+} from '../../helpers/paging.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { at } from '../../helpers/elements.ts';
 
@@ -156,11 +162,7 @@ describe('/ascensions', () => {
   it('links its pages on the page too, and refuses a cursor it did not write', async () => {
     const html = (await page('/ascensions?limit=3')).body;
     expect(html).toMatch(/href="\/ascensions\?limit=3&amp;after=[A-Za-z0-9_-]+" rel="next"/);
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/ascensions?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path, bad).toBe('after');
-    }
+    await expectCursorsRefused(get, '/ascensions');
     expect((await get('/ascensions?limit=101')).statusCode).toBe(400);
     expect((await page(`/ascensions?after=${BAD_CURSORS[1]}`)).statusCode).toBe(400);
   });

@@ -10,7 +10,13 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { heldAgentImprint, triage } from '../../helpers/builders.ts';
 import { appWithSteward } from '../steward/helpers.ts';
 import { requests } from '../../helpers/http.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import {
+  BAD_CURSORS,
+  expectCursorsRefused,
+  walkBack,
+  walkForward,
+  type PageBody,
+} from '../../helpers/paging.ts';
 
 let t: TestApp;
 let steward: TestSovereign;
@@ -63,11 +69,7 @@ describe('/api/verdicts', () => {
   it('answers 50 unless asked, at most 200, and refuses a cursor it did not write', async () => {
     expect((await get('/api/verdicts')).json()).toMatchObject({ limit: 50, previous: null, next: null });
     expect((await get('/api/verdicts?limit=201')).statusCode).toBe(400);
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/api/verdicts?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/api/verdicts');
   });
 });
 

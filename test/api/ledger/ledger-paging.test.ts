@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import { expectCursorsRefused, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 import { sealDueDays } from '../../../api/ledger/sealing.ts';
 import { missing } from '../../helpers/elements.ts';
 
@@ -69,11 +69,7 @@ describe('/ledger pages by key', () => {
     const all = await stored();
     const older = (await get(`/ledger?before=${all[1]}&limit=3`)).json();
     expect(older.receipts.map((r: { id: string }) => r.id)).toEqual(all.slice(2, 5));
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/ledger?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/ledger');
     expect((await get('/ledger?limit=101')).statusCode).toBe(400);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { agentImprint } from '../../helpers/builders.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import { expectCursorsRefused, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 
 let t: TestApp;
 /** Five agents arrive in `month` (YYYY-MM): a cohort of its own (k = 5). */
@@ -34,10 +34,6 @@ describe('/api/cohorts pages by key', () => {
     });
     expect(walked.items).toEqual([...before, '2026-06']);
     expect(await walkBack(get, walked.last, months)).toEqual(walked.items);
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/api/cohorts?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/api/cohorts');
   });
 });

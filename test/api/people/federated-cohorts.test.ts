@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { parseFederationPeers } from '../../../api/config.ts';
 import { requests } from '../../helpers/http.ts';
 import { kAnonymousCount } from '../../../shared/boundaries/k-anonymity.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import { expectCursorsRefused, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -130,11 +130,7 @@ describe('/api/cohorts/federated and /api/state read the kept counts a page at a
     );
     expect(walked.items.map(keyOf)).toEqual([...want, 'peer-z 2026-06']);
     expect((await walkBack(get, walked.last, cohortsOf)).map(keyOf)).toEqual(walked.items.map(keyOf));
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/api/cohorts/federated?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/api/cohorts/federated');
     expect((await get('/api/cohorts/federated?limit=241')).statusCode).toBe(400);
   });
 

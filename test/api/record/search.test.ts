@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
 import { agentImprint, sovereignImprint } from '../../helpers/builders.ts';
 import { signedInSovereign } from '../../helpers/identity.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import { expectCursorsRefused, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -65,10 +65,6 @@ describe('search', () => {
     expect(walked.items).toEqual(all);
     const after = seqs((await get('/search?q=ledger&limit=100')).json());
     expect(await walkBack(get, walked.last, seqs)).toEqual(after);
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/search?q=ledger&after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/search?q=ledger');
   });
 });

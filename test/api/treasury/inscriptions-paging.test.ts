@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { requests } from '../../helpers/http.ts';
-import { BAD_CURSORS, walkBack, walkForward, type PageBody } from '../../helpers/paging.ts';
+import {
+  BAD_CURSORS,
+  expectCursorsRefused,
+  walkBack,
+  walkForward,
+  type PageBody,
+} from '../../helpers/paging.ts';
 import { newId } from '../../../api/ids.ts';
 
 let t: TestApp;
@@ -65,11 +71,7 @@ describe('/api/inscriptions', () => {
     const first = (await get('/api/inscriptions')).json();
     expect(first).toMatchObject({ limit: 50, previous: null, next: null });
     expect((await get('/api/inscriptions?limit=201')).statusCode).toBe(400);
-    for (const bad of BAD_CURSORS) {
-      const res = await get(`/api/inscriptions?after=${bad}`);
-      expect(res.statusCode, bad).toBe(400);
-      expect(res.json().issues[0].path).toBe('after');
-    }
+    await expectCursorsRefused(get, '/api/inscriptions');
   });
 });
 
