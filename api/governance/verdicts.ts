@@ -63,33 +63,25 @@ export async function verdictsView(
 ) {
   const cursor = decodeCursor(CASE_ORDER, query.after);
   const key = keyClause(CASE_ORDER, cursor, 1);
-  const page = pageOf(
-    await loadCases(ctx.db, key.where, key.params, query.limit + 1, key.orderBy),
-    query.limit,
-    cursor,
-    (c) => [c.id],
-  );
-  // `court:<figure>`, kept by triggers (migration 0092): no count of every case on each request.
-  const kept = new Map((await talliesUnder(ctx.db, 'court:')).map(({ key, value }) => [key, value]));
-  const figure = (name: string) => kept.get(name) ?? 0;
-  const counts = {
-    cases: figure('cases'),
-    open: figure('open'),
-    upheld: figure('outcome:uphold'),
-    overturned: figure('outcome:overturn'),
-    precedents: figure('precedents'),
-  };
+  const [rows, kept] = await Promise.all([
+    loadCases(ctx.db, key.where, key.params, query.limit + 1, key.orderBy),
+    // `court:<figure>`, kept by triggers (migration 0092): no count of every case on each request.
+    talliesUnder(ctx.db, 'court:'),
+  ]);
+  const page = pageOf(rows, query.limit, cursor, (c) => [c.id]);
+  const figure = (name: string) => kept.find((k) => k.key === name)?.value ?? 0;
+  const [upheld, overturned] = [figure('outcome:uphold'), figure('outcome:overturn')];
   return {
     ok: true as const,
     schema: 'civitas.verdicts.v1' as const,
     rules: RULES,
     counts: {
-      cases: counts.cases,
-      open: counts.open,
-      final: counts.upheld + counts.overturned,
-      upheld: counts.upheld,
-      overturned: counts.overturned,
-      precedents: counts.precedents,
+      cases: figure('cases'),
+      open: figure('open'),
+      final: upheld + overturned,
+      upheld,
+      overturned,
+      precedents: figure('precedents'),
     },
     cases: page.rows.map((c) => ({
       ...projectCase(c),
