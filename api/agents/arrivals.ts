@@ -27,8 +27,17 @@ const byHandle = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * the same transaction, a second version of the row and a second run of every trigger on agents
  * for each new handle (migration 0089).
  */
-const ARRIVAL_ROWS = `select handle, secret_hash, 'arrived', at, at, 1, 1, public
-  from unnest($2::text[], $3::text[], $4::timestamptz[], $5::boolean[]) with ordinality as n(handle, secret_hash, at, public, i) order by i`;
+const arrivals = (first: number) =>
+  `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
+   select handle, secret_hash, 'arrived', at, at, 1, 1, public
+     from unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::timestamptz[], $${first + 3}::boolean[])
+          with ordinality as n(handle, secret_hash, at, public, i)
+    order by i
+   on conflict (handle) do nothing returning handle`;
+/** The new handles' rows from the lock step's second parameter on (its first: the handles to lock). */
+const ARRIVALS_WITH_LOCK = arrivals(2);
+/** The same rows on their own (a reply's new handle, once the gate has spoken). */
+const ARRIVALS_ALONE = arrivals(1);
 
 /** The arrays of new handles' rows (sorted by handle), with the secret each is given. */
 function arrivalParams(
@@ -59,10 +68,7 @@ export async function lockOrArrive(
   const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
   const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
   const rows = await tx.query<AgentRow & { arrived: boolean }>(
-    `with arrived as (
-       insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
-       ${ARRIVAL_ROWS}
-       on conflict (handle) do nothing returning handle),
+    `with arrived as (${ARRIVALS_WITH_LOCK}),
      locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
      select l.*, false as arrived from locked l
      union all
@@ -89,11 +95,7 @@ export async function insertArrivals(
   const sorted = entries.map((e) => e.draft).sort((a, b) => byHandle(a.authorRef, b.authorRef));
   for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
   const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(
-    `insert into agents (handle, secret_hash, level, first_seen_at, last_seen_at, imprints_accepted, imprints_quarantined, public)
-     select handle, secret_hash, 'arrived', at, at, 1, 1, public
-       from unnest($1::text[], $2::text[], $3::timestamptz[], $4::boolean[]) with ordinality as n(handle, secret_hash, at, public, i)
-     order by i
-     on conflict (handle) do nothing returning handle`,
+    ARRIVALS_ALONE,
     arrivalParams(sorted, secrets, (d) => verdicts.get(d)?.held === true),
   );
   const stored = new Set(inserted.map((row) => row.handle));
