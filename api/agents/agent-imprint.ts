@@ -16,7 +16,14 @@ import type { ImprintKind } from '../../shared/record/imprint.ts';
 import type { agentImprintResultSchema } from '../../shared/agents/contract.ts';
 import { matchesHash } from './credentials.ts';
 import { factsOf, type AgentProof, type AgentRow } from './service.ts';
-import { arrivedRow, insertArrivals, lockOrArrive, type AgentDraft } from './arrivals.ts';
+import {
+  arriveAll,
+  arrivedRow,
+  insertArrivals,
+  lockOrArrive,
+  mayArrive,
+  type AgentDraft,
+} from './arrivals.ts';
 
 export interface AgentImprintInput {
   agent: string;
@@ -78,6 +85,11 @@ const agentDoor: Door<AgentDraft, AgentState, AgentImprintResult> = {
       }
       return { existing, proved, relayed };
     });
+  },
+  mayArrive,
+  async arrive(tx, drafts) {
+    const secrets = await arriveAll(tx, drafts);
+    return secrets.map((arrived) => ({ existing: undefined, arrived, proved: false, relayed: false }));
   },
   fresh: (state) => state.arrived !== undefined,
   async admit(tx, entries) {

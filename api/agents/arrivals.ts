@@ -81,7 +81,55 @@ export async function lockOrArrive(
   const arrived = new Map(
     rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]),
   );
+  see(rows.map((row) => row.handle));
   return { rows: new Map(rows.filter((row) => !row.arrived).map((row) => [row.handle, row])), arrived };
+}
+
+/**
+ * Handles this process has seen stored (locked, or arrived through it): their next imprint goes
+ * through the lock step, never `arriveAll`, whose insert would fail the batch. Bounded: when full it
+ * starts again, and a handle it forgot costs its batch one rolled-back attempt.
+ */
+const seen = new Set<string>();
+const SEEN_MAX = 100_000;
+
+function see(handles: Iterable<string>): void {
+  for (const handle of handles) {
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.add(handle);
+  }
+}
+
+/**
+ * May this draft's handle be taken as new without asking (docs/record.md, "Arrivals in one round
+ * trip")? Only a first imprint as the lock step would insert it early (no reply), presenting no
+ * proof (a new handle has no secret to prove), of a handle this process has not seen stored.
+ */
+export function mayArrive(draft: AgentDraft): boolean {
+  const { continuity, relayToken } = draft.proof;
+  return (
+    draft.replyTo === null &&
+    continuity === undefined &&
+    relayToken === undefined &&
+    !seen.has(draft.authorRef)
+  );
+}
+
+/**
+ * The lock step of a batch whose handles are all taken as new, sent without waiting: their rows
+ * inserted as lockOrArrive inserts them, and the statement fails (division by zero, the whole
+ * transaction with it) unless every one was inserted, i.e. none was stored already. Returns each
+ * draft's continuity secret, in draft order.
+ */
+export async function arriveAll(tx: Sql, drafts: AgentDraft[]): Promise<string[]> {
+  const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  const secrets = new Map(sorted.map((d) => [d.authorRef, newContinuitySecret()]));
+  await tx.send(`with arrived as (${ARRIVALS_ALONE}) select 1 / (count(*) = $5)::int from arrived`, [
+    ...arrivalParams(sorted, secrets, (d) => gateFirst(d.body).held),
+    sorted.length,
+  ]);
+  see(secrets.keys());
+  return drafts.map((d) => secrets.get(d.authorRef)!);
 }
 
 /** Inserts the first rows of new handles (already counting this imprint); returns the secret of each one stored. */

@@ -3,7 +3,7 @@
  * pipelined transactions (api/db/database.ts opens them; docs/record.md, "Round trips").
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { sqlOver } from './kysely.ts';
 import type { Sql } from './sql.ts';
 
@@ -79,9 +79,10 @@ export function preparedTransaction(
     const settle = async () => {
       for (const statement of unanswered.splice(0)) await statement;
     };
-    // What is sent waits in the socket's buffer for the next statement whose answer is awaited
-    // (or the commit, or the rollback), and goes out with it in one write: one system call per
-    // round trip, not per statement.
+    // `begin` waits in the socket's buffer for the work's first statement and goes out with it in
+    // one write. Every statement after it goes out at once, sent or awaited: PostgreSQL works on
+    // it while the API prepares the next one (docs/record.md, "Arrivals in one round trip": held
+    // back for one write per round trip, the batch's statements waited for the API's last one).
     const socket = client.connection.stream;
     let gathering = false;
     const gather = () => {
@@ -108,8 +109,8 @@ export function preparedTransaction(
         }
       };
       const send: Sql['send'] = (text, params = []) => {
-        gather();
         track(prepared(text, params));
+        flush();
         return Promise.resolve();
       };
       try {
@@ -132,4 +133,13 @@ export function preparedTransaction(
       client.release(broken);
     }
   };
+}
+
+/**
+ * True when PostgreSQL itself answered a statement of a `preparedTransaction` with an error: the
+ * transaction ended in ROLLBACK, so nothing of it was committed and its work may be done again.
+ * A lost connection is not such an answer: its commit may or may not have happened.
+ */
+export function rolledBack(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
 }

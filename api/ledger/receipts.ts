@@ -110,7 +110,7 @@ async function appendLeaves(tx: Sql, day: string, leaves: Leaf[]): Promise<Recor
   let candidate = day;
   for (let attempt = 0; attempt < 64; attempt++) {
     const claim = await claimLeaves(tx, candidate, leaves.length);
-    if (claim) return placeLeaves(tx, claim, leaves);
+    if (claim) return (await placeLeaves(tx, claim, leaves)).receipts;
     candidate = new Date(Date.parse(`${candidate}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   }
   throw new Error('no open log day found for the receipt');
@@ -145,6 +145,43 @@ export async function claimLeaves(tx: Sql, day: string, count: number): Promise<
 }
 
 /**
+ * Where a day's log ended once a run was recorded on its claim: what the next claim on that day
+ * will find, unless another writer claimed on it in between (claimLeavesAt checks).
+ */
+export interface LogEnd {
+  /** The day asked for, and the open day that gave the run (as in ClaimedLeaves). */
+  day: string;
+  date: string;
+  size: number;
+  frontier: Uint8Array;
+}
+
+/**
+ * Claims `count` leaf indexes where `end` says the day's log ended, without waiting for an answer
+ * (the Record's batch of arrivals, docs/record.md, "Arrivals in one round trip"). The statement
+ * locks the day's row as claimLeaves does, and fails (division by zero, the whole transaction with
+ * it) unless the day is still open, no later day is sealed and its size is still `end.size`: then
+ * nothing moved the log since `end`, and its frontier is `end.frontier`.
+ */
+export async function claimLeavesAt(tx: Sql, end: LogEnd, count: number): Promise<ClaimedLeaves> {
+  await tx.send(
+    `with claimed as (
+       update log_days set size = size + $3 where date = $1::date and size = $2 and sealed_at is null
+          and not exists (select 1 from log_days later where later.date > $1::date and later.sealed_at is not null)
+       returning 1)
+     select 1 / count(*) from claimed`,
+    [end.date, end.size, count],
+  );
+  return { day: end.day, date: end.date, first: end.size, count, frontier: end.frontier };
+}
+
+/** Receipts recorded on a claim, and where the claimed day's log ends after them (when known). */
+export interface RecordedOnClaim {
+  receipts: RecordedReceipt[];
+  end: LogEnd | undefined;
+}
+
+/**
  * Records drafted receipts on a run claimed before they were drafted (the Record's batch claims
  * with its first round trip, api/record/window.ts): when they all fall on the claimed day and fit
  * the run, their rows and the day's tiles are sent and nothing waits for an answer; the rest of the
@@ -155,15 +192,19 @@ export async function recordOnClaim(
   tx: Sql,
   claim: ClaimedLeaves | undefined,
   drafts: readonly ReceiptDraft[],
-): Promise<RecordedReceipt[]> {
+): Promise<RecordedOnClaim> {
   const fits =
     claim !== undefined &&
     drafts.length <= claim.count &&
     drafts.every((draft) => draft.recorded_at.slice(0, 10) === claim.day);
   if (claim) await giveBack(tx, claim, fits ? drafts.length : 0);
-  if (!fits) return recordDrafts(tx, drafts);
-  if (drafts.length === 0) return [];
+  if (!fits) return { receipts: await recordDrafts(tx, drafts), end: undefined };
+  if (drafts.length === 0) return { receipts: [], end: endOf(claim, 0, claim.frontier) };
   return placeLeaves(tx, claim, [...drafts]);
+}
+
+function endOf(claim: ClaimedLeaves, used: number, frontier: Uint8Array | null): LogEnd | undefined {
+  return frontier ? { day: claim.day, date: claim.date, size: claim.first + used, frontier } : undefined;
 }
 
 /**
@@ -181,7 +222,7 @@ async function giveBack(tx: Sql, claim: ClaimedLeaves, used: number): Promise<vo
 }
 
 /** Inserts the leaves at the claimed run's indexes and keeps the day's tiles; both are sent. */
-async function placeLeaves(tx: Sql, claim: ClaimedLeaves, leaves: Leaf[]): Promise<RecordedReceipt[]> {
+async function placeLeaves(tx: Sql, claim: ClaimedLeaves, leaves: Leaf[]): Promise<RecordedOnClaim> {
   await tx.send(
     `insert into receipts (id, step, subject, subject_salt, subject_digest, recorded_at, leaf_hash, log_date, leaf_index)
      select l.id, l.step, l.subject, l.subject_salt, l.subject_digest, l.recorded_at, l.leaf_hash, $1::date, ($2::int + l.n - 1)::int
@@ -199,8 +240,11 @@ async function placeLeaves(tx: Sql, claim: ClaimedLeaves, leaves: Leaf[]): Promi
       leaves.map((l) => l.leaf_hash),
     ],
   );
-  await keepInterior(tx, claim.date, claim.first, claim.frontier, leaves);
-  return leaves.map((leaf, i) => ({ ...leaf, log: { date: claim.date, leaf_index: claim.first + i } }));
+  const frontier = await keepInterior(tx, claim.date, claim.first, claim.frontier, leaves);
+  return {
+    receipts: leaves.map((leaf, i) => ({ ...leaf, log: { date: claim.date, leaf_index: claim.first + i } })),
+    end: endOf(claim, leaves.length, frontier),
+  };
 }
 
 /**
@@ -215,7 +259,7 @@ async function keepInterior(
   first: number,
   frontier: Uint8Array | null,
   leaves: Leaf[],
-): Promise<void> {
+): Promise<Uint8Array | null> {
   const update = tileUpdate(
     date,
     first,
@@ -223,6 +267,7 @@ async function keepInterior(
     leaves.map((leaf) => leaf.leaf_hash),
     1,
   );
-  if (!update) return;
+  if (!update) return null;
   await writeTiles(tx, update);
+  return update.frontier;
 }

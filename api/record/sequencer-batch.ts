@@ -7,7 +7,7 @@
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { BURST_WINDOW_MS, gate, gateFirst, type GateVerdict } from '../../shared/record/gate.ts';
-import { appendClaimed, claimRun, newestOf } from './window.ts';
+import { appendClaimed, claimRun, claimRunAt, newestOf, type KnownEnd, type RecordEnd } from './window.ts';
 import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { Imprint } from './entities.ts';
@@ -16,6 +16,13 @@ import type { Admitted, Door, Draft } from './sequencer-doors.ts';
 export type AnyDoor = Door<Draft, unknown, unknown>;
 /** What a batch answers for one imprint: its door's answer, or the Refusal that refused it alone. */
 export type Outcome = { value: unknown } | { refusal: Refusal };
+
+/** A batch's outcomes, in batch order, and where it left the Record (`from`: the counter it found). */
+export interface Recorded {
+  outcomes: Outcome[];
+  from: number;
+  end: RecordEnd;
+}
 
 /** An imprint waiting in the queue: its door, its draft and its caller's promise. */
 export interface Waiting {
@@ -33,10 +40,16 @@ export interface Waiting {
  */
 const GENERIC_PLANS = "select set_config('plan_cache_mode', 'force_generic_plan', true)";
 
+/**
+ * Records a batch in the caller's transaction. With `at` (where this process's last batch left the
+ * Record, for a batch whose doors all `mayArrive`), the claims and the doors' first rows are sent
+ * without waiting, and the whole batch travels in one round trip with its commit; they fail the
+ * transaction if another writer moved the Record since (docs/record.md, "Arrivals in one round trip").
+ */
 // Every `i` below is a position in `batch` (from open() and byDoor), and every `k` a position in the
 // inputs of a call that answers one result per input, in order (the Door contract, gateDrafts,
 // appendImprints): each `!` marks such a read, and none can miss.
-export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]> {
+export async function recordBatch(tx: Sql, batch: Waiting[], at?: KnownEnd): Promise<Recorded> {
   const outcomes: Array<Outcome | undefined> = new Array(batch.length);
   const states: unknown[] = new Array(batch.length);
   const open = () => batch.map((_, i) => i).filter((i) => outcomes[i] === undefined);
@@ -47,15 +60,14 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   // The counter and the receipts' leaves are claimed for the whole batch first, without waiting:
   // the claims share their round trip with the first door's lock step, and appendClaimed gives back
   // what the doors refuse.
-  const claim = claimRun(tx, batch.length, newestOf(batch.map((waiting) => waiting.draft)));
+  const newest = newestOf(batch.map((waiting) => waiting.draft));
+  const claim = at ? claimRunAt(tx, at, batch.length, newest) : claimRun(tx, batch.length, newest);
   // Its failure is thrown where it is awaited below; until then the statements after it fail too.
   claim.catch(() => {});
 
   for (const [door, indexes] of byDoor(batch, open())) {
-    const locked = await door.lock(
-      tx,
-      indexes.map((i) => batch[i]!.draft),
-    );
+    const drafts = indexes.map((i) => batch[i]!.draft);
+    const locked = at && door.arrive ? await door.arrive(tx, drafts) : await door.lock(tx, drafts);
     locked.forEach((state, k) =>
       state instanceof Refusal ? (outcomes[indexes[k]!] = { refusal: state }) : (states[indexes[k]!] = state),
     );
@@ -97,13 +109,14 @@ export async function recordBatch(tx: Sql, batch: Waiting[]): Promise<Outcome[]>
   }
 
   const order = [...admitted.keys()].sort((a, b) => a - b);
+  const claimed = await claim;
   const appended = await appendClaimed(
     tx,
-    await claim,
+    claimed,
     order.map((i) => admitted.get(i)!.imprint),
   );
-  order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended[k]!) }));
-  return outcomes as Outcome[];
+  order.forEach((i, k) => (outcomes[i] = { value: admitted.get(i)!.answer(appended.imprints[k]!) }));
+  return { outcomes: outcomes as Outcome[], from: claimed.last - claimed.count, end: appended.end };
 }
 
 function byDoor(batch: Waiting[], indexes: number[]): Map<AnyDoor, number[]> {

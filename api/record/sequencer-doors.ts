@@ -31,6 +31,18 @@ export interface Door<D extends Draft, S, R> {
   /** Takes the door's row locks and checks credentials (before anything is read for the gate). */
   lock(tx: Sql, drafts: D[]): Promise<Array<S | Refusal>>;
   /**
+   * True when this draft's author may be taken as new without asking the database (an agent's
+   * handle this process has not seen, with no proof and no reply): a batch of such drafts only
+   * can skip the lock step's round trip (`arrive`).
+   */
+  mayArrive?(draft: D): boolean;
+  /**
+   * The lock step of a batch of `mayArrive` drafts, without waiting for an answer: the authors'
+   * first rows are sent, and the statement fails (the whole transaction with it) if any author
+   * was not new after all. Each draft's state is as `lock` would have given it.
+   */
+  arrive?(tx: Sql, drafts: D[]): Promise<S[]>;
+  /**
    * True when the lock step itself created the author (an agent's first imprint): an author with
    * no imprints yet has no history for the gate to read, so its facts are known without a query.
    */

@@ -7,9 +7,11 @@
  * when they start; one batch's work is sequencer-batch.ts, a door's part in it sequencer-doors.ts.
  */
 import type { Database } from '../db/database.ts';
+import { rolledBack } from '../db/prepared.ts';
 import { observeImprintBatch } from '../plugins/metrics.ts';
 import { SEQUENCER_POLICY } from './sequencer-policy.ts';
-import { recordBatch, type AnyDoor, type Outcome, type Waiting } from './sequencer-batch.ts';
+import { recordBatch, type AnyDoor, type Recorded, type Waiting } from './sequencer-batch.ts';
+import type { KnownEnd, RecordEnd } from './window.ts';
 import type { Door, Draft } from './sequencer-doors.ts';
 
 /** Thrown inside the transaction's work (nothing committed): the batch may be retried imprint by imprint. */
@@ -30,6 +32,13 @@ class Sequencer {
   private expected = 0;
   private linger: NodeJS.Timeout | undefined;
   private lingered = false;
+  /**
+   * Where this process's last batch left the Record, and whether that batch found the counter
+   * where the one before it had left it (no other writer in between): then a batch of arrivals
+   * claims at `end` without waiting (docs/record.md, "Arrivals in one round trip").
+   */
+  private end: RecordEnd | undefined;
+  private alone = false;
   private readonly db: Database;
 
   constructor(db: Database) {
@@ -110,14 +119,33 @@ class Sequencer {
   }
 
   /**
-   * Records a batch and answers its callers. If the transaction fails before its commit (a bad
-   * row, a deadlock), nothing of it was written: each imprint is then retried alone, so one
-   * failing imprint fails only its own caller. A failed commit itself is answered as failed for all.
+   * Records a batch and answers its callers: in one round trip when it may (arrivalsAt), else the
+   * usual way. If the transaction fails before its commit (a bad row, a deadlock), nothing of it
+   * was written: each imprint is then retried alone, so one failing imprint fails only its own
+   * caller. A failed commit itself is answered as failed for all.
    */
   private async commit(batch: Waiting[]): Promise<void> {
-    let outcomes: Outcome[];
+    const at = this.arrivalsAt(batch);
+    if (at) {
+      try {
+        const recorded = await this.db.sqlTransaction((tx) =>
+          recordBatch(tx, batch, at).catch((error: unknown) => {
+            throw new BeforeCommit(error);
+          }),
+        );
+        return this.answer(batch, recorded);
+      } catch (error) {
+        // Rolled back (another writer moved the Record, an author was not new): nothing was
+        // written, and the batch goes the usual way. A commit lost with its connection may have
+        // happened: answered as a failed commit is below.
+        this.end = undefined;
+        if (!(error instanceof BeforeCommit) && !rolledBack(error))
+          return batch.forEach((one) => one.reject(error));
+      }
+    }
+    let recorded: Recorded;
     try {
-      outcomes = await this.db.sqlTransaction(async (tx) => {
+      recorded = await this.db.sqlTransaction(async (tx) => {
         try {
           return await recordBatch(tx, batch);
         } catch (error) {
@@ -132,8 +160,25 @@ class Sequencer {
       for (const one of batch) one.reject(error instanceof BeforeCommit ? error.original : error);
       return;
     }
-    // recordBatch answers one outcome per waiting imprint, in batch order.
-    outcomes.forEach((outcome, i) => {
+    this.alone = this.end?.value === recorded.from;
+    this.answer(batch, recorded);
+  }
+
+  /**
+   * Where a batch may claim without waiting: on PostgreSQL (the embedded database has no round
+   * trip to save), after a batch that saw no other writer, when every author may be taken as new.
+   */
+  private arrivalsAt(batch: Waiting[]): KnownEnd | undefined {
+    const end = this.end;
+    if (this.db.embedded || !this.alone || !end?.log) return undefined;
+    if (!batch.every((waiting) => waiting.door.mayArrive?.(waiting.draft) === true)) return undefined;
+    return { ...end, log: end.log };
+  }
+
+  /** Answers each caller (one outcome per waiting imprint, in batch order) and keeps where the batch ended. */
+  private answer(batch: Waiting[], recorded: Recorded): void {
+    this.end = recorded.end;
+    recorded.outcomes.forEach((outcome, i) => {
       const waiting = batch[i]!;
       if ('refusal' in outcome) waiting.reject(outcome.refusal);
       else waiting.resolve(outcome.value);

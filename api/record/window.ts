@@ -1,9 +1,11 @@
 import type { Sql } from '../db/database.ts';
 import {
   claimLeaves,
+  claimLeavesAt,
   draftReceipts,
   recordOnClaim,
   type ClaimedLeaves,
+  type LogEnd,
   type RecordedReceipt,
 } from '../ledger/receipts.ts';
 import { RECORD_WINDOW, type ImprintKind } from '../../shared/record/imprint.ts';
@@ -45,7 +47,7 @@ export async function appendImprint(tx: Sql, imprint: NewImprint): Promise<Appen
  */
 export async function appendImprints(tx: Sql, drafts: readonly NewImprint[]): Promise<AppendedImprint[]> {
   if (drafts.length === 0) return [];
-  return appendClaimed(tx, await claimRun(tx, drafts.length, newestOf(drafts)), drafts);
+  return (await appendClaimed(tx, await claimRun(tx, drafts.length, newestOf(drafts)), drafts)).imprints;
 }
 
 /** A run of sequence numbers claimed under the counter's row lock, and the time floor it keeps. */
@@ -57,7 +59,23 @@ export interface ClaimedRun {
   floor: number;
   /** As many leaf indexes claimed for the run's receipts, on the newest imprint's day (undefined: that day was sealed). */
   leaves: ClaimedLeaves | undefined;
+  /** The counter's time once the claim commits: the next run's floor. */
+  lastAt: number;
 }
+
+/**
+ * Where a batch left the Record once it committed: the counter, its time floor, and the day's log.
+ * The next batch of this process can claim there without waiting for an answer (claimRunAt), as
+ * long as no other writer moved them in between.
+ */
+export interface RecordEnd {
+  value: number;
+  floor: number;
+  log: LogEnd | undefined;
+}
+
+/** A RecordEnd whose day's log is known (tiled): where a batch can claim without asking. */
+export type KnownEnd = RecordEnd & { log: LogEnd };
 
 /** The newest of the drafts' times (the claim keeps it as the next run's floor). */
 export function newestOf(drafts: readonly { at: Date }[]): Date {
@@ -89,7 +107,28 @@ export async function claimRun(tx: Sql, count: number, newest: Date): Promise<Cl
   const leaves = await claimLeaves(tx, newest.toISOString().slice(0, 10), count);
   const claimed = one(await counter);
   const floor = claimed.previous_at === null ? 0 : new Date(claimed.previous_at).getTime();
-  return { last: claimed.value, count, floor, leaves };
+  return { last: claimed.value, count, floor, leaves, lastAt: Math.max(floor, newest.getTime()) };
+}
+
+/**
+ * Claims `count` sequence numbers and as many leaves where `end` says this process's last batch
+ * left them, without waiting for an answer (the sequencer's batch of arrivals, docs/record.md,
+ * "Arrivals in one round trip"). The counter's row is locked as claimRun locks it, and the
+ * statement fails (division by zero, the whole transaction with it) unless the counter is still
+ * `end.value`: then no other writer claimed in between, and `end.floor` is still its time.
+ */
+export async function claimRunAt(tx: Sql, end: KnownEnd, count: number, newest: Date): Promise<ClaimedRun> {
+  // Raw: the imprint write path's invariant, as claimRun's.
+  await tx.send(
+    `with claimed as (
+       update record_counter set value = value + $1, last_at = greatest(last_at, $2::timestamptz)
+        where id = 1 and value = $3 returning 1)
+     select 1 / count(*) from claimed`,
+    [count, newest.toISOString(), end.value],
+  );
+  const leaves = await claimLeavesAt(tx, end.log, count);
+  const lastAt = Math.max(end.floor, newest.getTime());
+  return { last: end.value + count, count, floor: end.floor, leaves, lastAt };
 }
 
 /**
@@ -101,14 +140,19 @@ export async function appendClaimed(
   tx: Sql,
   claim: ClaimedRun,
   drafts: readonly NewImprint[],
-): Promise<AppendedImprint[]> {
+): Promise<{ imprints: AppendedImprint[]; end: RecordEnd }> {
   if (drafts.length > claim.count) throw new Error('more imprints than the claimed run');
   const unused = claim.count - drafts.length;
+  const ended = (log: LogEnd | undefined): RecordEnd => ({
+    value: claim.last - unused,
+    floor: claim.lastAt,
+    log,
+  });
   // Raw: the imprint write path; the counter is ours until the commit.
   if (unused > 0) await tx.send('update record_counter set value = value - $1 where id = 1', [unused]);
   if (drafts.length === 0) {
-    await recordOnClaim(tx, claim.leaves, []); // gives the leaves back
-    return [];
+    const { end } = await recordOnClaim(tx, claim.leaves, []); // gives the leaves back
+    return { imprints: [], end: ended(end) };
   }
   const first = claim.last - claim.count + 1;
   const last = first + drafts.length - 1;
@@ -159,7 +203,7 @@ export async function appendClaimed(
       last - RECORD_WINDOW,
     ],
   );
-  const receipts = await recordOnClaim(tx, claim.leaves, receiptDrafts);
+  const { receipts, end } = await recordOnClaim(tx, claim.leaves, receiptDrafts);
   // One receipt per imprint, in order.
-  return receipts.map((receipt, i) => ({ sequence: first + i, receipt }));
+  return { imprints: receipts.map((receipt, i) => ({ sequence: first + i, receipt })), end: ended(end) };
 }

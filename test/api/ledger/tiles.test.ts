@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   claimLeaves,
+  claimLeavesAt,
   draftReceipts,
   recordOnClaim,
   recordReceipts,
+  type ClaimedLeaves,
   type ReceiptInput,
 } from '../../../api/ledger/receipts.ts';
 import { dayLeaves } from '../../../api/ledger/log-days.ts';
@@ -22,6 +24,7 @@ import { anchorOf } from '../../../api/ledger/anchors.ts';
 import { logKeyName, privateKey } from '../../../api/ledger/log.ts';
 import { buildTree, inclusionProof, signAnchor, toHex } from '../../../shared/ledger/index.ts';
 import { at } from '../../helpers/elements.ts';
+import type { Sql } from '../../../api/db/sql.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -118,14 +121,19 @@ describe('the tree interior kept as tiles', () => {
       const claim = await claimLeaves(tx, date, 8);
       return recordOnClaim(tx, claim, draftReceipts(inputs(date, 5, 'claimed')));
     });
-    expect(used.map((r) => r.log)).toEqual([3, 4, 5, 6, 7].map((leaf_index) => ({ date, leaf_index })));
+    expect(used.receipts.map((r) => r.log)).toEqual(
+      [3, 4, 5, 6, 7].map((leaf_index) => ({ date, leaf_index })),
+    );
     // Claimed on this day, drafted on the next (a batch across midnight): all given back here, recorded there.
     const next = '2026-10-06';
     const moved = await ctx().db.transaction(async (tx) => {
       const claim = await claimLeaves(tx, date, 4);
       return recordOnClaim(tx, claim, draftReceipts(inputs(next, 2, 'moved')));
     });
-    expect(moved.map((r) => r.log)).toEqual([0, 1].map((leaf_index) => ({ date: next, leaf_index })));
+    expect(moved.receipts.map((r) => r.log)).toEqual(
+      [0, 1].map((leaf_index) => ({ date: next, leaf_index })),
+    );
+    expect(moved.end).toBeUndefined(); // recorded on another day than claimed: no end to claim at
     await append(date, 2, 'after');
     const sizes = await ctx().db.query<{ date: string; size: number }>(
       "select to_char(date, 'YYYY-MM-DD') as date, size from log_days where date in ($1::date, $2::date) order by date",
@@ -137,6 +145,29 @@ describe('the tree interior kept as tiles', () => {
     ]);
     await expectTilesAsComputed(date);
     await expectProofsAsRebuilt(date);
+  });
+
+  it('claims where its own last run ended without asking, and fails the transaction once the day moved', async () => {
+    const date = '2026-10-09';
+    await append(date, 3, 'start');
+    const claimed = (n: number, tag: string, claim: (tx: Sql) => Promise<ClaimedLeaves | undefined>) =>
+      ctx().db.transaction(async (tx) =>
+        recordOnClaim(tx, await claim(tx), draftReceipts(inputs(date, n, tag))),
+      );
+    const first = await claimed(4, 'first', (tx) => claimLeaves(tx, date, 4));
+    const end = first.end!;
+    expect(end.size).toBe(7);
+    const second = await claimed(2, 'second', (tx) => claimLeavesAt(tx, end, 2));
+    expect(second.receipts.map((r) => r.log.leaf_index)).toEqual([7, 8]);
+    expect(second.end?.size).toBe(9);
+    await expectTilesAsComputed(date);
+    await expectProofsAsRebuilt(date);
+    // The first end again: the day has moved on since, so the claim fails and nothing is written.
+    await expect(claimed(1, 'stale', (tx) => claimLeavesAt(tx, end, 1))).rejects.toThrow(/division by zero/);
+    const [row] = await ctx().db.query<{ size: number }>('select size from log_days where date = $1::date', [
+      date,
+    ]);
+    expect(Number(row?.size)).toBe(9);
   });
 
   it('fails the transaction rather than give back a run that no longer ends the day', async () => {
