@@ -89,9 +89,13 @@ export async function runImprintBench(): Promise<void> {
       if (pgServer) {
         if (!given) await admin(pgServer, `create database ${civitasDb}`);
         await admin(pgServer, `create database ${pgbenchDb}`);
+        // A copied or created database leaves a checkpoint due; its sync stalled whichever run it
+        // fell in (p99 at 64 connections 195–430 ms against 51–75 once checkpointed first).
+        await admin(pgServer, 'checkpoint').catch(() => {});
         postgres = await imprintRuns(given ?? withDatabase(pgServer, civitasDb), seconds, `${suffix}p`);
         const pgbenchUrl = withDatabase(pgServer, pgbenchDb);
         execFileSync('pgbench', ['-i', '-q', pgbenchUrl], { stdio: ['ignore', 'ignore', 'ignore'] });
+        await admin(pgServer, 'checkpoint').catch(() => {});
         const output = execFileSync('pgbench', ['-c8', '-j2', `-T${seconds}`, '-n', pgbenchUrl], {
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'ignore'],
