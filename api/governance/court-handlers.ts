@@ -133,12 +133,10 @@ export const courtHandlers = [
     page: true,
   }),
   defineRoute('GET /api/dissent', {
-    async handler(request) {
-      return dissentView(request.server.civitas);
-    },
+    handler: (request) => dissentView(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /dissent', {
-    handler: (request) => dissentView(request.server.civitas),
+    handler: (request) => dissentView(request.server.civitas, request.input.query),
     page: true,
   }),
   defineRoute('GET /verdicts.xml', {

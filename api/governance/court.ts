@@ -145,9 +145,12 @@ export async function signVerdict(
         subject: `precedent:${precedentId}`,
         at: now,
       });
+      // Its dissents are the signatures before this one on the other side (one per juror, no more
+      // once final): kept on the case for /api/dissent and its tallies (migration 0093).
+      const dissents = c.signatures.filter((s) => s.verdict !== input.verdict).length;
       await tx.query(
-        `update governance_court_cases set state = 'final', outcome = $2, final_at = $3, final_receipt_id = $4, precedent_id = $5 where id = $1`,
-        [id, input.verdict, now.toISOString(), final.id, precedentId],
+        `update governance_court_cases set state = 'final', outcome = $2, final_at = $3, final_receipt_id = $4, precedent_id = $5, dissents = $6 where id = $1`,
+        [id, input.verdict, now.toISOString(), final.id, precedentId, dissents],
       );
       await tx.query(
         'insert into governance_precedents (id, number, case_id, holding, set_at, receipt_id) values ($1, $2, $3, $4, $5, $6)',

@@ -132,6 +132,8 @@ export const CourtCase = defineEntity({
     finalAt: p.datetime().nullable(),
     finalReceiptId: p.text().nullable(),
     precedentId: p.text().nullable(),
+    /** signatures on the losing side of a final verdict, set by the signature that decides it */
+    dissents: p.integer().default(0),
   },
 });
 

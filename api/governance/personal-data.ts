@@ -94,6 +94,7 @@ export const governancePersonalData: FamilyDeclaration = {
         'receipt_id',
         'final_receipt_id',
         'precedent_id',
+        'dissents',
       ],
       holder: { column: 'opener_id' },
       disposition: 'erase',

@@ -18,7 +18,7 @@ import {
   type CaseRecord,
 } from '../../shared/governance/court.ts';
 import type { Viewer } from './service.ts';
-import { finalCases, loadCases } from './cases.ts';
+import { loadCases } from './cases.ts';
 import { iso } from '../../shared/time.ts';
 
 const RULES = {
@@ -127,20 +127,35 @@ export async function precedentView(ctx: AppContext, raw: string) {
   };
 }
 
-/** GET /api/dissent: the minority signatures of final verdicts, by public ref. */
-export async function dissentView(ctx: AppContext) {
-  const cases = await finalCases(ctx.db, undefined, 200);
-  const withDissent = cases.filter((c) => dissentOf(c).length > 0);
+/**
+ * The final cases with dissent, newest opened first, a page at a time: by id as CASE_ORDER, along
+ * the partial index of cases whose `dissents` is above zero (migration 0093).
+ */
+export const DISSENT_ORDER: KeyOrder = { ...CASE_ORDER, path: '/api/dissent' };
+
+/**
+ * GET /api/dissent and /dissent: one page of final verdicts with their minority signatures, by
+ * public ref; the figures of every final verdict from the court's tallies (migrations 0092, 0093).
+ */
+export async function dissentView(ctx: AppContext, query: { limit: number; after?: string }) {
+  const cursor = decodeCursor(DISSENT_ORDER, query.after);
+  const key = keyClause(DISSENT_ORDER, cursor, 1);
+  const [rows, kept] = await Promise.all([
+    loadCases(ctx.db, `c.dissents > 0 and ${key.where}`, key.params, query.limit + 1, key.orderBy),
+    talliesUnder(ctx.db, 'court:'),
+  ]);
+  const page = pageOf(rows, query.limit, cursor, (c) => [c.id]);
+  const figure = (name: string) => kept.find((k) => k.key === name)?.value ?? 0;
   return {
     ok: true as const,
     schema: 'civitas.dissent.v1' as const,
     definition: `A dissent is a juror's signed verdict on the losing side of a final court verdict (${JURORS_REQUIRED} concurring signatures decide). Jurors appear by public tag only.`,
     counts: {
-      final_verdicts: cases.length,
-      with_dissent: withDissent.length,
-      dissents: withDissent.reduce((n, c) => n + dissentOf(c).length, 0),
+      final_verdicts: figure('outcome:uphold') + figure('outcome:overturn'),
+      with_dissent: figure('with_dissent'),
+      dissents: figure('dissents'),
     },
-    verdicts: withDissent.map((c) => ({
+    verdicts: page.rows.map((c) => ({
       case_id: c.id,
       target: `imprint:${c.sequence}`,
       disputed_action: c.disputed.action,
@@ -149,6 +164,7 @@ export async function dissentView(ctx: AppContext) {
       precedent_id: c.precedent_id,
       dissents: dissentOf(c).map(jurorView),
     })),
+    ...pageFields(DISSENT_ORDER, page, query.limit, { limit: query.limit }),
     proposals: {
       available: false as const,
       note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.',

@@ -29,6 +29,7 @@ import {
   precedentSchema,
   verdictsQuery,
   verdictsSchema,
+  dissentQuery,
   dissentSchema,
 } from './contract/court.ts';
 import {
@@ -152,10 +153,10 @@ export const GOVERNANCE_OPERATIONS = [
   feed('/verdicts.xml', 'Atom feed of court verdicts'),
   feed('/reversals.xml', 'Atom feed of overturned decisions (reversed verdicts and repealed articles)'),
   api('/api/dissent', 'Recorded dissent: cosigns withheld, dissenting juror opinions', {
-    GET: { response: dissentSchema, policy: { cache: 'public-1m' } },
+    GET: { query: dissentQuery, response: dissentSchema, policy: { cache: 'public-1m' } },
   }),
   page('/dissent', 'Dissent on proposals and verdicts', {
-    GET: { response: dissentSchema, policy: { cache: 'public-1m' } },
+    GET: { query: dissentQuery, response: dissentSchema, policy: { cache: 'public-1m' } },
   }),
   api('/api/abstentions', 'Abstentions in ratifications and verdicts, counted (k-anonymous)', {
     // shared_cache_audience lists /abstentions

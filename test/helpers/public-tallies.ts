@@ -15,8 +15,15 @@ export const PUBLIC_TALLIES_RECOUNT = `select 'data_requests:' || kind || ':' ||
      union all select 'feedback:' || topic || ':' || status, count(*) from feedback group by 1
      union all select 'mind_stances:' || stance || ':' || claim, count(*) from mind_stances group by 1`;
 
-/** The court's tallies of migration 0092 counted the same way. */
+/**
+ * The court's tallies of migrations 0092 and 0093 counted the same way, the dissents from the
+ * signatures themselves (not from the count each case keeps).
+ */
 export const COURT_TALLIES_RECOUNT = `select 'court:cases' as name, count(*) as n from governance_court_cases having count(*) > 0
      union all select 'court:open', count(*) from governance_court_cases where state = 'open' having count(*) > 0
      union all select 'court:outcome:' || outcome, count(*) from governance_court_cases where outcome is not null group by 1
-     union all select 'court:precedents', count(*) from governance_precedents having count(*) > 0`;
+     union all select 'court:precedents', count(*) from governance_precedents having count(*) > 0
+     union all select 'court:with_dissent', count(distinct c.id) from governance_court_cases c
+       join governance_court_signatures g on g.case_id = c.id and g.verdict <> c.outcome where c.state = 'final' having count(*) > 0
+     union all select 'court:dissents', count(*) from governance_court_cases c
+       join governance_court_signatures g on g.case_id = c.id and g.verdict <> c.outcome where c.state = 'final' having count(*) > 0`;

@@ -10,14 +10,17 @@ import { keptTallies, type Kept } from './Migration0086PublicTallies.ts';
  * - `court:precedents`.
  * SQL that PostgreSQL 15 and PGlite both run; one statement per addSql.
  */
-const KEPT: Kept[] = [
-  {
-    table: 'governance_court_cases',
-    truncated: ['court:cases', 'court:open', 'court:outcome:%'],
-    rows: (from, sign) => `select 'court:cases' as name, ${sign} as delta from ${from}
+// The cases' own tallies (migration 0093 adds the dissents to them).
+export const COURT_CASES: Kept = {
+  table: 'governance_court_cases',
+  truncated: ['court:cases', 'court:open', 'court:outcome:%'],
+  rows: (from, sign) => `select 'court:cases' as name, ${sign} as delta from ${from}
       union all select 'court:open', ${sign} from ${from} where state = 'open'
       union all select 'court:outcome:' || outcome, ${sign} from ${from} where outcome is not null`,
-  },
+};
+
+const KEPT: Kept[] = [
+  COURT_CASES,
   {
     table: 'governance_precedents',
     truncated: ['court:precedents'],

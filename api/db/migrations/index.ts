@@ -61,6 +61,7 @@ import { Migration0089LeanArrivals } from './Migration0089LeanArrivals.ts';
 import { Migration0090TreasuryUnits } from './Migration0090TreasuryUnits.ts';
 import { Migration0091PatronPageKey } from './Migration0091PatronPageKey.ts';
 import { Migration0092CourtTallies } from './Migration0092CourtTallies.ts';
+import { Migration0093CourtDissent } from './Migration0093CourtDissent.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -127,4 +128,5 @@ export const MIGRATIONS = [
   { name: 'Migration0090TreasuryUnits', class: Migration0090TreasuryUnits },
   { name: 'Migration0091PatronPageKey', class: Migration0091PatronPageKey },
   { name: 'Migration0092CourtTallies', class: Migration0092CourtTallies },
+  { name: 'Migration0093CourtDissent', class: Migration0093CourtDissent },
 ];

@@ -179,6 +179,9 @@ export const precedentSchema = z.object({
   links: z.object({ verify: z.string(), receipt: z.string(), verdicts: z.string() }),
 });
 
+/** GET /api/dissent and /dissent: one page of final verdicts with dissent (`limit` 50 unless asked, at most 200). */
+export const dissentQuery = z.object(listPageQuery(50, 200));
+
 export const dissentSchema = z.object({
   ok,
   schema: z.literal('civitas.dissent.v1'),
@@ -195,5 +198,6 @@ export const dissentSchema = z.object({
       dissents: z.array(juror),
     }),
   ),
+  ...listPageLinks,
   proposals: unavailable,
 });

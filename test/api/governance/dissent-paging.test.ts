@@ -1,0 +1,106 @@
+/**
+ * Dissent pages by key (issue 20, points 6 and 7): /api/dissent answers one bounded page of final
+ * verdicts with dissent, newest opened first, with links to its neighbours, and counts every final
+ * verdict and dissent from kept tallies, not from the page it read; /dissent shows the same page
+ * and its links. Cases are decided through the court's door by jurors with governance standing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
+import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
+import { heldAgentImprint, triage } from '../../helpers/builders.ts';
+import { appWithSteward } from '../steward/helpers.ts';
+import { requests } from '../../helpers/http.ts';
+import { at } from '../../helpers/elements.ts';
+import { COURT_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
+import {
+  BAD_CURSORS,
+  expectCursorsRefused,
+  walkBack,
+  walkForward,
+  type PageBody,
+} from '../../helpers/paging.ts';
+
+let t: TestApp;
+let steward: TestSovereign;
+let opener: TestSovereign;
+const jurors: TestSovereign[] = [];
+beforeAll(async () => {
+  ({ t, steward } = await appWithSteward({ site: true }));
+  opener = await signedInSovereign(t.app, { governance: true });
+  for (let i = 0; i < 4; i++) jurors.push(await signedInSovereign(t.app, { governance: true }));
+});
+afterAll(async () => t?.close());
+
+const { get, post, page } = requests(() => t.app);
+
+let n = 0;
+/**
+ * Opens a case against a held imprint a steward kept held and decides it: three jurors uphold, and
+ * when `dissenting` a fourth overturns first. Answers the case's id.
+ */
+async function decidedCase(dissenting: boolean): Promise<string> {
+  t.clock.advance(60_000); // each case opened a minute after the last: its id is that moment's ULID
+  const { sequence } = await heldAgentImprint(t.app, `dissent-${++n}`, `dissentmark${n}`);
+  await triage(t.app, steward, sequence, 'keep_held', 'kept');
+  const sign = async (who: TestSovereign, fields: Record<string, string>) => {
+    const res = await post('/sovereign/court-sign', fields, who.cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const id = (await sign(opener, { case: 'new', target: `imprint:${sequence}` })).case.id as string;
+  if (dissenting) await sign(at(jurors, 3), { case_id: id, verdict: 'overturn', reason: 'Not spam.' });
+  for (const juror of jurors.slice(0, 3))
+    await sign(juror, { case_id: id, verdict: 'uphold', reason: 'Spam.' });
+  return id;
+}
+
+type Dissent = { case_id: string; dissents: unknown[] };
+const verdictsOf = (body: PageBody) => (body as PageBody & { verdicts: Dissent[] }).verdicts;
+
+describe('/api/dissent', () => {
+  it('walks every final verdict with dissent once, newest first; previous walks back; every one counted', async () => {
+    const withDissent = [];
+    for (let i = 0; i < 5; i++) {
+      const id = await decidedCase(i % 2 === 0);
+      if (i % 2 === 0) withDissent.push(id);
+    }
+    const walked = await walkForward(get, '/api/dissent?limit=2', verdictsOf);
+    expect(walked.items.map((v) => v.case_id)).toEqual([...withDissent].reverse());
+    expect(walked.items.every((v) => v.dissents.length === 1)).toBe(true);
+    expect(walked.pages).toBe(2);
+    const back = await walkBack(get, walked.last, verdictsOf);
+    expect(back.map((v) => v.case_id)).toEqual([...withDissent].reverse());
+    // The figures are every final verdict's, whatever the page: from the tallies, as a recount gives.
+    const last = (await get(walked.last)).json();
+    expect(last.counts).toEqual({ final_verdicts: 5, with_dissent: 3, dissents: 3 });
+    const recount = await t.database.db.query<{ name: string; n: number }>(
+      `select name, n from (${COURT_TALLIES_RECOUNT}) r where name in ('court:with_dissent', 'court:dissents') order by name`,
+    );
+    expect(recount.map((r) => [r.name, Number(r.n)])).toEqual([
+      ['court:dissents', 3],
+      ['court:with_dissent', 3],
+    ]);
+  });
+
+  it('answers 50 unless asked, at most 200, and refuses a cursor it did not write', async () => {
+    expect((await get('/api/dissent')).json()).toMatchObject({ limit: 50, previous: null, next: null });
+    expect((await get('/api/dissent?limit=201')).statusCode).toBe(400);
+    await expectCursorsRefused(get, '/api/dissent');
+  });
+});
+
+describe('/dissent', () => {
+  it('shows a page of verdicts with links to the next and previous pages, and 400 for a link it did not make', async () => {
+    const first = await page('/dissent?limit=2');
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('3 dissents on 3 of 5 final verdicts');
+    const next = /<a href="(\/dissent\?limit=2&amp;after=[^"]+)" rel="next">/.exec(first.body)?.[1];
+    expect(next, 'a next link on /dissent').toBeDefined();
+    const second = await page(next!.replaceAll('&amp;', '&'));
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toMatch(/<a href="\/dissent\?limit=2&amp;after=[^"]+" rel="prev">/);
+    const bad = await page(`/dissent?after=${BAD_CURSORS[1]}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Start from the first page');
+  });
+});
