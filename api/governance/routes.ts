@@ -99,12 +99,12 @@ export const governanceRoutes = [
     ),
   }),
   defineRoute('GET /api/abstentions', {
-    async handler(request) {
-      return abstentionsView(request.server.civitas);
-    },
+    handler: (request) => abstentionsView(request.server.civitas, request.input.query),
   }),
   defineRoute('GET /abstentions', {
-    ...pageWithJson((request) => abstentionsView(request.server.civitas)),
+    ...pageWithJson((request) =>
+      abstentionsView(request.server.civitas, (request as RouteRequest<'GET /abstentions'>).input.query),
+    ),
   }),
   defineRoute('GET /ceremony', {
     ...pageWithJson(async (request) => {

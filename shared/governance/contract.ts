@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { blank, isoTime } from '../contract.ts';
+import { listPageLinks, listPageQuery } from '../paging.ts';
 import { FEWER_THAN_K } from '../boundaries/k-anonymity.ts';
 import { PROPOSAL_ID, PROPOSAL_STATES, TEXT_MAX, TITLE_MAX } from './rules.ts';
 
@@ -157,5 +158,9 @@ export const abstentionsSchema = z.object({
       abstentions: kCount,
     }),
   ),
+  ...listPageLinks,
   verdicts: unavailable,
 });
+
+/** GET /api/abstentions and /abstentions: one page of proposals (`limit` 50 unless asked, at most 200). */
+export const abstentionsQuery = z.object(listPageQuery(50, 200));

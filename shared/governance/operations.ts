@@ -11,6 +11,7 @@ import {
   signBody,
   ratifyResult,
   axiomsSchema,
+  abstentionsQuery,
   abstentionsSchema,
 } from './contract.ts';
 import {
@@ -160,7 +161,9 @@ export const GOVERNANCE_OPERATIONS = [
   }),
   api('/api/abstentions', 'Abstentions in ratifications and verdicts, counted (k-anonymous)', {
     // shared_cache_audience lists /abstentions
-    GET: { response: abstentionsSchema, policy: { cache: 'private' } },
+    GET: { query: abstentionsQuery, response: abstentionsSchema, policy: { cache: 'private' } },
   }),
-  page('/abstentions', 'Abstentions and what they mean for quorum', { GET: { response: abstentionsSchema } }),
+  page('/abstentions', 'Abstentions and what they mean for quorum', {
+    GET: { query: abstentionsQuery, response: abstentionsSchema },
+  }),
 ];

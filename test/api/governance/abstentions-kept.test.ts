@@ -9,11 +9,18 @@ import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts
 import { requests } from '../../helpers/http.ts';
 import { eraseSovereign } from '../../../api/identity/data-rights.ts';
 import { at } from '../../helpers/elements.ts';
+import {
+  BAD_CURSORS,
+  expectCursorsRefused,
+  walkBack,
+  walkForward,
+  type PageBody,
+} from '../../helpers/paging.ts';
 
 let t: TestApp;
 let proposer: TestSovereign;
 let others: TestSovereign[];
-const { get, post } = requests(() => t.app);
+const { get, post, page } = requests(() => t.app);
 
 /** The definition, counted over every sovereign: what the kept figures must equal. */
 async function fullCounts(): Promise<Map<string, number>> {
@@ -57,7 +64,7 @@ async function proposal(title: string, ratify: boolean): Promise<string> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ clock: new TestClock('2026-11-20T10:00:00.000Z') });
+  t = await createTestApp({ clock: new TestClock('2026-11-20T10:00:00.000Z'), site: true });
   proposer = await signedInSovereign(t.app, { governance: true });
   others = [];
   for (let i = 0; i < 8; i++) others.push(await signedInSovereign(t.app, { governance: true }));
@@ -103,5 +110,34 @@ describe('abstentions, kept', () => {
     seen = await expectKeptEqualsFull();
     expect(seen[ratified]).toBe(8);
     expect(seen[open]).toBe(8);
+  });
+
+  it('pages by key, newest cosigned first, with links on /abstentions and 400 for a link it did not make', async () => {
+    proposer = await signedInSovereign(t.app, { governance: true }); // the first was erased above
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(60_000);
+      await proposal(`Paged ${i}`, i === 0);
+    }
+    type Listed = { id: string };
+    const listedOf = (body: PageBody) => (body as PageBody & { ratifications: Listed[] }).ratifications;
+    const whole = (await get('/api/abstentions')).json();
+    expect(whole).toMatchObject({ limit: 50, next: null, previous: null });
+    const all = listedOf(whole).map((r) => r.id);
+    expect(all).toHaveLength(5);
+    const walked = await walkForward(get, '/api/abstentions?limit=2', listedOf);
+    expect(walked.items.map((r) => r.id)).toEqual(all);
+    expect(walked.pages).toBe(3);
+    expect((await walkBack(get, walked.last, listedOf)).map((r) => r.id)).toEqual(all);
+    expect((await get('/api/abstentions?limit=201')).statusCode).toBe(400);
+    await expectCursorsRefused(get, '/api/abstentions');
+
+    const first = await page('/abstentions?limit=2');
+    expect(first.statusCode).toBe(200);
+    const next = /<a href="(\/abstentions\?limit=2&amp;after=[^"]+)" rel="next">/.exec(first.body)?.[1];
+    expect(next, 'a next link on /abstentions').toBeDefined();
+    expect((await page(next!.replaceAll('&amp;', '&'))).statusCode).toBe(200);
+    const bad = await page(`/abstentions?after=${BAD_CURSORS[1]}`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Start from the first page');
   });
 });
