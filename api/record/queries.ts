@@ -58,23 +58,6 @@ export async function imprintsSince(
   return publicOnly(rows);
 }
 
-/** One public imprint and its public replies (for threads); null when unknown or held. */
-export async function imprintThread(
-  sql: Sql,
-  sequence: number,
-): Promise<{ imprint: PublicImprint; replies: PublicImprint[] } | null> {
-  const [row] = await sql.query<ImprintRow>(`select ${PUBLIC_COLUMNS} from imprints where sequence = $1`, [
-    sequence,
-  ]);
-  const imprint = row ? projectImprint(row) : null;
-  if (!imprint) return null;
-  const replies = await sql.query<ImprintRow>(
-    `select ${PUBLIC_COLUMNS} from imprints where reply_to = $1 and held = false order by sequence asc limit 200`,
-    [sequence],
-  );
-  return { imprint, replies: publicOnly(replies) };
-}
-
 export type RecordCounts = Counts<'lifetime' | 'retained' | 'unattested' | 'held'>;
 
 /**
