@@ -182,18 +182,24 @@ export async function calibrationDueItems(ctx: AppContext, me: SignedIn) {
   const prophecies = await ctx.db.kysely
     .selectFrom('prophecies')
     .select(['id', 'metric', 'comparator', 'threshold', isoOf('due_at').as('due_at')])
+    // The kind too: prophecies_actor_resolved leads with it (migration 0094's note).
+    .where('forecaster_kind', '=', constant('sovereign'))
     .where('forecaster_id', '=', me.sovereignId)
     .where('resolved_at', 'is', null)
     .orderBy('due_at')
     .limit(constant(100))
     .execute();
-  // Raw: the sovereign's own pacts or those they staked on (an exists through the stakes' key).
+  // Raw: the sovereign's own open pacts (pacts_author_open) and those they staked on (through their
+  // own stakes, pact_stakes_sovereign), never every open pact (migration 0094).
   const pacts = await ctx.db.query<
     Pick<RowOf<typeof Pact>, 'id' | 'title' | 'due_at'> & { mine: boolean | null }
   >(
-    `select p.id, p.title, ${ISO('p.due_at')} as due_at, p.author_id = $1 as mine from pacts p
-      where p.status = 'open' and (p.author_id = $1 or exists (select 1 from pact_stakes k where k.pact_id = p.id and k.sovereign_id = $1))
-      order by p.due_at limit 100`,
+    `select p.id, p.title, ${ISO('p.due_at')} as due_at, p.author_id = $1 as mine
+       from (select id from pacts where author_id = $1 and status = 'open'
+             union select pact_id from pact_stakes where sovereign_id = $1) own
+       join pacts p on p.id = own.id
+      where p.status = 'open'
+      order by p.due_at, p.id limit 100`,
     [me.sovereignId],
   );
   return [

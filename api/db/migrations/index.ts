@@ -62,6 +62,7 @@ import { Migration0090TreasuryUnits } from './Migration0090TreasuryUnits.ts';
 import { Migration0091PatronPageKey } from './Migration0091PatronPageKey.ts';
 import { Migration0092CourtTallies } from './Migration0092CourtTallies.ts';
 import { Migration0093CourtDissent } from './Migration0093CourtDissent.ts';
+import { Migration0094DueByKey } from './Migration0094DueByKey.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -129,4 +130,5 @@ export const MIGRATIONS = [
   { name: 'Migration0091PatronPageKey', class: Migration0091PatronPageKey },
   { name: 'Migration0092CourtTallies', class: Migration0092CourtTallies },
   { name: 'Migration0093CourtDissent', class: Migration0093CourtDissent },
+  { name: 'Migration0094DueByKey', class: Migration0094DueByKey },
 ];
