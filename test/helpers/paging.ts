@@ -78,3 +78,27 @@ export async function expectCursorsRefused(get: Get, path: string, cursors: read
     expect((res.json() as { issues: { path: string }[] }).issues[0]!.path, cursor).toBe('after');
   }
 }
+
+/** The same link as a page writes it in HTML (`&` as `&amp;`), as a pattern. */
+const linkPattern = (path: string, rel: 'next' | 'prev', capture: boolean) => {
+  const link = `${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\?limit=2&amp;after=[^"]+`;
+  return new RegExp(`<a href="${capture ? `(${link})` : link}" rel="${rel}">`);
+};
+
+/**
+ * A list's page at `path` (HTML, two items a page): its first page links to the next, which links
+ * back, and a cursor the list did not make is a 400 that offers the first page. Answers the first page.
+ */
+export async function expectPageLinks(page: Get, path: string) {
+  const first = await page(`${path}?limit=2`);
+  expect(first.statusCode).toBe(200);
+  const next = linkPattern(path, 'next', true).exec(first.body)?.[1];
+  expect(next, `a next link on ${path}`).toBeDefined();
+  const second = await page(next!.replaceAll('&amp;', '&'));
+  expect(second.statusCode).toBe(200);
+  expect(second.body).toMatch(linkPattern(path, 'prev', false));
+  const bad = await page(`${path}?after=${BAD_CURSORS[1]}`);
+  expect(bad.statusCode).toBe(400);
+  expect(bad.body).toContain('Start from the first page');
+  return first;
+}
