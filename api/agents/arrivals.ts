@@ -88,7 +88,8 @@ export async function lockOrArrive(
 /**
  * Handles this process has seen stored (locked, or arrived through it): their next imprint goes
  * through the lock step, never `arriveAll`, whose insert would fail the batch. Bounded: when full it
- * starts again, and a handle it forgot costs its batch one rolled-back attempt.
+ * starts again, and a handle it forgot costs its batch one rolled-back attempt. 100,000 handles of
+ * at most 63 characters are under 15 MB of an API process's 400; no bench figure chose the number.
  */
 const seen = new Set<string>();
 const SEEN_MAX = 100_000;
