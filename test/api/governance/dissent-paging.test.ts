@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { heldAgentImprint, triage } from '../../helpers/builders.ts';
-import { appWithSteward } from '../steward/helpers.ts';
+import { appWithSteward, openedCase } from '../steward/helpers.ts';
 import { requests } from '../../helpers/http.ts';
 import { at } from '../../helpers/elements.ts';
 import { COURT_TALLIES_RECOUNT } from '../../helpers/public-tallies.ts';
@@ -34,23 +33,15 @@ afterAll(async () => t?.close());
 const { get, post, page } = requests(() => t.app);
 
 let n = 0;
-/**
- * Opens a case against a held imprint a steward kept held and decides it: three jurors uphold, and
- * when `dissenting` a fourth overturns first. Answers the case's id.
- */
+/** A case opened and decided: three jurors uphold, and when `dissenting` a fourth overturns first. */
 async function decidedCase(dissenting: boolean): Promise<string> {
-  t.clock.advance(60_000); // each case opened a minute after the last: its id is that moment's ULID
-  const { sequence } = await heldAgentImprint(t.app, `dissent-${++n}`, `dissentmark${n}`);
-  await triage(t.app, steward, sequence, 'keep_held', 'kept');
-  const sign = async (who: TestSovereign, fields: Record<string, string>) => {
-    const res = await post('/sovereign/court-sign', fields, who.cookie);
+  const id = await openedCase(t, steward, opener, `dissent-${++n}`);
+  const sign = async (who: TestSovereign, verdict: string, reason: string) => {
+    const res = await post('/sovereign/court-sign', { case_id: id, verdict, reason }, who.cookie);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json();
   };
-  const id = (await sign(opener, { case: 'new', target: `imprint:${sequence}` })).case.id as string;
-  if (dissenting) await sign(at(jurors, 3), { case_id: id, verdict: 'overturn', reason: 'Not spam.' });
-  for (const juror of jurors.slice(0, 3))
-    await sign(juror, { case_id: id, verdict: 'uphold', reason: 'Spam.' });
+  if (dissenting) await sign(at(jurors, 3), 'overturn', 'Not spam.');
+  for (const juror of jurors.slice(0, 3)) await sign(juror, 'uphold', 'Spam.');
   return id;
 }
 

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.ts';
 import { signedInSovereign, type TestSovereign } from '../../helpers/identity.ts';
-import { heldAgentImprint, triage } from '../../helpers/builders.ts';
-import { appWithSteward } from '../steward/helpers.ts';
+import { appWithSteward, openedCase } from '../steward/helpers.ts';
 import { requests } from '../../helpers/http.ts';
 import {
   expectPageLinks,
@@ -27,22 +26,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const { get, post, page } = requests(() => t.app);
+const { get, page } = requests(() => t.app);
 
 let n = 0;
-/** Opens a case against a held imprint a steward kept held; answers its id. */
-async function openCase(): Promise<string> {
-  t.clock.advance(60_000); // each case opened a minute after the last: its id is that moment's ULID
-  const { sequence } = await heldAgentImprint(t.app, `paging-${++n}`, `pagingmark${n}`);
-  await triage(t.app, steward, sequence, 'keep_held', 'kept');
-  const res = await post(
-    '/sovereign/court-sign',
-    { case: 'new', target: `imprint:${sequence}` },
-    opener.cookie,
-  );
-  expect(res.statusCode).toBe(200);
-  return res.json().case.id as string;
-}
+const openCase = () => openedCase(t, steward, opener, `paging-${++n}`);
 
 type Case = { id: string };
 const casesOf = (body: PageBody) => (body as PageBody & { cases: Case[] }).cases;

@@ -3,7 +3,8 @@ import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import type { TestSovereign } from '../../helpers/identity.ts';
 import { actorTag } from '../../../shared/boundaries/address-pressure.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_MS } from '../../../api/plugins/session.ts';
-import { heldAgentImprint, jsonHeaders } from '../../helpers/builders.ts';
+import { heldAgentImprint, jsonHeaders, triage } from '../../helpers/builders.ts';
+import { requests } from '../../helpers/http.ts';
 
 /**
  * A signed-in sovereign with a chosen raw id, so configuration can name it as a steward before the
@@ -38,6 +39,23 @@ export async function appWithSteward(
   const id = randomUUID();
   const t = await createTestApp({ ...options, config: { ...options.config, stewards: [id] } });
   return { t, steward: await sovereignWithId(t, id) };
+}
+
+/**
+ * A court case opened by `opener` against a held imprint the steward kept held, a minute after the
+ * last one (a case's id is the ULID of the moment it opens, so ids keep opening order). Answers its id.
+ */
+export async function openedCase(t: TestApp, steward: TestSovereign, opener: TestSovereign, name: string) {
+  t.clock.advance(60_000);
+  const { sequence } = await heldAgentImprint(t.app, name, `${name.replace(/[^a-z0-9]/g, '')}mark`);
+  await triage(t.app, steward, sequence, 'keep_held', 'kept');
+  const res = await requests(() => t.app).post(
+    '/sovereign/court-sign',
+    { case: 'new', target: `imprint:${sequence}` },
+    opener.cookie,
+  );
+  if (res.statusCode !== 200) throw new Error(`opening a case: ${res.statusCode} ${res.body}`);
+  return res.json().case.id as string;
 }
 
 /** What the triage tests share: who is signed in, read when a test runs (set in its beforeAll). */
