@@ -8,6 +8,7 @@ import type { Feedback } from './entities.ts';
 
 import { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic } from '../../shared/record/contract.ts';
 import { constant } from '../db/kysely.ts';
+import { decodeCursor, instantKey, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 
 export { FEEDBACK_STATUSES, FEEDBACK_TOPICS, type FeedbackTopic };
 
@@ -74,19 +75,46 @@ export async function feedbackOverview(ctx: AppContext) {
   };
 }
 
-/** GET /feedback/mine: the reporter's own reports and their status (bodies of withdrawn ones are gone). */
-export async function myFeedback(ctx: AppContext, reporter: Reporter) {
+/**
+ * A reporter's reports, newest first, a page at a time: keyed on when each was sent, then its id,
+ * along feedback_reporter_newest (migration 0095), so a page costs its own rows, not the reporter's
+ * whole history.
+ */
+export const MY_FEEDBACK_ORDER: KeyOrder = {
+  path: '/feedback/mine',
+  columns: [
+    { sql: 'created_at', type: 'timestamptz' },
+    { sql: 'id', type: 'text' },
+  ],
+  order: 'desc',
+};
+
+/** GET /feedback/mine: one page of the reporter's own reports and their status (bodies of withdrawn ones are gone). */
+export async function myFeedback(
+  ctx: AppContext,
+  reporter: Reporter,
+  query: { limit: number; after?: string; agent?: string },
+) {
+  const cursor = decodeCursor(MY_FEEDBACK_ORDER, query.after);
+  const key = keyClause(MY_FEEDBACK_ORDER, cursor, 4);
+  // Raw: a keyset page (api/paging.ts); `status <> 'withdrawn'` is the partial index's predicate.
   const rows = await ctx.db.query<
-    Pick<RowOf<typeof Feedback>, 'id' | 'topic' | 'body' | 'status' | 'created_at' | 'receipt_id'>
+    Pick<RowOf<typeof Feedback>, 'id' | 'topic' | 'body' | 'status' | 'created_at' | 'receipt_id'> & {
+      created_key: string;
+    }
   >(
-    `select id, topic, body, status, created_at, receipt_id from feedback
-      where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' order by created_at desc, id desc limit 200`,
-    [reporter.kind, reporter.ref],
+    `select id, topic, body, status, created_at, receipt_id, ${instantKey('created_at')} as created_key from feedback
+      where reporter_kind = $1 and reporter_ref = $2 and status <> 'withdrawn' and ${key.where}
+      order by ${key.orderBy} limit $3`,
+    [reporter.kind, reporter.ref, query.limit + 1, ...key.params],
   );
+  const page = pageOf(rows, query.limit, cursor, (row) => [row.created_key, row.id]);
   return {
     ok: true as const,
     as: reporter.kind,
-    reports: rows.map((row) => ({
+    // An agent's links name it again (its proof travels in a header, never in a link).
+    ...pageFields(MY_FEEDBACK_ORDER, page, query.limit, { agent: query.agent, limit: query.limit }),
+    reports: page.rows.map((row) => ({
       id: row.id,
       topic: row.topic,
       body: row.body,

@@ -202,17 +202,20 @@ export const recordRoutes = [
   }),
   defineRoute('GET /feedback/mine', {
     async handler(request) {
-      const { agent } = request.input.query;
+      const { agent, limit, after } = request.input.query;
       const reporter = await reporterOf(request, agent);
       if (reporter.kind === 'anonymous') {
         return {
           ok: true as const,
           as: 'anonymous' as const,
           reports: [],
+          limit,
+          next: null,
+          previous: null,
           hint: 'Sign in, or as an agent pass ?agent=<handle> with your continuity proof, to see your own reports.',
         };
       }
-      return myFeedback(request.server.civitas, reporter);
+      return myFeedback(request.server.civitas, reporter, { limit, after, agent });
     },
   }),
   defineRoute('POST /feedback/mine/clear', {

@@ -141,6 +141,7 @@ export const myFeedbackSchema = z.object({
   ok,
   as: z.enum(['sovereign', 'agent', 'anonymous']),
   reports: z.array(feedbackReport),
+  ...listPageLinks,
   hint: z
     .string()
     .optional()

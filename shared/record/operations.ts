@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { optional, returnTo } from '../contract.ts';
+import { listPageQuery } from '../paging.ts';
 import { operations } from '../registry/operation.ts';
 import {
   pageQuery,
@@ -132,7 +133,11 @@ export const RECORD_OPERATIONS = [
     {
       identity: 'proof',
       unknownHandle: true,
-      GET: { query: z.object({ agent: agentProofFields.agent }), response: myFeedbackSchema },
+      // One page of the reporter's reports (`limit` 50 unless asked, at most 200).
+      GET: {
+        query: z.object({ agent: agentProofFields.agent, ...listPageQuery(50, 200) }),
+        response: myFeedbackSchema,
+      },
     },
   ),
   mutation('/feedback/mine/clear', 'Withdraw and clear your own feedback reports', {

@@ -63,6 +63,7 @@ import { Migration0091PatronPageKey } from './Migration0091PatronPageKey.ts';
 import { Migration0092CourtTallies } from './Migration0092CourtTallies.ts';
 import { Migration0093CourtDissent } from './Migration0093CourtDissent.ts';
 import { Migration0094DueByKey } from './Migration0094DueByKey.ts';
+import { Migration0095FeedbackNewest } from './Migration0095FeedbackNewest.ts';
 
 /** Every migration, in numeric order. Listed explicitly: no file globbing at start-up. (0006 was never used.) */
 export const MIGRATIONS = [
@@ -131,4 +132,5 @@ export const MIGRATIONS = [
   { name: 'Migration0092CourtTallies', class: Migration0092CourtTallies },
   { name: 'Migration0093CourtDissent', class: Migration0093CourtDissent },
   { name: 'Migration0094DueByKey', class: Migration0094DueByKey },
+  { name: 'Migration0095FeedbackNewest', class: Migration0095FeedbackNewest },
 ];
