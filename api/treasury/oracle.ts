@@ -13,10 +13,11 @@ import { sql as fragment } from 'kysely';
 import { constant, type Row } from '../db/kysely.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { TreasuryEntitlement } from './entities.ts';
+import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 
 type Sequence = Row<'imprints'>['sequence'];
-/** An imprint's UTC day, as YYYY-MM-DD. */
-const UTC_DAY = fragment<string>`to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD')`;
+/** A kept day, as YYYY-MM-DD. */
+const DAY = fragment<string>`to_char(day, 'YYYY-MM-DD')`;
 
 /** The deep report: aggregates of the public record only (no held content, no actor ids). */
 export async function oracleReport(sql: Sql, now: Date) {
@@ -46,24 +47,31 @@ export async function oracleReport(sql: Sql, now: Date) {
       `select count(*) as threads, coalesce(sum(n), 0) as replies, max(n) as largest
          from (select reply_to, count(*) as n from imprints where reply_to is not null and not held and body is not null group by reply_to) t`,
     ),
+    // Receipts by step as the receipts' own trigger keeps them (migration 0041), not counted.
     sql.kysely
-      .selectFrom('receipts')
-      .select((eb) => ['step', eb.fn.countAll<number>().as('n')])
-      .groupBy('step')
+      .selectFrom('receipt_tallies')
+      .select(['step', 'receipts as n'])
+      .where('receipts', '>', constant(0))
       .orderBy('step')
       .execute(),
-    // Raw: filtered aggregates and the Record's counter, one row.
-    sql.query<Counts<'retained' | 'lifetime'> & { oldest: Sequence | null; newest: Sequence | null }>(
-      `select count(*) filter (where body is not null and not held) as retained, (select value from record_counter where id = 1) as lifetime,
-              min(sequence) filter (where body is not null) as oldest, max(sequence) as newest from imprints`,
+    // Raw: the window's rows only (bodies live in the newest RECORD_WINDOW imprints: a primary-key
+    // range), and the Record's counter, which is the newest sequence (gap-free 1..N).
+    sql.query<Counts<'retained' | 'lifetime'> & { oldest: Sequence | null }>(
+      `select count(*) filter (where body is not null and not held) as retained, c.value as lifetime,
+              min(sequence) filter (where body is not null) as oldest
+         from record_counter c left join imprints on sequence > c.value - $1
+        where c.id = 1 group by c.value`,
+      [RECORD_WINDOW],
     ),
+    // Not-held imprints per UTC day as the imprints' trigger keeps them (migration 0062): the
+    // seven whole days before today, and today so far.
     sql.kysely
-      .selectFrom('imprints')
-      .select((eb) => [UTC_DAY.as('day'), eb.fn.countAll<number>().as('n')])
-      .where('held', '=', constant(false))
-      .where('created_at', '>=', new Date(now.getTime() - 7 * 86_400_000).toISOString())
-      .groupBy(UTC_DAY)
-      .orderBy(UTC_DAY)
+      .selectFrom('imprint_days')
+      .select((eb) => [DAY.as('day'), eb.fn.sum<number>('imprints').as('n')])
+      .where('day', '>=', new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10))
+      .groupBy('day')
+      .having((eb) => eb.fn.sum('imprints'), '>', constant(0))
+      .orderBy('day')
       .execute(),
   ]);
   const byKind = (kind: string) => authors.find((row) => row.author_kind === kind);
@@ -93,8 +101,7 @@ export async function oracleReport(sql: Sql, now: Date) {
       lifetime: window[0]?.lifetime ?? 0,
       oldest_retained_sequence:
         window[0]?.oldest === null || window[0]?.oldest === undefined ? null : window[0].oldest,
-      newest_sequence:
-        window[0]?.newest === null || window[0]?.newest === undefined ? null : window[0].newest,
+      newest_sequence: window[0]?.lifetime ? window[0].lifetime : null,
       intake_last_7_days: days.map((row) => ({ day: row.day, imprints: row.n })),
     },
   };
