@@ -13,7 +13,6 @@ import { sql as fragment } from 'kysely';
 import { constant, type Row } from '../db/kysely.ts';
 import type { Counts, RowOf } from '../db/rows.ts';
 import type { TreasuryEntitlement } from './entities.ts';
-import { RECORD_WINDOW } from '../../shared/record/imprint.ts';
 
 type Sequence = Row<'imprints'>['sequence'];
 /** A kept day, as YYYY-MM-DD. */
@@ -54,14 +53,12 @@ export async function oracleReport(sql: Sql, now: Date) {
       .where('receipts', '>', constant(0))
       .orderBy('step')
       .execute(),
-    // Raw: the window's rows only (bodies live in the newest RECORD_WINDOW imprints: a primary-key
-    // range), and the Record's counter, which is the newest sequence (gap-free 1..N).
+    // Raw: the window's rows only (the imprints that keep a body, along imprints_retained), and
+    // the Record's counter, which is the newest sequence (gap-free 1..N).
     sql.query<Counts<'retained' | 'lifetime'> & { oldest: Sequence | null }>(
-      `select count(*) filter (where body is not null and not held) as retained, c.value as lifetime,
-              min(sequence) filter (where body is not null) as oldest
-         from record_counter c left join imprints on sequence > c.value - $1
-        where c.id = 1 group by c.value`,
-      [RECORD_WINDOW],
+      `select (select count(*) from imprints where body is not null and not held) as retained,
+              (select value from record_counter where id = 1) as lifetime,
+              (select min(sequence) from imprints where body is not null) as oldest`,
     ),
     // Not-held imprints per UTC day as the imprints' trigger keeps them (migration 0062): the
     // seven whole days before today, and today so far.

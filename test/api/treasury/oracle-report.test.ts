@@ -1,6 +1,6 @@
 /**
  * The Oracle's report reads kept figures where it read the whole history (issue 20): receipts by
- * step from the receipts' tallies, the window from its own primary-key range and the Record's
+ * step from the receipts' tallies, the window from the imprints that keep a body and the Record's
  * counter, the week's intake from the kept days. Each figure stays what its definition, counted
  * over every row, gives: imprints over several days, one held, and more than a window of them.
  */
