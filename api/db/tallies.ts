@@ -20,6 +20,11 @@ export function splitKey(key: string): [first: string, rest: string] {
   return [key.slice(0, colon), key.slice(colon + 1)];
 }
 
+/** The kept value of `key` among tallies read by talliesUnder (a tally at zero is not read: 0). */
+export function keptValue(kept: readonly Kept[], key: string): number {
+  return kept.find((k) => k.key === key)?.value ?? 0;
+}
+
 /** The nonzero tallies named `<prefix><key>`, by key. */
 export async function talliesUnder(sql: Sql, prefix: string): Promise<Kept[]> {
   const rows = await sql.kysely

@@ -3,7 +3,7 @@
  * reviews and article titles), and the codex view with its counts per article.
  */
 import type { AppContext } from '../context.ts';
-import { splitKey, talliesUnder } from '../db/tallies.ts';
+import { splitKey, talliesUnder, keptValue } from '../db/tallies.ts';
 import type { Sql } from '../db/database.ts';
 import { Refusal } from '../../shared/errors.ts';
 import { AXIOM_ID, AXIOMS, findAxiom } from '../../shared/governance/axioms.ts';
@@ -162,7 +162,7 @@ export async function codexView(ctx: AppContext, filter: { article?: string; lim
       live: n.active + n.upheld,
       upheld: n.upheld,
       lapsed: n.lapsed,
-      backs: backs.find((b) => b.key === article)?.value ?? 0,
+      backs: keptValue(backs, article),
     }))
     .sort((x, y) => y.total - x.total || (x.article < y.article ? -1 : x.article > y.article ? 1 : 0));
   const names = await titles(ctx.db);

@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.ts';
 import type { Sql } from '../db/database.ts';
 import { one } from '../db/rows.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { keptValue, talliesUnder } from '../db/tallies.ts';
 import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import { Refusal } from '../../shared/errors.ts';
 import {
@@ -55,21 +55,38 @@ export const CASE_ORDER: KeyOrder = {
   order: 'desc',
 };
 
+/**
+ * One page of the cases `where` admits, in `order` (keyed on the case id), its links, and the
+ * court's figures: `court:<figure>` tallies kept by triggers (migrations 0092, 0093), never a count
+ * of every case on each request.
+ */
+async function casesPage(
+  ctx: AppContext,
+  order: KeyOrder,
+  where: string,
+  query: { limit: number; after?: string },
+) {
+  const cursor = decodeCursor(order, query.after);
+  const key = keyClause(order, cursor, 1);
+  const [rows, kept] = await Promise.all([
+    loadCases(ctx.db, `${where} and ${key.where}`, key.params, query.limit + 1, key.orderBy),
+    talliesUnder(ctx.db, 'court:'),
+  ]);
+  const page = pageOf(rows, query.limit, cursor, (c) => [c.id]);
+  return {
+    cases: page.rows,
+    links: pageFields(order, page, query.limit, { limit: query.limit }),
+    figure: (name: string) => keptValue(kept, name),
+  };
+}
+
 /** GET /api/verdicts and /verdicts: one page of cases, newest first, with signatures, outcome, precedent and receipts. */
 export async function verdictsView(
   ctx: AppContext,
   viewer: Viewer | null,
   query: { limit: number; after?: string },
 ) {
-  const cursor = decodeCursor(CASE_ORDER, query.after);
-  const key = keyClause(CASE_ORDER, cursor, 1);
-  const [rows, kept] = await Promise.all([
-    loadCases(ctx.db, key.where, key.params, query.limit + 1, key.orderBy),
-    // `court:<figure>`, kept by triggers (migration 0092): no count of every case on each request.
-    talliesUnder(ctx.db, 'court:'),
-  ]);
-  const page = pageOf(rows, query.limit, cursor, (c) => [c.id]);
-  const figure = (name: string) => kept.find((k) => k.key === name)?.value ?? 0;
+  const { cases, links, figure } = await casesPage(ctx, CASE_ORDER, 'true', query);
   const [upheld, overturned] = [figure('outcome:uphold'), figure('outcome:overturn')];
   return {
     ok: true as const,
@@ -83,11 +100,11 @@ export async function verdictsView(
       overturned,
       precedents: figure('precedents'),
     },
-    cases: page.rows.map((c) => ({
+    cases: cases.map((c) => ({
       ...projectCase(c),
       ...(viewer ? { viewer: viewerOnCase(viewer, c) } : {}),
     })),
-    ...pageFields(CASE_ORDER, page, query.limit, { limit: query.limit }),
+    ...links,
     feeds: { verdicts: '/verdicts.xml', reversals: '/reversals.xml' },
     viewer: viewer
       ? { signed_in: true as const, ref: `sovereign:${viewer.tag}`, governance_write: viewer.governanceWrite }
@@ -138,14 +155,7 @@ export const DISSENT_ORDER: KeyOrder = { ...CASE_ORDER, path: '/api/dissent' };
  * public ref; the figures of every final verdict from the court's tallies (migrations 0092, 0093).
  */
 export async function dissentView(ctx: AppContext, query: { limit: number; after?: string }) {
-  const cursor = decodeCursor(DISSENT_ORDER, query.after);
-  const key = keyClause(DISSENT_ORDER, cursor, 1);
-  const [rows, kept] = await Promise.all([
-    loadCases(ctx.db, `c.dissents > 0 and ${key.where}`, key.params, query.limit + 1, key.orderBy),
-    talliesUnder(ctx.db, 'court:'),
-  ]);
-  const page = pageOf(rows, query.limit, cursor, (c) => [c.id]);
-  const figure = (name: string) => kept.find((k) => k.key === name)?.value ?? 0;
+  const { cases, links, figure } = await casesPage(ctx, DISSENT_ORDER, 'c.dissents > 0', query);
   return {
     ok: true as const,
     schema: 'civitas.dissent.v1' as const,
@@ -155,7 +165,7 @@ export async function dissentView(ctx: AppContext, query: { limit: number; after
       with_dissent: figure('with_dissent'),
       dissents: figure('dissents'),
     },
-    verdicts: page.rows.map((c) => ({
+    verdicts: cases.map((c) => ({
       case_id: c.id,
       target: `imprint:${c.sequence}`,
       disputed_action: c.disputed.action,
@@ -164,7 +174,7 @@ export async function dissentView(ctx: AppContext, query: { limit: number; after
       precedent_id: c.precedent_id,
       dissents: dissentOf(c).map(jurorView),
     })),
-    ...pageFields(DISSENT_ORDER, page, query.limit, { limit: query.limit }),
+    ...links,
     proposals: {
       available: false as const,
       note: 'No act records a dissent on a proposal (withholding a cosign is silence, counted under /api/abstentions), so none is listed here.',

@@ -3,7 +3,7 @@ import { denialCounts, recentDenials } from './denials.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import type { Counts } from '../db/rows.ts';
 import { constant } from '../db/kysely.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { talliesUnder, keptValue } from '../db/tallies.ts';
 
 async function count(ctx: AppContext, sql: string): Promise<number> {
   const [row] = await ctx.db.query<Counts<'n'>>(sql);
@@ -41,7 +41,7 @@ export async function transparencyReport(ctx: AppContext) {
     count(ctx, 'select count(*) as n from witnesses'),
   ]);
   const dataRequests = (kind: string) => {
-    const n = (status: string) => requests.find((r) => r.key === `${kind}:${status}`)?.value ?? 0;
+    const n = (status: string) => keptValue(requests, `${kind}:${status}`);
     // k-anonymity: a data-request count is about people; small groups read "fewer than 5"
     return {
       pending: kAnonymousCount(n('pending')),

@@ -5,7 +5,7 @@ import { liveCensus, type CensusHost } from '../boundaries/census.ts';
 import { queueSizes } from '../steward/queue.ts';
 import { one } from '../db/rows.ts';
 import { constant } from '../db/kysely.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { talliesUnder, keptValue } from '../db/tallies.ts';
 
 /**
  * /operator (and /dashboard): a steward's overview. Queue sizes are raw counts (steward-only
@@ -26,7 +26,7 @@ export async function operatorConsole(ctx: AppContext, host: CensusHost, steward
     transparencyReport(ctx),
     liveCensus(ctx, host),
   ]);
-  const pending = (kind: string) => requests.find((r) => r.key === `${kind}:pending`)?.value ?? 0;
+  const pending = (kind: string) => keptValue(requests, `${kind}:pending`);
   return {
     ok: true as const,
     schema: 'civitas.operator.v1' as const,

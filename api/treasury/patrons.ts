@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.ts';
 import { kAnonymousCount } from '../../shared/boundaries/k-anonymity.ts';
 import { projectActorRef } from '../../shared/boundaries/projectors/actors.ts';
-import { talliesUnder } from '../db/tallies.ts';
+import { talliesUnder, keptValue } from '../db/tallies.ts';
 import type { RowOf } from '../db/rows.ts';
 import { decodeCursor, instantKey, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import type { TreasuryPatron } from './entities.ts';
@@ -46,7 +46,7 @@ export async function patronsView(ctx: AppContext, query: { limit: number; after
     talliesUnder(ctx.db, 'treasury_patrons:'),
   ]);
   const page = pageOf(rows, query.limit, cursor, (row) => [row.since_key, row.page_key]);
-  const count = (kind: string) => kAnonymousCount(counts.find((c) => c.key === kind)?.value ?? 0);
+  const count = (kind: string) => kAnonymousCount(keptValue(counts, kind));
   return {
     ok: true as const,
     counts: { humans: count('sovereign'), agents: count('agent') },

@@ -14,7 +14,7 @@ import { stripeConfigured } from './stripe-client.ts';
 import { type Holder } from './service.ts';
 import { sql } from 'kysely';
 import { constant } from '../db/kysely.ts';
-import { splitKey, talliesUnder } from '../db/tallies.ts';
+import { splitKey, talliesUnder, keptValue } from '../db/tallies.ts';
 import type { RowOf } from '../db/rows.ts';
 import { decodeCursor, keyClause, pageFields, pageOf, type KeyOrder } from '../paging.ts';
 import type { TreasuryInscription } from './entities.ts';
@@ -114,7 +114,7 @@ async function keptByCurrency(ctx: AppContext, sum: string, count: string) {
   const [sums, counts] = await Promise.all([talliesUnder(ctx.db, sum), talliesUnder(ctx.db, count)]);
   return sums.map(({ key, value }) => {
     const [currency, name] = splitKey(key);
-    return { currency, name, total: value, n: counts.find((c) => c.key === key)?.value ?? 0 };
+    return { currency, name, total: value, n: keptValue(counts, key) };
   });
 }
 
