@@ -39,18 +39,20 @@ const ARRIVALS_WITH_LOCK = arrivals(2);
 /** The same rows on their own (a reply's new handle, once the gate has spoken). */
 const ARRIVALS_ALONE = arrivals(1);
 
-/** The arrays of new handles' rows (sorted by handle), with the secret each is given. */
-function arrivalParams(
-  sorted: AgentDraft[],
-  secrets: Map<string, string>,
-  held: (draft: AgentDraft) => boolean,
-) {
-  return [
+/**
+ * New handles' rows, inserted in sorted order (see byHandle), each with a fresh continuity secret:
+ * the secrets by handle, and the arrays the arrivals statement takes.
+ */
+function newArrivals(drafts: AgentDraft[], held: (draft: AgentDraft) => boolean) {
+  const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
+  const secrets = new Map(sorted.map((d) => [d.authorRef, newContinuitySecret()]));
+  const params = [
     sorted.map((d) => d.authorRef),
     sorted.map((d) => sha256Hex(secrets.get(d.authorRef)!)),
     sorted.map((d) => d.at.toISOString()),
     sorted.map((d) => !held(d)),
   ];
+  return { secrets, params };
 }
 
 /**
@@ -65,18 +67,17 @@ export async function lockOrArrive(
   tx: Sql,
   drafts: AgentDraft[],
 ): Promise<{ rows: Map<string, AgentRow>; arrived: Map<string, string> }> {
-  const early = drafts.filter((d) => d.replyTo === null).sort((a, b) => byHandle(a.authorRef, b.authorRef));
-  const secrets = new Map(early.map((d) => [d.authorRef, newContinuitySecret()]));
+  const { secrets, params } = newArrivals(
+    drafts.filter((d) => d.replyTo === null),
+    (d) => gateFirst(d.body).held,
+  );
   const rows = await tx.query<AgentRow & { arrived: boolean }>(
     `with arrived as (${ARRIVALS_WITH_LOCK}),
      locked as materialized (select ${AGENT_COLUMNS} ${AGENT_FROM} where a.handle = any($1::text[]) order by a.handle collate "C" for update of a)
      select l.*, false as arrived from locked l
      union all
      select handle, null, null, null, null, null, null, null, null, null, null, true from arrived`,
-    [
-      drafts.map((d) => d.authorRef).sort(byHandle),
-      ...arrivalParams(early, secrets, (d) => gateFirst(d.body).held),
-    ],
+    [drafts.map((d) => d.authorRef).sort(byHandle), ...params],
   );
   const arrived = new Map(
     rows.filter((row) => row.arrived).map((row) => [row.handle, secrets.get(row.handle)!]),
@@ -123,11 +124,10 @@ export function mayArrive(draft: AgentDraft): boolean {
  * draft's continuity secret, in draft order.
  */
 export async function arriveAll(tx: Sql, drafts: AgentDraft[]): Promise<string[]> {
-  const sorted = [...drafts].sort((a, b) => byHandle(a.authorRef, b.authorRef));
-  const secrets = new Map(sorted.map((d) => [d.authorRef, newContinuitySecret()]));
+  const { secrets, params } = newArrivals(drafts, (d) => gateFirst(d.body).held);
   await tx.send(`with arrived as (${ARRIVALS_ALONE}) select 1 / (count(*) = $5)::int from arrived`, [
-    ...arrivalParams(sorted, secrets, (d) => gateFirst(d.body).held),
-    sorted.length,
+    ...params,
+    drafts.length,
   ]);
   see(secrets.keys());
   return drafts.map((d) => secrets.get(d.authorRef)!);
@@ -138,15 +138,13 @@ export async function insertArrivals(
   tx: Sql,
   entries: Array<{ draft: AgentDraft; verdict: GateVerdict }>,
 ): Promise<Map<string, string>> {
-  const secrets = new Map<string, string>();
-  if (entries.length === 0) return secrets;
+  if (entries.length === 0) return new Map();
   const verdicts = new Map(entries.map((e) => [e.draft, e.verdict]));
-  const sorted = entries.map((e) => e.draft).sort((a, b) => byHandle(a.authorRef, b.authorRef));
-  for (const draft of sorted) secrets.set(draft.authorRef, newContinuitySecret());
-  const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(
-    ARRIVALS_ALONE,
-    arrivalParams(sorted, secrets, (d) => verdicts.get(d)?.held === true),
+  const { secrets, params } = newArrivals(
+    entries.map((e) => e.draft),
+    (d) => verdicts.get(d)?.held === true,
   );
+  const inserted = await tx.query<Pick<RowOf<typeof Agent>, 'handle'>>(ARRIVALS_ALONE, params);
   const stored = new Set(inserted.map((row) => row.handle));
   return new Map([...secrets].filter(([handle]) => stored.has(handle)));
 }
