@@ -128,12 +128,7 @@ class Sequencer {
     const at = this.arrivalsAt(batch);
     if (at) {
       try {
-        const recorded = await this.db.sqlTransaction((tx) =>
-          recordBatch(tx, batch, at).catch((error: unknown) => {
-            throw new BeforeCommit(error);
-          }),
-        );
-        return this.answer(batch, recorded);
+        return this.answer(batch, await this.record(batch, at));
       } catch (error) {
         // Rolled back (another writer moved the Record, an author was not new): nothing was
         // written, and the batch goes the usual way. A commit lost with its connection may have
@@ -145,13 +140,7 @@ class Sequencer {
     }
     let recorded: Recorded;
     try {
-      recorded = await this.db.sqlTransaction(async (tx) => {
-        try {
-          return await recordBatch(tx, batch);
-        } catch (error) {
-          throw new BeforeCommit(error);
-        }
-      });
+      recorded = await this.record(batch);
     } catch (error) {
       if (error instanceof BeforeCommit && batch.length > 1) {
         for (const one of batch) await this.commit([one]);
@@ -162,6 +151,15 @@ class Sequencer {
     }
     this.alone = this.end?.value === recorded.from;
     this.answer(batch, recorded);
+  }
+
+  /** The batch's transaction; a failure of its work (before the commit) is a BeforeCommit. */
+  private record(batch: Waiting[], at?: KnownEnd): Promise<Recorded> {
+    return this.db.sqlTransaction((tx) =>
+      recordBatch(tx, batch, at).catch((error: unknown) => {
+        throw new BeforeCommit(error);
+      }),
+    );
   }
 
   /**
