@@ -3,8 +3,11 @@
  * real ids read from the database it runs against (a receipt of a sealed day, an agent, a court
  * case, a prophecy…), asked for as the shape's kind is read (JSON for the API, the page for pages).
  */
-import { PUBLISHED_ROUTES, type RouteShape } from '../../../shared/registry/index.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { concreteAssetPath, PUBLISHED_ROUTES, type RouteShape } from '../../../shared/registry/index.ts';
 import { APP_VERSION } from '../../../api/config.ts';
+import { readAssetsManifest, REPO_ROOT } from '../../../api/site/files.ts';
 import { recordOf, withRecord } from './record.ts';
 
 export interface Target {
@@ -97,15 +100,21 @@ export function urlOf(path: string, v: Values): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(fill[name] ?? 'x'));
 }
 
+/** The built site's hashed file names, so `/theme.<hash>.css` is asked for as the file it stands for. */
+function builtAssets() {
+  return existsSync(join(REPO_ROOT, 'dist', 'assets.json')) ? readAssetsManifest() : undefined;
+}
+
 /** Every published GET (or those named by `only`), filled. */
 export function targets(values: Values, only?: readonly string[]): Target[] {
+  const assets = builtAssets();
   const shapes = PUBLISHED_ROUTES.filter((r: RouteShape) => r.methods.includes('GET'));
   const chosen = only ? shapes.filter((r) => only.includes(r.path)) : shapes;
   const missing = only?.filter((path) => !shapes.some((r) => r.path === path)) ?? [];
   if (missing.length > 0) throw new Error(`not a published GET: ${missing.join(', ')}`);
   return chosen.map((r) => ({
     path: r.path,
-    url: urlOf(r.path, values),
+    url: concreteAssetPath(urlOf(r.path, values), assets),
     accept:
       r.kind === 'page' ? 'text/html' : r.kind === 'api' || r.kind === 'hybrid' ? 'application/json' : '*/*',
   }));
