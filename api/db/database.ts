@@ -14,7 +14,8 @@ import { checkDatabase } from './startup.ts';
 import { openDataDir } from './embedded-dir.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { WIRE_PARSERS, wireTypes } from './wire-types.ts';
-import { preparedQuery, preparedTransaction, statementNames } from './prepared.ts';
+import { preparedTransaction, statementNames } from './prepared.ts';
+import { sharedQuery } from './shared-reads.ts';
 import type { Database, PoolUsage, Sql } from './sql.ts';
 
 export type { Database, PoolUsage, Sql } from './sql.ts';
@@ -102,7 +103,7 @@ async function openPostgres(url: string, settings: PoolSettings): Promise<Databa
   const pool = await connection.getNativeClient();
   const nameOf = statementNames();
   return wrap(orm, false, async () => {}, {
-    query: preparedQuery(pool, nameOf),
+    query: sharedQuery(pool, nameOf),
     transaction: preparedTransaction(pool, nameOf),
     usage: () => ({
       max: settings.max,

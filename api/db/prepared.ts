@@ -30,13 +30,10 @@ export function statementNames(): (text: string) => string | undefined {
   };
 }
 
-/** `query` on the pool (one connection per call) or on one connection, as named prepared statements. */
-export function preparedQuery(
-  pool: pg.Pool | pg.PoolClient,
-  nameOf: (text: string) => string | undefined,
-): Sql['query'] {
+/** `query` on one connection (a transaction's), as named prepared statements; the pool's is shared-reads.ts. */
+function preparedQuery(client: pg.PoolClient, nameOf: (text: string) => string | undefined): Sql['query'] {
   return async <T>(text: string, params: unknown[] = []) => {
-    const result = await pool.query({ name: nameOf(text), text, values: params });
+    const result = await client.query({ name: nameOf(text), text, values: params });
     return result.rows as T[];
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../api/config.ts';
 import { openDatabase, type Database } from '../../../api/db/database.ts';
+import { SHARED_MAX } from '../../../api/db/shared-reads.ts';
 import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 import { admin } from '../../helpers/postgres.ts';
 import { until } from '../../helpers/wait.ts';
@@ -50,9 +51,11 @@ describe('database pool settings', () => {
       let db: Database | undefined;
       try {
         db = await openDatabase({ url: own.url!, migrate: false, pool: { max: 2, idleTimeoutMs: 200 } });
+        // More statements at once than one connection takes (api/db/shared-reads.ts): the pool
+        // would open three connections, and holds two.
         const answers = await Promise.all(
-          Array.from({ length: 6 }, () =>
-            db!.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.1)'),
+          Array.from({ length: SHARED_MAX * 2 + 1 }, () =>
+            db!.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.01)'),
           ),
         );
         const pids = [...new Set(answers.map(([row]) => row!.pid))];
