@@ -17,7 +17,12 @@ const ENTITY_TYPES = new Map([
   ['@mikro-orm/core', new Set(['MigrationRow'])],
 ]);
 /** The files that implement `query` over the drivers. */
-const LAYER = new Set(['api/db/database.ts', 'api/db/prepared.ts', 'api/db/kysely.ts']);
+const LAYER = new Set([
+  'api/db/database.ts',
+  'api/db/prepared.ts',
+  'api/db/shared-reads.ts',
+  'api/db/kysely.ts',
+]);
 /** TypeScript's own wrappers that keep their first argument's columns. */
 const WRAPPERS = new Set(['Pick', 'Omit', 'Readonly', 'Required', 'NonNullable']);
 

@@ -13,8 +13,8 @@ import { handTypedRows } from '../helpers/row-types.ts';
  * - a `….query(…)` without a type argument whose rows are read: its rows are the default
  *   `Record<string, unknown>`. Rows are not read when the call is a statement of its own, or when
  *   its rows (or its first row) are bound to a name used only for `.length` or as a truth test
- *   (`select 1 …` for existence, `returning 1` for a count). api/db/database.ts, api/db/prepared.ts and
- *   api/db/kysely.ts, where `query` is the driver's, are not read.
+ *   (`select 1 …` for existence, `returning 1` for a count). api/db/database.ts, api/db/prepared.ts,
+ *   api/db/shared-reads.ts and api/db/kysely.ts, where `query` is the driver's, are not read.
  *
  * A row type is typed from the entities when it is, or resolves to (through type aliases and
  * interfaces, in its file or imported):
