@@ -6,10 +6,10 @@
  *
  * Why: a statement sent on its own cost the API process one socket write and PostgreSQL one
  * backend woken, and a view of ten reads held ten of the pool's connections at once. On a
- * two-core machine `/api/state` (about fifteen reads) spent 43% of its API CPU in those writes,
- * and at 50 connections its requests queued for the pool (docs/scale.md, "Reads several to a
- * connection"). A connection takes at most SHARED_MAX statements, so one slow read holds back only
- * the few sent with it.
+ * two-core machine 43% of `/api/state`'s profile samples (about fifteen reads a request) fell in
+ * those writes, and at 50 connections its requests queued for the pool; sharing, it answered 47–
+ * 69% more requests a second (docs/scale.md, "Reads several to a connection"). A connection takes
+ * at most SHARED_MAX statements, so one slow read holds back only the few sent with it.
  */
 import pg from 'pg';
 import type { Sql } from './sql.ts';
