@@ -32,7 +32,7 @@ interface Statement {
  * discarded, as `pool.query` does.
  */
 class SharedConnection {
-  taken = 0;
+  private taken = 0;
   private unanswered = 0;
   private closed = false;
   private released = false;
