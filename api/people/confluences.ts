@@ -57,12 +57,20 @@ export async function currentConfluences(ctx: AppContext): Promise<ConfluenceRec
        select i.sequence, i.author_ref, i.created_at, i.body, s.tag, s.callsign, s.callsign_visible
          -- only roots that have a reply: reply_counts (migration 0066) keeps one row per not-held
          -- imprint with a not-held reply, by its UTC day, so a busy day's unanswered roots are not probed
-         from reply_counts rc join imprints i on i.sequence = rc.sequence
+         from reply_counts rc
+         -- each of those imprints by its key; \`offset 0\` keeps the planner from turning this into a
+         -- scan of every sovereign root of the day hashed against reply_counts (on the 1,000,000-imprint
+         -- Record: 780 pages and 3.6 ms, against 260 pages and 1.0 ms by key)
+         cross join lateral (
+           select i.sequence, i.author_ref, i.created_at, i.body from imprints i
+            where i.sequence = rc.sequence and i.author_kind = 'sovereign' and i.reply_to is null
+              and not i.held and not i.unattested and i.created_at > $1 and i.created_at <= $2
+           offset 0
+         ) i
          -- the convener by key (a cast of every sovereign's id to text would read them all)
          join sovereigns s on s.id = (case when i.author_ref ~ '^[0-9a-f-]{36}$' then i.author_ref::uuid end)
         where rc.day >= ($1::timestamptz at time zone 'UTC')::date and rc.day <= ($2::timestamptz at time zone 'UTC')::date
-          and i.author_kind = 'sovereign' and i.reply_to is null and not i.held and not i.unattested
-          and s.erased_at is null and i.created_at > $1 and i.created_at <= $2
+          and s.erased_at is null
      ), thread as (
        select r.sequence as root, r.created_at as opened_at, i.sequence, i.author_kind, i.author_ref
          from roots r join imprints i on i.reply_to = r.sequence
