@@ -25,7 +25,7 @@ describe('database pool settings', () => {
   });
 
   // PostgreSQL's statement_timeout: the embedded database runs one statement at a time in process.
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  it.skipIf(!serverUrl())(
     'cancels a statement that outlasts the statement timeout, with an error',
     async () => {
       let db: Database | undefined;
@@ -45,7 +45,7 @@ describe('database pool settings', () => {
     },
   );
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  it.skipIf(!serverUrl())(
     'holds at most its size in connections, and closes them once idle past the idle timeout',
     async () => {
       let db: Database | undefined;

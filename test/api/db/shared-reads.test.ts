@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../../api/db/database.ts';
 import { SHARED_MAX } from '../../../api/db/shared-reads.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { createTestDatabase, serverUrl, type TestDatabase } from '../../helpers/db.ts';
 
 let own: TestDatabase;
 let db: Database;
@@ -22,7 +22,7 @@ afterAll(async () => {
 type Pid = { pid: number; n: number };
 const pidOf = (n: number) => db.query<Pid>('select pg_backend_pid() as pid, $1::int as n', [n]);
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('statements on the pool', () => {
+describe.skipIf(!serverUrl())('statements on the pool', () => {
   it('issued together share one connection, each with its own answer, in order', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => pidOf(n)));
     expect(answers.map(([row]) => row?.n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
