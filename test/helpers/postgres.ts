@@ -2,12 +2,16 @@
  * The suite on a real PostgreSQL: one migrated template per run, a copy of it per test file, and
  * the copies dropped in the background. DROP DATABASE waits on the server's disk (about a second
  * on a busy machine); a file that has finished only renames its copy (`civitas_x_…`, instant),
- * and the reaper the global setup starts drops the renamed copies while other files run.
+ * and the reaper the global setup starts drops the renamed copies while other files run, and
+ * what is left after the run in a process of its own.
  *
  * Names carry the run's tag, so concurrent runs on one server never touch each other's databases.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { isAlive } from '../../api/db/data-dir-lock.ts';
 import { openDatabase } from '../../api/db/database.ts';
 
 export const templateName = (run: string) => `civitas_tpl_${run}`;
@@ -59,36 +63,87 @@ export async function retireCopy(url: string, run: string, name: string): Promis
   await admin(url, (client) => client.query(`alter database ${name} rename to ${retired}`));
 }
 
-async function dropAll(url: string, prefixes: string[]): Promise<void> {
-  await admin(url, async (client) => {
-    const rows = await client.query<{ datname: string }>(
-      'select datname from pg_database where exists (select from unnest($1::text[]) prefix where starts_with(datname, prefix))',
-      [prefixes],
-    );
-    for (const { datname } of rows.rows)
-      await client.query(`drop database if exists ${datname} with (force)`);
-  });
-}
+/** At most this many drops wait together (each on a connection of its own). */
+const DROPS_AT_ONCE = 8;
 
 /**
- * Drops retired copies every second until stopped; stopping drops whatever of this run is left
- * (copies a crashed file never retired included) and the template.
+ * Drops these databases, several at once. Each DROP DATABASE makes PostgreSQL checkpoint and waits
+ * for it; drops that wait together share one checkpoint, where one after another each forces its
+ * own (one per test file, with every dirty buffer of the files still running written out each time).
+ */
+async function dropEach(url: string, names: string[]): Promise<void> {
+  for (let i = 0; i < names.length; i += DROPS_AT_ONCE)
+    await Promise.all(names.slice(i, i + DROPS_AT_ONCE).map((name) => dropDatabase(url, name)));
+}
+
+/** A suite's database: its run's tag, and whether it is the template. */
+const SUITE_DATABASE = /^civitas_(?:tpl_([0-9a-z]+)|[tx]_([0-9a-z]+)_[0-9a-f]+)$/;
+
+/** The process that made a run's tag (runTag): its pid, before the tag's six hex digits. */
+const runOwner = (run: string) => parseInt(run.slice(0, -6), 36);
+
+/**
+ * What a sweep drops: this run's retired copies, and every database of a run whose process is gone
+ * (a run killed before it could drop its own, or one whose last drops were still going when the
+ * machine went on to the next run). A run of another live process is never touched.
+ */
+async function sweepable(url: string, run: string): Promise<string[]> {
+  const { rows } = await admin(url, (client) =>
+    client.query<{ datname: string }>("select datname from pg_database where datname like 'civitas\\_%'"),
+  );
+  return rows
+    .map(({ datname }) => ({ datname, owner: SUITE_DATABASE.exec(datname) }))
+    .filter(({ datname, owner }) => {
+      if (!owner) return false;
+      const tag = (owner[1] ?? owner[2])!;
+      return tag === run ? datname.startsWith(retiredPrefix(run)) : !isAlive(runOwner(tag));
+    })
+    .map(({ datname }) => datname);
+}
+
+/** Every database of a run, its template last (the copies were made from it). */
+export async function dropRun(url: string, run: string): Promise<void> {
+  const { rows } = await admin(url, (client) =>
+    client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1) or starts_with(datname, $2)',
+      [copyPrefix(run), retiredPrefix(run)],
+    ),
+  );
+  await dropEach(
+    url,
+    rows.map((r) => r.datname),
+  );
+  await dropDatabase(url, templateName(run));
+}
+
+/** How often the reaper looks; copies retired while a sweep waits go together in the next one. */
+const SWEEP_MS = 1000;
+
+/** Run by stop() in a process of its own (test/helpers/drop-run.ts). */
+const DROP_RUN = fileURLToPath(new URL('./drop-run.ts', import.meta.url));
+
+/**
+ * Drops retired copies (and stale runs' databases) every second until stopped, those found in one
+ * sweep together. Stopping hands what is left of this run (copies a crashed file never
+ * retired included, and the template) to a detached process: their drops wait on checkpoints, and
+ * `npm test` need not wait for them (at the end of a run, 15-20 s on a two-core machine). Should
+ * that process be killed, the next run's sweeps drop them.
  */
 export function startReaper(url: string, run: string): { stop(): Promise<void> } {
   let sweeping: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (sweeping) return; // one sweep at a time; a slow one just delays the next
-    sweeping = dropAll(url, [retiredPrefix(run)])
-      .catch(() => {}) // the next sweep, or the last one at stop, tries again
+    sweeping = sweepable(url, run)
+      .then((names) => dropEach(url, names))
+      .catch(() => {}) // the next sweep, or the process at stop, tries again
       .finally(() => (sweeping = undefined));
-  }, 1000);
+  }, SWEEP_MS);
   timer.unref();
   return {
     async stop() {
       clearInterval(timer);
       await sweeping;
-      await dropAll(url, [retiredPrefix(run), copyPrefix(run)]);
-      await dropDatabase(url, templateName(run));
+      spawn(process.execPath, [DROP_RUN, url, run], { detached: true, stdio: 'ignore' }).unref();
     },
   };
 }
