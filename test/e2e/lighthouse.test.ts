@@ -3,9 +3,9 @@
  * imprint and the calibration charts — served by the built site and the API on loopback: at least 95
  * in accessibility, best practices and SEO on every page.
  *
- * Performance: the desktop preset with `throttlingMethod: 'provided'` (test/helpers/lighthouse.ts),
- * so the run measures the page, not a simulated slow phone multiplied onto a loaded 2-core test host,
- * and each page is requested once first so the first render's warm-up is not counted. Even so the
+ * Performance: the desktop preset (test/helpers/lighthouse.ts), so the run measures the page, not a
+ * simulated slow phone multiplied onto a loaded 2-core test host, and each page is requested once
+ * first so the first render's warm-up is not counted. Even so the
  * score is a timing and moves with the host's load (tests here assert no timings), so the test asserts
  * what the page's own bytes decide — one render-blocking request (the stylesheet), no layout shift
  * beyond Lighthouse's "good", a small transfer — and writes the scores it saw to
