@@ -1,6 +1,6 @@
 /**
- * The steps of `npm test` (scripts/test.ts): the build, then the static checks and the suite side by
- * side, each a process; test/structure/npm-test.test.ts drives it with small stand-ins.
+ * The steps of `npm test` (scripts/test.ts): the static checks beside the build and then the suite,
+ * each a process; test/structure/npm-test.test.ts drives it with small stand-ins.
  */
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -48,12 +48,15 @@ function run(step: Step, started: number): Promise<Outcome> {
   });
 }
 
-/** The build; then, if it passed, the checks and the suite at once. */
+/**
+ * The checks from the start, beside the build (one core's work: the other would wait), and the
+ * suite once the build has passed; a failed build runs no suite, and the checks still report.
+ */
 export async function testRun(steps: { build: Step; checks: Step; suite: Step }) {
   const started = performance.now();
-  const build = await run(steps.build, started);
-  if (!build.ok) return { build };
   const checks = run(steps.checks, started);
+  const build = await run(steps.build, started);
+  if (!build.ok) return { build, checks: await checks };
   const suite = await run(steps.suite, started);
   return { build, checks: await checks, suite };
 }

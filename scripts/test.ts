@@ -1,15 +1,17 @@
 /**
- * npm test: the build, then the static checks (scripts/checks.ts) and the suite (vitest) side by
- * side, the checks at a lower CPU priority (nice 10; CIVITAS_CHECKS_NICE=0 runs them at the suite's).
+ * npm test: the static checks (scripts/checks.ts) beside the build, then the suite (vitest) beside
+ * the checks, the checks at a lower CPU priority (nice 10; CIVITAS_CHECKS_NICE=0 runs them at the
+ * suite's).
  *
  *   node scripts/test.ts                   everything (npm test)
  *   node scripts/test.ts test/api/record   the build, the checks, and vitest on what is named
  *
- * Why side by side: the suite's files wait much of their time (PostgreSQL, child processes starting,
- * a browser), and its last minutes run a few long files on fewer forks than there are cores; the
- * checks (about two CPU-minutes, one process per check) take the CPU the suite leaves. At a lower
- * priority they yield it to a test that is running. vitest's output streams as it runs; the
- * checks' is printed after it. The exit code is 1 when the build, any check or any test failed.
+ * Why side by side: the build is one core's work, the suite's files wait much of their time
+ * (PostgreSQL, child processes starting, a browser), and its last minutes run a few long files on
+ * fewer forks than there are cores; the checks (under a CPU-minute, one process per check) take
+ * the CPU those leave. At a lower priority they yield it to a test that is running. vitest's output
+ * streams as it runs; the checks' is printed after it. The exit code is 1 when the build, any
+ * check or any test failed; a failed build runs no suite.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

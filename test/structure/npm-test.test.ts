@@ -1,6 +1,6 @@
 /**
- * `npm test` (scripts/test.ts, its steps in scripts/test-run.ts): the build, then the static checks beside the suite, the checks at a
- * lower CPU priority; it fails when any part fails, and the checks' output comes after the suite's.
+ * `npm test` (scripts/test.ts, its steps in scripts/test-run.ts): the static checks beside the build and then the suite, the
+ * checks at a lower CPU priority; it fails when any part fails, and the checks' output comes after the suite's.
  * Each step here is a small Node program standing in for the real one.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,17 +30,21 @@ describe('npm test', () => {
     expect(manifest.scripts.test).toBe('node scripts/test.ts');
   });
 
-  it('runs the checks beside the suite, the checks at their lower priority', async () => {
+  it('runs the checks beside the build and the suite, the checks at their lower priority', async () => {
     // Each side waits for the other's file: both pass only when they ran at the same time (one
-    // after the other, the first gives up after 10 s).
+    // after the other, the first gives up after 10 s). The build waits for the checks to start.
     const dir = mkdtempSync(join(tmpdir(), 'civitas-npm-test-'));
     const meet = (mine: string, theirs: string) =>
       `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(join(dir, mine))}, ''); let polls = 0;` +
       `const poll = setInterval(() => { if (fs.existsSync(${JSON.stringify(join(dir, theirs))})) {` +
       ` console.log('met', require('node:os').getPriority()); clearInterval(poll); }` +
       ` else if (++polls > 500) process.exit(1); }, 20);`;
+    const started = (name: string) =>
+      `const fs = require('node:fs'); let polls = 0; const poll = setInterval(() => {` +
+      ` if (fs.existsSync(${JSON.stringify(join(dir, name))})) { console.log('built'); clearInterval(poll); }` +
+      ` else if (++polls > 500) process.exit(1); }, 20);`;
     const run = await testRun({
-      build: pass('built'),
+      build: node(started('checks')),
       checks: node(meet('checks', 'suite'), { nice: 7 }),
       suite: node(meet('suite', 'checks')),
     }).finally(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,12 +56,15 @@ describe('npm test', () => {
     expect(run.suite?.output.trim()).not.toBe('met 7');
   });
 
-  it('fails when the checks fail, or the suite, and runs neither when the build fails', async () => {
+  it('fails when the checks fail, or the suite, and runs no suite when the build fails', async () => {
     const checksFail = await testRun({ build: pass('built'), checks: fail, suite: pass('suite') });
     expect([checksFail.checks?.ok, checksFail.suite?.ok]).toEqual([false, true]);
     const suiteFails = await testRun({ build: pass('built'), checks: pass('checks'), suite: fail });
     expect([suiteFails.checks?.ok, suiteFails.suite?.ok]).toEqual([true, false]);
     const buildFails = await testRun({ build: fail, checks: pass('checks'), suite: pass('suite') });
-    expect(buildFails).toEqual({ build: expect.objectContaining({ ok: false }) });
+    expect(buildFails).toEqual({
+      build: expect.objectContaining({ ok: false }),
+      checks: expect.objectContaining({ ok: true, output: 'checks\n' }),
+    });
   });
 });
