@@ -42,6 +42,5 @@ export default async function setup(project: TestProject) {
   }
   project.provide('embeddedImage', '');
   await prepareTemplate(url, run);
-  const reaper = startReaper(url, run);
-  return () => reaper.stop();
+  startReaper(url, run);
 }

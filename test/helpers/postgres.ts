@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { isAlive } from '../../api/db/data-dir-lock.ts';
@@ -102,7 +103,7 @@ async function sweepable(url: string, run: string): Promise<string[]> {
 }
 
 /** Every database of a run, its template last (the copies were made from it). */
-export async function dropRun(url: string, run: string): Promise<void> {
+async function dropRun(url: string, run: string): Promise<void> {
   const { rows } = await admin(url, (client) =>
     client.query<{ datname: string }>(
       'select datname from pg_database where starts_with(datname, $1) or starts_with(datname, $2)',
@@ -119,31 +120,38 @@ export async function dropRun(url: string, run: string): Promise<void> {
 /** How often the reaper looks; copies retired while a sweep waits go together in the next one. */
 const SWEEP_MS = 1000;
 
-/** Run by stop() in a process of its own (test/helpers/drop-run.ts). */
-const DROP_RUN = fileURLToPath(new URL('./drop-run.ts', import.meta.url));
+/** How long the reaper keeps trying when the server does not answer. */
+const GIVE_UP_MS = 10 * 60_000;
 
 /**
- * Drops retired copies (and stale runs' databases) every second until stopped, those found in one
- * sweep together. Stopping hands what is left of this run (copies a crashed file never
- * retired included, and the template) to a detached process: their drops wait on checkpoints, and
- * `npm test` need not wait for them (at the end of a run, 15-20 s on a two-core machine). Should
- * that process be killed, the next run's sweeps drop them.
+ * The reaper's loop (test/helpers/reaper.ts, a process of its own): while the run's process lives,
+ * every second it drops the copies retired since the last sweep and the databases of runs whose
+ * process is gone; once the run's process has ended, it drops what is left of the run (copies a
+ * crashed file never retired included, and the template) and ends.
  */
-export function startReaper(url: string, run: string): { stop(): Promise<void> } {
-  let sweeping: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (sweeping) return; // one sweep at a time; a slow one just delays the next
-    sweeping = sweepable(url, run)
-      .then((names) => dropEach(url, names))
-      .catch(() => {}) // the next sweep, or the process at stop, tries again
-      .finally(() => (sweeping = undefined));
-  }, SWEEP_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await sweeping;
-      spawn(process.execPath, [DROP_RUN, url, run], { detached: true, stdio: 'ignore' }).unref();
-    },
-  };
+export async function reap(url: string, run: string): Promise<void> {
+  let failingSince: number | undefined;
+  for (;;) {
+    const ended = !isAlive(runOwner(run));
+    try {
+      if (ended) return await dropRun(url, run);
+      await dropEach(url, await sweepable(url, run));
+      failingSince = undefined;
+    } catch (error) {
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > GIVE_UP_MS) throw error;
+    }
+    await sleep(SWEEP_MS);
+  }
+}
+
+const REAPER = fileURLToPath(new URL('./reaper.ts', import.meta.url));
+
+/**
+ * Starts the run's reaper, detached: its drops wait on checkpoints, and neither a test file nor
+ * the end of `npm test` waits for them (at the end of a run they took 15-20 s on a two-core
+ * machine). Should it be killed, the next run's reaper drops what it left.
+ */
+export function startReaper(url: string, run: string): void {
+  spawn(process.execPath, [REAPER, url, run], { detached: true, stdio: 'ignore' }).unref();
 }
