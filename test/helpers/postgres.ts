@@ -2,8 +2,8 @@
  * The suite on a real PostgreSQL: one migrated template per run, a copy of it per test file, and
  * the copies dropped in the background. DROP DATABASE waits on the server's disk (about a second
  * on a busy machine); a file that has finished only renames its copy (`civitas_x_…`, instant),
- * and the reaper the global setup starts drops the renamed copies while other files run, and
- * what is left after the run in a process of its own.
+ * and the reaper, a process of its own that the global setup starts, drops the renamed copies
+ * while other files run and what is left of the run once it has ended.
  *
  * Names carry the run's tag, so concurrent runs on one server never touch each other's databases.
  */
@@ -110,10 +110,8 @@ async function dropRun(url: string, run: string): Promise<void> {
       [copyPrefix(run), retiredPrefix(run)],
     ),
   );
-  await dropEach(
-    url,
-    rows.map((r) => r.datname),
-  );
+  const copies = rows.map((r) => r.datname);
+  await dropEach(url, copies);
   await dropDatabase(url, templateName(run));
 }
 
