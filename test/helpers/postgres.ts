@@ -77,11 +77,29 @@ async function dropEach(url: string, names: string[]): Promise<void> {
     await Promise.all(names.slice(i, i + DROPS_AT_ONCE).map((name) => dropDatabase(url, name)));
 }
 
-/** A suite's database: its run's tag, and whether it is the template. */
+/** A suite's database (templateName, copyPrefix, retiredPrefix): the template's run, or a copy's. */
 const SUITE_DATABASE = /^civitas_(?:tpl_([0-9a-z]+)|[tx]_([0-9a-z]+)_[0-9a-f]+)$/;
 
 /** The process that made a run's tag (runTag): its pid, before the tag's six hex digits. */
 const runOwner = (run: string) => parseInt(run.slice(0, -6), 36);
+
+interface SuiteDatabase {
+  name: string;
+  run: string;
+  template: boolean;
+}
+
+/** Every suite database on the server, with the run it belongs to. */
+async function suiteDatabases(url: string): Promise<SuiteDatabase[]> {
+  const { rows } = await admin(url, (client) =>
+    client.query<{ datname: string }>("select datname from pg_database where datname like 'civitas\\_%'"),
+  );
+  return rows.flatMap(({ datname }) => {
+    const match = SUITE_DATABASE.exec(datname);
+    if (!match) return [];
+    return [{ name: datname, run: (match[1] ?? match[2])!, template: match[1] !== undefined }];
+  });
+}
 
 /**
  * What a sweep drops: this run's retired copies, and every database of a run whose process is gone
@@ -89,28 +107,15 @@ const runOwner = (run: string) => parseInt(run.slice(0, -6), 36);
  * machine went on to the next run). A run of another live process is never touched.
  */
 async function sweepable(url: string, run: string): Promise<string[]> {
-  const { rows } = await admin(url, (client) =>
-    client.query<{ datname: string }>("select datname from pg_database where datname like 'civitas\\_%'"),
-  );
-  return rows
-    .map(({ datname }) => ({ datname, owner: SUITE_DATABASE.exec(datname) }))
-    .filter(({ datname, owner }) => {
-      if (!owner) return false;
-      const tag = (owner[1] ?? owner[2])!;
-      return tag === run ? datname.startsWith(retiredPrefix(run)) : !isAlive(runOwner(tag));
-    })
-    .map(({ datname }) => datname);
+  return (await suiteDatabases(url))
+    .filter((db) => (db.run === run ? db.name.startsWith(retiredPrefix(run)) : !isAlive(runOwner(db.run))))
+    .map((db) => db.name);
 }
 
 /** Every database of a run, its template last (the copies were made from it). */
 async function dropRun(url: string, run: string): Promise<void> {
-  const { rows } = await admin(url, (client) =>
-    client.query<{ datname: string }>(
-      'select datname from pg_database where starts_with(datname, $1) or starts_with(datname, $2)',
-      [copyPrefix(run), retiredPrefix(run)],
-    ),
-  );
-  const copies = rows.map((r) => r.datname);
+  const own = (await suiteDatabases(url)).filter((db) => db.run === run);
+  const copies = own.filter((db) => !db.template).map((db) => db.name);
   await dropEach(url, copies);
   await dropDatabase(url, templateName(run));
 }
